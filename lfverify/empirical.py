@@ -21,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .metrics import LinearFractionalMetric
-from .scores import ratio_and_direction, score_coefficients
+from .scores import gradient_direction, ratio_and_direction, score_coefficients
 from .validation import check_features, check_labels, check_parameters
 
 __all__ = ["SampleSplit", "sample_split", "EmpiricalEvaluation", "EmpiricalSurrogateUtility"]
@@ -72,6 +72,16 @@ class EmpiricalEvaluation(NamedTuple):
     numerator_gradient: np.ndarray  #: grad N_hat
     denominator_gradient: np.ndarray  #: grad D_hat
     true_utility: np.ndarray | None  #: empirical U on the whole sample (sgn(0) = -1), if requested
+
+
+def _check_finite_scores(*arrays):
+    """Raise before an infinite phi (or phi') meets a zero slope and turns into a silent NaN."""
+    for arr in arrays:
+        if not np.isfinite(arr).all():
+            raise ValueError(
+                "theta: the surrogate scores overflow (phi or phi' of some margin y theta^T x exceeds the "
+                "largest double); use a loss with linear growth or a smaller theta"
+            )
 
 
 class _PartSums(NamedTuple):
@@ -180,22 +190,19 @@ class EmpiricalSurrogateUtility:
             if counts:
                 predicted = xi > 0  # sgn(0) = -1
                 pp += predicted.sum(axis=0)
-                tp += part.positive[start:stop] @ predicted
+                tp += np.count_nonzero(predicted & part.positive[start:stop, None], axis=0)
             if not scores:
                 continue
             t = xi * part.sign[start:stop, None]  # margins y xi
             if gradient:
                 phi, dphi = self.loss.value_and_derivative(t, side=self.side)
+                _check_finite_scores(phi, dphi)
                 # grad W~ = slope * phi'(y xi) * y * x  -> sum over the chunk: (c, K)^T @ (c, d)
                 grad += (dphi * part.signed_slope[start:stop, None]).T @ Xc
             else:
                 phi = self.loss.value(t)
+                _check_finite_scores(phi)
             total += part.slope[start:stop] @ phi
-        if not np.all(np.isfinite(total)) or (gradient and not np.all(np.isfinite(grad))):
-            raise ValueError(
-                "theta: the surrogate scores overflow (phi of some margin exceeds the largest double); "
-                "use a loss with linear growth or a smaller theta"
-            )
         return _PartSums(part.mean_offset + total / part.n, None if grad is None else grad / part.n, tp, pp)
 
     def _theta(self, theta):
@@ -225,6 +232,11 @@ class EmpiricalSurrogateUtility:
         """grad_theta N_hat (the ascent direction of Alg. 1's first phase); shape (d,) or (K, d)."""
         th, single = self._theta(theta)
         return self._out(self._sums(self._parts[0], th, gradient=True, counts=False).mean_gradient, single)
+
+    def denominator_gradient(self, theta):
+        """grad_theta D_hat; shape (d,) or (K, d)."""
+        th, single = self._theta(theta)
+        return self._out(self._sums(self._parts[1], th, gradient=True, counts=False).mean_gradient, single)
 
     def value(self, theta):
         """U_hat(theta) = N_hat / D_hat (Eq. (6)).
@@ -263,8 +275,14 @@ class EmpiricalSurrogateUtility:
                                    o(s0.mean_gradient, single), o(s1.mean_gradient, single), o(utility, single))
 
     def gradient_direction(self, theta):
-        """V_hat(theta) of Eq. (7) in O(n d): D_hat grad N_hat - N_hat grad D_hat.  Shape (d,) or (K, d)."""
-        return self.evaluate(theta).gradient_direction
+        """V_hat(theta) of Eq. (7) in O(n d): D_hat grad N_hat - N_hat grad D_hat.  Shape (d,) or (K, d).
+
+        Unlike U_hat, V_hat is defined whatever the sign of D_hat, so this never raises for D_hat <= 0.
+        """
+        th, single = self._theta(theta)
+        s0 = self._sums(self._parts[0], th, gradient=True, counts=False)
+        s1 = self._sums(self._parts[1], th, gradient=True, counts=False)
+        return self._out(gradient_direction(s0.mean_score, s1.mean_score, s0.mean_gradient, s1.mean_gradient), single)
 
     def gradient(self, theta):
         """grad_theta U_hat = V_hat / D_hat^2.  Shape (d,) or (K, d)."""

@@ -24,7 +24,14 @@ import numpy as np
 
 from .metrics import LinearFractionalMetric
 
-__all__ = ["ScoreCoefficients", "score_coefficients", "surrogate_scores", "RatioDirection", "ratio_and_direction"]
+__all__ = [
+    "ScoreCoefficients",
+    "score_coefficients",
+    "surrogate_scores",
+    "gradient_direction",
+    "RatioDirection",
+    "ratio_and_direction",
+]
 
 
 class ScoreCoefficients(NamedTuple):
@@ -100,6 +107,13 @@ class RatioDirection(NamedTuple):
     gradient: np.ndarray
 
 
+def gradient_direction(numerator, denominator, numerator_gradient, denominator_gradient) -> np.ndarray:
+    """V = D grad N - N grad D for a batch (N, D of shape (K,), gradients (K, d)); Sec. 3.3 / Eq. (7)."""
+    num = np.asarray(numerator, dtype=np.float64)[:, None]
+    den = np.asarray(denominator, dtype=np.float64)[:, None]
+    return den * np.asarray(numerator_gradient, dtype=np.float64) - num * np.asarray(denominator_gradient, dtype=np.float64)
+
+
 def ratio_and_direction(numerator, denominator, numerator_gradient, denominator_gradient, *, what: str) -> RatioDirection:
     """U = N / D, V = D grad N - N grad D and grad U = V / D^2 (Sec. 3.3, Lemma 3).
 
@@ -121,7 +135,5 @@ def ratio_and_direction(numerator, denominator, numerator_gradient, denominator_
             f"it is {den[rows[:10]].tolist()} (numerator {num[rows[:10]].tolist()}); the surrogate utility is "
             "undefined there"
         )
-    gnum = np.asarray(numerator_gradient, dtype=np.float64)
-    gden = np.asarray(denominator_gradient, dtype=np.float64)
-    direction = den[:, None] * gnum - num[:, None] * gden
+    direction = gradient_direction(num, den, numerator_gradient, denominator_gradient)
     return RatioDirection(num, den, num / den, direction, direction / (den * den)[:, None])

@@ -1,0 +1,283 @@
+"""Tests of the empirical estimators U_hat (Eq. (6)) and V_hat (Eq. (7)) in lfverify.empirical.
+
+Oracles: the literal double sum of Eq. (7) (``_reference_gradient_direction``), per-sample loops of Eq. (6),
+central finite differences, scikit-learn's metrics, and exact enumeration of all samples of a finite-support
+population (Lemma 3).
+"""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+from sklearn.metrics import f1_score
+
+from lfverify import empirical
+from lfverify.empirical import (
+    EmpiricalSurrogateUtility,
+    SampleSplit,
+    _reference_gradient_direction,
+    _reference_surrogate_utility,
+    sample_split,
+)
+from lfverify.losses import exponential, hinge, logistic, sigmoid, squared_hinge, tau_logistic
+from lfverify.metrics import accuracy, f1, f_beta, gower_legendre, jaccard
+from lfverify.populations import FiniteSupportPopulation
+
+METRICS = [f1(), f_beta(2.0), f_beta(0.5), jaccard(), accuracy(), gower_legendre(1.0)]
+LOSSES = [tau_logistic(0.33), tau_logistic(0.75), logistic(), hinge(), squared_hinge(), sigmoid()]
+
+
+def _data(seed, n, d, scale=1.0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d)) * scale
+    y = np.where(rng.random(n) < 0.4, 1, -1)
+    y[0], y[-1] = 1, -1  # both classes present
+    theta = rng.normal(size=d)
+    return X, y, theta
+
+
+def _direction_scale(est, theta):
+    """|D| ||grad N|| + |N| ||grad D||: the size of the two terms whose difference is V_hat; rounding in either
+    is relative to this, so it is the honest denominator of a relative error when V_hat itself is small."""
+    return abs(est.denominator(theta)) * np.linalg.norm(est.numerator_gradient(theta)) + abs(
+        est.numerator(theta)) * np.linalg.norm(est.denominator_gradient(theta))
+
+
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 60), d=st.integers(1, 5),
+       metric=st.sampled_from(METRICS), loss=st.sampled_from(LOSSES), shuffle=st.booleans(),
+       prior=st.sampled_from([None, 0.3]))
+def test_fast_gradient_direction_equals_literal_double_sum(seed, n, d, metric, loss, shuffle, prior):
+    """Eq. (7): the O(n d) factorised V_hat equals the literal double sum (oracle) to 1e-10 relative."""
+    X, y, theta = _data(seed, n, d)
+    split = sample_split(n, shuffle=shuffle, seed=seed)
+    est = EmpiricalSurrogateUtility(metric, loss, X, y, split=split, prior=prior)
+    ref = _reference_gradient_direction(metric, loss, X, y, theta, split=split, prior=prior)
+    fast = est.gradient_direction(theta)
+    scale = max(_direction_scale(est, theta), np.linalg.norm(ref))
+    assert np.linalg.norm(fast - ref) <= 1e-10 * scale
+
+
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 60), d=st.integers(1, 5),
+       metric=st.sampled_from(METRICS), loss=st.sampled_from(LOSSES), prior=st.sampled_from([None, 0.3]))
+def test_surrogate_utility_equals_per_sample_loops(seed, n, d, metric, loss, prior):
+    """Eq. (6): U_hat equals the ratio of the two per-sample averages written case by case (oracle)."""
+    X, y, theta = _data(seed, n, d)
+    est = EmpiricalSurrogateUtility(metric, loss, X, y, prior=prior)
+    den = est.denominator(theta)
+    assume(den > 1e-8)
+    ref = _reference_surrogate_utility(metric, loss, X, y, theta, prior=prior)
+    assert est.value(theta) == pytest.approx(ref, rel=1e-12, abs=1e-14)
+
+
+def test_reference_double_sum_detects_a_wrong_estimator():
+    """The oracle can fail: a V_hat computed from the same sample for both halves differs from Eq. (7)."""
+    X, y, theta = _data(7, 40, 3)
+    metric, loss = f1(), tau_logistic(0.33)
+    ref = _reference_gradient_direction(metric, loss, X, y, theta)
+    same_sample = SampleSplit(np.arange(40), np.arange(40))  # not a partition: built by hand
+    wrong = _reference_gradient_direction(metric, loss, X, y, theta, split=same_sample)
+    assert np.linalg.norm(wrong - ref) > 1e-3 * np.linalg.norm(ref)
+
+
+def _has_kink_within(loss, X, y, theta, h):
+    t = np.where(np.asarray(y) == 1, 1.0, -1.0) * (X @ theta)
+    reach = h * np.abs(X).sum(axis=1)
+    return any(np.any(np.abs(t - k) <= reach) for k in loss.kinks)
+
+
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(4, 50), d=st.integers(1, 4),
+       metric=st.sampled_from(METRICS), loss=st.sampled_from(LOSSES))
+def test_gradient_matches_central_finite_differences(seed, n, d, metric, loss):
+    """grad U_hat and grad N_hat against central differences (oracle) away from kinks of phi.
+
+    Step h = 1e-5: truncation error ~ h^2 |U'''| ~ 1e-10 and rounding ~ eps |U| / h ~ 1e-11 for these O(1)
+    data, so a 1e-6 relative tolerance (to the gradient's scale plus 1e-8 absolute) is generous yet able to
+    fail: a wrong sign or factor shows up at order 1.
+    """
+    X, y, theta = _data(seed, n, d)
+    h = 1e-5
+    assume(not _has_kink_within(loss, X, y, theta, 2 * h))
+    est = EmpiricalSurrogateUtility(metric, loss, X, y)
+    assume(est.denominator(theta) > 1e-3)
+    ev = est.evaluate(theta)
+    eye = np.eye(d)
+    fd_u = np.array([(est.value(theta + h * e) - est.value(theta - h * e)) / (2 * h) for e in eye])
+    fd_n = np.array([(est.numerator(theta + h * e) - est.numerator(theta - h * e)) / (2 * h) for e in eye])
+    fd_d = np.array([(est.denominator(theta + h * e) - est.denominator(theta - h * e)) / (2 * h) for e in eye])
+    for got, fd in [(ev.gradient, fd_u), (ev.numerator_gradient, fd_n), (ev.denominator_gradient, fd_d)]:
+        assert np.linalg.norm(got - fd) <= 1e-6 * np.linalg.norm(fd) + 1e-8
+
+
+@given(seed=st.integers(0, 2**32 - 1), metric=st.sampled_from(METRICS), loss=st.sampled_from(LOSSES))
+def test_gradient_is_direction_over_squared_denominator(seed, metric, loss):
+    """grad U_hat = V_hat / D_hat^2 (Sec. 3.3), through separate public calls; exact up to one rounding."""
+    X, y, theta = _data(seed, 30, 3)
+    est = EmpiricalSurrogateUtility(metric, loss, X, y)
+    assume(est.denominator(theta) > 1e-8)
+    expected = est.gradient_direction(theta) / est.denominator(theta) ** 2
+    np.testing.assert_allclose(est.gradient(theta), expected, rtol=1e-14, atol=1e-300)
+
+
+@pytest.mark.parametrize("loss", LOSSES, ids=str)
+def test_batch_equals_single_evaluations_and_chunking_is_invisible(loss, monkeypatch):
+    """A batch Theta of shape (K, d) gives row by row what K single calls give, also when chunked."""
+    X, y, _ = _data(3, 5000, 4)
+    rng = np.random.default_rng(4)
+    Theta = rng.normal(size=(7, 4))
+    est = EmpiricalSurrogateUtility(jaccard(), loss, X, y)
+    batch = est.evaluate(Theta, true_utility=True)
+    for k in range(7):
+        single = est.evaluate(Theta[k], true_utility=True)
+        for field in batch._fields:
+            np.testing.assert_allclose(getattr(batch, field)[k], getattr(single, field), rtol=1e-13, atol=1e-15)
+    monkeypatch.setattr(empirical, "_CHUNK_ELEMENTS", 64)  # forces chunks of 1024 rows: 3 chunks per half
+    chunked = est.evaluate(Theta, true_utility=True)
+    for field in batch._fields:
+        np.testing.assert_allclose(getattr(chunked, field), getattr(batch, field), rtol=1e-12, atol=1e-15)
+    assert est.value(Theta).shape == (7,)
+    assert est.gradient_direction(Theta).shape == (7, 4)
+    assert np.ndim(est.value(Theta[0])) == 0 and est.gradient(Theta[0]).shape == (4,)
+
+
+def test_true_utility_agrees_with_scikit_learn_and_uses_sign_zero_minus_one():
+    """Empirical true utility on the whole sample = sklearn's f1_score of sgn(theta^T x) with sgn(0) = -1."""
+    X, y, theta = _data(11, 301, 3)
+    est = EmpiricalSurrogateUtility(f1(), tau_logistic(0.33), X, y)
+    predicted = np.where(X @ theta > 0, 1, -1)
+    assert est.true_utility(theta) == pytest.approx(f1_score(y, predicted), rel=1e-12)
+    # theta = 0 scores every sample 0, which sgn maps to -1: nothing predicted positive, F1 = 0
+    assert est.true_utility(np.zeros(3)) == 0.0
+    # a zero score counts as negative even when theta != 0
+    X0 = X.copy()
+    X0[:, 0] = 0.0
+    est0 = EmpiricalSurrogateUtility(f1(), tau_logistic(0.33), X0, y)
+    assert est0.true_utility(np.array([1.0, 0.0, 0.0])) == 0.0
+
+
+def test_expected_gradient_direction_is_unbiased_by_exact_enumeration():
+    """Lemma 3: E_S[V_hat] = V_phi exactly, enumerating every sample of size n = 4 from a 3-atom population.
+
+    Oracle: exact enumeration (probability-weighted sum over all (atom, label)^4 samples) against the
+    population's V_phi; with the per-sample form of the prior-dependent offsets no knowledge of pi enters.
+    """
+    atoms = np.array([[1.0, 0.5], [-0.7, 1.2], [0.3, -1.1]])
+    weights = np.array([0.5, 0.3, 0.2])
+    eta = np.array([0.8, 0.35, 0.1])
+    pop = FiniteSupportPopulation(atoms, weights, eta)
+    theta = np.array([0.6, -0.4])
+    outcomes = [(j, lab, weights[j] * (eta[j] if lab == 1 else 1 - eta[j])) for j in range(3) for lab in (1, -1)]
+    for metric in (f1(), jaccard(), f_beta(2.0)):
+        loss = tau_logistic(0.33)
+        expected = np.zeros(2)
+        total_prob = 0.0
+        for sample in itertools.product(outcomes, repeat=4):
+            prob = math.prod(o[2] for o in sample)
+            X = atoms[[o[0] for o in sample]]
+            y = np.array([o[1] for o in sample])
+            expected += prob * _reference_gradient_direction(metric, loss, X, y, theta)
+            total_prob += prob
+        assert total_prob == pytest.approx(1.0, abs=1e-14)
+        np.testing.assert_allclose(expected, pop.gradient_direction(metric, loss, theta), rtol=1e-12, atol=1e-15)
+
+
+def test_same_sample_estimator_is_biased():
+    """The companion of the unbiasedness check can fail: using one sample for both averages (dropping the
+    independence of S_0 and S_1) gives E[V] != V_phi for n = 2 (exact enumeration)."""
+    atoms = np.array([[1.0, 0.5], [-0.7, 1.2]])
+    weights = np.array([0.6, 0.4])
+    eta = np.array([0.8, 0.2])
+    pop = FiniteSupportPopulation(atoms, weights, eta)
+    theta = np.array([0.6, -0.4])
+    metric, loss = f1(), tau_logistic(0.33)
+    outcomes = [(j, lab, weights[j] * (eta[j] if lab == 1 else 1 - eta[j])) for j in range(2) for lab in (1, -1)]
+    biased = np.zeros(2)
+    for sample in itertools.product(outcomes, repeat=2):
+        prob = math.prod(o[2] for o in sample)
+        X = atoms[[o[0] for o in sample]]
+        y = np.array([o[1] for o in sample])
+        same = SampleSplit(np.arange(2), np.arange(2))
+        biased += prob * _reference_gradient_direction(metric, loss, X, y, theta, split=same)
+    assert np.linalg.norm(biased - pop.gradient_direction(metric, loss, theta)) > 1e-3
+
+
+def test_sample_split_sizes_partition_and_seeds():
+    for n in (2, 3, 10, 11):
+        s = sample_split(n)
+        assert len(s.first) == n // 2 and np.array_equal(np.concatenate(s), np.arange(n))
+    a = sample_split(50, shuffle=True, seed=123)
+    b = sample_split(50, shuffle=True, seed=123)
+    c = sample_split(50, shuffle=True, seed=124)
+    assert all(np.array_equal(u, v) for u, v in zip(a, b))
+    assert not np.array_equal(a.first, c.first)
+    assert np.array_equal(np.sort(np.concatenate(a)), np.arange(50)) and len(a.first) == 25
+
+
+def test_random_split_uses_the_given_partition():
+    X, y, theta = _data(5, 40, 3)
+    est = EmpiricalSurrogateUtility(f1(), logistic(), X, y, split="random", seed=9)
+    split = sample_split(40, shuffle=True, seed=9)
+    ref = _reference_surrogate_utility(f1(), logistic(), X, y, theta, split=split)
+    assert est.value(theta) == pytest.approx(ref, rel=1e-12)
+
+
+def test_zero_one_labels_are_mapped_to_minus_one():
+    X, y, theta = _data(6, 30, 2)
+    a = EmpiricalSurrogateUtility(jaccard(), logistic(), X, y).evaluate(theta)
+    b = EmpiricalSurrogateUtility(jaccard(), logistic(), X, (y == 1).astype(int)).evaluate(theta)
+    for field in a._fields:
+        np.testing.assert_array_equal(getattr(a, field), getattr(b, field))
+
+
+# ---------------------------------------------------------------------- bad input
+def test_bad_input_is_rejected_with_named_arguments():
+    X, y, theta = _data(1, 20, 3)
+    metric, loss = f1(), logistic()
+    bad_X = X.copy()
+    bad_X[2, 1] = np.nan
+    with pytest.raises(ValueError, match=r"X must contain only finite values.*\(2, 1\)"):
+        EmpiricalSurrogateUtility(metric, loss, bad_X, y)
+    with pytest.raises(ValueError, match="y must hold labels"):
+        EmpiricalSurrogateUtility(metric, loss, X, np.full(20, 2))
+    with pytest.raises(ValueError, match="y must contain both classes; got only class -1"):
+        EmpiricalSurrogateUtility(metric, loss, X, -np.ones(20))
+    with pytest.raises(ValueError, match="y must have 20 entries"):
+        EmpiricalSurrogateUtility(metric, loss, X, y[:-1])
+    with pytest.raises(ValueError, match="X must have at least 2 rows"):
+        EmpiricalSurrogateUtility(metric, loss, X[:1], y[:1])
+    with pytest.raises(ValueError, match="X must be a 2-D array"):
+        EmpiricalSurrogateUtility(metric, loss, X[:, 0], y)
+    with pytest.raises(ValueError, match="n_samples must be at least 2"):
+        sample_split(1)
+    with pytest.raises(ValueError, match="split must partition"):
+        EmpiricalSurrogateUtility(metric, loss, X, y, split=SampleSplit(np.arange(5), np.arange(5, 19)))
+    with pytest.raises(TypeError, match="metric must be a LinearFractionalMetric"):
+        EmpiricalSurrogateUtility("f1", loss, X, y)
+    est = EmpiricalSurrogateUtility(metric, loss, X, y)
+    with pytest.raises(ValueError, match=r"theta must have shape \(3,\) or \(K, 3\)"):
+        est.value(np.ones(4))
+    with pytest.raises(ValueError, match="theta must contain only finite values"):
+        est.value(np.array([1.0, np.inf, 0.0]))
+    with pytest.raises(ValueError, match="prior must lie in"):
+        EmpiricalSurrogateUtility(metric, loss, X, y, prior=1.5)
+
+
+def test_nonpositive_denominator_is_reported_not_returned_as_nan():
+    """Jaccard with the hinge loss: if S_1 holds only negatives with margins >= 1, D_hat = 0 exactly."""
+    X = np.array([[1.0], [2.0], [-1.0], [-2.0]])
+    y = np.array([1, 1, -1, -1])  # S_0 = both positives, S_1 = both negatives
+    est = EmpiricalSurrogateUtility(jaccard(), hinge(), X, y)
+    theta = np.array([[1.0], [0.1]])  # row 0: margins -theta x = 1, 2 -> hinge 0 -> D = 0; row 1 fine
+    with pytest.raises(ValueError, match=r"denominator must be positive.*rows \[0\].*\[0\.0\]"):
+        est.evaluate(theta)
+    assert est.denominator(theta)[0] == 0.0  # the parts themselves are still available
+    assert est.value(theta[1]) > -np.inf
+
+
+def test_overflowing_scores_raise_instead_of_returning_inf_or_nan():
+    X, y, _ = _data(2, 20, 2)
+    est = EmpiricalSurrogateUtility(f1(), exponential(), X, y)
+    with pytest.raises(ValueError, match="overflow"):
+        est.evaluate(np.array([1e3, 1e3]))
