@@ -116,9 +116,12 @@ class SurrogateLoss(abc.ABC):
     def is_tau_discrepant(self, tau: float) -> bool:
         """phi is convex and phi'(0+) >= tau * phi'(0-) (Definition of a tau-discrepant loss)."""
         tau = check_real(tau, "tau", low=0.0, low_inclusive=False)
-        right = float(self.derivative(0.0, side="right"))
+        if not self.is_convex:
+            return False
         left = float(self.derivative(0.0, side="left"))
-        return self.is_convex and right >= tau * left
+        if left < 0:  # phi'(0+) >= tau phi'(0-)  <=>  phi'(0+) / phi'(0-) <= tau
+            return tau >= self.discrepancy
+        return float(self.derivative(0.0, side="right")) >= tau * left
 
     @property
     @abc.abstractmethod
@@ -206,6 +209,11 @@ class TauDiscrepantLogisticLoss(SurrogateLoss):
             s = s_value
         sig_neg = np.where(z >= 0, e, 1.0) / (1.0 + e)
         return _unwrap(value), _unwrap(-s * sig_neg / self._log_base)
+
+    @property
+    def discrepancy(self) -> float:
+        """Exactly tau: phi'(0+) = -tau / (2 ln b) and phi'(0-) = -1 / (2 ln b)."""
+        return self.tau
 
     @property
     def dominates_zero_one(self) -> bool:
