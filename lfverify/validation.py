@@ -50,8 +50,8 @@ def check_real(
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a real number; got {_describe(value)}")
     x = float(value)
-    lo_br = "[" if low_inclusive else "("
-    hi_br = "]" if high_inclusive else ")"
+    lo_br = "[" if low_inclusive and low is not None else "("
+    hi_br = "]" if high_inclusive and high is not None else ")"
     interval = f"{lo_br}{'-inf' if low is None else low}, {'inf' if high is None else high}{hi_br}"
     if not np.isfinite(x):
         raise ValueError(f"{name} must be a finite real number in {interval}; got {x!r}")

@@ -1,0 +1,87 @@
+"""The ``lfverify`` command line: ``lfverify --version``, ``lfverify verify``, ``lfverify metrics``.
+
+Subcommands register themselves in :data:`SUBCOMMANDS`; later work adds ``proofs``, ``simulate`` and ``bench``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from . import __version__
+
+
+def _cmd_verify(args) -> int:
+    from .verification import run_checks
+
+    def progress(name):
+        if not args.json and sys.stderr.isatty():
+            print(f"  running: {name}", file=sys.stderr)
+
+    results = run_checks(progress=progress)
+    if args.json:
+        json.dump([{**r.__dict__, "as_expected": r.as_expected} for r in results], sys.stdout, indent=2)
+        print()
+    else:
+        width = max(len(r.name) for r in results)
+        print(f"{'claim':<{width}}  {'verdict':<9} {'expected':<9} {'seconds':>7}  key figure")
+        for r in results:
+            flag = "" if r.as_expected else "  <-- REGRESSION"
+            print(f"{r.name:<{width}}  {r.verdict:<9} {r.expected:<9} {r.seconds:7.2f}  {r.detail}{flag}")
+        bad = sum(not r.as_expected for r in results)
+        print(f"\n{len(results) - bad} of {len(results)} checks as expected.")
+    return 0 if all(r.as_expected for r in results) else 1
+
+
+def _cmd_metrics(args) -> int:
+    from . import metrics as M
+
+    rows = [M.f_beta(args.beta), M.jaccard(), M.gower_legendre(args.alpha), M.accuracy()]
+    print(f"{'metric':<22} {'a0p':>6} {'a0n':>6} {'b0':>12} {'a1p':>6} {'a1n':>6} {'b1':>14}  Definition 1")
+    for m in rows:
+        b0 = f"{m.b0_const:g}{m.b0_prior:+g}pi"
+        b1 = f"{m.b1_const:g}{m.b1_prior:+g}pi"
+        report = m.admissibility()
+        status = "admissible" if report.admissible else "violates " + "; ".join(report.violations)
+        print(f"{m.name:<22} {m.a0p:6g} {m.a0n:6g} {b0:>12} {m.a1p:6g} {m.a1n:6g} {b1:>14}  {status}")
+    return 0
+
+
+SUBCOMMANDS = {
+    "verify": ("check the paper's claims that the installed library can decide (quick)", _cmd_verify),
+    "metrics": ("print Table 1's coefficients and Definition 1's constraints for each metric", _cmd_metrics),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="lfverify",
+        description="Bao & Sugiyama (AISTATS 2020), 'Calibrated Surrogate Maximization of Linear-fractional "
+                    "Utility in Binary Classification', executable and machine-checked.",
+    )
+    parser.add_argument("--version", action="version", version=f"lfverify {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    verify = sub.add_parser("verify", help=SUBCOMMANDS["verify"][0])
+    verify.add_argument("--json", action="store_true", help="machine-readable output")
+    metrics = sub.add_parser("metrics", help=SUBCOMMANDS["metrics"][0])
+    metrics.add_argument("--beta", type=float, default=1.0, help="beta of F_beta (default 1)")
+    metrics.add_argument("--alpha", type=float, default=0.5, help="alpha of Gower-Legendre (default 0.5)")
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        return SUBCOMMANDS[args.command][1](args)
+    except (ValueError, TypeError) as exc:
+        print(f"lfverify {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
