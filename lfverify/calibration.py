@@ -155,7 +155,8 @@ def accuracy_calibration(loss) -> CalibrationReport:
 
 def general_calibration(metric: LinearFractionalMetric, loss, *, surrogate_optimum: float,
                         true_utility_at_optimum: float, tau: float | None = None) -> CalibrationReport:
-    """Hypotheses (1)-(6) and (a)-(c) of Thm. 7 (U-calibration in the general case), as printed.
+    """Hypotheses (1)-(6) and (a)-(c) of Thm. 7 (U-calibration in the general case), as printed, plus the
+    standing assumption that U satisfies Definition 1 (reported, never assumed).
 
     ``surrogate_optimum`` is U*_phi = sup_f U_phi(f); ``true_utility_at_optimum`` is U(f*) for the surrogate
     maximiser f*.
@@ -176,7 +177,11 @@ def general_calibration(metric: LinearFractionalMetric, loss, *, surrogate_optim
     bound_b = ratio(a0p - a1p, a1n + a0n) * ratio(-a0n + a1n * u_star, a0p + a1p * u_star)
     bound_c = ratio(a0n - a1n * u_f, a1p * u_f - a0p) * ratio(a0p + a1p * u_star, -a0n + a1n * u_star)
     six = (u_f > -a0n / a1n) if a1n > 0 else True
+    admissibility = metric.admissibility()
     conds = [
+        CalibrationCondition("Def. 1", f"{metric.name} is a linear-fractional utility in the sense of Definition 1"
+                             + ("" if admissibility.admissible else f" (violates {'; '.join(admissibility.violations)})"),
+                             admissibility.admissible),
         CalibrationCondition("(1)", f"Delta a_0 = {metric.delta_a0:g} > 0", metric.delta_a0 > 0),
         CalibrationCondition("(2)", f"Delta a_1 = {metric.delta_a1:g} <= 0", metric.delta_a1 <= 0),
         CalibrationCondition("(3)", "a_{0,-1} != 0 or a_{1,-1} != 0", a0n != 0 or a1n != 0),

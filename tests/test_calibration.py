@@ -122,6 +122,16 @@ def test_theorem_7_condition_b_as_printed_is_negative_for_accuracy():
     assert not cond_b.holds and "-1" in cond_b.statement
 
 
+def test_theorem_7_reports_a_metric_outside_definition_1():
+    """Gower-Legendre(2) violates a_{1,+1} >= 0: Thm. 7's report must say so instead of assuming Definition 1."""
+    from lfverify.metrics import gower_legendre
+
+    report = general_calibration(gower_legendre(2.0), tau_logistic(0.3), surrogate_optimum=0.8,
+                                 true_utility_at_optimum=0.8)
+    failed = [c for c in report.conditions if not c.holds]
+    assert failed[0].label == "Def. 1" and "a_{1,+1} >= 0" in failed[0].statement and not report.holds
+
+
 def test_metric_calibration_report_dispatches_by_family():
     reports = f1().calibration_report(tau_logistic(0.33), surrogate_optimum=0.99, true_utility_at_optimum=0.9)
     assert [r.theorem.split(" ")[1] for r in reports] == ["1", "7"]
