@@ -198,8 +198,9 @@ class TauDiscrepantLogisticLoss(SurrogateLoss):
         # several arithmetic passes).  With z = s m and e = exp(-|z|) in (0, 1]:
         #   softplus(-z) = max(-z, 0) + log1p(e),   sigma(-z) = q if z >= 0 else 1 - q,   q = e / (1 + e) <= 1/2.
         # The selection q + (1 - pos) (1 - 2 q) returns q exactly where pos, and 1 - q (>= 1/2) up to rounding.
-        arr = _as_margins(m)
+        margins = _as_margins(m)
         right = _check_side(side) == "right"
+        arr = margins.reshape(-1) if margins.ndim == 0 else margins  # in-place ufuncs need arrays, not scalars
         pos = (arr >= 0) if right else (arr > 0)  # the piece of slope tau (at m = 0, chosen by side)
         not_pos = 1.0 - pos
         s = not_pos * (1.0 - self.tau)
@@ -220,7 +221,7 @@ class TauDiscrepantLogisticLoss(SurrogateLoss):
         grad += q
         grad *= s
         grad *= -1.0 / self._log_base
-        return _unwrap(value), _unwrap(grad)
+        return _unwrap(value.reshape(margins.shape)), _unwrap(grad.reshape(margins.shape))
 
     @property
     def discrepancy(self) -> float:
