@@ -180,7 +180,8 @@ class TauDiscrepantLogisticLoss(SurrogateLoss):
     def _value(self, m):
         # phi(m) = softplus(-s m) / ln b ; s m is evaluated with the piece that owns m (m <= 0: s = 1)
         s = np.where(m > 0, self.tau, 1.0)
-        return np.logaddexp(0.0, -s * m) / self._log_base
+        with np.errstate(over="ignore"):  # |m| > 1.2e308: softplus / ln b exceeds the largest double -> +inf
+            return np.logaddexp(0.0, -s * m) / self._log_base
 
     def _derivative(self, m, right):
         # phi'(m) = -s sigma(-s m) / ln b
@@ -213,7 +214,8 @@ class TauDiscrepantLogisticLoss(SurrogateLoss):
         tail = np.negative(z)
         np.maximum(tail, 0.0, out=tail)
         value += tail
-        value *= 1.0 / self._log_base
+        with np.errstate(over="ignore"):  # as in _value: +inf, correctly rounded, beyond 1.2e308
+            value *= 1.0 / self._log_base
         q = e + 1.0
         np.divide(e, q, out=q)
         grad = 1.0 - 2.0 * q

@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import warnings
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
@@ -77,7 +78,8 @@ class AdmissibilityReport:
 
     Sign constraints: a_{0,+1} > 0, a_{0,-1} <= 0, a_{1,+1} >= 0, a_{1,-1} >= 0.  Range constraints, over the
     feasible confusion region {0 <= TP <= pi, 0 <= FP <= 1 - pi} for every prior in ``priors``: the
-    denominator is positive and 0 <= U <= 1.  The range constraints are decided exactly: for a fixed prior,
+    denominator is positive and 0 <= U <= 1.  The range constraints are decided exactly (in rational
+    arithmetic on the float coefficients): for a fixed prior,
     numerator, denominator and (denominator - numerator) are affine in (TP, FP), so their extremes over the
     rectangle sit at its four vertices, and at each vertex they are affine in pi, so the open interval
     0 < pi < 1 is decided by its two end points.
@@ -234,8 +236,9 @@ class LinearFractionalMetric:
         if not (np.isfinite(tp).all() and np.isfinite(fp).all() and np.isfinite(prior).all()):
             raise ValueError("tp, fp and prior must be finite")
         tol = 1e-12
-        if np.any((prior < 0) | (prior > 1)):
+        if np.any((prior < -tol) | (prior > 1 + tol)):
             raise ValueError(f"prior must lie in [0, 1]; got values in [{prior.min()}, {prior.max()}]")
+        prior = np.clip(prior, 0.0, 1.0)  # within 1e-12 of [0, 1], like tp and fp: rounding of normalised weights
         if np.any((tp < -tol) | (tp > prior + tol)):
             raise ValueError("tp must satisfy 0 <= tp <= prior (TP is at most P(Y = +1))")
         if np.any((fp < -tol) | (fp > 1 - prior + tol)):
@@ -315,24 +318,29 @@ class LinearFractionalMetric:
         prior : float in (0, 1) or None
             Decide the range constraints at this prior; ``None`` decides them for every prior in (0, 1).
         """
+        # Decided in exact rational arithmetic: every float is a rational, so a violation smaller than one
+        # rounding error (e.g. U = 1 + 1e-16 at a vertex) is still found.
         if prior is None:
-            grid = np.array([0.0, 1.0])
+            priors = [Fraction(0), Fraction(1)]
             label = "(0, 1)"
         else:
-            grid = np.array([check_real(prior, "prior", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)])
-            label = f"{{{grid[0]:g}}}"
-        # The four vertices of the feasible rectangle: TP in {0, pi}, FP in {0, 1 - pi}.
-        pi = grid[:, None]
-        tp = np.concatenate([0 * pi, pi, 0 * pi, pi], axis=1)
-        fp = np.concatenate([0 * pi, 0 * pi, 1 - pi, 1 - pi], axis=1)
-        num = self.numerator(tp, fp, pi)
-        den = self.denominator(tp, fp, pi)
+            prior = check_real(prior, "prior", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
+            priors = [Fraction(prior)]
+            label = f"{{{prior:g}}}"
+        a0p, a0n, a1p, a1n, c0, d0, c1, d1 = (Fraction(v) for v in (
+            self.a0p, self.a0n, self.a1p, self.a1n, self.b0_const, self.b0_prior, self.b1_const, self.b1_prior))
+        num, den = [], []  # num[v][i], den[v][i]: vertex v of the rectangle, prior priors[i]
+        for tp_is_pi, fp_is_rest in ((False, False), (True, False), (False, True), (True, True)):
+            tps = [pi if tp_is_pi else Fraction(0) for pi in priors]
+            fps = [1 - pi if fp_is_rest else Fraction(0) for pi in priors]
+            num.append([a0p * tp + a0n * fp + c0 + d0 * pi for tp, fp, pi in zip(tps, fps, priors)])
+            den.append([a1p * tp + a1n * fp + c1 + d1 * pi for tp, fp, pi in zip(tps, fps, priors)])
         if prior is None:
-            # Affine in pi at each vertex: >= 0 on (0, 1) iff >= 0 at both ends; > 0 on the open interval
-            # iff >= 0 at both ends and not identically zero.
-            den_pos = bool(np.all(den >= 0) and np.all(np.any(den > 0, axis=0)))
+            # Affine in pi at each vertex: >= 0 on (0, 1) iff >= 0 at both ends; > 0 on the open interval iff
+            # >= 0 at both ends and not identically zero.
+            den_pos = all(min(row) >= 0 and max(row) > 0 for row in den)
         else:
-            den_pos = bool(np.all(den > 0))
+            den_pos = all(row[0] > 0 for row in den)
         return AdmissibilityReport(
             metric_name=self.name,
             priors=label,
@@ -341,8 +349,8 @@ class LinearFractionalMetric:
             a1p_nonnegative=self.a1p >= 0,
             a1n_nonnegative=self.a1n >= 0,
             denominator_positive=den_pos,
-            utility_nonnegative=bool(np.all(num >= 0)),
-            utility_at_most_one=bool(np.all(den - num >= 0)),
+            utility_nonnegative=all(v >= 0 for row in num for v in row),
+            utility_at_most_one=all(d - n >= 0 for rn, rd in zip(num, den) for n, d in zip(rn, rd)),
         )
 
     # ------------------------------------------------------------------ Proposition 5
