@@ -18,7 +18,7 @@ import numpy as np
 from . import losses as L
 from . import metrics as M
 from .empirical import EmpiricalSurrogateUtility, _reference_gradient_direction
-from .populations import FiniteSupportPopulation
+from .populations import FiniteSupportPopulation, GaussianPopulation
 
 __all__ = ["Check", "CheckResult", "CHECKS", "run_checks"]
 
@@ -142,6 +142,19 @@ def _check_prop5_threshold() -> tuple[bool, str]:
     return violations == 0, f"{violations} threshold violations in 300 populations"
 
 
+def _check_prop5_gaussian() -> tuple[bool, str]:
+    pop = GaussianPopulation([1.0, 0.5], [-0.5, 0.0], [[1.0, 0.3], [0.3, 0.8]], 0.3)
+    worst = 0.0
+    for metric in (M.f1(), M.jaccard(), M.f_beta(2.0)):
+        best = pop.bayes_optimal(metric)
+        theta = best.classifier
+        # a point on the returned decision boundary theta^T (x, 1) = 0, and eta there
+        x = -theta[2] * theta[:2] / float(theta[:2] @ theta[:2])
+        eta = float(pop.posterior(np.append(x, 1.0)[None, :])[0])
+        worst = max(worst, abs(eta - float(metric.bayes_optimal_threshold(best.utility))))
+    return worst < 1e-9, f"max |eta(boundary) - delta(U-dagger)| = {worst:.1e} (F_1, Jaccard, F_2)"
+
+
 CHECKS: tuple[Check, ...] = (
     Check("Table 1 coefficients reproduce the metric definitions", "tab:generalized-performance-metrics",
           "exact evaluation at random points", "verified", _check_table1),
@@ -157,6 +170,8 @@ CHECKS: tuple[Check, ...] = (
           "verified", _check_lemma1_lower_bound),
     Check("Prop. 5: Bayes-optimal classifiers threshold eta at delta(U-dagger)", "prop:bayes-optimal-set",
           "brute force over all classifiers of 6-atom populations", "verified", _check_prop5_threshold),
+    Check("Prop. 5 on a Gaussian population: the Bayes boundary sits at eta = delta(U-dagger)",
+          "prop:bayes-optimal-set", "closed-form rates, 1-D maximisation", "verified", _check_prop5_gaussian),
 )
 
 
