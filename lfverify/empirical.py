@@ -211,29 +211,31 @@ class EmpiricalSurrogateUtility:
             return None
         return arr[0] if single else arr
 
+    def _one_half(self, theta, index: int, *, gradient: bool):
+        """Mean score (or its gradient) over one half: S_0 (index 0, numerator) or S_1 (index 1, denominator)."""
+        th, single = self._theta(theta)
+        sums = self._sums(self._parts[index], th, gradient=gradient, counts=False)
+        return self._out(sums.mean_gradient if gradient else sums.mean_score, single)
+
     # ------------------------------------------------------------------ public API
     def numerator(self, theta):
         """N_hat(theta) = (1/m) sum_{i in S_0} W~_{0,phi}(theta^T x_i, y_i), the numerator of Eq. (6).
 
         Concave in theta when phi is convex (Lemma 2).  Returns a float or an array of shape (K,).
         """
-        th, single = self._theta(theta)
-        return self._out(self._sums(self._parts[0], th, gradient=False, counts=False).mean_score, single)
+        return self._one_half(theta, 0, gradient=False)
 
     def denominator(self, theta):
         """D_hat(theta) = (1/(n-m)) sum_{j in S_1} W~_{1,phi}(theta^T x_j, y_j), the denominator of Eq. (6)."""
-        th, single = self._theta(theta)
-        return self._out(self._sums(self._parts[1], th, gradient=False, counts=False).mean_score, single)
+        return self._one_half(theta, 1, gradient=False)
 
     def numerator_gradient(self, theta):
         """grad_theta N_hat (the ascent direction of Alg. 1's first phase); shape (d,) or (K, d)."""
-        th, single = self._theta(theta)
-        return self._out(self._sums(self._parts[0], th, gradient=True, counts=False).mean_gradient, single)
+        return self._one_half(theta, 0, gradient=True)
 
     def denominator_gradient(self, theta):
         """grad_theta D_hat; shape (d,) or (K, d)."""
-        th, single = self._theta(theta)
-        return self._out(self._sums(self._parts[1], th, gradient=True, counts=False).mean_gradient, single)
+        return self._one_half(theta, 1, gradient=True)
 
     def value(self, theta):
         """U_hat(theta) = N_hat / D_hat (Eq. (6)).
