@@ -281,3 +281,30 @@ def test_overflowing_scores_raise_instead_of_returning_inf_or_nan():
     est = EmpiricalSurrogateUtility(f1(), exponential(), X, y)
     with pytest.raises(ValueError, match="overflow"):
         est.evaluate(np.array([1e3, 1e3]))
+
+
+@given(seed=st.integers(0, 2**32 - 1), metric=st.sampled_from(METRICS), loss=st.sampled_from(LOSSES),
+       prior=st.sampled_from([None, 0.3]), side=st.sampled_from(["right", "left"]))
+def test_per_sample_surrogate_scores_match_the_cases_of_eq6(seed, metric, loss, prior, side):
+    """scores.surrogate_scores (the offset + slope * phi(y xi) form) equals Eq. (6) written case by case
+    (oracle: ``_reference_scores``), values and xi-derivatives, including margins exactly at 0 and at kinks."""
+    from lfverify.empirical import _reference_scores
+    from lfverify.scores import surrogate_scores
+
+    rng = np.random.default_rng(seed)
+    xi = np.concatenate([rng.normal(scale=3, size=20), [0.0, 1.0, -1.0]])
+    y = np.where(rng.random(xi.size) < 0.5, 1, -1)
+    w0, w1, dw0, dw1 = surrogate_scores(metric, loss, xi, y, prior=prior, side=side)
+    for k in range(xi.size):
+        ref = _reference_scores(metric, loss, float(xi[k]), int(y[k]), prior, side)
+        np.testing.assert_allclose([w0[k], w1[k], dw0[k], dw1[k]], ref, rtol=1e-14, atol=1e-15)
+
+
+def test_readme_usage_example_runs():
+    """The README's usage example is executed as written (it must stay true)."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    code = re.search(r"```python\n(.*?)```", readme, re.S).group(1)
+    exec(compile(code, "README.md", "exec"), {})
