@@ -28,13 +28,13 @@ import argparse
 import json
 import os
 import platform
-import tempfile
 import time
 import tracemalloc
 from pathlib import Path
 
 import numpy as np
 
+from lfverify.atomic_write import write_text_atomically
 from lfverify.empirical import EmpiricalSurrogateUtility, _reference_gradient_direction
 from lfverify.losses import tau_logistic
 from lfverify.metrics import f1
@@ -108,15 +108,6 @@ def bench_batch(rng, n, d, k, repeats):
             "speedup_per_parameter": t_separate / t_batch}
 
 
-def write_atomically(path: Path, payload: dict):
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    with os.fdopen(fd, "w") as fh:
-        json.dump(payload, fh, indent=2)
-        fh.write("\n")
-    os.replace(tmp, path)
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="smaller sizes (seconds)")
@@ -151,7 +142,7 @@ def main(argv=None):
         "targets": TARGETS, "blas": blas, "double_sum": double, "batch": batch, "batch_small_n": batch_small,
         "verdicts": verdicts,
     }
-    write_atomically(args.out, payload)
+    write_text_atomically(args.out, json.dumps(payload, indent=2) + "\n")
     print()
     print(f"V_hat+U_hat / (X@theta + X.T@w): {blas['estimator_seconds']*1e3:8.1f} ms / {blas['blas_seconds']*1e3:8.1f} ms"
           f" = {blas['ratio']:.2f}  (target <= 2)  {'PASS' if verdicts['blas_ratio'] else 'FAIL'}")

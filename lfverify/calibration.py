@@ -5,9 +5,15 @@ paper, with whether it holds.  The theorems quantify over "some tau"; when ``tau
 discrepancy phi'(0+)/phi'(0-) is used, which is the smallest tau for which phi is tau-discrepant and hence the
 most favourable choice (every tau-dependent bound below is an upper bound on tau).
 
-These are *sufficient* conditions as stated.  Whether the printed statements are right is the business of the
-symbolic proofs and property tests (``proofs/``, ``tests/``); the transcriptions here are deliberately literal so
-that those checks have something to find.  One known discrepancy is flagged in :func:`general_calibration`.
+The hypotheses are transcribed literally, as printed.  The symbolic proofs (:mod:`lfverify.proofs`, ERRATA.md)
+found that they are *not* sufficient as printed, and each report says so in ``caveats`` where it applies:
+
+* a tau-discrepant loss with tau < 1 has a kink at 0, and the surrogate maximiser can sit exactly at f*(x) = 0,
+  which sgn(0) = -1 predicts negative even where eta exceeds the Bayes threshold (confirmed counterexample to
+  Thm. 1: F_1, tau = 0.05, atoms with weights (0.3, 0.2, 0.5) and eta (0.95, 0.6, 0.05); likewise Thms. 2, 7);
+* the proofs use Lemma 1 (U_phi <= U), which needs phi >= 1{t <= 0}, a hypothesis the theorems do not state;
+* Thm. 7's condition (b) prints the factor (a_{0,+1} - a_{1,+1}) / (a_{1,-1} + a_{0,-1}) where the proof's H(1) is
+  (a_{0,+1} - a_{1,+1}) / (a_{1,-1} - a_{0,-1}).
 """
 
 from __future__ import annotations
@@ -48,6 +54,8 @@ class CalibrationReport:
     conditions: tuple[CalibrationCondition, ...]
     tau: float | None
     max_tau: float | None = None  #: the largest admissible tau where the paper states one
+    #: Why the printed hypotheses may not suffice for this loss / metric (findings of lfverify.proofs).
+    caveats: tuple[str, ...] = ()
 
     @property
     def holds(self) -> bool:
@@ -62,7 +70,20 @@ class CalibrationReport:
         lines += [f"  [{'x' if c.holds else ' '}] {c.label}: {c.statement}" for c in self.conditions]
         if self.max_tau is not None:
             lines.append(f"  largest admissible tau: {self.max_tau:.6g}")
+        lines += [f"  caveat: {c}" for c in self.caveats]
         return "\n".join(lines)
+
+
+def _theorem_caveats(loss) -> tuple[str, ...]:
+    """The findings of lfverify.proofs that apply to Thms. 1, 2 and 7 with this loss."""
+    caveats = []
+    if float(loss.derivative(0.0, side="left")) != float(loss.derivative(0.0, side="right")):
+        caveats.append("phi has a kink at 0: the surrogate maximiser can take f*(x) = 0 (predicted -1) where eta is "
+                       "above the Bayes threshold, so the printed hypotheses do not guarantee calibration "
+                       "(ERRATA.md, the 'theorem' entries of Thms. 1, 2, 7)")
+    if not loss.dominates_zero_one:
+        caveats.append("phi does not dominate the 0/1 loss: the proof's use of Lemma 1 (U_phi <= U) fails")
+    return tuple(caveats)
 
 
 def _loss_conditions(loss, tau: float | None, *, needs_nonincreasing: bool = True):
@@ -119,7 +140,7 @@ def fbeta_calibration(beta: float, loss, *, surrogate_optimum: float, tau: float
                              bool(u >= bound)),
     ]
     max_tau = fbeta_max_tau(beta, min(max(u, 0.0), 1.0))
-    return CalibrationReport(f"Thm. 1 (F_{beta:g}-calibration)", tuple(conds), tau, max_tau)
+    return CalibrationReport(f"Thm. 1 (F_{beta:g}-calibration)", tuple(conds), tau, max_tau, _theorem_caveats(loss))
 
 
 def jaccard_max_tau(surrogate_optimum: float = 1.0) -> float:
@@ -137,18 +158,23 @@ def jaccard_calibration(loss, *, surrogate_optimum: float, tau: float | None = N
         CalibrationCondition("tau in (0, 1)", f"0 < {tau:g} < 1", 0 < tau < 1),
         CalibrationCondition("U* bound", f"U*_phi = {u:.6g} >= tau = {tau:g}", bool(u >= tau)),
     ]
-    return CalibrationReport("Thm. 2 (Jaccard-calibration)", tuple(conds), tau, jaccard_max_tau(min(max(u, 0.0), 1.0)))
+    return CalibrationReport("Thm. 2 (Jaccard-calibration)", tuple(conds), tau,
+                             jaccard_max_tau(min(max(u, 0.0), 1.0)), _theorem_caveats(loss))
 
 
 def accuracy_calibration(loss) -> CalibrationReport:
     """Hypotheses of Prop. 8 (accuracy-calibration): phi convex, differentiable a.e., phi'(0) < 0.
 
-    At a kink at 0 both one-sided derivatives must be negative.
+    "phi'(0) < 0" presupposes that phi is differentiable at 0, as in Bartlett et al.'s Thm. 6 which Prop. 8
+    recovers: with a kink at 0 (the tau-logistic with tau < 1) the surrogate maximiser can sit at f = 0 on
+    points with eta != 1/2 (e.g. tau = 1/2, eta = 3/5), and calibration fails.  Both one-sided derivatives
+    must therefore be equal and negative.
     """
     right = float(loss.derivative(0.0, side="right"))
     left = float(loss.derivative(0.0, side="left"))
     conds = _loss_conditions(loss, None, needs_nonincreasing=False) + [
-        CalibrationCondition("phi'(0) < 0", f"phi'(0-) = {left:.6g}, phi'(0+) = {right:.6g}", left < 0 and right < 0),
+        CalibrationCondition("phi'(0) < 0", f"phi differentiable at 0 with phi'(0) < 0: phi'(0-) = {left:.6g}, "
+                             f"phi'(0+) = {right:.6g}", left == right < 0),
     ]
     return CalibrationReport("Prop. 8 (accuracy-calibration)", tuple(conds), None, None)
 
@@ -193,7 +219,11 @@ def general_calibration(metric: LinearFractionalMetric, loss, *, surrogate_optim
         CalibrationCondition("(b)", f"tau <= {bound_b:.6g} (as printed)", bool(tau <= bound_b)),
         CalibrationCondition("(c)", f"tau <= {bound_c:.6g}", bool(tau <= bound_c)),
     ]
-    return CalibrationReport("Thm. 7 (general U-calibration)", tuple(conds), tau, None)
+    caveats = _theorem_caveats(loss)
+    if a0n != 0:
+        caveats += (f"condition (b) as printed uses a_{{1,-1}} + a_{{0,-1}}; with the proof's H(1) "
+                    f"(a_{{1,-1}} - a_{{0,-1}}) the bound is {ratio(a0p - a1p, a1n - a0n) * ratio(-a0n + a1n * u_star, a0p + a1p * u_star):.6g}",)
+    return CalibrationReport("Thm. 7 (general U-calibration)", tuple(conds), tau, None, caveats)
 
 
 def calibration_reports(metric: LinearFractionalMetric, loss, *, surrogate_optimum: float,

@@ -1,6 +1,6 @@
-"""The ``lfverify`` command line: ``lfverify --version``, ``lfverify verify``, ``lfverify metrics``.
+"""The ``lfverify`` command line: ``--version``, ``verify``, ``proofs``, ``metrics``.
 
-Subcommands register themselves in :data:`SUBCOMMANDS`; later work adds ``proofs``, ``simulate`` and ``bench``.
+Subcommands are listed in :data:`SUBCOMMANDS`; later work adds ``simulate`` and ``bench``.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import json
 import sys
 
 from . import __version__
+from .atomic_write import write_text_atomically
 
 
 def _cmd_verify(args) -> int:
@@ -34,6 +35,47 @@ def _cmd_verify(args) -> int:
     return 0 if all(r.as_expected for r in results) else 1
 
 
+def _cmd_proofs(args) -> int:
+    from .proofs import all_claims, run_claims
+    from .proofs.errata import errata_markdown
+
+    claims = all_claims()
+    if args.only:
+        claims = [c for c in claims if args.only in c.key]
+        if not claims:
+            raise ValueError(f"--only: no claim key contains {args.only!r}")
+        if args.errata:
+            raise ValueError("--errata needs every claim; drop --only")
+
+    def progress(claim):
+        if not args.json and sys.stderr.isatty():
+            print(f"  deriving: {claim.title}", file=sys.stderr)
+
+    results = run_claims(claims, progress=progress)
+    if args.json:
+        json.dump([{"key": r.claim.key, "title": r.claim.title, "label": r.claim.label,
+                    "status": r.outcome.status, "expected": r.claim.expected, "regressed": r.regressed,
+                    "seconds": round(r.seconds, 3), "method": r.outcome.method, "summary": r.outcome.summary,
+                    "errata": [e.__dict__ for e in r.outcome.errata]} for r in results], sys.stdout, indent=2)
+        print()
+    else:
+        width = min(max(len(r.claim.title) for r in results), 72)
+        print(f"{'claim':<{width}}  {'label':<40} {'status':<9} {'seconds':>7}")
+        for r in results:
+            flag = f"  <-- REGRESSION (recorded: {r.claim.expected})" if r.regressed else ""
+            print(f"{r.claim.title[:width]:<{width}}  {r.claim.label[:40]:<40} {r.outcome.status:<9} "
+                  f"{r.seconds:7.2f}{flag}")
+        counts = {s: sum(r.outcome.status == s for r in results) for s in ("verified", "erratum", "undecided")}
+        print(f"\n{len(results)} claims: {counts['verified']} verified, {counts['erratum']} with errata, "
+              f"{counts['undecided']} undecided; {sum(r.regressed for r in results)} regressions; "
+              f"{sum(r.seconds for r in results):.1f} s")
+    if args.errata:
+        write_text_atomically(args.errata, errata_markdown(results))
+        if not args.json:
+            print(f"wrote {args.errata}")
+    return 1 if any(r.regressed for r in results) else 0
+
+
 def _cmd_metrics(args) -> int:
     from . import metrics as M
 
@@ -50,6 +92,7 @@ def _cmd_metrics(args) -> int:
 
 SUBCOMMANDS = {
     "verify": ("check the paper's claims that the installed library can decide (quick)", _cmd_verify),
+    "proofs": ("derive the paper's closed forms with SymPy and compare them with the printed ones", _cmd_proofs),
     "metrics": ("print Table 1's coefficients and Definition 1's constraints for each metric", _cmd_metrics),
 }
 
@@ -64,6 +107,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     verify = sub.add_parser("verify", help=SUBCOMMANDS["verify"][0])
     verify.add_argument("--json", action="store_true", help="machine-readable output")
+    proofs = sub.add_parser("proofs", help=SUBCOMMANDS["proofs"][0])
+    proofs.add_argument("--json", action="store_true", help="machine-readable output")
+    proofs.add_argument("--errata", metavar="PATH", help="also write the errata report (ERRATA.md) to PATH")
+    proofs.add_argument("--only", metavar="TEXT", help="only the claims whose key contains TEXT")
     metrics = sub.add_parser("metrics", help=SUBCOMMANDS["metrics"][0])
     metrics.add_argument("--beta", type=float, default=1.0, help="beta of F_beta (default 1)")
     metrics.add_argument("--alpha", type=float, default=0.5, help="alpha of Gower-Legendre (default 0.5)")

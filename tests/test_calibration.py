@@ -78,10 +78,38 @@ def test_theorem_2_hypotheses():
     assert jaccard_max_tau(0.6) == 0.6
 
 
-def test_proposition_8_accuracy_needs_no_discrepancy():
-    for loss in (logistic(), tau_logistic(0.1), hinge()):
+def test_proposition_8_accuracy_needs_no_discrepancy_but_differentiability_at_zero():
+    for loss in (logistic(), hinge()):  # the hinge's kink is at 1, not 0
         assert accuracy_calibration(loss).holds
     assert not accuracy_calibration(sigmoid()).holds  # not convex
+    # a kink at 0 is excluded by "phi'(0) < 0"; with it the surrogate maximiser can sit at f = 0
+    assert not accuracy_calibration(tau_logistic(0.1)).holds
+
+
+def test_accuracy_kink_counterexample_behind_the_differentiability_reading():
+    """Why Prop. 8 needs phi differentiable at 0 (oracle: one-sided derivatives of the pointwise surrogate
+    score written by hand): for the tau-logistic with tau = 1/2 and eta = 3/5 > 1/2 the pointwise objective
+    (1 - phi(f)) eta - phi(-f)(1 - eta) increases up to f = 0 and decreases after it, so its maximiser is
+    f = 0, which sgn(0) = -1 predicts negative although the Bayes classifier predicts +1."""
+    import math
+
+    tau, eta = 0.5, 0.6
+    slope_left, slope_right = -1 / (2 * math.log(2)), -tau / (2 * math.log(2))  # phi'(0-), phi'(0+)
+    right_derivative = -slope_right * eta + slope_left * (1 - eta)  # d/df at 0+: phi(-f) is on its left piece
+    left_derivative = -slope_left * eta + slope_right * (1 - eta)  # d/df at 0-
+    assert right_derivative < 0 < left_derivative
+    loss = tau_logistic(tau)
+    assert right_derivative == pytest.approx(-float(loss.derivative(0.0, side="right")) * eta
+                                             + float(loss.derivative(0.0, side="left")) * (1 - eta), rel=1e-15)
+
+
+def test_theorem_reports_carry_the_proven_caveats():
+    report = fbeta_calibration(1.0, tau_logistic(0.05), surrogate_optimum=0.189394)
+    assert report.holds and any("kink at 0" in c for c in report.caveats)
+    assert fbeta_calibration(1.0, tau_logistic(0.05, base=3.0), surrogate_optimum=0.19).caveats[-1].startswith(
+        "phi does not dominate")
+    assert general_calibration(accuracy(), logistic(), surrogate_optimum=0.8, true_utility_at_optimum=0.8,
+                               tau=0.5).caveats[-1].startswith("condition (b) as printed")
 
 
 @given(beta=st.floats(0.2, 5), tau_fraction=st.floats(0.01, 0.99), u=st.floats(0.01, 1.0),

@@ -45,3 +45,14 @@ def test_metrics_table_and_bad_argument(capsys):
 def test_console_script_is_installed():
     out = subprocess.run([sys.executable, "-m", "lfverify.cli", "--version"], capture_output=True, text=True, check=True)
     assert __version__ in out.stdout
+
+
+def test_atomic_write_leaves_the_old_file_on_failure(tmp_path):
+    from lfverify.atomic_write import write_text_atomically
+
+    target = tmp_path / "sub" / "out.txt"
+    write_text_atomically(target, "first")
+    with pytest.raises(TypeError):
+        write_text_atomically(target, None)  # fails while writing
+    assert target.read_text() == "first"
+    assert sorted(p.name for p in target.parent.iterdir()) == ["out.txt"]  # no temporary left behind

@@ -1,0 +1,297 @@
+"""App. A, "Non-negativity of optimal surrogate utilities" (sec:supp:non-negativity-of-surrogate-utilities):
+U_phi* = sup_f U_phi(f) >= 0 for F_beta, and "the same discussion holds for the Jaccard case".
+
+The printed chain is
+
+    U_phi(f*) >= U_phi(f_check) = sup_f' E[W_{0,phi}] / E[W_{1,phi}(f_check)] =(a) E[H_{0,phi}(eta)] / ...
+              = (1 + beta^2) pi / E[W_{1,phi}(f_check)] >= 0,      H_{0,phi}(q) = sup_xi W_{0,phi}(xi, q).
+
+With the tau-logistic loss of Fig. 2 (phi > 0, strictly decreasing, inf phi = 0 not attained) this module
+derives H_{0,phi} (monotonicity in xi and the limit xi -> oo), the value E[H_{0,phi}(eta)], whether the
+supremum defining f_check is attained (it is not), what happens to the chain along a maximizing sequence, and
+a direct proof that U_phi* > 0 for F_beta and Jaccard.
+"""
+
+from __future__ import annotations
+
+import mpmath as mp
+import numpy as np
+import sympy as sp
+
+from .claims import Claim, Erratum, Outcome
+
+XI = sp.Symbol("xi", real=True)
+Q = sp.Symbol("q", nonnegative=True)
+PI = sp.Symbol("pi", positive=True)
+BETA = sp.Symbol("beta", positive=True)
+TAU = sp.Symbol("tau", positive=True)
+LN2 = sp.log(2)
+
+
+def phi_pieces(t):
+    """Fig. 2's tau-logistic loss, as its two pieces (left: t <= 0, right: t > 0)."""
+    return sp.log(1 + sp.exp(-t)) / LN2, sp.log(1 + sp.exp(-TAU * t)) / LN2
+
+
+# ---- printed forms, transcribed from the LaTeX source
+# App. A, sec:supp:non-negativity-of-surrogate-utilities (F_beta case)
+def printed_fbeta_w0_phi(phi_xi, q):
+    return (1 + BETA**2) * (1 - phi_xi) * q
+
+
+def printed_fbeta_w1_phi(phi_xi, phi_mxi, q):
+    return (1 + phi_xi) * q + phi_mxi * (1 - q) + BETA**2 * PI
+
+
+PRINTED_FBETA_E_H0 = (1 + BETA**2) * PI  # "= (1 + beta^2) pi / E_X[W_{1,phi}(f_check(X), eta(X))]"
+# "let f* and f_check be suprema of U_phi and E_X[W_0(f(X), eta(X))] in f within all measurable functions"
+# -> f_check maximizes the *true* score W_0; for F_beta, W_0(xi, q) = (1 + beta^2) l(-xi) q (Def. 1, Tab. 1)
+# "U_phi(f_check) = sup_f' E_X W_{0,phi}(f'(X), eta(X)) / E_X[W_{1,phi}(f_check(X), eta(X))]"
+
+
+# Sec. 4, Jaccard surrogate utility U_phi^Jac (before thm:jaccard-calibration); App. A: "The same discussion
+# holds for the Jaccard case", i.e. E[H_{0,phi}(eta)] = pi
+def printed_jaccard_w0_phi(phi_xi, q):
+    return (1 - phi_xi) * q
+
+
+def printed_jaccard_w1_phi(phi_xi, phi_mxi, q):
+    return phi_mxi * (1 - q) + PI
+
+
+PRINTED_JACCARD_E_H0 = PI
+# ---- end of printed forms
+
+METRICS = {
+    "F_beta": (printed_fbeta_w0_phi, printed_fbeta_w1_phi, PRINTED_FBETA_E_H0),
+    "Jaccard": (printed_jaccard_w0_phi, printed_jaccard_w1_phi, PRINTED_JACCARD_E_H0),
+}
+
+
+def derive_h0(w0_phi):
+    """H_{0,phi}(q) = sup_xi W_{0,phi}(xi, q) for the tau-logistic loss, and whether it is attained.
+
+    Returns (H, nondecreasing on both pieces, attained anywhere).  W_{0,phi} is non-decreasing in xi when
+    d/dxi W_{0,phi} = (coefficient) * phi'(xi) >= 0 with phi' < 0 on both pieces; then the supremum is the
+    limit xi -> oo.  It is attained only if W_{0,phi}(xi, q) = H(q) for some xi, i.e. never when the
+    difference H - W_{0,phi} = (coefficient) * phi(xi) with phi > 0.
+    """
+    left, right = phi_pieces(XI)
+    q = sp.Symbol("q", positive=True)
+    nondecreasing = all(sp.diff(w0_phi(piece, q), XI).is_nonnegative for piece in (left, right))
+    h = sp.limit(w0_phi(right, q), XI, sp.oo)
+    gaps = [sp.factor(sp.expand(h - w0_phi(piece, q))) for piece in (left, right)]  # = coefficient * phi(xi)
+    attained = not all(g.is_positive for g in gaps)
+    return h.subs(q, Q), nondecreasing, attained
+
+
+def _expected_h0(h):
+    """E_X[H(eta(X))] for H linear in q: H(q) = h1 q, so E = h1 E[eta] = h1 pi."""
+    poly = sp.Poly(h, Q)
+    if poly.degree() > 1 or poly.coeff_monomial(1) != 0:
+        raise ValueError(f"H_0,phi is not linear in q: {h}")
+    return poly.coeff_monomial(Q) * PI
+
+
+def _check_h0(name) -> Outcome:
+    w0_phi, _, printed = METRICS[name]
+    h, nondecreasing, attained = derive_h0(w0_phi)
+    e_h = _expected_h0(h)
+    # (a): sup_f E[W_0,phi(f)] = E[H]: <= pointwise; >= along f_l = l (constant), E[W_0,phi(l, eta)] -> E[H]
+    l = sp.Symbol("l", positive=True)
+    along = sp.limit(w0_phi(phi_pieces(l)[1], PI), l, sp.oo)  # E over eta of a function linear in q: q -> pi
+    if nondecreasing and sp.simplify(e_h - printed) == 0 and sp.simplify(along - e_h) == 0:
+        return Outcome("verified", f"{name}: W_0,phi(xi, q) = {w0_phi(sp.Symbol('phi(xi)'), Q)} is non-decreasing in "
+                                   f"xi (phi' < 0 on both pieces), so H_0,phi(q) = lim_(xi->oo) = {h} (a supremum; "
+                                   f"attained: {attained}); E[H_0,phi(eta)] = {e_h} as printed; (a) holds: constant "
+                                   f"f = l gives E[W_0,phi] -> {along}.")
+    return Outcome("erratum", f"{name}: E[H_0,phi] = {e_h}", errata=(Erratum(
+        location="App. A, sec:supp:non-negativity-of-surrogate-utilities", printed=str(printed), derived=str(e_h),
+        consequence="see summary", witness="symbolic", evidence="symbolic"),))
+
+
+def check_fbeta_h0() -> Outcome:
+    """Derives H_{0,phi}(q) = sup_xi (1 + beta^2)(1 - phi(xi)) q and E[H_{0,phi}(eta)] for the tau-logistic loss."""
+    return _check_h0("F_beta")
+
+
+def check_jaccard_h0() -> Outcome:
+    """Derives H_{0,phi}(q) = sup_xi (1 - phi(xi)) q and E[H_{0,phi}(eta)] (the Jaccard case)."""
+    return _check_h0("Jaccard")
+
+
+def _tau_logistic_mp(t, tau):
+    s = 1 if t <= 0 else tau
+    return mp.log(1 + mp.exp(-s * t)) / mp.log(2)
+
+
+def check_fcheck_definition() -> Outcome:
+    """The chain's first equality needs f_check to maximize E[W_{0,phi}]; App. A defines it by E[W_0] (true score).
+
+    F_beta's true W_0(xi, q) = (1 + beta^2) l(-xi) q is maximized by any f > 0 (value (1 + beta^2) pi); at such
+    an f, E[W_{0,phi}] = (1 + beta^2)(1 - phi(f)) pi < (1 + beta^2) pi = sup E[W_{0,phi}].
+    """
+    from ..losses import tau_logistic
+    from ..metrics import f1
+    from ..populations import FiniteSupportPopulation
+    from ..scores import score_coefficients
+
+    beta, eta, f, tau = 1, mp.mpf(1) / 2, 1, mp.mpf(1) / 3
+    with mp.workdps(50):
+        true_max = (1 + beta**2) * eta  # E[W_0(f, eta)] at f = 1 > 0: l(-1) = 1
+        at_fcheck = (1 + beta**2) * (1 - _tau_logistic_mp(f, tau)) * eta  # printed F_beta W_0,phi
+        sup_phi = (1 + beta**2) * eta  # E[H_0,phi] = (1 + beta^2) pi (check_fbeta_h0)
+    pop = FiniteSupportPopulation([[1.0]], [1.0], [0.5])
+    mom = pop.loss_moments_of_scores(np.array([1.0]), tau_logistic(1 / 3))
+    coef = score_coefficients(f1())
+    lib_num = float((coef.offset0 @ pop.class_masses + mom.value @ coef.slope0)[0])
+    return Outcome(
+        "erratum",
+        "App. A defines f_check as a maximizer of E[W_0] (true score) but uses it as a maximizer of E[W_{0,phi}]; a "
+        f"maximizer of E[W_0] (f = 1) has E[W_0,phi] = {mp.nstr(at_fcheck, 12)} < sup E[W_0,phi] = {mp.nstr(sup_phi, 12)} "
+        "(F_1, eta = 1/2, tau = 1/3). Subscript slip; conclusion unaffected.",
+        errata=(Erratum(
+            location="App. A, sec:supp:non-negativity-of-surrogate-utilities (definition of f_check)",
+            printed="f_check: a supremum (maximizer) of E_X[W_0(f(X), eta(X))] in f, then U_phi(f_check) = "
+                    "sup_f' E_X W_{0,phi}(f'(X), eta(X)) / E_X[W_{1,phi}(f_check(X), eta(X))]",
+            derived="the equality needs E_X[W_{0,phi}(f_check)] = sup_f' E_X[W_{0,phi}(f')], i.e. f_check maximizing "
+                    "the surrogate score E[W_{0,phi}]; a maximizer of the true E[W_0] (any f > 0 on {eta > 0}) does not "
+                    "satisfy it, since phi(f) > 0",
+            consequence="no: with the subscript phi restored the chain is as intended (up to the non-attainment, "
+                        "see nonnegativity.supremum_attained) and U_phi* >= 0 holds",
+            witness=f"F_1, single atom eta = 1/2, tau = 1/3, f = 1: E[W_0] = {mp.nstr(true_max, 12)} (maximal), "
+                    f"E[W_0,phi] = 2 (1 - phi(1)) / 2 = {mp.nstr(at_fcheck, 12)} != sup E[W_0,phi] = {mp.nstr(sup_phi, 12)}",
+            evidence=f"core library (FiniteSupportPopulation, f1(), tau_logistic(1/3)): E[W_0,phi](f = 1) = {lib_num:.12g}",
+        ),),
+        method="mpmath 50 digits; core library",
+    )
+
+
+def check_supremum_attained() -> Outcome:
+    """Whether f_check (a maximizer of E[W_{0,phi}]) exists, and the chain along a maximizing sequence.
+
+    Derived for F_beta and Jaccard with the tau-logistic loss: H_{0,phi}(q) - W_{0,phi}(xi, q) > 0 for q > 0
+    and every xi, so no measurable f attains sup E[W_{0,phi}] = E[H_{0,phi}] when pi > 0.  Along the maximizing
+    sequence f_l = l, E[W_{1,phi}(f_l)] contains E[phi(-l)(1 - eta)] -> oo when P(eta < 1) > 0, so the chain's
+    right-hand side tends to 0.
+    """
+    lines = []
+    attained_any = False
+    for name, (w0_phi, w1_phi, _) in METRICS.items():
+        _, _, attained = derive_h0(w0_phi)
+        attained_any |= attained
+        l = sp.Symbol("l", positive=True)
+        left, right = phi_pieces(l)  # phi(l) (margin l > 0: right piece), phi(-l) (left piece)
+        den = w1_phi(right, left.subs(l, -l), Q)
+        den_limit = sp.limit(den.subs(Q, sp.Rational(1, 2)), l, sp.oo)  # eta = 1/2
+        lines.append(f"{name}: sup not attained (phi > 0), E[W_1,phi(f_l = l)] -> {den_limit} at eta = 1/2")
+    from ..losses import tau_logistic
+    from ..metrics import f1, jaccard
+    from ..populations import FiniteSupportPopulation
+
+    pop = FiniteSupportPopulation([[1.0]], [1.0], [0.5])
+    cs = (2.0, 8.0, 32.0, 128.0)
+    values = {nm: pop.surrogate_utility_of_scores(mt, tau_logistic(1 / 3), np.array(cs)[:, None])
+              for nm, mt in (("F_1", f1()), ("Jaccard", jaccard()))}
+    decreasing = all(np.all(np.diff(v) < 0) and v[-1] < 0.05 and np.all(v > 0) for v in values.values())
+    with mp.workdps(50):
+        # F_1 at eta = 1/2: U_phi(f = c) = (1 - phi(c)) / ((1 + phi(c)) / 2 + phi(-c) / 2 + 1 / 2)
+        exact = [(1 - _tau_logistic_mp(c, mp.mpf(1) / 3)) /
+                 ((1 + _tau_logistic_mp(c, mp.mpf(1) / 3)) / 2 + _tau_logistic_mp(-c, 1) / 2 + mp.mpf(1) / 2)
+                 for c in (2, 128)]
+    if attained_any or not decreasing:
+        return Outcome("verified", "the supremum is attained: " + "; ".join(lines))
+    fmt = lambda v: ", ".join(f"{x:.12g}" for x in v)
+    return Outcome(
+        "erratum",
+        "f_check does not exist for the tau-logistic loss (phi > 0, inf phi = 0 not attained); along f_l = l the "
+        "surrogate denominator diverges and U_phi(f_l) -> 0, so the chain only yields U_phi* >= 0 in the limit. "
+        "Conclusion U_phi* >= 0 still holds (indeed U_phi* > 0, see the conclusion claims). " + "; ".join(lines),
+        errata=(Erratum(
+            location="App. A, sec:supp:non-negativity-of-surrogate-utilities (f_check and the chain for F_beta; "
+                     "'the same discussion holds for the Jaccard case')",
+            printed="let f* and f_check be suprema of U_phi and E_X[W_0] in f within all measurable functions; "
+                    "U_phi(f*) >= U_phi(f_check) = (1 + beta^2) pi / E_X[W_{1,phi}(f_check(X), eta(X))] >= 0",
+            derived="H_{0,phi}(q) - W_{0,phi}(xi, q) = (1 + beta^2) q phi(xi) > 0 (Jaccard: q phi(xi)) for q > 0, so "
+                    "sup_f E[W_{0,phi}] = E[H_{0,phi}(eta)] is not attained by any measurable f (f_check does not "
+                    "exist; the sup is approached only by f -> +oo on {eta > 0}); along f_l = l, E[W_{1,phi}(f_l)] >= "
+                    "E[phi(-l)(1 - eta)] -> oo whenever P(eta < 1) > 0, so the right-hand side of the chain tends "
+                    "to 0. Read with sequences the chain gives U_phi* >= lim U_phi(f_l) = 0.",
+            consequence="no: U_phi* >= 0 holds via the sequence (and directly U_phi* > 0: a constant f = c > 0 has "
+                        "positive numerator and denominator); Thm. 1's footnote and Thm. 2 only need U_phi* >= 0.",
+            witness=f"single atom eta = 1/2, tau = 1/3, f = c: F_1's U_phi(c) at c = 2, 128 is "
+                    f"{mp.nstr(exact[0], 12)}, {mp.nstr(exact[1], 12)} (mpmath 50 digits), decreasing to 0 while "
+                    "E[W_0,phi](c) = 1 - phi(c) < 1 = E[H_0,phi]",
+            evidence=f"core library (FiniteSupportPopulation.surrogate_utility_of_scores, tau_logistic(1/3)) at c = 2, "
+                     f"8, 32, 128: F_1 {fmt(values['F_1'])}; Jaccard {fmt(values['Jaccard'])}",
+        ),),
+        method="symbolic (limits, signs); mpmath 50 digits; core library",
+    )
+
+
+def _check_conclusion(name, metric) -> Outcome:
+    """U_phi* > 0 directly: a constant f = c > 0 gives W_0,phi > 0 where q > 0 (phi(c) < phi(0) = 1 because
+    phi' < 0 on the right piece) and W_1,phi > 0; plus the library on random finite-support populations."""
+    w0_phi, w1_phi, _ = METRICS[name]
+    left, right = phi_pieces(XI)
+    decreasing = sp.diff(right, XI).is_negative and sp.simplify(right.subs(XI, 0)) == 1
+    # at f = c > 0: numerator (linear in q) has positive slope (1 - phi(c) > 0 by monotonicity), no constant term
+    # 0 < phi(c) < 1 written as phi(c) = 1 / (1 + e) with e > 0; 0 < q < 1 as q = s / (1 + s) with s > 0
+    e, s_ = sp.symbols("e s", positive=True)
+    phi_c, phi_mc = 1 / (1 + e), sp.Symbol("phi_mc", positive=True)  # phi(c), phi(-c)
+    num = sp.Poly(w0_phi(phi_c, Q), Q)
+    num_ok = num.coeff_monomial(1) == 0 and sp.factor(num.coeff_monomial(Q)).is_positive
+    den_ok = all(sp.factor(w1_phi(phi_c, phi_mc, q)).is_positive for q in (0, 1, s_ / (1 + s_)))
+    # a negative numerator is possible: f = -1 at q = 1 (phi(-1) = log2(1 + e) > 1)
+    neg = sp.N(w0_phi(left.subs(XI, -1), 1).subs(BETA, 1), 15)
+    from ..losses import tau_logistic
+    from ..populations import FiniteSupportPopulation
+
+    rng = np.random.default_rng(20200826)
+    smallest, count = np.inf, 0
+    for _ in range(50):
+        J = int(rng.integers(1, 6))
+        pop = FiniteSupportPopulation(rng.normal(size=(J, 1)), rng.dirichlet(np.ones(J)),
+                                      rng.uniform(0.05, 0.95, size=J))
+        for tau in (0.33, 0.75, 1.0):
+            smallest = min(smallest, pop.surrogate_utility_of_scores(metric, tau_logistic(tau), np.ones(J)))
+            count += 1
+    if decreasing and num_ok and den_ok and smallest > 0 and neg < 0:
+        return Outcome("verified", f"{name}: U_phi* > 0 (so >= 0 as App. A states): f = c > 0 gives E[W_0,phi] = "
+                                   f"{w0_phi(sp.Symbol('phi(c)'), PI)} > 0 (phi strictly decreasing, phi(0) = 1) and "
+                                   "E[W_1,phi] > 0; the numerator can be negative: f = -1 gives E[W_0,phi] = "
+                                   f"{w0_phi(sp.Symbol('phi(-1)'), PI)}, = {sp.Float(neg, 12)} pi"
+                                   f"{' at beta = 1' if name == 'F_beta' else ''} < 0. Core library: U_phi(f = 1) > 0 on {count} seeded random "
+                                   "finite-support populations x tau.",
+                       method=f"symbolic; core library on {count} seeded cases")
+    return Outcome("undecided", f"{name}: num_ok {num_ok}, den_ok {den_ok}, smallest {smallest}")
+
+
+def check_fbeta_conclusion() -> Outcome:
+    """U_phi^{F_beta}* >= 0 (App. A's conclusion), shown directly and checked with the core library (F_1)."""
+    from ..metrics import f_beta
+
+    return _check_conclusion("F_beta", f_beta(1.0))
+
+
+def check_jaccard_conclusion() -> Outcome:
+    """U_phi^{Jac}* >= 0 ("the same discussion holds"), shown directly and checked with the core library."""
+    from ..metrics import jaccard
+
+    return _check_conclusion("Jaccard", jaccard())
+
+
+CLAIMS = (
+    Claim("nonnegativity.fbeta_h0", "App. A: F_beta's H_0,phi(q) = sup_xi W_0,phi and E[H_0,phi(eta)] = (1 + beta^2) pi",
+          "sec:supp:non-negativity-of-surrogate-utilities", "verified", check_fbeta_h0),
+    Claim("nonnegativity.jaccard_h0", "App. A: Jaccard's H_0,phi(q) and E[H_0,phi(eta)] = pi",
+          "sec:supp:non-negativity-of-surrogate-utilities", "verified", check_jaccard_h0),
+    Claim("nonnegativity.fcheck_definition", "App. A: f_check maximizes E[W_0] (printed) vs E[W_0,phi] (used)",
+          "sec:supp:non-negativity-of-surrogate-utilities", "erratum", check_fcheck_definition),
+    Claim("nonnegativity.supremum_attained", "App. A: f_check (a maximizer of E[W_0,phi]) exists",
+          "sec:supp:non-negativity-of-surrogate-utilities", "erratum", check_supremum_attained),
+    Claim("nonnegativity.fbeta_conclusion", "App. A: U_phi* >= 0 for F_beta",
+          "sec:supp:non-negativity-of-surrogate-utilities", "verified", check_fbeta_conclusion),
+    Claim("nonnegativity.jaccard_conclusion", "App. A: U_phi* >= 0 for Jaccard",
+          "sec:supp:non-negativity-of-surrogate-utilities", "verified", check_jaccard_conclusion),
+)
