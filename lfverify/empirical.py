@@ -20,9 +20,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .losses import SurrogateLoss
 from .metrics import LinearFractionalMetric
 from .scores import gradient_direction, ratio_and_direction, score_coefficients
-from .validation import check_features, check_labels, check_parameters
+from .validation import check_features, check_labels, check_parameters, check_real
 
 __all__ = ["SampleSplit", "sample_split", "EmpiricalEvaluation", "EmpiricalSurrogateUtility"]
 
@@ -126,8 +127,8 @@ class EmpiricalSurrogateUtility:
     def __init__(self, metric, loss, X, y, *, split="first-half", seed=None, prior=None, side="right"):
         if not isinstance(metric, LinearFractionalMetric):
             raise TypeError(f"metric must be a LinearFractionalMetric; got {type(metric).__name__}")
-        if not hasattr(loss, "value_and_derivative"):
-            raise TypeError(f"loss must be a SurrogateLoss; got {type(loss).__name__}")
+        if not isinstance(loss, SurrogateLoss):
+            raise TypeError(f"loss must be a SurrogateLoss (lfverify.losses); got {type(loss).__name__}")
         X = check_features(X, "X", min_samples=2)
         n, d = X.shape
         y = check_labels(y, "y", n_samples=n)
@@ -143,8 +144,6 @@ class EmpiricalSurrogateUtility:
         else:
             raise TypeError(f"split must be 'first-half', 'random' or a SampleSplit; got {type(split).__name__}")
         if prior is not None:
-            from .validation import check_real
-
             prior = check_real(prior, "prior", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
         if side not in ("right", "left"):
             raise ValueError(f"side must be 'right' or 'left'; got {side!r}")

@@ -255,6 +255,8 @@ def test_bad_input_is_rejected_with_named_arguments():
         EmpiricalSurrogateUtility(metric, loss, X, y, split=SampleSplit(np.arange(5), np.arange(5, 19)))
     with pytest.raises(TypeError, match="metric must be a LinearFractionalMetric"):
         EmpiricalSurrogateUtility("f1", loss, X, y)
+    with pytest.raises(TypeError, match="loss must be a SurrogateLoss"):
+        EmpiricalSurrogateUtility(metric, lambda m: m, X, y)
     est = EmpiricalSurrogateUtility(metric, loss, X, y)
     with pytest.raises(ValueError, match=r"theta must have shape \(3,\) or \(K, 3\)"):
         est.value(np.ones(4))
