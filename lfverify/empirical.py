@@ -296,9 +296,9 @@ class EmpiricalSurrogateUtility:
 
     def _true_utility_from_counts(self, tp_count, predicted_count, *, zero_division="warn"):
         n = self.n_samples
-        # TP = #{y=+1, f>0}/n, FP = #{f>0}/n - TP, pi = #{y=+1}/n
+        # TP = #{y=+1, f>0}/n, FP = (#{f>0} - #{y=+1, f>0})/n, pi = #{y=+1}/n   (exact counts divided by n)
         tp = tp_count / n
-        fp = predicted_count / n - tp
+        fp = (predicted_count - tp_count) / n
         prior = float(np.mean(self.y == 1))
         return np.atleast_1d(self.metric.value(tp, fp, prior, zero_division=zero_division))
 

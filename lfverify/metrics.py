@@ -64,6 +64,18 @@ def _divide_zero_over_zero(numerator, denominator, zero_division, what: str):
     return numerator / denominator
 
 
+def _as_batch(values, n: int, name: str):
+    """``values`` of shape (n,) or (K, n) as a (K, n) array, and whether it was a single row."""
+    if n == 0:
+        raise ValueError("y_true must contain at least one label; got 0")
+    arr = np.asarray(values)
+    single = arr.ndim == 1
+    batch = arr[np.newaxis, :] if single else arr
+    if batch.ndim != 2 or batch.shape[1] != n:
+        raise ValueError(f"{name} must have shape ({n},) or (K, {n}); got shape {arr.shape}")
+    return batch, single
+
+
 def _check_zero_division(zero_division):
     if isinstance(zero_division, str):
         if zero_division not in ("warn", "raise"):
@@ -266,16 +278,9 @@ class LinearFractionalMetric:
         float, or ndarray of shape (K,)
         """
         y_true = check_labels(y_true, "y_true", require_both_classes=False)
-        n = y_true.shape[0]
-        if n == 0:
-            raise ValueError("y_true must contain at least one label; got 0")
-        pred = np.asarray(y_pred)
-        single = pred.ndim == 1
-        pred2 = pred[np.newaxis, :] if single else pred
-        if pred2.ndim != 2 or pred2.shape[1] != n:
-            raise ValueError(f"y_pred must have shape ({n},) or (K, {n}); got shape {pred.shape}")
-        flat = check_labels(pred2.ravel(), "y_pred", require_both_classes=False)
-        return self._score_positive_mask(y_true, (flat == 1).reshape(pred2.shape), single, zero_division)
+        pred, single = _as_batch(y_pred, y_true.shape[0], "y_pred")
+        flat = check_labels(pred.ravel(), "y_pred", require_both_classes=False)
+        return self._score_positive_mask(y_true, (flat == 1).reshape(pred.shape), single, zero_division)
 
     def score_decision(self, y_true, decision, *, zero_division="warn"):
         """The empirical utility of real-valued scores with the paper's convention sgn(0) = -1.
@@ -288,23 +293,18 @@ class LinearFractionalMetric:
         decision : array_like of shape (n,) or (K, n)
         """
         y_true = check_labels(y_true, "y_true", require_both_classes=False)
-        n = y_true.shape[0]
-        dec = np.asarray(decision, dtype=np.float64)
-        single = dec.ndim == 1
-        dec2 = dec[np.newaxis, :] if single else dec
-        if dec2.ndim != 2 or dec2.shape[1] != n:
-            raise ValueError(f"decision must have shape ({n},) or (K, {n}); got shape {dec.shape}")
-        if np.isnan(dec2).any():
+        dec, single = _as_batch(np.asarray(decision, dtype=np.float64), y_true.shape[0], "decision")
+        if np.isnan(dec).any():
             raise ValueError("decision must not contain NaN")
-        return self._score_positive_mask(y_true, dec2 > 0, single, zero_division)
+        return self._score_positive_mask(y_true, dec > 0, single, zero_division)
 
     def _score_positive_mask(self, y_true, predicted_positive, single, zero_division):
         n = y_true.shape[0]
-        positive = (y_true == 1).astype(np.float64)
-        # TP = #{y=+1, pred=+1}/n ; FP = #{pred=+1}/n - TP ; pi = #{y=+1}/n   (counts divided by n)
-        tp = predicted_positive @ positive / n
-        fp = predicted_positive.sum(axis=1) / n - tp
-        prior = positive.mean()
+        positive = y_true == 1
+        # TP = #{y=+1, pred=+1}/n ; FP = #{y=-1, pred=+1}/n ; pi = #{y=+1}/n   (exact counts divided by n)
+        tp = np.count_nonzero(predicted_positive & positive, axis=1) / n
+        fp = np.count_nonzero(predicted_positive & ~positive, axis=1) / n
+        prior = np.count_nonzero(positive) / n
         out = self.value(tp, fp, prior, zero_division=zero_division)
         out = np.atleast_1d(out)
         return float(out[0]) if single else out
