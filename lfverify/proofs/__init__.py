@@ -20,6 +20,7 @@ Prop. 8 (prop:accuracy-calibration)                    ``prop8_accuracy_calibrat
 Thm. 7 (thm:general-calibration)                       ``thm7_general_calibration``
 Non-negativity of U_phi* (sec:supp:non-negativity...)  ``nonnegativity``
 Lemma 4, Lemma lem:non-smooth-rademacher               ``lemma4_uniform_convergence``
+Counterexamples found by the property tests (tests/)   ``counterexamples``
 =====================================================  ===================================
 """
 
@@ -46,6 +47,7 @@ MODULES = (
     "thm7_general_calibration",
     "nonnegativity",
     "lemma4_uniform_convergence",
+    "counterexamples",
 )
 
 
