@@ -20,7 +20,7 @@ Prop. 8 (prop:accuracy-calibration)                    ``prop8_accuracy_calibrat
 Thm. 7 (thm:general-calibration)                       ``thm7_general_calibration``
 Non-negativity of U_phi* (sec:supp:non-negativity...)  ``nonnegativity``
 Lemma 4, Lemma lem:non-smooth-rademacher               ``lemma4_uniform_convergence``
-Counterexamples found by the property tests (tests/)   ``counterexamples``
+Counterexamples found by the property tests (tests/)   ``counterexamples``, ``counterexamples_prop5``
 =====================================================  ===================================
 """
 
@@ -48,6 +48,7 @@ MODULES = (
     "nonnegativity",
     "lemma4_uniform_convergence",
     "counterexamples",
+    "counterexamples_prop5",
 )
 
 
