@@ -178,3 +178,11 @@ def test_bad_input():
     with pytest.raises(TypeError, match="surrogate_optimum must be a real number"):
         fbeta_calibration(1.0, tau_logistic(0.33), surrogate_optimum="high")
     assert math.isfinite(fbeta_max_tau(1.0, 0.0))
+
+
+def test_metric_calibration_report_passes_an_explicit_tau_through():
+    """An explicit tau reaches every report (a surviving mutant once dropped it in the dispatch)."""
+    reports = f1().calibration_report(tau_logistic(0.33), surrogate_optimum=0.99, true_utility_at_optimum=0.9,
+                                      tau=0.5)
+    assert [r.tau for r in reports] == [0.5, 0.5]
+    assert not reports[0].holds  # 2 * 0.5 / (1 - 0.5) = 2 > 0.99
