@@ -648,3 +648,27 @@ def test_metric_is_frozen():
     # replace() returns a new object and leaves the original alone
     m2 = m.replace(a0p=4.0)
     assert m.a0p == 2.0 and m2.a0p == 4.0
+
+
+def test_value_rejects_a_prior_outside_the_unit_interval_and_clips_rounding():
+    """value(): pi must lie in [0, 1]; within 1e-12 (rounding of normalised weights) it is clipped to [0, 1].
+    Oracle: the definition of F_1 at pi = 1, written out: 2 TP / (TP + FP + 1).  (Killed mutants of the range
+    check and of the clip that the first mutation run of metrics.py found surviving.)"""
+    m = f_beta(1.0)
+    for bad in (1.5, -0.1, 1 + 1e-9, -1e-9):
+        with pytest.raises(ValueError, match=r"prior must lie in \[0, 1\]"):
+            m.value(0.0, 0.0, bad)
+    with pytest.raises(ValueError, match=r"prior must lie in \[0, 1\]"):
+        m.value([0.0, 0.0], [0.0, 0.0], [0.5, 2.0])  # one bad entry of a batch is enough
+    tp, fp = 0.5, 0.0
+    assert m.value(tp, fp, 1.0 + 5e-13) == m.value(tp, fp, 1.0) == pytest.approx(2 * tp / (tp + fp + 1), rel=1e-15)
+    assert m.value(0.0, 0.2, -5e-13) == m.value(0.0, 0.2, 0.0)
+
+
+def test_value_of_scalars_is_a_scalar_and_of_arrays_an_array():
+    """Scalar in, scalar out (a numpy float, not a 0-d array); arrays broadcast."""
+    out = jaccard().value(0.3, 0.1, 0.4)
+    assert isinstance(out, np.floating) and not isinstance(out, np.ndarray)
+    batch = jaccard().value([0.3, 0.2], 0.1, 0.4)
+    assert isinstance(batch, np.ndarray) and batch.shape == (2,)
+    assert batch[0] == out
