@@ -672,3 +672,28 @@ def test_value_of_scalars_is_a_scalar_and_of_arrays_an_array():
     batch = jaccard().value([0.3, 0.2], 0.1, 0.4)
     assert isinstance(batch, np.ndarray) and batch.shape == (2,)
     assert batch[0] == out
+
+
+def test_zero_division_fills_only_the_undefined_entries_of_a_batch():
+    """0/0 entries take the zero_division value while every other entry of the same batch is the plain ratio.
+    Oracle: Jaccard TP / (FP + pi) written out.  (A mutant computing numerator * denominator for the defined
+    entries survived the first mutation run because no batch mixed the two.)"""
+    m = jaccard()
+    tp, fp, prior = np.array([0.0, 0.2, 0.1]), np.array([0.0, 0.3, 0.05]), np.array([0.0, 0.4, 0.2])
+    got = m.value(tp, fp, prior, zero_division=1.0)
+    np.testing.assert_allclose(got, [1.0, 0.2 / 0.7, 0.1 / 0.25], rtol=1e-15)
+    with pytest.warns(UndefinedMetricWarning, match="0/0"):
+        np.testing.assert_allclose(m.value(tp, fp, prior), [0.0, 0.2 / 0.7, 0.1 / 0.25], rtol=1e-15)
+
+
+def test_score_decision_validates_its_arguments_and_returns_a_float():
+    m = f1()
+    y = np.array([1, -1, 1, -1])
+    out = m.score_decision(y, [0.5, -1.0, 0.0, 2.0])  # TP = 1, FP = 1, pi = 1/2 -> 2 / (1 + 1 + 2) = 1/2
+    assert type(out) is float and out == 0.5
+    with pytest.raises(ValueError, match="decision must not contain NaN"):
+        m.score_decision(y, [0.5, np.nan, 0.0, 2.0])
+    with pytest.raises(ValueError, match=r"^y_true must hold labels"):
+        m.score_decision([2, 1, 1, 1], [0.5, 1.0, 0.0, 2.0])
+    with pytest.raises(ValueError, match=r"^decision must have shape \(4,\)"):
+        m.score_decision(y, [0.5, 1.0])
