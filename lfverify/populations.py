@@ -126,13 +126,18 @@ class Population(abc.ABC):
         """
         th, _ = self._theta(theta)
         moments = self.loss_moments(th, loss, gradient=True, side=side)
-        coef = score_coefficients(metric)  # per-class form: E over Y recovers b_k = c_k + d_k pi exactly
-        mass = self.class_masses
-        num = coef.offset0 @ mass + moments.value @ coef.slope0
-        den = coef.offset1 @ mass + moments.value @ coef.slope1
+        coef = score_coefficients(metric)
+        num, den = self._expected_scores(coef, moments)
         gnum = np.einsum("kcd,c->kd", moments.gradient, coef.slope0)
         gden = np.einsum("kcd,c->kd", moments.gradient, coef.slope1)
         return ratio_and_direction(num, den, gnum, gden, what="U_phi")
+
+    def _expected_scores(self, coef, moments: LossMoments):
+        """(E[W_{0,phi}], E[W_{1,phi}]) of Eq. (3) from the per-class joint loss moments; the per-class offsets
+        recover b_k = c_k + d_k pi exactly once averaged over Y."""
+        mass = self.class_masses
+        return (coef.offset0 @ mass + moments.value @ coef.slope0,
+                coef.offset1 @ mass + moments.value @ coef.slope1)
 
     def surrogate_utility(self, metric: LinearFractionalMetric, loss, theta):
         """U_phi(f_theta) = E[W_{0,phi}] / E[W_{1,phi}] (Eq. (4)); float or (K,)."""
@@ -226,13 +231,16 @@ class FiniteSupportPopulation(Population):
         out = np.atleast_1d(metric.value(tp, fp, self.prior, zero_division=zero_division))
         return float(out[0]) if single else out
 
+    def surrogate_score_expectations(self, metric: LinearFractionalMetric, loss, scores):
+        """(E[W_{0,phi}], E[W_{1,phi}]) (Eq. (3)) of arbitrary per-atom scores, each of shape (K,), with no
+        condition on their signs (U_phi itself needs E[W_{1,phi}] > 0)."""
+        s, _ = self._check_scores(scores)
+        return self._expected_scores(score_coefficients(metric), self.loss_moments_of_scores(s, loss))
+
     def surrogate_utility_of_scores(self, metric: LinearFractionalMetric, loss, scores):
         """U_phi(f) (Eq. (4)) for arbitrary per-atom scores; float or (K,)."""
         s, single = self._check_scores(scores)
-        moments = self.loss_moments_of_scores(s, loss)
-        coef = score_coefficients(metric)
-        num = coef.offset0 @ self.class_masses + moments.value @ coef.slope0
-        den = coef.offset1 @ self.class_masses + moments.value @ coef.slope1
+        num, den = self.surrogate_score_expectations(metric, loss, s)
         zeros = np.zeros((s.shape[0], 1))
         value = ratio_and_direction(num, den, zeros, zeros, what="U_phi").value
         return float(value[0]) if single else value

@@ -213,7 +213,6 @@ def check_positive_denominator() -> Outcome:
     from ..losses import logistic
     from ..metrics import LinearFractionalMetric
     from ..populations import FiniteSupportPopulation
-    from ..scores import score_coefficients
 
     k = NEGATIVE_DENOMINATOR_METRIC
     tp, fp, pi = sp.symbols("TP FP pi", nonnegative=True)
@@ -235,10 +234,8 @@ def check_positive_denominator() -> Outcome:
         return Outcome("verified", "no violation of Lemma 1 with a negative denominator")
     metric = LinearFractionalMetric(a0p=1.0, a0n=0.0, a1p=0.0, a1n=0.0, b0_const=-1.0, b1_const=-1.0)
     pop = FiniteSupportPopulation([[1.0]], [1.0], [0.5])
-    mom = pop.loss_moments_of_scores(np.array([1.0]), logistic())
-    coef = score_coefficients(metric)
-    lib_u_phi = float((coef.offset0 @ pop.class_masses + mom.value @ coef.slope0)[0]
-                      / (coef.offset1 @ pop.class_masses + mom.value @ coef.slope1)[0])
+    num, den = pop.surrogate_score_expectations(metric, logistic(), np.array([1.0]))
+    lib_u_phi = float(num[0] / den[0])
     lib_u = pop.utility_of_scores(metric, np.array([1.0]))
     report = metric.admissibility()
     return Outcome(

@@ -134,7 +134,6 @@ def check_fcheck_definition() -> Outcome:
     from ..losses import tau_logistic
     from ..metrics import f1
     from ..populations import FiniteSupportPopulation
-    from ..scores import score_coefficients
 
     beta, eta, f, tau = 1, mp.mpf(1) / 2, 1, mp.mpf(1) / 3
     with mp.workdps(50):
@@ -142,9 +141,7 @@ def check_fcheck_definition() -> Outcome:
         at_fcheck = (1 + beta**2) * (1 - _tau_logistic_mp(f, tau)) * eta  # printed F_beta W_0,phi
         sup_phi = (1 + beta**2) * eta  # E[H_0,phi] = (1 + beta^2) pi (check_fbeta_h0)
     pop = FiniteSupportPopulation([[1.0]], [1.0], [0.5])
-    mom = pop.loss_moments_of_scores(np.array([1.0]), tau_logistic(1 / 3))
-    coef = score_coefficients(f1())
-    lib_num = float((coef.offset0 @ pop.class_masses + mom.value @ coef.slope0)[0])
+    lib_num = float(pop.surrogate_score_expectations(f1(), tau_logistic(1 / 3), np.array([1.0]))[0][0])
     return Outcome(
         "erratum",
         "App. A defines f_check as a maximizer of E[W_0] (true score) but uses it as a maximizer of E[W_{0,phi}]; a "

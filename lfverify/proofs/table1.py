@@ -251,7 +251,6 @@ def _lemma1_gower_legendre_witness():
     from ..losses import logistic
     from ..metrics import gower_legendre
     from ..populations import FiniteSupportPopulation
-    from ..scores import score_coefficients
 
     alpha, eta, f = 2, sp.Rational(1, 10), -6
     coeffs = [c.subs({ALPHA: alpha, PI: eta}) for c in derive_coefficients(PRINTED_DEFINITION["Gower-Legendre"])]
@@ -265,10 +264,8 @@ def _lemma1_gower_legendre_witness():
     u_true = sp.Rational(9, 11)  # f < 0: TP = FP = 0, U = b0 / b1 = (1 - pi) / (1 + pi)
     pop = FiniteSupportPopulation([[1.0]], [1.0], [0.1])
     metric = gower_legendre(2.0)
-    mom = pop.loss_moments_of_scores(np.array([float(f)]), logistic())
-    coef = score_coefficients(metric)
-    lib_u_phi = float((coef.offset0 @ pop.class_masses + mom.value @ coef.slope0)[0]
-                      / (coef.offset1 @ pop.class_masses + mom.value @ coef.slope1)[0])
+    num, den = pop.surrogate_score_expectations(metric, logistic(), np.array([float(f)]))
+    lib_u_phi = float(num[0] / den[0])
     lib_u = pop.utility_of_scores(metric, np.array([float(f)]))
     return u_phi, u_true, lib_u_phi, lib_u
 
