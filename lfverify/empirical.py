@@ -154,6 +154,7 @@ class EmpiricalSurrogateUtility:
         self.split = split
         self.n_samples, self.n_features = n, d
         self.y = y
+        self._positives = int(np.count_nonzero(y == 1))
         coef = score_coefficients(metric, prior)
         m = len(split.first)
         contiguous = np.array_equal(split.first, np.arange(m))
@@ -295,12 +296,9 @@ class EmpiricalSurrogateUtility:
         return self._out(self._true_utility_from_counts(tp, pp, zero_division=zero_division), single)
 
     def _true_utility_from_counts(self, tp_count, predicted_count, *, zero_division="warn"):
-        n = self.n_samples
-        # TP = #{y=+1, f>0}/n, FP = (#{f>0} - #{y=+1, f>0})/n, pi = #{y=+1}/n   (exact counts divided by n)
-        tp = tp_count / n
-        fp = (predicted_count - tp_count) / n
-        prior = float(np.mean(self.y == 1))
-        return np.atleast_1d(self.metric.value(tp, fp, prior, zero_division=zero_division))
+        # false positives = #{f > 0} - #{y = +1, f > 0}
+        return np.atleast_1d(self.metric.value_from_counts(
+            tp_count, predicted_count - tp_count, self._positives, self.n_samples, zero_division=zero_division))
 
 
 # ---------------------------------------------------------------------- reference twins (test oracles)

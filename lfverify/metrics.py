@@ -298,15 +298,21 @@ class LinearFractionalMetric:
             raise ValueError("decision must not contain NaN")
         return self._score_positive_mask(y_true, dec > 0, single, zero_division)
 
+    def value_from_counts(self, true_positives, false_positives, positives, n_samples, *, zero_division="warn"):
+        """The plug-in utility from confusion counts (vectorized over the counts).
+
+        TP = #{y=+1, pred=+1}/n, FP = #{y=-1, pred=+1}/n, pi = #{y=+1}/n: the exact counts are divided by n
+        once each, so FP is never a difference of rounded quotients.
+        """
+        return self.value(np.asarray(true_positives) / n_samples, np.asarray(false_positives) / n_samples,
+                          positives / n_samples, zero_division=zero_division)
+
     def _score_positive_mask(self, y_true, predicted_positive, single, zero_division):
-        n = y_true.shape[0]
         positive = y_true == 1
-        # TP = #{y=+1, pred=+1}/n ; FP = #{y=-1, pred=+1}/n ; pi = #{y=+1}/n   (exact counts divided by n)
-        tp = np.count_nonzero(predicted_positive & positive, axis=1) / n
-        fp = np.count_nonzero(predicted_positive & ~positive, axis=1) / n
-        prior = np.count_nonzero(positive) / n
-        out = self.value(tp, fp, prior, zero_division=zero_division)
-        out = np.atleast_1d(out)
+        out = np.atleast_1d(self.value_from_counts(
+            np.count_nonzero(predicted_positive & positive, axis=1),
+            np.count_nonzero(predicted_positive & ~positive, axis=1),
+            np.count_nonzero(positive), y_true.shape[0], zero_division=zero_division))
         return float(out[0]) if single else out
 
     # ------------------------------------------------------------------ Definition 1
