@@ -1,0 +1,335 @@
+"""The hybrid optimizer of Algorithm 1, with normalized gradient ascent (Algorithm 2, "U-GD") or BFGS ("U-BFGS").
+
+Algorithm 1 has two phases for f_theta(x) = theta^T x:
+
+1. while N_hat(theta) <= 0: ascend the numerator N_hat, which is concave when phi is convex (Lemma 2);
+2. then maximise U_hat = N_hat / D_hat, which is quasi-concave on {N_hat >= 0} (Lemma 2), with either
+   - ``method="gd"``: Algorithm 2, theta <- theta + gamma V_hat / ||V_hat|| (V_hat of Eq. (7) is parallel to
+     grad U_hat = V_hat / D_hat^2, so this is the normalized gradient step of Hazan et al. 2015); or
+   - ``method="bfgs"``: quasi-Newton ascent with an inverse-Hessian approximation built from gradients of U_hat.
+
+Every parameter vector of a batch theta0 of shape (K, d) advances on its own (its own phase, step sizes,
+inverse Hessian and stopping), but each iteration evaluates all active rows with one batched pass of
+:class:`~lfverify.empirical.EmpiricalSurrogateUtility` (one matrix product per chunk of samples).
+
+Choices the paper leaves open (Alg. 1 only says ``gradient_based_update``), documented here:
+
+* Phase 1 takes normalized steps theta <- theta + s g / ||g|| along g = grad N_hat, starting at
+  s = ``learning_rate``; a step that increases N_hat is accepted and doubles s, one that does not halves s and is
+  retried.  N_hat is concave, so this reaches {N_hat > 0} whenever the sup of N_hat is positive, also from a
+  tiny learning rate (the benchmark's grid goes down to 1e-5).
+* "BFGS using the normalized gradient" (Sec. 3.3) is ambiguous: curvature pairs built from unit vectors do not
+  estimate a Hessian.  ``"bfgs"`` uses grad U_hat = V_hat / D_hat^2 (the same direction) for the curvature pairs,
+  an Armijo backtracking line search on U_hat, and an initial inverse Hessian scaled so that the first step is
+  ``learning_rate`` times the *normalized* gradient; afterwards the usual scaling y^T s / y^T y (Nocedal & Wright
+  Eq. (6.20)).  A pair with y^T s <= 0 (possible without a Wolfe search, and at the loss's kink) is skipped.
+* Stopping: ``max_iter`` phase-2 iterations, or ||grad U_hat|| <= ``gtol`` (converged), or, for BFGS, no increase
+  of U_hat along the steepest-ascent direction (converged: maximal to the line search's resolution).
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+
+from .empirical import EmpiricalSurrogateUtility
+from .validation import check_parameters, check_real
+
+__all__ = ["OptimizationResult", "maximize_surrogate_utility", "METHODS"]
+
+#: Phase-2 methods: Algorithm 2 (normalized gradient ascent) and BFGS.
+METHODS = ("gd", "bfgs")
+
+#: Armijo constant of the BFGS line search: accept alpha when U(theta + alpha p) >= U(theta) + c alpha grad.p.
+_ARMIJO = 1e-4
+#: Halvings of the BFGS step before the line search gives up at this iteration.
+_MAX_HALVINGS = 40
+
+
+@dataclass(frozen=True)
+class OptimizationResult:
+    """Outcome of :func:`maximize_surrogate_utility`.
+
+    For a single start theta0 of shape (d,) the per-problem fields are scalars and the histories have shape
+    (iterations + 1,); for a batch of K starts they are arrays with a leading or trailing axis K.
+
+    Attributes
+    ----------
+    theta : ndarray, shape (d,) or (K, d)
+        The final parameters.
+    method : str
+        ``"gd"`` (U-GD) or ``"bfgs"`` (U-BFGS).
+    phase1_steps : int or ndarray of int, shape (K,)
+        Accepted numerator-ascent steps of Alg. 1's first loop (0 when N_hat(theta0) > 0 already).
+    iterations : int or ndarray of int, shape (K,)
+        Phase-2 iterations performed: passes of the phase-2 loop in which the problem was still running (a
+        BFGS pass whose line search failed and restarted from the gradient counts, with theta unchanged).
+    surrogate_utility, true_utility : float or ndarray, shape (K,)
+        U_hat and the empirical true utility of sgn(theta^T x) (sgn(0) = -1) at the final theta.
+    surrogate_history, true_history : ndarray, shape (T + 1,) or (T + 1, K), or None
+        The same two quantities at the start of phase 2 and after each phase-2 iteration, T = max(iterations);
+        a problem that stopped early repeats its last value.  ``None`` when ``history=False``.
+    converged : bool or ndarray of bool, shape (K,)
+        Whether a stopping criterion other than ``max_iter`` (or the phase-1 cap) ended the run.
+    message : str or list of str
+        Why each problem stopped.
+    """
+
+    theta: np.ndarray
+    method: str
+    phase1_steps: object
+    iterations: object
+    surrogate_utility: object
+    true_utility: object
+    surrogate_history: np.ndarray | None
+    true_history: np.ndarray | None
+    converged: object
+    message: object
+
+
+def _check_count(value, name: str, *, low: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an int; got {value!r}")
+    if value < low:
+        raise ValueError(f"{name} must be an int >= {low}; got {value}")
+    return int(value)
+
+
+def _values(objective: EmpiricalSurrogateUtility, theta: np.ndarray) -> np.ndarray:
+    """U_hat for each row, -inf where D_hat <= 0 (a trial point outside the domain of Eq. (6) is rejected)."""
+    num = np.atleast_1d(objective.numerator(theta))
+    den = np.atleast_1d(objective.denominator(theta))
+    out = np.full(num.shape, -np.inf)
+    positive = den > 0
+    out[positive] = num[positive] / den[positive]
+    return out
+
+
+def _phase1(objective, theta, learning_rate, max_steps, messages):
+    """Alg. 1's first loop: ascend the concave numerator until N_hat > 0.  Returns (theta, steps, ok)."""
+    K = theta.shape[0]
+    steps = np.zeros(K, dtype=int)
+    step_size = np.full(K, learning_rate)
+    numerator = np.atleast_1d(objective.numerator(theta))
+    ok = numerator > 0
+    failed = np.zeros(K, dtype=bool)
+    trials = 0
+    # Every trial either accepts a step or halves a step size; cap both by max_steps (accepted) and a budget
+    # of halvings per accepted step, so a flat numerator cannot loop forever.
+    while True:
+        active = ~ok & ~failed & (steps < max_steps)
+        if not active.any():
+            break
+        rows = np.flatnonzero(active)
+        grad = np.atleast_2d(objective.numerator_gradient(theta[rows]))
+        norm = np.linalg.norm(grad, axis=1)
+        flat = ~(norm > 0)
+        for r in rows[flat]:
+            failed[r] = True
+            messages[r] = "phase 1 failed: grad N_hat = 0 while N_hat <= 0 (the numerator cannot be made positive)"
+        rows, grad, norm = rows[~flat], grad[~flat], norm[~flat]
+        if rows.size == 0:
+            continue
+        trial = theta[rows] + (step_size[rows] / norm)[:, None] * grad
+        trial_numerator = np.atleast_1d(objective.numerator(trial))
+        better = trial_numerator > numerator[rows]
+        accepted = rows[better]
+        theta[accepted] = trial[better]
+        numerator[accepted] = trial_numerator[better]
+        steps[accepted] += 1
+        step_size[accepted] *= 2.0
+        step_size[rows[~better]] *= 0.5
+        for r in rows[~better]:
+            if step_size[r] < 1e-300 or not np.isfinite(step_size[r]):
+                failed[r] = True
+                messages[r] = "phase 1 failed: no increase of N_hat along its gradient (N_hat is maximal and <= 0)"
+        ok = numerator > 0
+        trials += 1
+    for r in np.flatnonzero(~ok & ~failed):
+        messages[r] = f"phase 1 did not reach N_hat > 0 within max_phase1_iter = {max_steps} steps"
+    return theta, steps, ok
+
+
+def maximize_surrogate_utility(objective, theta0, *, method: str = "bfgs", learning_rate: float = 0.1,
+                               max_iter: int = 100, max_phase1_iter: int = 1000, gtol: float = 1e-8,
+                               history: bool = True) -> OptimizationResult:
+    """Maximise U_hat (Eq. (6)) over theta by the hybrid Algorithm 1 with U-GD (Alg. 2) or U-BFGS.
+
+    Parameters
+    ----------
+    objective : EmpiricalSurrogateUtility
+        The empirical surrogate utility (metric, loss, sample and its split S_0 / S_1).  For an intercept,
+        append a column of ones to X before building it.
+    theta0 : array_like, shape (d,) or (K, d)
+        Initial parameters (the paper: the ERM / SVM solution for the tables, N(0, I) draws for the
+        convergence figure).  K rows are K independent problems that advance together.
+    method : {"bfgs", "gd"}, keyword-only
+        Phase 2: ``"gd"`` = Algorithm 2 (normalized gradient ascent), ``"bfgs"`` = quasi-Newton (module notes).
+    learning_rate : float > 0, keyword-only
+        gamma of Algorithm 2; first step length of phase 1 and of BFGS.
+    max_iter : int >= 0, keyword-only
+        Phase-2 iterations (the paper: 300; its tables: 100).
+    max_phase1_iter : int >= 0, keyword-only
+        Accepted numerator-ascent steps allowed in phase 1.
+    gtol : float >= 0, keyword-only
+        Phase 2 stops (converged) when ||grad U_hat|| <= gtol.
+    history : bool, keyword-only
+        Record U_hat and the true utility after every phase-2 iteration.
+
+    Returns
+    -------
+    OptimizationResult
+
+    Raises
+    ------
+    TypeError, ValueError
+        On a bad argument (named in the message); ValueError from the objective if the surrogate scores
+        overflow.
+    """
+    if not isinstance(objective, EmpiricalSurrogateUtility):
+        raise TypeError(f"objective must be an EmpiricalSurrogateUtility; got {type(objective).__name__}")
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}; got {method!r}")
+    learning_rate = check_real(learning_rate, "learning_rate", low=0.0, low_inclusive=False)
+    max_iter = _check_count(max_iter, "max_iter", low=0)
+    max_phase1_iter = _check_count(max_phase1_iter, "max_phase1_iter", low=0)
+    gtol = check_real(gtol, "gtol", low=0.0)
+    theta, single = check_parameters(theta0, objective.n_features, "theta0")
+    theta = np.array(theta, dtype=np.float64)  # our own copy: updated in place
+    K, d = theta.shape
+    messages = [""] * K
+
+    theta, phase1_steps, ready = _phase1(objective, theta, learning_rate, max_phase1_iter, messages)
+
+    iterations = np.zeros(K, dtype=int)
+    converged = np.zeros(K, dtype=bool)
+    active = ready.copy()
+    # Rows that never left phase 1 are not evaluated by phase 2; their U_hat may be undefined (D_hat <= 0).
+    value = np.full(K, np.nan)
+    true_value = np.full(K, np.nan)
+    grad = np.zeros((K, d))
+    if ready.any():
+        ev = objective.evaluate(theta[ready], true_utility=True)
+        value[ready], grad[ready] = np.atleast_1d(ev.value), np.atleast_2d(ev.gradient)
+        true_value[ready] = np.atleast_1d(ev.true_utility)
+    surrogate_rows, true_rows = [value.copy()], [true_value.copy()]
+
+    inverse_hessian = np.zeros((K, d, d))
+    for r in range(K):
+        _reset_inverse_hessian(inverse_hessian, r, grad[r], learning_rate)
+    pair_seen = np.zeros(K, dtype=bool)
+    fresh = np.ones(K, dtype=bool)  # True while a row's inverse Hessian is the scaled identity
+
+    for _ in range(max_iter):
+        gnorm = np.linalg.norm(grad, axis=1)
+        done = active & (gnorm <= gtol)
+        for r in np.flatnonzero(done):
+            converged[r] = True
+            messages[r] = f"converged: ||grad U_hat|| = {gnorm[r]:.3g} <= gtol = {gtol:g}"
+        active &= ~done
+        if not active.any():
+            break
+        rows = np.flatnonzero(active)
+        iterations[rows] += 1  # a pass counts for every row active at its start, moved or not
+        if method == "gd":
+            # Algorithm 2: theta <- theta + gamma g / ||g|| with g = V_hat (parallel to grad U_hat).
+            new_theta = theta[rows] + learning_rate * grad[rows] / gnorm[rows, None]
+            ev = objective.evaluate(new_theta, true_utility=history)
+        else:
+            new_theta, accepted = _bfgs_line_search(objective, theta, grad, value, inverse_hessian, rows,
+                                                    learning_rate, fresh)
+            for r in rows[~accepted]:
+                if fresh[r]:  # even the normalized-gradient step cannot increase U_hat: a maximum
+                    active[r], converged[r] = False, True
+                    messages[r] = ("converged: no increase of U_hat along the gradient after "
+                                   f"{_MAX_HALVINGS} step halvings (maximal to the line search's resolution)")
+                else:  # the quasi-Newton direction failed: restart from the scaled gradient next iteration
+                    _reset_inverse_hessian(inverse_hessian, r, grad[r], learning_rate)
+                    fresh[r], pair_seen[r] = True, False
+            rows, new_theta = rows[accepted], new_theta[accepted]
+            if rows.size == 0:
+                if history:
+                    surrogate_rows.append(value.copy())
+                    true_rows.append(true_value.copy())
+                continue
+            ev = objective.evaluate(new_theta, true_utility=history)
+            s = new_theta - theta[rows]
+            yv = np.atleast_2d(ev.gradient) - grad[rows]
+            # H approximates the inverse Hessian of -U_hat: its curvature pair is (s, -(change of grad U_hat)).
+            _bfgs_update(inverse_hessian, rows, s, -yv, pair_seen)
+            fresh[rows] = False
+        theta[rows] = new_theta
+        value[rows] = np.atleast_1d(ev.value)
+        grad[rows] = np.atleast_2d(ev.gradient)
+        if history:
+            true_value[rows] = np.atleast_1d(ev.true_utility)
+        if history:
+            surrogate_rows.append(value.copy())
+            true_rows.append(true_value.copy())
+
+    for r in np.flatnonzero(active):
+        messages[r] = f"max_iter = {max_iter} phase-2 iterations reached"
+    if not history and ready.any():
+        true_value[ready] = np.atleast_1d(objective.true_utility(theta[ready]))
+
+    surrogate_history = np.array(surrogate_rows) if history else None
+    true_history = np.array(true_rows) if history else None
+    if single:
+        return OptimizationResult(theta[0], method, int(phase1_steps[0]), int(iterations[0]), float(value[0]),
+                                  float(true_value[0]),
+                                  None if surrogate_history is None else surrogate_history[:, 0],
+                                  None if true_history is None else true_history[:, 0],
+                                  bool(converged[0]), messages[0])
+    return OptimizationResult(theta, method, phase1_steps, iterations, value, true_value, surrogate_history,
+                              true_history, converged, messages)
+
+
+def _reset_inverse_hessian(inverse_hessian, r, gradient, learning_rate):
+    """H = (learning_rate / ||g||) I: the next BFGS step is learning_rate times the normalized gradient."""
+    norm = np.linalg.norm(gradient)
+    inverse_hessian[r] = (learning_rate / norm if norm > 0 else learning_rate) * np.eye(gradient.shape[0])
+
+
+def _bfgs_line_search(objective, theta, grad, value, inverse_hessian, rows, learning_rate, fresh):
+    """Batched Armijo backtracking along p = H grad U_hat for ``rows``.  Returns (new theta rows, accepted)."""
+    direction = np.einsum("kij,kj->ki", inverse_hessian[rows], grad[rows])
+    slope = np.einsum("ki,ki->k", grad[rows], direction)
+    # H lost positive definiteness numerically: use the normalized gradient step for this iteration.
+    bad = ~(slope > 0)
+    if bad.any():
+        gnorm = np.linalg.norm(grad[rows[bad]], axis=1)
+        direction[bad] = learning_rate * grad[rows[bad]] / gnorm[:, None]
+        slope[bad] = learning_rate * gnorm
+        fresh[rows[bad]] = True
+    alpha = np.ones(rows.size)
+    accepted = np.zeros(rows.size, dtype=bool)
+    new_theta = theta[rows].copy()
+    for _ in range(_MAX_HALVINGS):
+        pending = np.flatnonzero(~accepted)
+        trial = theta[rows[pending]] + alpha[pending, None] * direction[pending]
+        ok = _values(objective, trial) >= value[rows[pending]] + _ARMIJO * alpha[pending] * slope[pending]
+        accepted[pending[ok]] = True
+        new_theta[pending[ok]] = trial[ok]
+        alpha[pending[~ok]] *= 0.5
+        if accepted.all():
+            break
+    return new_theta, accepted
+
+
+def _bfgs_update(inverse_hessian, rows, s, y, pair_seen):
+    """BFGS update of the inverse Hessian of -U_hat for each row with y^T s > 0 (Nocedal & Wright Eq. (6.17))."""
+    ys = np.einsum("ki,ki->k", y, s)
+    yy = np.einsum("ki,ki->k", y, y)
+    d = s.shape[1]
+    eye = np.eye(d)
+    for i, r in enumerate(rows):
+        if not (ys[i] > 1e-12 * np.sqrt(yy[i] * (s[i] @ s[i]))):
+            continue  # curvature condition fails: keep the current approximation
+        if not pair_seen[r]:
+            inverse_hessian[r] = (ys[i] / yy[i]) * eye  # Eq. (6.20) scaling before the first update
+            pair_seen[r] = True
+        rho = 1.0 / ys[i]
+        left = eye - rho * np.outer(s[i], y[i])
+        inverse_hessian[r] = left @ inverse_hessian[r] @ left.T + rho * np.outer(s[i], s[i])
