@@ -1,0 +1,361 @@
+"""A scikit-learn estimator for the paper's method: maximise the surrogate utility of a linear-fractional metric.
+
+:class:`LinearFractionalClassifier` fits the linear model f_theta(x) = theta^T x (plus an intercept) by
+Algorithm 1 (:func:`lfverify.optimize.maximize_surrogate_utility`) on the empirical surrogate utility U_hat of
+Eq. (6) with the tau-discrepant logistic loss of Sec. 6 (Fig. 2), and predicts sgn(f_theta(x)) with
+sgn(0) = -1 (Sec. 2).  Defaults follow the paper's experiments (Sec. 6, App. C): ERM (linear SVM) initial
+parameters, tau = 0.33 for F_1 and 0.75 for Jaccard, 100 iterations (the setting of Tables 4 and 5).
+
+It follows scikit-learn's conventions (``fit`` / ``predict`` / ``decision_function`` / ``score``,
+``get_params`` / ``set_params``, ``clone``; parameters are validated in ``fit``), so it works in
+``GridSearchCV`` and ``cross_val_score``; ``score`` is the chosen metric, not accuracy.  This module imports
+scikit-learn (the ``bench`` extra) and is only imported on demand.
+
+Metric names
+------------
+``"f1"``, ``"f<beta>"`` for F_beta (``"f2"``, ``"f0.5"``, also ``"f_2"``), ``"jaccard"``, ``"accuracy"``, or a
+:class:`~lfverify.metrics.LinearFractionalMetric` (then ``tau`` is required unless it is an F_beta, Jaccard or
+accuracy metric).  Default tau (:func:`default_tau`): 0.33 for F_1 and 0.99 beta^2 / (2 + beta^2) for F_beta in
+general (slightly below the bound beta^2 / (2 + beta^2) stated after Thm. 1, as the paper's 0.33 is for F_1),
+0.75 for Jaccard (Sec. 6), and 1 (the plain logistic loss) for accuracy, whose Prop. 8 needs phi
+differentiable at 0.  ERRATA.md explains why tau < 1 does not guarantee calibration (the kink at 0).
+"""
+
+from __future__ import annotations
+
+import numbers
+import re
+import warnings
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.svm import LinearSVC
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .empirical import EmpiricalSurrogateUtility
+from .losses import tau_logistic
+from .metrics import LinearFractionalMetric, accuracy, f_beta, jaccard
+from .optimize import METHODS, maximize_surrogate_utility
+from .validation import check_real
+
+__all__ = ["LinearFractionalClassifier", "resolve_metric", "default_tau", "ERM_REGULARIZATION",
+           "erm_initial_parameters"]
+
+#: The l2-regularization parameter lambda of the ERM baseline / initializer (App. C.2, "Baseline 1 (ERM)":
+#: "the hinge loss and l2-regularization are employed with the regularization parameter 10^-2").  It is read as
+#: the lambda of  lambda/2 ||w||^2 + (1/n) sum hinge,  i.e. LinearSVC's C = 1 / (n lambda).
+ERM_REGULARIZATION = 1e-2
+
+_INITS = ("erm", "zeros", "random")
+_SPLITS = ("random", "first-half")
+_F_BETA_NAME = re.compile(r"^f_?(\d+(?:\.\d*)?|\.\d+)$")
+
+
+def resolve_metric(metric) -> LinearFractionalMetric:
+    """The :class:`LinearFractionalMetric` named by ``metric`` (see the module docstring for the names).
+
+    Raises
+    ------
+    ValueError
+        For an unknown name.
+    TypeError
+        For anything that is neither a str nor a LinearFractionalMetric.
+    """
+    if isinstance(metric, LinearFractionalMetric):
+        return metric
+    if not isinstance(metric, str):
+        raise TypeError(f"metric must be a metric name (str) or a LinearFractionalMetric; got {metric!r}")
+    name = metric.strip().lower()
+    if name == "jaccard":
+        return jaccard()
+    if name == "accuracy":
+        return accuracy()
+    match = _F_BETA_NAME.match(name)
+    if match and float(match.group(1)) > 0:
+        return f_beta(float(match.group(1)))
+    raise ValueError(f"metric must be 'f1', 'f<beta>' (e.g. 'f2', 'f0.5'), 'jaccard', 'accuracy' or a "
+                     f"LinearFractionalMetric; got {metric!r}")
+
+
+def default_tau(metric) -> float:
+    """The default discrepancy tau of the loss for a metric (module docstring; Sec. 6 for F_1 and Jaccard).
+
+    Raises
+    ------
+    ValueError
+        For a metric outside the F_beta, Jaccard and accuracy families (pass tau explicitly).
+    """
+    metric = resolve_metric(metric)
+    if metric.family == "f_beta":
+        if metric.parameter == 1.0:
+            return 0.33  # Sec. 6: "tau was set to 0.33 in the F1-measure case"
+        b2 = metric.parameter ** 2
+        return round(0.99 * b2 / (2.0 + b2), 6)
+    if metric.family == "jaccard":
+        return 0.75  # Sec. 6: "0.75 in the Jaccard index case"
+    if metric.family == "accuracy":
+        return 1.0
+    raise ValueError(f"tau: no default for the metric {metric.name!r} (family {metric.family!r}); pass tau "
+                     "explicitly (Thm. 7 gives the admissible range)")
+
+
+def _seed_sequence(random_state) -> np.random.SeedSequence:
+    """random_state (None, int >= 0, SeedSequence or Generator) as a SeedSequence."""
+    if isinstance(random_state, np.random.SeedSequence):
+        return random_state
+    if isinstance(random_state, np.random.Generator):
+        return np.random.SeedSequence(int(random_state.integers(2 ** 63)))
+    if random_state is None:
+        return np.random.SeedSequence()
+    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool) and random_state >= 0:
+        return np.random.SeedSequence(int(random_state))
+    raise TypeError("random_state must be None, an int >= 0, a numpy SeedSequence or a numpy Generator; got "
+                    f"{random_state!r}")
+
+
+def _child(seq: np.random.SeedSequence, index: int) -> np.random.SeedSequence:
+    """The index-th child of seq, the same on every call (SeedSequence.spawn would advance a counter)."""
+    return np.random.SeedSequence(seq.entropy, spawn_key=tuple(seq.spawn_key) + (index,))
+
+
+def erm_initial_parameters(X, y, *, fit_intercept: bool = True, regularization: float = ERM_REGULARIZATION):
+    """The ERM minimizer trained by SVM (Sec. 6's initializer): hinge loss + l2 (LinearSVC, C = 1/(n lambda)).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n, d)
+    y : ndarray of shape (n,) in {-1, +1}
+    fit_intercept : bool, keyword-only
+        Append the SVM's intercept as the last coordinate (the estimator's intercept column).
+    regularization : float > 0, keyword-only
+        lambda of  lambda/2 ||w||^2 + (1/n) sum_i max(0, 1 - y_i f(x_i)).
+
+    Returns
+    -------
+    ndarray of shape (d,) or (d + 1,)
+    """
+    regularization = check_real(regularization, "regularization", low=0.0, low_inclusive=False)
+    svm = LinearSVC(loss="hinge", C=1.0 / (X.shape[0] * regularization), fit_intercept=fit_intercept,
+                    dual=True, max_iter=10_000, random_state=0)
+    with warnings.catch_warnings():
+        # liblinear's dual solver may stop at max_iter on hard data; any SVM solution is a valid start.
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        svm.fit(X, y)
+    theta = svm.coef_[0]
+    return np.append(theta, svm.intercept_[0]) if fit_intercept else theta.copy()
+
+
+class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
+    """Linear classifier maximising the surrogate utility of a linear-fractional metric (Alg. 1, Eq. (6)).
+
+    Parameters
+    ----------
+    metric : str or LinearFractionalMetric, default "f1"
+        The metric to maximise and that :meth:`score` reports (names in the module docstring).
+    tau : float in (0, 1] or None, default None
+        Discrepancy of the tau-logistic loss phi (Sec. 6, Fig. 2); ``None`` = :func:`default_tau` (0.33 for
+        F_1, 0.75 for Jaccard).
+    method : {"bfgs", "gd"}, default "bfgs"
+        Phase 2 of Alg. 1: U-BFGS or U-GD (Alg. 2, normalized gradient ascent).
+    learning_rate : float > 0, default 0.1
+        gamma of Alg. 2 / first step of phase 1 and of BFGS (the paper picks it from {10, 0.1, 1e-3, 1e-5}).
+    max_iter : int >= 0, default 100
+        Phase-2 iterations (App. C.4's tables: 100; Sec. 6: 300).
+    max_phase1_iter : int >= 0, default 1000
+        Numerator-ascent steps allowed in Alg. 1's first loop.
+    gtol : float >= 0, default 1e-8
+        Stop when ||grad U_hat|| <= gtol.
+    init : {"erm", "zeros", "random"} or array-like, default "erm"
+        Initial parameters: the linear SVM (hinge + l2, :func:`erm_initial_parameters`, as Sec. 6), zeros,
+        N(0, I) drawn from ``random_state`` (Sec. 6's convergence study), or an explicit vector of length
+        n_features (+ 1 with ``fit_intercept``, the intercept last).
+    fit_intercept : bool, default True
+        Append a constant-1 feature, so f(x) = w^T x + b.
+    pos_label : label or None, default None
+        The class treated as positive (+1) by the metric; ``None`` = the larger of the two labels
+        (``classes_[1]``, scikit-learn's convention).
+    split : {"random", "first-half"}, default "random"
+        How the training sample is divided into S_0 (numerator) and S_1 (denominator) of Eq. (6):
+        a random half drawn from ``random_state``, or the paper's first floor(n/2) rows (right when the rows
+        are already in random order).
+    random_state : None, int >= 0, SeedSequence or Generator, default None
+        Seeds the random split and the "random" init (a SeedSequence is used; same seed, same fit).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+    coef_ : ndarray of shape (1, n_features)
+    intercept_ : ndarray of shape (1,)
+    n_features_in_ : int
+    metric_ : LinearFractionalMetric
+    tau_ : float
+    optimization_result_ : lfverify.optimize.OptimizationResult
+        Everything Alg. 1 returned (histories of U_hat and the training utility, phase-1 steps, message).
+    n_iter_ : int
+        Phase-2 iterations performed.
+    converged_ : bool
+
+    Notes
+    -----
+    ``decision_function`` follows scikit-learn's convention that positive values mean ``classes_[1]``: it is
+    f(x) when ``pos_label`` is ``classes_[1]`` and -f(x) otherwise.  ``predict`` applies sgn(f(x)) with
+    sgn(0) = -1 to the positive class ``pos_label`` (Sec. 2).  Only binary problems are supported.
+    A ``ConvergenceWarning`` is issued when Alg. 1's first phase cannot make the numerator positive.
+    """
+
+    def __init__(self, metric="f1", tau=None, method="bfgs", learning_rate=0.1, max_iter=100,
+                 max_phase1_iter=1000, gtol=1e-8, init="erm", fit_intercept=True, pos_label=None,
+                 split="random", random_state=None):
+        self.metric = metric
+        self.tau = tau
+        self.method = method
+        self.learning_rate = learning_rate
+        self.max_iter = max_iter
+        self.max_phase1_iter = max_phase1_iter
+        self.gtol = gtol
+        self.init = init
+        self.fit_intercept = fit_intercept
+        self.pos_label = pos_label
+        self.split = split
+        self.random_state = random_state
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    # ------------------------------------------------------------------ fitting
+    def _validated_options(self):
+        metric = resolve_metric(self.metric)
+        tau = default_tau(metric) if self.tau is None else check_real(
+            self.tau, "tau", low=0.0, high=1.0, low_inclusive=False)
+        if self.method not in METHODS:
+            raise ValueError(f"method must be one of {METHODS}; got {self.method!r}")
+        if not isinstance(self.split, str) or self.split not in _SPLITS:
+            raise ValueError(f"split must be one of {_SPLITS}; got {self.split!r}")
+        if not isinstance(self.fit_intercept, (bool, np.bool_)):
+            raise TypeError(f"fit_intercept must be a bool; got {self.fit_intercept!r}")
+        if isinstance(self.init, str) and self.init not in _INITS:
+            raise ValueError(f"init must be one of {_INITS} or an array of initial parameters; got {self.init!r}")
+        return metric, tau
+
+    def _initial_theta(self, X, y_signed, seq):
+        n_params = X.shape[1] + int(bool(self.fit_intercept))
+        if isinstance(self.init, str):
+            if self.init == "erm":
+                return erm_initial_parameters(X, y_signed, fit_intercept=bool(self.fit_intercept))
+            if self.init == "zeros":
+                return np.zeros(n_params)
+            return np.random.default_rng(_child(seq, 1)).standard_normal(n_params)
+        theta = np.asarray(self.init, dtype=np.float64)
+        if theta.shape != (n_params,):
+            raise ValueError(f"init must have shape ({n_params},) (n_features{' + 1 for the intercept' if self.fit_intercept else ''}); "
+                             f"got shape {theta.shape}")
+        return theta.copy()
+
+    def fit(self, X, y):
+        """Fit theta by Alg. 1 on the empirical surrogate utility of Eq. (6).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features), finite
+        y : array-like of shape (n_samples,) with exactly two distinct labels
+
+        Returns
+        -------
+        self
+
+        Raises
+        ------
+        ValueError
+            Unknown metric or method, tau outside (0, 1], y with other than two classes, empty or non-finite X.
+        """
+        metric, tau = self._validated_options()
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        check_classification_targets(y)
+        classes = np.unique(y)
+        if classes.size != 2:
+            # The wording "Only binary classification is supported." is what scikit-learn's estimator checks
+            # expect from a binary-only classifier.
+            raise ValueError(f"Only binary classification is supported. y must contain exactly two classes; got "
+                             f"{classes.size} class(es): {classes.tolist()[:10]}")
+        pos_label = classes[1] if self.pos_label is None else self.pos_label
+        if pos_label not in classes:
+            raise ValueError(f"pos_label must be one of the classes {classes.tolist()}; got {self.pos_label!r}")
+        if X.shape[0] < 2:
+            raise ValueError(f"X must have at least 2 samples (one for each half S_0, S_1); got {X.shape[0]}")
+        y_signed = np.where(y == pos_label, 1, -1).astype(np.int8)
+        seq = _seed_sequence(self.random_state)
+        Z = np.hstack([X, np.ones((X.shape[0], 1))]) if self.fit_intercept else X
+        objective = EmpiricalSurrogateUtility(metric, tau_logistic(tau), Z, y_signed, split=self.split,
+                                              seed=_child(seq, 0))
+        theta0 = self._initial_theta(X, y_signed, seq)
+        result = maximize_surrogate_utility(objective, theta0, method=self.method,
+                                            learning_rate=self.learning_rate, max_iter=self.max_iter,
+                                            max_phase1_iter=self.max_phase1_iter, gtol=self.gtol, history=True)
+        if not np.isfinite(result.surrogate_utility):
+            warnings.warn(f"LinearFractionalClassifier: {result.message}; the parameters are those reached by "
+                          "Alg. 1's first phase", ConvergenceWarning, stacklevel=2)
+        theta = np.asarray(result.theta, dtype=np.float64)
+        self.classes_ = classes
+        self.pos_label_ = pos_label
+        self.metric_ = metric
+        self.tau_ = tau
+        self.coef_ = theta[:X.shape[1]].reshape(1, -1).copy()
+        self.intercept_ = np.array([theta[-1] if self.fit_intercept else 0.0])
+        self.optimization_result_ = result
+        self.n_iter_ = int(result.iterations)
+        self.converged_ = bool(result.converged)
+        return self
+
+    # ------------------------------------------------------------------ prediction
+    def _scores(self, X) -> np.ndarray:
+        """f(x) = w^T x + b, the score of the positive class pos_label_."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return X @ self.coef_[0] + self.intercept_[0]
+
+    def decision_function(self, X):
+        """Confidence scores, positive for ``classes_[1]`` (scikit-learn's convention; see Notes)."""
+        f = self._scores(X)
+        return f if self.pos_label_ == self.classes_[1] else -f
+
+    def predict(self, X):
+        """``pos_label_`` where f(x) > 0, the other class where f(x) <= 0 (sgn(0) = -1, Sec. 2)."""
+        f = self._scores(X)
+        negative = self.classes_[0] if self.pos_label_ == self.classes_[1] else self.classes_[1]
+        return np.where(f > 0, self.pos_label_, negative)
+
+    def score(self, X, y, sample_weight=None):
+        """The chosen metric (not accuracy) of ``predict(X)`` against ``y`` (Eq. (1) on the empirical confusion).
+
+        With ``sample_weight`` the confusion-matrix fractions TP, FP and the prior are weighted averages.
+        0/0 (no positive label and no positive prediction, for F_beta / Jaccard) gives 0.0 with an
+        UndefinedMetricWarning, as scikit-learn's f1_score does.
+        """
+        y = np.asarray(y)
+        if y.ndim != 1:
+            raise ValueError(f"y must be a 1-D array of labels; got shape {y.shape}")
+        predicted = self.predict(X)
+        if predicted.shape[0] != y.shape[0]:
+            raise ValueError(f"y must have one label per row of X ({predicted.shape[0]}); got {y.shape[0]}")
+        unknown = ~np.isin(y, self.classes_)
+        if unknown.any():
+            raise ValueError(f"y holds labels {np.unique(y[unknown]).tolist()[:5]} that are not among the fitted "
+                             f"classes {self.classes_.tolist()}")
+        positive = y == self.pos_label_
+        predicted_positive = predicted == self.pos_label_
+        if sample_weight is None:  # exact integer counts (LinearFractionalMetric.value_from_counts)
+            return float(self.metric_.value_from_counts(np.count_nonzero(positive & predicted_positive),
+                                                        np.count_nonzero(~positive & predicted_positive),
+                                                        np.count_nonzero(positive), y.shape[0]))
+        weights = np.asarray(sample_weight, dtype=np.float64)
+        if weights.shape != y.shape or not np.isfinite(weights).all() or (weights < 0).any() or weights.sum() <= 0:
+            raise ValueError("sample_weight must hold one finite non-negative weight per sample with a positive "
+                             f"sum; got {sample_weight!r}")
+        weights = weights / weights.sum()
+        tp = float(weights @ (positive & predicted_positive))
+        fp = float(weights @ (~positive & predicted_positive))
+        return float(self.metric_.value(tp, fp, float(weights @ positive)))

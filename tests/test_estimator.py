@@ -1,0 +1,241 @@
+"""LinearFractionalClassifier (lfverify/estimator.py): scikit-learn conformance and agreement with Alg. 1.
+
+Oracles: scikit-learn's own estimator checks; ``maximize_surrogate_utility`` called directly on the same
+objective (exact equality: the same floating-point operations); scikit-learn's LinearSVC for the ERM start;
+scikit-learn's ``f1_score`` / ``fbeta_score`` / ``jaccard_score`` / ``accuracy_score`` for ``score``.
+"""
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.datasets import make_classification
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.metrics import accuracy_score, f1_score, fbeta_score, jaccard_score
+from sklearn.model_selection import GridSearchCV, cross_val_score
+from sklearn.svm import LinearSVC
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from lfverify.empirical import EmpiricalSurrogateUtility
+from lfverify.estimator import (ERM_REGULARIZATION, LinearFractionalClassifier, default_tau,
+                                erm_initial_parameters, resolve_metric)
+from lfverify.losses import tau_logistic
+from lfverify.metrics import f1, gower_legendre, jaccard
+from lfverify.optimize import maximize_surrogate_utility
+
+# scikit-learn's estimator checks: every check passes for both configurations (the default U-BFGS / F_1 / ERM
+# start / random split, and U-GD / Jaccard / zeros start / the paper's first-half split), so the dict of
+# expected failures is empty.  The only non-passing check is check_array_api_input, which scikit-learn itself
+# *skips* unless SCIPY_ARRAY_API is set (the estimator is numpy-only and does not declare array API support).
+# Binary-only is declared through the tag classifier_tags.multi_class = False; fit then raises scikit-learn's
+# expected "Only binary classification is supported." (checked by check_classifier_not_supporting_multiclass).
+EXPECTED_FAILED_CHECKS: dict[str, str] = {}
+
+
+@parametrize_with_checks(
+    [LinearFractionalClassifier(),
+     LinearFractionalClassifier(metric="jaccard", method="gd", init="zeros", split="first-half")],
+    expected_failed_checks=lambda estimator: EXPECTED_FAILED_CHECKS,
+)
+def test_scikit_learn_estimator_checks(estimator, check):
+    import warnings
+
+    with warnings.catch_warnings():
+        # Some checks fit on data whose first half holds no positive label: Alg. 1's phase 1 then cannot make
+        # the numerator positive and the estimator warns (tested below); the checks themselves still run.
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        check(estimator)
+
+
+@pytest.fixture(scope="module")
+def data():
+    X, y = make_classification(n_samples=400, n_features=6, n_informative=4, weights=[0.7], flip_y=0.05,
+                               random_state=7)
+    return X, y
+
+
+# ---------------------------------------------------------------------- agreement with Alg. 1
+@pytest.mark.parametrize("method", ["gd", "bfgs"])
+@pytest.mark.parametrize("metric_name, metric", [("f1", f1()), ("jaccard", jaccard())])
+def test_fit_reproduces_maximize_surrogate_utility(data, method, metric_name, metric):
+    X, y = data
+    theta0 = np.linspace(-0.5, 0.5, X.shape[1] + 1)
+    clf = LinearFractionalClassifier(metric=metric_name, method=method, init=theta0, split="first-half",
+                                     learning_rate=0.1, max_iter=40).fit(X, y)
+    # The oracle: Alg. 1 called directly on the objective built by hand (intercept column last, y in {-1, +1},
+    # tau from Sec. 6: 0.33 for F_1, 0.75 for Jaccard).
+    tau = {"f1": 0.33, "jaccard": 0.75}[metric_name]
+    Z = np.hstack([X, np.ones((X.shape[0], 1))])
+    objective = EmpiricalSurrogateUtility(metric, tau_logistic(tau), Z, np.where(y == 1, 1, -1))
+    direct = maximize_surrogate_utility(objective, theta0, method=method, learning_rate=0.1, max_iter=40)
+    np.testing.assert_array_equal(clf.coef_[0], direct.theta[:-1])
+    assert clf.intercept_[0] == direct.theta[-1]
+    assert clf.n_iter_ == direct.iterations and clf.converged_ == direct.converged
+    assert clf.optimization_result_.surrogate_utility == direct.surrogate_utility
+    # The training utility reported by Alg. 1 is the estimator's own score on the training data.
+    assert clf.score(X, y) == pytest.approx(direct.true_utility, abs=1e-15)
+
+
+def test_fit_without_intercept_uses_the_features_only(data):
+    X, y = data
+    theta0 = np.full(X.shape[1], 0.1)
+    clf = LinearFractionalClassifier(init=theta0, fit_intercept=False, split="first-half", max_iter=15).fit(X, y)
+    objective = EmpiricalSurrogateUtility(f1(), tau_logistic(0.33), X, np.where(y == 1, 1, -1))
+    direct = maximize_surrogate_utility(objective, theta0, max_iter=15)
+    np.testing.assert_array_equal(clf.coef_[0], direct.theta)
+    assert clf.intercept_.tolist() == [0.0]
+
+
+def test_erm_start_is_the_linear_svm_solution(data):
+    X, y = data
+    y_signed = np.where(y == 1, 1, -1)
+    theta = erm_initial_parameters(X, y_signed)
+    svm = LinearSVC(loss="hinge", C=1.0 / (X.shape[0] * ERM_REGULARIZATION), dual=True, max_iter=10_000,
+                    random_state=0).fit(X, y_signed)
+    np.testing.assert_allclose(theta, np.append(svm.coef_[0], svm.intercept_[0]), rtol=0, atol=1e-12)
+    # With max_iter = 0 and a positive numerator at the start, the fit returns the ERM start itself.
+    clf = LinearFractionalClassifier(max_iter=0, split="first-half").fit(X, y)
+    assert clf.optimization_result_.phase1_steps == 0
+    np.testing.assert_allclose(np.append(clf.coef_[0], clf.intercept_), theta, rtol=0, atol=1e-12)
+
+
+def test_same_seed_same_fit_and_the_seed_matters(data):
+    X, y = data
+    a = LinearFractionalClassifier(init="random", random_state=3, max_iter=20).fit(X, y)
+    b = LinearFractionalClassifier(init="random", random_state=3, max_iter=20).fit(X, y)
+    c = LinearFractionalClassifier(init="random", random_state=4, max_iter=20).fit(X, y)
+    seq = LinearFractionalClassifier(init="random", random_state=np.random.SeedSequence(3), max_iter=20).fit(X, y)
+    np.testing.assert_array_equal(a.coef_, b.coef_)
+    np.testing.assert_array_equal(a.coef_, seq.coef_)
+    assert not np.allclose(a.coef_, c.coef_)
+
+
+# ---------------------------------------------------------------------- prediction conventions
+def test_predict_uses_sgn_zero_negative(data):
+    X, y = data
+    clf = LinearFractionalClassifier(max_iter=2).fit(X, y)
+    clf.coef_ = np.zeros_like(clf.coef_)
+    clf.intercept_ = np.zeros(1)
+    assert (clf.predict(X) == 0).all()  # f = 0 everywhere: every sample is negative (sgn(0) = -1, Sec. 2)
+    clf.intercept_ = np.array([1e-300])
+    assert (clf.predict(X) == 1).all()
+
+
+def test_labels_pos_label_and_decision_function_convention(data):
+    X, y = data
+    names = np.array(["ham", "spam"])[y]  # classes_ = ["ham", "spam"]; default positive = "spam"
+    default = LinearFractionalClassifier(max_iter=10, random_state=0).fit(X, names)
+    assert default.classes_.tolist() == ["ham", "spam"] and default.pos_label_ == "spam"
+    f = X @ default.coef_[0] + default.intercept_[0]
+    np.testing.assert_array_equal(default.decision_function(X), f)
+    np.testing.assert_array_equal(default.predict(X), np.where(f > 0, "spam", "ham"))
+
+    flipped = LinearFractionalClassifier(max_iter=10, random_state=0, pos_label="ham").fit(X, names)
+    g = X @ flipped.coef_[0] + flipped.intercept_[0]  # the score of "ham"
+    np.testing.assert_array_equal(flipped.decision_function(X), -g)  # positive means classes_[1] = "spam"
+    np.testing.assert_array_equal(flipped.predict(X), np.where(g > 0, "ham", "spam"))
+    pred = flipped.predict(X)
+    assert flipped.score(X, names) == pytest.approx(f1_score(names, pred, pos_label="ham"), abs=1e-15)
+
+
+@pytest.mark.parametrize("metric, oracle", [
+    ("f1", lambda t, p, w: f1_score(t, p, sample_weight=w)),
+    ("f2", lambda t, p, w: fbeta_score(t, p, beta=2.0, sample_weight=w)),
+    ("f0.5", lambda t, p, w: fbeta_score(t, p, beta=0.5, sample_weight=w)),
+    ("jaccard", lambda t, p, w: jaccard_score(t, p, sample_weight=w)),
+    ("accuracy", lambda t, p, w: accuracy_score(t, p, sample_weight=w)),
+])
+def test_score_is_the_chosen_metric(data, metric, oracle):
+    X, y = data
+    clf = LinearFractionalClassifier(metric=metric, max_iter=5, random_state=1).fit(X, y)
+    pred = clf.predict(X)
+    assert clf.score(X, y) == pytest.approx(oracle(y, pred, None), abs=1e-14)
+    weights = np.random.default_rng(0).uniform(0.1, 2.0, size=y.shape[0])
+    assert clf.score(X, y, sample_weight=weights) == pytest.approx(oracle(y, pred, weights), abs=1e-14)
+
+
+# ---------------------------------------------------------------------- scikit-learn tooling
+def test_clone_get_set_params(data):
+    clf = LinearFractionalClassifier(metric="jaccard", tau=0.5, method="gd", learning_rate=1e-3, init="zeros")
+    params = clf.get_params()
+    assert params["metric"] == "jaccard" and params["tau"] == 0.5 and params["learning_rate"] == 1e-3
+    twin = clone(clf)
+    assert twin is not clf and twin.get_params() == params
+    assert clf.set_params(max_iter=7, pos_label=0) is clf
+    assert clf.get_params()["max_iter"] == 7 and clf.get_params()["pos_label"] == 0
+    with pytest.raises(ValueError, match="Invalid parameter"):
+        clf.set_params(no_such_parameter=1)
+
+
+def test_grid_search_and_cross_val_score_use_the_metric(data):
+    X, y = data
+    search = GridSearchCV(LinearFractionalClassifier(max_iter=15, random_state=0),
+                          {"learning_rate": [10.0, 0.1, 1e-3], "method": ["gd", "bfgs"]}, cv=3).fit(X, y)
+    assert set(search.best_params_) == {"learning_rate", "method"}
+    assert search.cv_results_["mean_test_score"].shape == (6,)
+    # The default scoring is the estimator's score, i.e. F_1 on each held-out fold.
+    scores = cross_val_score(LinearFractionalClassifier(max_iter=15, random_state=0), X, y, cv=3)
+    f1_scores = cross_val_score(LinearFractionalClassifier(max_iter=15, random_state=0), X, y, cv=3, scoring="f1")
+    np.testing.assert_allclose(scores, f1_scores, rtol=0, atol=1e-14)
+    assert (scores > 0.5).all()  # far above chance (F_1 of "all positive" is about 0.46 at prior 0.3)
+
+
+# ---------------------------------------------------------------------- defaults and bad input
+def test_metric_names_and_default_tau():
+    assert resolve_metric("F1").name == "F_1" and resolve_metric("f_2").parameter == 2.0
+    assert resolve_metric("f0.5").parameter == 0.5 and resolve_metric("jaccard").family == "jaccard"
+    assert default_tau("f1") == 0.33 and default_tau("jaccard") == 0.75 and default_tau("accuracy") == 1.0
+    assert default_tau("f2") == pytest.approx(0.99 * 4 / 6, abs=1e-6)  # below Thm. 1's beta^2/(2+beta^2) = 2/3
+    with pytest.raises(ValueError, match="no default"):
+        default_tau(gower_legendre(0.5))
+
+
+@pytest.mark.parametrize("params, X, y, error, match", [
+    ({"metric": "auc"}, None, None, ValueError, "metric must be 'f1'"),
+    ({"metric": "f0"}, None, None, ValueError, "metric must be"),
+    ({"metric": 3}, None, None, TypeError, "metric must be a metric name"),
+    ({"tau": 0.0}, None, None, ValueError, r"tau must lie in \(0.0, 1.0\]"),
+    ({"tau": 1.5}, None, None, ValueError, r"tau must lie in \(0.0, 1.0\]; got 1.5"),
+    ({"method": "adam"}, None, None, ValueError, "method must be one of"),
+    ({"init": "svm"}, None, None, ValueError, "init must be one of"),
+    ({"init": [1.0, 2.0]}, None, None, ValueError, r"init must have shape \(7,\)"),
+    ({"split": "odd"}, None, None, ValueError, "split must be one of"),
+    ({"pos_label": 5}, None, None, ValueError, "pos_label must be one of the classes"),
+    ({"random_state": -1}, None, None, TypeError, "random_state must be"),
+    ({"learning_rate": -1.0}, None, None, ValueError, "learning_rate"),
+    ({}, "empty", None, ValueError, "0 sample"),
+    ({}, None, "three", ValueError, "Only binary classification is supported.*3 class"),
+    ({}, None, "one", ValueError, "exactly two classes; got 1 class"),
+    ({}, "nan", None, ValueError, "NaN"),
+])
+def test_bad_input_gives_a_clear_error(data, params, X, y, error, match):
+    Xd, yd = data
+    if X == "empty":
+        Xd, yd = Xd[:0], yd[:0]
+    elif X == "nan":
+        Xd = Xd.copy()
+        Xd[3, 2] = np.nan
+    if y == "three":
+        yd = np.arange(yd.shape[0]) % 3
+    elif y == "one":
+        yd = np.ones_like(yd)
+    with pytest.raises(error, match=match):
+        LinearFractionalClassifier(**params).fit(Xd, yd)
+
+
+def test_score_rejects_unknown_labels_and_bad_weights(data):
+    X, y = data
+    clf = LinearFractionalClassifier(max_iter=3).fit(X, y)
+    with pytest.raises(ValueError, match="not among the fitted classes"):
+        clf.score(X, y + 5)
+    with pytest.raises(ValueError, match="sample_weight"):
+        clf.score(X, y, sample_weight=-np.ones(y.shape[0]))
+    with pytest.raises(ValueError, match="one label per row"):
+        clf.score(X, y[:-1])
+
+
+def test_warns_when_phase_one_cannot_make_the_numerator_positive(data):
+    X, y = data
+    order = np.argsort(y, kind="stable")  # negatives first: S_0 (first half) holds no positive label
+    with pytest.warns(ConvergenceWarning, match="phase 1"):
+        clf = LinearFractionalClassifier(metric="jaccard", split="first-half", max_iter=3).fit(X[order], y[order])
+    assert not np.isfinite(clf.optimization_result_.surrogate_utility)
