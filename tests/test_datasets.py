@@ -1,0 +1,368 @@
+"""Tests of lfverify.datasets: the paper's data sets (App. C.1, Table 3) from the staged offline copies, and
+user files.
+
+The acceptance check is :func:`test_every_staged_dataset_matches_the_manifest`: every data set loads, and its
+row count, dimension and number of positives are MANIFEST.md's (typed in below, not read from the module).
+The scaling and label mapping are checked against an independent oracle: a second staged copy of the same
+data in another format and label encoding (e.g. the UCI Pima CSV against LIBSVM's diabetes_scale).
+"""
+
+import csv
+import dataclasses
+import functools
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from lfverify import datasets as D
+
+try:
+    ROOT = D.dataset_root()
+except FileNotFoundError:  # pragma: no cover - the staged data sit beside the repository in CI
+    ROOT = None
+
+needs_data = pytest.mark.skipif(ROOT is None, reason="the staged shared/datasets folder is not present")
+
+
+@functools.lru_cache(maxsize=None)
+def _loaded(name):
+    """Each data set loaded once for the read-only tests (adult and w8a take about a second each)."""
+    return D.load_dataset(name)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _release_loaded_datasets():
+    yield
+    _loaded.cache_clear()  # about 200 MB (w8a dense is 120 MB): not kept for the rest of the test session
+
+# MANIFEST.md, "Staged d / n / prior (positive label)" and the per-file positive counts, typed in by hand.
+MANIFEST = {
+    "adult": (123, 48842, 7841 + 3846),
+    "australian": (14, 690, 307),
+    "breast-cancer": (10, 683, 239),
+    "diabetes": (8, 768, 500),
+    "german.numer": (24, 1000, 300),
+    "heart": (13, 270, 120),
+    "ionosphere": (34, 351, 225),
+    "mushrooms": (112, 8124, 3916),
+    "phishing": (68, 11055, 6157),
+    "phoneme": (5, 5404, 1586),
+    "skin_nonskin": (3, 245057, 50859),
+    "sonar": (60, 208, 97),
+    "spambase": (57, 4601, 1813),
+    "splice": (60, 1000, 517),
+    "w8a": (300, 49749, 1479),
+    "fourclass": (2, 862, 307),
+    "madelon": (500, 2600, 1300),
+}
+# App. C.1, Table 3 of the paper (d, n, prior), typed in by hand.
+PAPER_TABLE_3 = {
+    "adult": (123, 48842, 0.239), "australian": (14, 690, 0.445), "breast-cancer": (10, 683, 0.350),
+    "cod-rna": (8, 331152, 0.333), "diabetes": (8, 768, 0.651), "german.numer": (24, 1000, 0.300),
+    "heart": (13, 270, 0.444), "ionosphere": (34, 351, 0.641), "mushrooms": (112, 8124, 0.482),
+    "phishing": (68, 11055, 0.557), "phoneme": (5, 5404, 0.293), "skin_nonskin": (3, 245057, 0.208),
+    "sonar": (60, 208, 0.394), "spambase": (57, 4601, 0.394), "splice": (60, 1000, 0.517),
+    "w8a": (300, 64700, 0.030),
+}
+
+
+# ---------------------------------------------------------------------- the staged data sets
+@needs_data
+def test_every_manifest_dataset_is_available():
+    assert D.available_datasets() == list(MANIFEST)  # Table 3's order, then fourclass and madelon
+
+
+@needs_data
+@pytest.mark.parametrize("name", list(MANIFEST))
+def test_every_staged_dataset_matches_the_manifest(name):
+    d, n, positives = MANIFEST[name]
+    ds = _loaded(name)
+    assert ds.name == name
+    assert ds.X.shape == (n, d) and ds.X.dtype == np.float64 and ds.X.flags.c_contiguous
+    assert ds.y.shape == (n,) and set(np.unique(ds.y).tolist()) == {-1, 1}
+    assert int(np.count_nonzero(ds.y == 1)) == positives
+    assert ds.prior == positives / n
+    # App. C.1: every feature scaled to [0, 1]; min-max scaling puts each non-constant column's min at 0
+    # and max at 1 exactly, and a constant column at 0.
+    low, high = ds.X.min(axis=0), ds.X.max(axis=0)
+    constant = low == high
+    assert np.all(low == 0.0)
+    assert np.all(high[~constant] == 1.0) and np.all(high[constant] == 0.0)
+    assert str(ROOT) in ds.source
+
+
+@needs_data
+@pytest.mark.parametrize("name", sorted(set(MANIFEST) & set(PAPER_TABLE_3) - {"sonar", "w8a"}))
+def test_staged_dataset_reproduces_table_3(name):
+    d, n, prior = PAPER_TABLE_3[name]
+    ds = _loaded(name)
+    assert ds.X.shape == (n, d)
+    assert abs(ds.prior - prior) <= 5e-4  # Table 3 prints 3 digits
+
+
+@needs_data
+def test_sonar_and_w8a_differ_from_table_3_as_the_manifest_says():
+    sonar, w8a = _loaded("sonar"), _loaded("w8a")
+    assert round(sonar.prior, 4) == 0.4663 and round(1 - sonar.prior, 4) == 0.5337  # neither is 0.394
+    assert w8a.X.shape[0] == 49749 < 64700
+    assert D.PAPER_DATASETS["sonar"] == (60, 208, 0.394) and D.STAGED_DATASETS["sonar"] == (60, 208, 0.4663)
+    assert D.PAPER_DATASETS["w8a"] == (300, 64700, 0.030) and D.STAGED_DATASETS["w8a"] == (300, 49749, 0.0297)
+
+
+def test_tables_hold_the_paper_and_the_staged_values():
+    for name, values in PAPER_TABLE_3.items():
+        assert D.PAPER_DATASETS[name] == values
+    assert D.PAPER_DATASETS["fourclass"] == (2, 862, None) and D.PAPER_DATASETS["madelon"] == (500, 2600, None)
+    assert set(D.STAGED_DATASETS) == set(MANIFEST) and "cod-rna" not in D.STAGED_DATASETS
+    for name, (d, n, positives) in MANIFEST.items():
+        assert D.STAGED_DATASETS[name][:2] == (d, n)
+        assert abs(D.STAGED_DATASETS[name][2] - positives / n) <= 5e-5
+
+
+@needs_data
+@pytest.mark.parametrize("name, other_file, positive_label", [
+    ("diabetes", "diabetes/pima-indians-diabetes.csv", 0),       # UCI class 0 = LIBSVM +1
+    ("german.numer", "german.numer/SGML_german.csv", 2),
+    ("breast-cancer", "breast-cancer/SGML_breast-cancer.csv", 2),  # keeps the ID column, like the paper
+    ("sonar", "sonar/sonar.csv", "R"),                             # text labels
+    ("fourclass", "fourclass/fourclass.txt", None),               # svmlight with {0, 1} labels
+    ("heart", "heart/heart.txt", None),
+])
+def test_scaling_and_labels_agree_with_an_independent_copy(name, other_file, positive_label):
+    """Oracle: the same data from a different source file (unscaled, another format or label encoding).
+
+    Min-max scaling commutes with svm-scale, so both give the same [0, 1] features up to the LIBSVM files'
+    6-digit rounding: at most 5e-7 in [-1, 1], i.e. 2.5e-7 in [0, 1] (observed: 2.6e-7 with the second
+    file's own rounding); 5e-7 leaves room for that and no more.
+    """
+    ds = _loaded(name)
+    other = D.load_file(ROOT / other_file, positive_label=positive_label)
+    assert other.X.shape == ds.X.shape
+    assert np.max(np.abs(other.X - ds.X)) < 5e-7
+    np.testing.assert_array_equal(other.y, ds.y)
+
+
+@needs_data
+def test_splice_keeps_the_first_1000_rows_and_adult_merges_train_then_test():
+    splice = _loaded("splice")
+    whole = D.load_file(ROOT / "splice" / "splice.txt")
+    assert whole.X.shape[0] == 3175 and round(whole.prior, 4) == 0.5191  # MANIFEST: the whole file
+    np.testing.assert_array_equal(splice.y, whole.y[:1000])
+    train = D.load_file(ROOT / "adult" / "a9a.txt")
+    adult = _loaded("adult")
+    np.testing.assert_array_equal(adult.y[:32561], train.y)
+    assert int(np.count_nonzero(adult.y[32561:] == 1)) == 3846
+
+
+# ---------------------------------------------------------------------- checksums
+@needs_data
+def test_pinned_checksums_equal_provenance_tsv():
+    with open(ROOT / "PROVENANCE.tsv", newline="") as fh:
+        listed = {f"{r['dataset']}/{r['file']}": r["sha256"] for r in csv.DictReader(fh, delimiter="\t")}
+    pinned = {f.path: f.sha256 for spec in D.DATASET_SPECS.values() for f in spec.files}
+    assert len(pinned) == 19
+    for path, sha in pinned.items():
+        assert listed[path] == sha, path
+
+
+def _copy_heart(tmp_path, *, provenance=True):
+    root = tmp_path / "data"
+    (root / "heart").mkdir(parents=True)
+    shutil.copy(ROOT / "heart" / "heart_scale", root / "heart" / "heart_scale")
+    if provenance:
+        shutil.copy(ROOT / "PROVENANCE.tsv", root / "PROVENANCE.tsv")
+    return root
+
+
+@needs_data
+def test_a_faithful_copy_loads_with_or_without_provenance(tmp_path):
+    original = D.load_dataset("heart")
+    for provenance in (True, False):
+        root = _copy_heart(tmp_path / str(provenance), provenance=provenance)
+        assert D.available_datasets(root=root) == ["heart"]
+        copy = D.load_dataset("heart", root=root)
+        np.testing.assert_array_equal(copy.X, original.X)
+
+
+@needs_data
+def test_a_tampered_copy_fails_the_checksum(tmp_path):
+    root = _copy_heart(tmp_path)
+    path = root / "heart" / "heart_scale"
+    data = bytearray(path.read_bytes())
+    data[-3] = ord("9") if data[-3] != ord("9") else ord("8")  # one digit of the last value
+    path.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match=r"sha256 mismatch.*expected 5defa0a4"):
+        D.load_dataset("heart", root=root)
+
+
+@needs_data
+def test_a_provenance_table_that_disagrees_with_the_pinned_checksum_is_an_error(tmp_path):
+    root = _copy_heart(tmp_path)
+    table = (root / "PROVENANCE.tsv").read_text().replace("5defa0a4c4c5bdaf", "0000000000000000")
+    (root / "PROVENANCE.tsv").write_text(table)
+    with pytest.raises(ValueError, match="PROVENANCE.tsv lists sha256 0000000000000000"):
+        D.load_dataset("heart", root=root)
+
+
+@needs_data
+def test_checksums_are_verified_once_per_file_per_process(tmp_path, monkeypatch):
+    root = _copy_heart(tmp_path)
+    calls = []
+    real = D._sha256
+    monkeypatch.setattr(D, "_sha256", lambda path: calls.append(path) or real(path))
+    D.load_dataset("heart", root=root)
+    D.load_dataset("heart", root=root)
+    assert len(calls) == 1
+    path = root / "heart" / "heart_scale"
+    path.write_bytes(path.read_bytes())  # rewritten: new modification time, checked again
+    D.load_dataset("heart", root=root)
+    assert len(calls) == 2
+
+
+# ---------------------------------------------------------------------- errors of load_dataset
+def test_unknown_name_lists_the_known_ones():
+    with pytest.raises(ValueError, match=r"one of the known data sets \['adult', 'australian'.*got 'adut'"):
+        D.load_dataset("adut")
+    with pytest.raises(TypeError, match="name must be a data-set name"):
+        D.load_dataset(3)
+
+
+def test_cod_rna_is_known_but_not_available():
+    assert "cod-rna" in D.PAPER_DATASETS
+    with pytest.raises(ValueError, match="'cod-rna' cannot be loaded: not available offline"):
+        D.load_dataset("cod-rna", root=".")
+
+
+@needs_data
+def test_a_missing_file_is_named(tmp_path):
+    root = _copy_heart(tmp_path)
+    assert "adult" not in D.available_datasets(root=root)
+    with pytest.raises(FileNotFoundError, match=r"needs adult/a9a.txt .* it is missing"):
+        D.load_dataset("adult", root=root)
+
+
+@needs_data
+def test_a_loaded_set_that_does_not_match_the_manifest_is_an_error(monkeypatch):
+    wrong = dataclasses.replace(D.DATASET_SPECS["heart"], staged_positives=121)  # planted wrong count
+    monkeypatch.setattr(D, "_spec", lambda name: wrong)
+    with pytest.raises(ValueError, match=r"does not match MANIFEST.md: expected d = 13, n = 270, 121 positives"):
+        D.load_dataset("heart")
+
+
+# ---------------------------------------------------------------------- the data root
+def test_explicit_root_must_be_a_folder(tmp_path):
+    with pytest.raises(FileNotFoundError, match="root must be a folder.*nowhere"):
+        D.dataset_root(tmp_path / "nowhere")
+
+
+def test_environment_variable_comes_before_the_search(tmp_path, monkeypatch):
+    monkeypatch.setenv(D.DATASETS_ENV_VARIABLE, str(tmp_path))
+    assert D.dataset_root() == tmp_path
+    assert D.dataset_root(tmp_path / ".") == tmp_path  # explicit root first
+    monkeypatch.setenv(D.DATASETS_ENV_VARIABLE, str(tmp_path / "missing"))
+    with pytest.raises(FileNotFoundError, match=r"\$LFVERIFY_DATASETS must name a folder"):
+        D.dataset_root()
+
+
+def test_shared_datasets_found_by_walking_up_from_the_current_directory(tmp_path, monkeypatch):
+    monkeypatch.delenv(D.DATASETS_ENV_VARIABLE, raising=False)
+    (tmp_path / "shared" / "datasets").mkdir(parents=True)
+    deep = tmp_path / "clone" / "sub"
+    deep.mkdir(parents=True)
+    monkeypatch.chdir(deep)
+    assert D.dataset_root() == tmp_path / "shared" / "datasets"
+
+
+def test_no_root_anywhere_lists_every_place_tried(tmp_path, monkeypatch):
+    monkeypatch.delenv(D.DATASETS_ENV_VARIABLE, raising=False)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(D, "_candidate_roots", lambda: ([("x", tmp_path / "a"), ("y", tmp_path / "b")], False))
+    with pytest.raises(FileNotFoundError, match=r"no data-set folder found.*Tried: .*a, .*b"):
+        D.dataset_root()
+
+
+# ---------------------------------------------------------------------- user files
+def test_load_svmlight_file(tmp_path):
+    path = tmp_path / "toy.svm"
+    path.write_text("+1 1:2 3:4\n-1 2:1\n+1 1:6 2:3 3:8\n")
+    ds = D.load_file(path)
+    np.testing.assert_array_equal(ds.y, [1, -1, 1])
+    # by hand: column 1 = (2, 0, 6) -> (1/3, 0, 1); column 2 = (0, 1, 3) -> (0, 1/3, 1); column 3 = (4, 0, 8)
+    np.testing.assert_allclose(ds.X, [[1 / 3, 0, 0.5], [0, 1 / 3, 0], [1, 1, 1]], rtol=0, atol=1e-15)
+    assert ds.prior == 2 / 3 and ds.name == "toy" and "svmlight" in ds.source
+
+
+def test_load_csv_with_and_without_header_and_text_labels(tmp_path):
+    plain = tmp_path / "plain.csv"
+    plain.write_text("1,10,1\n2,10,0\n3,10,1\n5,10,0\n")
+    ds = D.load_file(plain)
+    np.testing.assert_array_equal(ds.y, [1, -1, 1, -1])
+    np.testing.assert_allclose(ds.X[:, 0], [0, 0.25, 0.5, 1], rtol=0, atol=1e-15)
+    np.testing.assert_array_equal(ds.X[:, 1], 0.0)  # a constant feature becomes 0
+    header = tmp_path / "header.txt"
+    header.write_text("a,b,class\r\n1,10,yes\r\n2,10,no\r\n3,10,yes\r\n5,10,no\r\n")
+    with pytest.raises(ValueError, match=r"neither \{-1, \+1\} nor \{0, 1\}; pass positive_label"):
+        D.load_file(header)
+    labelled = D.load_file(header, positive_label="yes")
+    np.testing.assert_array_equal(labelled.X, ds.X)
+    np.testing.assert_array_equal(labelled.y, ds.y)
+
+
+def test_load_arff(tmp_path):
+    path = tmp_path / "toy.arff"
+    path.write_text("@relation toy\n@attribute a REAL\n@attribute b INTEGER\n@attribute class {0,1}\n@data\n"
+                    "0.5,1,1\n1.5,3,0\n1.0,2,1\n")
+    ds = D.load_file(path)
+    np.testing.assert_array_equal(ds.y, [1, -1, 1])
+    np.testing.assert_allclose(ds.X, [[0, 0], [1, 1], [0.5, 0.5]], rtol=0, atol=1e-15)
+
+
+def test_positive_label_selects_the_class(tmp_path):
+    path = tmp_path / "twelve.svm"
+    path.write_text("1 1:1\n2 1:2\n2 1:3\n")
+    np.testing.assert_array_equal(D.load_file(path, positive_label=2).y, [-1, 1, 1])
+    np.testing.assert_array_equal(D.load_file(path, positive_label=1).y, [1, -1, -1])
+    with pytest.raises(ValueError, match=r"positive_label must be one of the labels \[1.0, 2.0\]; got 3"):
+        D.load_file(path, positive_label=3)
+
+
+@pytest.mark.parametrize("content, pattern", [
+    ("", "the file is empty"),
+    ("+1 1:1\n-1 1:2\n+1 1:3\n2 1:4\n", r"labels must be binary \(two distinct values\); got 3 distinct values"),
+    ("+1 1:1\n+1 1:2\n", "labels must contain both classes; got only \\+1"),
+    ("1,nan,1\n2,3,0\n", "must contain only finite values"),
+    ("1,2,1\n3,0\n", "could not be read as CSV"),
+])
+def test_bad_user_files_give_clear_errors(tmp_path, content, pattern):
+    path = tmp_path / ("bad.csv" if "," in content else "bad.svm")
+    path.write_text(content)
+    with pytest.raises(ValueError, match=pattern):
+        D.load_file(path)
+
+
+def test_a_file_in_the_wrong_format_is_named(tmp_path):
+    csv_file = tmp_path / "data.csv"
+    csv_file.write_text("1,2,1\n3,4,0\n")
+    with pytest.raises(ValueError, match=r"data.csv: could not be read as svmlight"):
+        D.load_file(csv_file, format="svmlight")
+    svm_file = tmp_path / "data.svm"
+    svm_file.write_text("+1 1:2\n-1 1:3\n")
+    with pytest.raises(ValueError, match=r"data.svm: could not be read as CSV"):
+        D.load_file(svm_file, format="csv")
+    with pytest.raises(ValueError, match=r"data.svm: could not be read as ARFF"):
+        D.load_file(svm_file, format="arff")
+    with pytest.raises(ValueError, match=r"format must be one of \('svmlight', 'csv', 'arff'\) or None; got 'xlsx'"):
+        D.load_file(svm_file, format="xlsx")
+    garbage = tmp_path / "notes.txt"
+    garbage.write_text("hello world\n")
+    with pytest.raises(ValueError, match="cannot tell the file's format"):
+        D.load_file(garbage)
+    with pytest.raises(FileNotFoundError, match="path must name an existing data file"):
+        D.load_file(tmp_path / "absent.csv")
+
+
+def test_min_max_scale_by_hand():
+    X = np.array([[1.0, 5.0, -2.0], [3.0, 5.0, 2.0], [2.0, 5.0, 0.0]])
+    np.testing.assert_array_equal(D.min_max_scale(X), [[0, 0, 0], [1, 0, 1], [0.5, 0, 0.5]])
