@@ -1,0 +1,259 @@
+"""Tests of lfverify.baselines (App. C.2): ERM, W-ERM, Plug-in and the TunedThresholdClassifierCV peer.
+
+Oracles are independent brute-force re-computations: every (lambda, cost) or (lambda, threshold) pair refit
+with scikit-learn directly on the stored splits and scored with scikit-learn's own f1_score / jaccard_score;
+the grids are typed in from the paper.
+"""
+
+import importlib
+import sys
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.exceptions import ConvergenceWarning, NotFittedError
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import accuracy_score, f1_score, jaccard_score
+from sklearn.model_selection import GridSearchCV, cross_val_score
+from sklearn.svm import LinearSVC
+
+from lfverify import baselines as B
+from lfverify.metrics import accuracy, f1, jaccard
+
+# liblinear's hinge dual converges slowly at lambda = 1e-5 on overlapping classes (C = 1 / (lambda n) is large);
+# the summary warning is tested on its own in test_unconverged_fits_give_one_summary_warning.
+pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+
+# App. C.2: {1e-3 + (1 - 2e-3) / 20 * i | i = 1..20}, written out: 0.0509, 0.1008, ..., 0.999.
+PAPER_GRID = [0.001 + 0.0499 * i for i in range(1, 21)]
+SKLEARN_SCORE = {"f1": f1_score, "jaccard": jaccard_score,
+                 "accuracy": lambda y_true, y_pred, zero_division=None: accuracy_score(y_true, y_pred)}
+
+
+def _problem(n=300, d=3, prior=0.3, seed=0, shift=1.0):
+    """Two Gaussian classes with means +-shift/2 along every axis and a given positive fraction."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    y = np.where(rng.random(n) < prior, 1, -1)
+    y[:2] = (1, -1)
+    X = rng.normal(size=(n, d)) + 0.5 * shift * y[:, None]
+    return X, y
+
+
+def test_grids_are_the_papers():
+    assert len(B.COST_GRID) == 20 and B.THRESHOLD_GRID == B.COST_GRID
+    np.testing.assert_allclose(B.COST_GRID, PAPER_GRID, rtol=0, atol=1e-15)
+    assert B.REGULARIZATION_GRID == (0.1, 0.001, 0.00001) and B.ERM_REGULARIZATION == 0.01
+    assert B.BASELINES == ("erm", "w-erm", "plug-in", "tuned-threshold")
+
+
+@pytest.mark.parametrize("name, cls", [("erm", B.HingeERMClassifier), ("w-erm", B.WeightedERMClassifier),
+                                       ("plug-in", B.PlugInClassifier),
+                                       ("tuned-threshold", B.TunedThresholdBaseline)])
+def test_make_baseline_builds_an_unfitted_classifier(name, cls):
+    model = B.make_baseline(name, "jaccard", seed=7)
+    assert type(model) is cls
+    assert model.get_params()["metric"] == "jaccard" and model.get_params()["random_state"] == 7
+    with pytest.raises(NotFittedError):
+        model.predict(np.zeros((2, 3)))
+    twin = clone(model)
+    assert twin.get_params() == model.get_params()
+
+
+def test_make_baseline_rejects_bad_arguments():
+    with pytest.raises(ValueError, match=r"name must be one of the baselines \('erm', 'w-erm', 'plug-in', "
+                                         r"'tuned-threshold'\); got 'svm'"):
+        B.make_baseline("svm", "f1")
+    with pytest.raises(ValueError, match=r"metric must be a LinearFractionalMetric or one of \['accuracy', 'f1', "
+                                         r"'jaccard'\]; got 'auc'"):
+        B.make_baseline("erm", "auc")
+    with pytest.raises(TypeError, match="random_state must be None, a non-negative int or a numpy SeedSequence"):
+        B.make_baseline("erm", "f1", seed=1.5)
+
+
+@pytest.mark.parametrize("name", B.BASELINES)
+@pytest.mark.parametrize("metric_name", ["f1", "jaccard"])
+def test_each_baseline_fits_and_scores_like_sklearn(name, metric_name):
+    X, y = _problem()
+    X_test, y_test = _problem(seed=1)
+    model = B.make_baseline(name, metric_name, seed=3).fit(X, y)
+    decision = model.decision_function(X_test)
+    predicted = model.predict(X_test)
+    assert decision.shape == (300,) and set(np.unique(predicted)) <= {-1, 1}
+    np.testing.assert_array_equal(predicted, np.where(decision > 0, 1, -1))  # sgn(0) = -1
+    assert model.score(X_test, y_test) == pytest.approx(SKLEARN_SCORE[metric_name](y_test, predicted),
+                                                        rel=0, abs=1e-15)
+    # Better than predicting everything positive (F1 = 2 pi / (1 + pi), Jaccard = pi), which a broken fit
+    # (e.g. a sign flip) would not beat on these well-separated classes.
+    all_positive = SKLEARN_SCORE[metric_name](y_test, np.ones_like(y_test))
+    assert model.score(X_test, y_test) > all_positive + 0.05
+
+
+def test_erm_is_liblinear_hinge_with_C_from_lambda():
+    X, y = _problem()
+    model = B.HingeERMClassifier(random_state=0).fit(X, y)
+    seed = B._generators(0)[1]
+    svm = LinearSVC(loss="hinge", dual=True, C=1 / (1e-2 * 300), max_iter=10_000, random_state=seed).fit(X, y)
+    np.testing.assert_array_equal(model.coef_, svm.coef_[0])
+    np.testing.assert_array_equal(model.decision_function(X), svm.decision_function(X))
+
+
+def _check_splits(split, n, y, first, second):
+    parts = [split[k] for k in ("fit", second, "regularization_validation")]
+    everything = np.sort(np.concatenate(parts))
+    np.testing.assert_array_equal(everything, np.arange(n))  # disjoint and complete
+    assert abs(parts[2].size - 0.2 * n) <= 2                 # 4 : 1
+    assert abs(parts[1].size - 0.1 * (n - parts[2].size)) <= 2  # 9 : 1 of the former
+    for part in parts:
+        assert set(np.unique(y[part])) == {-1, 1}
+
+
+@pytest.mark.parametrize("metric_name", ["f1", "jaccard", "accuracy"])
+def test_w_erm_picks_the_cost_and_lambda_that_maximise_validation(metric_name):
+    X, y = _problem(n=250, seed=4)
+    model = B.WeightedERMClassifier(metric_name, random_state=11).fit(X, y)
+    split = model.split_
+    _check_splits(split, 250, y, "fit", "cost_validation")
+    seed = B._generators(11)[1]
+    fit, val, hold = split["fit"], split["cost_validation"], split["regularization_validation"]
+    score = SKLEARN_SCORE[metric_name]
+    oracle = np.empty((3, 20))
+    hold_scores = []
+    for i, lam in enumerate((1e-1, 1e-3, 1e-5)):
+        models = []
+        for j, cost in enumerate(PAPER_GRID):
+            svm = LinearSVC(loss="hinge", dual=True, C=1 / (lam * fit.size), max_iter=10_000, random_state=seed,
+                            class_weight={1: 2 * (1 - cost), -1: 2 * cost}).fit(X[fit], y[fit])
+            models.append(svm)
+            oracle[i, j] = score(y[val], np.where(svm.decision_function(X[val]) > 0, 1, -1), zero_division=0.0)
+        best = models[int(np.argmax(oracle[i]))]
+        hold_scores.append(score(y[hold], np.where(best.decision_function(X[hold]) > 0, 1, -1), zero_division=0.0))
+    np.testing.assert_allclose(model.cost_validation_scores_, oracle, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(model.regularization_validation_scores_, hold_scores, rtol=0, atol=1e-15)
+    i = int(np.argmax(hold_scores))
+    assert model.regularization_ == (1e-1, 1e-3, 1e-5)[i]
+    assert model.cost_ == pytest.approx(PAPER_GRID[int(np.argmax(oracle[i]))], abs=1e-15)
+    assert model.cost_ in B.COST_GRID
+
+
+@pytest.mark.parametrize("metric_name", ["f1", "jaccard", "accuracy"])
+def test_plug_in_threshold_maximises_the_validation_metric(metric_name):
+    X, y = _problem(n=400, seed=5, prior=0.2)
+    model = B.PlugInClassifier(metric_name, random_state=2).fit(X, y)
+    split = model.split_
+    _check_splits(split, 400, y, "fit", "threshold_validation")
+    fit, val, hold = split["fit"], split["threshold_validation"], split["regularization_validation"]
+    score = SKLEARN_SCORE[metric_name]
+    oracle = np.empty((3, 20))
+    hold_scores = []
+    for i, lam in enumerate((1e-1, 1e-3, 1e-5)):
+        lr = LogisticRegression(C=1 / (lam * fit.size), max_iter=1000).fit(X[fit], y[fit])
+        eta = lr.predict_proba(X[val])[:, 1]
+        oracle[i] = [score(y[val], np.where(eta > t, 1, -1), zero_division=0.0) for t in PAPER_GRID]
+        t_best = PAPER_GRID[int(np.argmax(oracle[i]))]
+        hold_scores.append(score(y[hold], np.where(lr.predict_proba(X[hold])[:, 1] > t_best, 1, -1),
+                                 zero_division=0.0))
+    np.testing.assert_allclose(model.threshold_validation_scores_, oracle, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(model.regularization_validation_scores_, hold_scores, rtol=0, atol=1e-15)
+    i = int(np.argmax(hold_scores))
+    assert model.regularization_ == (1e-1, 1e-3, 1e-5)[i]
+    assert model.threshold_ == pytest.approx(PAPER_GRID[int(np.argmax(oracle[i]))], abs=1e-15)
+    # the classifier is sign(eta_hat(x) - delta): decision_function = P(y=+1|x) - delta
+    np.testing.assert_allclose(model.decision_function(X), model.predict_proba(X)[:, 1] - model.threshold_,
+                               rtol=0, atol=1e-15)
+
+
+def test_custom_grids_bound_the_choices_and_bad_grids_are_rejected():
+    X, y = _problem(n=200)
+    assert B.WeightedERMClassifier(cost_grid=(0.3,), regularization_grid=(1e-2,)).fit(X, y).cost_ == 0.3
+    plug = B.PlugInClassifier(threshold_grid=(0.2, 0.7), regularization_grid=(1e-3,)).fit(X, y)
+    assert plug.threshold_ in (0.2, 0.7) and plug.threshold_validation_scores_.shape == (1, 2)
+    with pytest.raises(ValueError, match=r"cost_grid must be a non-empty sequence of numbers in \(0.0, 1.0\)"):
+        B.WeightedERMClassifier(cost_grid=(0.5, 1.0)).fit(X, y)
+    with pytest.raises(ValueError, match="regularization_grid must be a non-empty sequence"):
+        B.PlugInClassifier(regularization_grid=()).fit(X, y)
+
+
+def test_tuned_threshold_uses_sklearn_scorers_and_agrees_with_its_predict():
+    from sklearn.metrics import fbeta_score
+
+    from lfverify.metrics import f_beta
+
+    assert B._scorer_for(f1())._score_func is f1_score
+    assert B._scorer_for(jaccard())._score_func is jaccard_score
+    assert B._scorer_for(f_beta(2.0))._score_func is fbeta_score
+    assert isinstance(B._scorer_for(accuracy())._score_func, B._MetricScore)
+    X, y = _problem(n=300, seed=9)
+    model = B.TunedThresholdBaseline("f1", random_state=4).fit(X, y)
+    assert model.threshold_ == model.tuned_.best_threshold_
+    np.testing.assert_array_equal(model.predict(X), model.tuned_.predict(X))  # no exact ties on continuous data
+    np.testing.assert_allclose(model.decision_function(X), model.tuned_.predict_proba(X)[:, 1] - model.threshold_,
+                               rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("name", B.BASELINES)
+def test_baselines_run_on_the_papers_smallest_samples(name):
+    X, y = _problem(n=20, prior=0.3, seed=12)  # App. C.3: n = 20 ... 400
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model = B.make_baseline(name, "f1", seed=0).fit(X, y)
+    assert set(np.unique(model.predict(X))) <= {-1, 1}
+
+
+@pytest.mark.parametrize("name", ["w-erm", "plug-in"])
+def test_same_seed_same_fit_different_seed_different_splits(name):
+    X, y = _problem(n=200)
+    seq = np.random.SeedSequence(5)
+    first = B.make_baseline(name, "f1", seed=seq).fit(X, y)
+    again = B.make_baseline(name, "f1", seed=seq).fit(X, y)  # a SeedSequence is not consumed by fit
+    np.testing.assert_array_equal(first.coef_, again.coef_)
+    for key in first.split_:
+        np.testing.assert_array_equal(first.split_[key], again.split_[key])
+    other = B.make_baseline(name, "f1", seed=6).fit(X, y)
+    assert not np.array_equal(first.split_["fit"], other.split_["fit"])
+
+
+def test_scikit_learn_tools_accept_the_baselines():
+    X, y = _problem(n=200)
+    scores = cross_val_score(B.PlugInClassifier("f1", random_state=0), X, y, cv=3)
+    assert scores.shape == (3,) and np.all((scores > 0) & (scores <= 1))
+    search = GridSearchCV(B.HingeERMClassifier("f1"), {"regularization": [1e-1, 1e-2]}, cv=3).fit(X, y)
+    assert search.best_params_["regularization"] in (1e-1, 1e-2)
+    # score() is the metric, so GridSearchCV's default scoring ranks by it
+    assert search.best_estimator_.score(X, y) == pytest.approx(f1_score(y, search.predict(X)), abs=1e-15)
+
+
+def test_unconverged_fits_give_one_summary_warning():
+    X, y = _problem(n=200)
+    with pytest.warns(ConvergenceWarning, match=r"W-ERM \(LinearSVC\): \d+ of 60 fits stopped at max_iter=1 "):
+        model = B.WeightedERMClassifier(max_iter=1).fit(X, y)
+    assert 1 <= model.n_unconverged_fits_ <= 60
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        X_easy, y_easy = _problem(n=200, shift=3.0)  # well separated: liblinear converges in a few iterations
+        assert B.HingeERMClassifier().fit(X_easy, y_easy).n_unconverged_fits_ == 0
+
+
+def test_bad_training_data_and_prediction_input_give_clear_errors():
+    X, y = _problem(n=50)
+    model = B.HingeERMClassifier()
+    with pytest.raises(ValueError, match=r"y must hold labels in \{-1, \+1\} or in \{0, 1\}"):
+        model.fit(X, np.where(y > 0, 2, 1))
+    with pytest.raises(ValueError, match="y must contain both classes"):
+        model.fit(X, np.ones(50))
+    with pytest.raises(ValueError, match="X must contain only finite values"):
+        model.fit(np.where(np.arange(150).reshape(50, 3) == 7, np.nan, X), y)
+    with pytest.raises(ValueError, match="y must have 50 entries"):
+        model.fit(X, y[:-1])
+    model.fit(X, y)
+    with pytest.raises(ValueError, match="X must have 3 features, as in fit; got 2"):
+        model.predict(X[:, :2])
+    np.testing.assert_array_equal(model.fit(X, (y + 1) // 2).predict(X), model.fit(X, y).predict(X))  # {0, 1}
+
+
+def test_import_without_scikit_learn_says_what_to_install(monkeypatch):
+    for name in [m for m in sys.modules if m == "sklearn" or m.startswith("sklearn.")]:
+        monkeypatch.setitem(sys.modules, name, None)  # None in sys.modules makes `import` fail
+    monkeypatch.delitem(sys.modules, "lfverify.baselines")
+    with pytest.raises(ImportError, match=r"lfverify.baselines needs scikit-learn .*pip install lfverify\[bench\]"):
+        importlib.import_module("lfverify.baselines")
