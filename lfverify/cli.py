@@ -90,10 +90,17 @@ def _cmd_metrics(args) -> int:
     return 0
 
 
+def _cmd_bench(args) -> int:
+    from .paper_benchmark.command import run
+
+    return run(args)
+
+
 SUBCOMMANDS = {
     "verify": ("check the paper's claims that the installed library can decide (quick)", _cmd_verify),
     "proofs": ("derive the paper's closed forms with SymPy and compare them with the printed ones", _cmd_proofs),
     "metrics": ("print Table 1's coefficients and Definition 1's constraints for each metric", _cmd_metrics),
+    "bench": ("the paper's experiments (Tables 2, 4, 5; convergence, sample-complexity and tau figures)", _cmd_bench),
 }
 
 
@@ -114,6 +121,9 @@ def build_parser() -> argparse.ArgumentParser:
     metrics = sub.add_parser("metrics", help=SUBCOMMANDS["metrics"][0])
     metrics.add_argument("--beta", type=float, default=1.0, help="beta of F_beta (default 1)")
     metrics.add_argument("--alpha", type=float, default=0.5, help="alpha of Gower-Legendre (default 0.5)")
+    from .paper_benchmark.command import add_arguments as add_bench_arguments
+
+    add_bench_arguments(sub.add_parser("bench", help=SUBCOMMANDS["bench"][0]))
     return parser
 
 

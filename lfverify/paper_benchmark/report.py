@@ -1,0 +1,236 @@
+"""Markdown reports of the benchmark: Tables 2/4/5 beside the paper's printed values, and the convergence claim.
+
+Table cells read ``ours / paper / difference``:
+
+* ours: mean test metric over the trials and its standard error x 10^4 in parentheses, as the paper prints
+  them, **bold** when the method is the best of the paper's five methods or not significantly worse than it
+  (:func:`lfverify.paper_benchmark.statistics.bold_methods`; the TunedThresholdClassifierCV peer is judged
+  against that best by the same rule but cannot be the best, so the paper's methods are bolded as in the paper);
+* paper: the printed cell of Table 4 / 5 (bold in the paper marked with a trailing ``*``), or ``-``;
+* difference: ours - paper, then ``ok`` when |difference| <= 3 sqrt(se_ours^2 + se_paper^2) (the issue's
+  acceptance rule) and ``FAR`` otherwise.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+
+from .paper_values import PAPER_METHODS, printed_result
+from .statistics import bold_methods, summarize, within_combined_standard_errors
+
+__all__ = ["method_sort_key", "collect_table_values", "markdown_results_table", "format_mean_se", "iterations_to_final",
+           "convergence_summary", "markdown_convergence_table", "collect_curve_values", "markdown_curve_table"]
+
+_METRIC_TITLES = {"f1": "F1-measure", "jaccard": "Jaccard index"}
+_METHOD_ORDER = ("U-GD", "U-BFGS", "ERM", "W-ERM", "Plug-in", "Tuned-threshold")
+
+
+def method_sort_key(method: str):
+    """Sort key putting the methods in the order of the paper's tables (the peer last)."""
+    return (_METHOD_ORDER.index(method), method) if method in _METHOD_ORDER else (len(_METHOD_ORDER), method)
+
+
+def format_mean_se(mean: float, standard_error: float | None) -> str:
+    """"0.652 (23)": the mean to three decimals and the standard error x 10^4 rounded, as the paper prints."""
+    se = "n/a" if standard_error is None else f"{int(round(standard_error * 1e4))}"
+    return f"{mean:.3f} ({se})"
+
+
+def collect_table_values(records, metric: str):
+    """From trial records: ({dataset: {method: [test values by trial]}}, {dataset: {method: [error messages]}}).
+
+    Trials are ordered by their index, so paired tests pair the same splits.
+    """
+    values = defaultdict(lambda: defaultdict(list))
+    errors = defaultdict(lambda: defaultdict(list))
+    for record in sorted(records, key=lambda r: (r["dataset"], r["trial"])):
+        for method, result in record["results"].get(metric, {}).items():
+            values[record["dataset"]][method].append(float(result["test"]))
+        for method, message in record.get("errors", {}).get(metric, {}).items():
+            errors[record["dataset"]][method].append(message)
+    return ({d: dict(m) for d, m in values.items()}, {d: dict(m) for d, m in errors.items()})
+
+
+def markdown_results_table(values: dict, metric: str, *, methods, alpha: float = 0.05, test: str = "welch",
+                           errors: dict | None = None, notes: dict | None = None) -> str:
+    """The benchmark table of one metric (see the module docstring for the cell format).
+
+    Parameters
+    ----------
+    values : dict
+        dataset -> method -> sequence of per-trial test values.
+    metric : {"f1", "jaccard"}
+    methods : sequence of str, keyword-only
+        Column order.
+    alpha, test : keyword-only
+        The bold rule (:func:`lfverify.paper_benchmark.statistics.bold_methods`).
+    errors : dict or None
+        dataset -> method -> list of error messages (failed trials, reported under the table).
+    notes : dict or None
+        dataset -> a remark printed under the table (e.g. sonar's prior).
+    """
+    methods = list(methods)
+    header = "| dataset | " + " | ".join(methods) + " |"
+    lines = [f"### {_METRIC_TITLES.get(metric, metric)}", "",
+             "Cells: ours (mean, standard error x 10^4; bold = best or not significantly worse, one-sided "
+             f"{test} t-test at {alpha:g}) / the paper's printed value (`*` = bold in the paper) / ours - paper, "
+             "`ok` if within 3 combined standard errors, `FAR` if not.", "",
+             header, "|" + "---|" * (len(methods) + 1)]
+    tally = defaultdict(lambda: [0, 0])
+    for dataset in sorted(values):
+        row = {m: v for m, v in values[dataset].items() if m in methods and len(v)}
+        if not row:
+            continue
+        contenders = [m for m in methods if m in row and m in PAPER_METHODS] or list(row)
+        decision = bold_methods(row, alpha=alpha, test=test, contenders=contenders)
+        cells = []
+        for method in methods:
+            if method not in row:
+                cells.append("-")
+                continue
+            s = summarize(row[method])
+            ours = format_mean_se(s.mean, s.standard_error)
+            ours = f"**{ours}**" if decision.bold[method] else ours
+            printed = printed_result(metric, dataset, method)
+            if printed is None:
+                cells.append(f"{ours} / - ")
+                continue
+            paper = format_mean_se(printed.mean, printed.standard_error) + ("*" if printed.bold else "")
+            within = within_combined_standard_errors(s.mean, s.standard_error, printed.mean,
+                                                     printed.standard_error)
+            verdict = "" if within is None else (" ok" if within else " FAR")
+            if within is not None:
+                tally[method][0] += int(within)
+                tally[method][1] += 1
+            cells.append(f"{ours} / {paper} / {s.mean - printed.mean:+.3f}{verdict}")
+        n_trials = max(len(v) for v in row.values())
+        lines.append(f"| {dataset} ({n_trials}) | " + " | ".join(cells) + " |")
+    lines.append("")
+    if tally:
+        lines.append("Within 3 combined standard errors of the paper: " + ", ".join(
+            f"{m} {tally[m][0]}/{tally[m][1]}" for m in methods if m in tally) + ".")
+    for dataset in sorted(errors or {}):
+        for method, messages in sorted(errors[dataset].items()):
+            lines.append(f"* {dataset}, {method}: {len(messages)} failed trial(s), e.g. `{messages[0]}`")
+    for dataset in sorted(notes or {}):
+        if dataset in values:
+            lines.append(f"* {dataset}: {notes[dataset]}")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+# ---------------------------------------------------------------------- convergence (Sec. 6, App. C.3)
+def iterations_to_final(history, *, relative: float | None = None, absolute: float | None = None) -> int:
+    """The first iteration k after which a history stays within a tolerance of its final value.
+
+    With ``relative`` the band is relative * |final - initial| (the share of the total change still to come);
+    with ``absolute`` it is a fixed width.  ``None`` entries (undefined U_hat before phase 2) count as outside.
+    """
+    if (relative is None) == (absolute is None):
+        raise ValueError("give exactly one of relative and absolute")
+    h = np.array([np.nan if v is None else v for v in history], dtype=np.float64)
+    if h.size == 0 or not np.isfinite(h[-1]):
+        raise ValueError("history must end with a finite value")
+    finite_start = h[np.isfinite(h)][0]
+    band = absolute if absolute is not None else relative * abs(h[-1] - finite_start)
+    outside = ~(np.abs(h - h[-1]) <= band)  # NaN counts as outside
+    idx = np.flatnonzero(outside)
+    return 0 if idx.size == 0 else int(idx[-1] + 1)
+
+
+def convergence_summary(records, metric: str, *, reach: int = 30, surrogate_share: float = 0.01,
+                        metric_band: float = 0.005) -> dict:
+    """Per data set and method: iterations until the training U_hat is within ``surrogate_share`` of its total
+    gain and until the training metric is within ``metric_band`` of its final value (medians over trials), and
+    the mean test metric at iteration ``reach`` and at the last iteration."""
+    out = {}
+    for record in records:
+        results = record["results"].get(metric)
+        if not results:
+            continue
+        checkpoints = record["checkpoints"]
+        per_dataset = out.setdefault(record["dataset"], {})
+        for method, r in results.items():
+            entry = per_dataset.setdefault(method, {"surrogate_iters": [], "metric_iters": [], "test_reach": [],
+                                                    "test_final": []})
+            entry["surrogate_iters"].append(iterations_to_final(r["surrogate_history"], relative=surrogate_share))
+            entry["metric_iters"].append(iterations_to_final(r["train_history"], absolute=metric_band))
+            if reach in checkpoints:
+                entry["test_reach"].append(r["test_at_checkpoints"][checkpoints.index(reach)])
+            entry["test_final"].append(r["test_at_checkpoints"][-1])
+    summary = {}
+    for dataset, methods in out.items():
+        summary[dataset] = {}
+        for method, e in methods.items():
+            summary[dataset][method] = {
+                "trials": len(e["test_final"]),
+                "median_surrogate_iters": float(np.median(e["surrogate_iters"])),
+                "median_metric_iters": float(np.median(e["metric_iters"])),
+                "test_at_reach": summarize(e["test_reach"]) if e["test_reach"] else None,
+                "test_final": summarize(e["test_final"]),
+            }
+    return summary
+
+
+def markdown_convergence_table(summary: dict, metric: str, *, reach: int = 30, max_iter: int = 300,
+                               surrogate_share: float = 0.01, metric_band: float = 0.005) -> str:
+    """Sec. 6's claim "U-BFGS converges much faster than U-GD ..., up to 30 iterations", measured."""
+    methods = ["U-GD", "U-BFGS"]
+    lines = [f"### Convergence, {_METRIC_TITLES.get(metric, metric)} (N(0, I) start, {max_iter} iterations)", "",
+             f"Iterations until the training surrogate utility stays within {surrogate_share:.0%} of its total "
+             f"gain / until the training {metric} stays within {metric_band:g} of its final value (medians over "
+             f"trials); test {metric} at iteration {reach} and at {max_iter} (mean (se x 10^4)).", "",
+             "| dataset | " + " | ".join(f"{m} iters (U_hat / metric) | {m} test @{reach} | {m} test @{max_iter}"
+                                          for m in methods) + " |",
+             "|" + "---|" * (1 + 3 * len(methods))]
+    fast = 0
+    for dataset in sorted(summary):
+        cells = []
+        for method in methods:
+            s = summary[dataset].get(method)
+            if s is None:
+                cells += ["-", "-", "-"]
+                continue
+            at = s["test_at_reach"]
+            cells += [f"{s['median_surrogate_iters']:g} / {s['median_metric_iters']:g}",
+                      "-" if at is None else format_mean_se(at.mean, at.standard_error),
+                      format_mean_se(s["test_final"].mean, s["test_final"].standard_error)]
+        bfgs = summary[dataset].get("U-BFGS")
+        if bfgs is not None and bfgs["median_surrogate_iters"] <= reach:
+            fast += 1
+        lines.append(f"| {dataset} | " + " | ".join(cells) + " |")
+    lines += ["", f"U-BFGS reaches its final surrogate utility (within {surrogate_share:.0%}) within {reach} "
+                  f"iterations on {fast} of {len(summary)} data sets (median over trials)."]
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------- curves (App. C.5, C.6)
+def collect_curve_values(records, metric: str, key: str) -> dict:
+    """dataset -> method -> x -> [test values] for sample-complexity (key "train_size") or tau ("tau") records."""
+    out = defaultdict(lambda: defaultdict(lambda: defaultdict(list)))
+    for record in records:
+        x = record["settings"][key]
+        for method, result in record["results"].get(metric, {}).items():
+            out[record["dataset"]][method][x].append(float(result["test"]))
+    return {d: {m: dict(xs) for m, xs in ms.items()} for d, ms in out.items()}
+
+
+def markdown_curve_table(curves: dict, metric: str, *, label: str, title: str) -> str:
+    """A compact table of a curve study: one row per (data set, method), one column per x value."""
+    xs = sorted({x for d in curves.values() for m in d.values() for x in m})
+    lines = [f"### {title}, {_METRIC_TITLES.get(metric, metric)}", "",
+             f"Mean test {metric} (se x 10^4) by {label}.", "",
+             "| dataset | method | " + " | ".join(f"{x:g}" for x in xs) + " |", "|" + "---|" * (len(xs) + 2)]
+    for dataset in sorted(curves):
+        for method in sorted(curves[dataset], key=method_sort_key):
+            row = curves[dataset][method]
+            cells = []
+            for x in xs:
+                if x in row and row[x]:
+                    s = summarize(row[x])
+                    cells.append(format_mean_se(s.mean, s.standard_error))
+                else:
+                    cells.append("-")
+            lines.append(f"| {dataset} | {method} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,182 @@
+"""Running many trials: parallel over trials, a progress bar, one record file per finished trial (resumable).
+
+Every unit of work (a *cell*: experiment, data set, parameter, trial) writes one JSON record,
+``<out>/records/<experiment>/<dataset>/<parameter>/trial-NNN.json``, atomically (temporary file +
+``os.replace``) as soon as it finishes, so an interrupted run loses at most the cells in flight and the next run
+with the same ``--out`` skips every cell whose record exists.  Each record carries the fingerprint of the settings
+that produced it; finding a record with another fingerprint is an error (mixing settings in one table would be
+wrong), not a silent overwrite.
+
+Cells run in a :class:`concurrent.futures.ProcessPoolExecutor` with ``jobs`` workers (inline for ``jobs=1``);
+each worker limits BLAS to one thread (threadpoolctl) so that ``jobs`` workers use ``jobs`` cores, and loads each
+data set once.  The numbers do not depend on ``jobs``: every cell draws from its own SeedSequence
+(:func:`lfverify.paper_benchmark.protocol.trial_seed_sequence`).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import sys
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..atomic_write import write_text_atomically
+
+__all__ = ["Cell", "record_path", "load_records", "run_cells", "fingerprint"]
+
+#: Record format version (bump when a record's meaning changes).
+RECORD_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One unit of work: ``kind`` is "table", "sample-complexity", "tau" or "convergence"; ``parameter`` is a
+    string naming the cell's setting within its experiment ("default", "n=40", "tau=0.3", ...); ``settings``
+    holds everything the worker needs (JSON-serialisable) and defines the fingerprint."""
+
+    kind: str
+    dataset: str
+    parameter: str
+    trial: int
+    settings: tuple  # sorted (key, value) pairs
+
+    @property
+    def settings_dict(self) -> dict:
+        return dict(self.settings)
+
+
+def fingerprint(settings: dict) -> str:
+    """A short hash of a cell's settings (without the trial index)."""
+    text = json.dumps(settings, sort_keys=True, default=repr)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def record_path(out: Path, cell: Cell) -> Path:
+    return Path(out) / "records" / cell.kind / cell.dataset / cell.parameter / f"trial-{cell.trial:03d}.json"
+
+
+def _read_record(path: Path) -> dict:
+    try:
+        return json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ValueError(f"cannot read the record {path}: {exc}; delete it to recompute that trial") from exc
+
+
+def load_records(out: Path, cells) -> dict:
+    """The existing records of ``cells`` (cell -> record); raises if one was made with other settings."""
+    found = {}
+    for cell in cells:
+        path = record_path(out, cell)
+        if not path.exists():
+            continue
+        record = _read_record(path)
+        expected = fingerprint(cell.settings_dict)
+        if record.get("fingerprint") != expected or record.get("version") != RECORD_VERSION:
+            raise ValueError(
+                f"{path} was produced with other settings (fingerprint {record.get('fingerprint')!r}, expected "
+                f"{expected!r}); use another --out folder or delete {Path(out) / 'records' / cell.kind}")
+        found[cell] = record
+    return found
+
+
+# ---------------------------------------------------------------------- workers
+def _init_worker():
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - threadpoolctl comes with scikit-learn
+        return
+    threadpool_limits(1)
+
+
+@functools.lru_cache(maxsize=4)
+def _dataset(name: str, root: str | None):
+    from ..datasets import load_dataset
+
+    return load_dataset(name, root=root)
+
+
+def _run_cell(cell: Cell, data_root: str | None) -> dict:
+    """Run one cell in the current process (a worker or the main process)."""
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+
+    from . import protocol
+
+    settings = cell.settings_dict
+    dataset = _dataset(cell.dataset, data_root)
+    with warnings.catch_warnings():
+        # liblinear / lbfgs iteration caps and Alg. 1's phase-1 warning are recorded per trial (the record
+        # keeps Alg. 1's message); they must not flood the terminal of a 50-trial run.
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        if cell.kind == "convergence":
+            record = protocol.run_convergence(dataset, cell.trial, metrics=settings["metrics"],
+                                              max_iter=settings["max_iter"],
+                                              learning_rate=settings["learning_rate"], seed=settings["seed"])
+        else:
+            config = protocol.ProtocolConfig(metrics=tuple(settings["metrics"]), methods=tuple(settings["methods"]),
+                                             max_iter=settings["max_iter"],
+                                             learning_rates=tuple(settings["learning_rates"]),
+                                             tau=settings.get("tau"), train_size=settings.get("train_size"))
+            record = protocol.run_trial(dataset, cell.trial, config, seed=settings["seed"])
+    record.update(kind=cell.kind, parameter=cell.parameter, version=RECORD_VERSION,
+                  fingerprint=fingerprint(settings), settings=settings)
+    return record
+
+
+def run_cells(cells, out, *, jobs: int = 1, data_root=None, progress: bool | None = None,
+              description: str = "trials") -> dict:
+    """Run every cell without a record under ``out``; return all records (cell -> record).
+
+    Parameters
+    ----------
+    cells : sequence of Cell
+    out : path
+        Output folder (records go to ``out/records``).
+    jobs : int >= 1
+        Worker processes (1: run in this process).
+    data_root : path or None
+        Passed to :func:`lfverify.datasets.load_dataset`.
+    progress : bool or None
+        Show a tqdm bar on stderr; ``None`` (default) shows it only when stderr is a terminal.
+    """
+    from tqdm import tqdm
+
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be an int >= 1; got {jobs!r}")
+    out = Path(out)
+    cells = list(cells)
+    records = load_records(out, cells)
+    todo = [c for c in cells if c not in records]
+    root = None if data_root is None else str(data_root)
+    show = sys.stderr.isatty() if progress is None else bool(progress)
+    bar = tqdm(total=len(cells), initial=len(cells) - len(todo), desc=description, unit="trial",
+               disable=not show, file=sys.stderr, dynamic_ncols=True)
+
+    def finish(cell, record):
+        write_text_atomically(record_path(out, cell), json.dumps(record, indent=1, sort_keys=True) + "\n")
+        records[cell] = record
+        bar.update(1)
+
+    try:
+        if jobs == 1 or len(todo) <= 1:
+            for cell in todo:
+                finish(cell, _run_cell(cell, root))
+        else:
+            with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker) as pool:
+                pending = {pool.submit(_run_cell, cell, root): cell for cell in todo}
+                try:
+                    while pending:
+                        done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                        for future in done:
+                            finish(pending.pop(future), future.result())
+                except BaseException:
+                    for future in pending:
+                        future.cancel()
+                    raise
+    finally:
+        bar.close()
+    return records

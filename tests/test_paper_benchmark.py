@@ -1,0 +1,414 @@
+"""lfverify.paper_benchmark: the paper's printed tables, the bold rule, reports, the protocol, resume, the command.
+
+Oracles: the paper's LaTeX source (re-parsed here, independently of the hand transcription); scipy's
+``ttest_ind(equal_var=False)`` / ``ttest_rel`` for the one-sided tests; numbers with a known answer for the
+table cells and the convergence measure; the protocol's own determinism (same seed, same record, whatever the
+number of worker processes).
+"""
+
+import json
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from lfverify.paper_benchmark import paper_values
+from lfverify.paper_benchmark.paper_values import PAPER_METHODS, PAPER_RESULTS, PAPER_TABLE2_DATASETS
+from lfverify.paper_benchmark.protocol import (ProtocolConfig, child_seed, run_convergence, run_trial,
+                                               split_indices, trial_seed_sequence)
+from lfverify.paper_benchmark.report import (format_mean_se, iterations_to_final, markdown_convergence_table,
+                                             markdown_results_table, convergence_summary)
+from lfverify.paper_benchmark.runner import Cell, fingerprint, load_records, record_path, run_cells
+from lfverify.paper_benchmark.statistics import (bold_methods, one_sided_p_value, summarize,
+                                                 within_combined_standard_errors)
+
+
+def _find_upwards(relative: str) -> Path | None:
+    for start in (Path.cwd(), Path(__file__).resolve().parent):
+        for folder in (start, *start.parents):
+            if (folder / relative).exists():
+                return folder / relative
+    fallback = Path("/work") / relative
+    return fallback if fallback.exists() else None
+
+
+PAPER_TEX = _find_upwards("shared/paper/bao-sugiyama-2020-linear-fractional.tex")
+DATA_ROOT = _find_upwards("shared/datasets")
+needs_tex = pytest.mark.skipif(PAPER_TEX is None, reason="the paper's LaTeX source (shared/paper) is not available")
+needs_data = pytest.mark.skipif(DATA_ROOT is None, reason="the staged data sets (shared/datasets) are not available")
+
+
+# ---------------------------------------------------------------------- the printed tables (transcription)
+_CELL = re.compile(r"^(\\textbf\{)?\s*(\d\.\d{3}) \((\d+)\)\s*\}?$")
+
+
+def _parse_table(tex: str, label: str) -> dict:
+    """dataset -> method -> (mean, se, bold) from the tabular that follows \\label{label} in the .tex."""
+    body = tex[tex.index(f"\\label{{{label}}}"):]
+    body = body[:body.index("\\end{tabular}")]
+    rows = {}
+    for line in body.split("\\\\"):
+        line = line.strip()
+        if "&" not in line or "Dataset" in line or "Proposed" in line:
+            continue
+        line = line.replace("\\hline", "").strip()
+        name, *cells = [c.strip() for c in line.split("&")]
+        parsed = {}
+        for method, cell in zip(PAPER_METHODS, cells, strict=True):
+            m = _CELL.match(cell)
+            assert m, f"unparsed cell {cell!r} in {label}"
+            parsed[method] = (float(m.group(2)), int(m.group(3)) / 1e4, m.group(1) is not None)
+        rows[name.replace("\\_", "_")] = parsed
+    return rows
+
+
+def _mismatches(parsed: dict, transcribed: dict) -> list:
+    out = [f"missing data set {d}" for d in parsed if d not in transcribed]
+    out += [f"extra data set {d}" for d in transcribed if d not in parsed]
+    for dataset in parsed.keys() & transcribed.keys():
+        for method in PAPER_METHODS:
+            t = transcribed[dataset][method]
+            if (t.mean, t.standard_error, t.bold) != parsed[dataset][method]:
+                out.append(f"{dataset}/{method}: transcribed {tuple(t)} vs printed {parsed[dataset][method]}")
+    return out
+
+
+@needs_tex
+@pytest.mark.parametrize("metric, label", [("f1", "tab:supp:result-f1"), ("jaccard", "tab:supp:result-jac")])
+def test_transcription_matches_tables_4_and_5(metric, label):
+    parsed = _parse_table(PAPER_TEX.read_text(), label)
+    assert len(parsed) == 18
+    assert _mismatches(parsed, PAPER_RESULTS[metric]) == []
+
+
+@needs_tex
+def test_table_2_repeats_rows_of_tables_4_and_5():
+    tex = PAPER_TEX.read_text()
+    start = tex.index("\\label{tab:benchmark-result}")
+    f1_part, jac_part = tex[start:].split("(Jaccard index)", 1)
+    first = _parse_table("\\label{x}" + f1_part, "x")
+    second = _parse_table("\\label{x}" + jac_part, "x")
+    assert set(first) == set(second) == set(PAPER_TABLE2_DATASETS)
+    for parsed, metric in ((first, "f1"), (second, "jaccard")):
+        assert _mismatches(parsed, {d: PAPER_RESULTS[metric][d] for d in parsed}) == []
+
+
+@needs_tex
+def test_the_transcription_check_detects_a_planted_error():
+    parsed = _parse_table(PAPER_TEX.read_text(), "tab:supp:result-f1")
+    wrong = {d: dict(m) for d, m in PAPER_RESULTS["f1"].items()}
+    wrong["heart"]["ERM"] = wrong["heart"]["ERM"]._replace(bold=False)  # heart / ERM is bold in Table 4
+    wrong["adult"]["U-GD"] = wrong["adult"]["U-GD"]._replace(standard_error=0.0110)  # printed (101)
+    assert len(_mismatches(parsed, wrong)) == 2
+
+
+def test_printed_result_lookup():
+    assert paper_values.printed_result("f1", "adult", "Plug-in") == (0.681, 9e-4, True)
+    assert paper_values.printed_result("jaccard", "w8a", "U-GD") == (0.496, 0.0151, False)
+    assert paper_values.printed_result("f1", "adult", "Tuned-threshold") is None
+    assert paper_values.printed_result("f1", "no-such-set", "ERM") is None
+
+
+# ---------------------------------------------------------------------- statistics and the bold rule
+def test_summary_is_mean_and_standard_error():
+    values = [0.5, 0.7, 0.6, 0.9]
+    s = summarize(values)
+    assert s.mean == pytest.approx(0.675, abs=1e-15)
+    assert s.standard_error == pytest.approx(np.std(values, ddof=1) / 2, abs=1e-15)
+    assert summarize([0.3]).standard_error is None
+    with pytest.raises(ValueError, match="finite"):
+        summarize([0.1, float("nan")])
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_one_sided_p_values_match_scipy(seed):
+    rng = np.random.default_rng(seed)
+    a, b = rng.normal(0.8, 0.05, 12), rng.normal(0.78, 0.08, 9)
+    expected = stats.ttest_ind(a, b, equal_var=False, alternative="greater").pvalue
+    assert one_sided_p_value(a, b, test="welch") == pytest.approx(expected, rel=1e-10)
+    c = a[:9] - rng.normal(0.01, 0.02, 9)
+    expected = stats.ttest_rel(a[:9], c, alternative="greater").pvalue
+    assert one_sided_p_value(a[:9], c, test="paired") == pytest.approx(expected, rel=1e-10)
+
+
+def test_degenerate_tests_are_decided_not_nan():
+    assert one_sided_p_value([1.0, 1.0], [1.0, 1.0]) == 1.0  # equal constants: not significant
+    assert one_sided_p_value([1.0, 1.0], [0.9, 0.9]) == 0.0  # a constant gap: significant
+    assert one_sided_p_value([1.0], [0.5, 0.6]) is None
+    with pytest.raises(ValueError, match="paired"):
+        one_sided_p_value([1.0, 2.0], [1.0], test="paired")
+    with pytest.raises(ValueError, match="test must be"):
+        one_sided_p_value([1.0, 2.0], [1.0, 2.0], test="z")
+
+
+def test_bold_rule_known_answer_and_a_planted_difference_flips_it():
+    best = [1.0, 2.0, 3.0, 4.0, 5.0]
+    close = [0.0, 1.0, 2.0, 3.0, 4.0]  # t = 1 / sqrt(0.5 + 0.5) = 1, df = 8: p = 0.173 -> not significant
+    decision = bold_methods({"A": best, "B": close})
+    assert decision.best == "A" and decision.bold == {"A": True, "B": True}
+    assert decision.p_values["B"] == pytest.approx(stats.t.sf(1.0, 8), rel=1e-12)
+    planted = [v - 2.0 for v in close]  # t = 3, df = 8: p = 0.0085 -> significantly worse
+    decision = bold_methods({"A": best, "B": planted})
+    assert decision.bold == {"A": True, "B": False}
+    assert decision.p_values["B"] == pytest.approx(stats.t.sf(3.0, 8), rel=1e-12)
+
+
+def test_bold_rule_peer_cannot_be_the_best():
+    trials = {"U-GD": [0.80, 0.82, 0.81], "ERM": [0.60, 0.61, 0.62], "Tuned-threshold": [0.90, 0.91, 0.92]}
+    decision = bold_methods(trials, contenders=["U-GD", "ERM"])
+    assert decision.best == "U-GD"
+    assert decision.bold == {"U-GD": True, "ERM": False, "Tuned-threshold": True}  # better than the best: bold
+    with pytest.raises(ValueError, match="alpha"):
+        bold_methods(trials, alpha=1.5)
+
+
+def test_within_combined_standard_errors():
+    # |0.62 - 0.60| = 0.02 vs 3 * hypot(0.004, 0.003) = 0.015: outside; with se 0.006: 3 * 0.0067 = 0.020 inside
+    assert within_combined_standard_errors(0.62, 0.004, 0.60, 0.003) is False
+    assert within_combined_standard_errors(0.62, 0.006, 0.60, 0.003) is True
+    assert within_combined_standard_errors(0.62, None, 0.60, 0.003) is None
+
+
+# ---------------------------------------------------------------------- report formatting
+def test_format_mean_se_prints_as_the_paper():
+    assert format_mean_se(0.6174, 0.01012) == "0.617 (101)"
+    assert format_mean_se(1.0, 0.00004) == "1.000 (0)"
+    assert format_mean_se(0.5, None) == "0.500 (n/a)"
+
+
+def _values_with(mean, se, n=4):
+    """n trial values with exactly this mean and standard error (ddof = 1)."""
+    base = np.array([-1.0, 1.0] * (n // 2))
+    base *= se * math.sqrt(n) / np.std(base, ddof=1)
+    return list(mean + base)
+
+
+def test_results_table_cells_bold_and_comparison():
+    # adult, F_1 in Table 4: U-GD 0.617 (101), U-BFGS 0.660 (11), Plug-in 0.681 (9) bold.
+    values = {"adult": {"U-GD": _values_with(0.617, 0.0101), "U-BFGS": _values_with(0.700, 0.0011),
+                        "Plug-in": _values_with(0.681, 0.0009), "Tuned-threshold": _values_with(0.640, 0.001)}}
+    table = markdown_results_table(values, "f1", methods=["U-GD", "U-BFGS", "Plug-in", "Tuned-threshold"])
+    row = next(line for line in table.splitlines() if line.startswith("| adult"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[0] == "adult (4)"
+    assert cells[1] == "0.617 (101) / 0.617 (101) / +0.000 ok"  # far below the best: not bold
+    assert cells[2] == "**0.700 (11)** / 0.660 (11) / +0.040 FAR"  # the best; 0.040 > 3 * 0.0016
+    assert cells[3] == "0.681 (9) / 0.681 (9)* / +0.000 ok"
+    assert cells[4] == "0.640 (10) / -"
+    assert "U-GD 1/1, U-BFGS 0/1, Plug-in 1/1" in table
+
+
+def test_results_table_lists_failed_trials_and_notes():
+    values = {"sonar": {"ERM": [0.7, 0.72]}}
+    table = markdown_results_table(values, "jaccard", methods=["ERM", "W-ERM"],
+                                   errors={"sonar": {"W-ERM": ["ValueError: boom"]}}, notes={"sonar": "prior"})
+    assert "| sonar (2) | **0.710 (100)** / 0.552 (147) / +0.158 FAR | - |" in table
+    assert "* sonar, W-ERM: 1 failed trial(s), e.g. `ValueError: boom`" in table
+    assert "* sonar: prior" in table
+
+
+def test_iterations_to_final_known_answers():
+    assert iterations_to_final([0.0, 0.5, 0.9, 0.995, 1.0, 1.0], relative=0.01) == 3
+    assert iterations_to_final([0.0, 0.5, 0.995, 0.9, 1.0, 1.0], relative=0.01) == 4  # a late dip counts
+    assert iterations_to_final([None, 0.2, 0.404, 0.4], absolute=0.005) == 2
+    assert iterations_to_final([0.3, 0.3], relative=0.01) == 0
+    with pytest.raises(ValueError, match="exactly one"):
+        iterations_to_final([0.1], relative=0.1, absolute=0.1)
+
+
+def test_convergence_table_counts_fast_data_sets():
+    def record(dataset, bfgs_hist):
+        flat = [0.0] + [1.0] * 40
+        return {"dataset": dataset, "checkpoints": [0, 30, 40], "results": {"f1": {
+            "U-GD": {"surrogate_history": flat, "train_history": flat, "test_at_checkpoints": [0.1, 0.5, 0.6]},
+            "U-BFGS": {"surrogate_history": bfgs_hist, "train_history": bfgs_hist,
+                       "test_at_checkpoints": [0.1, 0.7, 0.7]}}}}
+    slow = [0.0] * 35 + [1.0] * 6  # final value reached at iteration 35
+    fast = [0.0] * 10 + [1.0] * 31  # at iteration 10
+    summary = convergence_summary([record("a", fast), record("b", slow)], "f1")
+    assert summary["a"]["U-BFGS"]["median_surrogate_iters"] == 10
+    assert summary["b"]["U-BFGS"]["median_surrogate_iters"] == 35
+    table = markdown_convergence_table(summary, "f1", max_iter=40)
+    assert "within 30 iterations on 1 of 2 data sets" in table
+
+
+# ---------------------------------------------------------------------- seeds and splits
+def test_trial_seeds_are_fixed_and_distinct():
+    a = trial_seed_sequence(0, "heart", 3)
+    assert a.generate_state(2).tolist() == trial_seed_sequence(0, "heart", 3).generate_state(2).tolist()
+    others = [trial_seed_sequence(0, "heart", 4), trial_seed_sequence(0, "sonar", 3), trial_seed_sequence(1, "heart", 3)]
+    assert all(o.generate_state(2).tolist() != a.generate_state(2).tolist() for o in others)
+    assert child_seed(a, 1).generate_state(1).tolist() == child_seed(a, 1).generate_state(1).tolist()
+
+
+def test_split_indices_sizes_and_both_classes():
+    y = np.array([1] * 3 + [-1] * 17)
+    rest, held = split_indices(20, 0.2, np.random.SeedSequence(5), y=y)
+    assert held.size == 4 and rest.size == 16 and np.intersect1d(rest, held).size == 0
+    assert set(y[held]) == {-1, 1} and set(y[rest]) == {-1, 1}
+    with pytest.raises(ValueError, match="no split"):
+        split_indices(20, 0.2, 0, y=np.array([1] + [-1] * 19))
+
+
+# ---------------------------------------------------------------------- the protocol on real data
+@pytest.fixture(scope="module")
+def heart():
+    if DATA_ROOT is None:
+        pytest.skip("the staged data sets (shared/datasets) are not available")
+    from lfverify.datasets import load_dataset
+
+    return load_dataset("heart", root=DATA_ROOT)
+
+
+FAST = ProtocolConfig(methods=("U-GD", "U-BFGS", "ERM"), max_iter=10, learning_rates=(10.0, 1e-3))
+
+
+def _without_timings(record):
+    return {k: v if k != "results" else {m: {meth: {f: x for f, x in r.items() if f != "seconds"}
+                                             for meth, r in ms.items()} for m, ms in v.items()}
+            for k, v in record.items()}
+
+
+def test_tiny_protocol_run(heart):
+    record = run_trial(heart, 0, FAST, seed=1)
+    assert record["n_train"] + record["n_test"] == 270 and record["n_test"] == 54
+    assert record["errors"] == {}
+    for metric in ("f1", "jaccard"):
+        results = record["results"][metric]
+        assert set(results) == {"U-GD", "U-BFGS", "ERM"}
+        for method, r in results.items():
+            assert 0.0 <= r["test"] <= 1.0
+        for method in ("U-GD", "U-BFGS"):
+            r = results[method]
+            # the chosen learning rate is the (first) best on the validation split
+            best = max(FAST.learning_rates, key=lambda rate: r["validation"][repr(rate)])
+            assert r["learning_rate"] == best
+            assert r["iterations"] <= 10
+    assert _without_timings(record) == _without_timings(run_trial(heart, 0, FAST, seed=1))  # deterministic
+    other = run_trial(heart, 1, FAST, seed=1)
+    assert other["results"]["f1"]["ERM"]["test"] != record["results"]["f1"]["ERM"]["test"] or \
+        other["results"]["jaccard"]["ERM"]["test"] != record["results"]["jaccard"]["ERM"]["test"]
+
+
+def test_subsampled_training_set(heart):
+    record = run_trial(heart, 0, ProtocolConfig(methods=("U-BFGS", "ERM"), max_iter=5, learning_rates=(0.1,),
+                                                train_size=20), seed=0)
+    assert record["n_train"] == 20 and record["n_test"] == 54
+
+
+def test_convergence_checkpoints_are_iterates_of_the_full_run(heart):
+    record = run_convergence(heart, 0, metrics=("f1",), max_iter=12, checkpoints=[0, 5, 12])
+    assert record["checkpoints"] == [0, 5, 12]
+    for method in ("U-GD", "U-BFGS"):
+        r = record["results"]["f1"][method]
+        assert len(r["surrogate_history"]) == r["iterations"] + 1 and len(r["test_at_checkpoints"]) == 3
+        # The k-iteration re-run reproduces the k-th iterate: its training metric is the full run's history[k].
+        history = r["train_history"]
+        assert r["train_at_checkpoints"] == [history[min(k, len(history) - 1)] for k in (0, 5, 12)]
+
+
+def test_bad_protocol_settings():
+    with pytest.raises(ValueError, match="unknown metric 'auc'"):
+        ProtocolConfig(metrics=("auc",))
+    with pytest.raises(ValueError, match="unknown method"):
+        ProtocolConfig(methods=("SVM",))
+    with pytest.raises(ValueError, match=r"tau must lie in \(0.0, 1.0\]"):
+        ProtocolConfig(tau=1.5)
+    with pytest.raises(ValueError, match="train_size"):
+        ProtocolConfig(train_size=2)
+
+
+# ---------------------------------------------------------------------- runner: records, resume, workers
+def _cells(trials=2, **extra):
+    settings = {"metrics": ["f1"], "methods": ["U-BFGS", "ERM"], "max_iter": 5, "learning_rates": [0.1],
+                "seed": 0, **extra}
+    key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in settings.items()))
+    return [Cell("table", "heart", "default", t, key) for t in range(trials)]
+
+
+@needs_data
+def test_same_numbers_whatever_the_number_of_workers(tmp_path):
+    cells = _cells(trials=2)
+    one = run_cells(cells, tmp_path / "one", jobs=1, data_root=DATA_ROOT, progress=False)
+    two = run_cells(cells, tmp_path / "two", jobs=2, data_root=DATA_ROOT, progress=False)
+
+    def numbers(records):
+        return {c.trial: {m: r["test"] for m, r in records[c]["results"]["f1"].items()} for c in cells}
+
+    assert numbers(one) == numbers(two)
+
+
+@needs_data
+def test_resume_skips_finished_trials_and_refuses_other_settings(tmp_path, monkeypatch):
+    from lfverify.paper_benchmark import runner
+
+    cells = _cells(trials=2)
+    run_cells(cells[:1], tmp_path, jobs=1, data_root=DATA_ROOT, progress=False)  # an "interrupted" run
+    path = record_path(tmp_path, cells[0])
+    assert json.loads(path.read_text())["fingerprint"] == fingerprint(cells[0].settings_dict)
+    calls = []
+    original = runner._run_cell
+    monkeypatch.setattr(runner, "_run_cell", lambda cell, root: calls.append(cell.trial) or original(cell, root))
+    records = run_cells(cells, tmp_path, jobs=1, data_root=DATA_ROOT, progress=False)
+    assert calls == [1] and set(records) == set(cells)  # only the missing trial ran
+    assert not list(tmp_path.rglob("*.tmp"))
+    with pytest.raises(ValueError, match="other settings"):
+        load_records(tmp_path, _cells(trials=1, max_iter=6)[:1])
+
+
+@needs_data
+def test_an_interruption_keeps_the_finished_records(tmp_path, monkeypatch):
+    from lfverify.paper_benchmark import runner
+
+    cells = _cells(trials=2)
+    original = runner._run_cell
+
+    def failing(cell, root):
+        if cell.trial == 1:
+            raise KeyboardInterrupt
+        return original(cell, root)
+
+    monkeypatch.setattr(runner, "_run_cell", failing)
+    with pytest.raises(KeyboardInterrupt):
+        run_cells(cells, tmp_path, jobs=1, data_root=DATA_ROOT, progress=False)
+    assert record_path(tmp_path, cells[0]).exists() and not record_path(tmp_path, cells[1]).exists()
+    assert not list(tmp_path.rglob("*.tmp"))
+
+
+# ---------------------------------------------------------------------- the command
+@needs_data
+def test_bench_command_writes_the_report(tmp_path):
+    from lfverify.cli import main
+
+    out = tmp_path / "bench"
+    code = main(["bench", "--out", str(out), "--datasets", "heart", "--trials", "2", "--methods", "U-BFGS,ERM",
+                 "--experiments", "table,convergence,tau", "--taus", "0.3,0.9", "--max-iter", "5",
+                 "--convergence-iter", "6", "--jobs", "1", "--data-root", str(DATA_ROOT)])
+    assert code == 0
+    text = (out / "paper_benchmark.md").read_text()
+    assert "| heart (2) |" in text and "0.802 (99)*" in text  # the paper's U-BFGS cell for heart, F_1
+    assert "U-BFGS reaches its final surrogate utility" in text
+    summary = json.loads((out / "summary.json").read_text())
+    assert set(summary["table"]["f1"]["heart"]) == {"U-BFGS", "ERM"}
+    for name in ("convergence_f1.png", "tau_sensitivity_jaccard.png"):
+        assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--metrics", "auc"], "unknown metric 'auc'"),
+    (["--datasets", "cod-rna"], "unknown or missing data set 'cod-rna'"),
+    (["--taus", "0.5,1.5"], r"taus must lie in \(0.0, 1.0\]"),
+    (["--methods", "SVM"], "unknown method 'SVM'"),
+    (["--experiments", "tables"], "unknown experiment 'tables'"),
+    (["--trials", "0"], "trials must be an int >= 1"),
+])
+def test_bench_command_rejects_bad_input(tmp_path, capsys, argv, message):
+    from lfverify.cli import main
+
+    extra = [] if DATA_ROOT is None else ["--data-root", str(DATA_ROOT)]
+    assert main(["bench", "--out", str(tmp_path), *extra, *argv]) == 2
+    assert re.search(message, capsys.readouterr().err)
+    assert not (tmp_path / "paper_benchmark.md").exists()
