@@ -1,0 +1,106 @@
+"""The claims registry (lfverify/registry.py): every claim of the paper has a check, and every check exists.
+
+Oracle: the paper's LaTeX source (its \\label{...} commands), and the test files / proof modules / self-checks /
+studies / benchmark experiments themselves.
+"""
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from lfverify import registry as R
+from lfverify.proofs import all_claims
+from lfverify.verification import CHECKS
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _find_upwards(relative):
+    for base in (Path.cwd(), *Path.cwd().parents, REPO, *REPO.parents):
+        if (base / relative).exists():
+            return base / relative
+    fallback = Path("/work") / relative
+    return fallback if fallback.exists() else None
+
+
+PAPER_TEX = _find_upwards("shared/paper/bao-sugiyama-2020-linear-fractional.tex")
+needs_tex = pytest.mark.skipif(PAPER_TEX is None, reason="the paper's LaTeX source (shared/paper) is not available")
+
+
+@needs_tex
+def test_every_claim_of_the_paper_has_a_registry_entry():
+    """A numbered definition, lemma, theorem, proposition, table, figure or algorithm without a check fails."""
+    labels = R.claim_labels_in_tex(PAPER_TEX.read_text())
+    assert len(labels) == 39  # counted with grep: guards against a parser that finds nothing or too much
+    assert R.unregistered_labels(labels) == []
+
+
+@needs_tex
+def test_registry_labels_exist_in_the_paper():
+    tex = PAPER_TEX.read_text()
+    all_labels = set(re.findall(r"\\label\{([^}]*)\}", tex))
+    assert {c.label for c in R.PAPER_CLAIMS} <= all_labels
+    assert set(R.NOT_CLAIMS) <= all_labels
+
+
+def test_a_missing_entry_is_detected():
+    """The completeness check can fail: dropping Lemma 1's entry reports its label."""
+    labels = ["lem:utility-lower-bound", "thm:consistency", "fig:overview"]
+    claims = [c for c in R.PAPER_CLAIMS if c.label != "lem:utility-lower-bound"]
+    assert R.unregistered_labels(labels, claims) == ["lem:utility-lower-bound"]
+    assert R.claim_labels_in_tex(r"\label{lem:a} \label{eq:b} \label{sec:c} \label{tab:d} \label{lem:a}") == [
+        "lem:a", "tab:d"]
+
+
+def test_labels_are_unique_and_not_both_claim_and_non_claim():
+    labels = [c.label for c in R.PAPER_CLAIMS]
+    assert len(labels) == len(set(labels))
+    assert not set(labels) & set(R.NOT_CLAIMS)
+
+
+def _evidence(kind):
+    return [(c.label, e) for c in R.PAPER_CLAIMS for e in c.evidence if e.kind == kind]
+
+
+def test_derivation_evidence_names_existing_proof_claims_and_every_proof_is_attached():
+    proof_labels = {c.label for c in all_claims()}
+    targets = {e.target for _, e in _evidence("derivation")}
+    assert targets <= proof_labels
+    assert proof_labels <= targets  # no derivation is left outside the registry
+
+
+def test_self_check_evidence_names_existing_checks_and_every_check_is_attached():
+    names = {c.name for c in CHECKS}
+    targets = {e.target for _, e in _evidence("self-check")}
+    assert targets <= names
+    assert names <= targets
+
+
+def test_property_test_evidence_names_existing_tests():
+    for label, e in _evidence("property-test"):
+        path, name = e.target.split("::")
+        tree = ast.parse((REPO / path).read_text())
+        defined = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+        assert name in defined, f"{label}: {e.target} does not exist"
+
+
+def test_simulation_and_benchmark_evidence_name_existing_studies_and_experiments():
+    from lfverify.paper_benchmark.command import EXPERIMENTS
+    from lfverify.simulations import STUDIES
+
+    assert {e.target for _, e in _evidence("simulation")} <= set(STUDIES)
+    assert {e.target for _, e in _evidence("benchmark")} <= set(EXPERIMENTS) | {"datasets"}
+
+
+def test_claim_by_label_and_bad_entries():
+    assert R.claim_by_label("thm:consistency").number == "Theorem 5"
+    with pytest.raises(ValueError, match=r"^label must be one of the registry's labels; got 'lem:nope'$"):
+        R.claim_by_label("lem:nope")
+    with pytest.raises(ValueError, match=r"^kind must be one of"):
+        R.Evidence("opinion", "x")
+    with pytest.raises(ValueError, match=r"^expected must be one of"):
+        R.PaperClaim("lem:x", "Lemma 9", "s", "probably", (R.Evidence("derivation", "lem:x"),))
+    with pytest.raises(ValueError, match=r"every claim needs at least one piece of evidence"):
+        R.PaperClaim("lem:x", "Lemma 9", "s", "holds", ())
