@@ -186,3 +186,270 @@ def test_metric_calibration_report_passes_an_explicit_tau_through():
                                       tau=0.5)
     assert [r.tau for r in reports] == [0.5, 0.5]
     assert not reports[0].holds  # 2 * 0.5 / (1 - 0.5) = 2 > 0.99
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The reports as the user reads them.  Expected texts are written out here from the theorem statements; the
+# numbers are evaluated by hand in exact rational arithmetic (comments) and formatted as the report does.
+# ---------------------------------------------------------------------------------------------------------
+import re  # noqa: E402
+from fractions import Fraction  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+from lfverify.losses import SurrogateLoss, squared_hinge  # noqa: E402
+from lfverify.metrics import LinearFractionalMetric, gower_legendre  # noqa: E402
+
+KINK_CAVEAT = ("phi has a kink at 0: the surrogate maximiser can take f*(x) = 0 (predicted -1) where eta is above the "
+               "Bayes threshold, so the printed hypotheses do not guarantee calibration (ERRATA.md, the 'theorem' "
+               "entries of Thms. 1, 2, 7)")
+DOMINATION_CAVEAT = "phi does not dominate the 0/1 loss: the proof's use of Lemma 1 (U_phi <= U) fails"
+
+
+def exactly(text):
+    return "^" + re.escape(text) + "$"
+
+
+class _ShiftedLoss(SurrogateLoss):
+    """A test loss phi(m) = max(0, -m)^p: p = 1 has phi'(0-) = -1, phi'(0+) = 0 (discrepancy 0); p = 2 is
+    differentiable at 0 with phi'(0) = 0."""
+
+    is_convex = True
+    is_nonincreasing = True
+    kinks = (0.0,)
+    dominates_zero_one = False
+    lipschitz = 1.0
+    smoothness = (0.0, 0.0)
+
+    def __init__(self, power):
+        self.power = power
+        self.name = f"max(0, -m)^{power}"
+
+    def _value(self, m):
+        return np.maximum(0.0, -m) ** self.power
+
+    def _derivative(self, m, right):
+        if self.power == 2:
+            return -2.0 * np.maximum(0.0, -m)
+        return np.where((m < 0) | ((m == 0) & (not right)), -1.0, 0.0)
+
+    def _second_derivative(self, m, right):
+        return np.zeros_like(m)
+
+
+def test_theorem_1_report_text_at_the_boundary_of_the_u_star_bound():
+    """beta = 1.5, tau = 1/4: (1 + 9/4)(1/4) / (9/4 - 1/4) = 13/32 = 0.40625 exactly, and U* = 13/32 meets the bound
+    with equality, which Thm. 1's '>=' admits; the largest tau is beta^2 U* / (1 + beta^2 + U*) = 1/4."""
+    report = fbeta_calibration(1.5, tau_logistic(0.25), surrogate_optimum=0.40625)
+    assert str(report) == "\n".join([
+        "Thm. 1 (F_1.5-calibration): hypotheses hold (tau = 0.25)",
+        "  [x] phi convex: the surrogate loss is convex",
+        "  [x] phi non-increasing: the surrogate loss is non-increasing",
+        "  [x] (a) tau-discrepant: phi'(0+) >= tau phi'(0-) with tau = 0.25",
+        "  [x] tau in (0, beta^2): 0 < 0.25 < 2.25",
+        "  [x] U* bound: U*_phi = 0.40625 >= (1 + beta^2) tau / (beta^2 - tau) = 0.40625",
+        "  largest admissible tau: 0.25",
+        f"  caveat: {KINK_CAVEAT}",
+    ])
+    assert report.holds and report.max_tau == 0.25 and report.tau == 0.25
+    below = fbeta_calibration(1.5, tau_logistic(0.25), surrogate_optimum=0.40625 - 2 ** -20)
+    assert below.failed == [f"U* bound U*_phi = {0.40625 - 2 ** -20:.6g} >= (1 + beta^2) tau / (beta^2 - tau) = 0.40625"]
+
+
+@pytest.mark.parametrize("u, max_tau", [(0.5, 2.25 * 0.5 / 3.75), (1.0, 2.25 / 4.25), (-0.5, 0.0), (0.0, 0.0)])
+def test_theorem_1_report_largest_tau_uses_beta_and_the_clipped_optimum(u, max_tau):
+    """tau_max = beta^2 U* / (1 + beta^2 + U*) at beta = 1.5, with U* clipped to [0, 1] (a negative U* admits none)."""
+    report = fbeta_calibration(1.5, tau_logistic(0.25), surrogate_optimum=u)
+    assert report.max_tau == pytest.approx(max_tau, rel=1e-15, abs=0.0)
+
+
+def test_theorem_1_report_text_when_hypotheses_fail():
+    """The plain logistic loss (tau = discrepancy = 1 = beta^2): tau is outside (0, beta^2), the bound is infinite."""
+    report = fbeta_calibration(1.0, logistic(), surrogate_optimum=0.5)
+    assert str(report) == "\n".join([
+        "Thm. 1 (F_1-calibration): hypotheses FAIL (tau = 1.0)",
+        "  [x] phi convex: the surrogate loss is convex",
+        "  [x] phi non-increasing: the surrogate loss is non-increasing",
+        "  [x] (a) tau-discrepant: phi'(0+) >= tau phi'(0-) with tau = 1",
+        "  [ ] tau in (0, beta^2): 0 < 1 < 1",
+        "  [ ] U* bound: U*_phi = 0.5 >= (1 + beta^2) tau / (beta^2 - tau) = inf",
+        "  largest admissible tau: 0.2",  # 1 * 0.5 / (1 + 1 + 0.5)
+    ])
+
+
+def test_theorem_2_report_text_and_its_largest_tau():
+    report = jaccard_calibration(tau_logistic(0.75), surrogate_optimum=0.5, tau=0.8)
+    assert str(report) == "\n".join([
+        "Thm. 2 (Jaccard-calibration): hypotheses FAIL (tau = 0.8)",
+        "  [x] phi convex: the surrogate loss is convex",
+        "  [x] phi non-increasing: the surrogate loss is non-increasing",
+        "  [x] (a) tau-discrepant: phi'(0+) >= tau phi'(0-) with tau = 0.8",
+        "  [x] tau in (0, 1): 0 < 0.8 < 1",
+        "  [ ] U* bound: U*_phi = 0.5 >= tau = 0.8",
+        "  largest admissible tau: 0.5",
+        f"  caveat: {KINK_CAVEAT}",
+    ])
+    assert report.max_tau == 0.5
+    assert jaccard_calibration(tau_logistic(0.75), surrogate_optimum=-0.25).max_tau == 0.0  # clipped at 0
+    assert jaccard_calibration(tau_logistic(0.75), surrogate_optimum=0.75).holds  # U* = tau: '>=' admits it
+    assert jaccard_max_tau() == 1.0
+
+
+def test_proposition_8_report_text_lists_only_its_own_hypotheses():
+    """Prop. 8 assumes neither monotonicity nor tau-discrepancy: no such conditions appear."""
+    report = accuracy_calibration(logistic())
+    assert str(report) == "\n".join([
+        "Prop. 8 (accuracy-calibration): hypotheses hold (tau = None)",
+        "  [x] phi convex: the surrogate loss is convex",
+        "  [x] phi'(0) < 0: phi differentiable at 0 with phi'(0) < 0: phi'(0-) = -0.721348, phi'(0+) = -0.721348",
+    ])  # phi'(0) = -1 / (2 ln 2) = -0.7213475...
+    assert report.tau is None and report.max_tau is None and report.caveats == ()
+    kinked = accuracy_calibration(tau_logistic(0.5))
+    assert kinked.failed == ["phi'(0) < 0 phi differentiable at 0 with phi'(0) < 0: phi'(0-) = -0.721348, "
+                             "phi'(0+) = -0.360674"]
+
+
+def test_proposition_8_needs_a_strictly_negative_derivative_at_zero():
+    """max(0, -m)^2 is convex and differentiable with phi'(0) = 0: 'phi'(0) < 0' fails."""
+    report = accuracy_calibration(_ShiftedLoss(2))
+    assert [c.label for c in report.conditions if not c.holds] == ["phi'(0) < 0"]
+
+
+def test_loss_without_a_usable_discrepancy_needs_an_explicit_tau():
+    """max(0, -m) has phi'(0+) / phi'(0-) = 0 / -1 = -0.0, which is no admissible tau; pass tau explicitly."""
+    loss = _ShiftedLoss(1)
+    with pytest.raises(ValueError, match=exactly(f"tau: the loss {loss} has discrepancy -0.0; pass tau explicitly")):
+        jaccard_calibration(loss, surrogate_optimum=0.5)
+    report = jaccard_calibration(loss, surrogate_optimum=0.5, tau=0.25)
+    assert report.tau == 0.25 and report.caveats == (KINK_CAVEAT, DOMINATION_CAVEAT)
+
+
+@pytest.mark.parametrize("tau, interval", [(0.0, "(0.0, inf)"), (-0.5, "(0.0, inf)")])
+def test_explicit_tau_must_be_positive(tau, interval):
+    with pytest.raises(ValueError, match=exactly(f"tau must lie in {interval}; got {tau!r}")):
+        jaccard_calibration(tau_logistic(0.5), surrogate_optimum=0.5, tau=tau)
+
+
+def test_calibration_argument_messages():
+    with pytest.raises(ValueError, match=exactly("beta must lie in (0.0, inf); got 0.0")):
+        fbeta_calibration(0.0, tau_logistic(0.3), surrogate_optimum=0.5)
+    with pytest.raises(ValueError, match=exactly("beta must lie in (0.0, inf); got 0.0")):
+        fbeta_max_tau(0.0)
+    with pytest.raises(ValueError, match=exactly("surrogate_optimum must lie in [0.0, 1.0]; got -0.25")):
+        fbeta_max_tau(1.0, -0.25)
+    with pytest.raises(ValueError, match=exactly("surrogate_optimum must lie in [0.0, 1.0]; got 1.5")):
+        fbeta_max_tau(1.0, 1.5)
+    with pytest.raises(ValueError, match=exactly("surrogate_optimum must lie in [0.0, 1.0]; got -0.25")):
+        jaccard_max_tau(-0.25)
+    with pytest.raises(ValueError, match=exactly("surrogate_optimum must lie in [0.0, 1.0]; got 1.5")):
+        jaccard_max_tau(1.5)
+    # the theorems' optima may be negative (U_phi can be), but not above 1
+    with pytest.raises(ValueError, match=exactly("surrogate_optimum must lie in [-inf, 1.0]; got 1.5")):
+        general_calibration(f1(), tau_logistic(0.3), surrogate_optimum=1.5, true_utility_at_optimum=0.5)
+    with pytest.raises(ValueError, match=exactly("true_utility_at_optimum must lie in [-inf, 1.0]; got 1.25")):
+        general_calibration(f1(), tau_logistic(0.3), surrogate_optimum=0.5, true_utility_at_optimum=1.25)
+    with pytest.raises(ValueError, match=exactly("surrogate_optimum must lie in [-inf, 1.0]; got 2.0")):
+        jaccard_calibration(tau_logistic(0.5), surrogate_optimum=2.0)
+    report = general_calibration(f1(), tau_logistic(0.3), surrogate_optimum=-3.0, true_utility_at_optimum=-2.0)
+    assert report.tau == pytest.approx(0.3)
+
+
+# Thm. 7 for M: a0p = 2, a0n = -1/2, a1p = 1, a1n = 2 (b = 0), U* = 3/4, U(f*) = 5/8, tau = 0.3:
+#   (b) as printed: (a0p - a1p)/(a1n + a0n) * (-a0n + a1n U*)/(a0p + a1p U*) = (1 / (3/2)) (2 / (11/4)) = 16/33
+#   (c): (a0n - a1n U(f*))/(a1p U(f*) - a0p) * (a0p + a1p U*)/(-a0n + a1n U*) = (14/11)(11/8) = 7/4
+#   the proof's H(1): (a0p - a1p)/(a1n - a0n) * 8/11 = (2/5)(8/11) = 16/55
+M = LinearFractionalMetric(a0p=2.0, a0n=-0.5, a1p=1.0, a1n=2.0, name="M")
+
+
+def test_theorem_7_report_text_for_a_general_metric():
+    assert Fraction(16, 33) == Fraction(1) / Fraction(3, 2) * Fraction(2) / Fraction(11, 4)  # the comment above
+    report = general_calibration(M, tau_logistic(0.3), surrogate_optimum=0.75, true_utility_at_optimum=0.625, tau=0.3)
+    assert str(report) == "\n".join([
+        "Thm. 7 (general U-calibration): hypotheses FAIL (tau = 0.3)",
+        "  [ ] Def. 1: M is a linear-fractional utility in the sense of Definition 1 (violates denominator > 0 on "
+        "the feasible region; U >= 0 on the feasible region; U <= 1 on the feasible region)",
+        "  [x] (1): Delta a_0 = 2.5 > 0",
+        "  [x] (2): Delta a_1 = -1 <= 0",
+        "  [x] (3): a_{0,-1} != 0 or a_{1,-1} != 0",
+        "  [x] (4): a_{1,-1} + a_{0,-1} = 1.5 != 0",
+        "  [x] (5): a_{0,+1} a_{1,-1} + a_{0,-1} a_{1,+1} = 3.5 > 0",
+        "  [x] (6): if a_{1,-1} > 0 then U(f*) > -a_{0,-1}/a_{1,-1}",
+        "  [x] phi convex: the surrogate loss is convex",
+        "  [x] phi non-increasing: the surrogate loss is non-increasing",
+        "  [x] (a) tau-discrepant: phi'(0+) >= tau phi'(0-) with tau = 0.3",
+        f"  [x] (b): tau <= {16 / 33:.6g} (as printed)",
+        "  [x] (c): tau <= 1.75",
+        f"  caveat: {KINK_CAVEAT}",
+        "  caveat: condition (b) as printed uses a_{1,-1} + a_{0,-1}; with the proof's H(1) (a_{1,-1} - a_{0,-1}) "
+        f"the bound is {16 / 55:.6g}",
+    ])
+    assert report.max_tau is None
+
+
+def test_theorem_7_bounds_admit_equality():
+    """(b) and (c) are 'tau <= bound': with exact dyadic data the bounds are hit exactly.
+    M, U* = 1: (b) = (1 / (3/2)) * (5/2) / 3 = 5/9 is not dyadic, so use N: a0p = 2, a0n = -1/2, a1p = 1, a1n = 1:
+    (b) = (1 / (1/2)) * (3/2) / 3 = 1 at U* = 1; (c) at U(f*) = 1: (-3/2)/(-1) * 3 / (3/2) = 3."""
+    N = LinearFractionalMetric(a0p=2.0, a0n=-0.5, a1p=1.0, a1n=1.0, name="N")
+    at_b = general_calibration(N, logistic(), surrogate_optimum=1.0, true_utility_at_optimum=1.0, tau=1.0)
+    assert {c.label: c.holds for c in at_b.conditions}["(b)"] is True
+    at_c = general_calibration(N, logistic(), surrogate_optimum=1.0, true_utility_at_optimum=1.0, tau=3.0)
+    assert {c.label: c.holds for c in at_c.conditions}["(c)"] is True
+    above = general_calibration(N, logistic(), surrogate_optimum=1.0, true_utility_at_optimum=1.0, tau=3.0 + 2 ** -50)
+    assert {c.label: c.holds for c in above.conditions}["(c)"] is False
+
+
+# (1) Delta a_0 > 0, (2) Delta a_1 <= 0, (3) a0n != 0 or a1n != 0, (4) a1n + a0n != 0, (5) a0p a1n + a0n a1p > 0,
+# (6) a1n > 0 => U(f*) > -a0n / a1n; evaluated by hand for each metric at U(f*) = 1/2.
+STRUCTURAL = [
+    (LinearFractionalMetric(a0p=0.0, a0n=0.0, a1p=1.0, a1n=1.0, b1_const=1.0, name="zero-a0"),
+     {"(1)": False, "(2)": True, "(3)": True, "(4)": True, "(5)": False, "(6)": True}),  # -0/1 = 0 < 1/2
+    (LinearFractionalMetric(a0p=1.0, a0n=0.0, a1p=1.5, a1n=1.0, name="da1=1/2"),
+     {"(1)": True, "(2)": False, "(3)": True, "(4)": True, "(5)": True, "(6)": True}),
+    (accuracy(), {"(1)": True, "(2)": True, "(3)": True, "(4)": True, "(5)": False, "(6)": True}),  # a1n = 0
+    (LinearFractionalMetric(a0p=1.0, a0n=0.0, a1p=1.0, a1n=0.0, b1_const=1.0, name="TP/(TP+1)"),
+     {"(1)": True, "(2)": False, "(3)": False, "(4)": False, "(5)": False, "(6)": True}),
+    # a1p = 1 - 2 = -1, a1n = 1: Delta a_1 = -2; (5): 1*1 + (-1)*(-1) = 2 > 0; (6): 1/2 > -(-1)/1 = 1 fails
+    (gower_legendre(2.0), {"(1)": True, "(2)": True, "(3)": True, "(4)": False, "(5)": True, "(6)": False}),
+    (LinearFractionalMetric(a0p=1.0, a0n=-1.0, a1p=1.0, a1n=0.5, name="a0n*a1p=-1"),
+     {"(1)": True, "(2)": False, "(3)": True, "(4)": True, "(5)": False, "(6)": False}),  # 0.5 - 1 < 0; 1/2 > 2 no
+    (LinearFractionalMetric(a0p=1.0, a0n=-0.25, a1p=0.5, a1n=0.5, name="six-boundary"),
+     {"(1)": True, "(2)": True, "(3)": True, "(4)": True, "(5)": True, "(6)": False}),  # U(f*) = 1/2 = 0.25/0.5
+    (LinearFractionalMetric(a0p=1.0, a0n=-0.125, a1p=1.0, a1n=4.0, name="six-product"),
+     {"(1)": True, "(2)": True, "(3)": True, "(4)": True, "(5)": True, "(6)": True}),  # 1/2 > 1/32 (not 1/2)
+]
+
+
+@pytest.mark.parametrize("metric, expected", STRUCTURAL, ids=[m.name for m, _ in STRUCTURAL])
+def test_theorem_7_structural_conditions_by_hand(metric, expected):
+    report = general_calibration(metric, logistic(), surrogate_optimum=0.5, true_utility_at_optimum=0.5, tau=0.5)
+    got = {c.label: c.holds for c in report.conditions if c.label in expected}
+    assert got == expected
+    assert all(type(c.holds) is bool for c in report.conditions)
+
+
+def test_theorem_7_report_for_f1_lists_the_condition_labels_in_order_and_no_condition_b_caveat():
+    report = general_calibration(f1(), logistic(), surrogate_optimum=0.9, true_utility_at_optimum=0.9, tau=0.3)
+    assert [c.label for c in report.conditions] == [
+        "Def. 1", "(1)", "(2)", "(3)", "(4)", "(5)", "(6)", "phi convex", "phi non-increasing", "(a) tau-discrepant",
+        "(b)", "(c)"]
+    assert report.conditions[0].holds is True
+    assert report.caveats == ()  # no kink at 0, dominates the 0/1 loss, a_{0,-1} = 0
+
+
+def test_kink_caveat_only_for_a_loss_with_a_kink_at_zero():
+    assert fbeta_calibration(1.0, logistic(), surrogate_optimum=0.9, tau=0.5).caveats == ()
+    assert fbeta_calibration(1.0, hinge(), surrogate_optimum=0.9, tau=0.5).caveats == ()  # kink at 1, not at 0
+    assert fbeta_calibration(1.0, squared_hinge(), surrogate_optimum=0.9, tau=0.5).caveats == ()
+    assert fbeta_calibration(1.0, tau_logistic(0.5), surrogate_optimum=0.9).caveats == (KINK_CAVEAT,)
+    assert fbeta_calibration(1.0, logistic(base=3.0), surrogate_optimum=0.9, tau=0.5).caveats == (DOMINATION_CAVEAT,)
+
+
+def test_calibration_reports_dispatch_for_every_family_and_pass_tau():
+    loss = tau_logistic(0.33)
+    reports = jaccard().calibration_report(loss, surrogate_optimum=0.8, true_utility_at_optimum=0.7, tau=0.5)
+    assert [(r.theorem, r.tau) for r in reports] == [("Thm. 2 (Jaccard-calibration)", 0.5),
+                                                      ("Thm. 7 (general U-calibration)", 0.5)]
+    reports = accuracy().calibration_report(logistic(), surrogate_optimum=0.8)
+    assert [r.theorem for r in reports] == ["Prop. 8 (accuracy-calibration)"] and reports[0].holds
+    assert gower_legendre(0.5).calibration_report(loss, surrogate_optimum=0.8) == []
