@@ -96,11 +96,19 @@ def _cmd_bench(args) -> int:
     return run(args)
 
 
+def _cmd_simulate(args) -> int:
+    from .simulations.cli import run
+
+    return run(args)
+
+
 SUBCOMMANDS = {
     "verify": ("check the paper's claims that the installed library can decide (quick)", _cmd_verify),
     "proofs": ("derive the paper's closed forms with SymPy and compare them with the printed ones", _cmd_proofs),
     "metrics": ("print Table 1's coefficients and Definition 1's constraints for each metric", _cmd_metrics),
     "bench": ("the paper's experiments (Tables 2, 4, 5; convergence, sample-complexity and tau figures)", _cmd_bench),
+    "simulate": ("Monte-Carlo studies of Lemma 4, Thm. 5, Thms. 1-2 and Lemma 3 against exact population values",
+                 _cmd_simulate),
 }
 
 
@@ -124,6 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .paper_benchmark.command import add_arguments as add_bench_arguments
 
     add_bench_arguments(sub.add_parser("bench", help=SUBCOMMANDS["bench"][0]))
+    from .simulations.cli import add_arguments as add_simulate_arguments
+
+    add_simulate_arguments(sub.add_parser("simulate", help=SUBCOMMANDS["simulate"][0]))
     return parser
 
 

@@ -1,0 +1,79 @@
+"""``lfverify simulate NAME [--quick|--full] --out DIR``: run (or resume) a Monte-Carlo study.
+
+Registered in :mod:`lfverify.cli` through :func:`add_arguments` and :func:`run`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+__all__ = ["add_arguments", "run", "HELP"]
+
+HELP = "run a Monte-Carlo study of Lemma 4, Thm. 5, Thms. 1-2 or Lemma 3 (resumable; serial, processes or Dask)"
+
+
+def add_arguments(parser) -> None:
+    """The options of ``lfverify simulate``."""
+    from . import STUDY_NAMES
+
+    parser.add_argument("name", choices=[*STUDY_NAMES, "all"],
+                        help="the study (uniform-convergence: Lemma 4; consistency: Thm. 5; calibration: Thms. 1-2; "
+                             "unbiasedness: Lemma 3); 'all' runs each into OUT/NAME")
+    size = parser.add_mutually_exclusive_group()
+    size.add_argument("--quick", dest="mode", action="store_const", const="quick",
+                      help="the committed sizes, under a minute per study on 2 cores (default)")
+    size.add_argument("--full", dest="mode", action="store_const", const="full", help="the issue's full sizes")
+    size.add_argument("--mode", dest="mode", choices=("smoke", "quick", "full"), help=argparse.SUPPRESS)
+    parser.set_defaults(mode="quick")
+    parser.add_argument("--out", required=True, metavar="DIR", help="output folder; re-running resumes")
+    parser.add_argument("--seed", type=int, default=None, help="study seed (default: the study's fixed seed)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--serial", action="store_true", help="run in this process")
+    where.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: all cores)")
+    where.add_argument("--dask", metavar="ADDRESS", help="a Dask scheduler, e.g. tcp://127.0.0.1:8786")
+    where.add_argument("--dask-local", type=int, metavar="N", help="start a Dask LocalCluster of N worker processes")
+    parser.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
+    parser.add_argument("--progress", action="store_true", default=None,
+                        help="force the progress bar (default: only when stderr is a terminal)")
+
+
+def _executor(args):
+    from .executors import make_executor
+
+    if args.serial:
+        return make_executor("serial")
+    if args.dask or args.dask_local is not None:
+        return make_executor(dask_address=args.dask, dask_local=args.dask_local)
+    return make_executor("processes", workers=args.workers)
+
+
+def _verdict_lines(summary: dict) -> list[str]:
+    lines = []
+    for key, setting in summary.get("settings", {}).items():
+        for field in ("rate_verdict", "verdict"):
+            if isinstance(setting.get(field), str):
+                lines.append(f"  {key}: {setting[field]}")
+    for name, value in summary.get("verdicts", {}).items():
+        lines.append(f"  {name}: {value}")
+    return lines
+
+
+def run(args) -> int:
+    """Run the selected study (or all of them) and print where the results went and the verdicts."""
+    from . import STUDIES, STUDY_NAMES
+    from .engine import run as run_engine
+
+    executor = _executor(args)
+    names = list(STUDY_NAMES) if args.name == "all" else [args.name]
+    out = Path(args.out)
+    for name in names:
+        target = out / name if args.name == "all" else out
+        print(f"{name} ({args.mode}, {executor.describe()}) -> {target}", file=sys.stderr)
+        result = run_engine(STUDIES[name], mode=args.mode, out=target, executor=executor, seed=args.seed,
+                            progress=args.progress, figures=not args.no_figures)
+        print(f"{name}: {result.computed} tasks computed, {result.skipped} found done; {target / 'summary.json'}")
+        for line in _verdict_lines(result.summary):
+            print(line)
+    return 0

@@ -1,0 +1,333 @@
+"""The simulation engine: a study is a grid of tasks, each with its own random stream, run by an executor,
+recorded one finished task at a time, and resumable.
+
+Layout of an output folder ``DIR`` (every file written atomically, :func:`lfverify.atomic_write.write_text_atomically`):
+
+* ``DIR/run.json`` - the run's identity (study, mode, configuration, seed, lfverify version) and its fingerprint;
+  a folder never mixes the records of two configurations (a mismatch is an error, not a silent restart).
+* ``DIR/records/<task key>.json`` - one file per finished task: its key, the fingerprint and its rows.
+  Resuming skips every task whose record exists, so a killed run continues where it stopped, and ends with
+  results identical to an uninterrupted run (every task's numbers depend only on the study seed and its key).
+* ``DIR/records.csv`` - all rows in grid order (not completion order), floats printed to round-trip exactly.
+* ``DIR/summary.json`` - the study's fitted rates, intervals and verdicts, computed from the records as read
+  back from disk, and a ``generated_by`` block (command, version, seed).  No timings, so two runs compare equal.
+* ``DIR/*.png`` - figures (matplotlib, the ``plot`` extra; skipped with a notice when it is missing).
+
+Randomness: the stream of a task (or of one replication, at a study's choice) is
+``SeedSequence(entropy=study_seed, spawn_key=spawn_key(key))``, where :func:`spawn_key` hashes the canonical text
+of the key with BLAKE2b into four 32-bit words, so streams are independent across keys and do not depend on the
+order of execution or the number of workers.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import math
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping, NamedTuple
+
+import numpy as np
+
+from .. import __version__
+from ..atomic_write import write_text_atomically
+from .executors import make_executor
+
+__all__ = ["Task", "Study", "RunResult", "spawn_key", "seed_sequence", "run", "read_records", "MODES"]
+
+#: Run sizes every study defines: "smoke" (the test suite, seconds), "quick" (committed results, < 1 min),
+#: "full" (the issue's sizes).
+MODES = ("smoke", "quick", "full")
+_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class Task:
+    """One unit of work: ``key`` identifies it (and seeds it); ``key`` items are (name, int | str) pairs."""
+
+    key: tuple
+
+    def __post_init__(self):
+        if not isinstance(self.key, tuple) or not self.key:
+            raise TypeError(f"Task.key must be a non-empty tuple of (name, value) pairs; got {self.key!r}")
+        for item in self.key:
+            if (not isinstance(item, tuple) or len(item) != 2 or not isinstance(item[0], str)
+                    or isinstance(item[1], bool) or not isinstance(item[1], (int, str))):
+                raise TypeError(f"Task.key items must be (str, int | str) pairs; got {item!r}")
+
+    @property
+    def params(self) -> dict:
+        return dict(self.key)
+
+    @property
+    def label(self) -> str:
+        """Canonical text of the key, e.g. ``population=finite,n=1000,block=0``."""
+        return canonical_key(self.key)
+
+
+def canonical_key(key) -> str:
+    return ",".join(f"{name}={value}" for name, value in key)
+
+
+def spawn_key(key) -> tuple[int, ...]:
+    """Four 32-bit words of BLAKE2b(canonical key text): a stable, order-independent SeedSequence spawn key."""
+    text = key if isinstance(key, str) else canonical_key(key)
+    digest = hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
+    return tuple(int.from_bytes(digest[i:i + 4], "little") for i in range(0, 16, 4))
+
+
+def seed_sequence(study_seed: int, key) -> np.random.SeedSequence:
+    """The stream of ``key`` (a tuple of pairs or its canonical text) within the study seeded by ``study_seed``."""
+    if isinstance(study_seed, bool) or not isinstance(study_seed, (int, np.integer)) or study_seed < 0:
+        raise ValueError(f"study_seed must be a non-negative int; got {study_seed!r}")
+    return np.random.SeedSequence(entropy=int(study_seed), spawn_key=spawn_key(key))
+
+
+@dataclass(frozen=True)
+class Study:
+    """A Monte-Carlo study: its task grid, per-task computation and summary.
+
+    Attributes
+    ----------
+    name : str
+        Registry name (``lfverify simulate NAME``).
+    claim : str
+        What the study measures, citing the paper.
+    modes : mapping of "smoke" / "quick" / "full" to a configuration dict (JSON-serialisable)
+    seed : int
+        The fixed default study seed.
+    tasks : callable(config) -> list[Task]
+    context : callable(config) -> dict
+        Study-wide quantities computed once in the main process (population values on the theta net, theta*,
+        ...) and handed to every task; small and picklable.
+    run_task : callable(task, config, context, study_seed) -> list[dict]
+        A module-level function (picklable for the process and Dask executors) returning the task's rows of
+        flat values (str, int, float, bool).
+    summarize : callable(rows, config, context) -> dict
+    figures : callable(rows, summary, out_dir) -> list[Path], or None
+    """
+
+    name: str
+    claim: str
+    modes: Mapping[str, Mapping[str, Any]]
+    seed: int
+    tasks: Callable
+    context: Callable
+    run_task: Callable
+    summarize: Callable
+    figures: Callable | None = None
+    references: tuple = field(default_factory=tuple)
+
+    def config(self, mode: str, overrides: Mapping | None = None) -> dict:
+        if mode not in self.modes:
+            raise ValueError(f"mode must be one of {tuple(self.modes)} for study {self.name!r}; got {mode!r}")
+        config = json.loads(json.dumps(self.modes[mode]))  # a deep, JSON-clean copy
+        for name, value in (overrides or {}).items():
+            if name not in config:
+                raise ValueError(f"override {name!r} is not a constant of study {self.name!r}; "
+                                 f"known: {sorted(config)}")
+            config[name] = value
+        return config
+
+
+class RunResult(NamedTuple):
+    """What :func:`run` did: the summary (as written), how many tasks it computed and found done."""
+
+    summary: dict
+    computed: int
+    skipped: int
+    out: Path
+    figures: list
+
+
+def _execute(study_name: str, config: dict, study_seed: int, task: Task, context: dict) -> list[dict]:
+    """Worker entry point (module level, so process and Dask workers can unpickle it)."""
+    from . import STUDIES
+
+    return STUDIES[study_name].run_task(task, config, context, study_seed)
+
+
+def _clean_value(value, where):
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        value = float(value)
+        if not math.isfinite(value):
+            raise ValueError(f"{where}: non-finite value {value!r} (a study must not record NaN or inf)")
+        return value
+    if isinstance(value, str):
+        return value
+    raise TypeError(f"{where}: row values must be str, int, float or bool; got {type(value).__name__}")
+
+
+def _clean_rows(rows, task: Task) -> list[dict]:
+    if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+        raise TypeError(f"task {task.label}: run_task must return a list of dicts")
+    return [{str(k): _clean_value(v, f"task {task.label}, column {k}") for k, v in row.items()} for row in rows]
+
+
+_SAFE = re.compile(r"[^A-Za-z0-9_.=,+-]")
+
+
+def _record_path(records_dir: Path, task: Task) -> Path:
+    return records_dir / (_SAFE.sub("_", task.label) + ".json")
+
+
+def _fingerprint(identity: dict) -> str:
+    return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _write_record(path: Path, text: str) -> None:
+    """One finished task's record, atomically (the resume test slows this down to kill a run mid-way)."""
+    write_text_atomically(path, text)
+
+
+def _load_record(path: Path, task: Task, fingerprint: str) -> list[dict]:
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ValueError(f"record {path} is unreadable ({exc}); delete it to recompute that task") from exc
+    if data.get("fingerprint") != fingerprint or [tuple(p) for p in data.get("key", [])] != list(task.key):
+        raise ValueError(f"record {path} belongs to a different run or task (fingerprint "
+                         f"{data.get('fingerprint')!r}, expected {fingerprint!r}); use another output folder")
+    return data["rows"]
+
+
+def read_records(out) -> list[dict]:
+    """The rows of ``DIR/records.csv`` with numbers parsed back (int, float) - for analysis outside a run."""
+    rows = []
+    with open(Path(out) / "records.csv", newline="") as fh:
+        for row in csv.DictReader(fh):
+            parsed = {}
+            for k, v in row.items():
+                if v == "":
+                    continue
+                for kind in (int, float):
+                    try:
+                        parsed[k] = kind(v)
+                        break
+                    except ValueError:
+                        continue
+                else:
+                    parsed[k] = {"True": True, "False": False}.get(v, v)
+            rows.append(parsed)
+    return rows
+
+
+def _csv_text(rows: list[dict]) -> str:
+    columns = list(dict.fromkeys(k for row in rows for k in row))
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: repr(v) if isinstance(v, float) else v for k, v in row.items()})
+    return buffer.getvalue()
+
+
+def _progress_bar(total, initial, desc, enabled):
+    from tqdm import tqdm
+
+    return tqdm(total=total, initial=initial, desc=desc, unit="task", file=sys.stderr, disable=not enabled,
+                dynamic_ncols=True, smoothing=0.1)
+
+
+def generated_by(study: Study, mode: str, seed: int, overrides) -> dict:
+    flag = {"quick": " --quick", "full": " --full"}.get(mode, f" --mode {mode}")
+    command = f"lfverify simulate {study.name}{flag} --seed {seed} --out DIR"
+    return {"note": f"GENERATED by `{command}`; do not edit by hand", "command": command,
+            "lfverify_version": __version__, "seed": seed, "mode": mode,
+            **({"overrides": dict(overrides)} if overrides else {})}
+
+
+def run(study: Study, *, mode: str = "quick", out, executor="processes", seed: int | None = None,
+        progress: bool | None = None, figures: bool = True, overrides: Mapping | None = None) -> RunResult:
+    """Run (or resume) ``study`` in ``mode`` into the folder ``out``.
+
+    Parameters
+    ----------
+    study : Study
+    mode : {"smoke", "quick", "full"}, keyword-only
+    out : path, keyword-only
+        Output folder (created).  Re-running into the same folder resumes; a folder holding another
+        configuration's records is refused (ValueError).
+    executor : "serial", "processes", an executor instance, keyword-only
+        See :mod:`lfverify.simulations.executors`.
+    seed : int or None, keyword-only
+        Study seed; ``None`` is the study's fixed seed.
+    progress : bool or None, keyword-only
+        Progress bar on stderr (tasks done, rate, ETA); ``None`` shows it only when stderr is a terminal.
+    figures : bool, keyword-only
+        Write the PNG figures (needs matplotlib).
+    overrides : mapping or None, keyword-only
+        Replace some of the mode's constants (tests, exploration); recorded in the fingerprint and summary.
+    """
+    if not isinstance(study, Study):
+        raise TypeError(f"study must be a Study; got {type(study).__name__}")
+    config = study.config(mode, overrides)
+    seed = study.seed if seed is None else seed
+    seed_sequence(seed, "check")  # validates the seed
+    executor = make_executor(executor)
+    out = Path(out)
+    records_dir = out / "records"
+    records_dir.mkdir(parents=True, exist_ok=True)
+    for stale in records_dir.glob(".*.tmp"):  # left by a run killed while writing; never a valid record
+        stale.unlink()
+    identity = {"format": _FORMAT, "study": study.name, "mode": mode, "config": config, "seed": int(seed),
+                "lfverify_version": __version__}
+    fingerprint = _fingerprint(identity)
+    manifest = out / "run.json"
+    if manifest.exists():
+        previous = json.loads(manifest.read_text())
+        if previous.get("fingerprint") != fingerprint:
+            raise ValueError(f"out: {out} holds the results of another run ({previous.get('study')!r}, mode "
+                             f"{previous.get('mode')!r}, seed {previous.get('seed')!r}, fingerprint "
+                             f"{previous.get('fingerprint')!r}); choose an empty folder to start this one")
+    else:
+        write_text_atomically(manifest, json.dumps({**identity, "fingerprint": fingerprint}, indent=2) + "\n")
+
+    tasks = study.tasks(config)
+    labels = [t.label for t in tasks]
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"study {study.name!r} produced duplicate task keys")
+    paths = [_record_path(records_dir, t) for t in tasks]
+    done = [p.exists() for p in paths]
+    pending = [i for i, d in enumerate(done) if not d]
+    context = study.context(config)
+    enabled = sys.stderr.isatty() if progress is None else bool(progress)
+    bar = _progress_bar(len(tasks), len(tasks) - len(pending), study.name, enabled)
+    try:
+        arguments = [(study.name, config, int(seed), tasks[i], context) for i in pending]
+        for j, rows in executor.map_unordered(_execute, arguments):
+            i = pending[j]
+            rows = _clean_rows(rows, tasks[i])
+            record = {"format": _FORMAT, "study": study.name, "fingerprint": fingerprint,
+                      "key": [list(p) for p in tasks[i].key], "rows": rows}
+            _write_record(paths[i], json.dumps(record, allow_nan=False) + "\n")
+            bar.update(1)
+    finally:
+        bar.close()
+
+    all_rows = []
+    for task, path in zip(tasks, paths):
+        all_rows.extend(_load_record(path, task, fingerprint))
+    write_text_atomically(out / "records.csv", _csv_text(all_rows))
+    summary = {"study": study.name, "claim": study.claim, "generated_by": generated_by(study, mode, seed, overrides),
+               "config": config, **study.summarize(all_rows, config, context)}
+    write_text_atomically(out / "summary.json", json.dumps(summary, indent=2, allow_nan=False) + "\n")
+    written = []
+    if figures and study.figures is not None:
+        from .figures import matplotlib_available
+
+        if matplotlib_available():
+            written = list(study.figures(all_rows, summary, out))
+        else:
+            print(f"lfverify simulate {study.name}: matplotlib is not installed (pip install \"lfverify[plot]\"); "
+                  "figures skipped", file=sys.stderr)
+    return RunResult(summary, len(pending), len(tasks) - len(pending), out, written)

@@ -1,0 +1,87 @@
+"""Figures of the studies (matplotlib, the ``plot`` extra, imported lazily with the non-interactive Agg backend).
+
+:func:`loglog_rate_figure` draws Monte-Carlo means with error bars against n on log-log axes, the fitted line
+exp(a) n^slope and a reference line through the first point with the claimed exponent (n^-1/2 for Lemma 4).
+Files are written atomically (to a temporary name, then ``os.replace``).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["matplotlib_available", "loglog_rate_figure", "save_figure"]
+
+
+def matplotlib_available() -> bool:
+    return importlib.util.find_spec("matplotlib") is not None
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def save_figure(fig, path) -> Path:
+    """Save ``fig`` as PNG at ``path`` atomically and close it."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        fig.savefig(tmp, format="png", dpi=110, metadata={"Software": None})
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    finally:
+        _pyplot().close(fig)
+    return path
+
+
+def loglog_rate_figure(path, series, *, title: str, ylabel: str, expected: float = -0.5, xlabel: str = "n"):
+    """One log-log panel: for each series, means +- 1.96 s.e., the fitted line and the reference line.
+
+    Parameters
+    ----------
+    path : path of the PNG
+    series : list of dict
+        Each with ``label``, ``n``, ``mean``, ``se`` (arrays) and optionally ``fit`` (a dict with ``slope`` and
+        ``intercept`` of log(mean) = intercept + slope log(n), plus ``ci_low``, ``ci_high``).
+    expected : float
+        Exponent of the dashed reference line (drawn through each series' first point).
+    """
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6.4, 4.6))
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for i, s in enumerate(series):
+        color = colors[i % len(colors)]
+        n = np.asarray(s["n"], dtype=float)
+        mean = np.asarray(s["mean"], dtype=float)
+        se = np.asarray(s["se"], dtype=float)
+        ax.errorbar(n, mean, yerr=1.96 * se, fmt="o", ms=4, color=color, capsize=2, label=s["label"])
+        grid = np.geomspace(n.min(), n.max(), 50)
+        fit = s.get("fit")
+        if fit is not None:
+            ax.plot(grid, np.exp(fit["intercept"]) * grid ** fit["slope"], "-", color=color, lw=1,
+                    label=f"  fit: slope {fit['slope']:.3f} [{fit['ci_low']:.3f}, {fit['ci_high']:.3f}]")
+        ax.plot(grid, mean[0] * (grid / n[0]) ** expected, ":", color=color, lw=1)
+    ax.plot([], [], "k:", lw=1, label=f"reference n^{expected:g}")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="best")
+    fig.tight_layout()
+    return save_figure(fig, path)

@@ -1,0 +1,175 @@
+"""The simulation engine: per-key random streams, atomic per-task records, resume after SIGKILL, and identical
+results from the serial, process and Dask executors (a real LocalCluster).
+
+Oracle for every check: an uninterrupted serial run of the same configuration, compared byte for byte
+(records.csv, summary.json).
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import numpy as np
+import pytest
+
+from lfverify.simulations import STUDIES, engine, run_study
+from lfverify.simulations.engine import Task, seed_sequence, spawn_key
+from lfverify.simulations.executors import DaskExecutor, ProcessExecutor, SerialExecutor, make_executor
+
+#: A tiny uniform-convergence run: 2 populations x 3 sample sizes, 6 replications, 9 tasks per population.
+TINY = {"sample_sizes": [100, 200, 400], "replications": 6, "refinement_rounds": 2, "samples_per_task": 600}
+
+
+def _run(out, executor="serial", **kwargs):
+    kwargs = {"progress": False, "overrides": TINY, **kwargs}
+    return engine.run(STUDIES["uniform-convergence"], mode="smoke", out=out, executor=executor, figures=False,
+                      **kwargs)
+
+
+def _outputs(out):
+    return (out / "records.csv").read_bytes(), (out / "summary.json").read_bytes()
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """The uninterrupted serial run every other run must reproduce."""
+    out = tmp_path_factory.mktemp("reference")
+    result = _run(out)
+    assert result.computed == 18 and result.skipped == 0
+    return out
+
+
+def test_spawn_key_is_a_pinned_hash_of_the_key_text():
+    # BLAKE2b-128 of "population=finite,n=100", four little-endian 32-bit words (pinned: changing the hash would
+    # silently change every study's numbers)
+    assert spawn_key((("population", "finite"), ("n", 100))) == (2057059785, 1829551649, 956104477, 3983860134)
+    assert spawn_key("population=finite,n=100") == spawn_key((("population", "finite"), ("n", 100)))
+    a = np.random.default_rng(seed_sequence(1, (("n", 100), ("replication", 0)))).random(3)
+    b = np.random.default_rng(seed_sequence(1, (("n", 100), ("replication", 1)))).random(3)
+    c = np.random.default_rng(seed_sequence(2, (("n", 100), ("replication", 0)))).random(3)
+    assert not np.array_equal(a, b) and not np.array_equal(a, c)
+    with pytest.raises(ValueError, match="study_seed"):
+        seed_sequence(-1, "x")
+
+
+def test_task_keys_are_validated():
+    with pytest.raises(TypeError, match="pairs"):
+        Task((("n", 1.5),))
+    with pytest.raises(TypeError, match="non-empty tuple"):
+        Task(())
+    assert Task((("population", "finite"), ("n", 100))).label == "population=finite,n=100"
+
+
+def test_run_writes_records_csv_and_summary(reference):
+    records = sorted((reference / "records").glob("*.json"))
+    assert len(records) == 18 and not list((reference / "records").glob(".*.tmp"))
+    first = json.loads(records[0].read_text())
+    assert first["study"] == "uniform-convergence" and first["rows"]
+    summary = json.loads((reference / "summary.json").read_text())
+    assert summary["config"] == TINY and "GENERATED" in summary["generated_by"]["note"]
+    rows = engine.read_records(reference)
+    assert len(rows) == 2 * 2 * 3 * 6  # populations x metrics x sample sizes x replications
+    assert all(r["sup_error"] >= r["net_sup_error"] > 0 for r in rows)  # the refinement never loses ground
+    # grid order, not completion order: populations, then n, then replications
+    assert [r["n"] for r in rows[:12]] == [100] * 12
+
+
+def test_numbers_do_not_depend_on_how_replications_are_grouped_into_tasks(reference, tmp_path):
+    """Each replication has its own stream, so regrouping replications (a study constant, never the number of
+    workers) changes nothing but rounding: BLAS may pick other kernels for other batch shapes (~1 ulp)."""
+    _run(tmp_path, overrides={**TINY, "samples_per_task": 100_000})  # one task per (population, n)
+    key = ("population", "metric", "n", "replication")
+    mine = {tuple(r[k] for k in key): r["sup_error"] for r in engine.read_records(tmp_path)}
+    ref = {tuple(r[k] for k in key): r["sup_error"] for r in engine.read_records(reference)}
+    assert mine.keys() == ref.keys()
+    np.testing.assert_allclose([mine[k] for k in ref], [ref[k] for k in ref], rtol=1e-12)
+
+
+def test_resume_skips_finished_tasks_and_reproduces_the_uninterrupted_run(reference, tmp_path):
+    """SIGKILL a run (each record write slowed to 0.25 s) after 4 records, then resume it in-process."""
+    script = tmp_path / "slow_run.py"
+    script.write_text(textwrap.dedent(f"""
+        import sys, time
+        import lfverify.simulations.engine as engine
+        from lfverify.simulations import run_study
+        write = engine._write_record
+        def slow(path, text):
+            write(path, text)
+            time.sleep(0.25)
+        engine._write_record = slow
+        if __name__ == "__main__":
+            run_study("uniform-convergence", "smoke", out=sys.argv[1], executor="serial", progress=False,
+                      figures=False, overrides={TINY!r})
+    """))
+    out = tmp_path / "killed"
+    proc = subprocess.Popen([sys.executable, str(script), str(out)])
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:
+            if len(list((out / "records").glob("*.json"))) >= 4:
+                break
+            time.sleep(0.02)
+        assert proc.poll() is None, "the run finished (or failed) before it could be killed"
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    done = len(list((out / "records").glob("*.json")))
+    assert 4 <= done < 18 and not (out / "summary.json").exists()
+    result = _run(out)
+    assert (result.computed, result.skipped) == (18 - done, done)
+    assert _outputs(out) == _outputs(reference)
+    again = _run(out)  # a finished run resumes to nothing
+    assert (again.computed, again.skipped) == (0, 18) and _outputs(out) == _outputs(reference)
+
+
+def test_stale_temporary_files_are_removed_and_another_configuration_is_refused(reference, tmp_path):
+    out = tmp_path / "run"
+    (out / "records").mkdir(parents=True)
+    (out / "records" / ".population=finite.json.abc.tmp").write_text("{half")  # as left by a kill mid-write
+    _run(out)
+    assert not list((out / "records").glob(".*.tmp")) and _outputs(out) == _outputs(reference)
+    with pytest.raises(ValueError, match="holds the results of another run"):
+        _run(out, seed=5)
+    with pytest.raises(ValueError, match="not a constant"):
+        _run(tmp_path / "other", overrides={"replication": 3})
+
+
+def test_process_and_dask_executors_reproduce_the_serial_run(reference, tmp_path):
+    """Same seed, same bytes: 2 spawned worker processes, and a real Dask LocalCluster of 2 processes."""
+    _run(tmp_path / "processes", ProcessExecutor(2))
+    assert _outputs(tmp_path / "processes") == _outputs(reference)
+    _run(tmp_path / "dask", DaskExecutor(n_workers=2))
+    assert _outputs(tmp_path / "dask") == _outputs(reference)
+
+
+def test_make_executor_choices_and_errors():
+    assert isinstance(make_executor("serial"), SerialExecutor)
+    assert make_executor("processes", workers=3).max_workers == 3
+    assert isinstance(make_executor(dask_local=1), DaskExecutor)
+    with pytest.raises(ValueError, match="executor must be one of"):
+        make_executor("threads")
+    with pytest.raises(ValueError, match="not both"):
+        make_executor(dask_address="tcp://127.0.0.1:1", dask_local=2)
+    with pytest.raises(ValueError, match="max_workers"):
+        ProcessExecutor(0)
+
+
+def test_progress_bar_is_quiet_when_stderr_is_not_a_terminal(tmp_path, capfd):
+    run_study("uniform-convergence", "smoke", out=tmp_path, executor="serial", figures=False, overrides=TINY)
+    assert capfd.readouterr().err == ""
+    _run(tmp_path / "forced", progress=True)
+    err = capfd.readouterr().err
+    assert "uniform-convergence" in err and "18/18" in err
+
+
+def test_run_study_rejects_unknown_names_and_modes(tmp_path):
+    with pytest.raises(ValueError, match="name must be one of"):
+        run_study("consistancy", out=tmp_path)
+    with pytest.raises(ValueError, match="mode must be one of"):
+        run_study("uniform-convergence", "medium", out=tmp_path)

@@ -1,0 +1,154 @@
+"""The statistics of lfverify/simulations: fitted rates and their verdicts, limits, intervals.
+
+Oracles: synthetic data with a known exponent (the verdict must accept n^-1/2 with noise and reject a planted
+floor, n^-1/4 and n^-1), numpy on the pooled data for merged moments, scipy's exact binomial interval.
+"""
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from lfverify.simulations.intervals import clopper_pearson, mean_interval, merge_moments
+from lfverify.simulations.rates import fit_limit, fit_power_law, fit_rate, fit_rate_of_means
+
+SIZES = np.array([100, 316, 1000, 3162, 10000])
+
+
+def synthetic_errors(rng, curve, *, reps=30, noise=0.35):
+    """Per-replication errors curve(n) * lognormal noise (the spread of the measured sup errors)."""
+    n = np.repeat(SIZES, reps)
+    return n, curve(n) * np.exp(noise * rng.standard_normal(n.size))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_exact_root_n_rate_with_noise_passes(seed):
+    n, e = synthetic_errors(np.random.default_rng(seed), lambda n: 7.0 / np.sqrt(n))
+    fit = fit_rate(n, e)
+    assert fit.holds and fit.ci_low <= -0.5 <= fit.ci_high
+    assert fit.ci_high - fit.ci_low < 0.1  # precise enough that the band [-0.6, -0.4] means something
+    assert "holds" in fit.verdict
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("curve, reason", [
+    (lambda n: 0.05 + 7.0 / np.sqrt(n), "CI excludes -0.5"),  # planted bias: the error floors at 0.05
+    (lambda n: 2.0 * n ** -0.25, "CI excludes -0.5"),  # wrong rate n^-1/4
+    (lambda n: 50.0 / n, "CI excludes -0.5"),  # wrong rate n^-1
+])
+def test_planted_floor_and_wrong_rates_fail(seed, curve, reason):
+    n, e = synthetic_errors(np.random.default_rng(100 + seed), curve)
+    fit = fit_rate(n, e)
+    assert not fit.holds
+    assert reason in fit.verdict
+
+
+def test_imprecise_fit_fails_even_when_it_covers_the_claim():
+    """Three replications per n: the interval covers -0.5 but is wider than the band [-0.6, -0.4]."""
+    n, e = synthetic_errors(np.random.default_rng(7), lambda n: 7.0 / np.sqrt(n), reps=3, noise=0.8)
+    fit = fit_rate(n, e)
+    assert fit.ci_low <= -0.5 <= fit.ci_high and not fit.holds
+    assert "not within" in fit.verdict
+
+
+def test_lack_of_fit_detects_a_curved_loglog_plot():
+    rng = np.random.default_rng(3)
+    straight = fit_rate(*synthetic_errors(rng, lambda n: 7.0 / np.sqrt(n), reps=100))
+    curved = fit_rate(*synthetic_errors(rng, lambda n: 0.05 + 7.0 / np.sqrt(n), reps=100))
+    assert straight.lack_of_fit_p > 0.01 and curved.lack_of_fit_p < 1e-3
+
+
+def test_fit_rate_of_means_accepts_the_true_rate_and_rejects_a_floor():
+    rng = np.random.default_rng(11)
+    se = 0.03 * SIZES ** -0.5
+    good = fit_rate_of_means(SIZES, SIZES ** -0.5 + se * rng.standard_normal(5), se)
+    floored = fit_rate_of_means(SIZES, 0.004 + SIZES ** -0.5 + se * rng.standard_normal(5), se)
+    assert good.holds and not floored.holds
+    assert "CI excludes -0.5" in floored.verdict
+
+
+def test_fit_power_law_handles_signed_noisy_means():
+    """A 1/n bias that sinks into the noise (negative means at large n) is still fitted as c n^-1."""
+    rng = np.random.default_rng(5)
+    n = 2.0 ** np.arange(2, 11)
+    se = 0.01 / np.sqrt(n)
+    fit = fit_power_law(n, 0.4 / n + se * rng.standard_normal(n.size), se, expected=-1.0, tolerance=0.2)
+    assert fit.holds and abs(fit.intercept - np.log(0.4)) < 0.2
+    wrong = fit_power_law(n, 0.4 / np.sqrt(n) + se * rng.standard_normal(n.size), se, expected=-1.0,
+                          tolerance=0.2)
+    assert not wrong.holds
+    with pytest.raises(ValueError, match="significantly"):
+        fit_power_law(n, se * rng.standard_normal(n.size), se)
+
+
+def test_fit_limit_recovers_a_known_limit_and_its_interval_covers_it():
+    rng = np.random.default_rng(2)
+    se = 0.002 * np.ones(5)
+    fit = fit_limit(SIZES, 0.07 + 0.9 / np.sqrt(SIZES) + se * rng.standard_normal(5), se)
+    assert fit.ci_low <= 0.07 <= fit.ci_high and fit.ci_high - fit.ci_low < 0.02
+    shifted = fit_limit(SIZES, 0.09 + 0.9 / np.sqrt(SIZES) + se * rng.standard_normal(5), se)
+    assert not shifted.ci_low <= 0.07 <= shifted.ci_high
+
+
+@pytest.mark.parametrize("args, match", [
+    (([100, 200], [0.1, 0.1]), "sample_sizes and errors must be 1-D"),
+    (([100, 100, 200, 200, 300, 300], [0.1, -0.1, 0.1, 0.1, 0.1, 0.1]), "positive"),
+    (([100, 100, 200, 200], [0.1, 0.1, 0.1, 0.1]), "3 distinct"),
+])
+def test_fit_rate_rejects_bad_input(args, match):
+    n, e = args
+    if match.startswith("sample_sizes"):
+        e = e + [0.1]
+    with pytest.raises(ValueError, match=match):
+        fit_rate(n, e)
+
+
+def test_fit_rate_of_means_rejects_bad_input():
+    with pytest.raises(ValueError, match="standard_errors must be positive"):
+        fit_rate_of_means([1, 2, 3], [1.0, 1.0, 1.0], [1.0, 0.0, 1.0])
+    with pytest.raises(ValueError, match="distinct"):
+        fit_rate_of_means([1, 1, 3], [1.0, 1.0, 1.0], [1.0, 1.0, 1.0])
+    with pytest.raises(ValueError, match="tolerance"):
+        fit_rate_of_means([1, 2, 3], [1.0, 1.0, 1.0], [1.0, 1.0, 1.0], tolerance=0.0)
+
+
+def test_merge_moments_equals_the_pooled_sample():
+    rng = np.random.default_rng(0)
+    blocks = [rng.normal(3.0, 2.0, size=(k, 4)) for k in (5, 17, 1, 40)]
+    count, mean, m2 = merge_moments([len(b) for b in blocks], [b.mean(axis=0) for b in blocks],
+                                    [((b - b.mean(axis=0)) ** 2).sum(axis=0) for b in blocks])
+    pooled = np.concatenate(blocks)
+    assert count == 63
+    np.testing.assert_allclose(mean, pooled.mean(axis=0), rtol=1e-13)
+    np.testing.assert_allclose(m2, ((pooled - pooled.mean(axis=0)) ** 2).sum(axis=0), rtol=1e-12)
+    ci = mean_interval(count=count, mean=mean, m2=m2)
+    direct = mean_interval(pooled)
+    np.testing.assert_allclose(ci.standard_error, direct.standard_error, rtol=1e-12)
+    np.testing.assert_allclose(ci.standard_error, stats.sem(pooled, axis=0), rtol=1e-12)
+
+
+def test_mean_interval_covers_the_truth_at_its_level_and_not_a_wrong_value():
+    """95 % intervals of 2000 samples of 40 normal draws: coverage within 3 binomial s.e. of 95 % for the true
+    mean, and far below it for a value 0.5 s.d. away (the companion wrong input)."""
+    rng = np.random.default_rng(9)
+    draws = rng.normal(1.0, 1.0, size=(2000, 40))
+    ci = mean_interval(draws, axis=1)
+    coverage = np.mean((ci.low <= 1.0) & (1.0 <= ci.high))
+    assert abs(coverage - 0.95) < 3 * np.sqrt(0.95 * 0.05 / 2000)
+    assert np.mean((ci.low <= 1.5) & (1.5 <= ci.high)) < 0.2
+
+
+def test_clopper_pearson_matches_scipy_exact_interval():
+    # scipy's binomtest finds the interval by root finding (agrees to ~1e-10 relative), clopper_pearson inverts
+    # the beta distribution directly
+    for k, n in ((0, 20), (3, 50), (20, 20), (7, 3000)):
+        ref = stats.binomtest(k, n).proportion_ci(confidence_level=0.95, method="exact")
+        np.testing.assert_allclose(clopper_pearson(k, n), (ref.low, ref.high), rtol=1e-9, atol=1e-15)
+    with pytest.raises(ValueError, match="successes"):
+        clopper_pearson(5, 3)
+
+
+def test_mean_interval_rejects_non_finite_and_tiny_input():
+    with pytest.raises(ValueError, match="finite"):
+        mean_interval([1.0, np.nan, 2.0])
+    with pytest.raises(ValueError, match="at least 2"):
+        mean_interval([1.0])
