@@ -11,7 +11,6 @@ import csv
 import dataclasses
 import functools
 import shutil
-from pathlib import Path
 
 import numpy as np
 import pytest
