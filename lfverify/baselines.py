@@ -57,7 +57,7 @@ import warnings
 
 import numpy as np
 
-from .metrics import LinearFractionalMetric, accuracy, f1, jaccard
+from .metrics import LinearFractionalMetric
 from .validation import check_features, check_labels
 
 try:
@@ -72,6 +72,10 @@ try:
 except ImportError as exc:  # pragma: no cover - scikit-learn is in the bench and test extras
     raise ImportError("lfverify.baselines needs scikit-learn (>= 1.5, for TunedThresholdClassifierCV); install it "
                       "with `pip install lfverify[bench]`") from exc
+
+# The metric names and ERM's lambda are the estimator's, so that a baseline and LinearFractionalClassifier built
+# from the same arguments optimise and start from the same things.
+from .estimator import ERM_REGULARIZATION, resolve_metric  # noqa: E402  (imports scikit-learn)
 
 __all__ = [
     "BASELINES",
@@ -88,24 +92,11 @@ __all__ = [
 
 #: Names accepted by :func:`make_baseline`.
 BASELINES = ("erm", "w-erm", "plug-in", "tuned-threshold")
-#: Baseline 1's regularization parameter (App. C.2).
-ERM_REGULARIZATION = 1e-2
 #: The regularization parameters validated by W-ERM and Plug-in (App. C.2).
 REGULARIZATION_GRID = (1e-1, 1e-3, 1e-5)
 #: {1e-3 + (1 - 2e-3) / 20 * i | i = 1, ..., 20} (App. C.2): W-ERM's costs and Plug-in's thresholds.
 COST_GRID = tuple(1e-3 + (1 - 2e-3) / 20 * i for i in range(1, 21))
 THRESHOLD_GRID = COST_GRID
-
-_METRIC_NAMES = {"f1": f1, "jaccard": jaccard, "accuracy": accuracy}
-
-
-def _resolve_metric(metric) -> LinearFractionalMetric:
-    if isinstance(metric, LinearFractionalMetric):
-        return metric
-    if isinstance(metric, str) and metric in _METRIC_NAMES:
-        return _METRIC_NAMES[metric]()
-    raise ValueError(f"metric must be a LinearFractionalMetric or one of {sorted(_METRIC_NAMES)}; got {metric!r}")
-
 
 def _seed_sequence(random_state) -> np.random.SeedSequence:
     if random_state is None or isinstance(random_state, np.random.SeedSequence):
@@ -177,7 +168,7 @@ class _LinearBaseline(ClassifierMixin, BaseEstimator):
     def _validate_training_data(self, X, y):
         X = check_features(X, "X", min_samples=2)
         y = check_labels(y, "y", n_samples=X.shape[0]).astype(np.int64)
-        self.metric_ = _resolve_metric(self.metric)
+        self.metric_ = resolve_metric(self.metric)
         self.classes_ = np.array([-1, 1])
         self.n_features_in_ = X.shape[1]
         return X, y
@@ -195,7 +186,7 @@ class _LinearBaseline(ClassifierMixin, BaseEstimator):
 
     def score(self, X, y):
         """The metric (``self.metric``) of ``predict(X)`` against ``y``; 0/0 counts as 0."""
-        return float(_resolve_metric(self.metric).score(y, self.predict(X), zero_division=0.0))
+        return float(resolve_metric(self.metric).score(y, self.predict(X), zero_division=0.0))
 
     def _linear_decision(self, X):
         X = self._validate_features(X)
@@ -207,7 +198,7 @@ class HingeERMClassifier(_LinearBaseline):
 
     Parameters
     ----------
-    metric : LinearFractionalMetric or {"f1", "jaccard", "accuracy"}
+    metric : LinearFractionalMetric or a metric name of :func:`lfverify.estimator.resolve_metric`
         Used only by :meth:`score` (ERM itself optimises accuracy).
     regularization : float
         lambda of ``mean hinge + (lambda / 2) ||w||^2``; ``C = 1 / (lambda n)``.
@@ -254,7 +245,7 @@ class WeightedERMClassifier(_LinearBaseline):
 
     Parameters
     ----------
-    metric : LinearFractionalMetric or {"f1", "jaccard", "accuracy"}
+    metric : LinearFractionalMetric or a metric name of :func:`lfverify.estimator.resolve_metric`
     regularization_grid : sequence of float
     cost_grid : sequence of float in (0, 1)
     max_iter : int
@@ -333,7 +324,7 @@ class PlugInClassifier(_LinearBaseline):
 
     Parameters
     ----------
-    metric : LinearFractionalMetric or {"f1", "jaccard", "accuracy"}
+    metric : LinearFractionalMetric or a metric name of :func:`lfverify.estimator.resolve_metric`
     regularization_grid : sequence of float
     threshold_grid : sequence of float in (0, 1)
     max_iter : int
@@ -476,7 +467,7 @@ def make_baseline(name, metric, *, seed=None):
     Parameters
     ----------
     name : {"erm", "w-erm", "plug-in", "tuned-threshold"}
-    metric : LinearFractionalMetric or {"f1", "jaccard", "accuracy"}
+    metric : LinearFractionalMetric or a metric name of :func:`lfverify.estimator.resolve_metric`
         The metric its validation maximises (ERM ignores it except in ``score``).
     seed : None, int or SeedSequence, keyword-only
         ``random_state`` of the classifier (its validation splits and scikit-learn's seeds).
@@ -487,6 +478,6 @@ def make_baseline(name, metric, *, seed=None):
     """
     if not isinstance(name, str) or name not in _CLASSES:
         raise ValueError(f"name must be one of the baselines {BASELINES}; got {name!r}")
-    _resolve_metric(metric)
+    resolve_metric(metric)
     _seed_sequence(seed)
     return _CLASSES[name](metric, random_state=seed)

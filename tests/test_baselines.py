@@ -64,8 +64,8 @@ def test_make_baseline_rejects_bad_arguments():
     with pytest.raises(ValueError, match=r"name must be one of the baselines \('erm', 'w-erm', 'plug-in', "
                                          r"'tuned-threshold'\); got 'svm'"):
         B.make_baseline("svm", "f1")
-    with pytest.raises(ValueError, match=r"metric must be a LinearFractionalMetric or one of \['accuracy', 'f1', "
-                                         r"'jaccard'\]; got 'auc'"):
+    with pytest.raises(ValueError, match=r"metric must be 'f1', 'f<beta>' .*, 'jaccard', 'accuracy' or a "
+                                         r"LinearFractionalMetric; got 'auc'"):
         B.make_baseline("erm", "auc")
     with pytest.raises(TypeError, match="random_state must be None, a non-negative int or a numpy SeedSequence"):
         B.make_baseline("erm", "f1", seed=1.5)
@@ -87,6 +87,25 @@ def test_each_baseline_fits_and_scores_like_sklearn(name, metric_name):
     # (e.g. a sign flip) would not beat on these well-separated classes.
     all_positive = SKLEARN_SCORE[metric_name](y_test, np.ones_like(y_test))
     assert model.score(X_test, y_test) > all_positive + 0.05
+
+
+def test_the_better_than_all_positive_check_fails_for_a_sign_flipped_classifier():
+    """The margin of 0.05 over predicting all positive (previous test) is not met by a broken fit: negating the
+    fitted plug-in's decision (a planted sign error) drops below it."""
+    X, y = _problem()
+    X_test, y_test = _problem(seed=1)
+    model = B.make_baseline("plug-in", "f1", seed=3).fit(X, y)
+    flipped = np.where(-model.decision_function(X_test) > 0, 1, -1)
+    assert f1_score(y_test, flipped) < f1_score(y_test, np.ones_like(y_test)) + 0.05
+
+
+def test_metric_names_are_the_estimators():
+    from sklearn.metrics import fbeta_score
+
+    X, y = _problem()
+    model = B.make_baseline("plug-in", "f2", seed=0).fit(X, y)
+    assert model.metric_.family == "f_beta" and model.metric_.parameter == 2.0
+    assert model.score(X, y) == pytest.approx(fbeta_score(y, model.predict(X), beta=2.0), rel=0, abs=1e-15)
 
 
 def test_erm_is_liblinear_hinge_with_C_from_lambda():
