@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -87,6 +88,14 @@ class OptimizationResult:
     true_history: np.ndarray | None
     converged: object
     message: object
+
+
+class _Evaluated(NamedTuple):
+    """The fields of an evaluation the phase-2 loop reads (U_hat, grad U_hat, true utility) for the moved rows."""
+
+    value: np.ndarray
+    gradient: np.ndarray
+    true_utility: np.ndarray
 
 
 def _check_count(value, name: str, *, low: int) -> int:
@@ -238,8 +247,8 @@ def maximize_surrogate_utility(objective, theta0, *, method: str = "bfgs", learn
             new_theta = theta[rows] + learning_rate * grad[rows] / gnorm[rows, None]
             ev = objective.evaluate(new_theta, true_utility=history)
         else:
-            new_theta, accepted = _bfgs_line_search(objective, theta, grad, value, inverse_hessian, rows,
-                                                    learning_rate, fresh)
+            new_theta, accepted, full, first = _bfgs_line_search(objective, theta, grad, value, inverse_hessian,
+                                                                 rows, learning_rate, fresh, history)
             for r in rows[~accepted]:
                 if fresh[r]:  # even the normalized-gradient step cannot increase U_hat: a maximum
                     active[r], converged[r] = False, True
@@ -248,18 +257,32 @@ def maximize_surrogate_utility(objective, theta0, *, method: str = "bfgs", learn
                 else:  # the quasi-Newton direction failed: restart from the scaled gradient next iteration
                     _reset_inverse_hessian(inverse_hessian, r, grad[r], learning_rate)
                     fresh[r], pair_seen[r] = True, False
+            new_value = np.empty(rows.size)
+            new_grad = np.empty((rows.size, d))
+            new_true = np.full(rows.size, np.nan)
+            if full is not None and first.any():  # full steps: already evaluated by the line search
+                new_value[first] = np.atleast_1d(full.value)[first]
+                new_grad[first] = np.atleast_2d(full.gradient)[first]
+                if history:
+                    new_true[first] = np.atleast_1d(full.true_utility)[first]
+            later = accepted & ~(first if full is not None else np.zeros_like(first))
+            if later.any():  # shortened steps: one more pass for the gradient
+                ev = objective.evaluate(new_theta[later], true_utility=history)
+                new_value[later], new_grad[later] = np.atleast_1d(ev.value), np.atleast_2d(ev.gradient)
+                if history:
+                    new_true[later] = np.atleast_1d(ev.true_utility)
             rows, new_theta = rows[accepted], new_theta[accepted]
+            new_value, new_grad, new_true = new_value[accepted], new_grad[accepted], new_true[accepted]
             if rows.size == 0:
                 if history:
                     surrogate_rows.append(value.copy())
                     true_rows.append(true_value.copy())
                 continue
-            ev = objective.evaluate(new_theta, true_utility=history)
             s = new_theta - theta[rows]
-            yv = np.atleast_2d(ev.gradient) - grad[rows]
             # H approximates the inverse Hessian of -U_hat: its curvature pair is (s, -(change of grad U_hat)).
-            _bfgs_update(inverse_hessian, rows, s, -yv, pair_seen)
+            _bfgs_update(inverse_hessian, rows, s, -(new_grad - grad[rows]), pair_seen)
             fresh[rows] = False
+            ev = _Evaluated(new_value, new_grad, new_true)
         theta[rows] = new_theta
         value[rows] = np.atleast_1d(ev.value)
         grad[rows] = np.atleast_2d(ev.gradient)
@@ -292,8 +315,13 @@ def _reset_inverse_hessian(inverse_hessian, r, gradient, learning_rate):
     inverse_hessian[r] = (learning_rate / norm if norm > 0 else learning_rate) * np.eye(gradient.shape[0])
 
 
-def _bfgs_line_search(objective, theta, grad, value, inverse_hessian, rows, learning_rate, fresh):
-    """Batched Armijo backtracking along p = H grad U_hat for ``rows``.  Returns (new theta rows, accepted)."""
+def _bfgs_line_search(objective, theta, grad, value, inverse_hessian, rows, learning_rate, fresh, history):
+    """Batched Armijo backtracking along p = H grad U_hat for ``rows``.
+
+    The full step (alpha = 1, accepted most of the time) is probed with one complete evaluation (U_hat, its
+    gradient and the true utility), so an accepted full step needs no second pass over the data; halvings probe
+    U_hat only.  Returns (new theta rows, accepted, evaluation of the rows accepted at alpha = 1 or None, mask).
+    """
     direction = np.einsum("kij,kj->ki", inverse_hessian[rows], grad[rows])
     slope = np.einsum("ki,ki->k", grad[rows], direction)
     # H lost positive definiteness numerically: use the normalized gradient step for this iteration.
@@ -303,33 +331,43 @@ def _bfgs_line_search(objective, theta, grad, value, inverse_hessian, rows, lear
         direction[bad] = learning_rate * grad[rows[bad]] / gnorm[:, None]
         slope[bad] = learning_rate * gnorm
         fresh[rows[bad]] = True
-    alpha = np.ones(rows.size)
-    accepted = np.zeros(rows.size, dtype=bool)
-    new_theta = theta[rows].copy()
-    for _ in range(_MAX_HALVINGS):
+    trial = theta[rows] + direction
+    try:
+        full = objective.evaluate(trial, true_utility=history)
+        trial_value = np.atleast_1d(full.value)
+    except ValueError:  # D_hat <= 0 at some trial point: fall back to values (-inf there)
+        full, trial_value = None, _values(objective, trial)
+    accepted = trial_value >= value[rows] + _ARMIJO * slope
+    first = accepted.copy()
+    new_theta = np.where(accepted[:, None], trial, theta[rows])
+    alpha = np.full(rows.size, 0.5)
+    for _ in range(_MAX_HALVINGS - 1):
+        if accepted.all():
+            break
         pending = np.flatnonzero(~accepted)
         trial = theta[rows[pending]] + alpha[pending, None] * direction[pending]
         ok = _values(objective, trial) >= value[rows[pending]] + _ARMIJO * alpha[pending] * slope[pending]
         accepted[pending[ok]] = True
         new_theta[pending[ok]] = trial[ok]
         alpha[pending[~ok]] *= 0.5
-        if accepted.all():
-            break
-    return new_theta, accepted
+    return new_theta, accepted, full, first
 
 
 def _bfgs_update(inverse_hessian, rows, s, y, pair_seen):
-    """BFGS update of the inverse Hessian of -U_hat for each row with y^T s > 0 (Nocedal & Wright Eq. (6.17))."""
+    """BFGS update of the inverse Hessian of -U_hat for each row with y^T s > 0 (Nocedal & Wright Eq. (6.17)).
+
+    Expanded to O(d^2): H+ = H - rho (s (Hy)^T + (Hy) s^T) + (rho^2 y^T H y + rho) s s^T, rho = 1 / y^T s.
+    """
     ys = np.einsum("ki,ki->k", y, s)
     yy = np.einsum("ki,ki->k", y, y)
     d = s.shape[1]
-    eye = np.eye(d)
     for i, r in enumerate(rows):
         if not (ys[i] > 1e-12 * np.sqrt(yy[i] * (s[i] @ s[i]))):
             continue  # curvature condition fails: keep the current approximation
         if not pair_seen[r]:
-            inverse_hessian[r] = (ys[i] / yy[i]) * eye  # Eq. (6.20) scaling before the first update
+            inverse_hessian[r] = (ys[i] / yy[i]) * np.eye(d)  # Eq. (6.20) scaling before the first update
             pair_seen[r] = True
         rho = 1.0 / ys[i]
-        left = eye - rho * np.outer(s[i], y[i])
-        inverse_hessian[r] = left @ inverse_hessian[r] @ left.T + rho * np.outer(s[i], s[i])
+        hy = inverse_hessian[r] @ y[i]
+        inverse_hessian[r] += (rho * rho * (y[i] @ hy) + rho) * np.outer(s[i], s[i]) - rho * (
+            np.outer(s[i], hy) + np.outer(hy, s[i]))
