@@ -181,13 +181,15 @@ def run_benchmark(options: BenchOptions) -> Path:
                 run_cells(cells, out, jobs=options.jobs, data_root=options.data_root, progress=options.progress,
                           description=experiment))
     elapsed = time.time() - started
+    compute = sum(r.get("elapsed_seconds", 0.0) for rs in records.values() for r in rs)
     lines = ["# The paper's benchmark, reproduced (`lfverify bench`)", "",
              f"Command: `{options.command or 'lfverify bench'}`", "",
              f"Data sets: {', '.join(options.datasets)}. Metrics: {', '.join(options.metrics)}. "
              f"Seed {options.seed}. U-GD / U-BFGS: {options.max_iter} iterations, ERM (linear SVM) start, "
              f"learning rate from {{{', '.join(f'{r:g}' for r in options.learning_rates)}}} on a 4:1 validation "
-             f"split, tau = 0.33 (F1) / 0.75 (Jaccard). Wall time of this invocation: {elapsed:.0f} s "
-             f"(records reused from earlier runs are not re-timed).", ""]
+             f"split, tau = 0.33 (F1) / 0.75 (Jaccard). Compute time of the trials: {compute:.0f} s (sum over "
+             f"trials, one worker each); wall time of this invocation: {elapsed:.0f} s with {options.jobs} "
+             f"worker(s) (trials recorded by an earlier run are reused, not recomputed).", ""]
     summary = {"options": {k: (list(v) if isinstance(v, tuple) else v) for k, v in options.__dict__.items()
                            if k not in ("out", "progress")}}
     summary["options"]["out"] = str(options.out)

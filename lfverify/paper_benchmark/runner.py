@@ -19,6 +19,7 @@ import functools
 import hashlib
 import json
 import sys
+import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
@@ -107,6 +108,7 @@ def _run_cell(cell: Cell, data_root: str | None) -> dict:
     from . import protocol
 
     settings = cell.settings_dict
+    started = time.perf_counter()
     dataset = _dataset(cell.dataset, data_root)
     with warnings.catch_warnings():
         # liblinear / lbfgs iteration caps and Alg. 1's phase-1 warning are recorded per trial (the record
@@ -123,7 +125,8 @@ def _run_cell(cell: Cell, data_root: str | None) -> dict:
                                              tau=settings.get("tau"), train_size=settings.get("train_size"))
             record = protocol.run_trial(dataset, cell.trial, config, seed=settings["seed"])
     record.update(kind=cell.kind, parameter=cell.parameter, version=RECORD_VERSION,
-                  fingerprint=fingerprint(settings), settings=settings)
+                  fingerprint=fingerprint(settings), settings=settings,
+                  elapsed_seconds=round(time.perf_counter() - started, 3))
     return record
 
 
