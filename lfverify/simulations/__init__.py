@@ -26,7 +26,7 @@ __all__ = ["STUDIES", "STUDY_NAMES", "run_study", "run", "Study", "Task", "RunRe
 
 #: The registered studies, in the order of the issue (a constant, so that the command line can list them
 #: without importing the study modules).
-STUDY_NAMES = ("uniform-convergence", "unbiasedness")
+STUDY_NAMES = ("uniform-convergence", "consistency", "calibration", "unbiasedness")
 _MODULES = {"uniform-convergence": "uniform_convergence", "consistency": "consistency",
             "calibration": "calibration", "unbiasedness": "unbiasedness"}
 _studies = None

@@ -1,0 +1,294 @@
+"""Small (smoke) versions of the four studies, and their building blocks against independent oracles.
+
+Oracles: EmpiricalSurrogateUtility and the exact populations (V_hat and V at the recorded worst theta), exact
+enumeration of every sample of size 2 and 3 (the same-sample bias B / n), mpmath / exact-rational Dinkelbach
+from tests/calibration_search.py (sup over all classifiers), scipy's Nelder-Mead (theta*), closed forms of
+Lemma 4's constants.
+"""
+
+import itertools
+import json
+import math
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from lfverify.empirical import EmpiricalSurrogateUtility
+from lfverify.losses import tau_logistic
+from lfverify.metrics import f1, jaccard
+from lfverify.populations import BoundedLogisticPopulation, FiniteSupportPopulation, GaussianPopulation
+from lfverify.scores import surrogate_scores
+from lfverify.simulations import engine, run_study
+from lfverify.simulations import calibration as cal
+from lfverify.simulations import unbiasedness as ub
+from lfverify.simulations import uniform_convergence as uc
+from lfverify.simulations.maximisers import empirical_maximiser, population_maximiser
+from lfverify.simulations.pointwise_optimum import (
+    FiniteEta,
+    GaussianEta,
+    pointwise_surrogate_optimum,
+    surrogate_utility_of_eta,
+)
+
+sys.path.insert(0, str(Path(__file__).parent))
+import calibration_search as cs  # noqa: E402  (the exact-rational / mpmath oracle of the property tests)
+
+
+def _smoke(name, tmp_path_factory, *, figures=False):
+    out = tmp_path_factory.mktemp(name)
+    summary = run_study(name, "smoke", out=out, executor="serial", progress=False, figures=figures)
+    return out, summary
+
+
+# ---------------------------------------------------------------------------------------------- uniform convergence
+@pytest.fixture(scope="module")
+def uniform(tmp_path_factory):
+    return _smoke("uniform-convergence", tmp_path_factory, figures=True)
+
+
+def test_uniform_convergence_sup_is_the_core_error_at_the_recorded_theta(uniform):
+    out, summary = uniform
+    rows = engine.read_records(out)
+    for pop_name in ("finite", "bounded-logistic"):
+        population = uc.POPULATIONS[pop_name]
+        for row in [r for r in rows if r["population"] == pop_name and r["replication"] == 1][:4]:
+            metric, tau = uc.METRICS[row["metric"]]
+            loss = tau_logistic(tau)
+            X, y = uc.draw_replications(population, pop_name, row["n"], row["replication"], 1,
+                                        uc.STUDY.seed)
+            core = EmpiricalSurrogateUtility(metric, loss, X[0], y[0])
+            theta = np.array([row["worst_theta_1"], row["worst_theta_2"]])
+            err = np.linalg.norm(core.gradient_direction(theta) - population.gradient_direction(metric, loss, theta))
+            assert err == pytest.approx(row["sup_error"], rel=1e-12)
+            assert np.linalg.norm(theta) <= uc.C_THETA * (1 + 1e-12)
+            net = uc.theta_net(2, uc.C_THETA)
+            net_err = np.linalg.norm(core.gradient_direction(net) - population.gradient_direction(metric, loss, net),
+                                     axis=1)
+            assert row["net_sup_error"] == pytest.approx(net_err.max(), rel=1e-12)
+            assert row["sup_error"] >= row["net_sup_error"]
+
+
+def test_uniform_convergence_summary_and_figures(uniform):
+    out, summary = uniform
+    assert set(summary["settings"]) == {"finite/F1", "finite/Jaccard", "bounded-logistic/F1",
+                                        "bounded-logistic/Jaccard"}
+    rows = engine.read_records(out)
+    for key, s in summary["settings"].items():
+        pop_name, metric_name = key.split("/")
+        sup = {n: [r["sup_error"] for r in rows if r["population"] == pop_name and r["metric"] == metric_name
+                   and r["n"] == n] for n in (100, 400, 1600)}
+        for b in s["bounds"].values():  # exceedances recomputed from the records
+            assert [p["exceed"] for p in b["per_n"]] == [int(np.sum(np.array(sup[p["n"]]) > p["bound"]))
+                                                         for p in b["per_n"]]
+        assert [t["mean_sup_error"] for t in s["table"]] == pytest.approx([np.mean(sup[n]) for n in sup], rel=1e-12)
+        assert summary["verdicts"][key] == s["rate_fit"]["holds"]
+    pngs = sorted(out.glob("*.png"))
+    assert [p.name for p in pngs] == ["uniform_convergence_bounded-logistic.png", "uniform_convergence_finite.png"]
+    assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in pngs)
+
+
+def test_lemma4_constants_against_closed_forms():
+    """F_1, tau-logistic: W~_0(xi, +1) = 2 (1 - phi(xi)), W~_0(xi, -1) = 0, W~_1 = 1 + phi(xi) (+1) or phi(-xi) + 0
+    for y = -1 with the per-sample b_1 = pi (0 for y = -1, 1 for y = +1), so on |xi| <= R: c_0 = 2 (phi(-R) - 1),
+    c_1 = 1 + 1 + phi(-R); rho_k = max|slope| / ln 2; gamma_-1 + gamma_+1 = (1 + tau^2) / (4 ln 2)."""
+    tau, c_x, c_theta = 0.33, 1.5, 2.0
+    R = c_x * c_theta
+    phi = math.log2(1 + math.exp(R))
+    k = uc.lemma4_constants(f1(), tau_logistic(tau), c_x, c_theta)
+    assert k["c0"] == pytest.approx(2 * (phi - 1), rel=1e-12)
+    assert k["c1"] == pytest.approx(2 + phi, rel=1e-12)
+    assert k["rho0"] == pytest.approx(2 / math.log(2), rel=1e-14)
+    assert k["rho1"] == pytest.approx(1 / math.log(2), rel=1e-14)
+    assert k["gamma_phi"] == pytest.approx((1 + tau**2) / (4 * math.log(2)), rel=1e-12)
+    assert k["jump"] == pytest.approx((1 - tau) / (2 * math.log(2)), rel=1e-12)
+    bounds = uc.lemma4_bounds(1000, 2, k)
+    assert bounds["proof"] / bounds["printed"] > 1  # the restored factor sqrt(2) c_X c_Theta > 1 here
+
+
+# ---------------------------------------------------------------------------------------------- unbiasedness
+@pytest.fixture(scope="module")
+def unbiased(tmp_path_factory):
+    return _smoke("unbiasedness", tmp_path_factory)
+
+
+@pytest.mark.parametrize("pop_name", ["finite", "bounded-logistic"])
+@pytest.mark.parametrize("metric_name", ["F1", "Jaccard"])
+def test_score_moments_reproduce_the_population(pop_name, metric_name):
+    population = uc.POPULATIONS[pop_name]
+    metric, tau = uc.METRICS[metric_name]
+    loss = tau_logistic(tau)
+    s = ub.score_moments(population, metric, loss, ub.THETAS)
+    ev = population.evaluate(metric, loss, ub.THETAS)
+    np.testing.assert_allclose(s["w0"], ev.numerator, rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(s["w1"], ev.denominator, rtol=1e-12, atol=1e-14)
+    v = s["w1"][:, None] * s["g0"] - s["w0"][:, None] * s["g1"]
+    np.testing.assert_allclose(v, ev.gradient_direction, rtol=1e-11, atol=1e-13)
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_same_sample_bias_is_exactly_b_over_n_by_enumeration(n):
+    """Every sample of size n from a 2-atom population, weighted by its probability: E[V_ss] - V = B / n."""
+    population = FiniteSupportPopulation(atoms=[[1.0, 0.4], [-0.6, 1.0]], weights=[0.6, 0.4], eta=[0.7, 0.2])
+    metric, loss = f1(), tau_logistic(0.33)
+    theta = np.array([[0.8, -0.3], [-0.5, 1.1]])
+    outcomes = [(j, y, population.weights[j] * (population.eta[j] if y == 1 else 1 - population.eta[j]))
+                for j in range(2) for y in (1, -1)]
+    expected = np.zeros((2, 2))
+    for sample in itertools.product(outcomes, repeat=n):
+        X = population.atoms[[s[0] for s in sample]]
+        y = np.array([s[1] for s in sample])
+        xi = theta @ X.T  # (K, n)
+        w0, w1, dw0, dw1 = surrogate_scores(metric, loss, xi, np.broadcast_to(y, xi.shape))
+        v_ss = (w1.mean(axis=1)[:, None] * (dw0 @ X) / n) - (w0.mean(axis=1)[:, None] * (dw1 @ X) / n)
+        expected += np.prod([s[2] for s in sample]) * v_ss
+    bias = expected - population.gradient_direction(metric, loss, theta)
+    np.testing.assert_allclose(bias, ub.same_sample_bias_coefficient(population, metric, loss, theta) / n,
+                               rtol=1e-11, atol=1e-14)
+
+
+def test_unbiasedness_smoke_verdicts_and_planted_bias(unbiased):
+    out, summary = unbiased
+    assert summary["verdicts"]["split_unbiased"] is True
+    assert summary["verdicts"]["same_sample_bias_matches"] is True
+    moments = ub.merged_moments(engine.read_records(out))
+    key = ("bounded-logistic", "F1", "same-sample", 4)
+    # planted bias: the biased estimator's moments, judged against 0 as if it were V_hat, must fail
+    checks, _, _ = ub.bias_checks({key: moments[key]}, {key: np.zeros(7)})
+    assert not checks[key]["covers"].all()
+    # and V_hat's moments against a V shifted by 4 standard errors must fail too
+    split = key[:2] + ("split", 4)
+    count, mean, m2 = moments[split]
+    se = np.sqrt(m2 / (count - 1) / count)
+    checks, _, _ = ub.bias_checks({split: moments[split]}, {split: np.full(7, 0.0) + 6 * se})
+    assert not checks[split]["covers"].any()
+
+
+# ---------------------------------------------------------------------------------------------- consistency
+@pytest.fixture(scope="module")
+def consistency(tmp_path_factory):
+    return _smoke("consistency", tmp_path_factory)
+
+
+def test_population_maximiser_against_nelder_mead():
+    from scipy.optimize import minimize
+
+    population = BoundedLogisticPopulation(slope=3.0, offset=-0.5)
+    metric, loss = jaccard(), tau_logistic(0.75)
+    opt = population_maximiser(population, metric, loss, starts=[[1.0, 0.0], [0.5, 0.5]])
+    nm = minimize(lambda t: -population.surrogate_utility(metric, loss, t), [1.0, 0.0], method="Nelder-Mead",
+                  options={"xatol": 1e-10, "fatol": 1e-15, "maxiter": 5000})
+    np.testing.assert_allclose(opt.theta, nm.x, atol=1e-6)  # Nelder-Mead's own accuracy on a flat maximum
+    assert opt.surrogate_utility >= -nm.fun - 1e-15
+    assert opt.gradient_direction_norm < 1e-12 and np.all(opt.hessian_eigenvalues < 0)
+
+
+def test_empirical_maximiser_is_a_maximum_of_the_core_estimator():
+    """U_hat has kinks wherever theta^T x_i = 0 (phi' jumps at 0), so the oracle is not a zero gradient but: no
+    nearby point is better, and Nelder-Mead from another start finds nothing better."""
+    from scipy.optimize import minimize
+
+    population = BoundedLogisticPopulation(slope=3.0, offset=-0.5)
+    X, y = population.sample(2000, seed=4)
+    metric, loss = f1(), tau_logistic(0.33)
+    fit = empirical_maximiser(X, y, metric, loss, starts=[[1.0, 0.0], [0.5, 0.5]])
+    core = EmpiricalSurrogateUtility(metric, loss, X, y)
+    assert fit.surrogate_utility == pytest.approx(core.value(fit.theta), rel=1e-12)
+    angles = np.linspace(0, 2 * np.pi, 64, endpoint=False)
+    for radius in (1e-6, 1e-4, 1e-2):
+        around = fit.theta + radius * np.column_stack([np.cos(angles), np.sin(angles)])
+        assert np.all(core.value(around) <= fit.surrogate_utility + 1e-12)
+    nm = minimize(lambda t: -core.value(t), [4.0, 3.0], method="Nelder-Mead",
+                  options={"xatol": 1e-10, "fatol": 1e-14, "maxiter": 4000})
+    assert -nm.fun <= fit.surrogate_utility + 1e-10
+
+
+def test_consistency_smoke(consistency):
+    out, summary = consistency
+    rows = engine.read_records(out)
+    for metric_name, s in summary["settings"].items():
+        assert s["theta_star_certificates"]["gradient_direction_norm"] < 1e-10
+        assert summary["verdicts"][metric_name]["theta_star_certified"] is True
+        star = np.array(s["theta_star"])
+        sample = [r for r in rows if r["kind"] == "sample" and r["metric"] == metric_name and r["n"] == 3200]
+        dist = [np.linalg.norm(np.array([r["theta_1"], r["theta_2"]]) - star) for r in sample]
+        assert s["table"][-1]["mean_distance"] == pytest.approx(np.mean(dist), rel=1e-12)
+        # the surrogate gap is non-negative: theta* maximises U_phi
+        assert all(s["surrogate_utility_at_theta_star"] >= r["surrogate_utility"] - 1e-12 for r in sample)
+        assert s["table"][0]["mean_distance"] > s["table"][-1]["mean_distance"]
+
+
+# ---------------------------------------------------------------------------------------------- calibration
+@pytest.mark.parametrize("coef, metric, tau", [
+    (cs.fbeta_coefficients(1), f1(), Fraction(1, 20)),  # the pinned counterexample to Thm. 1 (ERRATA.md)
+    (cs.fbeta_coefficients(1), f1(), Fraction(1, 3)),
+    (cs.JACCARD, jaccard(), Fraction(3, 4)),
+])
+def test_pointwise_optimum_matches_the_certified_mpmath_maximiser(coef, metric, tau):
+    pop = cs.ExactPopulation(weights=(Fraction(3, 10), Fraction(2, 10), Fraction(5, 10)),
+                             eta=(Fraction(95, 100), Fraction(6, 10), Fraction(5, 100)))
+    opt = cs.maximise_surrogate(coef, pop, tau)
+    exact = cs.analyse(coef, pop, opt)
+    dist = FiniteEta([float(e) for e in pop.eta], [float(w) for w in pop.weights])
+    mine = pointwise_surrogate_optimum(metric, tau_logistic(float(tau)), dist, bayes_utility=float(exact.u_dagger),
+                                       start=0.05)
+    assert mine.surrogate_optimum == pytest.approx(float(opt.value), rel=1e-13)
+    assert mine.sign_utility == pytest.approx(float(exact.sign_utility), rel=1e-13)
+    # the atoms at the kink are those whose eta lies in [kink_low, kink_high]
+    kink = [mine.kink_low <= float(e) <= mine.kink_high for e in pop.eta]
+    assert kink == list(opt.kink)
+
+
+def test_gaussian_eta_expectations_match_the_population():
+    """For f = alpha z + beta (z = the log-odds), U_phi from the eta distribution equals the population's U_phi
+    of theta = (alpha w, alpha b + beta) (quadrature in 1-D vs the population's own Gaussian moments)."""
+    pop = GaussianPopulation([1.0, 0.5], [-0.5, -0.25], [[1.0, 0.3], [0.3, 1.0]], 0.3)
+    dist = GaussianEta(pop)
+    for metric, tau in ((f1(), 0.33), (jaccard(), 0.75)):
+        loss = tau_logistic(tau)
+        for alpha, beta in ((0.7, 0.2), (1.3, -0.4), (-0.5, 0.1)):
+            theta = np.append(alpha * pop.bayes_direction, alpha * pop.bayes_intercept + beta)
+            mine = surrogate_utility_of_eta(metric, loss, dist, lambda z: alpha * z + beta,
+                                            breakpoints=(-beta / alpha,))[0]
+            assert mine == pytest.approx(pop.surrogate_utility(metric, loss, theta), rel=1e-12, abs=1e-14)
+    with pytest.raises(TypeError, match="tau-logistic"):
+        surrogate_utility_of_eta(f1(), tau_logistic(0.5, base=3.0), dist, lambda z: z)
+
+
+@pytest.fixture(scope="module")
+def calibration(tmp_path_factory):
+    return _smoke("calibration", tmp_path_factory)
+
+
+def test_calibration_smoke(calibration):
+    out, summary = calibration
+    for metric_name, s in summary["sweep"].items():
+        for e in s["entries"]:
+            # the sup over all classifiers is at least the linear model's
+            assert e["surrogate_optimum"] >= e["linear_surrogate_utility"] - 1e-12
+            if e["hypotheses_hold"]:
+                # the weak form (ERRATA.md): the kink region labelled by the Bayes rule attains U-dagger
+                assert e["kink_by_bayes_gap"] <= cal.GAP_ZERO
+                assert e["kink_low"] <= e["bayes_threshold"] <= e["kink_high"]
+            hyp = cal.hypotheses(metric_name, e["tau"], e["surrogate_optimum"])
+            assert hyp.holds == e["hypotheses_hold"]
+    assert summary["verdicts"]["weak_form_holds_all_f"] is True
+    # Jaccard with tau = 0.75 meets Thm. 2's hypotheses on this population, yet sgn(f*) misses U-dagger
+    jac = next(e for e in summary["sweep"]["Jaccard"]["entries"] if e["tau"] == 0.75)
+    assert jac["hypotheses_hold"] and jac["sign_gap"] > cal.GAP_ZERO
+    assert any(f.startswith("Jaccard, tau = 0.75: the hypotheses of Thm. 2 hold") for f in summary["findings"])
+    assert json.loads((out / "summary.json").read_text())["findings"] == summary["findings"]
+
+
+def test_cli_runs_a_study_and_reports_errors(tmp_path, capsys):
+    from lfverify.cli import main
+
+    assert main(["simulate", "unbiasedness", "--mode", "smoke", "--serial", "--out", str(tmp_path),
+                 "--no-figures"]) == 0
+    printed = capsys.readouterr().out
+    assert "unbiasedness: 6 tasks computed, 0 found done" in printed and "split_unbiased: True" in printed
+    assert (tmp_path / "summary.json").exists() and not list(tmp_path.glob("*.png"))
+    assert main(["simulate", "unbiasedness", "--mode", "smoke", "--workers", "0", "--out", str(tmp_path)]) == 2
+    assert "max_workers must be a positive int" in capsys.readouterr().err
