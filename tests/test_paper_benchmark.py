@@ -393,6 +393,7 @@ def test_bench_command_writes_the_report(tmp_path):
     assert code == 0
     text = (out / "paper_benchmark.md").read_text()
     assert "| heart (2) |" in text and "0.802 (99)*" in text  # the paper's U-BFGS cell for heart, F_1
+    assert f"Command: `lfverify bench --out {out} --convergence-iter 6 --data-root {DATA_ROOT}" in text
     assert "U-BFGS reaches its final surrogate utility" in text
     summary = json.loads((out / "summary.json").read_text())
     assert set(summary["table"]["f1"]["heart"]) == {"U-BFGS", "ERM"}

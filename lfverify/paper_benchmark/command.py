@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -277,7 +276,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
 
 
-def options_from_args(args, argv=None) -> BenchOptions:
+def options_from_args(args) -> BenchOptions:
     """BenchOptions from parsed arguments: defaults < --quick < explicit options."""
     values = {}
     if args.quick:
@@ -292,8 +291,23 @@ def options_from_args(args, argv=None) -> BenchOptions:
         if value is not None:
             values[option] = value
     values.setdefault("jobs", os.cpu_count() or 1)
-    command = "lfverify bench " + " ".join(sys.argv[2:] if argv is None else argv)
-    return BenchOptions(out=Path(args.out), figures=not args.no_figures, command=command.strip(), **values)
+    return BenchOptions(out=Path(args.out), figures=not args.no_figures, command=_command_line(args), **values)
+
+
+def _command_line(args) -> str:
+    """The invocation rebuilt from the parsed options (for the report's "Command:" line)."""
+    parts = ["lfverify bench"]
+    if args.quick:
+        parts.append("--quick")
+    parts += ["--out", str(args.out)]
+    for name, value in sorted(vars(args).items()):
+        if name in ("quick", "out", "no_figures", "command") or value is None or callable(value):
+            continue
+        flag = "--" + name.replace("_", "-")
+        parts += [flag, ",".join(map(str, value)) if isinstance(value, tuple) else str(value)]
+    if args.no_figures:
+        parts.append("--no-figures")
+    return " ".join(parts)
 
 
 def run(args) -> int:
