@@ -310,3 +310,214 @@ def test_readme_usage_example_runs():
     readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
     code = re.search(r"```python\n(.*?)```", readme, re.S).group(1)
     exec(compile(code, "README.md", "exec"), {})
+
+
+# ---------------------------------------------------------------------- the public methods one by one
+def exactly(text):
+    import re
+
+    return "^" + re.escape(text) + "$"
+
+
+@pytest.mark.parametrize("metric, loss", [(f1(), tau_logistic(0.33)), (gower_legendre(1.0), squared_hinge())],
+                         ids=["F1-tau-logistic", "accuracy-squared-hinge"])
+def test_numerator_and_denominator_gradients_are_their_own_derivatives(metric, loss):
+    """grad N_hat and grad D_hat (Alg. 1's phase-1 direction) are the derivatives of N_hat and D_hat, not of each
+    other (oracle: central differences, h = 1e-6; error O(h^2 phi''') + rounding ~ 1e-9 relative)."""
+    X, y, theta = _data(11, 40, 3)
+    est = EmpiricalSurrogateUtility(metric, loss, X, y)
+    h = 1e-6
+    for method, gradient_method in ((est.numerator, est.numerator_gradient), (est.denominator, est.denominator_gradient)):
+        fd = np.array([(method(theta + h * e) - method(theta - h * e)) / (2 * h) for e in np.eye(3)])
+        got = gradient_method(theta)
+        assert got.shape == (3,)
+        np.testing.assert_allclose(got, fd, rtol=1e-7, atol=1e-9)
+    ev = est.evaluate(theta)
+    np.testing.assert_array_equal(est.numerator_gradient(theta), ev.numerator_gradient)
+    np.testing.assert_array_equal(est.denominator_gradient(theta), ev.denominator_gradient)
+    assert not np.allclose(ev.numerator_gradient, ev.denominator_gradient)  # the check above can tell them apart
+
+
+def test_single_theta_gives_scalars_and_a_batch_gives_arrays():
+    X, y, theta = _data(12, 30, 2)
+    est = EmpiricalSurrogateUtility(f1(), logistic(), X, y)
+    ev = est.evaluate(theta, true_utility=True)
+    for field in ("numerator", "denominator", "value", "true_utility"):
+        assert np.ndim(getattr(ev, field)) == 0, field
+    for field in ("gradient_direction", "gradient", "numerator_gradient", "denominator_gradient"):
+        assert np.shape(getattr(ev, field)) == (2,), field
+    assert np.ndim(est.true_utility(theta)) == 0 and np.ndim(est.value(theta)) == 0
+    batch = est.evaluate(np.stack([theta, -theta]), true_utility=True)
+    assert batch.value.shape == (2,) and batch.true_utility.shape == (2,) and batch.gradient.shape == (2, 2)
+    assert est.evaluate(theta).true_utility is None  # only on request
+
+
+def test_true_utility_passes_zero_division_through():
+    """Precision TP / (TP + FP) (b = 0): theta = 0 predicts every sample negative (sgn(0) = -1), which is 0/0."""
+    from lfverify.metrics import LinearFractionalMetric
+
+    precision = LinearFractionalMetric(a0p=1.0, a0n=0.0, a1p=1.0, a1n=1.0, name="precision")
+    X, y, _ = _data(13, 20, 2)
+    est = EmpiricalSurrogateUtility(precision, logistic(), X, y)
+    with warnings_as_errors():
+        assert est.true_utility(np.zeros(2), zero_division=0.0) == 0.0
+        assert est.true_utility(np.zeros(2), zero_division=1.0) == 1.0
+    with pytest.raises(ValueError, match="0/0"):
+        est.true_utility(np.zeros(2), zero_division="raise")
+
+
+def warnings_as_errors():
+    import warnings
+
+    context = warnings.catch_warnings()
+    context.__enter__()
+    warnings.simplefilter("error")
+
+    class _Exit:
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            context.__exit__(*exc)
+            return False
+
+    return _Exit()
+
+
+def test_true_utility_counts_every_chunk(monkeypatch):
+    """With chunks of 1024 samples, 5000 samples span several chunks in both halves (oracle: score_decision)."""
+    monkeypatch.setattr(empirical, "_CHUNK_ELEMENTS", 1)
+    X, y, theta = _data(14, 5000, 2)
+    est = EmpiricalSurrogateUtility(f1(), logistic(), X, y)
+    assert est.true_utility(theta) == f1().score_decision(y, X @ theta)
+    assert est.evaluate(theta, true_utility=True).true_utility == f1().score_decision(y, X @ theta)
+
+
+def test_true_utility_is_defined_where_the_surrogate_overflows():
+    """The true utility needs only the signs of theta^T x; exp(-margin) overflowing must not stop it."""
+    X, y, _ = _data(15, 20, 2)
+    est = EmpiricalSurrogateUtility(f1(), exponential(), X, y)
+    theta = np.array([1e3, 1e3])
+    assert est.true_utility(theta) == f1().score_decision(y, X @ theta)
+    with pytest.raises(ValueError, match="overflow"):
+        est.numerator(theta)
+
+
+def test_values_are_defined_where_only_the_gradient_overflows():
+    """Features near the largest double: the hinge scores are finite, their gradient sum is not.  N_hat, D_hat and
+    U_hat do not need the gradient and are returned; evaluate() raises the overflow error (oracle: hand values)."""
+    big = 1.5e308
+    X = np.full((4, 1), big)
+    y = np.array([1, 1, 1, -1])  # S_0 = samples 0, 1; S_1 = samples 2, 3
+    est = EmpiricalSurrogateUtility(jaccard(), hinge(), X, y)
+    theta = np.array([-1e-308])  # xi = -1.5: margins y xi = -1.5 (samples 0, 1, 2) and +1.5 (sample 3)
+    # Jaccard (a0 = (1, 0), a1 = (0, 1), b1 = pi, per sample 1{y = +1}): W~_0(+1) = 1 - phi(-1.5) = -1.5 for both of
+    # S_0; W~_1(+1) = 0 + 1 and W~_1(-1) = phi(1.5) = 0 for S_1.  grad W~_0 = -phi'(y xi) y x = big per sample of S_0.
+    assert est.numerator(theta) == -1.5
+    assert est.denominator(theta) == 0.5
+    assert est.value(theta) == -3.0
+    message = ("theta: the surrogate scores overflow (phi or phi' of some margin y theta^T x exceeds the largest "
+               "double); use a loss with linear growth or a smaller theta")
+    with pytest.raises(ValueError, match=exactly(message)):
+        est.evaluate(theta)
+    with pytest.raises(ValueError, match=exactly(message)):
+        est.numerator_gradient(theta)
+
+
+def test_derivative_overflow_is_reported_without_a_runtime_warning():
+    """phi'(m) = -exp(-m) is finite at m = -709.7 but times the score slope 2 (F_1's a_{0,+1}) it overflows;
+    the estimator reports that as its ValueError, not as numpy's RuntimeWarning."""
+    X = np.array([[-709.7], [1.0], [1.0], [-1.0]])
+    y = np.array([1, -1, 1, -1])
+    est = EmpiricalSurrogateUtility(f1(), exponential(), X, y)
+    with pytest.raises(ValueError, match=r"^theta: the surrogate scores overflow"):
+        est.evaluate(np.array([1.0]))
+
+
+def test_u_hat_errors_name_u_hat():
+    X = np.array([[1.0], [2.0], [-1.0], [-2.0]])
+    est = EmpiricalSurrogateUtility(jaccard(), hinge(), X, np.array([1, 1, -1, -1]))
+    for method in (est.value, est.evaluate, est.gradient):
+        with pytest.raises(ValueError, match=r"^U_hat: the denominator must be positive and finite, but for parameter "
+                                             r"rows \[0\] it is \[0\.0\]"):
+            method(np.array([1.0]))
+
+
+def test_first_half_split_halves_are_views_of_x():
+    """Notes of EmpiricalSurrogateUtility: with the "first-half" split the halves are views of X (no copy)."""
+    X, y, _ = _data(16, 31, 3)
+    est = EmpiricalSurrogateUtility(f1(), logistic(), X, y)
+    assert np.shares_memory(est._parts[0].X, X) and np.shares_memory(est._parts[1].X, X)
+    assert est._parts[0].X.shape == (15, 3) and est._parts[1].X.shape == (16, 3)
+
+
+def test_constructor_keeps_its_arguments_as_attributes():
+    X, y, _ = _data(17, 10, 2)
+    split = sample_split(10, shuffle=True, seed=3)
+    est = EmpiricalSurrogateUtility(f1(), logistic(), X, (y == 1).astype(int), split=split, prior=0.25, side="left")
+    assert est.prior == 0.25 and est.side == "left" and est.split is split
+    assert est.y.dtype == np.int8 and est.y.tolist() == y.tolist()
+    assert (est.n_samples, est.n_features) == (10, 2)
+
+
+def test_left_side_uses_the_left_derivative_at_the_kink():
+    """tau-logistic: phi'(0-) = -1/(2 ln 2), phi'(0+) = -tau/(2 ln 2).  All margins at 0 (theta = 0)."""
+    X = np.array([[1.0], [2.0], [3.0], [4.0]])
+    y = np.array([1, 1, 1, 1, ])
+    y[3] = -1
+    tau = 0.25
+    left = EmpiricalSurrogateUtility(f1(), tau_logistic(tau), X, y, side="left").numerator_gradient(np.zeros(1))
+    right = EmpiricalSurrogateUtility(f1(), tau_logistic(tau), X, y, side="right").numerator_gradient(np.zeros(1))
+    # S_0 = samples 0, 1 (both positive): grad W~_0 = -a0p phi'(0) x, a0p = 2; mean x = 1.5
+    assert left[0] == pytest.approx(2 * 1.5 / (2 * math.log(2)), rel=1e-15)
+    assert right[0] == pytest.approx(2 * 1.5 * tau / (2 * math.log(2)), rel=1e-15)
+
+
+@pytest.mark.parametrize("split", [
+    SampleSplit(np.arange(0), np.arange(6)), SampleSplit(np.arange(6), np.arange(0)),
+    SampleSplit(np.arange(3), np.arange(3, 7)), SampleSplit(np.array([0, 1, 1]), np.array([3, 4, 5])),
+    SampleSplit(np.array([0, 1, 2]), np.array([3, 4])),
+])
+def test_split_must_partition_the_sample(split):
+    X, y, _ = _data(18, 6, 2)
+    with pytest.raises(ValueError, match=exactly("split must partition range(6) into two non-empty parts")):
+        EmpiricalSurrogateUtility(f1(), logistic(), X, y, split=split)
+
+
+@pytest.mark.parametrize("prior", [0.0, 1.0, -0.5])
+def test_known_prior_must_lie_in_the_open_unit_interval(prior):
+    X, y, _ = _data(19, 6, 2)
+    with pytest.raises(ValueError, match=exactly(f"prior must lie in (0.0, 1.0); got {prior!r}")):
+        EmpiricalSurrogateUtility(f1(), logistic(), X, y, prior=prior)
+
+
+def test_constructor_messages_name_argument_and_received_value():
+    X, y, _ = _data(20, 6, 2)
+    cases = [
+        (TypeError, "metric must be a LinearFractionalMetric; got str", dict(metric="f1")),
+        (TypeError, "loss must be a SurrogateLoss (lfverify.losses); got function", dict(loss=lambda m: m)),
+        (ValueError, "split must be 'first-half', 'random' or a SampleSplit; got 'halves'", dict(split="halves")),
+        (TypeError, "split must be 'first-half', 'random' or a SampleSplit; got tuple", dict(split=(0, 1))),
+        (ValueError, "side must be 'right' or 'left'; got 'both'", dict(side="both")),
+        (ValueError, "X must have at least 2 rows (samples); got 1", dict(X=X[:1], y=y[:1])),
+    ]
+    for error, message, changes in cases:
+        args = {"metric": f1(), "loss": logistic(), "X": X, "y": y, **changes}
+        with pytest.raises(error, match=exactly(message)):
+            EmpiricalSurrogateUtility(args.pop("metric"), args.pop("loss"), args.pop("X"), args.pop("y"), **args)
+
+
+@pytest.mark.parametrize("n, message", [(2.5, "n_samples must be an int; got 2.5"), (True, "n_samples must be an int; got True")])
+def test_sample_split_needs_an_int(n, message):
+    with pytest.raises(TypeError, match=exactly(message)):
+        sample_split(n)
+
+
+def test_reference_oracles_default_to_the_papers_split():
+    """The oracles' default split is the paper's first-half split, like the estimator's (n != d on purpose)."""
+    X, y, theta = _data(21, 9, 2)
+    est = EmpiricalSurrogateUtility(f_beta(2.0), tau_logistic(0.5), X, y)
+    np.testing.assert_allclose(_reference_gradient_direction(f_beta(2.0), tau_logistic(0.5), X, y, theta),
+                               est.gradient_direction(theta), rtol=1e-12, atol=1e-14)
+    assert _reference_surrogate_utility(f_beta(2.0), tau_logistic(0.5), X, y, theta) == pytest.approx(
+        est.value(theta), rel=1e-12)
