@@ -50,13 +50,33 @@ def _executor(args):
 
 
 def _verdict_lines(summary: dict) -> list[str]:
+    """Every verdict sentence of a summary (keys "verdict" / "rate_verdict", with their path), then the flat
+    "verdicts" block and the number of findings."""
     lines = []
-    for key, setting in summary.get("settings", {}).items():
-        for field in ("rate_verdict", "verdict"):
-            if isinstance(setting.get(field), str):
-                lines.append(f"  {key}: {setting[field]}")
-    for name, value in summary.get("verdicts", {}).items():
-        lines.append(f"  {name}: {value}")
+
+    def walk(node, path):
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key in ("verdict", "rate_verdict") and isinstance(value, str):
+                    lines.append(f"  {'/'.join(path)}: {value}")
+                elif key != "verdicts":
+                    walk(value, path + [str(key)])
+        elif isinstance(node, list):
+            for i, value in enumerate(node):
+                walk(value, path + [str(i)])
+
+    walk({k: v for k, v in summary.items() if k in ("settings", "main")}, [])
+
+    def flat(node, prefix):
+        for key, value in node.items():
+            if isinstance(value, dict):
+                flat(value, f"{prefix}{key}/")
+            else:
+                lines.append(f"  {prefix}{key}: {value}")
+
+    flat(summary.get("verdicts", {}), "verdict ")
+    if summary.get("findings"):
+        lines.append(f"  {len(summary['findings'])} findings (summary.json, 'findings')")
     return lines
 
 

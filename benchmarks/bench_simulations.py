@@ -1,0 +1,193 @@
+"""Benchmark of the simulation engine (lfverify/simulations/).
+
+Every figure is measured in this run, so ratios transfer across machines:
+
+1. Wall time of the quick uniform-convergence study (Lemma 4) with the process executor on all cores, in a fresh
+   folder.  Target: < 60 s on 2 cores.  Its throughput is the number of (sample x parameter) pairs at which V_hat
+   is evaluated (net + refinement, both metrics) per second of wall time.
+2. The V_hat kernel (:func:`lfverify.simulations.replicated.class_sums` + ``estimates``) on the study's largest
+   shape (n = 10^4 samples of a replication, K = 257 net points, d = 2), single core, against
+   - a plain BLAS product X @ Theta^T of the same shape (the issue's baseline; target: kernel rate >= 30 % of it),
+   - the bare tau-logistic loss evaluation (value and derivative) on the same n x K margins, in the kernel's
+     cache-sized chunks (the floor of any kernel that evaluates the loss at every pair), and
+   - EmpiricalSurrogateUtility.gradient_direction, once per metric (the core estimator the kernel replaces).
+3. Peak memory allocated (tracemalloc; NumPy reports its buffers to it) while one uniform-convergence task with
+   a single replication of n = 10^6 samples runs (net, refinement, both metrics).  Target: <= 2 GiB.
+
+Usage::
+
+    python benchmarks/bench_simulations.py            # about 1-2 minutes on 2 cores
+    python benchmarks/bench_simulations.py --quick    # the smoke study and n = 5 x 10^4 (seconds; a smoke test)
+    python benchmarks/bench_simulations.py --check    # exit 1 if a target is missed
+
+Results go to ``benchmarks/results/simulations.json`` (generated; written atomically).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+
+from lfverify.atomic_write import write_text_atomically
+from lfverify.empirical import EmpiricalSurrogateUtility
+from lfverify.losses import tau_logistic
+from lfverify.simulations import STUDIES, engine
+from lfverify.simulations import uniform_convergence as uc
+from lfverify.simulations.executors import ProcessExecutor, SerialExecutor
+from lfverify.simulations.replicated import class_sums, estimates
+
+SEED = 20200826_0007
+TARGETS = {"quick_study_seconds_max": 60.0, "kernel_vs_blas_min": 0.30, "peak_memory_bytes_max": 2 * 2**30}
+REPEATS = 5
+OUT = Path(__file__).with_name("results") / "simulations.json"
+
+
+def best_time(fn, repeats):
+    """Minimum wall time of ``repeats`` calls (the least disturbed by other load on the machine)."""
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def study_pairs(config) -> int:
+    """(sample, parameter) pairs at which the uniform-convergence study evaluates V_hat: per replication and
+    metric, n x (net size + refinement rounds x pattern moves)."""
+    K = uc.theta_net(2, uc.C_THETA).shape[0] + config["refinement_rounds"] * uc._moves(2).shape[0]
+    per_n = sum(config["sample_sizes"]) * config["replications"]
+    return int(per_n * K * len(uc.METRICS) * len(uc.POPULATIONS))
+
+
+def bench_study(mode, executor):
+    study = STUDIES["uniform-convergence"]
+    config = study.config(mode)
+    folder = Path(tempfile.mkdtemp(prefix="bench_simulations_"))
+    try:
+        start = time.perf_counter()
+        result = engine.run(study, mode=mode, out=folder, executor=executor, progress=False, figures=False)
+        seconds = time.perf_counter() - start
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    pairs = study_pairs(config)
+    return {"mode": mode, "executor": executor.describe(), "seconds": seconds, "tasks": result.computed,
+            "sample_parameter_pairs": pairs, "pairs_per_second": pairs / seconds,
+            "rate_holds": result.summary["verdicts"]}
+
+
+def bench_kernel(rng, n, repeats):
+    population = uc.POPULATIONS["bounded-logistic"]
+    X, y = population.sample(n, seed=rng)
+    net = uc.theta_net(2, uc.C_THETA)
+    K = net.shape[0]
+    loss = tau_logistic(0.33)
+    metrics = [m for m, _ in uc.METRICS.values()]
+    X3, y3 = X[None], y[None].astype(np.int64)
+
+    def kernel():
+        sums = class_sums(X3, y3, net, loss)
+        return [estimates(sums, m) for m in metrics]
+
+    def blas():
+        return X @ net.T
+
+    margins = (X @ net.T) * np.where(y == 1, 1.0, -1.0)[:, None]
+    rows = max(1, (1 << 16) // K)  # the kernel's chunks: the loss runs on cache-sized blocks there too
+
+    def loss_only():
+        for start in range(0, n, rows):
+            loss._value_and_derivative(margins[start:start + rows], True)
+
+    cores = [EmpiricalSurrogateUtility(m, loss, X, y) for m in metrics]
+
+    def core():
+        return [c.gradient_direction(net) for c in cores]
+
+    kernel()
+    t = {name: best_time(fn, repeats) for name, fn in
+         (("kernel", kernel), ("blas", blas), ("loss_only", loss_only), ("core_estimator", core))}
+    pairs = n * K
+    return {"n": n, "K": K, "d": 2, "metrics": len(metrics), "seconds": t,
+            "pairs_per_second": {k: pairs / v for k, v in t.items()},
+            "kernel_vs_blas": t["blas"] / t["kernel"], "kernel_vs_loss_only": t["loss_only"] / t["kernel"],
+            "kernel_speedup_over_core": t["core_estimator"] / t["kernel"]}
+
+
+def bench_memory(n):
+    """Peak traced allocation while one uniform-convergence task of a single n-sample replication runs."""
+    config = STUDIES["uniform-convergence"].config("quick")
+    task = engine.Task((("population", "bounded-logistic"), ("n", n), ("first", 0), ("count", 1)))
+    context = uc._context(config)
+    tracemalloc.start()
+    start = time.perf_counter()
+    uc._run_task(task, config, context, uc.SEED)
+    seconds = time.perf_counter() - start
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return {"n": n, "peak_bytes": peak, "seconds": seconds, "bytes_of_X": n * 2 * 8}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="smoke study and n = 5 x 10^4 (seconds)")
+    parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
+    parser.add_argument("--out", type=Path, default=OUT, help=f"JSON output (default {OUT})")
+    args = parser.parse_args(argv)
+    rng = np.random.default_rng(np.random.SeedSequence(SEED))
+    mode = "smoke" if args.quick else "quick"
+    executor = SerialExecutor() if args.quick else ProcessExecutor()
+    print(f"[1/3] the {mode} uniform-convergence study, {executor.describe()}", flush=True)
+    study = bench_study(mode, executor)
+    n_kernel = 2000 if args.quick else 10_000
+    print(f"[2/3] V_hat kernel vs BLAS, loss alone and the core estimator, n = {n_kernel:,}, K = 257", flush=True)
+    kernel = bench_kernel(rng, n_kernel, 2 if args.quick else REPEATS)
+    n_memory = 50_000 if args.quick else 1_000_000
+    print(f"[3/3] peak memory of a uniform-convergence task with n = {n_memory:,}", flush=True)
+    memory = bench_memory(n_memory)
+
+    verdicts = {
+        "quick_study_seconds": (not args.quick) and study["seconds"] < TARGETS["quick_study_seconds_max"],
+        "kernel_vs_blas": kernel["kernel_vs_blas"] >= TARGETS["kernel_vs_blas_min"],
+        "peak_memory": memory["peak_bytes"] <= TARGETS["peak_memory_bytes_max"],
+    }
+    payload = {
+        "generated_by": "benchmarks/bench_simulations.py (GENERATED FILE: do not edit by hand)",
+        "quick": args.quick, "machine": {"python": platform.python_version(), "numpy": np.__version__,
+                                         "cpus": os.cpu_count(), "platform": platform.platform()},
+        "targets": TARGETS, "study": study, "kernel": kernel, "memory": memory, "verdicts": verdicts,
+    }
+    write_text_atomically(args.out, json.dumps(payload, indent=2) + "\n")
+    k = kernel
+    print()
+    print(f"{mode} uniform-convergence study:      {study['seconds']:7.1f} s, {study['tasks']} tasks, "
+          f"{study['pairs_per_second'] / 1e6:6.1f} M (sample x parameter) pairs/s  "
+          f"(target < 60 s for quick)  {'PASS' if verdicts['quick_study_seconds'] else 'n/a' if args.quick else 'FAIL'}")
+    print(f"kernel, n = {k['n']:,} x K = {k['K']}, {k['metrics']} metrics: {k['seconds']['kernel'] * 1e3:7.2f} ms = "
+          f"{k['pairs_per_second']['kernel'] / 1e6:7.1f} M pairs/s")
+    print(f"  plain BLAS X @ Theta^T:             {k['seconds']['blas'] * 1e3:7.2f} ms = "
+          f"{k['pairs_per_second']['blas'] / 1e6:7.1f} M pairs/s -> kernel at {100 * k['kernel_vs_blas']:.1f} % "
+          f"(target >= 30 %)  {'PASS' if verdicts['kernel_vs_blas'] else 'FAIL'}")
+    print(f"  loss value + derivative alone:      {k['seconds']['loss_only'] * 1e3:7.2f} ms -> kernel at "
+          f"{100 * k['kernel_vs_loss_only']:.1f} % of the loss-only rate")
+    print(f"  EmpiricalSurrogateUtility x {k['metrics']}:       {k['seconds']['core_estimator'] * 1e3:7.2f} ms -> "
+          f"kernel {k['kernel_speedup_over_core']:.2f}x faster")
+    print(f"peak memory, task with n = {memory['n']:,}:   {memory['peak_bytes'] / 2**20:7.1f} MiB "
+          f"(X itself {memory['bytes_of_X'] / 2**20:.0f} MiB; {memory['seconds']:.1f} s)  (target <= 2 GiB)  "
+          f"{'PASS' if verdicts['peak_memory'] else 'FAIL'}")
+    print(f"results: {args.out}")
+    relevant = {k: v for k, v in verdicts.items() if not (args.quick and k == "quick_study_seconds")}
+    return 0 if (all(relevant.values()) or not args.check) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
