@@ -635,3 +635,109 @@ def test_losses_are_immutable():
     for loss in (tau_logistic(0.33), hinge(), sigmoid()):
         with pytest.raises(dataclasses.FrozenInstanceError):
             loss.tau = 0.5
+
+
+# ----------------------------------------------------------------------- contracts pinned by mutation testing
+def exactly(text):
+    import re
+
+    return "^" + re.escape(text) + "$"
+
+
+@pytest.mark.parametrize("loss, spec", LOSSES)
+def test_scalar_margins_give_numpy_scalars_not_zero_d_arrays(loss, spec):
+    """A scalar in gives a NumPy float64 scalar out (usable as a dict key, in f-strings with :g, ...)."""
+    for out in (loss.value(0.5), loss.derivative(0.5), loss.second_derivative(0.5, side="left"),
+                *loss.value_and_derivative(0.5)):
+        assert type(out) is np.float64
+    assert type(loss.value(np.array([0.5]))) is np.ndarray
+
+
+@pytest.mark.parametrize("loss, spec", LOSSES)
+def test_integer_and_rational_margins_are_read_as_reals(loss, spec):
+    """Margins given as Python ints or Fractions are converted to float64 once (as documented: 'vectorized over
+    arrays'); results equal those of the float margins."""
+    from fractions import Fraction
+
+    floats = np.array([-2.0, 0.0, 0.5, 3.0])
+    for margins in ([-2, 0, Fraction(1, 2), 3], [Fraction(-2), Fraction(0), Fraction(1, 2), Fraction(3)]):
+        np.testing.assert_array_equal(loss.value(margins), loss.value(floats))
+        np.testing.assert_array_equal(loss.derivative(margins, side="left"), loss.derivative(floats, side="left"))
+        for got, ref in zip(loss.value_and_derivative(margins), loss.value_and_derivative(floats)):
+            np.testing.assert_array_equal(got, ref)
+
+
+def test_overflow_to_infinity_is_silent_for_logistic_values_and_squared_hinge_derivatives():
+    """Just beyond the double range the correctly rounded results are +-inf, without an overflow warning:
+    log2(1 + e^{1.5e308}) = 1.5e308 / ln 2 > 1.8e308, and -2 (1 + 1e308) < -1.8e308."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for loss in (logistic(), tau_logistic(0.5)):
+            assert loss.value(-1.5e308) == math.inf
+            assert loss.value_and_derivative(-1.5e308)[0] == math.inf
+            assert loss.value_and_derivative(np.array([-1.5e308]))[0][0] == math.inf
+        assert squared_hinge().derivative(-1e308) == -math.inf
+        assert squared_hinge().value_and_derivative(-1e308)[1] == -math.inf
+
+
+def test_parameters_are_stored_as_python_floats():
+    loss = tau_logistic(np.float32(0.5), base=3)
+    assert type(loss.tau) is float and loss.tau == 0.5 and type(loss.base) is float and loss.base == 3.0
+    scaled = sigmoid(scale=3)
+    assert type(scaled.scale) is float and scaled.scale == 3.0
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda: tau_logistic(0.0), "tau must lie in (0.0, 1.0]; got 0.0"),
+    (lambda: tau_logistic(1.5), "tau must lie in (0.0, 1.0]; got 1.5"),
+    (lambda: logistic(base=1.0), "base must lie in (1.0, inf); got 1.0"),
+    (lambda: sigmoid(scale=0.0), "scale must lie in (0.0, inf); got 0.0"),
+    (lambda: logistic().is_tau_discrepant(0.0), "tau must lie in (0.0, inf); got 0.0"),
+    (lambda: hinge().value([0.0, math.nan]), "m must not contain NaN"),
+])
+def test_loss_argument_messages(make, message):
+    with pytest.raises(ValueError, match=exactly(message)):
+        make()
+
+
+class _TestLoss:
+    """Convex test losses outside the library, for the branches of is_tau_discrepant (Definition of a
+    tau-discrepant loss: phi convex and phi'(0+) >= tau phi'(0-))."""
+
+    @staticmethod
+    def make(value, derivative):
+        from lfverify.losses import SurrogateLoss
+
+        class Loss(SurrogateLoss):
+            name = "test loss"
+            is_convex = True
+            is_nonincreasing = False
+            dominates_zero_one = False
+            lipschitz = math.inf
+            smoothness = (math.inf, math.inf)
+
+            def _value(self, m):
+                return value(m)
+
+            def _derivative(self, m, right):
+                return derivative(m, right)
+
+            def _second_derivative(self, m, right):
+                return np.zeros_like(m)
+
+        return Loss()
+
+
+def test_is_tau_discrepant_when_the_left_slope_at_zero_is_not_negative():
+    """phi'(0-) >= 0: the condition phi'(0+) >= tau phi'(0-) is checked as written (no division)."""
+    square = _TestLoss.make(lambda m: m * m, lambda m, right: 2.0 * m)  # phi'(0+-) = 0: 0 >= tau * 0
+    assert square.is_tau_discrepant(0.5) is True and square.is_tau_discrepant(3.0) is True
+    exp = _TestLoss.make(np.exp, lambda m, right: np.exp(m))  # phi'(0+-) = 1: 1 >= tau iff tau <= 1
+    assert exp.is_tau_discrepant(1.0) is True and exp.is_tau_discrepant(2.0) is False
+
+
+def test_is_tau_discrepant_with_a_kink_from_negative_to_positive_slope():
+    """phi(m) = |m|: phi'(0-) = -1, phi'(0+) = 1, so phi'(0+) >= tau phi'(0-) = -tau holds for every tau > 0."""
+    absolute = _TestLoss.make(np.abs, lambda m, right: np.where((m > 0) | ((m == 0) & right), 1.0, -1.0))
+    assert absolute.discrepancy == -1.0
+    assert absolute.is_tau_discrepant(0.5) is True and absolute.is_tau_discrepant(2.0) is True
