@@ -107,7 +107,8 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
     PaperClaim(
         "def:discrepant-loss", "Definition 2", "tau-discrepant loss: phi(m) / phi(-m) behaviour with parameter tau",
         "definition",
-        (_t(_P + "test_tau_logistic_discrepancy_for_generated_tau"),
+        (_c("Definition 2: the tau-logistic loss is tau-discrepant, the logistic loss is not"),
+         _t(_P + "test_tau_logistic_discrepancy_for_generated_tau"),
          _t(_N + "test_tau_discrepancy_is_needed_pinned", "calibration fails without tau-discrepancy")),
         "The paper's tau-logistic loss is tau-discrepant exactly for its tau; the plain logistic loss is not."),
     PaperClaim(
@@ -125,7 +126,8 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
     PaperClaim(
         "alg:hybrid", "Algorithm 1", "hybrid optimisation: ascend N_hat until positive, then maximise U_hat",
         "reproduced",
-        (_t("tests/test_optimize.py::test_phase1_reaches_positive_numerator"),
+        (_c("Alg. 1: phase 1 makes N_hat positive; U-BFGS reaches the Nelder-Mead maximum"),
+         _t("tests/test_optimize.py::test_phase1_reaches_positive_numerator"),
          _t("tests/test_optimize.py::test_bfgs_reaches_scipy_bfgs_maximum"),
          _b("convergence", "U-BFGS reaches its final utility within 30 iterations")),
         "Implemented in lfverify.optimize; phase 1 always ends with N_hat > 0 when its sup is positive."),
@@ -139,7 +141,8 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
         "Exact by enumeration; the same-sample version is biased, with bias shrinking like 1/n."),
     PaperClaim(
         "alg:u-ga", "Algorithm 2", "normalized gradient ascent with V_hat / ||V_hat||", "reproduced",
-        (_t("tests/test_optimize.py::test_gd_follows_algorithm_2_literally"),
+        (_c("Alg. 2: U-GD iterates equal Alg. 2 driven by the double sum of Eq. (7)"),
+         _t("tests/test_optimize.py::test_gd_follows_algorithm_2_literally"),
          _b("convergence", "U-GD against U-BFGS by iteration")),
         "Implemented as method='gd'; iterates equal a literal transcription driven by the double sum of Eq. (7)."),
     PaperClaim(
