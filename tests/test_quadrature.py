@@ -124,6 +124,16 @@ def test_far_breakpoints_and_a_tiny_std_do_not_overflow():
     np.testing.assert_allclose(got, [1.0, 1.0], rtol=1e-14)
 
 
+def test_breakpoints_that_round_beyond_the_window_leave_only_empty_segments():
+    """mean = 3, std = 3e-17: clipping a far breakpoint to mean +- 12 std in xi and standardising again gives
+    z = +-14.8 (xi has no finer resolution near 3), beyond the window; the rule clips z to the window, so the
+    panels stay those of [-12, 12] plus two empty end segments (48 + 1 + 1 panels of 16 nodes)."""
+    rec = Recorder(lambda xi: xi)
+    got = gaussian_expectation(rec, np.array([3.0]), np.array([3e-17]), breakpoints=(-1e300, 1e300))
+    assert rec.nodes[0].shape == (1, 16 * 50)
+    assert got[0] == pytest.approx(3.0, rel=1e-15)
+
+
 def test_gaussian_accepts_any_real_array_like_for_mean_std_and_breakpoints():
     """Integers and Python Fractions are converted to float64 once (mpmath/sympy users pass rationals)."""
     got = gaussian_expectation(lambda xi: xi ** 2, [Fraction(1, 2), 1], [Fraction(3, 2), 2],
@@ -212,8 +222,10 @@ def test_interval_uniform_default_is_an_average_and_breakpoints_outside_are_igno
 
 
 def test_interval_panels_follow_per_row_breakpoints_and_widths():
+    """Per-row widths may be any real array_like (here Python Fractions, converted to float64 once)."""
     rec = Recorder(lambda u: np.stack([u, u ** 2], axis=-1))
-    got = interval_expectation(rec, -1.0, 2.0, breakpoints=np.array([[0.1], [1.5]]), max_panel_width=[0.5, 0.25])
+    got = interval_expectation(rec, -1.0, 2.0, breakpoints=np.array([[0.1], [1.5]]),
+                               max_panel_width=[Fraction(1, 2), Fraction(1, 4)])
     np.testing.assert_allclose(got, [[0.5, 1.0], [0.5, 1.0]], rtol=1e-14)  # E[U] = 1/2, E[U^2] = 1 on [-1, 2]
     # every row uses the maximum panel count per segment: segment 1 max(ceil(1.1/0.5), ceil(2.5/0.25)) = 10,
     # segment 2 max(ceil(1.9/0.5), ceil(0.5/0.25)) = 4
