@@ -5,7 +5,7 @@ Every figure is measured in this run, so ratios transfer across machines:
 1. Wall time of the quick uniform-convergence study (Lemma 4) with the process executor on all cores, in a fresh
    folder.  Target: < 60 s on 2 cores.  Its throughput is the number of (sample x parameter) pairs at which V_hat
    is evaluated (net + refinement, both metrics) per second of wall time.
-2. The V_hat kernel (:func:`lfverify.simulations.replicated.class_sums` + ``estimates``) on the study's largest
+2. The V_hat kernel (:class:`lfverify.simulations.replicated.ReplicatedSamples` + ``estimates``) on the study's largest
    shape (n = 10^4 samples of a replication, K = 257 net points, d = 2), single core, against
    - a plain BLAS product X @ Theta^T of the same shape (the issue's baseline; target: kernel rate >= 30 % of it),
    - the bare tau-logistic loss evaluation (value and derivative) on the same n x K margins, in the kernel's
@@ -41,9 +41,10 @@ from lfverify.atomic_write import write_text_atomically
 from lfverify.empirical import EmpiricalSurrogateUtility
 from lfverify.losses import tau_logistic
 from lfverify.simulations import STUDIES, engine
+from lfverify.simulations import study_populations as sp
 from lfverify.simulations import uniform_convergence as uc
 from lfverify.simulations.executors import ProcessExecutor, SerialExecutor
-from lfverify.simulations.replicated import class_sums, estimates
+from lfverify.simulations.replicated import ReplicatedSamples, estimates
 
 SEED = 20200826_0007
 TARGETS = {"quick_study_seconds_max": 60.0, "kernel_vs_blas_min": 0.30, "peak_memory_bytes_max": 2 * 2**30}
@@ -66,7 +67,7 @@ def study_pairs(config) -> int:
     metric, n x (net size + refinement rounds x pattern moves)."""
     K = uc.theta_net(2, uc.C_THETA).shape[0] + config["refinement_rounds"] * uc._moves(2).shape[0]
     per_n = sum(config["sample_sizes"]) * config["replications"]
-    return int(per_n * K * len(uc.METRICS) * len(uc.POPULATIONS))
+    return int(per_n * K * len(sp.METRICS) * len(sp.POPULATIONS))
 
 
 def bench_study(mode, executor):
@@ -86,16 +87,16 @@ def bench_study(mode, executor):
 
 
 def bench_kernel(rng, n, repeats):
-    population = uc.POPULATIONS["bounded-logistic"]
+    population = sp.POPULATIONS["bounded-logistic"]
     X, y = population.sample(n, seed=rng)
     net = uc.theta_net(2, uc.C_THETA)
     K = net.shape[0]
     loss = tau_logistic(0.33)
-    metrics = [m for m, _ in uc.METRICS.values()]
-    X3, y3 = X[None], y[None].astype(np.int64)
+    metrics = [m for m, _ in sp.METRICS.values()]
+    samples = ReplicatedSamples(X[None], y[None])
 
     def kernel():
-        sums = class_sums(X3, y3, net, loss)
+        sums = samples.class_sums(net, loss)
         return [estimates(sums, m) for m in metrics]
 
     def blas():
@@ -169,9 +170,9 @@ def main(argv=None):
     write_text_atomically(args.out, json.dumps(payload, indent=2) + "\n")
     k = kernel
     print()
+    status = "n/a" if args.quick else "PASS" if verdicts["quick_study_seconds"] else "FAIL"
     print(f"{mode} uniform-convergence study:      {study['seconds']:7.1f} s, {study['tasks']} tasks, "
-          f"{study['pairs_per_second'] / 1e6:6.1f} M (sample x parameter) pairs/s  "
-          f"(target < 60 s for quick)  {'PASS' if verdicts['quick_study_seconds'] else 'n/a' if args.quick else 'FAIL'}")
+          f"{study['pairs_per_second'] / 1e6:6.1f} M (sample x parameter) pairs/s  (target < 60 s for quick)  {status}")
     print(f"kernel, n = {k['n']:,} x K = {k['K']}, {k['metrics']} metrics: {k['seconds']['kernel'] * 1e3:7.2f} ms = "
           f"{k['pairs_per_second']['kernel'] / 1e6:7.1f} M pairs/s")
     print(f"  plain BLAS X @ Theta^T:             {k['seconds']['blas'] * 1e3:7.2f} ms = "

@@ -24,6 +24,7 @@ from lfverify.scores import surrogate_scores
 from lfverify.simulations import engine, run_study
 from lfverify.simulations import calibration as cal
 from lfverify.simulations import unbiasedness as ub
+from lfverify.simulations import study_populations as sp
 from lfverify.simulations import uniform_convergence as uc
 from lfverify.simulations.maximisers import empirical_maximiser, population_maximiser
 from lfverify.simulations.pointwise_optimum import (
@@ -53,11 +54,11 @@ def test_uniform_convergence_sup_is_the_core_error_at_the_recorded_theta(uniform
     out, summary = uniform
     rows = engine.read_records(out)
     for pop_name in ("finite", "bounded-logistic"):
-        population = uc.POPULATIONS[pop_name]
+        population = sp.POPULATIONS[pop_name]
         for row in [r for r in rows if r["population"] == pop_name and r["replication"] == 1][:4]:
-            metric, tau = uc.METRICS[row["metric"]]
+            metric, tau = sp.METRICS[row["metric"]]
             loss = tau_logistic(tau)
-            X, y = uc.draw_replications(population, pop_name, row["n"], row["replication"], 1,
+            X, y = sp.draw_replications(population, pop_name, row["n"], row["replication"], 1,
                                         uc.STUDY.seed)
             core = EmpiricalSurrogateUtility(metric, loss, X[0], y[0])
             theta = np.array([row["worst_theta_1"], row["worst_theta_2"]])
@@ -117,8 +118,8 @@ def unbiased(tmp_path_factory):
 @pytest.mark.parametrize("pop_name", ["finite", "bounded-logistic"])
 @pytest.mark.parametrize("metric_name", ["F1", "Jaccard"])
 def test_score_moments_reproduce_the_population(pop_name, metric_name):
-    population = uc.POPULATIONS[pop_name]
-    metric, tau = uc.METRICS[metric_name]
+    population = sp.POPULATIONS[pop_name]
+    metric, tau = sp.METRICS[metric_name]
     loss = tau_logistic(tau)
     s = ub.score_moments(population, metric, loss, ub.THETAS)
     ev = population.evaluate(metric, loss, ub.THETAS)

@@ -232,9 +232,9 @@ def _summarize(rows, config, context):
 
 
 def _figures(rows, summary, out_dir):
-    from .figures import _pyplot, save_figure
+    from .figures import pyplot, save_figure
 
-    plt = _pyplot()
+    plt = pyplot()
     paths = []
     fig, ax = plt.subplots(figsize=(6.4, 4.6))
     for i, (metric_name, s) in enumerate(summary["main"].items()):

@@ -27,7 +27,7 @@ from .engine import Study, Task
 from .intervals import mean_interval
 from .maximisers import empirical_maximiser, population_maximiser
 from .rates import fit_rate
-from .uniform_convergence import METRICS, POPULATIONS, draw_replications
+from .study_populations import METRICS, POPULATIONS, draw_replications
 
 __all__ = ["STUDY", "POPULATION_NAME", "STARTS"]
 

@@ -14,14 +14,14 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["matplotlib_available", "loglog_rate_figure", "save_figure"]
+__all__ = ["matplotlib_available", "pyplot", "loglog_rate_figure", "save_figure"]
 
 
 def matplotlib_available() -> bool:
     return importlib.util.find_spec("matplotlib") is not None
 
 
-def _pyplot():
+def pyplot():
     import matplotlib
 
     matplotlib.use("Agg", force=True)
@@ -44,7 +44,7 @@ def save_figure(fig, path) -> Path:
             os.unlink(tmp)
         raise
     finally:
-        _pyplot().close(fig)
+        pyplot().close(fig)
     return path
 
 
@@ -60,7 +60,7 @@ def loglog_rate_figure(path, series, *, title: str, ylabel: str, expected: float
     expected : float
         Exponent of the dashed reference line (drawn through each series' first point).
     """
-    plt = _pyplot()
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(6.4, 4.6))
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for i, s in enumerate(series):

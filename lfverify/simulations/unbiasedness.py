@@ -37,8 +37,8 @@ from ..scores import surrogate_scores
 from .engine import Study, Task
 from .intervals import mean_interval, merge_moments
 from .rates import fit_power_law
-from .replicated import ESTIMATORS, class_sums, estimates
-from .uniform_convergence import METRICS, POPULATIONS, draw_replications
+from .replicated import ESTIMATORS, ReplicatedSamples, estimates
+from .study_populations import METRICS, POPULATIONS, draw_replications
 
 __all__ = ["STUDY", "THETAS", "score_moments", "same_sample_bias_coefficient", "bias_checks"]
 
@@ -150,13 +150,14 @@ def _context(config):
 def _run_task(task, config, context, study_seed):
     p = task.params
     population = POPULATIONS[p["population"]]
-    X, y = draw_replications(population, p["population"], p["n"], p["first"], p["count"], study_seed)
+    samples = ReplicatedSamples(*draw_replications(population, p["population"], p["n"], p["first"], p["count"],
+                                                   study_seed))
     rows = []
     K, d = THETAS.shape
     for metric_name, (metric, tau) in METRICS.items():
         exact = context[(p["population"], metric_name)]
         B = exact["bias_coefficient"]
-        sums = class_sums(X, y, THETAS, tau_logistic(tau))
+        sums = samples.class_sums(THETAS, tau_logistic(tau))
         for estimator in ESTIMATORS:
             diff = estimates(sums, metric, estimator=estimator).gradient_direction - exact["v"][None]  # (R, K, d)
             # projection on the exact same-sample bias direction, scaled so that its mean is 1/n for V_ss
@@ -282,9 +283,9 @@ def _summarize(rows, config, context):
 def _figures(rows, summary, out_dir):
     """Per population: n x (projection of the mean of V_hat - V on the exact same-sample bias B, in units of
     |B|^2), which is 1 for the same-sample estimator at every n and 0 for Eq. (7)'s V_hat."""
-    from .figures import _pyplot, save_figure
+    from .figures import pyplot, save_figure
 
-    plt = _pyplot()
+    plt = pyplot()
     paths = []
     for pop_name in POPULATIONS:
         fig, ax = plt.subplots(figsize=(6.4, 4.6))

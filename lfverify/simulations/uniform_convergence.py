@@ -1,7 +1,7 @@
 """Study "uniform-convergence": Lemma 4, sup_{theta in Theta} ||V_hat(theta) - V(theta)|| = O_p(n^-1/2).
 
-For each population (finite support; bounded continuous, :class:`~lfverify.populations.BoundedLogisticPopulation`)
-and metric (F_1 with tau = 0.33, Jaccard with tau = 0.75, the taus of the calibration study), R replications
+For each population (finite support; bounded continuous, :class:`~lfverify.populations.BoundedLogisticPopulation`;
+:mod:`lfverify.simulations.study_populations`) and metric (F_1 with tau = 0.33, Jaccard with tau = 0.75), R replications
 at each of several log-spaced n measure
 
     E(S) = sup_{||theta|| <= c_Theta} ||V_hat(theta; S) - V(theta)||,
@@ -33,15 +33,14 @@ import math
 import numpy as np
 
 from ..losses import tau_logistic
-from ..metrics import f1, jaccard
-from ..populations import BoundedLogisticPopulation, FiniteSupportPopulation
 from ..scores import score_coefficients
-from .engine import Study, Task, seed_sequence
+from .engine import Study, Task
 from .intervals import clopper_pearson, mean_interval
 from .rates import fit_rate
-from .replicated import class_sums, estimates
+from .replicated import ReplicatedSamples, estimates
+from .study_populations import METRICS, POPULATIONS, draw_replications, feature_bound
 
-__all__ = ["STUDY", "POPULATIONS", "METRICS", "theta_net", "lemma4_constants", "sup_errors"]
+__all__ = ["STUDY", "theta_net", "lemma4_constants", "lemma4_bounds", "sup_errors"]
 
 SEED = 2020_0826_0004
 #: Radius c_Theta of the parameter ball Theta.
@@ -60,30 +59,6 @@ MODES = {
     "full": {"sample_sizes": [100, 215, 464, 1000, 2154, 4642, 10000, 21544, 46416, 100000], "replications": 100,
              "refinement_rounds": 10, "samples_per_task": 1 << 18},
 }
-
-
-def _populations():
-    return {
-        "finite": FiniteSupportPopulation(
-            atoms=[[1.0, 0.5], [-0.7, 1.2], [0.3, -1.1], [-1.2, -0.4], [0.6, 0.9]],
-            weights=[0.3, 0.2, 0.2, 0.15, 0.15],
-            eta=[0.85, 0.4, 0.15, 0.3, 0.6],
-        ),
-        "bounded-logistic": BoundedLogisticPopulation(slope=3.0, offset=-0.5),
-    }
-
-
-#: name -> population (the finite one has 5 atoms in R^2; the continuous one is x = (u, 1), u ~ U[-1, 1]).
-POPULATIONS = _populations()
-#: name -> (metric, tau of the tau-logistic loss)
-METRICS = {"F1": (f1(), 0.33), "Jaccard": (jaccard(), 0.75)}
-
-
-def feature_bound(population) -> float:
-    """c_X = max ||x|| over the support."""
-    if isinstance(population, FiniteSupportPopulation):
-        return float(np.max(np.linalg.norm(population.atoms, axis=1)))
-    return math.sqrt(2.0)  # x = (u, 1) with |u| <= 1
 
 
 def theta_net(d: int, radius: float, *, directions: int = NET_DIRECTIONS, radii: int = NET_RADII) -> np.ndarray:
@@ -116,15 +91,15 @@ def _project(theta, radius):
     return np.where(norm > radius, theta * (radius / np.maximum(norm, 1e-300)), theta)
 
 
-def sup_errors(X, y, population, metric, loss, net, net_v, *, radius: float, rounds: int):
+def sup_errors(samples: ReplicatedSamples, population, metric, loss, net, net_v, *, radius: float, rounds: int):
     """E(S) for R replications: max over the net, then a batched pattern search from each worst net point.
 
     Returns (sup, net_sup, worst_theta, moves) with shapes (R,), (R,), (R, d), (R,).
     """
-    v_hat = estimates(class_sums(X, y, net, loss), metric).gradient_direction  # (R, K, d)
+    v_hat = estimates(samples.class_sums(net, loss), metric).gradient_direction  # (R, K, d)
     err = np.linalg.norm(v_hat - net_v[None], axis=2)
     worst = np.argmax(err, axis=1)
-    R = X.shape[0]
+    R = samples.shape[0]
     net_sup = err[np.arange(R), worst]
     best_theta, best = net[worst].copy(), net_sup.copy()
     moves = _moves(net.shape[1])
@@ -133,7 +108,7 @@ def sup_errors(X, y, population, metric, loss, net, net_v, *, radius: float, rou
     for _ in range(rounds):
         candidates = _project(best_theta[:, None, :] + step[:, None, None] * moves[None], radius)  # (R, P, d)
         P, d = candidates.shape[1:]
-        v_hat = estimates(class_sums(X, y, candidates, loss), metric).gradient_direction  # (R, P, d)
+        v_hat = estimates(samples.class_sums(candidates, loss), metric).gradient_direction  # (R, P, d)
         v_pop = population.gradient_direction(metric, loss, candidates.reshape(R * P, d)).reshape(R, P, d)
         cand_err = np.linalg.norm(v_hat - v_pop, axis=2)
         j = np.argmax(cand_err, axis=1)
@@ -168,27 +143,15 @@ def _context(config):
     return context
 
 
-def replication_generator(study_seed, population: str, n: int, replication: int) -> np.random.Generator:
-    """The stream of one replication: independent of how replications are grouped into tasks."""
-    key = (("population", population), ("n", int(n)), ("replication", int(replication)))
-    return np.random.default_rng(seed_sequence(study_seed, key))
-
-
-def draw_replications(population, pop_name, n, first, count, study_seed):
-    """(X, y) of shapes (count, n, d), (count, n), replication r drawn from its own stream."""
-    draws = [population.sample(n, seed=replication_generator(study_seed, pop_name, n, r))
-             for r in range(first, first + count)]
-    return np.stack([d[0] for d in draws]), np.stack([d[1] for d in draws]).astype(np.int64)
-
-
 def _run_task(task, config, context, study_seed):
     p = task.params
     population = POPULATIONS[p["population"]]
-    X, y = draw_replications(population, p["population"], p["n"], p["first"], p["count"], study_seed)
+    samples = ReplicatedSamples(*draw_replications(population, p["population"], p["n"], p["first"], p["count"],
+                                                   study_seed))
     rows = []
     for metric_name, (metric, tau) in METRICS.items():
         net, net_v = context[(p["population"], metric_name)]
-        sup, net_sup, worst, moves = sup_errors(X, y, population, metric, tau_logistic(tau), net, net_v,
+        sup, net_sup, worst, moves = sup_errors(samples, population, metric, tau_logistic(tau), net, net_v,
                                                 radius=C_THETA, rounds=config["refinement_rounds"])
         for i in range(p["count"]):
             row = {"population": p["population"], "metric": metric_name, "tau": tau, "n": p["n"],
