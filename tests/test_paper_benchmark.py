@@ -19,8 +19,9 @@ from lfverify.paper_benchmark import paper_values
 from lfverify.paper_benchmark.paper_values import PAPER_METHODS, PAPER_RESULTS, PAPER_TABLE2_DATASETS
 from lfverify.paper_benchmark.protocol import (ProtocolConfig, child_seed, run_convergence, run_trial,
                                                split_indices, trial_seed_sequence)
-from lfverify.paper_benchmark.report import (format_mean_se, iterations_to_final, markdown_convergence_table,
-                                             markdown_results_table, convergence_summary)
+from lfverify.paper_benchmark.report import (convergence_summary, format_mean_se, iterations_to_final,
+                                             markdown_convergence_table, markdown_learning_rate_table,
+                                             markdown_results_table)
 from lfverify.paper_benchmark.runner import Cell, fingerprint, load_records, record_path, run_cells
 from lfverify.paper_benchmark.statistics import (bold_methods, one_sided_p_value, summarize,
                                                  within_combined_standard_errors)
@@ -208,6 +209,18 @@ def test_results_table_lists_failed_trials_and_notes():
     assert "| sonar (2) | **0.710 (100)** / 0.552 (147) / +0.158 FAR | - |" in table
     assert "* sonar, W-ERM: 1 failed trial(s), e.g. `ValueError: boom`" in table
     assert "* sonar: prior" in table
+
+
+def test_learning_rate_table_counts_the_winners():
+    def record(dataset, gd_rate, bfgs_rate):
+        return {"dataset": dataset, "results": {"f1": {"U-GD": {"test": 0.5, "learning_rate": gd_rate},
+                                                       "U-BFGS": {"test": 0.5, "learning_rate": bfgs_rate},
+                                                       "ERM": {"test": 0.4}}}}
+    records = [record("a", 1e-5, 10.0), record("a", 1e-5, 0.1), record("a", 0.1, 0.1), record("b", 10.0, 10.0)]
+    table = markdown_learning_rate_table(records, "f1")
+    assert "(rates 10, 0.1, 1e-05)" in table
+    assert "| a | 0 / 1 / 2 | 1 / 2 / 0 |" in table
+    assert "| b | 1 / 0 / 0 | 1 / 0 / 0 |" in table
 
 
 def test_iterations_to_final_known_answers():

@@ -200,6 +200,10 @@ def run_benchmark(options: BenchOptions) -> Path:
             lines.append(report.markdown_results_table(values, metric, methods=options.methods, alpha=options.alpha,
                                                        test=options.test, errors=errors, notes=DATASET_NOTES))
             summary["table"][metric] = {d: {m: list(v) for m, v in ms.items()} for d, ms in values.items()}
+        for metric in options.metrics:
+            proposed = [m for m in options.methods if m in protocol.PROPOSED_METHODS]
+            if proposed:
+                lines.append(report.markdown_learning_rate_table(records["table"], metric, methods=proposed))
     if "convergence" in records:
         lines += ["## Convergence of U-GD and U-BFGS (Sec. 6, App. C.3)", ""]
         summary["convergence"] = {}

@@ -20,7 +20,8 @@ import numpy as np
 from .paper_values import PAPER_METHODS, printed_result
 from .statistics import bold_methods, summarize, within_combined_standard_errors
 
-__all__ = ["method_sort_key", "collect_table_values", "markdown_results_table", "format_mean_se", "iterations_to_final",
+__all__ = ["method_sort_key", "collect_table_values", "markdown_results_table", "format_mean_se",
+           "markdown_learning_rate_table", "iterations_to_final",
            "convergence_summary", "markdown_convergence_table", "collect_curve_values", "markdown_curve_table"]
 
 _METRIC_TITLES = {"f1": "F1-measure", "jaccard": "Jaccard index"}
@@ -118,6 +119,30 @@ def markdown_results_table(values: dict, metric: str, *, methods, alpha: float =
         if dataset in values:
             lines.append(f"* {dataset}: {notes[dataset]}")
     return "\n".join(lines).rstrip() + "\n"
+
+
+def markdown_learning_rate_table(records, metric: str, *, methods=("U-GD", "U-BFGS")) -> str:
+    """How often each learning rate won the 4:1 validation (Sec. 6), per data set and proposed method.
+
+    A small rate keeps the fit near its ERM start within 100 iterations, so these counts tell how much of a
+    method's result is the surrogate maximisation itself.
+    """
+    counts = defaultdict(lambda: defaultdict(lambda: defaultdict(int)))
+    rates = set()
+    for record in records:
+        for method in methods:
+            result = record["results"].get(metric, {}).get(method)
+            if result is not None and "learning_rate" in result:
+                counts[record["dataset"]][method][result["learning_rate"]] += 1
+                rates.add(result["learning_rate"])
+    rates = sorted(rates, reverse=True)
+    lines = [f"### Learning rates chosen on validation, {_METRIC_TITLES.get(metric, metric)}", "",
+             "Trials in which each rate won (rates " + ", ".join(f"{r:g}" for r in rates) + ").", "",
+             "| dataset | " + " | ".join(methods) + " |", "|" + "---|" * (len(methods) + 1)]
+    for dataset in sorted(counts):
+        cells = [" / ".join(str(counts[dataset][m].get(r, 0)) for r in rates) for m in methods]
+        lines.append(f"| {dataset} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
 
 
 # ---------------------------------------------------------------------- convergence (Sec. 6, App. C.3)
