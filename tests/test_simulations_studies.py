@@ -21,7 +21,7 @@ from lfverify.losses import tau_logistic
 from lfverify.metrics import f1, jaccard
 from lfverify.populations import BoundedLogisticPopulation, FiniteSupportPopulation, GaussianPopulation
 from lfverify.scores import surrogate_scores
-from lfverify.simulations import engine, run_study
+from lfverify.simulations import STUDIES, engine, run_study
 from lfverify.simulations import calibration as cal
 from lfverify.simulations import unbiasedness as ub
 from lfverify.simulations import study_populations as sp
@@ -211,7 +211,7 @@ def test_consistency_smoke(consistency):
     rows = engine.read_records(out)
     for metric_name, s in summary["settings"].items():
         assert s["theta_star_certificates"]["gradient_direction_norm"] < 1e-10
-        assert summary["verdicts"][metric_name]["theta_star_certified"] is True
+        assert summary["verdicts"][f"{metric_name}/theta_star_certified"] is True
         star = np.array(s["theta_star"])
         sample = [r for r in rows if r["kind"] == "sample" and r["metric"] == metric_name and r["n"] == 3200]
         dist = [np.linalg.norm(np.array([r["theta_1"], r["theta_2"]]) - star) for r in sample]
@@ -281,6 +281,14 @@ def test_calibration_smoke(calibration):
     assert jac["hypotheses_hold"] and jac["sign_gap"] > cal.GAP_ZERO
     assert any(f.startswith("Jaccard, tau = 0.75: the hypotheses of Thm. 2 hold") for f in summary["findings"])
     assert json.loads((out / "summary.json").read_text())["findings"] == summary["findings"]
+
+
+def test_every_summary_has_flat_boolean_verdicts(uniform, unbiased, consistency, calibration):
+    """The contract `lfverify verify` relies on: summary["verdicts"] maps str to bool, in every study."""
+    for out, summary in (uniform, unbiased, consistency, calibration):
+        assert summary["verdicts"] and all(isinstance(k, str) and isinstance(v, bool)
+                                           for k, v in summary["verdicts"].items())
+        assert summary["generated_by"]["seed"] == STUDIES[summary["study"]].seed
 
 
 def test_cli_runs_a_study_and_reports_errors(tmp_path, capsys):

@@ -137,15 +137,13 @@ def _summarize(rows, config, context):
             "true_utility_at_theta_star": star["true_utility"], "bayes_utility": star["bayes_utility"],
             "table": table, "rate_fits": fits,
         }
-        verdicts[metric_name] = {
-            "theta_star_certified": bool(star["gradient_direction_norm"] < 1e-9 and star["max_hessian_eigenvalue"] < 0
-                                         and star["start_spread"] < 1e-6),
-            "consistent_at_root_n": fits["distance"]["holds"],
-            "surrogate_gap_rate_n^-1": fits["surrogate_gap"]["holds"],
-            "true_gap_rate_n^-1/2": fits["true_gap_abs"]["holds"],
-        }
+        verdicts[f"{metric_name}/theta_star_certified"] = bool(
+            star["gradient_direction_norm"] < 1e-9 and star["max_hessian_eigenvalue"] < 0 and star["start_spread"] < 1e-6)
+        verdicts[f"{metric_name}/consistent_at_root_n"] = fits["distance"]["holds"]
+        verdicts[f"{metric_name}/surrogate_gap_rate_n^-1"] = fits["surrogate_gap"]["holds"]
+        verdicts[f"{metric_name}/true_gap_rate_n^-1/2"] = fits["true_gap_abs"]["holds"]
     return {"settings": settings, "verdicts": verdicts,
-            "theorem5_consistent": all(v["consistent_at_root_n"] for v in verdicts.values())}
+            "theorem5_consistent": all(verdicts[f"{m}/consistent_at_root_n"] for m in METRICS)}
 
 
 def _figures(rows, summary, out_dir):
