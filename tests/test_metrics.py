@@ -697,3 +697,124 @@ def test_score_decision_validates_its_arguments_and_returns_a_float():
         m.score_decision([2, 1, 1, 1], [0.5, 1.0, 0.0, 2.0])
     with pytest.raises(ValueError, match=r"^decision must have shape \(4,\)"):
         m.score_decision(y, [0.5, 1.0])
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Contracts pinned by mutation testing: names and parameters of Table 1 metrics, exact messages, the 1e-12
+# tolerances at their boundaries, scalar-in/scalar-out, rational inputs, the warning's attribution.
+# ---------------------------------------------------------------------------------------------------------
+import re  # noqa: E402
+
+
+def exactly(text):
+    return "^" + re.escape(text) + "$"
+
+
+def test_table1_constructors_name_and_parametrize_their_metric():
+    assert (f_beta(2.0).name, f_beta(2.0).family, f_beta(2.0).parameter) == ("F_2", "f_beta", 2.0)
+    assert (f1().name, f1().parameter) == ("F_1", 1.0)
+    assert (jaccard().name, jaccard().family, jaccard().parameter) == ("Jaccard", "jaccard", None)
+    assert (accuracy().name, accuracy().family, accuracy().parameter) == ("accuracy", "accuracy", None)
+    gl = gower_legendre(0.5)
+    assert (gl.name, gl.family, gl.parameter) == ("Gower-Legendre_0.5", "gower_legendre", 0.5)
+
+
+@pytest.mark.parametrize("make, error, message", [
+    (lambda: f_beta(0.0), ValueError, "beta must lie in (0.0, inf); got 0.0"),
+    (lambda: gower_legendre(-1.0), ValueError, "alpha must lie in [0.0, inf); got -1.0"),
+    (lambda: LinearFractionalMetric(a0p=1.0, a0n=0.0, a1p=1.0, a1n=1.0, name=3), TypeError, "name must be a str; got 3"),
+    (lambda: f1().admissibility(prior=1.0), ValueError, "prior must lie in (0.0, 1.0); got 1.0"),
+    (lambda: f1().value(0.1, 0.1, 0.5, zero_division=2.0), ValueError, "zero_division must lie in [0.0, 1.0]; got 2.0"),
+    (lambda: f1().score([], []), ValueError, "y_true must contain at least one label; got 0"),
+    (lambda: f1().score([1, 2], [1, 1]), ValueError,
+     "y_true must hold labels in {-1, +1} or in {0, 1} (0 is mapped to -1); got values [1, 2]"),
+    (lambda: f1().score([1, -1], [1, 2]), ValueError,
+     "y_pred must hold labels in {-1, +1} or in {0, 1} (0 is mapped to -1); got values [1, 2]"),
+    (lambda: f1().score([1, -1, 1], [1, -1]), ValueError, "y_pred must have shape (3,) or (K, 3); got shape (2,)"),
+    (lambda: f1().score_decision([1, -1], [0.5, np.nan]), ValueError, "decision must not contain NaN"),
+    (lambda: f1().value(np.nan, 0.1, 0.5), ValueError, "tp, fp and prior must be finite"),
+    (lambda: f1().value(0.6, 0.1, 0.5), ValueError, "tp must satisfy 0 <= tp <= prior (TP is at most P(Y = +1))"),
+    (lambda: f1().value(0.1, 0.6, 0.5), ValueError, "fp must satisfy 0 <= fp <= 1 - prior (FP is at most P(Y = -1))"),
+    (lambda: f1().value(0.0, 0.0, 0.0, zero_division="raise"), ValueError,
+     "F_1: 0/0 (the denominator vanishes); pass zero_division=0.0 to define it"),
+    (lambda: f1().bayes_optimal_threshold(np.inf), ValueError, "utility must be finite"),
+])
+def test_metric_messages(make, error, message):
+    with pytest.raises(error, match=exactly(message)):
+        make()
+
+
+def test_infinite_ratio_is_an_error_not_a_warning():
+    """N != 0 over D = 0 is infinite, not undefined: ValueError, whatever zero_division says."""
+    m = LinearFractionalMetric(a0p=1.0, a0n=0.0, a1p=1.0, a1n=0.0, b0_const=0.5, name="M")  # U = (TP + 1/2) / TP
+    for zd in ("warn", 0.5):
+        with pytest.raises(ValueError, match=exactly("M: the denominator is 0 while the numerator is not; the ratio "
+                                                     "is infinite")):
+            m.value(0.0, 0.2, 0.5, zero_division=zd)
+
+
+def test_value_tolerances_admit_exactly_1e_12_of_rounding():
+    """prior in [-1e-12, 1 + 1e-12], tp in [-1e-12, prior + 1e-12], fp in [-1e-12, 1 - prior + 1e-12] are accepted
+    (rounding of normalised weights); prior is clipped to [0, 1] before it enters the offsets."""
+    tol = 1e-12
+    jac = jaccard()
+    assert jac.value(0.0, 0.5, -tol) == 0.0  # prior clipped to 0: U = 0 / (0.5 + 0)
+    assert jac.value(0.5, 0.0, 0.5 + tol) == pytest.approx(1.0, rel=1e-11)
+    assert jac.value(1.0 + tol, 0.0, 1.0 + tol) == pytest.approx(1.0, rel=1e-11)  # clipped to 1: (1 + tol) / 1
+    assert jac.value(-tol, 0.5, 0.5) == pytest.approx(-tol / 1.0, abs=1e-24)
+    assert jac.value(0.1, -tol, 0.5) == pytest.approx(0.1 / (0.5 - tol), rel=1e-15)
+    assert jac.value(0.1, 0.5 + tol, 0.5) == pytest.approx(0.1 / (1.0 + tol), rel=1e-15)
+    # F_1 at prior = -1e-12 (clipped to 0) and TP = FP = 0 is 0/0: the zero_division value, not -0.0
+    assert f1().value(0.0, 0.0, -tol, zero_division=0.5) == 0.5
+    for tp, fp, prior in ((0.0, 0.0, -2 * tol), (0.0, 0.0, 1 + 2 * tol), (-2 * tol, 0.1, 0.5), (0.5 + 2 * tol, 0.1, 0.5),
+                          (0.1, -2 * tol, 0.5), (0.1, 0.5 + 2 * tol, 0.5)):
+        with pytest.raises(ValueError):
+            jac.value(tp, fp, prior)
+
+
+def test_scalars_in_give_numpy_scalars_out_and_arrays_give_arrays():
+    m = f1()
+    assert type(m.value(0.2, 0.1, 0.4)) is np.float64
+    assert type(m.value([0.2], [0.1], [0.4])) is np.ndarray
+    assert type(m.bayes_optimal_threshold(0.5)) is np.float64 and m.bayes_optimal_threshold(0.5) == 0.25
+    out = m.bayes_optimal_threshold([0.5, 0.8])
+    assert type(out) is np.ndarray and out.tolist() == [0.25, 0.4]
+
+
+def test_exact_rational_inputs_are_converted_to_float64():
+    """Fractions (as the SymPy derivations produce them) are read as the reals they denote, once, as float64."""
+    from fractions import Fraction
+
+    m = f_beta(2.0)  # a0 = (5, 0), a1 = (1, 1), b1 = 4 pi
+    tp, fp, prior = Fraction(1, 4), Fraction(1, 8), Fraction(1, 2)
+    assert type(m.b1(prior)) is np.float64 and m.b1(prior) == 2.0
+    assert type(gower_legendre(0.5).b0(prior)) is np.float64 and gower_legendre(0.5).b0(prior) == 0.5
+    assert type(m.numerator(tp, fp, prior)) is np.float64 and m.numerator(tp, fp, prior) == 1.25
+    assert type(m.denominator(tp, fp, prior)) is np.float64 and m.denominator(tp, fp, prior) == 2.375
+    assert m.value(tp, fp, prior) == pytest.approx(1.25 / 2.375, rel=1e-15)
+    assert m.bayes_optimal_threshold(Fraction(1, 2)) == pytest.approx(0.5 / 5.0, rel=1e-15)  # U / (1 + beta^2)
+    assert m.score_decision([1, -1, 1], [Fraction(1, 2), Fraction(-1, 3), Fraction(0)]) == pytest.approx(5 / 9)
+
+
+def test_zero_over_zero_warning_points_at_the_caller():
+    """The UndefinedMetricWarning of value() is attributed to the line that called value() (stacklevel)."""
+    with pytest.warns(UndefinedMetricWarning, match=exactly("F_1 is 0/0; returning 0.0 (set zero_division to "
+                                                            "control this)")) as record:
+        assert f1().value(0.0, 0.0, 0.0) == 0.0
+    assert record[0].filename == __file__
+
+
+def test_value_from_counts_warns_on_zero_over_zero_by_default():
+    with pytest.warns(UndefinedMetricWarning):
+        assert f1().value_from_counts(0, 0, 0, 10) == 0.0
+    assert f1().value_from_counts(3, 1, 4, 10) == pytest.approx(2 * 0.3 / (0.3 + 0.1 + 0.4), rel=1e-15)
+
+
+def test_admissibility_report_text():
+    assert str(f1().admissibility()) == "F_1 (priors (0, 1)): admissible"
+    bad = LinearFractionalMetric(a0p=2.0, a0n=-0.5, a1p=1.0, a1n=2.0, name="M")
+    report = bad.admissibility(prior=0.25)
+    assert report.metric_name == "M" and report.priors == "{0.25}"
+    # b = 0: D = 0 at TP = FP = 0; N = -FP / 2 < 0 at TP = 0; N - D = TP - 2.5 FP ... > 0 at FP = 0, TP = pi
+    assert str(report) == ("M (priors {0.25}): NOT admissible: violates denominator > 0 on the feasible region; "
+                           "U >= 0 on the feasible region; U <= 1 on the feasible region")
