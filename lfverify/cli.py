@@ -1,6 +1,6 @@
-"""The ``lfverify`` command line: ``--version``, ``verify``, ``proofs``, ``metrics``.
+"""The ``lfverify`` command line: ``--version``, ``verify``, ``proofs``, ``metrics``, ``bench``, ``simulate``.
 
-Subcommands are listed in :data:`SUBCOMMANDS`; later work adds ``simulate`` and ``bench``.
+Subcommands are listed in :data:`SUBCOMMANDS`.
 """
 
 from __future__ import annotations
@@ -8,12 +8,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 
 from . import __version__
 from .atomic_write import write_text_atomically
 
 
-def _cmd_verify(args) -> int:
+def _cmd_verify_self_checks(args) -> int:
     from .verification import run_checks
 
     def progress(name):
@@ -33,6 +34,34 @@ def _cmd_verify(args) -> int:
         bad = sum(not r.as_expected for r in results)
         print(f"\n{len(results) - bad} of {len(results)} checks as expected.")
     return 0 if all(r.as_expected for r in results) else 1
+
+
+def _cmd_verify(args) -> int:
+    if args.self_checks:
+        return _cmd_verify_self_checks(args)
+    from .report import print_summary, report_json, run_verification
+    from .simulations.executors import make_executor
+
+    if args.serial:
+        executor = make_executor("serial")
+    elif args.dask or args.dask_local is not None:
+        executor = make_executor(dask_address=args.dask, dask_local=args.dask_local)
+    else:
+        executor = make_executor("processes", workers=args.workers)
+    started = time.perf_counter()
+
+    def progress(step):
+        if not args.json:
+            print(f"[{time.perf_counter() - started:6.1f} s] {step}", file=sys.stderr, flush=True)
+
+    report = run_verification(args.mode, out=args.out, executor=executor, jobs=args.workers, progress=progress,
+                              figures=not args.no_figures)
+    if args.json:
+        json.dump(report_json(report), sys.stdout, indent=1, default=repr)
+        print()
+    else:
+        print_summary(report, args.out)
+    return 1 if report.regressed else 0
 
 
 def _cmd_proofs(args) -> int:
@@ -103,7 +132,8 @@ def _cmd_simulate(args) -> int:
 
 
 SUBCOMMANDS = {
-    "verify": ("check the paper's claims that the installed library can decide (quick)", _cmd_verify),
+    "verify": ("check every claim of the paper and write REPORT.md (derivations, self-checks, simulations, "
+               "benchmark)", _cmd_verify),
     "proofs": ("derive the paper's closed forms with SymPy and compare them with the printed ones", _cmd_proofs),
     "metrics": ("print Table 1's coefficients and Definition 1's constraints for each metric", _cmd_metrics),
     "bench": ("the paper's experiments (Tables 2, 4, 5; convergence, sample-complexity and tau figures)", _cmd_bench),
@@ -121,7 +151,24 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"lfverify {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     verify = sub.add_parser("verify", help=SUBCOMMANDS["verify"][0])
-    verify.add_argument("--json", action="store_true", help="machine-readable output")
+    size = verify.add_mutually_exclusive_group()
+    size.add_argument("--quick", dest="mode", action="store_const", const="quick",
+                      help="the quick version of every check (default; a few minutes on 2 cores)")
+    size.add_argument("--full", dest="mode", action="store_const", const="full",
+                      help="the full simulations and the 50-trial benchmark (hours; use --dask for large sweeps)")
+    verify.set_defaults(mode="quick")
+    verify.add_argument("--out", metavar="DIR", default="lfverify-report",
+                        help="output folder: REPORT.md, report.json, figures, records (default: lfverify-report; "
+                             "re-running resumes finished simulation tasks and benchmark trials)")
+    verify.add_argument("--json", action="store_true", help="print report.json instead of the table")
+    verify.add_argument("--self-checks", action="store_true",
+                        help="only the quick self-checks of lfverify.verification (seconds)")
+    where = verify.add_mutually_exclusive_group()
+    where.add_argument("--serial", action="store_true", help="run the simulations in this process")
+    where.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: all cores)")
+    where.add_argument("--dask", metavar="ADDRESS", help="run the simulations on a Dask scheduler")
+    where.add_argument("--dask-local", type=int, metavar="N", help="start a Dask LocalCluster of N workers")
+    verify.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
     proofs = sub.add_parser("proofs", help=SUBCOMMANDS["proofs"][0])
     proofs.add_argument("--json", action="store_true", help="machine-readable output")
     proofs.add_argument("--errata", metavar="PATH", help="also write the errata report (ERRATA.md) to PATH")

@@ -17,7 +17,7 @@ def test_version(capsys):
 
 
 def test_verify_runs_every_check_as_expected(capsys):
-    assert cli.main(["verify", "--json"]) == 0
+    assert cli.main(["verify", "--self-checks", "--json"]) == 0
     results = json.loads(capsys.readouterr().out)
     assert [r["name"] for r in results] == [c.name for c in verification.CHECKS]
     assert all(r["as_expected"] for r in results)
@@ -29,7 +29,7 @@ def test_verify_exits_nonzero_when_a_check_regresses(monkeypatch, capsys):
     broken = verification.Check("always false", "none", "none", "verified", lambda: (False, "planted"))
     crashing = verification.Check("crashes", "none", "none", "verified", lambda: 1 / 0)
     monkeypatch.setattr(verification, "CHECKS", (broken, crashing))
-    assert cli.main(["verify"]) == 1
+    assert cli.main(["verify", "--self-checks"]) == 1
     out = capsys.readouterr().out
     assert "REGRESSION" in out and "ZeroDivisionError" in out
 
