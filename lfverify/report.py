@@ -206,7 +206,8 @@ def _rates(name, summary) -> list[dict]:
 
 
 def run_verification(mode: str = "quick", *, out, executor="processes", jobs: int | None = None,
-                     progress=None, figures: bool = True, studies=None, benchmark: bool = True) -> VerificationReport:
+                     progress=None, figures: bool = True, studies=None, benchmark: bool = True,
+                     study_mode: str | None = None) -> VerificationReport:
     """Run the evidence of every registry claim and write ``out/REPORT.md`` and ``out/report.json``.
 
     Parameters
@@ -222,9 +223,9 @@ def run_verification(mode: str = "quick", *, out, executor="processes", jobs: in
         Called with a short description before each step.
     figures : bool
         Write PNG figures (needs matplotlib: ``pip install "lfverify[plot]"``).
-    studies, benchmark
-        Restrict the run (tests): an iterable of study names (default: every study in the registry), and
-        whether to run the benchmark.
+    studies, benchmark, study_mode
+        Restrict the run (tests): an iterable of study names (default: every study in the registry), whether to
+        run the benchmark, and the studies' run size (default: ``mode``; the tests use "smoke").
     """
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}; got {mode!r}")
@@ -245,12 +246,12 @@ def run_verification(mode: str = "quick", *, out, executor="processes", jobs: in
     for name in sorted(wanted_studies):
         from .simulations import run_study
 
-        say(f"simulation: {name} ({mode})")
+        say(f"simulation: {name} ({study_mode or mode})")
         t0 = time.perf_counter()
         try:
-            summary = run_study(name, mode, out=out / "simulations" / name, executor=executor, figures=figures,
-                                progress=None)
-            study_results[name] = _study_evidence(name, mode, summary, time.perf_counter() - t0)
+            summary = run_study(name, study_mode or mode, out=out / "simulations" / name, executor=executor,
+                                figures=figures, progress=None)
+            study_results[name] = _study_evidence(name, study_mode or mode, summary, time.perf_counter() - t0)
             rates += _rates(name, summary)
         except Exception as exc:  # noqa: BLE001 - reported as a regression, with the reason
             study_results[name] = EvidenceResult("simulation", name, "error", f"{type(exc).__name__}: {exc}",
@@ -505,8 +506,9 @@ def _write(report: VerificationReport, out: Path) -> None:
     write_text_atomically(out / "REPORT.md", report_markdown(report))
 
 
-def print_summary(report: VerificationReport, out, stream=sys.stdout) -> None:
-    """The claims table on the terminal."""
+def print_summary(report: VerificationReport, out, stream=None) -> None:
+    """The claims table on the terminal (``stream``: default sys.stdout at call time)."""
+    stream = stream or sys.stdout
     width = max(len(c.claim.number) for c in report.claims)
     print(f"{'claim':<{width}}  {'verdict':<36} {'seconds':>7}  key figure", file=stream)
     for c in report.claims:

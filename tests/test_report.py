@@ -1,0 +1,112 @@
+"""lfverify verify's report (lfverify/report.py): evidence outcomes, regressions, REPORT.md / report.json.
+
+Oracles: hand-built study summaries and benchmark summaries with known verdicts; the registry itself (every
+claim appears in the report); a planted failing self-check must turn into a regression and exit status 1.
+"""
+
+import json
+
+import pytest
+
+from lfverify import cli, report, verification
+from lfverify.registry import PAPER_CLAIMS
+
+
+@pytest.fixture(scope="module")
+def self_check_only_report(tmp_path_factory):
+    """One real run without studies and benchmark: derivations + self-checks (about 15 s)."""
+    out = tmp_path_factory.mktemp("report")
+    return report.run_verification("quick", out=out, studies=[], benchmark=False, figures=False), out
+
+
+def test_report_covers_every_claim_and_writes_both_files(self_check_only_report):
+    result, out = self_check_only_report
+    assert [c.claim.label for c in result.claims] == [c.label for c in PAPER_CLAIMS]
+    assert not result.regressed
+    text = (out / "REPORT.md").read_text()
+    for claim in PAPER_CLAIMS:
+        assert f"| {claim.number} | `{claim.label}` |" in text
+    assert "## Errata" in text and "E36." in text  # the generated errata travel with the report
+    data = json.loads((out / "report.json").read_text())
+    assert len(data["claims"]) == len(PAPER_CLAIMS) and data["regressed"] is False
+    thm1 = next(c for c in data["claims"] if c["label"] == "thm:f-measure-calibration")
+    assert thm1["verdict"] == "fails as stated"
+    kinds = {e["kind"]: e["outcome"] for e in thm1["evidence"]}
+    assert kinds["derivation"] == "as recorded" and kinds["property-test"] == "not run (pytest)"
+
+
+def test_a_failing_self_check_is_a_regression(monkeypatch, tmp_path):
+    name = "Lemma 1: U_phi <= U"
+    planted = verification.Check(name, "lem:utility-lower-bound", "planted", "verified", lambda: (False, "planted"))
+    monkeypatch.setattr(verification, "CHECKS", (planted,))
+    monkeypatch.setattr(report, "_run_derivations", lambda say: ([], {}, 0.0))
+    result = report.run_verification("quick", out=tmp_path, studies=[], benchmark=False, figures=False)
+    lemma1 = next(c for c in result.claims if c.claim.label == "lem:utility-lower-bound")
+    assert lemma1.regressed and lemma1.verdict == "REGRESSED"
+    assert "## Regressions" in (tmp_path / "REPORT.md").read_text()
+
+
+def test_cli_exit_status_follows_regressions(monkeypatch, tmp_path, capsys):
+    monkeypatch.setattr(report, "_run_derivations", lambda say: ([], {}, 0.0))
+    monkeypatch.setattr(verification, "CHECKS", ())
+    monkeypatch.setattr(report, "_run_benchmark", lambda *a: ({}, "", []))
+    monkeypatch.setattr(report, "PAPER_CLAIMS", PAPER_CLAIMS[:1])  # Definition 1: derivation + self-check
+    # without derivations and self-checks, the evidence is missing: reported as an error, exit 1
+    assert cli.main(["verify", "--serial", "--no-figures", "--out", str(tmp_path)]) == 1
+    assert "REGRESSION" in capsys.readouterr().out
+
+
+def test_study_evidence_against_the_record(monkeypatch):
+    monkeypatch.setitem(report.STUDY_EXPECTATIONS, "quick", {"toy": {"a": True, "b": False}})
+    ok = report._study_evidence("toy", "quick", {"verdicts": {"a": True, "b": False}}, 1.0)
+    assert ok.outcome == "as recorded" and not ok.regressed
+    flipped = report._study_evidence("toy", "quick", {"verdicts": {"a": True, "b": True}}, 1.0)
+    assert flipped.regressed and "{'b': True}" in flipped.figure
+    extra = report._study_evidence("toy", "quick", {"verdicts": {"a": True, "b": False, "c": True}}, 1.0)
+    assert extra.regressed
+    unrecorded = report._study_evidence("toy", "full", {"verdicts": {"a": False}}, 1.0)
+    assert unrecorded.outcome == "measured (no record)" and not unrecorded.regressed
+    assert report._study_evidence("toy", "quick", {}, 1.0).outcome == "error"
+
+
+def test_benchmark_table_verdict_uses_combined_standard_errors():
+    """Printed Table 4, breast-cancer U-GD: 0.963 (31e-4).  Our mean 0.955 with s.e. ~0.002: inside 3 combined
+    s.e. (0.0111); a planted shift of 0.05 is outside."""
+    values = [0.952, 0.955, 0.958]  # mean 0.955, s.e. 0.00173
+    summary = {"table": {"f1": {"breast-cancer": {"U-GD": values}}}}
+    holds, figure = report._benchmark_verdict("table", summary)
+    assert holds and figure.endswith("in 1 of 1 cells")
+    shifted = {"table": {"f1": {"breast-cancer": {"U-GD": [v - 0.05 for v in values]}}}}
+    assert report._benchmark_verdict("table", shifted)[0] is False
+
+
+def test_benchmark_convergence_and_sample_complexity_verdicts():
+    conv = {"convergence": {"f1": {"a": {"U-BFGS": {"median_surrogate_iters": 12}},
+                                   "b": {"U-BFGS": {"median_surrogate_iters": 50}},
+                                   "c": {"U-BFGS": {"median_surrogate_iters": 30}}}}}
+    assert report._benchmark_verdict("convergence", conv) == (
+        True, "U-BFGS reaches its final surrogate utility within 30 iterations (median over trials) in 2 of 3 "
+              "(data set, metric) pairs")
+    sizes = {"sample-complexity": {"f1": {"a": {"U-GD": {"20": [0.9, 0.8], "40": [0.1]},
+                                                "ERM": {"20": [0.5, 0.6], "40": [0.9]}}}}}
+    assert report._benchmark_verdict("sample-complexity", sizes)[0] is True
+    sizes["sample-complexity"]["f1"]["a"]["ERM"]["20"] = [0.95, 0.95]
+    assert report._benchmark_verdict("sample-complexity", sizes)[0] is False
+    assert report._benchmark_verdict("tau", {})[0] is False
+
+
+def test_smoke_studies_run_through_the_report(tmp_path, monkeypatch):
+    """The simulation path end to end, at the studies' smoke sizes (no record for that mode: measured only)."""
+    monkeypatch.setattr(report, "_run_derivations", lambda say: ([], {}, 0.0))
+    monkeypatch.setattr(verification, "CHECKS", ())
+    result = report.run_verification("quick", out=tmp_path, studies=["unbiasedness"], benchmark=False,
+                                     figures=False, study_mode="smoke", executor="serial")
+    lemma3 = next(c for c in result.claims if c.claim.label == "lem:unbiased-gradient")
+    sim = next(e for e in lemma3.evidence if e.kind == "simulation")
+    assert sim.outcome == "measured (no record)" and "split_unbiased" in sim.figure
+    assert (tmp_path / "simulations" / "unbiasedness" / "summary.json").exists()
+
+
+def test_bad_mode():
+    with pytest.raises(ValueError, match=r"^mode must be one of \('quick', 'full'\); got 'fast'$"):
+        report.run_verification("fast", out=".")
