@@ -69,9 +69,9 @@ try:
     from sklearn.model_selection import StratifiedKFold, TunedThresholdClassifierCV
     from sklearn.svm import LinearSVC
     from sklearn.utils.validation import check_is_fitted
-except ImportError as exc:  # pragma: no cover - scikit-learn is in the bench and test extras
-    raise ImportError("lfverify.baselines needs scikit-learn (>= 1.5, for TunedThresholdClassifierCV); install it "
-                      "with `pip install lfverify[bench]`") from exc
+except ImportError as exc:  # pragma: no cover - scikit-learn is a dependency of lfverify
+    raise ImportError("lfverify.baselines needs scikit-learn (>= 1.5, for TunedThresholdClassifierCV), a dependency "
+                      "of lfverify; install it with `pip install 'scikit-learn>=1.5'`") from exc
 
 # The metric names and ERM's lambda are the estimator's, so that a baseline and LinearFractionalClassifier built
 # from the same arguments optimise and start from the same things.

@@ -303,9 +303,9 @@ def _verify_checksum(base: Path, data_file: DataFile) -> None:
 def _require_sklearn(what: str):
     try:
         from sklearn.datasets import load_svmlight_file
-    except ImportError as exc:  # pragma: no cover - scikit-learn is in the test extra
-        raise ImportError(f"{what} needs scikit-learn (the svmlight reader); install it with "
-                          "`pip install lfverify[bench]`") from exc
+    except ImportError as exc:  # pragma: no cover - scikit-learn is a dependency of lfverify
+        raise ImportError(f"{what} needs scikit-learn (the svmlight reader), a dependency of lfverify; install it "
+                          "with `pip install 'scikit-learn>=1.5'`") from exc
     return load_svmlight_file
 
 
