@@ -34,7 +34,7 @@ from ..losses import tau_logistic
 from ..populations import BoundedLogisticPopulation, FiniteSupportPopulation
 from ..quadrature import interval_expectation
 from ..scores import surrogate_scores
-from .engine import Study, Task
+from .engine import Study, replicated_tasks
 from .intervals import mean_interval, merge_moments
 from .rates import fit_power_law
 from .replicated import ESTIMATORS, ReplicatedSamples, estimates
@@ -124,15 +124,7 @@ def same_sample_bias_coefficient(population, metric, loss, theta) -> np.ndarray:
 
 # ---------------------------------------------------------------------------------------------- tasks
 def _tasks(config):
-    tasks = []
-    R = config["replications"]
-    for pop_name in POPULATIONS:
-        for n in config["sample_sizes"]:
-            per_task = max(1, min(R, config["samples_per_task"] // n))
-            for first in range(0, R, per_task):
-                tasks.append(Task((("population", pop_name), ("n", int(n)), ("first", first),
-                                   ("count", min(per_task, R - first)))))
-    return tasks
+    return replicated_tasks(POPULATIONS, config)
 
 
 def _context(config):

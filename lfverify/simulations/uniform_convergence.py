@@ -34,7 +34,7 @@ import numpy as np
 
 from ..losses import tau_logistic
 from ..scores import score_coefficients
-from .engine import Study, Task
+from .engine import Study, replicated_tasks
 from .intervals import clopper_pearson, mean_interval
 from .rates import fit_rate
 from .replicated import ReplicatedSamples, estimates
@@ -123,15 +123,7 @@ def sup_errors(samples: ReplicatedSamples, population, metric, loss, net, net_v,
 
 # ---------------------------------------------------------------------------------------------- tasks
 def _tasks(config):
-    tasks = []
-    R = config["replications"]
-    for pop_name in POPULATIONS:
-        for n in config["sample_sizes"]:
-            per_task = max(1, min(R, config["samples_per_task"] // n))
-            for first in range(0, R, per_task):
-                tasks.append(Task((("population", pop_name), ("n", int(n)), ("first", first),
-                                   ("count", min(per_task, R - first)))))
-    return tasks
+    return replicated_tasks(POPULATIONS, config)
 
 
 def _context(config):
