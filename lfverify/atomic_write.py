@@ -1,29 +1,49 @@
 """Atomic file output: a file is either completely written or not touched at all.
 
-The text goes to a temporary file in the destination folder, which then replaces the destination with
+The content goes to a temporary file in the destination folder, which then replaces the destination with
 ``os.replace`` (atomic on POSIX and Windows within one file system); on any failure the temporary file is
-removed and the destination keeps its previous content.
+removed and the destination keeps its previous content.  :func:`atomic_path` serves writers that need a file
+name (``savefig``); the two ``write_*`` functions are built on it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["write_text_atomically"]
+__all__ = ["atomic_path", "write_text_atomically", "write_bytes_atomically"]
+
+
+@contextlib.contextmanager
+def atomic_path(path):
+    """Yield a temporary path next to ``path``; on normal exit it replaces ``path``, on an exception it is removed.
+
+    Missing parent folders are created.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
 
 
 def write_text_atomically(path, text: str) -> Path:
     """Write ``text`` to ``path`` atomically, creating missing parent folders; return the path."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-    return path
+    with atomic_path(path) as tmp:
+        tmp.write_text(text)
+    return Path(path)
+
+
+def write_bytes_atomically(path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` atomically, creating missing parent folders; return the path."""
+    with atomic_path(path) as tmp:
+        tmp.write_bytes(data)
+    return Path(path)

@@ -232,7 +232,9 @@ def run_verification(mode: str = "quick", *, out, executor="processes", jobs: in
     out = Path(out)
     say = progress or (lambda text: None)
     started = time.perf_counter()
-    figures = figures and _matplotlib_available()
+    from .simulations.figures import matplotlib_available
+
+    figures = figures and matplotlib_available()
 
     proof_results, by_label, _ = _run_derivations(say)
     from .verification import run_checks
@@ -288,14 +290,6 @@ def run_verification(mode: str = "quick", *, out, executor="processes", jobs: in
                                 bench_markdown, figure_paths)
     _write(result, out)
     return result
-
-
-def _matplotlib_available() -> bool:
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        return False
-    return True
 
 
 # ---------------------------------------------------------------------------------------------- benchmark

@@ -8,11 +8,11 @@ Files are written atomically (to a temporary name, then ``os.replace``).
 from __future__ import annotations
 
 import importlib.util
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
+
+from ..atomic_write import atomic_path
 
 __all__ = ["matplotlib_available", "pyplot", "loglog_rate_figure", "save_figure"]
 
@@ -32,20 +32,12 @@ def pyplot():
 
 def save_figure(fig, path) -> Path:
     """Save ``fig`` as PNG at ``path`` atomically and close it."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
     try:
-        fig.savefig(tmp, format="png", dpi=110, metadata={"Software": None})
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+        with atomic_path(path) as tmp:
+            fig.savefig(tmp, format="png", dpi=110, metadata={"Software": None})
     finally:
         pyplot().close(fig)
-    return path
+    return Path(path)
 
 
 def loglog_rate_figure(path, series, *, title: str, ylabel: str, expected: float = -0.5, xlabel: str = "n"):
