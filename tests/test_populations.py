@@ -590,6 +590,463 @@ def test_sample_is_reproducible_and_well_formed(population):
     assert ok
 
 
+# ---------------------------------------------------------------------------------------------------------
+# Contracts pinned by mutation testing.  Oracles: a three-atom population evaluated by hand (comments), Bayes'
+# rule from the class densities (scipy.stats), closed forms (normal CDF, softplus), mpmath quadrature, and a
+# synthetic one-parameter family with a known maximiser for the threshold search of Prop. 5.
+# ---------------------------------------------------------------------------------------------------------
+import re  # noqa: E402
+import warnings  # noqa: E402
+from fractions import Fraction  # noqa: E402
+
+from scipy.special import ndtr  # noqa: E402
+from scipy.stats import multivariate_normal  # noqa: E402
+
+from lfverify import populations  # noqa: E402
+from lfverify.losses import logistic  # noqa: E402
+from lfverify.metrics import LinearFractionalMetric  # noqa: E402
+
+
+def exactly(text):
+    return "^" + re.escape(text) + "$"
+
+
+PRECISION = LinearFractionalMetric(a0p=1.0, a0n=0.0, a1p=1.0, a1n=1.0, name="precision")  # TP / (TP + FP), b = 0
+ERROR_RATE = LinearFractionalMetric(a0p=-1.0, a0n=1.0, a1p=0.0, a1n=0.0, b0_prior=1.0, b1_const=1.0,
+                                    name="error")  # FN + FP = pi - TP + FP: maximised by the *lower* level sets
+
+
+def _three_atoms(eta=(1.0, 0.5, 0.0)):
+    """Atoms x = (2, 1), (1/2, 1), (-1, 1) with weights 1/4, 1/2, 1/4; joint masses (y=-1, y=+1) per atom:
+    (0, 1/4), (1/4, 1/4), (1/4, 0) for the default eta, so pi = 1/2."""
+    return FiniteSupportPopulation([[2.0, 1.0], [0.5, 1.0], [-1.0, 1.0]], [0.25, 0.5, 0.25], list(eta))
+
+
+def test_finite_population_moments_of_scores_by_hand():
+    """Scores s = (2, 1/2, -1), hinge phi(m) = max(0, 1 - m):
+    A_- = sum_j P(x_j, -1) phi(-s_j) = 1/4 * 3/2 = 3/8 and A_+ = sum_j P(x_j, +1) phi(s_j) = 1/4 * 1/2 = 1/8;
+    d/ds_j: (-P(x_j,-1) phi'(-s_j), P(x_j,+1) phi'(s_j)); at s_3 = -1 the margin -s_3 = 1 is the kink."""
+    pop = _three_atoms()
+    s = np.array([2.0, 0.5, -1.0])
+    moments = pop.loss_moments_of_scores(s, hinge())
+    assert moments.gradient is None  # only on request
+    np.testing.assert_array_equal(moments.value, [[0.375, 0.125]])
+    right = pop.loss_moments_of_scores(s, hinge(), gradient=True)
+    np.testing.assert_array_equal(right.gradient, [[[0.0, 0.25, 0.0], [0.0, -0.25, 0.0]]])  # phi'(1+) = 0
+    left = pop.loss_moments_of_scores(s, hinge(), gradient=True, side="left")
+    np.testing.assert_array_equal(left.gradient, [[[0.0, 0.25, 0.25], [0.0, -0.25, 0.0]]])  # phi'(1-) = -1
+    # unsigned integer scores are the reals they denote (-s must not wrap around)
+    np.testing.assert_array_equal(pop.loss_moments_of_scores(np.array([2, 0, 1], dtype=np.uint8), hinge()).value,
+                                  pop.loss_moments_of_scores(np.array([2.0, 0.0, 1.0]), hinge()).value)
+
+
+def test_finite_population_surrogate_utility_of_scores_by_hand():
+    """F_1 (a0 = (2, 0), a1 = (1, 1), b1 = pi) at s = (2, 1/2, -1), Eq. (3):
+    E[W_0] = a0p (pi - A_+) = 2 (1/2 - 1/8) = 3/4, E[W_1] = (pi + A_+) + A_- + pi = 5/8 + 3/8 + 1/2 = 3/2."""
+    pop = _three_atoms()
+    s = np.array([2.0, 0.5, -1.0])
+    num, den = pop.surrogate_score_expectations(f1(), hinge(), s)
+    np.testing.assert_array_equal(num, [0.75]) and np.testing.assert_array_equal(den, [1.5])
+    value = pop.surrogate_utility_of_scores(f1(), hinge(), s)
+    assert type(value) is float and value == 0.5
+    batch = pop.surrogate_utility_of_scores(f1(), hinge(), np.stack([s, s]))  # K = 2 rows, J = 3 atoms
+    assert type(batch) is np.ndarray and batch.tolist() == [0.5, 0.5]
+    negative = LinearFractionalMetric(a0p=1.0, a0n=0.0, a1p=0.0, a1n=0.0, b1_const=-1.0, name="D<0")
+    with pytest.raises(ValueError, match=r"^U_phi: the denominator must be positive and finite, but for parameter "
+                                         r"rows \[0\] it is \[-1\.0\]"):
+        pop.surrogate_utility_of_scores(negative, hinge(), s)
+
+
+def test_finite_population_utility_of_scores_by_hand_with_sign_zero_negative():
+    """Predicted positive iff s > 0: s = (2, 1/2, -1) gives TP = 1/2, FP = 1/4 and F_1 = 1 / 1.25 = 0.8;
+    s = (2, 0, -1) predicts atom 2 negative (sgn(0) = -1): TP = 1/4, FP = 0, F_1 = 0.5 / 0.75 = 2/3."""
+    pop = _three_atoms()
+    assert pop.utility_of_scores(f1(), [2.0, 0.5, -1.0]) == 0.8
+    assert pop.utility_of_scores(f1(), [2.0, 0.0, -1.0]) == pytest.approx(2 / 3, rel=1e-15)
+    tp, fp = pop.positive_rates_of_scores([2.0, 0.0, -1.0])
+    assert tp.tolist() == [0.25] and fp.tolist() == [0.0]
+    batch = pop.utility_of_scores(f1(), [[2.0, 0.5, -1.0], [2.0, 0.0, -1.0]])
+    assert type(batch) is np.ndarray and batch.shape == (2,)
+    # precision of 'predict nothing' is 0/0: the default warns and returns 0, an explicit value is used as is
+    with pytest.warns(UserWarning, match="0/0"):
+        assert pop.utility_of_scores(PRECISION, [-1.0, -1.0, -1.0]) == 0.0
+    assert pop.utility_of_scores(PRECISION, [-1.0, -1.0, -1.0], zero_division=0.5) == 0.5
+
+
+def test_finite_population_bayes_optimum_by_hand_without_0_over_0_warnings():
+    """eta = (0.8, 0.5, 0.1): the best precision is 0.8 (predict +1 on atom 1 only); 'predict nothing' is 0/0 and
+    must count as 0, silently (not as 1, which would make U-dagger = 1)."""
+    pop = _three_atoms((0.8, 0.5, 0.1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        best = pop.bayes_optimal(PRECISION)
+        assert best.utility == pytest.approx(0.8, rel=1e-15)
+        assert best.classifier.tolist() == [True, False, False]
+        assert pop._reference_bayes_optimal(PRECISION) == pytest.approx(0.8, rel=1e-15)
+    assert pop.bayes_optimal_utility(f1()) == pop.bayes_optimal(f1()).utility == pytest.approx(
+        max(2 * 0.2 / (0.2 + 0.25 + 0.475), 2 * 0.45 / (0.75 + 0.475), 2 * 0.475 / (1 + 0.475)), rel=1e-15)
+
+
+def test_finite_population_bayes_optimum_with_a_single_eta_level():
+    """Constant eta = 0.4: only the trivial classifiers matter; accuracy 0.6 by predicting every atom negative."""
+    pop = FiniteSupportPopulation([[1.0], [2.0]], [0.5, 0.5], [0.4, 0.4])
+    best = pop.bayes_optimal(accuracy())
+    assert best.utility == pytest.approx(0.6, rel=1e-15) and best.classifier.tolist() == [False, False]
+    assert pop.bayes_optimal(f1()).classifier.tolist() == [True, True]  # F_1 of 'all': 0.8 / 1.4 > 0
+
+
+def test_reference_bayes_optimum_handles_16_atoms_and_refuses_17():
+    rng = np.random.default_rng(5)
+    pop16 = FiniteSupportPopulation(np.arange(16.0)[:, None], np.full(16, 1 / 16), rng.uniform(0.1, 0.9, 16))
+    assert pop16._reference_bayes_optimal(f1()) == pytest.approx(pop16.bayes_optimal(f1()).utility, rel=1e-15)
+    pop17 = FiniteSupportPopulation(np.arange(17.0)[:, None], np.full(17, 1 / 17), rng.uniform(0.1, 0.9, 17))
+    with pytest.raises(ValueError, match=exactly("brute force is limited to 16 atoms; got 17")):
+        pop17._reference_bayes_optimal(f1())
+
+
+def test_finite_population_stores_float64_and_accepts_eta_zero_and_one():
+    pop = FiniteSupportPopulation([[1, 0], [0, 1]], [Fraction(1, 2), Fraction(1, 2)], [1, 0])
+    assert pop.weights.dtype == np.float64 and pop.eta.dtype == np.float64 and pop.atoms.dtype == np.float64
+    assert pop.prior == 0.5 and pop.n_features == 2
+
+
+@pytest.mark.parametrize("atoms, weights, eta, message", [
+    ([1.0, 2.0], [0.5, 0.5], [0.5, 0.5], "atoms must be a 2-D array of shape (n, d); got an array of shape (2,)"),
+    ([[1.0], [2.0]], [1.0], [0.5, 0.5], "weights and eta must have shape (2,) (one per atom); got (1,) and (2,)"),
+    ([[1.0], [2.0]], [0.5, 0.5], [0.5], "weights and eta must have shape (2,) (one per atom); got (2,) and (1,)"),
+    ([[1.0], [2.0]], [1.0, 0.0], [0.5, 0.5], "weights must be positive and finite"),
+    ([[1.0], [2.0]], [1.5, -0.5], [0.5, 0.5], "weights must be positive and finite"),
+    ([[1.0], [2.0]], [np.nan, 0.5], [0.5, 0.5], "weights must be positive and finite"),
+    ([[1.0], [2.0]], [0.75, 0.75], [0.5, 0.5], f"weights must sum to 1; got {np.float64(1.5)!r}"),
+    ([[1.0], [2.0]], [0.5, 0.5], [-0.5, 0.5], "eta must lie in [0, 1]"),
+    ([[1.0], [2.0]], [0.5, 0.5], [1.5, 0.5], "eta must lie in [0, 1]"),
+    ([[1.0], [2.0]], [0.5, 0.5], [np.nan, 0.5], "eta must lie in [0, 1]"),
+    ([[1.0], [2.0]], [0.5, 0.5], [0.0, 0.0], "both classes need positive mass; got prior 0.0"),
+    ([[1.0], [2.0]], [0.5, 0.5], [1.0, 1.0], "both classes need positive mass; got prior 1.0"),
+])
+def test_finite_population_rejects_bad_input_with_exact_messages(atoms, weights, eta, message):
+    with pytest.raises(ValueError, match=exactly(message)):
+        FiniteSupportPopulation(atoms, weights, eta)
+
+
+def test_finite_population_scores_messages():
+    pop = _three_atoms()
+    with pytest.raises(ValueError, match=exactly("scores must have shape (3,) or (K, 3) (one score per atom); "
+                                                 "got (2, 4)")):
+        pop.utility_of_scores(f1(), np.zeros((2, 4)))
+    with pytest.raises(ValueError, match=exactly("scores must not contain NaN")):
+        pop.utility_of_scores(f1(), [0.0, np.nan, 1.0])
+
+
+def test_linear_model_one_sided_derivatives_reach_the_loss():
+    """theta = 0 puts every margin at the kink of the tau-logistic loss: side decides phi'(0-) = -1/(2 ln 2)
+    or phi'(0+) = -tau/(2 ln 2).  The intercept component of E[phi'(y theta^T x) y x 1{Y=y}] is then
+    y P(Y=y) phi'(0) (every population; x = (..., 1))."""
+    tau = 0.5
+    slopes = {"left": -1 / (2 * math.log(2)), "right": -tau / (2 * math.log(2))}
+    for pop in (_three_atoms(), _gaussian(), _bounded()):
+        theta = np.zeros(pop.n_features)
+        masses = (1 - pop.prior, pop.prior)
+        for side, slope in slopes.items():
+            grad = pop.loss_moments(theta, tau_logistic(tau), gradient=True, side=side).gradient
+            for c, y in enumerate((-1, 1)):
+                assert grad[0, c, -1] == pytest.approx(y * masses[c] * slope, rel=1e-13)
+        default = pop.loss_moments(theta, tau_logistic(tau), gradient=True).gradient
+        assert default[0, 1, -1] == pytest.approx(pop.prior * slopes["right"], rel=1e-13)
+        ev_left = pop.evaluate(f1(), tau_logistic(tau), theta, side="left")
+        ev_right = pop.evaluate(f1(), tau_logistic(tau), theta)
+        assert not np.allclose(ev_left.gradient_direction, ev_right.gradient_direction)
+
+
+@pytest.mark.parametrize("pop", [_three_atoms(), _gaussian(), _bounded()], ids=["finite", "gaussian", "bounded"])
+def test_loss_moments_without_gradient_and_batches(pop):
+    """gradient=False gives the same values and no gradient; a batch of K = 3 rows equals three single rows."""
+    rng = np.random.default_rng(3)
+    thetas = rng.normal(size=(3, pop.n_features))
+    for loss in (tau_logistic(0.33), hinge()):
+        full = pop.loss_moments(thetas, loss, gradient=True)
+        values = pop.loss_moments(thetas, loss, gradient=False)
+        assert values.gradient is None
+        np.testing.assert_allclose(values.value, full.value, rtol=1e-14, atol=1e-16)
+        for k in range(3):
+            single = pop.loss_moments(thetas[k], loss, gradient=True)
+            np.testing.assert_allclose(single.value[0], full.value[k], rtol=1e-14, atol=1e-16)
+            np.testing.assert_allclose(single.gradient[0], full.gradient[k], rtol=1e-13, atol=1e-16)
+
+
+@pytest.mark.parametrize("pop", [_three_atoms(), _gaussian(), _bounded()], ids=["finite", "gaussian", "bounded"])
+def test_population_methods_return_scalars_for_one_theta_and_arrays_for_a_batch(pop):
+    rng = np.random.default_rng(4)
+    theta = rng.normal(size=pop.n_features)
+    metric, loss = f1(), logistic()
+    ev = pop.evaluate(metric, loss, theta)
+    assert type(pop.utility(metric, theta)) is float and type(pop.surrogate_utility(metric, loss, theta)) is float
+    assert pop.surrogate_utility(metric, loss, theta) == ev.value[0]
+    v = pop.gradient_direction(metric, loss, theta)
+    assert v.shape == (pop.n_features,)
+    np.testing.assert_array_equal(v, ev.gradient_direction[0])
+    batch = np.stack([theta, -theta])
+    assert pop.utility(metric, batch).shape == (2,) and pop.surrogate_utility(metric, loss, batch).shape == (2,)
+    assert pop.gradient_direction(metric, loss, batch).shape == (2, pop.n_features)
+    with pytest.raises(ValueError, match=exactly(f"theta must have shape ({pop.n_features},) or (K, "
+                                                 f"{pop.n_features}) with K >= 1; got shape (7,)")):
+        pop.utility(metric, np.ones(7))
+
+
+def test_population_utility_passes_zero_division_through():
+    """theta = (0, 0, -1) predicts everything negative: precision is 0/0."""
+    pop = _gaussian()
+    assert pop.utility(PRECISION, np.array([0.0, 0.0, -1.0]), zero_division=0.5) == 0.5
+    with pytest.raises(ValueError, match="0/0"):
+        pop.utility(PRECISION, np.array([0.0, 0.0, -1.0]), zero_division="raise")
+
+
+def test_population_evaluate_names_u_phi_in_its_error():
+    negative = LinearFractionalMetric(a0p=1.0, a0n=0.0, a1p=0.0, a1n=0.0, b1_const=-1.0, name="D<0")
+    with pytest.raises(ValueError, match=r"^U_phi: the denominator must be positive and finite"):
+        _gaussian().evaluate(negative, hinge(), np.array([1.0, 0.0, 0.0]))
+
+
+# ---------------------------------------------------------------------------------------------- sample()
+def test_finite_population_sample_draws_atoms_by_weight_and_labels_by_eta():
+    """Atom frequencies within 5 SE of the weights, label frequencies per atom within 5 SE of eta, and the same
+    check rejects swapped eta (so it can fail).  Oracle: Monte Carlo with standard-error tolerance."""
+    pop = _three_atoms((0.9, 0.5, 0.2))
+    n = 40_000
+    X, y = pop.sample(n, seed=21)
+    X2, y2 = pop.sample(n, seed=np.random.default_rng(21))
+    np.testing.assert_array_equal(X, X2) and np.testing.assert_array_equal(y, y2)
+    assert X.shape == (n, 2) and y.dtype == np.int8 and set(np.unique(y).tolist()) == {-1, 1}
+    which = np.argmax(np.all(X[:, None, :] == pop.atoms[None, :, :], axis=2), axis=1)
+    assert np.all(np.all(X == pop.atoms[which], axis=1))  # every row is an atom
+
+    def within(freq, p, m):
+        return abs(freq - p) <= 5 * math.sqrt(p * (1 - p) / m)
+
+    for j in range(3):
+        assert within(np.mean(which == j), pop.weights[j], n)
+        labels = y[which == j]
+        assert within(np.mean(labels == 1), pop.eta[j], labels.size)
+    assert not within(np.mean(y[which == 0] == 1), pop.eta[2], np.sum(which == 0))  # the check can fail
+    assert pop.sample(1, seed=0)[0].shape == (1, 2)
+
+
+@pytest.mark.parametrize("n, message", [(0, "n_samples must be a positive int; got 0"),
+                                        (2.5, "n_samples must be a positive int; got 2.5"),
+                                        (True, "n_samples must be a positive int; got True")])
+def test_sample_size_must_be_a_positive_int(n, message):
+    for pop in (_three_atoms(), _gaussian(), _bounded()):
+        with pytest.raises(ValueError, match=exactly(message)):
+            pop.sample(n, seed=0)
+
+
+# -------------------------------------------------------------------------------------------- Gaussian
+def test_gaussian_posterior_is_bayes_rule():
+    """eta(x) = pi f_+(x) / (pi f_+(x) + (1 - pi) f_-(x)) with the class densities (oracle: scipy.stats)."""
+    pop = _gaussian()
+    rng = np.random.default_rng(6)
+    x = rng.normal(size=(20, 2)) * 2
+    f_pos = multivariate_normal(GAUSS["mean_positive"], GAUSS["covariance"]).pdf(x)
+    f_neg = multivariate_normal(GAUSS["mean_negative"], GAUSS["covariance"]).pdf(x)
+    expected = 0.3 * f_pos / (0.3 * f_pos + 0.7 * f_neg)
+    np.testing.assert_allclose(pop.posterior(np.column_stack([x, np.ones(20)])), expected, rtol=1e-12)
+    np.testing.assert_allclose(_gaussian(intercept=False).posterior(x), expected, rtol=1e-12)
+    with pytest.raises(ValueError, match=exactly("X must have 3 columns; got 2")):
+        pop.posterior(x)
+
+
+def test_bounded_posterior_and_its_columns():
+    pop = _bounded()
+    u = np.linspace(-1, 1, 9)
+    np.testing.assert_allclose(pop.posterior(np.column_stack([u, np.ones(9)])), expit(3.0 * u - 0.5), rtol=1e-15)
+    with pytest.raises(ValueError, match=exactly("X must have 2 columns (u, 1); got 3")):
+        pop.posterior(np.ones((2, 3)))
+    with pytest.raises(ValueError, match=exactly("X must be a 2-D array of shape (n, d); got an array of shape (2,)")):
+        pop.posterior(np.ones(2))
+
+
+def test_gaussian_bayes_optimum_in_closed_form():
+    """X | Y ~ N(Y == 1, 1), pi = 1/2 (sigma_w = 1 exactly): eta(x) = 1/2 at x = 1/2, so the best accuracy is
+    Phi(1/2), attained by x > 1/2, i.e. theta = (1, -1/2); the worst classifier x < 1/2, theta = (-1, 1/2), has
+    the largest error rate, also Phi(1/2) (Prop. 5 with Da0 - Da1 U < 0: a lower level set)."""
+    pop = GaussianPopulation([1.0], [0.0], [[1.0]], 0.5)
+    best = pop.bayes_optimal(accuracy())
+    assert best.utility == pytest.approx(ndtr(0.5), rel=1e-14)
+    np.testing.assert_allclose(best.classifier, [1.0, -0.5], rtol=1e-12)
+    worst = pop.bayes_optimal(ERROR_RATE)
+    assert worst.utility == pytest.approx(ndtr(0.5), rel=1e-14)
+    np.testing.assert_allclose(worst.classifier, [-1.0, 0.5], rtol=1e-12)
+
+
+def test_gaussian_bayes_optimum_with_equal_class_means_is_trivial():
+    """mu_+ = mu_-: eta = pi everywhere; accuracy 0.7 by predicting all negative (theta = (0, 0, -1)), F_1
+    2 pi / (1 + pi) = 0.6/1.3 by predicting all positive (theta = (0, 0, +1))."""
+    pop = GaussianPopulation([1.0, 2.0], [1.0, 2.0], np.eye(2), 0.3)
+    acc = pop.bayes_optimal(accuracy())
+    assert acc.utility == pytest.approx(0.7, rel=1e-15) and acc.classifier.tolist() == [0.0, 0.0, -1.0]
+    f = pop.bayes_optimal(f1())
+    assert f.utility == pytest.approx(0.6 / 1.3, rel=1e-15) and f.classifier.tolist() == [0.0, 0.0, 1.0]
+
+
+def test_gaussian_constructor_contracts():
+    one_d = GaussianPopulation([1], [0], [[2]], 0.25)  # d = 1, integers stored as floats
+    assert one_d.n_features == 2 and one_d.mean_positive.dtype == np.float64 and one_d.covariance.dtype == np.float64
+    assert one_d.bayes_intercept == pytest.approx(-0.5 * 0.5 * 1.0 + math.log(0.25 / 0.75), rel=1e-15)
+    # asymmetry is allowed up to 1e-12 times the largest entry (here exactly at that bound)
+    GaussianPopulation([0.0, 0.0], [1.0, 0.0], [[2.0, 2e-12], [0.0, 2.0]], 0.5)
+    cases = [
+        (dict(mean_positive=[[1.0, 0.5]]), ValueError,
+         "mean_positive must be a 1-D array of shape (d,) with d >= 1; got shape (1, 2)"),
+        (dict(mean_positive=[]), ValueError, "mean_positive must be a 1-D array of shape (d,) with d >= 1; got shape (0,)"),
+        (dict(covariance=((1.0, np.inf), (np.inf, 1.0))), ValueError,
+         "covariance must contain only finite values; got a non-finite entry"),
+        (dict(intercept=1), TypeError, "intercept must be a bool; got 1"),
+    ]
+    for changes, error, message in cases:
+        with pytest.raises(error, match=exactly(message)):
+            _gaussian(**changes)
+    with pytest.raises(ValueError, match=r"^covariance must be positive definite; got smallest eigenvalue") as info:
+        _gaussian(covariance=((1.0, 2.0), (2.0, 1.0)))  # eigenvalues -1 and 3
+    assert float(str(info.value).rsplit(" ", 1)[1]) == pytest.approx(-1.0, rel=1e-12)
+
+
+def test_gaussian_subnormal_output_scale_gives_indicator_rates_silently():
+    """theta_x = 1e-320 makes s subnormal: m / s overflows to +inf, and ndtr(+inf) = 1 exactly, without warning."""
+    pop = _gaussian()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        tp, fp = pop.positive_rates(np.array([1e-320, 0.0, 1.0]))
+    assert tp.tolist() == [0.3] and fp.tolist() == [0.7]
+
+
+# -------------------------------------------------------------------------------------------- bounded
+def _mp_prior(slope, offset):
+    """(1/2) integral_{-1}^{1} sigmoid(slope u + offset) du = (softplus(slope + offset) - softplus(offset - slope))
+    / (2 slope), at 50 digits (oracle; slope != 0)."""
+    with mp.workdps(50):
+        a, b = mp.mpf(slope), mp.mpf(offset)
+        softplus = lambda z: mp.log(1 + mp.exp(z))  # noqa: E731
+        return float((softplus(a + b) - softplus(b - a)) / (2 * a))
+
+
+@pytest.mark.parametrize("slope, offset", [(0.4, 0.1), (15.25, 0.3), (40.0, 40.0), (-40.0, 40.0), (3.0, -0.5)])
+def test_bounded_prior_matches_the_closed_form_in_every_branch(slope, offset):
+    """Spread |slope| * 2 = 0.8 (near form), 30.5 (just beyond the switch at 30) and 80 with the smaller end at
+    softplus(0) (far form): pi to 1e-14 relative."""
+    assert BoundedLogisticPopulation(slope, offset).prior == pytest.approx(_mp_prior(slope, offset), rel=1e-14)
+    assert BoundedLogisticPopulation(0.0, 0.7).prior == pytest.approx(expit(0.7), rel=1e-15)
+
+
+def test_bounded_constructor_messages():
+    with pytest.raises(ValueError, match=exactly("offset must be a finite real number in (-inf, inf); got nan")):
+        BoundedLogisticPopulation(1.0, np.nan)
+    with pytest.raises(ValueError, match=exactly("both classes need positive mass; got prior 0.0 for slope=0.0, "
+                                                 "offset=-800.0")):
+        BoundedLogisticPopulation(0.0, -800.0)
+
+
+@pytest.mark.parametrize("theta, positive", [((1.0, 5.0), True), ((-1.0, 5.0), True), ((0.0, 1.0), True),
+                                             ((1.0, -5.0), False), ((-1.0, -5.0), False), ((0.0, -1.0), False),
+                                             ((0.0, 0.0), False)])
+def test_bounded_rates_of_classifiers_constant_on_the_support(theta, positive):
+    """|b| > |a|: theta^T (u, 1) = a u + b has the sign of b on all of [-1, 1] (sgn(0) = -1 for theta = 0)."""
+    pop = _bounded()
+    tp, fp = pop.positive_rates(np.array([theta, theta, theta]))
+    expected = (pop.prior, 1 - pop.prior) if positive else (0.0, 0.0)
+    np.testing.assert_allclose(tp, expected[0], rtol=1e-15, atol=0)
+    np.testing.assert_allclose(fp, expected[1], rtol=1e-15, atol=0)
+
+
+def test_bounded_loss_moments_of_a_constant_margin():
+    """theta = (0, 1): xi = 1 everywhere, so with the hinge (kink at 1) E[phi(-xi) 1{Y=-1}] = 2 (1 - pi),
+    E[phi(xi) 1{Y=+1}] = 0, and the gradient moment E[phi'(y xi) y x 1{Y=y}] is ((1/2) int u (1 - eta) du,
+    1 - pi) for y = -1 (phi'(-1) = -1) and 0 for y = +1 (phi'(1+) = 0).  Oracle: mpmath quadrature."""
+    pop = _bounded()
+    moments = pop.loss_moments(np.array([0.0, 1.0]), hinge(), gradient=True)
+    np.testing.assert_allclose(moments.value[0], [2 * (1 - pop.prior), 0.0], rtol=1e-14, atol=0)
+    with mp.workdps(30):
+        first = float(mp.quad(lambda u: u * (1 - 1 / (1 + mp.exp(-(3 * u - mp.mpf("0.5"))))), [-1, 1]) / 2)
+    np.testing.assert_allclose(moments.gradient[0], [[first, 1 - pop.prior], [0.0, 0.0]], rtol=1e-13, atol=1e-16)
+
+
+# ----------------------------------------------------------------------------- the threshold search (Prop. 5)
+def _uniform_score_family():
+    """A score s ~ Uniform[0, 1] with eta(s) = s and pi = 1/2: TP(t) = (1 - t^2)/2, FP(t) = (1 - t)^2/2 for the
+    classifier {s > t}; accuracy TP + (1 - pi - FP) is maximal at t = 1/2 with value 3/4."""
+    def rates(t):
+        t = np.asarray(t, dtype=np.float64)
+        return (1 - t * t) / 2, (1 - t) ** 2 / 2
+
+    def rate_slopes(t):
+        t = np.asarray(t, dtype=np.float64)
+        return -t, -(1 - t)
+
+    return rates, rate_slopes
+
+
+@pytest.mark.parametrize("grid", [[0.2, 0.52, 0.9, 1.0], [0.0, 0.1, 0.48, 0.9], [0.5, 0.9, 1.0]],
+                         ids=["best-at-index-1", "best-at-second-last", "best-at-index-0"])
+def test_threshold_search_refines_the_best_grid_point(grid):
+    rates, rate_slopes = _uniform_score_family()
+    best = populations._maximize_over_thresholds(accuracy(), 0.5, rates=rates, rate_slopes=rate_slopes,
+                                                 grid=np.array(grid))
+    assert best.utility == pytest.approx(0.75, rel=1e-15)
+    assert best.threshold == pytest.approx(0.5, abs=1e-12) and best.direction == 1
+
+
+def test_threshold_search_fallback_is_a_precise_bounded_brent_on_u():
+    """An ascent oracle that never changes sign (rate slopes 0) forces the fallback: bounded Brent on U itself,
+    to xatol = 1e-13 * scale, so U(t*) = 3/4 - (t* - 1/2)^2 is 3/4 to rounding, without solver warnings."""
+    rates, _ = _uniform_score_family()
+    zero = lambda t: (0.0 * np.asarray(t), 0.0 * np.asarray(t))  # noqa: E731
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        best = populations._maximize_over_thresholds(accuracy(), 0.5, rates=rates, rate_slopes=zero,
+                                                     grid=np.linspace(0.0, 1.0, 6))
+    assert abs(best.utility - 0.75) <= 2e-16 and best.threshold == pytest.approx(0.5, abs=1e-8)
+
+
+def test_threshold_search_trivial_classifiers_and_ties():
+    """Without a grid only 'none' (threshold +inf, theta = (0, -1)) and 'all' (-inf, theta = (0, +1)) compete;
+    a tie keeps 'none'."""
+    none = populations._maximize_over_thresholds(accuracy(), 0.3)
+    assert (none.utility, none.threshold) == (0.7, math.inf)
+    assert populations._threshold_parameters(none, np.ones(1)).tolist() == [0.0, -1.0]
+    everything = populations._maximize_over_thresholds(accuracy(), 0.8)
+    assert everything.utility == pytest.approx(0.8) and everything.threshold == -math.inf
+    assert populations._threshold_parameters(everything, np.ones(2)).tolist() == [0.0, 0.0, 1.0]
+    tie = populations._maximize_over_thresholds(accuracy(), 0.5)
+    assert tie.threshold == math.inf
+    # the bounded population with a constant eta: the trivial classifiers only, as parameter vectors
+    assert BoundedLogisticPopulation(0.0, 1.0).bayes_optimal(accuracy()).classifier.tolist() == [0.0, 1.0]
+    assert BoundedLogisticPopulation(0.0, -1.0).bayes_optimal(accuracy()).classifier.tolist() == [0.0, -1.0]
+    assert BoundedLogisticPopulation(0.0, 0.0).bayes_optimal(accuracy()).classifier.tolist() == [0.0, -1.0]
+
+
+def test_bounded_bayes_optimum_of_precision_is_silent_at_the_0_over_0_end():
+    """Precision of {u > t} is 0/0 at t = 1 (the last grid point): that candidate counts as 0, without a warning;
+    the supremum of precision is eta(1) (approached as t -> 1, never exceeded)."""
+    pop = _bounded()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        precision = pop.bayes_optimal(PRECISION).utility
+    grid_best = max(pop.utility(PRECISION, np.array([1.0, -t])) for t in np.linspace(-1, 0.999, 200))
+    assert grid_best <= precision <= expit(3.0 - 0.5)
+
+
+def test_threshold_search_counts_0_over_0_trivial_classifiers_as_zero():
+    """pi = 1/2: precision TP / (TP + FP) of 'none' and NPV TN / (TN + FN) of 'all' are 0/0 exactly; they count as
+    0 (silently), so the other trivial classifier, with utility 1/2, wins."""
+    npv = LinearFractionalMetric(a0p=0.0, a0n=-1.0, a1p=-1.0, a1n=-1.0, b0_const=1.0, b0_prior=-1.0, b1_const=1.0,
+                                 name="NPV")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        best = populations._maximize_over_thresholds(PRECISION, 0.5)
+        assert (best.utility, best.threshold) == (0.5, -math.inf)  # 'all': precision = pi
+        best = populations._maximize_over_thresholds(npv, 0.5)
+        assert (best.utility, best.threshold) == (0.5, math.inf)  # 'none': NPV = 1 - pi
+
+
 if __name__ == "__main__":  # pragma: no cover - print the pinned literals again
     for key, value in _mpmath_references().items():
         if isinstance(value, dict):
