@@ -434,6 +434,7 @@ def test_theorem_7_report_for_f1_lists_the_condition_labels_in_order_and_no_cond
         "Def. 1", "(1)", "(2)", "(3)", "(4)", "(5)", "(6)", "phi convex", "phi non-increasing", "(a) tau-discrepant",
         "(b)", "(c)"]
     assert report.conditions[0].holds is True
+    assert report.conditions[0].statement == "F_1 is a linear-fractional utility in the sense of Definition 1"
     assert report.caveats == ()  # no kink at 0, dominates the 0/1 loss, a_{0,-1} = 0
 
 

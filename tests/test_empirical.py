@@ -409,6 +409,20 @@ def test_values_are_defined_where_only_the_gradient_overflows():
         est.numerator_gradient(theta)
 
 
+def test_denominator_is_defined_where_only_its_gradient_overflows():
+    """The same for the second half S_1 (F_1, hinge, features near the largest double, xi = -1.5 everywhere):
+    W~_0(+1) = 2 (1 - phi(-1.5)) = -3, W~_0(-1) = 0, so N_hat = -6/3; W~_1(+1) = (1 + 2.5) + 1 = 4.5 (b1 = pi per
+    sample), W~_1(-1) = phi(1.5) = 0, so D_hat = 9/3; both halves' gradient sums overflow."""
+    X = np.full((6, 1), 1.5e308)
+    y = np.array([1, 1, -1, 1, 1, -1])  # S_0 = samples 0-2, S_1 = samples 3-5
+    est = EmpiricalSurrogateUtility(f1(), hinge(), X, y)
+    theta = np.array([-1e-308])
+    assert est.numerator(theta) == -2.0 and est.denominator(theta) == 3.0
+    assert est.value(theta) == pytest.approx(-2.0 / 3.0, rel=1e-15)
+    with pytest.raises(ValueError, match=r"^theta: the surrogate scores overflow"):
+        est.denominator_gradient(theta)
+
+
 def test_derivative_overflow_is_reported_without_a_runtime_warning():
     """phi'(m) = -exp(-m) is finite at m = -709.7 but times the score slope 2 (F_1's a_{0,+1}) it overflows;
     the estimator reports that as its ValueError, not as numpy's RuntimeWarning."""
