@@ -221,6 +221,8 @@ def test_learning_rate_table_counts_the_winners():
     assert "(rates 10, 0.1, 1e-05)" in table
     assert "| a | 0 / 1 / 2 | 1 / 2 / 0 |" in table
     assert "| b | 1 / 0 / 0 | 1 / 0 / 0 |" in table
+    table = markdown_learning_rate_table(records, "f1", rates=(10.0, 0.1, 1e-3, 1e-5))  # a rate that never won
+    assert "(rates 10, 0.1, 0.001, 1e-05)" in table and "| a | 0 / 1 / 0 / 2 | 1 / 2 / 0 / 0 |" in table
 
 
 def test_iterations_to_final_known_answers():

@@ -203,7 +203,8 @@ def run_benchmark(options: BenchOptions) -> Path:
         for metric in options.metrics:
             proposed = [m for m in options.methods if m in protocol.PROPOSED_METHODS]
             if proposed:
-                lines.append(report.markdown_learning_rate_table(records["table"], metric, methods=proposed))
+                lines.append(report.markdown_learning_rate_table(records["table"], metric, methods=proposed,
+                                                                 rates=options.learning_rates))
     if "convergence" in records:
         lines += ["## Convergence of U-GD and U-BFGS (Sec. 6, App. C.3)", ""]
         summary["convergence"] = {}

@@ -121,21 +121,21 @@ def markdown_results_table(values: dict, metric: str, *, methods, alpha: float =
     return "\n".join(lines).rstrip() + "\n"
 
 
-def markdown_learning_rate_table(records, metric: str, *, methods=("U-GD", "U-BFGS")) -> str:
+def markdown_learning_rate_table(records, metric: str, *, methods=("U-GD", "U-BFGS"), rates=None) -> str:
     """How often each learning rate won the 4:1 validation (Sec. 6), per data set and proposed method.
 
     A small rate keeps the fit near its ERM start within 100 iterations, so these counts tell how much of a
     method's result is the surrogate maximisation itself.
     """
     counts = defaultdict(lambda: defaultdict(lambda: defaultdict(int)))
-    rates = set()
+    seen = set()
     for record in records:
         for method in methods:
             result = record["results"].get(metric, {}).get(method)
             if result is not None and "learning_rate" in result:
                 counts[record["dataset"]][method][result["learning_rate"]] += 1
-                rates.add(result["learning_rate"])
-    rates = sorted(rates, reverse=True)
+                seen.add(result["learning_rate"])
+    rates = sorted(seen | set(rates or ()), reverse=True)
     lines = [f"### Learning rates chosen on validation, {_METRIC_TITLES.get(metric, metric)}", "",
              "Trials in which each rate won (rates " + ", ".join(f"{r:g}" for r in rates) + ").", "",
              "| dataset | " + " | ".join(methods) + " |", "|" + "---|" * (len(methods) + 1)]
