@@ -302,16 +302,6 @@ def test_per_sample_surrogate_scores_match_the_cases_of_eq6(seed, metric, loss, 
         np.testing.assert_allclose([w0[k], w1[k], dw0[k], dw1[k]], ref, rtol=1e-14, atol=1e-15)
 
 
-def test_readme_usage_example_runs():
-    """The README's usage example is executed as written (it must stay true)."""
-    import re
-    from pathlib import Path
-
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    code = re.search(r"```python\n(.*?)```", readme, re.S).group(1)
-    exec(compile(code, "README.md", "exec"), {})
-
-
 # ---------------------------------------------------------------------- the public methods one by one
 def exactly(text):
     import re
