@@ -775,6 +775,7 @@ def test_value_tolerances_admit_exactly_1e_12_of_rounding():
 def test_scalars_in_give_numpy_scalars_out_and_arrays_give_arrays():
     m = f1()
     assert type(m.value(0.2, 0.1, 0.4)) is np.float64
+    assert type(m.value(0.0, 0.0, 0.0, zero_division=0.5)) is np.float64  # also through the 0/0 branch
     assert type(m.value([0.2], [0.1], [0.4])) is np.ndarray
     assert type(m.bayes_optimal_threshold(0.5)) is np.float64 and m.bayes_optimal_threshold(0.5) == 0.25
     out = m.bayes_optimal_threshold([0.5, 0.8])
@@ -792,6 +793,9 @@ def test_exact_rational_inputs_are_converted_to_float64():
     assert type(m.numerator(tp, fp, prior)) is np.float64 and m.numerator(tp, fp, prior) == 1.25
     assert type(m.denominator(tp, fp, prior)) is np.float64 and m.denominator(tp, fp, prior) == 2.375
     assert m.value(tp, fp, prior) == pytest.approx(1.25 / 2.375, rel=1e-15)
+    for method in (m.numerator, m.denominator):  # arrays of rationals, too: float64 arrays, not object arrays
+        out = method([tp, tp], [fp, Fraction(0)], [prior, prior])
+        assert out.dtype == np.float64 and out.shape == (2,)
     assert m.bayes_optimal_threshold(Fraction(1, 2)) == pytest.approx(0.5 / 5.0, rel=1e-15)  # U / (1 + beta^2)
     assert m.score_decision([1, -1, 1], [Fraction(1, 2), Fraction(-1, 3), Fraction(0)]) == pytest.approx(5 / 9)
 
