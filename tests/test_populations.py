@@ -662,6 +662,7 @@ def test_finite_population_utility_of_scores_by_hand_with_sign_zero_negative():
     s = (2, 0, -1) predicts atom 2 negative (sgn(0) = -1): TP = 1/4, FP = 0, F_1 = 0.5 / 0.75 = 2/3."""
     pop = _three_atoms()
     assert pop.utility_of_scores(f1(), [2.0, 0.5, -1.0]) == 0.8
+    assert type(pop.utility_of_scores(f1(), [2.0, 0.5, -1.0])) is float
     assert pop.utility_of_scores(f1(), [2.0, 0.0, -1.0]) == pytest.approx(2 / 3, rel=1e-15)
     tp, fp = pop.positive_rates_of_scores([2.0, 0.0, -1.0])
     assert tp.tolist() == [0.25] and fp.tolist() == [0.0]
@@ -853,6 +854,8 @@ def test_gaussian_posterior_is_bayes_rule():
     np.testing.assert_allclose(_gaussian(intercept=False).posterior(x), expected, rtol=1e-12)
     with pytest.raises(ValueError, match=exactly("X must have 3 columns; got 2")):
         pop.posterior(x)
+    with pytest.raises(ValueError, match=exactly("X must be a 2-D array of shape (n, d); got an array of shape (3,)")):
+        pop.posterior(np.ones(3))
 
 
 def test_bounded_posterior_and_its_columns():
@@ -889,7 +892,7 @@ def test_gaussian_bayes_optimum_with_equal_class_means_is_trivial():
 
 
 def test_gaussian_constructor_contracts():
-    one_d = GaussianPopulation([1], [0], [[2]], 0.25)  # d = 1, integers stored as floats
+    one_d = GaussianPopulation([1], [0], [[Fraction(2)]], 0.25)  # d = 1, integers and rationals stored as floats
     assert one_d.n_features == 2 and one_d.mean_positive.dtype == np.float64 and one_d.covariance.dtype == np.float64
     assert one_d.bayes_intercept == pytest.approx(-0.5 * 0.5 * 1.0 + math.log(0.25 / 0.75), rel=1e-15)
     # asymmetry is allowed up to 1e-12 times the largest entry (here exactly at that bound)
@@ -910,13 +913,14 @@ def test_gaussian_constructor_contracts():
     assert float(str(info.value).rsplit(" ", 1)[1]) == pytest.approx(-1.0, rel=1e-12)
 
 
-def test_gaussian_subnormal_output_scale_gives_indicator_rates_silently():
-    """theta_x = 1e-320 makes s subnormal: m / s overflows to +inf, and ndtr(+inf) = 1 exactly, without warning."""
+def test_gaussian_tiny_output_scale_gives_indicator_rates_silently():
+    """theta_x = 1e-150 and theta_0 = 1e300: m / s overflows to +inf, and ndtr(+inf) = 1 exactly, without warning;
+    theta_x = 1e-320 underflows s to 0 (the indicator branch)."""
     pop = _gaussian()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        tp, fp = pop.positive_rates(np.array([1e-320, 0.0, 1.0]))
-    assert tp.tolist() == [0.3] and fp.tolist() == [0.7]
+        tp, fp = pop.positive_rates(np.array([[1e-150, 0.0, 1e300], [1e-320, 0.0, 1.0]]))
+    assert tp.tolist() == [0.3, 0.3] and fp.tolist() == [0.7, 0.7]
 
 
 # -------------------------------------------------------------------------------------------- bounded
@@ -929,10 +933,11 @@ def _mp_prior(slope, offset):
         return float((softplus(a + b) - softplus(b - a)) / (2 * a))
 
 
-@pytest.mark.parametrize("slope, offset", [(0.4, 0.1), (15.25, 0.3), (40.0, 40.0), (-40.0, 40.0), (3.0, -0.5)])
+@pytest.mark.parametrize("slope, offset", [(0.4, 0.1), (15.25, 0.3), (40.0, 40.0), (-40.0, 40.0), (3.0, -0.5),
+                                           (15.5, -15.5)])
 def test_bounded_prior_matches_the_closed_form_in_every_branch(slope, offset):
-    """Spread |slope| * 2 = 0.8 (near form), 30.5 (just beyond the switch at 30) and 80 with the smaller end at
-    softplus(0) (far form): pi to 1e-14 relative."""
+    """Spread |slope| * 2 = 0.8 (near form), 30.5 (just beyond the switch at 30), 80 with the smaller end at
+    softplus(0), and 31 with the larger end at 0, where both terms of the far form count: pi to 1e-14 relative."""
     assert BoundedLogisticPopulation(slope, offset).prior == pytest.approx(_mp_prior(slope, offset), rel=1e-14)
     assert BoundedLogisticPopulation(0.0, 0.7).prior == pytest.approx(expit(0.7), rel=1e-15)
 
@@ -996,14 +1001,17 @@ def test_threshold_search_refines_the_best_grid_point(grid):
 
 def test_threshold_search_fallback_is_a_precise_bounded_brent_on_u():
     """An ascent oracle that never changes sign (rate slopes 0) forces the fallback: bounded Brent on U itself,
-    to xatol = 1e-13 * scale, so U(t*) = 3/4 - (t* - 1/2)^2 is 3/4 to rounding, without solver warnings."""
+    to xatol = 1e-13 * scale, without solver warnings.  On the uniform-score family F_1(t) = (1 - t^2) / (3/2 - t)
+    (TP + FP = 1 - t), maximal where t^2 - 3 t + 1 = 0: t* = (3 - sqrt 5) / 2 with F_1 = 2 t* (Prop. 5: eta = U/2).
+    Not a parabola, so Brent needs its tolerance: 1e-5 (SciPy's default) would leave U off by ~1e-11."""
     rates, _ = _uniform_score_family()
     zero = lambda t: (0.0 * np.asarray(t), 0.0 * np.asarray(t))  # noqa: E731
+    t_star = (3 - math.sqrt(5)) / 2
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        best = populations._maximize_over_thresholds(accuracy(), 0.5, rates=rates, rate_slopes=zero,
+        best = populations._maximize_over_thresholds(f1(), 0.5, rates=rates, rate_slopes=zero,
                                                      grid=np.linspace(0.0, 1.0, 6))
-    assert abs(best.utility - 0.75) <= 2e-16 and best.threshold == pytest.approx(0.5, abs=1e-8)
+    assert best.utility == pytest.approx(2 * t_star, rel=1e-15) and best.threshold == pytest.approx(t_star, abs=1e-7)
 
 
 def test_threshold_search_trivial_classifiers_and_ties():
