@@ -19,7 +19,8 @@ from lfverify.paper_benchmark import paper_values
 from lfverify.paper_benchmark.paper_values import PAPER_METHODS, PAPER_RESULTS, PAPER_TABLE2_DATASETS
 from lfverify.paper_benchmark.protocol import (ProtocolConfig, child_seed, run_convergence, run_trial,
                                                split_indices, trial_seed_sequence)
-from lfverify.paper_benchmark.report import (convergence_summary, format_mean_se, iterations_to_final,
+from lfverify.paper_benchmark.report import (collect_curve_errors, collect_curve_values, convergence_summary,
+                                             format_mean_se, iterations_to_final, markdown_curve_table,
                                              markdown_convergence_table, markdown_learning_rate_table,
                                              markdown_results_table)
 from lfverify.paper_benchmark.runner import Cell, fingerprint, load_records, record_path, run_cells
@@ -223,6 +224,20 @@ def test_learning_rate_table_counts_the_winners():
     assert "| b | 1 / 0 / 0 | 1 / 0 / 0 |" in table
     table = markdown_learning_rate_table(records, "f1", rates=(10.0, 0.1, 1e-3, 1e-5))  # a rate that never won
     assert "(rates 10, 0.1, 0.001, 1e-05)" in table and "| a | 0 / 1 / 0 / 2 | 1 / 2 / 0 / 0 |" in table
+
+
+def test_curve_table_means_and_failed_trials():
+    def record(size, trial_value, error=None):
+        return {"dataset": "heart", "settings": {"train_size": size},
+                "results": {"f1": {} if error else {"U-BFGS": {"test": trial_value}}},
+                "errors": {"f1": {"U-BFGS": error}} if error else {}}
+    records = [record(20, 0.5), record(20, 0.7), record(40, 0.8), record(40, None, "ValueError: theta")]
+    curves = collect_curve_values(records, "f1", "train_size")
+    assert curves == {"heart": {"U-BFGS": {20: [0.5, 0.7], 40: [0.8]}}}
+    table = markdown_curve_table(curves, "f1", label="n", title="Sample complexity",
+                                 errors=collect_curve_errors(records, "f1", "train_size"))
+    assert "| heart | U-BFGS | 0.600 (1000) | 0.800 (n/a) |" in table
+    assert "* failed trial (excluded from the mean): heart, U-BFGS, n = 40: `ValueError: theta`" in table
 
 
 def test_iterations_to_final_known_answers():

@@ -230,7 +230,9 @@ def run_benchmark(options: BenchOptions) -> Path:
         summary[experiment] = {}
         for metric in options.metrics:
             curves = report.collect_curve_values(records[experiment], metric, key)
-            lines.append(report.markdown_curve_table(curves, metric, label=label, title=title))
+            lines.append(report.markdown_curve_table(curves, metric, label=label, title=title,
+                                                     errors=report.collect_curve_errors(records[experiment], metric,
+                                                                                        key)))
             summary[experiment][metric] = {d: {m: {repr(x): v for x, v in xs.items()} for m, xs in ms.items()}
                                            for d, ms in curves.items()}
             if options.figures and curves:

@@ -22,7 +22,8 @@ from .statistics import bold_methods, summarize, within_combined_standard_errors
 
 __all__ = ["method_sort_key", "collect_table_values", "markdown_results_table", "format_mean_se",
            "markdown_learning_rate_table", "iterations_to_final",
-           "convergence_summary", "markdown_convergence_table", "collect_curve_values", "markdown_curve_table"]
+           "convergence_summary", "markdown_convergence_table", "collect_curve_values", "collect_curve_errors",
+           "markdown_curve_table"]
 
 _METRIC_TITLES = {"f1": "F1-measure", "jaccard": "Jaccard index"}
 _METHOD_ORDER = ("U-GD", "U-BFGS", "ERM", "W-ERM", "Plug-in", "Tuned-threshold")
@@ -256,8 +257,15 @@ def collect_curve_values(records, metric: str, key: str) -> dict:
     return {d: {m: dict(xs) for m, xs in ms.items()} for d, ms in out.items()}
 
 
-def markdown_curve_table(curves: dict, metric: str, *, label: str, title: str) -> str:
-    """A compact table of a curve study: one row per (data set, method), one column per x value."""
+def collect_curve_errors(records, metric: str, key: str) -> list:
+    """(dataset, method, x, message) of every failed trial of a curve study (excluded from the means)."""
+    return sorted((r["dataset"], method, r["settings"][key], message)
+                  for r in records for method, message in r.get("errors", {}).get(metric, {}).items())
+
+
+def markdown_curve_table(curves: dict, metric: str, *, label: str, title: str, errors=()) -> str:
+    """A compact table of a curve study: one row per (data set, method), one column per x value; failed
+    trials (``errors`` from :func:`collect_curve_errors`) are listed under it."""
     xs = sorted({x for d in curves.values() for m in d.values() for x in m})
     lines = [f"### {title}, {_METRIC_TITLES.get(metric, metric)}", "",
              f"Mean test {metric} (se x 10^4) by {label}.", "",
@@ -273,4 +281,8 @@ def markdown_curve_table(curves: dict, metric: str, *, label: str, title: str) -
                 else:
                     cells.append("-")
             lines.append(f"| {dataset} | {method} | " + " | ".join(cells) + " |")
+    if errors:
+        lines.append("")
+        lines += [f"* failed trial (excluded from the mean): {d}, {m}, {label} = {x:g}: `{msg}`"
+                  for d, m, x, msg in errors]
     return "\n".join(lines) + "\n"
