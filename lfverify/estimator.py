@@ -34,7 +34,6 @@ from sklearn.svm import LinearSVC
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .baselines import ERM_REGULARIZATION as _BASELINE_ERM_REGULARIZATION
 from .empirical import EmpiricalSurrogateUtility
 from .losses import tau_logistic
 from .metrics import LinearFractionalMetric, accuracy, f_beta, jaccard
@@ -44,10 +43,10 @@ from .validation import check_real
 __all__ = ["LinearFractionalClassifier", "resolve_metric", "default_tau", "ERM_REGULARIZATION",
            "erm_initial_parameters"]
 
-#: The l2-regularization parameter lambda of the ERM baseline, shared with the initializer (App. C.2, "Baseline 1
-#: (ERM)": "the hinge loss and l2-regularization are employed with the regularization parameter 10^-2"), read as
-#: the lambda of  lambda/2 ||w||^2 + (1/n) sum hinge,  i.e. LinearSVC's C = 1 / (n lambda) (lfverify.baselines).
-ERM_REGULARIZATION = _BASELINE_ERM_REGULARIZATION
+#: The l2-regularization parameter lambda of the ERM baseline / initializer (App. C.2, "Baseline 1 (ERM)":
+#: "the hinge loss and l2-regularization are employed with the regularization parameter 10^-2").  It is read as
+#: the lambda of  lambda/2 ||w||^2 + (1/n) sum hinge,  i.e. LinearSVC's C = 1 / (n lambda).
+ERM_REGULARIZATION = 1e-2
 
 _INITS = ("erm", "zeros", "random")
 _SPLITS = ("random", "first-half")
