@@ -108,12 +108,57 @@ def _check_count(value, name: str, *, low: int) -> int:
 
 def _values(objective: EmpiricalSurrogateUtility, theta: np.ndarray) -> np.ndarray:
     """U_hat for each row, -inf where D_hat <= 0 (a trial point outside the domain of Eq. (6) is rejected)."""
-    num = np.atleast_1d(objective.numerator(theta))
-    den = np.atleast_1d(objective.denominator(theta))
-    out = np.full(num.shape, -np.inf)
-    positive = den > 0
-    out[positive] = num[positive] / den[positive]
-    return out
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore", under="ignore"):
+        try:
+            num = np.atleast_1d(objective.numerator(theta))
+            den = np.atleast_1d(objective.denominator(theta))
+        except ValueError:  # the scores overflow for some row: probe the rows one by one
+            return np.concatenate([_values(objective, theta[k:k + 1]) for k in range(theta.shape[0])]) \
+                if theta.shape[0] > 1 else np.array([-np.inf])
+        out = np.full(num.shape, -np.inf)
+        positive = den > 0
+        out[positive] = num[positive] / den[positive]
+    return np.where(np.isnan(out), -np.inf, out)
+
+
+def _row_norms(rows: np.ndarray) -> np.ndarray:
+    """Euclidean norm of each row without overflow for entries near the largest double (scaled by max |entry|)."""
+    scale = np.max(np.abs(rows), axis=1)
+    safe = np.where(scale > 0, scale, 1.0)
+    return np.where(scale > 0, safe * np.linalg.norm(rows / safe[:, None], axis=1), 0.0)
+
+
+def _evaluate(objective, theta: np.ndarray, history: bool):
+    """U_hat, grad U_hat and (if ``history``) the true utility of each row, and which rows gave finite values.
+
+    A row where D_hat underflows to 0 or U_hat / its gradient overflow (U_hat unbounded on this sample, e.g. when
+    S_1 holds no positive example and the data are separable) is marked not ok instead of raising or warning;
+    the other rows of the batch are unaffected.
+    """
+    K, d = theta.shape
+    out = _Evaluated(np.full(K, np.nan), np.full((K, d), np.nan), np.full(K, np.nan))
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore", under="ignore"):
+        try:
+            parts = [(np.arange(K), objective.evaluate(theta, true_utility=history))]
+        except ValueError:  # some row is undefined: evaluate the rows one by one
+            parts = []
+            for k in range(K):
+                try:
+                    parts.append((np.array([k]), objective.evaluate(theta[k:k + 1], true_utility=history)))
+                except ValueError:
+                    pass
+    for idx, ev in parts:
+        out.value[idx] = np.atleast_1d(ev.value)
+        out.gradient[idx] = np.atleast_2d(ev.gradient)
+        if history:
+            out.true_utility[idx] = np.atleast_1d(ev.true_utility)
+    ok = np.isfinite(out.value) & np.isfinite(out.gradient).all(axis=1)
+    return out, ok
+
+
+_UNBOUNDED = ("stopped: U_hat or its gradient is not finite at the next iterate (D_hat -> 0: U_hat is unbounded "
+              "above on this sample, e.g. S_1 holds no positive example and the data are separable); theta is the "
+              "last finite iterate")
 
 
 def _phase1(objective, theta, learning_rate, max_steps, messages):
@@ -133,7 +178,7 @@ def _phase1(objective, theta, learning_rate, max_steps, messages):
             break
         rows = np.flatnonzero(active)
         grad = np.atleast_2d(objective.numerator_gradient(theta[rows]))
-        norm = np.linalg.norm(grad, axis=1)
+        norm = _row_norms(grad)
         flat = ~(norm > 0)
         for r in rows[flat]:
             failed[r] = True
@@ -220,9 +265,11 @@ def maximize_surrogate_utility(objective, theta0, *, method: str = "bfgs", learn
     true_value = np.full(K, np.nan)
     grad = np.zeros((K, d))
     if ready.any():
-        ev = objective.evaluate(theta[ready], true_utility=True)
-        value[ready], grad[ready] = np.atleast_1d(ev.value), np.atleast_2d(ev.gradient)
-        true_value[ready] = np.atleast_1d(ev.true_utility)
+        ev, ok = _evaluate(objective, theta[ready], True)
+        value[ready], grad[ready], true_value[ready] = ev.value, ev.gradient, ev.true_utility
+        for r in np.flatnonzero(ready)[~ok]:
+            active[r] = False
+            messages[r] = _UNBOUNDED.replace("next iterate", "end of phase 1")
     surrogate_rows, true_rows = [value.copy()], [true_value.copy()]
 
     inverse_hessian = np.zeros((K, d, d))
@@ -232,7 +279,7 @@ def maximize_surrogate_utility(objective, theta0, *, method: str = "bfgs", learn
     fresh = np.ones(K, dtype=bool)  # True while a row's inverse Hessian is the scaled identity
 
     for _ in range(max_iter):
-        gnorm = np.linalg.norm(grad, axis=1)
+        gnorm = _row_norms(grad)
         done = active & (gnorm <= gtol)
         for r in np.flatnonzero(done):
             converged[r] = True
@@ -245,7 +292,7 @@ def maximize_surrogate_utility(objective, theta0, *, method: str = "bfgs", learn
         if method == "gd":
             # Algorithm 2: theta <- theta + gamma g / ||g|| with g = V_hat (parallel to grad U_hat).
             new_theta = theta[rows] + learning_rate * grad[rows] / gnorm[rows, None]
-            ev = objective.evaluate(new_theta, true_utility=history)
+            ev, ok = _evaluate(objective, new_theta, history)
         else:
             new_theta, accepted, full, first = _bfgs_line_search(objective, theta, grad, value, inverse_hessian,
                                                                  rows, learning_rate, fresh, history)
@@ -257,22 +304,21 @@ def maximize_surrogate_utility(objective, theta0, *, method: str = "bfgs", learn
                 else:  # the quasi-Newton direction failed: restart from the scaled gradient next iteration
                     _reset_inverse_hessian(inverse_hessian, r, grad[r], learning_rate)
                     fresh[r], pair_seen[r] = True, False
-            new_value = np.empty(rows.size)
-            new_grad = np.empty((rows.size, d))
-            new_true = np.full(rows.size, np.nan)
-            if full is not None and first.any():  # full steps: already evaluated by the line search
-                new_value[first] = np.atleast_1d(full.value)[first]
-                new_grad[first] = np.atleast_2d(full.gradient)[first]
-                if history:
-                    new_true[first] = np.atleast_1d(full.true_utility)[first]
-            later = accepted & ~(first if full is not None else np.zeros_like(first))
-            if later.any():  # shortened steps: one more pass for the gradient
-                ev = objective.evaluate(new_theta[later], true_utility=history)
-                new_value[later], new_grad[later] = np.atleast_1d(ev.value), np.atleast_2d(ev.gradient)
-                if history:
-                    new_true[later] = np.atleast_1d(ev.true_utility)
-            rows, new_theta = rows[accepted], new_theta[accepted]
-            new_value, new_grad, new_true = new_value[accepted], new_grad[accepted], new_true[accepted]
+            # full steps were evaluated by the line search; shortened steps need one more pass for the gradient
+            new = _Evaluated(full.value.copy(), full.gradient.copy(), full.true_utility.copy())
+            ok = first.copy()
+            later = accepted & ~first
+            if later.any():
+                ev_later, ok_later = _evaluate(objective, new_theta[later], history)
+                new.value[later], new.gradient[later] = ev_later.value, ev_later.gradient
+                new.true_utility[later] = ev_later.true_utility
+                ok[later] = ok_later
+            for r in rows[accepted & ~ok]:
+                active[r] = False
+                messages[r] = _UNBOUNDED
+            keep = accepted & ok
+            rows, new_theta = rows[keep], new_theta[keep]
+            new_value, new_grad, new_true = new.value[keep], new.gradient[keep], new.true_utility[keep]
             if rows.size == 0:
                 if history:
                     surrogate_rows.append(value.copy())
@@ -282,7 +328,12 @@ def maximize_surrogate_utility(objective, theta0, *, method: str = "bfgs", learn
             # H approximates the inverse Hessian of -U_hat: its curvature pair is (s, -(change of grad U_hat)).
             _bfgs_update(inverse_hessian, rows, s, -(new_grad - grad[rows]), pair_seen)
             fresh[rows] = False
-            ev = _Evaluated(new_value, new_grad, new_true)
+            ev, ok = _Evaluated(new_value, new_grad, new_true), np.ones(rows.size, dtype=bool)
+        for r in rows[~ok]:
+            active[r] = False
+            messages[r] = _UNBOUNDED
+        rows, new_theta = rows[ok], new_theta[ok]
+        ev = _Evaluated(ev.value[ok], ev.gradient[ok], ev.true_utility[ok])
         theta[rows] = new_theta
         value[rows] = np.atleast_1d(ev.value)
         grad[rows] = np.atleast_2d(ev.gradient)
@@ -311,7 +362,7 @@ def maximize_surrogate_utility(objective, theta0, *, method: str = "bfgs", learn
 
 def _reset_inverse_hessian(inverse_hessian, r, gradient, learning_rate):
     """H = (learning_rate / ||g||) I: the next BFGS step is learning_rate times the normalized gradient."""
-    norm = np.linalg.norm(gradient)
+    norm = float(_row_norms(gradient[None, :])[0])
     inverse_hessian[r] = (learning_rate / norm if norm > 0 else learning_rate) * np.eye(gradient.shape[0])
 
 
@@ -320,25 +371,25 @@ def _bfgs_line_search(objective, theta, grad, value, inverse_hessian, rows, lear
 
     The full step (alpha = 1, accepted most of the time) is probed with one complete evaluation (U_hat, its
     gradient and the true utility), so an accepted full step needs no second pass over the data; halvings probe
-    U_hat only.  Returns (new theta rows, accepted, evaluation of the rows accepted at alpha = 1 or None, mask).
+    U_hat only.  Returns (new theta rows, accepted, evaluation of the full steps, mask of the rows accepted at
+    alpha = 1 with a finite evaluation).
     """
     direction = np.einsum("kij,kj->ki", inverse_hessian[rows], grad[rows])
     slope = np.einsum("ki,ki->k", grad[rows], direction)
     # H lost positive definiteness numerically: use the normalized gradient step for this iteration.
     bad = ~(slope > 0)
     if bad.any():
-        gnorm = np.linalg.norm(grad[rows[bad]], axis=1)
+        gnorm = _row_norms(grad[rows[bad]])
         direction[bad] = learning_rate * grad[rows[bad]] / gnorm[:, None]
         slope[bad] = learning_rate * gnorm
         fresh[rows[bad]] = True
     trial = theta[rows] + direction
-    try:
-        full = objective.evaluate(trial, true_utility=history)
-        trial_value = np.atleast_1d(full.value)
-    except ValueError:  # D_hat <= 0 at some trial point: fall back to values (-inf there)
-        full, trial_value = None, _values(objective, trial)
+    full, full_ok = _evaluate(objective, trial, history)
+    trial_value = full.value.copy()
+    if not full_ok.all():  # D_hat <= 0 or an overflow at some trial point: its value alone (-inf if undefined)
+        trial_value[~full_ok] = _values(objective, trial[~full_ok])
     accepted = trial_value >= value[rows] + _ARMIJO * slope
-    first = accepted.copy()
+    first = accepted & full_ok
     new_theta = np.where(accepted[:, None], trial, theta[rows])
     alpha = np.full(rows.size, 0.5)
     for _ in range(_MAX_HALVINGS - 1):

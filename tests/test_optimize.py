@@ -181,3 +181,21 @@ def test_bad_objective_and_theta0():
         maximize_surrogate_utility((X, y), np.zeros(4))
     with pytest.raises(ValueError, match="theta0"):
         maximize_surrogate_utility(objective, np.zeros(3))
+
+
+@pytest.mark.parametrize("method, learning_rate", [("bfgs", 10.0), ("gd", 10.0), ("bfgs", 0.1)])
+def test_unbounded_surrogate_utility_stops_with_a_finite_theta(method, learning_rate):
+    """Separable data whose S_1 holds no positive example: D_hat -> 0 as theta grows, so U_hat is unbounded above
+    (reported by the benchmark on german.numer at n = 20).  The run stops with a named reason at the last finite
+    iterate: no RuntimeWarning (an error under this suite's filterwarnings), no non-finite theta."""
+    rng = np.random.default_rng(0)
+    X = np.c_[np.r_[rng.normal(2, 0.3, size=(5, 2)), rng.normal(-2, 0.3, size=(15, 2))], np.ones(20)]
+    y = np.r_[np.ones(5), -np.ones(15)].astype(int)  # S_0 = first 10 (5 positives), S_1 = last 10: negatives
+    objective = EmpiricalSurrogateUtility(M.f_beta(1.0), L.TauDiscrepantLogisticLoss(0.33), X, y)
+    result = maximize_surrogate_utility(objective, np.zeros(3), method=method, learning_rate=learning_rate,
+                                        max_iter=300)
+    assert result.message.startswith("stopped: U_hat or its gradient is not finite at the next iterate")
+    assert not result.converged
+    assert np.isfinite(result.theta).all() and np.isfinite(result.surrogate_utility)
+    assert result.surrogate_utility > 1e6  # far beyond any attainable true utility (<= 1): unbounded
+    assert np.isfinite(result.surrogate_history).all()
