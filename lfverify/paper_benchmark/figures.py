@@ -6,41 +6,24 @@
 * :func:`plot_convergence` - test metric against the iteration for U-GD and U-BFGS from N(0, I) starts
   (Sec. 6, Fig. 3; App. C.3, Figs. 4-5).
 
-Each function writes one PNG atomically (rendered to memory, then :func:`write_bytes_atomically`).
+Each function writes one PNG atomically (rendered to memory, then :func:`lfverify.atomic_write.write_bytes_atomically`).
 """
 
 from __future__ import annotations
 
 import io
 import math
-import os
-import tempfile
-from pathlib import Path
 
 import numpy as np
 
+from ..atomic_write import write_bytes_atomically
 from .report import method_sort_key
 from .statistics import summarize
 
-__all__ = ["plot_curves", "plot_convergence", "write_bytes_atomically"]
+__all__ = ["plot_curves", "plot_convergence"]
 
 _COLORS = {"U-GD": "tab:blue", "U-BFGS": "tab:orange", "ERM": "tab:green", "W-ERM": "tab:red",
            "Plug-in": "tab:purple", "Tuned-threshold": "tab:brown"}
-
-
-def write_bytes_atomically(path, data: bytes) -> Path:
-    """Write ``data`` to ``path`` via a temporary file and ``os.replace`` (never a half-written file)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-    return path
 
 
 def _figure(n_panels: int):
