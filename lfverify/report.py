@@ -111,7 +111,7 @@ class ClaimReport:
 
     @property
     def key_figure(self) -> str:
-        order = ("simulation", "benchmark", "self-check", "derivation", "property-test")
+        order = ("simulation", "self-check", "benchmark", "derivation", "property-test")
         ranked = sorted(self.evidence, key=lambda e: (not e.regressed, order.index(e.kind)))
         return next((e.figure for e in ranked if e.figure), "")
 
