@@ -759,11 +759,11 @@ def test_value_tolerances_admit_exactly_1e_12_of_rounding():
     tol = 1e-12
     jac = jaccard()
     assert jac.value(0.0, 0.5, -tol) == 0.0  # prior clipped to 0: U = 0 / (0.5 + 0)
-    assert jac.value(0.5, 0.0, 0.5 + tol) == pytest.approx(1.0, rel=1e-11)
-    assert jac.value(1.0 + tol, 0.0, 1.0 + tol) == pytest.approx(1.0, rel=1e-11)  # clipped to 1: (1 + tol) / 1
+    assert jac.value(0.5, 0.0, 0.5 + tol) == pytest.approx(1.0, rel=1e-11, abs=0)
+    assert jac.value(1.0 + tol, 0.0, 1.0 + tol) == pytest.approx(1.0, rel=1e-11, abs=0)  # clipped to 1: (1 + tol) / 1
     assert jac.value(-tol, 0.5, 0.5) == pytest.approx(-tol / 1.0, abs=1e-24)
-    assert jac.value(0.1, -tol, 0.5) == pytest.approx(0.1 / (0.5 - tol), rel=1e-15)
-    assert jac.value(0.1, 0.5 + tol, 0.5) == pytest.approx(0.1 / (1.0 + tol), rel=1e-15)
+    assert jac.value(0.1, -tol, 0.5) == pytest.approx(0.1 / (0.5 - tol), rel=1e-15, abs=0)
+    assert jac.value(0.1, 0.5 + tol, 0.5) == pytest.approx(0.1 / (1.0 + tol), rel=1e-15, abs=0)
     # F_1 at prior = -1e-12 (clipped to 0) and TP = FP = 0 is 0/0: the zero_division value, not -0.0
     assert f1().value(0.0, 0.0, -tol, zero_division=0.5) == 0.5
     for tp, fp, prior in ((0.0, 0.0, -2 * tol), (0.0, 0.0, 1 + 2 * tol), (-2 * tol, 0.1, 0.5), (0.5 + 2 * tol, 0.1, 0.5),
@@ -792,11 +792,11 @@ def test_exact_rational_inputs_are_converted_to_float64():
     assert type(gower_legendre(0.5).b0(prior)) is np.float64 and gower_legendre(0.5).b0(prior) == 0.5
     assert type(m.numerator(tp, fp, prior)) is np.float64 and m.numerator(tp, fp, prior) == 1.25
     assert type(m.denominator(tp, fp, prior)) is np.float64 and m.denominator(tp, fp, prior) == 2.375
-    assert m.value(tp, fp, prior) == pytest.approx(1.25 / 2.375, rel=1e-15)
+    assert m.value(tp, fp, prior) == pytest.approx(1.25 / 2.375, rel=1e-15, abs=0)
     for method in (m.numerator, m.denominator):  # arrays of rationals, too: float64 arrays, not object arrays
         out = method([tp, tp], [fp, Fraction(0)], [prior, prior])
         assert out.dtype == np.float64 and out.shape == (2,)
-    assert m.bayes_optimal_threshold(Fraction(1, 2)) == pytest.approx(0.5 / 5.0, rel=1e-15)  # U / (1 + beta^2)
+    assert m.bayes_optimal_threshold(Fraction(1, 2)) == pytest.approx(0.5 / 5.0, rel=1e-15, abs=0)  # U / (1 + beta^2)
     assert m.score_decision([1, -1, 1], [Fraction(1, 2), Fraction(-1, 3), Fraction(0)]) == pytest.approx(5 / 9)
 
 
@@ -814,7 +814,7 @@ def test_zero_over_zero_warning_points_outside_the_library():
 def test_value_from_counts_warns_on_zero_over_zero_by_default():
     with pytest.warns(UndefinedMetricWarning):
         assert f1().value_from_counts(0, 0, 0, 10) == 0.0
-    assert f1().value_from_counts(3, 1, 4, 10) == pytest.approx(2 * 0.3 / (0.3 + 0.1 + 0.4), rel=1e-15)
+    assert f1().value_from_counts(3, 1, 4, 10) == pytest.approx(2 * 0.3 / (0.3 + 0.1 + 0.4), rel=1e-15, abs=0)
 
 
 def test_admissibility_report_text():

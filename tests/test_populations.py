@@ -663,7 +663,7 @@ def test_finite_population_utility_of_scores_by_hand_with_sign_zero_negative():
     pop = _three_atoms()
     assert pop.utility_of_scores(f1(), [2.0, 0.5, -1.0]) == 0.8
     assert type(pop.utility_of_scores(f1(), [2.0, 0.5, -1.0])) is float
-    assert pop.utility_of_scores(f1(), [2.0, 0.0, -1.0]) == pytest.approx(2 / 3, rel=1e-15)
+    assert pop.utility_of_scores(f1(), [2.0, 0.0, -1.0]) == pytest.approx(2 / 3, rel=1e-15, abs=0)
     tp, fp = pop.positive_rates_of_scores([2.0, 0.0, -1.0])
     assert tp.tolist() == [0.25] and fp.tolist() == [0.0]
     batch = pop.utility_of_scores(f1(), [[2.0, 0.5, -1.0], [2.0, 0.0, -1.0]])
@@ -681,25 +681,25 @@ def test_finite_population_bayes_optimum_by_hand_without_0_over_0_warnings():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         best = pop.bayes_optimal(PRECISION)
-        assert best.utility == pytest.approx(0.8, rel=1e-15)
+        assert best.utility == pytest.approx(0.8, rel=1e-15, abs=0)
         assert best.classifier.tolist() == [True, False, False]
-        assert pop._reference_bayes_optimal(PRECISION) == pytest.approx(0.8, rel=1e-15)
+        assert pop._reference_bayes_optimal(PRECISION) == pytest.approx(0.8, rel=1e-15, abs=0)
     assert pop.bayes_optimal_utility(f1()) == pop.bayes_optimal(f1()).utility == pytest.approx(
-        max(2 * 0.2 / (0.2 + 0.25 + 0.475), 2 * 0.45 / (0.75 + 0.475), 2 * 0.475 / (1 + 0.475)), rel=1e-15)
+        max(2 * 0.2 / (0.2 + 0.25 + 0.475), 2 * 0.45 / (0.75 + 0.475), 2 * 0.475 / (1 + 0.475)), rel=1e-15, abs=0)
 
 
 def test_finite_population_bayes_optimum_with_a_single_eta_level():
     """Constant eta = 0.4: only the trivial classifiers matter; accuracy 0.6 by predicting every atom negative."""
     pop = FiniteSupportPopulation([[1.0], [2.0]], [0.5, 0.5], [0.4, 0.4])
     best = pop.bayes_optimal(accuracy())
-    assert best.utility == pytest.approx(0.6, rel=1e-15) and best.classifier.tolist() == [False, False]
+    assert best.utility == pytest.approx(0.6, rel=1e-15, abs=0) and best.classifier.tolist() == [False, False]
     assert pop.bayes_optimal(f1()).classifier.tolist() == [True, True]  # F_1 of 'all': 0.8 / 1.4 > 0
 
 
 def test_reference_bayes_optimum_handles_16_atoms_and_refuses_17():
     rng = np.random.default_rng(5)
     pop16 = FiniteSupportPopulation(np.arange(16.0)[:, None], np.full(16, 1 / 16), rng.uniform(0.1, 0.9, 16))
-    assert pop16._reference_bayes_optimal(f1()) == pytest.approx(pop16.bayes_optimal(f1()).utility, rel=1e-15)
+    assert pop16._reference_bayes_optimal(f1()) == pytest.approx(pop16.bayes_optimal(f1()).utility, rel=1e-15, abs=0)
     pop17 = FiniteSupportPopulation(np.arange(17.0)[:, None], np.full(17, 1 / 17), rng.uniform(0.1, 0.9, 17))
     with pytest.raises(ValueError, match=exactly("brute force is limited to 16 atoms; got 17")):
         pop17._reference_bayes_optimal(f1())
@@ -751,9 +751,9 @@ def test_linear_model_one_sided_derivatives_reach_the_loss():
         for side, slope in slopes.items():
             grad = pop.loss_moments(theta, tau_logistic(tau), gradient=True, side=side).gradient
             for c, y in enumerate((-1, 1)):
-                assert grad[0, c, -1] == pytest.approx(y * masses[c] * slope, rel=1e-13)
+                assert grad[0, c, -1] == pytest.approx(y * masses[c] * slope, rel=1e-13, abs=0)
         default = pop.loss_moments(theta, tau_logistic(tau), gradient=True).gradient
-        assert default[0, 1, -1] == pytest.approx(pop.prior * slopes["right"], rel=1e-13)
+        assert default[0, 1, -1] == pytest.approx(pop.prior * slopes["right"], rel=1e-13, abs=0)
         ev_left = pop.evaluate(f1(), tau_logistic(tau), theta, side="left")
         ev_right = pop.evaluate(f1(), tau_logistic(tau), theta)
         assert not np.allclose(ev_left.gradient_direction, ev_right.gradient_direction)
@@ -874,10 +874,10 @@ def test_gaussian_bayes_optimum_in_closed_form():
     the largest error rate, also Phi(1/2) (Prop. 5 with Da0 - Da1 U < 0: a lower level set)."""
     pop = GaussianPopulation([1.0], [0.0], [[1.0]], 0.5)
     best = pop.bayes_optimal(accuracy())
-    assert best.utility == pytest.approx(ndtr(0.5), rel=1e-14)
+    assert best.utility == pytest.approx(ndtr(0.5), rel=1e-14, abs=0)
     np.testing.assert_allclose(best.classifier, [1.0, -0.5], rtol=1e-12)
     worst = pop.bayes_optimal(ERROR_RATE)
-    assert worst.utility == pytest.approx(ndtr(0.5), rel=1e-14)
+    assert worst.utility == pytest.approx(ndtr(0.5), rel=1e-14, abs=0)
     np.testing.assert_allclose(worst.classifier, [-1.0, 0.5], rtol=1e-12)
 
 
@@ -886,15 +886,15 @@ def test_gaussian_bayes_optimum_with_equal_class_means_is_trivial():
     2 pi / (1 + pi) = 0.6/1.3 by predicting all positive (theta = (0, 0, +1))."""
     pop = GaussianPopulation([1.0, 2.0], [1.0, 2.0], np.eye(2), 0.3)
     acc = pop.bayes_optimal(accuracy())
-    assert acc.utility == pytest.approx(0.7, rel=1e-15) and acc.classifier.tolist() == [0.0, 0.0, -1.0]
+    assert acc.utility == pytest.approx(0.7, rel=1e-15, abs=0) and acc.classifier.tolist() == [0.0, 0.0, -1.0]
     f = pop.bayes_optimal(f1())
-    assert f.utility == pytest.approx(0.6 / 1.3, rel=1e-15) and f.classifier.tolist() == [0.0, 0.0, 1.0]
+    assert f.utility == pytest.approx(0.6 / 1.3, rel=1e-15, abs=0) and f.classifier.tolist() == [0.0, 0.0, 1.0]
 
 
 def test_gaussian_constructor_contracts():
     one_d = GaussianPopulation([1], [0], [[Fraction(2)]], 0.25)  # d = 1, integers and rationals stored as floats
     assert one_d.n_features == 2 and one_d.mean_positive.dtype == np.float64 and one_d.covariance.dtype == np.float64
-    assert one_d.bayes_intercept == pytest.approx(-0.5 * 0.5 * 1.0 + math.log(0.25 / 0.75), rel=1e-15)
+    assert one_d.bayes_intercept == pytest.approx(-0.5 * 0.5 * 1.0 + math.log(0.25 / 0.75), rel=1e-15, abs=0)
     # asymmetry is allowed up to 1e-12 times the largest entry (here exactly at that bound)
     GaussianPopulation([0.0, 0.0], [1.0, 0.0], [[2.0, 2e-12], [0.0, 2.0]], 0.5)
     cases = [
@@ -910,7 +910,7 @@ def test_gaussian_constructor_contracts():
             _gaussian(**changes)
     with pytest.raises(ValueError, match=r"^covariance must be positive definite; got smallest eigenvalue") as info:
         _gaussian(covariance=((1.0, 2.0), (2.0, 1.0)))  # eigenvalues -1 and 3
-    assert float(str(info.value).rsplit(" ", 1)[1]) == pytest.approx(-1.0, rel=1e-12)
+    assert float(str(info.value).rsplit(" ", 1)[1]) == pytest.approx(-1.0, rel=1e-12, abs=0)
 
 
 def test_gaussian_tiny_output_scale_gives_indicator_rates_silently():
@@ -938,8 +938,8 @@ def _mp_prior(slope, offset):
 def test_bounded_prior_matches_the_closed_form_in_every_branch(slope, offset):
     """Spread |slope| * 2 = 0.8 (near form), 30.5 (just beyond the switch at 30), 80 with the smaller end at
     softplus(0), and 31 with the larger end at 0, where both terms of the far form count: pi to 1e-14 relative."""
-    assert BoundedLogisticPopulation(slope, offset).prior == pytest.approx(_mp_prior(slope, offset), rel=1e-14)
-    assert BoundedLogisticPopulation(0.0, 0.7).prior == pytest.approx(expit(0.7), rel=1e-15)
+    assert BoundedLogisticPopulation(slope, offset).prior == pytest.approx(_mp_prior(slope, offset), rel=1e-14, abs=0)
+    assert BoundedLogisticPopulation(0.0, 0.7).prior == pytest.approx(expit(0.7), rel=1e-15, abs=0)
 
 
 def test_bounded_constructor_messages():
@@ -995,7 +995,7 @@ def test_threshold_search_refines_the_best_grid_point(grid):
     rates, rate_slopes = _uniform_score_family()
     best = populations._maximize_over_thresholds(accuracy(), 0.5, rates=rates, rate_slopes=rate_slopes,
                                                  grid=np.array(grid))
-    assert best.utility == pytest.approx(0.75, rel=1e-15)
+    assert best.utility == pytest.approx(0.75, rel=1e-15, abs=0)
     assert best.threshold == pytest.approx(0.5, abs=1e-12) and best.direction == 1
 
 

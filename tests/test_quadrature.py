@@ -53,7 +53,7 @@ def test_gaussian_hinge_expectation_matches_closed_form(mean, std):
     got = gaussian_expectation(lambda xi: np.maximum(0.0, 1.0 - xi), np.array([mean]), np.array([std]),
                                breakpoints=(1.0,))
     assert got.shape == (1,) and got.dtype == np.float64
-    assert got[0] == pytest.approx(exact, rel=1e-14)
+    assert got[0] == pytest.approx(exact, rel=1e-14, abs=0)
 
 
 def test_gaussian_first_moment_is_e_func_times_standardized_node():
@@ -71,7 +71,7 @@ def test_gaussian_tail_rate_widens_the_window_for_an_exponentially_growing_integ
     mean, std = np.array([0.5]), np.array([6.0])
     exact = math.exp(-0.5 + 18.0)
     widened = gaussian_expectation(lambda xi: np.exp(-xi), mean, std, tail_rate=1.0)
-    assert widened[0] == pytest.approx(exact, rel=1e-13)
+    assert widened[0] == pytest.approx(exact, rel=1e-13, abs=0)
     plain = gaussian_expectation(lambda xi: np.exp(-xi), mean, std)
     assert abs(plain[0] - exact) > 1e-10 * exact
 
@@ -87,7 +87,7 @@ def test_gaussian_rule_is_the_documented_one(std, breakpoints, tail_rate):
     rec = Recorder(lambda xi: np.ones_like(xi))
     total = gaussian_expectation(rec, np.array([mean]), np.array([std]), breakpoints=breakpoints, tail_rate=tail_rate)
     assert total[0] == pytest.approx(1.0 - ndtr(-GAUSSIAN_HALF_WIDTH - tail_rate * std) - ndtr(-GAUSSIAN_HALF_WIDTH),
-                                     rel=1e-14)
+                                     rel=1e-14, abs=0)
     xi = rec.nodes[0][0]
     z = (xi - mean) / std
     low, high = -GAUSSIAN_HALF_WIDTH - tail_rate * std, GAUSSIAN_HALF_WIDTH
@@ -105,12 +105,12 @@ def test_gaussian_rule_is_the_documented_one(std, breakpoints, tail_rate):
 def test_gaussian_degenerate_row_gives_func_at_the_mean_exactly():
     got = gaussian_expectation(lambda xi: np.cos(xi), np.array([0.7, 0.0]), np.array([0.0, 1.0]), breakpoints=(0.7,))
     assert got[0] == math.cos(0.7)
-    assert got[1] == pytest.approx(math.exp(-0.5), rel=1e-14)  # E[cos Z] = e^{-1/2}
+    assert got[1] == pytest.approx(math.exp(-0.5), rel=1e-14, abs=0)  # E[cos Z] = e^{-1/2}
 
 
 def test_one_node_per_panel_is_the_midpoint_rule_and_exact_for_linear_integrands():
     got = gaussian_expectation(lambda xi: 3.0 * xi - 1.0, np.array([0.25]), np.array([1.5]), nodes_per_panel=1)
-    assert got[0] == pytest.approx(3.0 * 0.25 - 1.0, rel=1e-13)
+    assert got[0] == pytest.approx(3.0 * 0.25 - 1.0, rel=1e-13, abs=0)
     rec = Recorder(lambda u: 2.0 * u)
     assert interval_expectation(rec, 0.0, 1.0, breakpoints=np.zeros((1, 0)), nodes_per_panel=1)[0] == pytest.approx(1.0)
     assert rec.nodes[0].shape == (1, 4)  # [0, 1] in panels of width 0.25, one midpoint each
@@ -131,7 +131,7 @@ def test_breakpoints_that_round_beyond_the_window_leave_only_empty_segments():
     rec = Recorder(lambda xi: xi)
     got = gaussian_expectation(rec, np.array([3.0]), np.array([3e-17]), breakpoints=(-1e300, 1e300))
     assert rec.nodes[0].shape == (1, 16 * 50)
-    assert got[0] == pytest.approx(3.0, rel=1e-15)
+    assert got[0] == pytest.approx(3.0, rel=1e-15, abs=0)
 
 
 def test_gaussian_accepts_any_real_array_like_for_mean_std_and_breakpoints():
@@ -179,7 +179,7 @@ def test_node_limit_is_enforced_at_exactly_max_nodes_per_row():
     assert MAX_NODES_PER_ROW == 1 << 20
     width = 2.0 ** -16
     got = interval_expectation(lambda u: u, 0.0, 1.0, breakpoints=np.zeros((1, 0)), max_panel_width=width)
-    assert got[0] == pytest.approx(0.5, rel=1e-12)
+    assert got[0] == pytest.approx(0.5, rel=1e-12, abs=0)
     message = ("the composite rule would need 1.05e+06 nodes per row (limit 1048576); the integrand varies on too fine "
                "a scale relative to its domain (e.g. std or slope too large)")
     with pytest.raises(ValueError, match=exactly(message)):
@@ -194,7 +194,7 @@ def test_interval_default_panel_width_resolves_poles_at_distance_0_3():
     exact = 2 * a * math.atan(1 / a)
     func = lambda u: 1.0 / (1.0 + (u / a) ** 2)  # noqa: E731
     got = interval_expectation(func, -1.0, 1.0, breakpoints=np.zeros((1, 0)), density=lambda u: np.ones_like(u))
-    assert got[0] == pytest.approx(exact, rel=1e-14)
+    assert got[0] == pytest.approx(exact, rel=1e-14, abs=0)
     coarse = interval_expectation(func, -1.0, 1.0, breakpoints=np.zeros((1, 0)), max_panel_width=1.25,
                                   density=lambda u: np.ones_like(u))
     assert abs(coarse[0] - exact) > 1e-12  # the check above can fail
@@ -204,7 +204,7 @@ def test_interval_density_weights_the_integrand():
     """integral_0^2 u^2 e^u du = (u^2 - 2u + 2) e^u |_0^2 = 2 e^2 - 2 (density e^u, not the uniform one)."""
     rec = Recorder(lambda u: np.exp(u))
     got = interval_expectation(lambda u: u ** 2, 0.0, 2.0, breakpoints=np.zeros((1, 0)), density=rec)
-    assert got[0] == pytest.approx(2 * math.e ** 2 - 2, rel=1e-14)
+    assert got[0] == pytest.approx(2 * math.e ** 2 - 2, rel=1e-14, abs=0)
     assert rec.nodes[0].shape == (1, 16 * 8)  # the density sees the same nodes as func
 
 
@@ -214,7 +214,7 @@ def test_interval_uniform_default_is_an_average_and_breakpoints_outside_are_igno
     rec = Recorder(lambda u: np.sqrt(1.0 - u * u))
     got = interval_expectation(rec, -1.0, 1.0, breakpoints=np.array([[-5.0, 0.5, 7.0]]))
     # sqrt has infinite slope at the ends: the composite rule converges only algebraically there (~1e-5)
-    assert got[0] == pytest.approx(math.pi / 4, rel=1e-5)
+    assert got[0] == pytest.approx(math.pi / 4, rel=1e-5, abs=0)
     u = rec.nodes[0]
     assert u.min() >= -1.0 and u.max() <= 1.0
     # segments [-1, -1], [-1, 0.5], [0.5, 1], [1, 1]: 1 + 6 + 2 + 1 panels of width <= 0.25
