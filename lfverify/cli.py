@@ -40,14 +40,9 @@ def _cmd_verify(args) -> int:
     if args.self_checks:
         return _cmd_verify_self_checks(args)
     from .report import print_summary, report_json, run_verification
-    from .simulations.executors import make_executor
+    from .simulations.cli import executor_from_args
 
-    if args.serial:
-        executor = make_executor("serial")
-    elif args.dask or args.dask_local is not None:
-        executor = make_executor(dask_address=args.dask, dask_local=args.dask_local)
-    else:
-        executor = make_executor("processes", workers=args.workers)
+    executor = executor_from_args(args)
     started = time.perf_counter()
 
     def progress(step):
@@ -163,11 +158,9 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--json", action="store_true", help="print report.json instead of the table")
     verify.add_argument("--self-checks", action="store_true",
                         help="only the quick self-checks of lfverify.verification (seconds)")
-    where = verify.add_mutually_exclusive_group()
-    where.add_argument("--serial", action="store_true", help="run the simulations in this process")
-    where.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: all cores)")
-    where.add_argument("--dask", metavar="ADDRESS", help="run the simulations on a Dask scheduler")
-    where.add_argument("--dask-local", type=int, metavar="N", help="start a Dask LocalCluster of N workers")
+    from .simulations.cli import add_executor_arguments
+
+    add_executor_arguments(verify)
     verify.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
     proofs = sub.add_parser("proofs", help=SUBCOMMANDS["proofs"][0])
     proofs.add_argument("--json", action="store_true", help="machine-readable output")

@@ -64,25 +64,24 @@ def metric_object(name: str):
     return f1() if name == "f1" else jaccard()
 
 
-def check_metric_names(names) -> tuple:
-    """Validate benchmark metric names (the paper's experiments use F_1 and Jaccard)."""
+def _check_names(names, known, what: str) -> tuple:
     names = tuple(names)
     if not names:
-        raise ValueError(f"metrics must name at least one of {METRICS}; got none")
+        raise ValueError(f"{what} must name at least one of {known}; got none")
     for name in names:
-        if name not in METRICS:
-            raise ValueError(f"metrics: unknown metric {name!r}; the benchmark knows {METRICS}")
+        if name not in known:
+            raise ValueError(f"{what}: unknown {what[:-1]} {name!r}; expected some of {known}")
     return names
+
+
+def check_metric_names(names) -> tuple:
+    """Validate benchmark metric names (the paper's experiments use F_1 and Jaccard)."""
+    return _check_names(names, METRICS, "metrics")
 
 
 def check_methods(names) -> tuple:
-    names = tuple(names)
-    if not names:
-        raise ValueError(f"methods must name at least one of {ALL_METHODS}; got none")
-    for name in names:
-        if name not in ALL_METHODS:
-            raise ValueError(f"methods: unknown method {name!r}; expected some of {ALL_METHODS}")
-    return names
+    """Validate method names (the paper's five methods and the TunedThresholdClassifierCV peer)."""
+    return _check_names(names, ALL_METHODS, "methods")
 
 
 @dataclass(frozen=True)

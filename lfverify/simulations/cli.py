@@ -9,7 +9,7 @@ import argparse
 import sys
 from pathlib import Path
 
-__all__ = ["add_arguments", "run", "HELP"]
+__all__ = ["add_arguments", "add_executor_arguments", "executor_from_args", "run", "HELP"]
 
 HELP = "run a Monte-Carlo study of Lemma 4, Thm. 5, Thms. 1-2 or Lemma 3 (resumable; serial, processes or Dask)"
 
@@ -29,17 +29,26 @@ def add_arguments(parser) -> None:
     parser.set_defaults(mode="quick")
     parser.add_argument("--out", required=True, metavar="DIR", help="output folder; re-running resumes")
     parser.add_argument("--seed", type=int, default=None, help="study seed (default: the study's fixed seed)")
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument("--serial", action="store_true", help="run in this process")
-    where.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: all cores)")
-    where.add_argument("--dask", metavar="ADDRESS", help="a Dask scheduler, e.g. tcp://127.0.0.1:8786")
-    where.add_argument("--dask-local", type=int, metavar="N", help="start a Dask LocalCluster of N worker processes")
+    add_executor_arguments(parser)
     parser.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
     parser.add_argument("--progress", action="store_true", default=None,
                         help="force the progress bar (default: only when stderr is a terminal)")
 
 
-def _executor(args):
+def add_executor_arguments(parser) -> None:
+    """Where the Monte-Carlo tasks run: --serial, --workers N, --dask ADDRESS or --dask-local N (exclusive).
+
+    Shared by ``lfverify simulate`` and ``lfverify verify``; :func:`executor_from_args` reads them.
+    """
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--serial", action="store_true", help="run the simulations in this process")
+    where.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: all cores)")
+    where.add_argument("--dask", metavar="ADDRESS", help="a Dask scheduler, e.g. tcp://127.0.0.1:8786")
+    where.add_argument("--dask-local", type=int, metavar="N", help="start a Dask LocalCluster of N worker processes")
+
+
+def executor_from_args(args):
+    """The executor selected by :func:`add_executor_arguments`' options."""
     from .executors import make_executor
 
     if args.serial:
@@ -85,7 +94,7 @@ def run(args) -> int:
     from . import STUDIES, STUDY_NAMES
     from .engine import run as run_engine
 
-    executor = _executor(args)
+    executor = executor_from_args(args)
     names = list(STUDY_NAMES) if args.name == "all" else [args.name]
     out = Path(args.out)
     for name in names:
