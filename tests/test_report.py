@@ -110,3 +110,32 @@ def test_smoke_studies_run_through_the_report(tmp_path, monkeypatch):
 def test_bad_mode():
     with pytest.raises(ValueError, match=r"^mode must be one of \('quick', 'full'\); got 'fast'$"):
         report.run_verification("fast", out=".")
+
+
+def test_full_mode_runs_the_full_studies_and_the_paper_protocol(monkeypatch, tmp_path):
+    """--full passes mode "full" to every study and the paper's defaults (50 trials, every data set) to the
+    benchmark; the runners are replaced by recorders (the real full run takes hours)."""
+    import lfverify.paper_benchmark.command as command
+    import lfverify.simulations as simulations
+
+    studies, options = [], []
+    monkeypatch.setattr(report, "_run_derivations", lambda say: ([], {}, 0.0))
+    monkeypatch.setattr(verification, "CHECKS", ())
+    monkeypatch.setattr(simulations, "run_study", lambda name, mode, **kw: studies.append((name, mode)) or
+                        {"verdicts": {"finite/F1": True, "finite/Jaccard": True, "bounded-logistic/F1": True,
+                                      "bounded-logistic/Jaccard": True}})
+
+    def fake_benchmark(opts):
+        options.append(opts)
+        (opts.out).mkdir(parents=True, exist_ok=True)
+        (opts.out / "summary.json").write_text("{}")
+        return report.write_text_atomically(opts.out / "paper_benchmark.md", "# bench\n")
+
+    monkeypatch.setattr(command, "run_benchmark", fake_benchmark)
+    result = report.run_verification("full", out=tmp_path, figures=False)
+    assert sorted(studies) == [(s, "full") for s in sorted(simulations.STUDIES)]
+    assert options[0].trials == 50 and options[0].datasets is None  # the paper's protocol on every data set
+    lemma4 = next(c for c in result.claims if c.claim.label == "lem:uniform-convergence")
+    assert next(e for e in lemma4.evidence if e.kind == "simulation").outcome == "as recorded"
+    consistency = next(c for c in result.claims if c.claim.label == "thm:consistency")
+    assert consistency.evidence[0].outcome == "measured (no record)"
