@@ -101,11 +101,19 @@ def test_summarize_refuses_inconsistent_counts():
 
 
 def test_overall_sums_counts_rather_than_averaging_rates():
-    modules = {"a": {"summary": {"total": 10, "detected": 9, "equivalent": 0}},
-               "b": {"summary": {"total": 90, "detected": 45, "equivalent": 40}}}
+    modules = {"a": {"summary": {"total": 10, "detected": 9, "equivalent": 0, "counts": {"killed": 9, "survived": 1}}},
+               "b": {"summary": {"total": 90, "detected": 45, "equivalent": 40,
+                                 "counts": {"killed": 44, "timeout": 1, "survived": 45}}}}
     o = mt.overall(modules)
     assert (o["total"], o["detected"], o["equivalent"], o["surviving_non_equivalent"]) == (100, 54, 40, 6)
+    assert o["counts"] == {"killed": 53, "survived": 46, "timeout": 1}
     assert o["non_equivalent_kill_rate"] == pytest.approx(54 / 60)  # not the mean of 0.9 and 0.9
+
+
+def test_percentages_are_rounded_down_so_only_a_complete_kill_reads_100():
+    assert mt.percent(4711 / 4713) == "99.95 %"
+    assert mt.percent(1.0) == "100.00 %" and mt.percent(0.5) == "50.00 %" and mt.percent(None) == "n/a"
+    assert mt.percent(0.99999) == "99.99 %"
 
 
 def test_module_prefix_and_config_name_the_module_and_its_tests():
