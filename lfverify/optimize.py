@@ -106,6 +106,17 @@ def _check_count(value, name: str, *, low: int) -> int:
     return int(value)
 
 
+def _numerators(objective: EmpiricalSurrogateUtility, theta: np.ndarray) -> np.ndarray:
+    """N_hat for each row, -inf where the surrogate scores overflow (a far trial point is rejected, not raised)."""
+    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+        try:
+            return np.atleast_1d(objective.numerator(theta)).astype(float)
+        except ValueError:  # the scores overflow for some row: probe the rows one by one
+            if theta.shape[0] == 1:
+                return np.array([-np.inf])
+            return np.concatenate([_numerators(objective, theta[k:k + 1]) for k in range(theta.shape[0])])
+
+
 def _values(objective: EmpiricalSurrogateUtility, theta: np.ndarray) -> np.ndarray:
     """U_hat for each row, -inf where D_hat <= 0 (a trial point outside the domain of Eq. (6) is rejected)."""
     with np.errstate(over="ignore", divide="ignore", invalid="ignore", under="ignore"):
@@ -113,8 +124,9 @@ def _values(objective: EmpiricalSurrogateUtility, theta: np.ndarray) -> np.ndarr
             num = np.atleast_1d(objective.numerator(theta))
             den = np.atleast_1d(objective.denominator(theta))
         except ValueError:  # the scores overflow for some row: probe the rows one by one
-            return np.concatenate([_values(objective, theta[k:k + 1]) for k in range(theta.shape[0])]) \
-                if theta.shape[0] > 1 else np.array([-np.inf])
+            if theta.shape[0] == 1:
+                return np.array([-np.inf])
+            return np.concatenate([_values(objective, theta[k:k + 1]) for k in range(theta.shape[0])])
         out = np.full(num.shape, -np.inf)
         positive = den > 0
         out[positive] = num[positive] / den[positive]
@@ -169,9 +181,8 @@ def _phase1(objective, theta, learning_rate, max_steps, messages):
     numerator = np.atleast_1d(objective.numerator(theta))
     ok = numerator > 0
     failed = np.zeros(K, dtype=bool)
-    trials = 0
-    # Every trial either accepts a step or halves a step size; cap both by max_steps (accepted) and a budget
-    # of halvings per accepted step, so a flat numerator cannot loop forever.
+    # Every trial either accepts a step (at most max_steps) or halves the step size (a row whose step falls
+    # below 1e-300 fails), so the loop ends even on a flat numerator.
     while True:
         active = ~ok & ~failed & (steps < max_steps)
         if not active.any():
@@ -187,7 +198,7 @@ def _phase1(objective, theta, learning_rate, max_steps, messages):
         if rows.size == 0:
             continue
         trial = theta[rows] + (step_size[rows] / norm)[:, None] * grad
-        trial_numerator = np.atleast_1d(objective.numerator(trial))
+        trial_numerator = _numerators(objective, trial)
         better = trial_numerator > numerator[rows]
         accepted = rows[better]
         theta[accepted] = trial[better]
@@ -200,7 +211,6 @@ def _phase1(objective, theta, learning_rate, max_steps, messages):
                 failed[r] = True
                 messages[r] = "phase 1 failed: no increase of N_hat along its gradient (N_hat is maximal and <= 0)"
         ok = numerator > 0
-        trials += 1
     for r in np.flatnonzero(~ok & ~failed):
         messages[r] = f"phase 1 did not reach N_hat > 0 within max_phase1_iter = {max_steps} steps"
     return theta, steps, ok

@@ -199,3 +199,18 @@ def test_unbounded_surrogate_utility_stops_with_a_finite_theta(method, learning_
     assert np.isfinite(result.theta).all() and np.isfinite(result.surrogate_utility)
     assert result.surrogate_utility > 1e6  # far beyond any attainable true utility (<= 1): unbounded
     assert np.isfinite(result.surrogate_history).all()
+
+
+def test_phase1_rejects_trial_steps_whose_scores_overflow():
+    """Exponential loss, learning rate 1e6: the first trial steps overflow phi (exp of ~1e6); they are rejected
+    and halved instead of raising, and phase 1 still ends with N_hat > 0."""
+    objective, X, y = _problem()
+    good = maximize_surrogate_utility(objective, np.zeros(4), max_iter=50).theta
+    exponential = EmpiricalSurrogateUtility(objective.metric, L.exponential(), X, y)
+    start = -3 * good
+    assert exponential.numerator(start) < 0
+    with pytest.raises(ValueError, match="overflow"):
+        exponential.numerator(start + 1e6 * good / np.linalg.norm(good))  # what an unguarded trial would hit
+    result = maximize_surrogate_utility(exponential, start, learning_rate=1e6, max_iter=0)
+    assert result.phase1_steps >= 1
+    assert exponential.numerator(result.theta) > 0
