@@ -38,6 +38,7 @@ from lfverify.atomic_write import write_text_atomically
 from lfverify.empirical import EmpiricalSurrogateUtility, _reference_gradient_direction
 from lfverify.losses import tau_logistic
 from lfverify.metrics import f1
+from timing import best_time  # benchmarks/timing.py
 
 # ---------------------------------------------------------------------- constants
 SEED = 20200826_0001
@@ -49,16 +50,6 @@ REPEATS = 7
 TARGETS = {"blas_ratio_max": 2.0, "double_sum_speedup_min": 1000.0, "batch_speedup_min": 5.0}
 QUICK = {"N_LARGE": 100_000, "N_DOUBLE_SUM": 4_000, "N_BATCH": 100_000, "N_BATCH_SMALL": 20_000, "REPEATS": 3}
 OUT = Path(__file__).with_name("results") / "estimators.json"
-
-
-def best_time(fn, repeats):
-    """Minimum wall time of ``repeats`` calls (the least disturbed by other load on the machine)."""
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def make_data(rng, n, d):

@@ -51,6 +51,7 @@ from lfverify.estimator import erm_initial_parameters
 from lfverify.losses import tau_logistic
 from lfverify.metrics import f1
 from lfverify.optimize import maximize_surrogate_utility
+from timing import best_time  # benchmarks/timing.py
 
 # ---------------------------------------------------------------------- constants
 SEED = 20200826_0006
@@ -69,16 +70,6 @@ _PROFILED = {("empirical.py", name) for name in ("evaluate", "numerator", "denom
                                                  "true_utility")} | \
             {("optimize.py", name) for name in ("maximize_surrogate_utility", "_phase1", "_bfgs_line_search",
                                                 "_bfgs_update", "_values")}
-
-
-def best_time(fn, repeats):
-    """(minimum wall time, last result) of ``repeats`` calls."""
-    times, result = [], None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = fn()
-        times.append(time.perf_counter() - start)
-    return min(times), result
 
 
 def iterations_to_reach(history, *, tol=WITHIN):
@@ -145,13 +136,13 @@ def profile_ubfgs(X, y, theta0, seed, repeats):
         if (module, name) in _PROFILED:
             functions[f"{module[:-3]}.{name}"] = {"calls": calls, "cumulative_seconds": cumulative}
     theta = result.theta
-    unit = {name: best_time(lambda name=name: getattr(objective, name)(theta), 3 * repeats)[0]
+    unit = {name: best_time(lambda name=name: getattr(objective, name)(theta), 3 * repeats)
             for name in ("numerator", "denominator", "true_utility")}
-    unit["evaluate"] = best_time(lambda: objective.evaluate(theta, true_utility=True), 3 * repeats)[0]
+    unit["evaluate"] = best_time(lambda: objective.evaluate(theta, true_utility=True), 3 * repeats)
     Z = with_intercept(X)
     w = np.ones(Z.shape[0])
     return {"fit_seconds_under_profiler": total, "functions": functions, "seconds_per_call": unit,
-            "two_blas_passes_seconds": best_time(lambda: (Z @ theta, Z.T @ w), 3 * repeats)[0]}
+            "two_blas_passes_seconds": best_time(lambda: (Z @ theta, Z.T @ w), 3 * repeats)}
 
 
 def fit_logreg(X, y):

@@ -47,21 +47,12 @@ from lfverify.simulations import study_populations as sp
 from lfverify.simulations import uniform_convergence as uc
 from lfverify.simulations.executors import ProcessExecutor, SerialExecutor
 from lfverify.simulations.replicated import ReplicatedSamples, estimates
+from timing import best_time  # benchmarks/timing.py
 
 SEED = 20200826_0007
 TARGETS = {"quick_study_seconds_max": 60.0, "kernel_vs_blas_min": 0.30, "peak_memory_bytes_max": 2 * 2**30}
 REPEATS = 5
 OUT = Path(__file__).with_name("results") / "simulations.json"
-
-
-def best_time(fn, repeats):
-    """Minimum wall time of ``repeats`` calls (the least disturbed by other load on the machine)."""
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def study_pairs(config) -> int:

@@ -2,23 +2,17 @@
 repeat): it runs, writes complete and self-consistent JSON atomically, and its convergence count is right on
 hand-made histories.  Timings are reported by the script, never asserted here."""
 
-import importlib.util
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest
 
+from benchmark_scripts import load_benchmark_script
 from lfverify.datasets import dataset_root
-
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_optimizer.py"
 
 
 def _load():
-    spec = importlib.util.spec_from_file_location("bench_optimizer", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark_script("bench_optimizer")
 
 
 def _has_data():

@@ -1,18 +1,13 @@
 """Smoke test of benchmarks/bench_estimators.py in --quick mode: it runs, writes complete JSON atomically, and
 its fast and literal Eq. (7) computations agree.  Timings are reported by the script, never asserted here."""
 
-import importlib.util
 import json
-from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_estimators.py"
+from benchmark_scripts import load_benchmark_script
 
 
 def _load():
-    spec = importlib.util.spec_from_file_location("bench_estimators", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark_script("bench_estimators")
 
 
 def test_quick_benchmark_writes_complete_results(tmp_path, capsys):
