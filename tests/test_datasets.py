@@ -16,13 +16,7 @@ import numpy as np
 import pytest
 
 from lfverify import datasets as D
-
-try:
-    ROOT = D.dataset_root()
-except FileNotFoundError:  # pragma: no cover - the staged data sit beside the repository in CI
-    ROOT = None
-
-needs_data = pytest.mark.skipif(ROOT is None, reason="the staged shared/datasets folder is not present")
+from shared_files import DATA_ROOT as ROOT, needs_data
 
 
 @functools.lru_cache(maxsize=None)

@@ -9,7 +9,6 @@ number of worker processes).
 import json
 import math
 import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -26,21 +25,9 @@ from lfverify.paper_benchmark.report import (collect_curve_errors, collect_curve
 from lfverify.paper_benchmark.runner import Cell, fingerprint, load_records, record_path, run_cells
 from lfverify.paper_benchmark.statistics import (bold_methods, one_sided_p_value, summarize,
                                                  within_combined_standard_errors)
+from shared_files import DATA_ROOT, PAPER_TEX, needs_data, needs_tex
 
 
-def _find_upwards(relative: str) -> Path | None:
-    for start in (Path.cwd(), Path(__file__).resolve().parent):
-        for folder in (start, *start.parents):
-            if (folder / relative).exists():
-                return folder / relative
-    fallback = Path("/work") / relative
-    return fallback if fallback.exists() else None
-
-
-PAPER_TEX = _find_upwards("shared/paper/bao-sugiyama-2020-linear-fractional.tex")
-DATA_ROOT = _find_upwards("shared/datasets")
-needs_tex = pytest.mark.skipif(PAPER_TEX is None, reason="the paper's LaTeX source (shared/paper) is not available")
-needs_data = pytest.mark.skipif(DATA_ROOT is None, reason="the staged data sets (shared/datasets) are not available")
 
 
 # ---------------------------------------------------------------------- the printed tables (transcription)

@@ -13,20 +13,9 @@ import pytest
 from lfverify import registry as R
 from lfverify.proofs import all_claims
 from lfverify.verification import CHECKS
+from shared_files import PAPER_TEX, needs_tex
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-def _find_upwards(relative):
-    for base in (Path.cwd(), *Path.cwd().parents, REPO, *REPO.parents):
-        if (base / relative).exists():
-            return base / relative
-    fallback = Path("/work") / relative
-    return fallback if fallback.exists() else None
-
-
-PAPER_TEX = _find_upwards("shared/paper/bao-sugiyama-2020-linear-fractional.tex")
-needs_tex = pytest.mark.skipif(PAPER_TEX is None, reason="the paper's LaTeX source (shared/paper) is not available")
 
 
 @needs_tex
