@@ -106,31 +106,42 @@ def _check_count(value, name: str, *, low: int) -> int:
     return int(value)
 
 
+def _batch_or_rows(compute, theta: np.ndarray) -> list:
+    """[(row indices, compute(those rows))]: one call for the whole batch, or - when it raises ValueError because
+    some row is undefined (D_hat <= 0, overflowing scores) - one call per row, leaving out the rows that raise.
+
+    Floating-point warnings are silenced here: the callers turn undefined rows into -inf or "not ok".
+    """
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore", under="ignore"):
+        try:
+            return [(np.arange(theta.shape[0]), compute(theta))]
+        except ValueError:
+            parts = []
+            for k in range(theta.shape[0]):
+                try:
+                    parts.append((np.array([k]), compute(theta[k:k + 1])))
+                except ValueError:
+                    pass
+            return parts
+
+
 def _numerators(objective: EmpiricalSurrogateUtility, theta: np.ndarray) -> np.ndarray:
     """N_hat for each row, -inf where the surrogate scores overflow (a far trial point is rejected, not raised)."""
-    with np.errstate(over="ignore", invalid="ignore", under="ignore"):
-        try:
-            return np.atleast_1d(objective.numerator(theta)).astype(float)
-        except ValueError:  # the scores overflow for some row: probe the rows one by one
-            if theta.shape[0] == 1:
-                return np.array([-np.inf])
-            return np.concatenate([_numerators(objective, theta[k:k + 1]) for k in range(theta.shape[0])])
+    out = np.full(theta.shape[0], -np.inf)
+    for idx, num in _batch_or_rows(objective.numerator, theta):
+        out[idx] = np.atleast_1d(num)
+    return out
 
 
 def _values(objective: EmpiricalSurrogateUtility, theta: np.ndarray) -> np.ndarray:
-    """U_hat for each row, -inf where D_hat <= 0 (a trial point outside the domain of Eq. (6) is rejected)."""
-    with np.errstate(over="ignore", divide="ignore", invalid="ignore", under="ignore"):
-        try:
-            num = np.atleast_1d(objective.numerator(theta))
-            den = np.atleast_1d(objective.denominator(theta))
-        except ValueError:  # the scores overflow for some row: probe the rows one by one
-            if theta.shape[0] == 1:
-                return np.array([-np.inf])
-            return np.concatenate([_values(objective, theta[k:k + 1]) for k in range(theta.shape[0])])
-        out = np.full(num.shape, -np.inf)
-        positive = den > 0
-        out[positive] = num[positive] / den[positive]
-    return np.where(np.isnan(out), -np.inf, out)
+    """U_hat for each row, -inf where D_hat <= 0 or the scores overflow (such a trial point is rejected)."""
+    out = np.full(theta.shape[0], -np.inf)
+    for idx, (num, den) in _batch_or_rows(lambda t: (np.atleast_1d(objective.numerator(t)),
+                                                     np.atleast_1d(objective.denominator(t))), theta):
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            ratio = np.where(den > 0, num / np.where(den > 0, den, 1.0), -np.inf)
+        out[idx] = np.where(np.isnan(ratio), -np.inf, ratio)
+    return out
 
 
 def _row_norms(rows: np.ndarray) -> np.ndarray:
@@ -149,16 +160,7 @@ def _evaluate(objective, theta: np.ndarray, history: bool):
     """
     K, d = theta.shape
     out = _Evaluated(np.full(K, np.nan), np.full((K, d), np.nan), np.full(K, np.nan))
-    with np.errstate(over="ignore", divide="ignore", invalid="ignore", under="ignore"):
-        try:
-            parts = [(np.arange(K), objective.evaluate(theta, true_utility=history))]
-        except ValueError:  # some row is undefined: evaluate the rows one by one
-            parts = []
-            for k in range(K):
-                try:
-                    parts.append((np.array([k]), objective.evaluate(theta[k:k + 1], true_utility=history)))
-                except ValueError:
-                    pass
+    parts = _batch_or_rows(lambda t: objective.evaluate(t, true_utility=history), theta)
     for idx, ev in parts:
         out.value[idx] = np.atleast_1d(ev.value)
         out.gradient[idx] = np.atleast_2d(ev.gradient)
