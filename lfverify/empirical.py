@@ -173,11 +173,15 @@ class EmpiricalSurrogateUtility:
         grad = np.zeros((K, d)) if gradient else None
         tp = np.zeros(K) if counts else None
         pp = np.zeros(K) if counts else None
-        chunk = max(1024, _CHUNK_ELEMENTS // K)
+        chunk = min(part.n, max(1024, _CHUNK_ELEMENTS // K))
+        # one margin buffer and one loss workspace for all chunks (see SurrogateLoss._value_and_derivative)
+        margin_buffer = np.empty(chunk * K)
+        workspace_buffer = np.empty(3 * chunk * K) if (scores and gradient) else None
         for start in range(0, part.n, chunk):
             stop = min(start + chunk, part.n)
             Xc = part.X[start:stop]
-            xi = Xc @ theta.T  # (c, K): the one matrix product per chunk
+            xi = margin_buffer[:(stop - start) * K].reshape(stop - start, K)
+            np.matmul(Xc, theta.T, out=xi)  # (c, K): the one matrix product per chunk
             if counts:
                 predicted = xi > 0  # sgn(0) = -1
                 pp += predicted.sum(axis=0)
@@ -188,7 +192,8 @@ class EmpiricalSurrogateUtility:
             # An infinite phi meeting a zero slope gives NaN here; it is caught once, on the sums, below.
             with np.errstate(invalid="ignore", over="ignore"):
                 if gradient:
-                    phi, dphi = self.loss._value_and_derivative(t, self.side == "right")
+                    workspace = workspace_buffer[:3 * (stop - start) * K].reshape(3, stop - start, K)
+                    phi, dphi = self.loss._value_and_derivative(t, self.side == "right", workspace)
                     # grad W~ = slope * phi'(y xi) * y * x  -> sum over the chunk: (c, K)^T @ (c, d)
                     dphi *= part.signed_slope[start:stop, None]
                     grad += dphi.T @ Xc

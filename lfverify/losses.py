@@ -102,10 +102,22 @@ class SurrogateLoss(abc.ABC):
         value, derivative = self._value_and_derivative(work, right)
         return _unwrap(value.reshape(arr.shape)), _unwrap(derivative.reshape(arr.shape))
 
-    def _value_and_derivative(self, m: np.ndarray, right: bool) -> tuple[np.ndarray, np.ndarray]:
+    def _value_and_derivative(self, m: np.ndarray, right: bool,
+                              workspace: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Package-internal hot path of the estimators: ``m`` is a float64 array of at least one dimension,
-        already checked (no NaN); subclasses may override it with a fused computation."""
-        return self._value(m), self._derivative(m, right)
+        already checked (no NaN); subclasses may override it with a fused computation.
+
+        ``workspace``, if given, is a float64 array of shape ``(3, *m.shape)`` (not overlapping ``m``): the value
+        and the derivative are written into ``workspace[0]`` and ``workspace[1]`` (and returned), ``workspace[2]``
+        is scratch.  The chunked estimators pass the same workspace for every chunk: a fresh (chunk x K)
+        temporary costs more than the arithmetic done in it (page faults of the new allocation; measured in
+        benchmarks/bench_simulations.py).
+        """
+        if workspace is None:
+            return self._value(m), self._derivative(m, right)
+        np.copyto(workspace[0], self._value(m))
+        np.copyto(workspace[1], self._derivative(m, right))
+        return workspace[0], workspace[1]
 
     # ------------------------------------------------------------------ stated properties
     @property
@@ -201,24 +213,28 @@ class TauDiscrepantLogisticLoss(SurrogateLoss):
         z = s * m
         return s * s * expit(z) * expit(-z) / self._log_base
 
-    def _value_and_derivative(self, m, right):
+    def _value_and_derivative(self, m, right, workspace=None):
         # The estimators' hot path, in as few array passes as possible (no np.where or masked assignment, each
-        # of which costs several arithmetic passes).  With the active slope s (tau on the right piece, 1 on
-        # the left), z = s m and e = exp(-|z|) in (0, 1]:
+        # of which costs several arithmetic passes) and, given a workspace, with no (chunk x K) temporary.
+        # With the active slope s (tau on the right piece, 1 on the left), z = s m and e = exp(-|z|) in (0, 1]:
         #   -|z| = min(-tau m, m)                                (either piece, since 0 < tau <= 1)
         #   phi  = (log1p(e) + max(-m, 0)) / ln b               (softplus(-z); max(-z, 0) = max(-m, 0))
         #   phi' = -(tau e  if on the right piece  else  1) / ((1 + e) ln b)
         # and since tau e <= 1, the selection is max(tau e, 1{left piece}): exact in both branches.
+        if workspace is None:
+            workspace = np.empty((3,) + m.shape)
+        value, grad, e = workspace[0], workspace[1], workspace[2]
         inv_ln = 1.0 / self._log_base
-        e = np.multiply(m, -self.tau)
+        np.multiply(m, -self.tau, out=e)
         np.minimum(e, m, out=e)
         np.exp(e, out=e)
-        value = np.log1p(e)
-        value -= np.minimum(m, 0.0)
+        np.log1p(e, out=value)
+        np.minimum(m, 0.0, out=grad)  # grad is scratch until it is computed below
+        value -= grad
         with np.errstate(over="ignore"):  # |m| > 1.2e308: softplus / ln b exceeds the largest double -> +inf
             value *= inv_ln
         left = (m < 0) if right else (m <= 0)  # at m = 0 the side decides the piece (the value is the same)
-        grad = np.multiply(e, self.tau)
+        np.multiply(e, self.tau, out=grad)
         np.maximum(grad, left, out=grad)
         e += 1.0
         grad /= e

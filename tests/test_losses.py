@@ -367,6 +367,22 @@ def test_value_and_derivative_equals_separate_calls(loss, spec, side, m):
         assert np.all(np.abs(got[fin] - ref[fin]) <= 1e-15 * np.abs(ref[fin]) + TINY)
 
 
+@pytest.mark.parametrize("side", ["left", "right"])
+@pytest.mark.parametrize("loss, spec", LOSSES)
+@given(m=margin_arrays)
+def test_workspace_gives_the_same_bits_as_fresh_arrays(loss, spec, side, m):
+    # Oracle: the same computation without a workspace.  The workspace is filled with NaN first, so a value
+    # that is read before it is written (stale scratch from an earlier chunk) shows up.
+    right = side == "right"
+    with np.errstate(all="ignore"):
+        v_ref, d_ref = loss._value_and_derivative(m, right)
+        workspace = np.full((3,) + m.shape, np.nan)
+        v, d = loss._value_and_derivative(m, right, workspace)
+    assert np.shares_memory(v, workspace[0]) and np.shares_memory(d, workspace[1])
+    np.testing.assert_array_equal(v, v_ref)
+    np.testing.assert_array_equal(d, d_ref)
+
+
 @pytest.mark.parametrize("loss, spec", LOSSES)
 def test_value_and_derivative_at_exact_zero_and_kinks(loss, spec):
     pts = np.array([0.0, -0.0] + list(KINKS[spec["kind"]]))

@@ -144,18 +144,25 @@ class ReplicatedSamples:
         block = int(max(1, CHUNK_ELEMENTS // (K * chunk)))
         labels = np.arange(4)[None, :, None]
         right = side == "right"
+        # one margin buffer and one loss workspace for all chunks (fresh (chunk x K) arrays cost more than the
+        # arithmetic done in them; see SurrogateLoss._value_and_derivative)
+        margin_buffer = np.empty(block * chunk * K)
+        workspace_buffer = np.empty(3 * block * chunk * K)
         for r0 in range(0, R, block):
             r1 = min(R, r0 + block)
             th = theta_t[r0:r1] if per_replication else theta_t
             for s0 in range(0, n, chunk):
                 s1 = min(n, s0 + chunk)
                 Xs = self.signed_X[r0:r1, s0:s1]  # (b, c, d)
-                margin = Xs @ th  # (b, c, K): y theta^T x, the one product with the parameters
+                size = (r1 - r0) * (s1 - s0) * K
+                margin = margin_buffer[:size].reshape(r1 - r0, s1 - s0, K)
+                np.matmul(Xs, th, out=margin)  # y theta^T x, the one product with the parameters
+                workspace = workspace_buffer[:3 * size].reshape(3, r1 - r0, s1 - s0, K)
                 indicator = (self.group[r0:r1, None, s0:s1] == labels).astype(np.float64)  # (b, 4, c)
                 weights = (indicator[:, None, :, :] * np.swapaxes(Xs, 1, 2)[:, :, None, :]).reshape(r1 - r0, 4 * d, -1)
                 # an infinite phi (overflow) gives inf or NaN here; it is caught once, on the sums, below
                 with np.errstate(invalid="ignore", over="ignore"):
-                    phi, dphi = loss._value_and_derivative(margin, right)
+                    phi, dphi = loss._value_and_derivative(margin, right, workspace)
                     loss_sums[r0:r1] += indicator @ phi
                     grad_sums[r0:r1] += weights @ dphi
         if not (np.isfinite(loss_sums).all() and np.isfinite(grad_sums).all()):
