@@ -68,7 +68,11 @@ VERIFY_QUICK_BENCHMARK = dict(datasets=("breast-cancer", "diabetes"), trials=3, 
 #: mode -> benchmark experiment -> recorded verdict of :func:`_benchmark_verdict` (``datasets``: every staged
 #: data set loads and matches MANIFEST.md).  Filled from a run of ``lfverify verify --quick``.
 BENCHMARK_EXPECTATIONS = {
-    "quick": {"datasets": True, "table": True, "convergence": False, "sample-complexity": False, "tau": True},
+    # table: False since the ERM start became App. C.2's sum-form SVM (C = 1 / lambda, benchmarks/
+    # erm_regularization_readings.py): breast-cancer Jaccard U-BFGS is 0.857 against the printed 0.918 at z = -3.5
+    # over the quick run's 3 trials (7 of 8 cells within 3 combined s.e.; the 50-trial run of the same cell with
+    # the earlier start was also outside).
+    "quick": {"datasets": True, "table": False, "convergence": False, "sample-complexity": False, "tau": True},
     "full": {"datasets": True},
 }
 

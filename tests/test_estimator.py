@@ -89,7 +89,7 @@ def test_erm_start_is_the_linear_svm_solution(data):
     X, y = data
     y_signed = np.where(y == 1, 1, -1)
     theta = erm_initial_parameters(X, y_signed)
-    svm = LinearSVC(loss="hinge", C=1.0 / (X.shape[0] * ERM_REGULARIZATION), dual=True, max_iter=10_000,
+    svm = LinearSVC(loss="hinge", C=1.0 / ERM_REGULARIZATION, dual=True, max_iter=10_000,  # C = 1 / lambda
                     random_state=0).fit(X, y_signed)
     np.testing.assert_allclose(theta, np.append(svm.coef_[0], svm.intercept_[0]), rtol=0, atol=1e-12)
     # With max_iter = 0 and a positive numerator at the start, the fit returns the ERM start itself.

@@ -179,14 +179,44 @@ def _score(metric, y_true, predicted_positive) -> float:
     return float(metric.score(y_true, np.where(predicted_positive, 1, -1), zero_division=0.0))
 
 
-def _fit_proposed(method, metric_name, config, X_train, y_train, seq):
+class _ERMStarts:
+    """The validation split of a trial and the ERM starts on it and on the whole training set, computed once.
+
+    They depend on the trial only (not on the method or metric), and one liblinear fit at C = 1 / lambda costs
+    seconds on the large data sets, so the U-GD / U-BFGS fits of one trial share them.
+    """
+
+    def __init__(self, X_train, y_train, seq):
+        self.X_train, self.y_train = X_train, y_train
+        self.fit_idx, self.val_idx = split_indices(X_train.shape[0], _VALIDATION_FRACTION, child_seed(seq, 1),
+                                                   y=y_train)
+        self._fit_start = self._train_start = None
+
+    @property
+    def fit_start(self):
+        from ..estimator import erm_initial_parameters
+
+        if self._fit_start is None:
+            self._fit_start = erm_initial_parameters(self.X_train[self.fit_idx], self.y_train[self.fit_idx])
+        return self._fit_start
+
+    @property
+    def train_start(self):
+        from ..estimator import erm_initial_parameters
+
+        if self._train_start is None:
+            self._train_start = erm_initial_parameters(self.X_train, self.y_train)
+        return self._train_start
+
+
+def _fit_proposed(method, metric_name, config, starts: _ERMStarts):
     """Learning rate by 4:1 validation, then refit on the whole training set.  Returns (classifier, info)."""
-    from ..estimator import LinearFractionalClassifier, erm_initial_parameters
+    from ..estimator import LinearFractionalClassifier
 
     metric = metric_object(metric_name)
-    fit_idx, val_idx = split_indices(X_train.shape[0], _VALIDATION_FRACTION, child_seed(seq, 1), y=y_train)
+    X_train, y_train, fit_idx, val_idx = starts.X_train, starts.y_train, starts.fit_idx, starts.val_idx
     X_fit, y_fit = X_train[fit_idx], y_train[fit_idx]
-    start_fit = erm_initial_parameters(X_fit, y_fit)
+    start_fit = starts.fit_start
 
     def classifier(rate, init):
         return LinearFractionalClassifier(metric=metric_name, tau=config.tau_for(metric_name),
@@ -198,7 +228,7 @@ def _fit_proposed(method, metric_name, config, X_train, y_train, seq):
         clf = classifier(rate, start_fit).fit(X_fit, y_fit)
         validation[rate] = _score(metric, y_train[val_idx], clf.predict(X_train[val_idx]) == 1)
     best_rate = max(config.learning_rates, key=lambda r: validation[r])  # the first of equals wins
-    clf = classifier(best_rate, erm_initial_parameters(X_train, y_train)).fit(X_train, y_train)
+    clf = classifier(best_rate, starts.train_start).fit(X_train, y_train)
     result = clf.optimization_result_
     info = {"learning_rate": best_rate, "validation": {repr(r): v for r, v in validation.items()},
             "iterations": int(result.iterations), "phase1_steps": int(result.phase1_steps),
@@ -233,13 +263,14 @@ def run_trial(dataset, trial: int, config: ProtocolConfig, *, seed: int = 0) -> 
     results = {m: {} for m in config.metrics}
     errors = {m: {} for m in config.metrics}
     erm_predictions = None
+    starts = _ERMStarts(X_train, y_train, seq)
     for metric_name in config.metrics:
         metric = metric_object(metric_name)
         for method in config.methods:
             start = time.perf_counter()
             try:
                 if method in PROPOSED_METHODS:
-                    clf, info = _fit_proposed(method, metric_name, config, X_train, y_train, seq)
+                    clf, info = _fit_proposed(method, metric_name, config, starts)
                     predicted = clf.predict(X_test) == 1
                 elif method == "ERM" and erm_predictions is not None:
                     predicted, info = erm_predictions
