@@ -220,7 +220,7 @@ def _phase1(objective, theta, learning_rate, max_steps, messages):
 
 def maximize_surrogate_utility(objective, theta0, *, method: str = "bfgs", learning_rate: float = 0.1,
                                max_iter: int = 100, max_phase1_iter: int = 1000, gtol: float = 1e-8,
-                               history: bool = True) -> OptimizationResult:
+                               history: bool = True, callback=None) -> OptimizationResult:
     """Maximise U_hat (Eq. (6)) over theta by the hybrid Algorithm 1 with U-GD (Alg. 2) or U-BFGS.
 
     Parameters
@@ -243,6 +243,11 @@ def maximize_surrogate_utility(objective, theta0, *, method: str = "bfgs", learn
         Phase 2 stops (converged) when ||grad U_hat|| <= gtol.
     history : bool, keyword-only
         Record U_hat and the true utility after every phase-2 iteration.
+    callback : callable or None, keyword-only
+        ``callback(t, theta)`` is called with t = 0 at the start of phase 2 and after each phase-2 pass t = 1,
+        ..., T = max(iterations), with a copy of the parameters (shape of ``theta0``).  A problem that stopped
+        early keeps its last theta, so the theta of pass t is what a run with ``max_iter=t`` returns (the runs
+        are deterministic); the convergence study scores the test set with it instead of re-running.
 
     Returns
     -------
@@ -262,6 +267,8 @@ def maximize_surrogate_utility(objective, theta0, *, method: str = "bfgs", learn
     max_iter = _check_count(max_iter, "max_iter", low=0)
     max_phase1_iter = _check_count(max_phase1_iter, "max_phase1_iter", low=0)
     gtol = check_real(gtol, "gtol", low=0.0)
+    if callback is not None and not callable(callback):
+        raise TypeError(f"callback must be callable or None; got {type(callback).__name__}")
     theta, single = check_parameters(theta0, objective.n_features, "theta0")
     theta = np.array(theta, dtype=np.float64)  # our own copy: updated in place
     K, d = theta.shape
@@ -284,13 +291,19 @@ def maximize_surrogate_utility(objective, theta0, *, method: str = "bfgs", learn
             messages[r] = _UNBOUNDED.replace("next iterate", "end of phase 1")
     surrogate_rows, true_rows = [value.copy()], [true_value.copy()]
 
+    def report(t):
+        if callback is not None:
+            callback(t, theta[0].copy() if single else theta.copy())
+
+    report(0)
+
     inverse_hessian = np.zeros((K, d, d))
     for r in range(K):
         _reset_inverse_hessian(inverse_hessian, r, grad[r], learning_rate)
     pair_seen = np.zeros(K, dtype=bool)
     fresh = np.ones(K, dtype=bool)  # True while a row's inverse Hessian is the scaled identity
 
-    for _ in range(max_iter):
+    for t in range(1, max_iter + 1):
         gnorm = _row_norms(grad)
         done = active & (gnorm <= gtol)
         for r in np.flatnonzero(done):
@@ -335,6 +348,7 @@ def maximize_surrogate_utility(objective, theta0, *, method: str = "bfgs", learn
                 if history:
                     surrogate_rows.append(value.copy())
                     true_rows.append(true_value.copy())
+                report(t)
                 continue
             s = new_theta - theta[rows]
             # H approximates the inverse Hessian of -U_hat: its curvature pair is (s, -(change of grad U_hat)).
@@ -354,6 +368,7 @@ def maximize_surrogate_utility(objective, theta0, *, method: str = "bfgs", learn
         if history:
             surrogate_rows.append(value.copy())
             true_rows.append(true_value.copy())
+        report(t)
 
     for r in np.flatnonzero(active):
         messages[r] = f"max_iter = {max_iter} phase-2 iterations reached"

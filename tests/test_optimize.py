@@ -214,3 +214,32 @@ def test_phase1_rejects_trial_steps_whose_scores_overflow():
     result = maximize_surrogate_utility(exponential, start, learning_rate=1e6, max_iter=0)
     assert result.phase1_steps >= 1
     assert exponential.numerator(result.theta) > 0
+
+
+@pytest.mark.parametrize("method", ["gd", "bfgs"])
+@pytest.mark.parametrize("batch", [False, True])
+def test_callback_theta_of_pass_t_is_a_run_with_max_iter_t(method, batch):
+    # Oracle: separate runs stopped after t passes (the convergence study's former re-runs), bit for bit.
+    obj = _problem(n=300, d=3, seed=5)[0]
+    rng = np.random.default_rng(11)
+    theta0 = rng.standard_normal((3, 3)) if batch else rng.standard_normal(3)
+    seen = {}
+    full = maximize_surrogate_utility(obj, theta0, method=method, learning_rate=0.1, max_iter=25,
+                                      callback=lambda t, theta: seen.setdefault(t, theta))
+    T = int(np.max(full.iterations))
+    assert sorted(seen) == list(range(T + 1))
+    np.testing.assert_array_equal(seen[T], full.theta)
+    for t in (0, 1, 2, 7, T):
+        run = maximize_surrogate_utility(obj, theta0, method=method, learning_rate=0.1, max_iter=t, history=False)
+        np.testing.assert_array_equal(seen[t], run.theta)
+    assert seen[0].shape == np.shape(theta0) and not np.array_equal(seen[0], seen[T])
+
+
+def test_callback_gets_copies_and_must_be_callable():
+    obj = _problem(n=200, d=3, seed=2)[0]
+    kept = []
+    result = maximize_surrogate_utility(obj, np.ones(3), max_iter=5, callback=lambda t, theta: kept.append(theta))
+    kept[-1][:] = 0.0  # mutating what the callback received must not touch the result
+    assert np.any(result.theta != 0.0)
+    with pytest.raises(TypeError, match="callback must be callable"):
+        maximize_surrogate_utility(obj, np.ones(3), callback=3)
