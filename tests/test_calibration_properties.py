@@ -156,7 +156,7 @@ def test_surrogate_maximiser_is_certified_and_matches_the_library(pop, name, tau
     lib = pop.library()
     loss = tau_logistic(float(tau))
     f_star = opt.float_scores()
-    assert lib.surrogate_utility_of_scores(metric, loss, f_star) == pytest.approx(float(opt.value), rel=1e-12)
+    assert lib.surrogate_utility_of_scores(metric, loss, f_star) == pytest.approx(float(opt.value), rel=1e-12, abs=0)
     rng = np.random.default_rng(tau_k)
     perturbed = f_star + np.repeat([1e-6, 1e-3, 1.0], 10)[:, None] * rng.normal(size=(30, pop.size))
     kink = np.array(opt.kink)
@@ -308,9 +308,9 @@ def _confirm_kink_counterexample(name, weights, eta, tau, *, expected):
     # the core library: U_phi(f*) = U*_phi, U(f*) and U-dagger
     lib, loss = pop.library(), tau_logistic(float(tau))
     f_star = opt.float_scores()
-    assert lib.surrogate_utility_of_scores(metric, loss, f_star) == pytest.approx(float(opt.value), rel=1e-12)
-    assert lib.utility_of_scores(metric, f_star) == pytest.approx(float(a.sign_utility), rel=1e-12)
-    assert lib.bayes_optimal(metric).utility == pytest.approx(float(a.u_dagger), rel=1e-12)
+    assert lib.surrogate_utility_of_scores(metric, loss, f_star) == pytest.approx(float(opt.value), rel=1e-12, abs=0)
+    assert lib.utility_of_scores(metric, f_star) == pytest.approx(float(a.sign_utility), rel=1e-12, abs=0)
+    assert lib.bayes_optimal(metric).utility == pytest.approx(float(a.u_dagger), rel=1e-12, abs=0)
     return opt, a
 
 
@@ -407,8 +407,8 @@ def test_outside_the_proven_range_failure_pinned(name, tau):
     expected = {"F_1": (F(38, 75), F(22, 51)), "Jaccard": (F(19, 56), F(11, 40))}[name]
     assert (a.u_dagger, a.sign_utility) == expected and not a.best_completion_is_optimal
     lib = pop.library()
-    assert lib.utility_of_scores(metric, opt.float_scores()) == pytest.approx(float(expected[1]), rel=1e-12)
-    assert lib.bayes_optimal(metric).utility == pytest.approx(float(expected[0]), rel=1e-12)
+    assert lib.utility_of_scores(metric, opt.float_scores()) == pytest.approx(float(expected[1]), rel=1e-12, abs=0)
+    assert lib.bayes_optimal(metric).utility == pytest.approx(float(expected[0]), rel=1e-12, abs=0)
 
 
 @pytest.mark.parametrize("name, tau", [("F_1", F(1, 2)), ("F_1", F(9, 10)), ("Jaccard", F(1, 2))])
@@ -424,4 +424,4 @@ def test_outside_the_proven_range_success_pinned(name, tau):
     assert opt.signs == (1, -1) and a.calibrated
     assert a.u_dagger == {"F_1": F(38, 43), "Jaccard": F(19, 24)}[name] == a.sign_utility
     lib = pop.library()
-    assert lib.utility_of_scores(metric, opt.float_scores()) == pytest.approx(float(a.u_dagger), rel=1e-12)
+    assert lib.utility_of_scores(metric, opt.float_scores()) == pytest.approx(float(a.u_dagger), rel=1e-12, abs=0)

@@ -147,7 +147,7 @@ def test_true_utility_agrees_with_scikit_learn_and_uses_sign_zero_minus_one():
     X, y, theta = _data(11, 301, 3)
     est = EmpiricalSurrogateUtility(f1(), tau_logistic(0.33), X, y)
     predicted = np.where(X @ theta > 0, 1, -1)
-    assert est.true_utility(theta) == pytest.approx(f1_score(y, predicted), rel=1e-12)
+    assert est.true_utility(theta) == pytest.approx(f1_score(y, predicted), rel=1e-12, abs=0)
     # theta = 0 scores every sample 0, which sgn maps to -1: nothing predicted positive, F1 = 0
     assert est.true_utility(np.zeros(3)) == 0.0
     # a zero score counts as negative even when theta != 0
@@ -220,7 +220,7 @@ def test_random_split_uses_the_given_partition():
     est = EmpiricalSurrogateUtility(f1(), logistic(), X, y, split="random", seed=9)
     split = sample_split(40, shuffle=True, seed=9)
     ref = _reference_surrogate_utility(f1(), logistic(), X, y, theta, split=split)
-    assert est.value(theta) == pytest.approx(ref, rel=1e-12)
+    assert est.value(theta) == pytest.approx(ref, rel=1e-12, abs=0)
 
 
 def test_zero_one_labels_are_mapped_to_minus_one():

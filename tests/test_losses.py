@@ -221,8 +221,8 @@ def test_kink_sides_really_differ():
     """The one-sided derivatives are not the same number (the tests above could not tell otherwise)."""
     for tau in (0.1, 0.33, 0.75):
         loss = tau_logistic(tau)
-        assert loss.derivative(0.0, side="left") == pytest.approx(-0.5 / math.log(2), rel=1e-15)
-        assert loss.derivative(0.0, side="right") == pytest.approx(-0.5 * tau / math.log(2), rel=1e-15)
+        assert loss.derivative(0.0, side="left") == pytest.approx(-0.5 / math.log(2), rel=1e-15, abs=0)
+        assert loss.derivative(0.0, side="right") == pytest.approx(-0.5 * tau / math.log(2), rel=1e-15, abs=0)
     assert hinge().derivative(1.0, side="left") == -1.0 and hinge().derivative(1.0, side="right") == 0.0
     assert squared_hinge().second_derivative(1.0, side="left") == 2.0
     assert squared_hinge().second_derivative(1.0, side="right") == 0.0
@@ -313,7 +313,7 @@ def test_no_warning_and_no_nan_at_extreme_margins(loss, spec):
             if math.isinf(m):
                 v, d1, d2 = lim[m]
                 assert float(loss.value(m)) == v
-                assert float(loss.derivative(m)) == pytest.approx(d1, rel=1e-15)
+                assert float(loss.derivative(m)) == pytest.approx(d1, rel=1e-15, abs=0)
                 assert float(loss.second_derivative(m)) == d2
                 assert float(loss.value_and_derivative(m)[0]) == v
                 continue
@@ -498,12 +498,12 @@ def _true_discrepancy(spec):
 def test_discrepancy(loss, spec):
     right = float(loss.derivative(0.0, side="right"))
     left = float(loss.derivative(0.0, side="left"))
-    assert loss.discrepancy == pytest.approx(right / left, rel=2 * EPS)
-    assert loss.discrepancy == pytest.approx(_true_discrepancy(spec), rel=2 * EPS)
+    assert loss.discrepancy == pytest.approx(right / left, rel=2 * EPS, abs=0)
+    assert loss.discrepancy == pytest.approx(_true_discrepancy(spec), rel=2 * EPS, abs=0)
     with mpmath.workdps(DPS):  # one-sided mpmath limits phi'(0+) / phi'(0-)
         ref = (mpmath.diff(lambda t: mp_phi(spec, t), 0, direction=1)
                / mpmath.diff(lambda t: mp_phi(spec, t), 0, direction=-1))
-    assert loss.discrepancy == pytest.approx(float(ref), rel=2 * EPS)
+    assert loss.discrepancy == pytest.approx(float(ref), rel=2 * EPS, abs=0)
 
 
 @pytest.mark.parametrize("loss, spec", LOSSES)
@@ -580,12 +580,12 @@ def test_smoothness_values_from_formulas():
     sigmoid, max over p in (0, 1) of p (1 - p) |2p - 1| = 1 / (6 sqrt 3) (at p = 1/2 + 1/(2 sqrt 3))."""
     for tau in (0.1, 0.33, 0.75, 1.0):
         g_neg, g_pos = tau_logistic(tau).smoothness
-        assert g_neg == pytest.approx(1 / (4 * math.log(2)), rel=1e-15)
-        assert g_pos == pytest.approx(tau * tau / (4 * math.log(2)), rel=1e-15)
+        assert g_neg == pytest.approx(1 / (4 * math.log(2)), rel=1e-15, abs=0)
+        assert g_pos == pytest.approx(tau * tau / (4 * math.log(2)), rel=1e-15, abs=0)
     with mpmath.workdps(DPS):
         p = mpmath.findroot(lambda p: mpmath.diff(lambda q: q * (1 - q) * (2 * q - 1), p), 0.8)
         g = float(2 * p * (1 - p) * (2 * p - 1))
-    assert sigmoid().smoothness == pytest.approx((g, g), rel=1e-14)
+    assert sigmoid().smoothness == pytest.approx((g, g), rel=1e-14, abs=0)
     assert hinge().smoothness == (0.0, math.inf)
     assert squared_hinge().smoothness == (2.0, 2.0)
     assert exponential().smoothness == (math.inf, 1.0)

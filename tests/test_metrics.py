@@ -139,11 +139,11 @@ def test_f_beta_value_plain_float_formula(beta, prior, u, v):
 
 def test_table1_concrete_values():
     """Hand-computed values at TP = 0.3, FP = 0.1, pi = 0.4 (FN = 0.1, TN = 0.5)."""
-    assert f1().value(0.3, 0.1, 0.4) == pytest.approx(0.6 / (0.6 + 0.1 + 0.1), rel=1e-15)
-    assert f_beta(2.0).value(0.3, 0.1, 0.4) == pytest.approx(1.5 / (1.5 + 0.4 + 0.1), rel=1e-15)
-    assert jaccard().value(0.3, 0.1, 0.4) == pytest.approx(0.3 / 0.5, rel=1e-15)
-    assert gower_legendre(0.5).value(0.3, 0.1, 0.4) == pytest.approx(0.8 / 0.9, rel=1e-15)
-    assert accuracy().value(0.3, 0.1, 0.4) == pytest.approx(0.8, rel=1e-15)
+    assert f1().value(0.3, 0.1, 0.4) == pytest.approx(0.6 / (0.6 + 0.1 + 0.1), rel=1e-15, abs=0)
+    assert f_beta(2.0).value(0.3, 0.1, 0.4) == pytest.approx(1.5 / (1.5 + 0.4 + 0.1), rel=1e-15, abs=0)
+    assert jaccard().value(0.3, 0.1, 0.4) == pytest.approx(0.3 / 0.5, rel=1e-15, abs=0)
+    assert gower_legendre(0.5).value(0.3, 0.1, 0.4) == pytest.approx(0.8 / 0.9, rel=1e-15, abs=0)
+    assert accuracy().value(0.3, 0.1, 0.4) == pytest.approx(0.8, rel=1e-15, abs=0)
 
 
 def test_value_vectorized_broadcasting():
@@ -153,7 +153,7 @@ def test_value_vectorized_broadcasting():
     assert out.shape == (2, 3)
     for i, j in itertools.product(range(2), range(3)):
         t, f = tp[0, j], fp[i, 0]
-        assert out[i, j] == pytest.approx(2 * t / (2 * t + (0.4 - t) + f), rel=1e-14)
+        assert out[i, j] == pytest.approx(2 * t / (2 * t + (0.4 - t) + f), rel=1e-14, abs=0)
 
 
 # ------------------------------------------------------------------------------- scikit-learn agreement
@@ -263,14 +263,15 @@ def test_score_decision_sign_of_zero_is_negative():
     y = np.array([1, -1, 1])
     # all scores 0: nothing predicted positive -> TP = FP = 0 -> F1 = 0, accuracy = P(Y = -1) = 1/3
     assert f1().score_decision(y, np.zeros(3)) == 0.0
-    assert accuracy().score_decision(y, np.array([0.0, -0.0, 0.0])) == pytest.approx(1 / 3, rel=1e-15)
+    assert accuracy().score_decision(y, np.array([0.0, -0.0, 0.0])) == pytest.approx(1 / 3, rel=1e-15, abs=0)
     # the smallest positive double is positive
     assert f1().score_decision(y, np.array([5e-324, 0.0, 5e-324])) == 1.0
     # 0 on the negative sample is a true negative, not a false positive
     assert f1().score_decision(y, np.array([1.0, 0.0, 2.0])) == 1.0
-    assert f1().score_decision(y, np.array([1.0, 1e-300, 2.0])) == pytest.approx(2 * 2 / (2 * 2 + 0 + 1), rel=1e-15)
+    assert f1().score_decision(y, np.array([1.0, 1e-300, 2.0])) == pytest.approx(2 * 2 / (2 * 2 + 0 + 1), rel=1e-15,
+                                                                                 abs=0)
     # a score of 0 on a positive sample is a false negative
-    assert jaccard().score_decision(y, np.array([0.0, -1.0, 3.0])) == pytest.approx(1 / 2, rel=1e-15)
+    assert jaccard().score_decision(y, np.array([0.0, -1.0, 3.0])) == pytest.approx(1 / 2, rel=1e-15, abs=0)
 
 
 @given(pair=label_pairs(), scores=st.lists(st.one_of(st.just(0.0), st.just(-0.0), st.floats(-1e3, 1e3)),
@@ -661,7 +662,8 @@ def test_value_rejects_a_prior_outside_the_unit_interval_and_clips_rounding():
     with pytest.raises(ValueError, match=r"prior must lie in \[0, 1\]"):
         m.value([0.0, 0.0], [0.0, 0.0], [0.5, 2.0])  # one bad entry of a batch is enough
     tp, fp = 0.5, 0.0
-    assert m.value(tp, fp, 1.0 + 5e-13) == m.value(tp, fp, 1.0) == pytest.approx(2 * tp / (tp + fp + 1), rel=1e-15)
+    expected = 2 * tp / (tp + fp + 1)
+    assert m.value(tp, fp, 1.0 + 5e-13) == m.value(tp, fp, 1.0) == pytest.approx(expected, rel=1e-15, abs=0)
     assert m.value(0.0, 0.2, -5e-13) == m.value(0.0, 0.2, 0.0)
 
 

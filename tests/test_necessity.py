@@ -302,7 +302,7 @@ def test_lemma2_needs_convexity_pinned():
         assert mp.almosteq(nm, 1 - 2 / (1 + mp.exp(-mpf(mid[0]) / 2)), rel_eps=1e-45)
     assert mp.almosteq(chord_gap, mp.mpf("0.00234429798183158"), rel_eps=1e-12)
     est = _estimator(f1(), sigmoid(), X, y)
-    assert est.numerator(np.array([float(mid[0])])) == pytest.approx(float(nm), rel=1e-12)
+    assert est.numerator(np.array([float(mid[0])])) == pytest.approx(float(nm), rel=1e-12, abs=0)
 
     X, y, t1, t2, k = LEMMA2_FIRST_HITS["quasi-concavity"]
     dip = _confirm_quasi_concavity_violation(coef, phi, X, y, t1, t2, k, dps=50)
@@ -311,7 +311,7 @@ def test_lemma2_needs_convexity_pinned():
     point = _segment(t1, t2, k)
     with mp.workdps(50):
         num, den = _empirical_mp(coef, phi, X, y, point)
-    assert est.value(np.array([float(v) for v in point])) == pytest.approx(float(num / den), rel=1e-12)
+    assert est.value(np.array([float(v) for v in point])) == pytest.approx(float(num / den), rel=1e-12, abs=0)
 
 
 # ================================================================================== Definition 1's sign constraints
@@ -474,7 +474,7 @@ def test_gower_legendre_alpha_below_one_needs_a1n_for_lemma2_pinned():
     for t in (t1, t2, _segment(t1, t2, k)):
         with mp.workdps(50):
             num, den = _empirical_mp(coef, phi, X, y, t)
-        assert est.value(np.array([float(v) for v in t])) == pytest.approx(float(num / den), rel=1e-12)
+        assert est.value(np.array([float(v) for v in t])) == pytest.approx(float(num / den), rel=1e-12, abs=0)
 
 
 GL_POPULATIONS = st.builds(
@@ -508,8 +508,8 @@ def test_plain_logistic_is_not_tau_discrepant_for_any_admissible_tau():
     loss = logistic()
     assert loss.is_convex and loss.is_nonincreasing and loss.dominates_zero_one
     slope = -0.5 / math.log(2)
-    assert float(loss.derivative(0.0, side="left")) == pytest.approx(slope, rel=1e-15)
-    assert float(loss.derivative(0.0, side="right")) == pytest.approx(slope, rel=1e-15)
+    assert float(loss.derivative(0.0, side="left")) == pytest.approx(slope, rel=1e-15, abs=0)
+    assert float(loss.derivative(0.0, side="right")) == pytest.approx(slope, rel=1e-15, abs=0)
     assert not any(loss.is_tau_discrepant(t) for t in np.linspace(0.001, 0.999, 999))
 
 
@@ -562,9 +562,9 @@ def test_tau_discrepancy_is_needed_pinned(name, u_star, u_dagger, u_sign):
     assert (a.u_dagger, a.sign_utility) == (u_dagger, u_sign) and not a.best_completion_is_optimal
     lib, loss = pop.library(), logistic()
     f_star = opt.float_scores()
-    assert lib.surrogate_utility_of_scores(metric, loss, f_star) == pytest.approx(float(opt.value), rel=1e-12)
-    assert lib.utility_of_scores(metric, f_star) == pytest.approx(float(u_sign), rel=1e-12)
-    assert lib.bayes_optimal(metric).utility == pytest.approx(float(u_dagger), rel=1e-12)
+    assert lib.surrogate_utility_of_scores(metric, loss, f_star) == pytest.approx(float(opt.value), rel=1e-12, abs=0)
+    assert lib.utility_of_scores(metric, f_star) == pytest.approx(float(u_sign), rel=1e-12, abs=0)
+    assert lib.bayes_optimal(metric).utility == pytest.approx(float(u_dagger), rel=1e-12, abs=0)
 
 
 # ================================================================================== Lemma 3: S_0 independent of S_1

@@ -117,10 +117,10 @@ def test_one_sided_p_values_match_scipy(seed):
     rng = np.random.default_rng(seed)
     a, b = rng.normal(0.8, 0.05, 12), rng.normal(0.78, 0.08, 9)
     expected = stats.ttest_ind(a, b, equal_var=False, alternative="greater").pvalue
-    assert one_sided_p_value(a, b, test="welch") == pytest.approx(expected, rel=1e-10)
+    assert one_sided_p_value(a, b, test="welch") == pytest.approx(expected, rel=1e-10, abs=0)
     c = a[:9] - rng.normal(0.01, 0.02, 9)
     expected = stats.ttest_rel(a[:9], c, alternative="greater").pvalue
-    assert one_sided_p_value(a[:9], c, test="paired") == pytest.approx(expected, rel=1e-10)
+    assert one_sided_p_value(a[:9], c, test="paired") == pytest.approx(expected, rel=1e-10, abs=0)
 
 
 def test_degenerate_tests_are_decided_not_nan():
@@ -138,11 +138,11 @@ def test_bold_rule_known_answer_and_a_planted_difference_flips_it():
     close = [0.0, 1.0, 2.0, 3.0, 4.0]  # t = 1 / sqrt(0.5 + 0.5) = 1, df = 8: p = 0.173 -> not significant
     decision = bold_methods({"A": best, "B": close})
     assert decision.best == "A" and decision.bold == {"A": True, "B": True}
-    assert decision.p_values["B"] == pytest.approx(stats.t.sf(1.0, 8), rel=1e-12)
+    assert decision.p_values["B"] == pytest.approx(stats.t.sf(1.0, 8), rel=1e-12, abs=0)
     planted = [v - 2.0 for v in close]  # t = 3, df = 8: p = 0.0085 -> significantly worse
     decision = bold_methods({"A": best, "B": planted})
     assert decision.bold == {"A": True, "B": False}
-    assert decision.p_values["B"] == pytest.approx(stats.t.sf(3.0, 8), rel=1e-12)
+    assert decision.p_values["B"] == pytest.approx(stats.t.sf(3.0, 8), rel=1e-12, abs=0)
 
 
 def test_bold_rule_peer_cannot_be_the_best():

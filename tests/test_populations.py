@@ -369,7 +369,7 @@ def test_finite_support_bayes_optimal_matches_brute_force(seed, metric):
     result = pop.bayes_optimal(m)
     np.testing.assert_allclose(result.utility, pop._reference_bayes_optimal(m), rtol=1e-13, atol=0)
     attained = pop.utility_of_scores(m, np.where(result.classifier, 1.0, -1.0), zero_division=0.0)
-    assert attained == pytest.approx(result.utility, rel=1e-15)  # batched vs single sum: 1 ulp
+    assert attained == pytest.approx(result.utility, rel=1e-15, abs=0)  # batched vs single sum: 1 ulp
 
 
 # ---------------------------------------------------------------------- gradient vs finite differences
@@ -520,7 +520,7 @@ def test_degenerate_parameters_are_exact():
         for c, (y, mu) in enumerate(((-1, GAUSS["mean_negative"]), (1, GAUSS["mean_positive"]))):
             mass = GAUSS["prior"] if y == 1 else 1 - GAUSS["prior"]
             phi, dphi = loss.value_and_derivative(np.array([y * t0]))
-            assert moments.value[k, c] == pytest.approx(mass * phi, rel=1e-15)
+            assert moments.value[k, c] == pytest.approx(mass * phi, rel=1e-15, abs=0)
             np.testing.assert_allclose(moments.gradient[k, c], mass * dphi * y * np.append(mu, 1.0), rtol=1e-15)
     bounded_tp, bounded_fp = _bounded().positive_rates(np.array([[0.0, 0.0], [0.0, 1.0], [1e-300, -1.0]]))
     np.testing.assert_allclose(bounded_tp, [0.0, _bounded().prior, 0.0], rtol=1e-15)

@@ -63,12 +63,12 @@ def test_uniform_convergence_sup_is_the_core_error_at_the_recorded_theta(uniform
             core = EmpiricalSurrogateUtility(metric, loss, X[0], y[0])
             theta = np.array([row["worst_theta_1"], row["worst_theta_2"]])
             err = np.linalg.norm(core.gradient_direction(theta) - population.gradient_direction(metric, loss, theta))
-            assert err == pytest.approx(row["sup_error"], rel=1e-12)
+            assert err == pytest.approx(row["sup_error"], rel=1e-12, abs=0)
             assert np.linalg.norm(theta) <= uc.C_THETA * (1 + 1e-12)
             net = uc.theta_net(2, uc.C_THETA)
             net_err = np.linalg.norm(core.gradient_direction(net) - population.gradient_direction(metric, loss, net),
                                      axis=1)
-            assert row["net_sup_error"] == pytest.approx(net_err.max(), rel=1e-12)
+            assert row["net_sup_error"] == pytest.approx(net_err.max(), rel=1e-12, abs=0)
             assert row["sup_error"] >= row["net_sup_error"]
 
 
@@ -84,7 +84,8 @@ def test_uniform_convergence_summary_and_figures(uniform):
         for b in s["bounds"].values():  # exceedances recomputed from the records
             assert [p["exceed"] for p in b["per_n"]] == [int(np.sum(np.array(sup[p["n"]]) > p["bound"]))
                                                          for p in b["per_n"]]
-        assert [t["mean_sup_error"] for t in s["table"]] == pytest.approx([np.mean(sup[n]) for n in sup], rel=1e-12)
+        assert [t["mean_sup_error"] for t in s["table"]] == pytest.approx([np.mean(sup[n]) for n in sup], rel=1e-12,
+                                                                            abs=0)
         assert summary["verdicts"][key] == s["rate_fit"]["holds"]
     pngs = sorted(out.glob("*.png"))
     assert [p.name for p in pngs] == ["uniform_convergence_bounded-logistic.png", "uniform_convergence_finite.png"]
@@ -99,12 +100,12 @@ def test_lemma4_constants_against_closed_forms():
     R = c_x * c_theta
     phi = math.log2(1 + math.exp(R))
     k = uc.lemma4_constants(f1(), tau_logistic(tau), c_x, c_theta)
-    assert k["c0"] == pytest.approx(2 * (phi - 1), rel=1e-12)
-    assert k["c1"] == pytest.approx(2 + phi, rel=1e-12)
-    assert k["rho0"] == pytest.approx(2 / math.log(2), rel=1e-14)
-    assert k["rho1"] == pytest.approx(1 / math.log(2), rel=1e-14)
-    assert k["gamma_phi"] == pytest.approx((1 + tau**2) / (4 * math.log(2)), rel=1e-12)
-    assert k["jump"] == pytest.approx((1 - tau) / (2 * math.log(2)), rel=1e-12)
+    assert k["c0"] == pytest.approx(2 * (phi - 1), rel=1e-12, abs=0)
+    assert k["c1"] == pytest.approx(2 + phi, rel=1e-12, abs=0)
+    assert k["rho0"] == pytest.approx(2 / math.log(2), rel=1e-14, abs=0)
+    assert k["rho1"] == pytest.approx(1 / math.log(2), rel=1e-14, abs=0)
+    assert k["gamma_phi"] == pytest.approx((1 + tau**2) / (4 * math.log(2)), rel=1e-12, abs=0)
+    assert k["jump"] == pytest.approx((1 - tau) / (2 * math.log(2)), rel=1e-12, abs=0)
     bounds = uc.lemma4_bounds(1000, 2, k)
     assert bounds["proof"] / bounds["printed"] > 1  # the restored factor sqrt(2) c_X c_Theta > 1 here
 
@@ -196,7 +197,7 @@ def test_empirical_maximiser_is_a_maximum_of_the_core_estimator():
     metric, loss = f1(), tau_logistic(0.33)
     fit = empirical_maximiser(X, y, metric, loss, starts=[[1.0, 0.0], [0.5, 0.5]])
     core = EmpiricalSurrogateUtility(metric, loss, X, y)
-    assert fit.surrogate_utility == pytest.approx(core.value(fit.theta), rel=1e-12)
+    assert fit.surrogate_utility == pytest.approx(core.value(fit.theta), rel=1e-12, abs=0)
     angles = np.linspace(0, 2 * np.pi, 64, endpoint=False)
     for radius in (1e-6, 1e-4, 1e-2):
         around = fit.theta + radius * np.column_stack([np.cos(angles), np.sin(angles)])
@@ -215,7 +216,7 @@ def test_consistency_smoke(consistency):
         star = np.array(s["theta_star"])
         sample = [r for r in rows if r["kind"] == "sample" and r["metric"] == metric_name and r["n"] == 3200]
         dist = [np.linalg.norm(np.array([r["theta_1"], r["theta_2"]]) - star) for r in sample]
-        assert s["table"][-1]["mean_distance"] == pytest.approx(np.mean(dist), rel=1e-12)
+        assert s["table"][-1]["mean_distance"] == pytest.approx(np.mean(dist), rel=1e-12, abs=0)
         # the surrogate gap is non-negative: theta* maximises U_phi
         assert all(s["surrogate_utility_at_theta_star"] >= r["surrogate_utility"] - 1e-12 for r in sample)
         assert s["table"][0]["mean_distance"] > s["table"][-1]["mean_distance"]
@@ -235,8 +236,8 @@ def test_pointwise_optimum_matches_the_certified_mpmath_maximiser(coef, metric, 
     dist = FiniteEta([float(e) for e in pop.eta], [float(w) for w in pop.weights])
     mine = pointwise_surrogate_optimum(metric, tau_logistic(float(tau)), dist, bayes_utility=float(exact.u_dagger),
                                        start=0.05)
-    assert mine.surrogate_optimum == pytest.approx(float(opt.value), rel=1e-13)
-    assert mine.sign_utility == pytest.approx(float(exact.sign_utility), rel=1e-13)
+    assert mine.surrogate_optimum == pytest.approx(float(opt.value), rel=1e-13, abs=0)
+    assert mine.sign_utility == pytest.approx(float(exact.sign_utility), rel=1e-13, abs=0)
     # the atoms at the kink are those whose eta lies in [kink_low, kink_high]
     kink = [mine.kink_low <= float(e) <= mine.kink_high for e in pop.eta]
     assert kink == list(opt.kink)
