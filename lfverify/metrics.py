@@ -14,6 +14,8 @@ Naming: ``a0p`` is the paper's a_{0,+1}, ``a0n`` is a_{0,-1}, and so on.
 from __future__ import annotations
 
 import dataclasses
+import os
+import sys
 import warnings
 from dataclasses import dataclass
 from fractions import Fraction
@@ -38,6 +40,19 @@ class UndefinedMetricWarning(UserWarning):
     """A metric was evaluated at 0/0 and replaced by the ``zero_division`` value."""
 
 
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def _stacklevel_outside_package() -> int:
+    """``warnings.warn``'s stacklevel, for a warn called by this function's caller, that names the first frame
+    outside lfverify: a 0/0 reached through score(), value_from_counts() or Population.utility() is reported at
+    the user's line, however many library frames lie between."""
+    frame, level = sys._getframe(1), 1  # level 1: the function that calls warnings.warn
+    while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 def _divide_zero_over_zero(numerator, denominator, zero_division, what: str):
     """Return numerator / denominator; 0/0 becomes ``zero_division`` (the one helper for every 0/0).
 
@@ -55,7 +70,7 @@ def _divide_zero_over_zero(numerator, denominator, zero_division, what: str):
             raise ValueError(f"{what}: 0/0 (the denominator vanishes); pass zero_division=0.0 to define it")
         if isinstance(zero_division, str) and zero_division == "warn":
             warnings.warn(f"{what} is 0/0; returning 0.0 (set zero_division to control this)",
-                          UndefinedMetricWarning, stacklevel=3)
+                          UndefinedMetricWarning, stacklevel=_stacklevel_outside_package())
             fill = 0.0
         else:
             fill = float(zero_division)

@@ -182,7 +182,7 @@ class FiniteSupportPopulation(Population):
         if not np.all(np.isfinite(weights)) or np.any(weights <= 0):
             raise ValueError("weights must be positive and finite")
         if abs(weights.sum() - 1.0) > 1e-12:
-            raise ValueError(f"weights must sum to 1; got {weights.sum()!r}")
+            raise ValueError(f"weights must sum to 1; got {float(weights.sum())!r}")
         if not np.all(np.isfinite(eta)) or np.any((eta < 0) | (eta > 1)):
             raise ValueError("eta must lie in [0, 1]")
         prior = float(weights @ eta)
@@ -410,7 +410,7 @@ class GaussianPopulation(Population):
             chol = cholesky(sigma, lower=True)
         except LinAlgError:
             chol = None
-        if chol is None or not np.all(np.diag(chol) > 0):
+        if chol is None:  # LAPACK's potrf fails unless every pivot is > 0, so a returned factor is valid
             raise ValueError(
                 "covariance must be positive definite; got smallest eigenvalue "
                 f"{float(np.linalg.eigvalsh(sigma)[0])!r}"

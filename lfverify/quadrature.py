@@ -249,22 +249,22 @@ def _measure_against_gauss_hermite() -> None:  # pragma: no cover - documentatio
 
     from .losses import hinge, tau_logistic
 
-    mpmath.mp.dps = 40
-    mean, std = 0.3, 1.5
-    for loss, phi in [
-        (tau_logistic(0.33), lambda t: mpmath.log(1 + mpmath.exp(-t if t <= 0 else -0.33 * t)) / mpmath.log(2)),
-        (hinge(), lambda t: max(mpmath.mpf(0), 1 - t)),
-    ]:
-        kink = loss.kinks[0]
-        integrand = lambda x: phi(x) * mpmath.npdf(x, mean, std)  # noqa: E731
-        ref = mpmath.quad(integrand, [-mpmath.inf, kink, mpmath.inf])
-        print(loss.name, "reference", mpmath.nstr(ref, 25))
-        for nodes in (40, 200):
-            x, w = np.polynomial.hermite_e.hermegauss(nodes)
-            gh = float(np.sum(w * loss.value(mean + std * x)) / _SQRT_2PI)
-            print(f"  hermegauss {nodes:4d}: rel. error {abs(gh - float(ref)) / float(ref):.2g}")
-        gl = gaussian_expectation(loss.value, np.array([mean]), np.array([std]), breakpoints=loss.kinks)[0]
-        print(f"  composite Gauss-Legendre: rel. error {float(abs(mpmath.mpf(gl) - ref) / ref):.2g}")
+    with mpmath.workdps(40):  # local precision: the caller's mpmath.mp.dps is left alone
+        mean, std = 0.3, 1.5
+        for loss, phi in [
+            (tau_logistic(0.33), lambda t: mpmath.log(1 + mpmath.exp(-t if t <= 0 else -0.33 * t)) / mpmath.log(2)),
+            (hinge(), lambda t: max(mpmath.mpf(0), 1 - t)),
+        ]:
+            kink = loss.kinks[0]
+            integrand = lambda x: phi(x) * mpmath.npdf(x, mean, std)  # noqa: E731
+            ref = mpmath.quad(integrand, [-mpmath.inf, kink, mpmath.inf])
+            print(loss.name, "reference", mpmath.nstr(ref, 25))
+            for nodes in (40, 200):
+                x, w = np.polynomial.hermite_e.hermegauss(nodes)
+                gh = float(np.sum(w * loss.value(mean + std * x)) / _SQRT_2PI)
+                print(f"  hermegauss {nodes:4d}: rel. error {abs(gh - float(ref)) / float(ref):.2g}")
+            gl = gaussian_expectation(loss.value, np.array([mean]), np.array([std]), breakpoints=loss.kinks)[0]
+            print(f"  composite Gauss-Legendre: rel. error {float(abs(mpmath.mpf(gl) - ref) / ref):.2g}")
 
 
 if __name__ == "__main__":  # pragma: no cover

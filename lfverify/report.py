@@ -236,7 +236,7 @@ def run_verification(mode: str = "quick", *, out, executor="processes", jobs: in
     out = Path(out)
     say = progress or (lambda text: None)
     started = time.perf_counter()
-    from .simulations.figures import matplotlib_available
+    from .plotting import matplotlib_available
 
     figures = figures and matplotlib_available()
 

@@ -22,6 +22,8 @@ def _describe(value) -> str:
     """A short description of a received value for error messages."""
     if isinstance(value, np.ndarray):
         return f"array of shape {value.shape} and dtype {value.dtype}"
+    if isinstance(value, np.generic):  # a numpy scalar reads as the Python number it holds: inf, not np.float64(inf)
+        value = value.item()
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
@@ -84,7 +86,7 @@ def check_features(X, name: str = "X", *, min_samples: int = 1) -> np.ndarray:
     if not np.isfinite(arr).all():
         bad = np.argwhere(~np.isfinite(arr))[0]
         raise ValueError(
-            f"{name} must contain only finite values; got {arr[tuple(bad)]!r} at index {tuple(int(i) for i in bad)}"
+            f"{name} must contain only finite values; got {_describe(arr[tuple(bad)])} at index {tuple(int(i) for i in bad)}"
         )
     return np.ascontiguousarray(arr)
 

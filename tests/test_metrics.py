@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import inspect
 import math
 import warnings
 from fractions import Fraction
@@ -802,15 +803,31 @@ def test_exact_rational_inputs_are_converted_to_float64():
     assert m.score_decision([1, -1, 1], [Fraction(1, 2), Fraction(-1, 3), Fraction(0)]) == pytest.approx(5 / 9)
 
 
-def test_zero_over_zero_warning_points_outside_the_library():
-    """The UndefinedMetricWarning of value() is attributed to the calling code, not to lfverify/metrics.py
-    (stacklevel; the exact frame is not asserted: mutation testing wraps every function in an extra frame)."""
-    import os
+@pytest.mark.parametrize("entry", ["value", "score", "score_decision", "value_from_counts", "population_utility"])
+def test_zero_over_zero_warning_points_at_the_calling_line(entry):
+    """The UndefinedMetricWarning is attributed to the caller's line here, however many lfverify frames lie
+    between (oracle: this file and the line of the call)."""
+    from lfverify.populations import FiniteSupportPopulation
 
-    with pytest.warns(UndefinedMetricWarning, match=exactly("F_1 is 0/0; returning 0.0 (set zero_division to "
-                                                            "control this)")) as record:
-        assert f1().value(0.0, 0.0, 0.0) == 0.0
-    assert not record[0].filename.endswith(os.path.join("lfverify", "metrics.py"))
+    metric = f1()
+    precision = LinearFractionalMetric(a0p=1.0, a0n=0.0, a1p=1.0, a1n=1.0, name="precision")
+    population = FiniteSupportPopulation(np.array([[1.0], [2.0]]), np.array([0.5, 0.5]), np.array([0.5, 0.5]))
+    calls = {
+        "value": lambda: metric.value(0.0, 0.0, 0.0),
+        "score": lambda: metric.score([-1, -1], [-1, -1]),
+        "score_decision": lambda: metric.score_decision([-1, -1], [-1.0, -2.0]),
+        "value_from_counts": lambda: metric.value_from_counts(0, 0, 0, 10),
+        # precision TP / (TP + FP) at a classifier predicting no positive: 0/0 at the population level too
+        "population_utility": lambda: population.utility(precision, np.array([-1.0])),
+    }
+    with pytest.warns(UndefinedMetricWarning, match="is 0/0; returning 0.0") as record:
+        line = inspect.currentframe().f_lineno + 1
+        calls[entry]()
+    assert len(record) == 1
+    # the lambda of `calls` (this file) is the first frame outside the library
+    assert record[0].filename == __file__
+    assert record[0].lineno != line  # the lambda's own line, above: not attributed to the pytest.warns block
+    assert record[0].lineno < line
 
 
 def test_value_from_counts_warns_on_zero_over_zero_by_default():

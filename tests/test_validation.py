@@ -59,7 +59,7 @@ def test_check_real_non_finite_message_names_the_interval(value):
 
 
 @pytest.mark.parametrize("value, described", [
-    (True, "True"), (np.bool_(False), repr(np.bool_(False))), ("0.5", "'0.5'"),
+    (True, "True"), (np.bool_(False), "False"), ("0.5", "'0.5'"),
     (None, "None"), (1 + 2j, "(1+2j)"), ([1.0], "[1.0]"),
 ])
 def test_check_real_refuses_non_reals_with_type_error(value, described):
@@ -106,10 +106,10 @@ def test_check_features_messages():
         check_features(np.zeros((2, 0)))
     X = np.ones((3, 2))
     X[2, 1] = np.inf
-    with pytest.raises(ValueError, match=exactly(f"X must contain only finite values; got {np.float64(np.inf)!r} at index (2, 1)")):
+    with pytest.raises(ValueError, match=exactly("X must contain only finite values; got inf at index (2, 1)")):
         check_features(X)
     X[2, 1], X[1, 0] = 0.0, np.nan
-    with pytest.raises(ValueError, match=exactly(f"Z must contain only finite values; got {np.float64(np.nan)!r} at index (1, 0)")):
+    with pytest.raises(ValueError, match=exactly("Z must contain only finite values; got nan at index (1, 0)")):
         check_features(X, "Z")
 
 

@@ -6,18 +6,17 @@
 * :func:`plot_convergence` - test metric against the iteration for U-GD and U-BFGS from N(0, I) starts
   (Sec. 6, Fig. 3; App. C.3, Figs. 4-5).
 
-Each function writes one PNG atomically (rendered to memory, then :func:`lfverify.atomic_write.write_bytes_atomically`).
+Each function writes one PNG atomically (:func:`lfverify.plotting.save_figure`).
 """
 
 from __future__ import annotations
 
-import io
 import math
 from pathlib import Path
 
 import numpy as np
 
-from ..atomic_write import write_bytes_atomically
+from ..plotting import pyplot, save_figure
 from .report import method_sort_key
 from .statistics import summarize
 
@@ -28,25 +27,13 @@ _COLORS = {"U-GD": "tab:blue", "U-BFGS": "tab:orange", "ERM": "tab:green", "W-ER
 
 
 def _figure(n_panels: int):
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     cols = min(4, n_panels)
     rows = math.ceil(n_panels / cols)
     fig, axes = plt.subplots(rows, cols, figsize=(3.6 * cols, 2.9 * rows), squeeze=False)
     for ax in axes.flat[n_panels:]:
         ax.set_visible(False)
-    return plt, fig, axes.flat
-
-
-def _save(plt, fig, path):
-    buffer = io.BytesIO()
-    fig.tight_layout()
-    fig.savefig(buffer, format="png", dpi=110)
-    plt.close(fig)
-    return write_bytes_atomically(path, buffer.getvalue())
+    return fig, axes.flat
 
 
 def _band(ax, xs, samples, label):
@@ -63,7 +50,7 @@ def plot_curves(curves: dict, path, *, xlabel: str, ylabel: str, title: str) -> 
     datasets = sorted(curves)
     if not datasets:
         raise ValueError("curves: nothing to plot (no records)")
-    plt, fig, axes = _figure(len(datasets))
+    fig, axes = _figure(len(datasets))
     for ax, dataset in zip(axes, datasets):
         for method in sorted(curves[dataset], key=method_sort_key):
             by_x = curves[dataset][method]
@@ -75,7 +62,7 @@ def plot_curves(curves: dict, path, *, xlabel: str, ylabel: str, title: str) -> 
         ax.tick_params(labelsize=7)
     axes[0].legend(fontsize=7)
     fig.suptitle(title, fontsize=10)
-    return _save(plt, fig, path)
+    return save_figure(fig, path, tight_layout=True)
 
 
 def plot_convergence(records, metric: str, path, *, title: str) -> Path:
@@ -86,7 +73,7 @@ def plot_convergence(records, metric: str, path, *, title: str) -> Path:
             by_dataset.setdefault(record["dataset"], []).append(record)
     if not by_dataset:
         raise ValueError("records: nothing to plot (no convergence records for this metric)")
-    plt, fig, axes = _figure(len(by_dataset))
+    fig, axes = _figure(len(by_dataset))
     for ax, dataset in zip(axes, sorted(by_dataset)):
         recs = by_dataset[dataset]
         checkpoints = recs[0]["checkpoints"]
@@ -99,4 +86,4 @@ def plot_convergence(records, metric: str, path, *, title: str) -> Path:
         ax.tick_params(labelsize=7)
     axes[0].legend(fontsize=7)
     fig.suptitle(title, fontsize=10)
-    return _save(plt, fig, path)
+    return save_figure(fig, path, tight_layout=True)

@@ -233,7 +233,7 @@ def _summarize(rows, config, context):
 
 
 def _figures(rows, summary, out_dir):
-    from .figures import pyplot, save_figure
+    from ..plotting import pyplot, save_figure
 
     plt = pyplot()
     paths = []

@@ -340,7 +340,7 @@ def run(study: Study, *, mode: str = "quick", out, executor="processes", seed: i
     write_text_atomically(out / "summary.json", json.dumps(summary, indent=2, allow_nan=False) + "\n")
     written = []
     if figures and study.figures is not None:
-        from .figures import matplotlib_available
+        from ..plotting import matplotlib_available
 
         if matplotlib_available():
             written = list(study.figures(all_rows, summary, out))

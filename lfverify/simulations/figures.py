@@ -2,42 +2,16 @@
 
 :func:`loglog_rate_figure` draws Monte-Carlo means with error bars against n on log-log axes, the fitted line
 exp(a) n^slope and a reference line through the first point with the claimed exponent (n^-1/2 for Lemma 4).
-Files are written atomically (to a temporary name, then ``os.replace``).
+Files are written atomically by :func:`lfverify.plotting.save_figure`.
 """
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import numpy as np
 
-from ..atomic_write import atomic_path
+from ..plotting import pyplot, save_figure
 
-__all__ = ["matplotlib_available", "pyplot", "loglog_rate_figure", "save_figure"]
-
-
-def matplotlib_available() -> bool:
-    return importlib.util.find_spec("matplotlib") is not None
-
-
-def pyplot():
-    import matplotlib
-
-    matplotlib.use("Agg", force=True)
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
-def save_figure(fig, path) -> Path:
-    """Save ``fig`` as PNG at ``path`` atomically and close it."""
-    try:
-        with atomic_path(path) as tmp:
-            fig.savefig(tmp, format="png", dpi=110, metadata={"Software": None})
-    finally:
-        pyplot().close(fig)
-    return Path(path)
+__all__ = ["loglog_rate_figure"]
 
 
 def loglog_rate_figure(path, series, *, title: str, ylabel: str, expected: float = -0.5, xlabel: str = "n"):

@@ -275,7 +275,7 @@ def _summarize(rows, config, context):
 def _figures(rows, summary, out_dir):
     """Per population: n x (projection of the mean of V_hat - V on the exact same-sample bias B, in units of
     |B|^2), which is 1 for the same-sample estimator at every n and 0 for Eq. (7)'s V_hat."""
-    from .figures import pyplot, save_figure
+    from ..plotting import pyplot, save_figure
 
     plt = pyplot()
     paths = []
