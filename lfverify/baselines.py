@@ -57,8 +57,10 @@ that says so.
 
 from __future__ import annotations
 
+import copy
 import numbers
 import warnings
+from typing import NamedTuple
 
 import numpy as np
 
@@ -167,6 +169,36 @@ def _warn_unconverged(count, total, what, max_iter):
                       ConvergenceWarning, stacklevel=3)
 
 
+class _ValidatedGrid(NamedTuple):
+    """A fitted grid of candidate classifiers (i: lambda, j: cost or threshold) and their decision values on
+    the two validation splits: everything the selection needs, and none of it depends on the metric."""
+
+    regularizations: np.ndarray  #: (n_lambda,): the lambdas
+    grid_values: np.ndarray  #: (n_grid,): the costs (W-ERM) or thresholds (Plug-in)
+    coefs: np.ndarray  #: (n_lambda, d)  or  (n_lambda, n_grid, d)
+    intercepts: np.ndarray  #: (n_lambda,)  or  (n_lambda, n_grid)
+    first_decisions: np.ndarray  #: (n_lambda, n_grid, n_first): decisions on the 10 % split
+    first_labels: np.ndarray
+    second_decisions: np.ndarray  #: (n_lambda, n_grid, n_second): decisions on the 20 % hold-out
+    second_labels: np.ndarray
+
+
+def _two_stage_selection(metric, grid: _ValidatedGrid):
+    """App. C.2's validation: per lambda the grid value (cost / threshold) with the best metric on the 10 %
+    split, then the lambda whose chosen classifier has the best metric on the 20 % hold-out (first of equals).
+
+    Returns (best lambda index, best grid index per lambda, first-stage scores (n_lambda, n_grid), second-stage
+    scores (n_lambda,)).
+    """
+    n_lambda, n_grid, _ = grid.first_decisions.shape
+    first = np.asarray(metric.score_decision(grid.first_labels, grid.first_decisions.reshape(n_lambda * n_grid, -1),
+                                             zero_division=0.0)).reshape(n_lambda, n_grid)
+    best_grid = np.argmax(first, axis=1)
+    chosen = grid.second_decisions[np.arange(n_lambda), best_grid]  # (n_lambda, n_second)
+    second = np.atleast_1d(metric.score_decision(grid.second_labels, chosen, zero_division=0.0))
+    return int(np.argmax(second)), best_grid, first, second
+
+
 class _LinearBaseline(ClassifierMixin, BaseEstimator):
     """Shared validation, prediction (sgn(0) = -1) and metric scoring of the baselines."""
 
@@ -239,7 +271,24 @@ class HingeERMClassifier(_LinearBaseline):
         return self._linear_decision(X)
 
 
-class WeightedERMClassifier(_LinearBaseline):
+class _GridValidatedBaseline(_LinearBaseline):
+    """W-ERM and Plug-in: a metric-independent grid of fits (``grid_``) and a metric-dependent selection."""
+
+    def for_metric(self, metric):
+        """A copy of this fitted classifier with App. C.2's selection redone for ``metric``, without refitting.
+
+        The grid's splits and fits do not depend on the metric, so this equals ``set_params(metric=metric)
+        .fit(X, y)`` with the same ``random_state`` (tested) at the cost of the validation scores only; the
+        benchmark fits once per trial and selects for F_1 and for Jaccard.
+        """
+        check_is_fitted(self, "grid_")
+        other = copy.copy(self)
+        other.metric = metric
+        other.metric_ = resolve_metric(metric)
+        return other._select()
+
+
+class WeightedERMClassifier(_GridValidatedBaseline):
     """Baseline 2 (W-ERM, App. C.2): cost-sensitive hinge ERM, cost and lambda chosen on validation splits.
 
     For every lambda in ``regularization_grid`` and cost c in ``cost_grid`` (20 values), a ``LinearSVC`` with
@@ -264,6 +313,7 @@ class WeightedERMClassifier(_LinearBaseline):
     regularization_validation_scores_ : ndarray of shape (len(regularization_grid),)
         The metric on the 20 % hold-out of each lambda's best-cost classifier.
     split_ : dict of index arrays ``fit``, ``cost_validation``, ``regularization_validation``
+    grid_ : the 3 x 20 fitted classifiers and their validation decisions (see :meth:`for_metric`)
     n_unconverged_fits_ : int
         How many of the grid's fits stopped at ``max_iter`` (one summary ConvergenceWarning is issued).
     """
@@ -297,21 +347,24 @@ class WeightedERMClassifier(_LinearBaseline):
                 coefs[i, j], intercepts[i, j] = svm.coef_[0], svm.intercept_[0]
         self.n_unconverged_fits_ = unconverged
         _warn_unconverged(unconverged, lambdas.size * costs.size, "W-ERM (LinearSVC)", self.max_iter)
-        metric = self.metric_
-        # Every (lambda, cost) classifier scored on the cost-validation split at once: a (K, n_val) batch.
-        decisions = (X[cost_val] @ coefs.reshape(-1, X.shape[1]).T + intercepts.reshape(-1)).T
-        cost_scores = np.asarray(metric.score_decision(y[cost_val], decisions, zero_division=0.0))
-        cost_scores = cost_scores.reshape(lambdas.size, costs.size)
-        best_cost = np.argmax(cost_scores, axis=1)
-        chosen = np.arange(lambdas.size), best_cost
-        reg_decisions = X[reg_val] @ coefs[chosen].T + intercepts[chosen]
-        reg_scores = np.atleast_1d(metric.score_decision(y[reg_val], reg_decisions.T, zero_division=0.0))
-        best = int(np.argmax(reg_scores))
-        self.coef_, self.intercept_ = coefs[best, best_cost[best]].copy(), float(intercepts[best, best_cost[best]])
-        self.regularization_, self.cost_ = float(lambdas[best]), float(costs[best_cost[best]])
+
+        def decisions(rows):  # theta^T x + b of every (lambda, cost) classifier: (n_lambda, n_cost, n)
+            flat = X[rows] @ coefs.reshape(-1, X.shape[1]).T + intercepts.reshape(-1)
+            return flat.T.reshape(lambdas.size, costs.size, -1)
+
+        self.grid_ = _ValidatedGrid(lambdas, costs, coefs, intercepts, decisions(cost_val), y[cost_val],
+                                    decisions(reg_val), y[reg_val])
+        self.split_ = {"fit": fit_idx, "cost_validation": cost_val, "regularization_validation": reg_val}
+        return self._select()
+
+    def _select(self):
+        best, best_cost, cost_scores, reg_scores = _two_stage_selection(self.metric_, self.grid_)
+        grid = self.grid_
+        self.coef_ = grid.coefs[best, best_cost[best]].copy()
+        self.intercept_ = float(grid.intercepts[best, best_cost[best]])
+        self.regularization_, self.cost_ = float(grid.regularizations[best]), float(grid.grid_values[best_cost[best]])
         self.cost_validation_scores_ = cost_scores
         self.regularization_validation_scores_ = reg_scores
-        self.split_ = {"fit": fit_idx, "cost_validation": cost_val, "regularization_validation": reg_val}
         return self
 
     def decision_function(self, X):
@@ -319,7 +372,7 @@ class WeightedERMClassifier(_LinearBaseline):
         return self._linear_decision(X)
 
 
-class PlugInClassifier(_LinearBaseline):
+class PlugInClassifier(_GridValidatedBaseline):
     """Baseline 3 (Plug-in, App. C.2): logistic-regression eta_hat, threshold delta from a grid of 20.
 
     For every lambda, ``LogisticRegression`` is fitted on 90 % of 80 % of the training data (step 1); the
@@ -342,6 +395,7 @@ class PlugInClassifier(_LinearBaseline):
     threshold_validation_scores_ : ndarray of shape (len(regularization_grid), len(threshold_grid))
     regularization_validation_scores_ : ndarray of shape (len(regularization_grid),)
     split_ : dict of index arrays ``fit``, ``threshold_validation``, ``regularization_validation``
+    grid_ : the 3 fitted logistic regressions and their validation decisions (see :meth:`for_metric`)
     n_unconverged_fits_ : int
     """
 
@@ -361,30 +415,33 @@ class PlugInClassifier(_LinearBaseline):
         outer, reg_val = _stratified_holdout(y, 0.2, rng)
         inner, thr_val = _stratified_holdout(y[outer], 0.1, rng)
         fit_idx, thr_val = outer[inner], outer[thr_val]
-        metric = self.metric_
-        thr_scores = np.empty((lambdas.size, thresholds.size))
-        models = []
+        coefs = np.empty((lambdas.size, X.shape[1]))
+        intercepts = np.empty(lambdas.size)
         unconverged = 0
         for i, lam in enumerate(lambdas):
             model = LogisticRegression(C=_penalty_to_C(lam, fit_idx.size), max_iter=self.max_iter)
             unconverged += _fit_counting_unconverged(model, X[fit_idx], y[fit_idx])
-            models.append((model.coef_[0].copy(), float(model.intercept_[0])))
-            eta = expit(X[thr_val] @ models[-1][0] + models[-1][1])
-            thr_scores[i] = metric.score_decision(y[thr_val], eta[np.newaxis, :] - thresholds[:, np.newaxis],
-                                                  zero_division=0.0)
+            coefs[i], intercepts[i] = model.coef_[0], model.intercept_[0]
         self.n_unconverged_fits_ = unconverged
         _warn_unconverged(unconverged, lambdas.size, "Plug-in (LogisticRegression)", self.max_iter)
-        best_thr = np.argmax(thr_scores, axis=1)
-        reg_scores = np.array([
-            metric.score_decision(y[reg_val], expit(X[reg_val] @ coef + b) - thresholds[best_thr[i]],
-                                  zero_division=0.0)
-            for i, (coef, b) in enumerate(models)])
-        best = int(np.argmax(reg_scores))
-        self.coef_, self.intercept_ = models[best]
-        self.regularization_, self.threshold_ = float(lambdas[best]), float(thresholds[best_thr[best]])
+
+        def decisions(rows):  # eta_hat(x) - delta for every (lambda, threshold): (n_lambda, n_threshold, n)
+            eta = expit(coefs @ X[rows].T + intercepts[:, None])
+            return eta[:, None, :] - thresholds[None, :, None]
+
+        self.grid_ = _ValidatedGrid(lambdas, thresholds, coefs, intercepts, decisions(thr_val), y[thr_val],
+                                    decisions(reg_val), y[reg_val])
+        self.split_ = {"fit": fit_idx, "threshold_validation": thr_val, "regularization_validation": reg_val}
+        return self._select()
+
+    def _select(self):
+        best, best_thr, thr_scores, reg_scores = _two_stage_selection(self.metric_, self.grid_)
+        grid = self.grid_
+        self.coef_, self.intercept_ = grid.coefs[best].copy(), float(grid.intercepts[best])
+        self.regularization_ = float(grid.regularizations[best])
+        self.threshold_ = float(grid.grid_values[best_thr[best]])
         self.threshold_validation_scores_ = thr_scores
         self.regularization_validation_scores_ = reg_scores
-        self.split_ = {"fit": fit_idx, "threshold_validation": thr_val, "regularization_validation": reg_val}
         return self
 
     def predict_proba(self, X):

@@ -276,3 +276,30 @@ def test_import_without_scikit_learn_says_what_to_install(monkeypatch):
     monkeypatch.delitem(sys.modules, "lfverify.baselines")
     with pytest.raises(ImportError, match=r"lfverify.baselines needs scikit-learn .*pip install 'scikit-learn>=1\.5'"):
         importlib.import_module("lfverify.baselines")
+
+
+@pytest.mark.parametrize("name, chosen", [("w-erm", "cost_"), ("plug-in", "threshold_")])
+@pytest.mark.parametrize("other", ["jaccard", "f2"])
+def test_for_metric_equals_a_refit_for_that_metric(name, chosen, other):
+    # Oracle: fitting from scratch for the other metric with the same seed (the grid does not depend on it).
+    X, y = _problem()
+    fitted = B.make_baseline(name, "f1", seed=3).fit(X, y)
+    refit = B.make_baseline(name, other, seed=3).fit(X, y)
+    derived = fitted.for_metric(other)
+    assert derived is not fitted and derived.metric == other and fitted.metric == "f1"
+    np.testing.assert_array_equal(derived.coef_, refit.coef_)
+    assert derived.intercept_ == refit.intercept_
+    assert derived.regularization_ == refit.regularization_ and getattr(derived, chosen) == getattr(refit, chosen)
+    np.testing.assert_array_equal(derived.regularization_validation_scores_, refit.regularization_validation_scores_)
+    np.testing.assert_array_equal(derived.predict(X), refit.predict(X))
+    # the original keeps its own selection
+    np.testing.assert_array_equal(fitted.coef_, B.make_baseline(name, "f1", seed=3).fit(X, y).coef_)
+    if other == "f2":  # power: Jaccard = F1 / (2 - F1) always picks F1's choice, F_2 does not here
+        assert getattr(derived, chosen) != getattr(fitted, chosen)
+
+
+def test_for_metric_needs_a_fitted_classifier():
+    from sklearn.exceptions import NotFittedError
+
+    with pytest.raises(NotFittedError):
+        B.make_baseline("w-erm", "f1", seed=0).for_metric("jaccard")

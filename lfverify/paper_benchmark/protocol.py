@@ -264,6 +264,7 @@ def run_trial(dataset, trial: int, config: ProtocolConfig, *, seed: int = 0) -> 
     errors = {m: {} for m in config.metrics}
     erm_predictions = None
     starts = _ERMStarts(X_train, y_train, seq)
+    grid_fits = {}  # method -> (metric name, fitted W-ERM / Plug-in): its fits do not depend on the metric
     for metric_name in config.metrics:
         metric = metric_object(metric_name)
         for method in config.methods:
@@ -274,6 +275,10 @@ def run_trial(dataset, trial: int, config: ProtocolConfig, *, seed: int = 0) -> 
                     predicted = clf.predict(X_test) == 1
                 elif method == "ERM" and erm_predictions is not None:
                     predicted, info = erm_predictions
+                elif method in grid_fits:  # W-ERM / Plug-in: the first metric's grid, re-selected (no refit)
+                    first_metric, fitted = grid_fits[method]
+                    predicted = np.asarray(fitted.for_metric(metric).predict(X_test)) == 1
+                    info = {"grid_fitted_for": first_metric}
                 else:
                     from ..baselines import make_baseline
 
@@ -283,6 +288,8 @@ def run_trial(dataset, trial: int, config: ProtocolConfig, *, seed: int = 0) -> 
                     predicted, info = np.asarray(model.predict(X_test)) == 1, {}
                     if method == "ERM":
                         erm_predictions = (predicted, info)
+                    if hasattr(model, "for_metric"):
+                        grid_fits[method] = (metric_name, model)
             except (ValueError, ArithmeticError, np.linalg.LinAlgError) as exc:
                 errors[metric_name][method] = f"{type(exc).__name__}: {exc}"
                 continue
