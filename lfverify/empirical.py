@@ -173,7 +173,7 @@ class EmpiricalSurrogateUtility:
         grad = np.zeros((K, d)) if gradient else None
         tp = np.zeros(K) if counts else None
         pp = np.zeros(K) if counts else None
-        chunk = min(part.n, max(1024, _CHUNK_ELEMENTS // K))
+        chunk = max(1, min(part.n, max(1024, _CHUNK_ELEMENTS // K)))
         # one margin buffer and one loss workspace for all chunks (see SurrogateLoss._value_and_derivative)
         margin_buffer = np.empty(chunk * K)
         workspace_buffer = np.empty(3 * chunk * K) if (scores and gradient) else None

@@ -46,9 +46,9 @@ __all__ = ["LinearFractionalClassifier", "resolve_metric", "default_tau", "ERM_R
 #: The l2-regularization parameter lambda of the ERM baseline / initializer (App. C.2, "Baseline 1 (ERM)":
 #: "the hinge loss and l2-regularization are employed with the regularization parameter 10^-2").  It is read as
 #: the lambda of  (lambda / 2) ||w||^2 + sum_i hinge_i  (liblinear's own form, LinearSVC's C = 1 / lambda = 100):
-#: of four readings this one reproduces the paper's ERM column (10 trials on 15 data sets: chi^2 57 against the
-#: printed F1 means; the mean-loss reading C = 1 / (n lambda) gives 1,714 and F1 = 0 on phoneme, whose printed
-#: ERM F1 is 0.530).  The measurement and its command are in README "Findings".
+#: of four readings this one reproduces the paper's ERM column (10 trials on 15 data sets: sum of z^2 55 against
+#: the printed F1 means; the mean-loss reading C = 1 / (n lambda) gives 1,764 and F1 = 0 on phoneme, whose printed
+#: ERM F1 is 0.530; benchmarks/results/erm_regularization.md).  The measurement and its command are in README "Findings".
 ERM_REGULARIZATION = 1e-2
 
 

@@ -27,6 +27,7 @@ test set) as 0, scikit-learn's value.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 import zlib
@@ -190,23 +191,20 @@ class _ERMStarts:
         self.X_train, self.y_train = X_train, y_train
         self.fit_idx, self.val_idx = split_indices(X_train.shape[0], _VALIDATION_FRACTION, child_seed(seq, 1),
                                                    y=y_train)
-        self._fit_start = self._train_start = None
 
-    @property
+    @functools.cached_property
     def fit_start(self):
+        """The ERM start on the 4/5 fitting part (the learning-rate validation's fits start here)."""
         from ..estimator import erm_initial_parameters
 
-        if self._fit_start is None:
-            self._fit_start = erm_initial_parameters(self.X_train[self.fit_idx], self.y_train[self.fit_idx])
-        return self._fit_start
+        return erm_initial_parameters(self.X_train[self.fit_idx], self.y_train[self.fit_idx])
 
-    @property
+    @functools.cached_property
     def train_start(self):
+        """The ERM start on the whole training set (the final refit starts here)."""
         from ..estimator import erm_initial_parameters
 
-        if self._train_start is None:
-            self._train_start = erm_initial_parameters(self.X_train, self.y_train)
-        return self._train_start
+        return erm_initial_parameters(self.X_train, self.y_train)
 
 
 def _fit_proposed(method, metric_name, config, starts: _ERMStarts):
