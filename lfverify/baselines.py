@@ -32,8 +32,8 @@ Conventions that App. C.2 leaves open, decided here:
   - W-ERM's and Plug-in's validated lambda in {1e-1, 1e-3, 1e-5} weighs it against the *mean* loss,
     ``mean_i loss_i + (lambda / 2) ||w||^2`` (scikit-learn's ``SGDClassifier(alpha=lambda)`` convention), so
     ``C = 1 / (lambda n)`` with n the training samples of that fit: this reading reproduces their columns on the
-    nine small data sets (W-ERM 17 of 18 cells within 3 combined standard errors, Plug-in 18 of 18), and the sum form would ask
-    liblinear for C = 10^5.
+    nine small data sets (W-ERM 17 of 18 cells within 3 combined standard errors, Plug-in 18 of 18), and the
+    sum form would ask liblinear for C = 10^5.
   The intercept is fitted (liblinear penalises it too, as its default).
 * **"Chosen by cross validation"** is read as the 4:1 hold-out the same paragraph describes: for every
   lambda the cost (threshold) is chosen on the 10 % split, then lambda is chosen by the metric on the 20 %

@@ -86,7 +86,8 @@ def check_features(X, name: str = "X", *, min_samples: int = 1) -> np.ndarray:
     if not np.isfinite(arr).all():
         bad = np.argwhere(~np.isfinite(arr))[0]
         raise ValueError(
-            f"{name} must contain only finite values; got {_describe(arr[tuple(bad)])} at index {tuple(int(i) for i in bad)}"
+            f"{name} must contain only finite values; got {_describe(arr[tuple(bad)])} at index "
+            f"{tuple(int(i) for i in bad)}"
         )
     return np.ascontiguousarray(arr)
 
