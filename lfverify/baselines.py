@@ -230,7 +230,28 @@ class _LinearBaseline(ClassifierMixin, BaseEstimator):
         return X @ self.coef_ + self.intercept_
 
 
-class HingeERMClassifier(_LinearBaseline):
+class _MetricIndependentFit(_LinearBaseline):
+    """Baselines whose fits do not depend on the metric: ERM (it minimises the hinge loss) and W-ERM / Plug-in
+    (their grid of fits; only the selection on the validation splits, ``_select``, uses the metric)."""
+
+    def _select(self):
+        return self  # ERM: nothing is chosen by the metric
+
+    def for_metric(self, metric):
+        """A copy of this fitted classifier for ``metric``, with App. C.2's selection redone and nothing refitted.
+
+        The splits and fits do not depend on the metric, so this equals ``set_params(metric=metric).fit(X, y)``
+        with the same ``random_state`` (tested) at the cost of the validation scores only; the benchmark fits
+        each of these baselines once per trial and uses it for F_1 and for Jaccard.
+        """
+        check_is_fitted(self, "coef_")
+        other = copy.copy(self)
+        other.metric = metric
+        other.metric_ = resolve_metric(metric)
+        return other._select()
+
+
+class HingeERMClassifier(_MetricIndependentFit):
     """Baseline 1 (ERM, App. C.2): hinge loss + l2 regularization lambda = 1e-2, ``LinearSVC`` (liblinear), C = 1/lambda.
 
     Parameters
@@ -271,24 +292,7 @@ class HingeERMClassifier(_LinearBaseline):
         return self._linear_decision(X)
 
 
-class _GridValidatedBaseline(_LinearBaseline):
-    """W-ERM and Plug-in: a metric-independent grid of fits (``grid_``) and a metric-dependent selection."""
-
-    def for_metric(self, metric):
-        """A copy of this fitted classifier with App. C.2's selection redone for ``metric``, without refitting.
-
-        The grid's splits and fits do not depend on the metric, so this equals ``set_params(metric=metric)
-        .fit(X, y)`` with the same ``random_state`` (tested) at the cost of the validation scores only; the
-        benchmark fits once per trial and selects for F_1 and for Jaccard.
-        """
-        check_is_fitted(self, "grid_")
-        other = copy.copy(self)
-        other.metric = metric
-        other.metric_ = resolve_metric(metric)
-        return other._select()
-
-
-class WeightedERMClassifier(_GridValidatedBaseline):
+class WeightedERMClassifier(_MetricIndependentFit):
     """Baseline 2 (W-ERM, App. C.2): cost-sensitive hinge ERM, cost and lambda chosen on validation splits.
 
     For every lambda in ``regularization_grid`` and cost c in ``cost_grid`` (20 values), a ``LinearSVC`` with
@@ -372,7 +376,7 @@ class WeightedERMClassifier(_GridValidatedBaseline):
         return self._linear_decision(X)
 
 
-class PlugInClassifier(_GridValidatedBaseline):
+class PlugInClassifier(_MetricIndependentFit):
     """Baseline 3 (Plug-in, App. C.2): logistic-regression eta_hat, threshold delta from a grid of 20.
 
     For every lambda, ``LogisticRegression`` is fitted on 90 % of 80 % of the training data (step 1); the

@@ -303,3 +303,16 @@ def test_for_metric_needs_a_fitted_classifier():
 
     with pytest.raises(NotFittedError):
         B.make_baseline("w-erm", "f1", seed=0).for_metric("jaccard")
+
+
+def test_erm_for_metric_is_the_same_svm_scored_by_the_other_metric():
+    # Oracle: a refit for the other metric with the same seed (ERM's hinge fit never looks at the metric).
+    from sklearn.metrics import fbeta_score
+
+    X, y = _problem()
+    fitted = B.make_baseline("erm", "f1", seed=3).fit(X, y)
+    derived = fitted.for_metric("f2")
+    refit = B.make_baseline("erm", "f2", seed=3).fit(X, y)
+    np.testing.assert_array_equal(derived.coef_, refit.coef_)
+    assert derived.intercept_ == refit.intercept_ and derived.metric == "f2" and fitted.metric == "f1"
+    assert derived.score(X, y) == fbeta_score(y, refit.predict(X), beta=2.0)

@@ -260,9 +260,8 @@ def run_trial(dataset, trial: int, config: ProtocolConfig, *, seed: int = 0) -> 
         X_train, y_train = X_train[keep], y_train[keep]
     results = {m: {} for m in config.metrics}
     errors = {m: {} for m in config.metrics}
-    erm_predictions = None
     starts = _ERMStarts(X_train, y_train, seq)
-    grid_fits = {}  # method -> (metric name, fitted W-ERM / Plug-in): its fits do not depend on the metric
+    fitted_baselines = {}  # method -> (metric name, fitted ERM / W-ERM / Plug-in): their fits ignore the metric
     for metric_name in config.metrics:
         metric = metric_object(metric_name)
         for method in config.methods:
@@ -271,12 +270,10 @@ def run_trial(dataset, trial: int, config: ProtocolConfig, *, seed: int = 0) -> 
                 if method in PROPOSED_METHODS:
                     clf, info = _fit_proposed(method, metric_name, config, starts)
                     predicted = clf.predict(X_test) == 1
-                elif method == "ERM" and erm_predictions is not None:
-                    predicted, info = erm_predictions
-                elif method in grid_fits:  # W-ERM / Plug-in: the first metric's grid, re-selected (no refit)
-                    first_metric, fitted = grid_fits[method]
+                elif method in fitted_baselines:  # the first metric's fit, re-selected for this one (no refit)
+                    first_metric, fitted = fitted_baselines[method]
                     predicted = np.asarray(fitted.for_metric(metric).predict(X_test)) == 1
-                    info = {"grid_fitted_for": first_metric}
+                    info = {"fitted_for": first_metric}
                 else:
                     from ..baselines import make_baseline
 
@@ -284,10 +281,8 @@ def run_trial(dataset, trial: int, config: ProtocolConfig, *, seed: int = 0) -> 
                                           seed=child_seed(seq, 2, ALL_METHODS.index(method)))
                     model.fit(X_train, y_train)
                     predicted, info = np.asarray(model.predict(X_test)) == 1, {}
-                    if method == "ERM":
-                        erm_predictions = (predicted, info)
-                    if hasattr(model, "for_metric"):
-                        grid_fits[method] = (metric_name, model)
+                    if hasattr(model, "for_metric"):  # not the tuned-threshold peer: its CV scores the metric
+                        fitted_baselines[method] = (metric_name, model)
             except (ValueError, ArithmeticError, np.linalg.LinAlgError) as exc:
                 errors[metric_name][method] = f"{type(exc).__name__}: {exc}"
                 continue
