@@ -28,7 +28,6 @@ import math
 import warnings
 from pathlib import Path
 
-import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import LinearSVC
 
@@ -37,6 +36,7 @@ from lfverify.datasets import load_dataset
 from lfverify.paper_benchmark.paper_values import printed_result
 from lfverify.paper_benchmark.protocol import (_TEST_FRACTION, _score, child_seed, metric_object, split_indices,
                                               trial_seed_sequence)
+from lfverify.paper_benchmark.statistics import summarize
 
 LAMBDA = 1e-2
 TRIALS = 10
@@ -71,11 +71,6 @@ def measure(name: str, trials: int) -> dict:
     return values
 
 
-def _mean_se(values):
-    arr = np.asarray(values, dtype=float)
-    return float(arr.mean()), float(arr.std(ddof=1) / math.sqrt(arr.size)) if arr.size > 1 else math.nan
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--trials", type=int, default=TRIALS)
@@ -101,7 +96,7 @@ def main(argv=None) -> int:
             printed = printed_result(metric, name, "ERM")
             cells = []
             for reading in READINGS:
-                mean, se = _mean_se(values[reading][metric])
+                mean, se, _ = summarize(values[reading][metric])  # --trials >= 2: se is a number
                 cell = f"{mean:.3f} ({se:.3f})"
                 if printed is not None:
                     z = (mean - printed.mean) / max(math.hypot(se, printed.standard_error), 1e-3)
