@@ -15,13 +15,15 @@ import pytest
 from scipy import stats
 
 from lfverify.paper_benchmark import paper_values
+from lfverify.paper_benchmark.curve_claims import plug_in_significant_wins, small_sample_comparisons, tau_shapes
 from lfverify.paper_benchmark.paper_values import PAPER_METHODS, PAPER_RESULTS, PAPER_TABLE2_DATASETS
 from lfverify.paper_benchmark.protocol import (ProtocolConfig, child_seed, run_convergence, run_trial,
                                                split_indices, trial_seed_sequence)
 from lfverify.paper_benchmark.report import (collect_curve_errors, collect_curve_values, convergence_summary,
                                              format_mean_se, iterations_to_final, markdown_curve_table,
                                              markdown_convergence_table, markdown_learning_rate_table,
-                                             markdown_results_table)
+                                             markdown_results_table, markdown_sample_complexity_claims,
+                                             markdown_tau_claims)
 from lfverify.paper_benchmark.runner import Cell, fingerprint, load_records, record_path, run_cells
 from lfverify.paper_benchmark.statistics import (bold_methods, one_sided_p_value, summarize,
                                                  within_combined_standard_errors)
@@ -226,6 +228,93 @@ def test_curve_table_means_and_failed_trials():
     assert "| heart | U-BFGS | 0.600 (1000) | 0.800 (n/a) |" in table
     assert "* failed trial (excluded from the mean): heart, U-BFGS, n = 40: `ValueError: theta`" in table
 
+
+
+# ---------------------------------------------------------------------- App. C.5 / C.6 statements
+def _named_lists(text: str) -> list:
+    """'a, b, and c in X' phrases -> [(a, b, c), ...] (names as printed, in order)."""
+    out = []
+    for phrase in re.findall(r"([a-z.\-]+(?:, [a-z.\-]+)*,? and [a-z.\-]+) in ", text):
+        out.append(tuple(n.strip() for n in re.split(r",\s*(?:and\s+)?|\s+and\s+", phrase) if n.strip()))
+    return out
+
+
+@needs_tex
+def test_app_c5_c6_named_data_sets_match_the_tex():
+    # oracle: the .tex sentences, parsed here independently of the hand transcription in paper_values
+    tex = PAPER_TEX.read_text()
+    c5 = tex[tex.index("we can observe clear differences"):tex.index("where either U-GD or U-BFGS works better")]
+    assert _named_lists(c5) == [paper_values.PAPER_SMALL_SAMPLE_WINS["f1"],
+                                paper_values.PAPER_SMALL_SAMPLE_WINS["jaccard"]]
+    c6 = tex[tex.index("\\label{sec:supp:tau-sensitivity}"):]
+    increasing, extremum = [block[:block.index("\\end{itemize}")] for block in c6.split("\\begin{itemize}")[1:3]]
+    assert _named_lists(increasing) == [paper_values.PAPER_TAU_INCREASING["f1"],
+                                        paper_values.PAPER_TAU_INCREASING["jaccard"]]
+    assert _named_lists(extremum) == [paper_values.PAPER_TAU_EXTREMUM["f1"], paper_values.PAPER_TAU_EXTREMUM["jaccard"]]
+    assert _named_lists("x, y, and z in F") != [("x", "y")]  # the parser sees a dropped name
+
+
+def _welch_greater(a, b):
+    return stats.ttest_ind(a, b, equal_var=False, alternative="greater").pvalue
+
+
+def test_small_sample_comparison_picks_the_better_proposed_method_and_tests_it():
+    # oracle: scipy's Welch test on hand-made trial values
+    ugd, ubfgs, plug = [0.60, 0.62, 0.64], [0.70, 0.72, 0.71], [0.50, 0.55, 0.52]
+    curves = {"d": {"U-GD": {20: ugd, 40: ugd}, "U-BFGS": {20: ubfgs, 40: [0.4, 0.45, 0.5]},
+                    "Plug-in": {20: plug, 40: [0.61, 0.63, 0.62], 100: plug}}}
+    rows = small_sample_comparisons(curves)
+    assert [(r.size, r.method, r.significant) for r in rows] == [(20, "U-BFGS", True), (40, "U-GD", False)]
+    assert rows[0].p_value == pytest.approx(_welch_greater(ubfgs, plug), rel=1e-12, abs=0)
+    assert rows[1].p_value == pytest.approx(_welch_greater(ugd, [0.61, 0.63, 0.62]), rel=1e-12, abs=0)
+    assert (rows[0].mean, rows[0].plug_in_mean) == pytest.approx((0.71, 0.52333333333333333), rel=1e-12, abs=0)
+    # a Plug-in shifted up to the proposed level makes the significant row fail
+    curves["d"]["Plug-in"][20] = [v + 0.2 for v in plug]
+    assert not small_sample_comparisons(curves)[0].significant
+    assert small_sample_comparisons({"d": {"U-GD": {20: ugd}}}) == []  # no Plug-in: nothing to compare
+
+
+def test_plug_in_counts_only_when_it_beats_both_proposed_methods():
+    low, high = [0.50, 0.52, 0.51], [0.80, 0.82, 0.81]
+    curves = {"a": {"U-GD": {100: low, 400: low, 40: low}, "U-BFGS": {100: low, 400: high, 40: low},
+                    "Plug-in": {100: high, 400: high, 40: high}},
+              "b": {"U-GD": {200: low}, "Plug-in": {200: high}}}  # U-BFGS missing: not compared
+    assert plug_in_significant_wins(curves) == ([("a", 100)], 2)
+    curves["a"]["U-BFGS"][400] = low  # now beaten by Plug-in as well
+    assert plug_in_significant_wins(curves) == ([("a", 100), ("a", 400)], 2)
+
+
+def test_tau_shapes_increasing_interior_maximum_and_flat():
+    a = [0.50, 0.52, 0.51]
+    up = {0.1: a, 0.5: [v + 0.05 for v in a], 0.9: [v + 0.1 for v in a]}
+    peak = {0.1: a, 0.5: [v + 0.1 for v in a], 0.9: [v + 0.01 for v in a]}
+    flat = {0.1: a, 0.5: [0.49, 0.53, 0.51], 0.9: [0.52, 0.50, 0.51]}
+    rows = {r.method: r for r in tau_shapes({"d": {"up": up, "peak": peak, "flat": flat, "two": {0.1: a, 0.9: a}}})}
+    assert set(rows) == {"up", "peak", "flat"}  # two taus: no shape
+    assert (rows["up"].increasing, rows["up"].best_tau, rows["up"].interior_maximum) == (True, 0.9, False)
+    assert rows["up"].rise == pytest.approx(0.1, rel=1e-12, abs=0)
+    assert rows["up"].rise_p_value == pytest.approx(_welch_greater(up[0.9], a), rel=1e-12, abs=0)
+    assert (rows["peak"].increasing, rows["peak"].best_tau, rows["peak"].interior_maximum) == (False, 0.5, True)
+    assert (rows["flat"].increasing, rows["flat"].interior_maximum) == (False, False)
+    # the peak lowered to the level of the right end is no longer a significant interior maximum
+    peak[0.5] = [v + 0.011 for v in a]
+    assert not tau_shapes({"d": {"peak": peak}})[0].interior_maximum
+
+
+def test_curve_claim_tables_name_the_paper_and_count():
+    a, b = [0.50, 0.52, 0.51], [0.70, 0.72, 0.71]
+    curves = {"diabetes": {"U-GD": {20: b}, "U-BFGS": {20: a}, "Plug-in": {20: a}},
+              "heart": {"U-GD": {20: a}, "U-BFGS": {20: a}, "Plug-in": {20: b}}}
+    table = markdown_sample_complexity_claims(curves, "f1")
+    assert "| diabetes | yes | 20 | U-GD | 0.710 | 0.510 |" in table and "| heart | no | 20 |" in table
+    assert "on 1 of 2 data sets (diabetes); of the 1 the paper names and this run has, 1." in table
+    taus = {"sonar": {"U-GD": {0.1: a, 0.5: b, 0.9: a}}, "splice": {"U-BFGS": {0.1: a, 0.5: a, 0.9: a}}}
+    table = markdown_tau_claims(taus, "f1")
+    assert "| sonar | extremum | U-GD | +0.000 |" in table and "| splice | increasing | U-BFGS |" in table
+    assert "Named increasing by the paper and in this run: 1 data set; U-GD or U-BFGS shows it significantly " \
+           "on 0 (none)." in table
+    assert "Named extremum by the paper and in this run: 1 data set; U-GD or U-BFGS shows it significantly on 1 " \
+           "(sonar)." in table
 
 def test_iterations_to_final_known_answers():
     assert iterations_to_final([0.0, 0.5, 0.9, 0.995, 1.0, 1.0], relative=0.01) == 3

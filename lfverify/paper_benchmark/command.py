@@ -233,6 +233,9 @@ def run_benchmark(options: BenchOptions) -> Path:
             lines.append(report.markdown_curve_table(curves, metric, label=label, title=title,
                                                      errors=report.collect_curve_errors(records[experiment], metric,
                                                                                         key)))
+            claims = (report.markdown_sample_complexity_claims if experiment == "sample-complexity" else
+                      report.markdown_tau_claims)
+            lines.append(claims(curves, metric, alpha=options.alpha))
             summary[experiment][metric] = {d: {m: {repr(x): v for x, v in xs.items()} for m, xs in ms.items()}
                                            for d, ms in curves.items()}
             if options.figures and curves:

@@ -1,4 +1,5 @@
-"""The paper's printed benchmark results (App. C.4, Tables 4 and 5; Table 2 repeats four of their rows).
+"""The paper's printed benchmark results (App. C.4, Tables 4 and 5; Table 2 repeats four of their rows) and the
+data sets App. C.5 and C.6 name in their statements about the curve studies.
 
 Transcribed once, by hand, from the LaTeX source; ``tests/test_paper_benchmark.py`` re-parses the .tex and
 checks every entry (and that Table 2's rows equal the corresponding rows of Tables 4 and 5).  Each entry is
@@ -15,7 +16,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["PrintedResult", "PAPER_METHODS", "PAPER_RESULTS", "PAPER_TABLE2_DATASETS", "printed_result"]
+__all__ = ["PrintedResult", "PAPER_METHODS", "PAPER_RESULTS", "PAPER_TABLE2_DATASETS", "printed_result",
+           "PAPER_SMALL_SAMPLE_WINS", "PAPER_TAU_INCREASING", "PAPER_TAU_EXTREMUM"]
 
 
 class PrintedResult(NamedTuple):
@@ -94,3 +96,30 @@ PAPER_RESULTS = {"f1": _F1, "jaccard": _JACCARD}
 def printed_result(metric: str, dataset: str, method: str) -> PrintedResult | None:
     """The paper's printed cell, or ``None`` where the paper has none (another metric, data set or method)."""
     return PAPER_RESULTS.get(metric, {}).get(dataset, {}).get(method)
+
+
+# ---------------------------------------------------------------------- App. C.5 and C.6, the named data sets
+#: App. C.5: "we can observe clear differences in some cases such as cod-rna, diabetes, german.numer, ionosphere,
+#: sonar, and splice in F1-measure, and australian, cod-rna, diabetes, ionosphere, phishing, sonar, and spambase
+#: in Jaccard index, where either U-GD or U-BFGS works better than Plug-in even if sample sizes are quite small
+#: around 20 to 40."  metric -> data sets.
+PAPER_SMALL_SAMPLE_WINS = {
+    "f1": ("cod-rna", "diabetes", "german.numer", "ionosphere", "sonar", "splice"),
+    "jaccard": ("australian", "cod-rna", "diabetes", "ionosphere", "phishing", "sonar", "spambase"),
+}
+
+#: App. C.6: "there is a tendency that the performance becomes better as tau becomes closer to 1. [...] australian,
+#: breast-cancer, german.numer, heart, ionosphere, mushrooms, phishing, and splice in the F_beta-measure,
+#: australian, mushrooms, phishing, and splice in the Jaccard index."  metric -> data sets.
+PAPER_TAU_INCREASING = {
+    "f1": ("australian", "breast-cancer", "german.numer", "heart", "ionosphere", "mushrooms", "phishing", "splice"),
+    "jaccard": ("australian", "mushrooms", "phishing", "splice"),
+}
+
+#: App. C.6: "there are also other cases where there exist extrema of the performance with respect to the choices
+#: of tau. [...] german.numer and sonar in the F_beta-measure, breast-cancer, heart, ionosphere and sonar in the
+#: Jaccard index."  metric -> data sets.  (german.numer / F_1 is in both of App. C.6's lists.)
+PAPER_TAU_EXTREMUM = {
+    "f1": ("german.numer", "sonar"),
+    "jaccard": ("breast-cancer", "heart", "ionosphere", "sonar"),
+}

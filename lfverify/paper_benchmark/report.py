@@ -17,13 +17,15 @@ from collections import defaultdict
 
 import numpy as np
 
-from .paper_values import PAPER_METHODS, printed_result
+from .curve_claims import plug_in_significant_wins, small_sample_comparisons, tau_shapes
+from .paper_values import (PAPER_METHODS, PAPER_SMALL_SAMPLE_WINS, PAPER_TAU_EXTREMUM, PAPER_TAU_INCREASING,
+                           printed_result)
 from .statistics import bold_methods, summarize, within_combined_standard_errors
 
 __all__ = ["method_sort_key", "collect_table_values", "markdown_results_table", "format_mean_se",
            "markdown_learning_rate_table", "iterations_to_final",
            "convergence_summary", "markdown_convergence_table", "collect_curve_values", "collect_curve_errors",
-           "markdown_curve_table"]
+           "markdown_curve_table", "markdown_sample_complexity_claims", "markdown_tau_claims"]
 
 _METRIC_TITLES = {"f1": "F1-measure", "jaccard": "Jaccard index"}
 _METHOD_ORDER = ("U-GD", "U-BFGS", "ERM", "W-ERM", "Plug-in", "Tuned-threshold")
@@ -77,7 +79,7 @@ def markdown_results_table(values: dict, metric: str, *, methods, alpha: float =
     header = "| dataset | " + " | ".join(methods) + " |"
     lines = [f"### {_METRIC_TITLES.get(metric, metric)}", "",
              "Cells: ours (mean, standard error x 10^4; bold = best or not significantly worse, one-sided "
-             f"{test} t-test at {alpha:g}) / the paper's printed value (`*` = bold in the paper) / ours - paper, "
+             f"Welch t-test at {alpha:g}) / the paper's printed value (`*` = bold in the paper) / ours - paper, "
              "`ok` if within 3 combined standard errors, `FAR` if not.", "",
              header, "|" + "---|" * (len(methods) + 1)]
     tally = defaultdict(lambda: [0, 0])
@@ -285,4 +287,64 @@ def markdown_curve_table(curves: dict, metric: str, *, label: str, title: str, e
         lines.append("")
         lines += [f"* failed trial (excluded from the mean): {d}, {m}, {label} = {x:g}: `{msg}`"
                   for d, m, x, msg in errors]
+    return "\n".join(lines) + "\n"
+
+
+def _count(items, noun: str) -> str:
+    return f"{len(items)} {noun}{'' if len(items) == 1 else 's'}"
+
+
+def _format_p(p_value: float | None) -> str:
+    return "n/a" if p_value is None else f"{p_value:.3g}"
+
+
+def markdown_sample_complexity_claims(curves: dict, metric: str, *, alpha: float = 0.05) -> str:
+    """App. C.5's two statements decided on the run (:mod:`lfverify.paper_benchmark.curve_claims`)."""
+    named = PAPER_SMALL_SAMPLE_WINS.get(metric, ())
+    rows = small_sample_comparisons(curves, alpha=alpha)
+    lines = [f"App. C.5, {_METRIC_TITLES.get(metric, metric)}: \"either U-GD or U-BFGS works better than Plug-in "
+             f"even if sample sizes are quite small around 20 to 40\" (named by the paper for "
+             f"{', '.join(named) or 'no data set'}). The better proposed method against Plug-in, one-sided "
+             f"Welch t-test at {alpha:g}:", "",
+             "| dataset | named by the paper | n | better proposed | its mean | Plug-in mean | p | better |",
+             "|---|---|---|---|---|---|---|---|"]
+    lines += [f"| {r.dataset} | {'yes' if r.dataset in named else 'no'} | {r.size} | {r.method} | {r.mean:.3f} | "
+              f"{r.plug_in_mean:.3f} | {_format_p(r.p_value)} | {'yes' if r.significant else 'no'} |" for r in rows]
+    datasets = sorted({r.dataset for r in rows})
+    held = [d for d in datasets if any(r.significant for r in rows if r.dataset == d)]
+    named_here = [d for d in datasets if d in named]
+    lines += ["", f"Significantly better at some n <= 40 on {len(held)} of {_count(datasets, 'data set')} "
+              f"({', '.join(held) or 'none'}); of the {len(named_here)} the paper names and this run has, "
+              f"{sum(d in held for d in named_here)}."]
+    wins, compared = plug_in_significant_wins(curves, alpha=alpha)
+    lines += ["", f"\"Plug-in seldom works significantly better than the gradient-based methods [...] around 100 "
+              f"to 400\": Plug-in significantly better than both U-GD and U-BFGS in {len(wins)} of {compared} "
+              f"(data set, n) with 100 <= n <= 400"
+              + (f" ({', '.join(f'{d} n = {n}' for d, n in wins)})." if wins else ".")]
+    return "\n".join(lines) + "\n"
+
+
+def markdown_tau_claims(curves: dict, metric: str, *, alpha: float = 0.05) -> str:
+    """App. C.6's two statements decided on the run (:mod:`lfverify.paper_benchmark.curve_claims`)."""
+    increasing, extremum = PAPER_TAU_INCREASING.get(metric, ()), PAPER_TAU_EXTREMUM.get(metric, ())
+    rows = sorted(tau_shapes(curves, alpha=alpha), key=lambda r: (r.dataset, method_sort_key(r.method)))
+
+    def named(dataset):
+        kinds = [k for k, names in (("increasing", increasing), ("extremum", extremum)) if dataset in names]
+        return ", ".join(kinds) or "-"
+
+    lines = [f"App. C.6, {_METRIC_TITLES.get(metric, metric)}: \"the performance becomes better as tau becomes "
+             f"closer to 1\" (increasing: the mean at the largest tau above the mean at the smallest) and \"there "
+             f"exist extrema\" (the best tau strictly inside, above both ends); one-sided Welch t-tests at "
+             f"{alpha:g}:", "",
+             "| dataset | named by the paper | method | largest - smallest tau | p | increasing | best tau | "
+             "interior maximum |", "|---|---|---|---|---|---|---|---|"]
+    lines += [f"| {r.dataset} | {named(r.dataset)} | {r.method} | {r.rise:+.3f} | {_format_p(r.rise_p_value)} | "
+              f"{'yes' if r.increasing else 'no'} | {r.best_tau:g} | {'yes' if r.interior_maximum else 'no'} |"
+              for r in rows]
+    for kind, names, flag in (("increasing", increasing, "increasing"), ("extremum", extremum, "interior_maximum")):
+        here = sorted({r.dataset for r in rows if r.dataset in names})
+        shown = [d for d in here if any(getattr(r, flag) for r in rows if r.dataset == d)]
+        lines += ["", f"Named {kind} by the paper and in this run: {_count(here, 'data set')}; U-GD or U-BFGS shows "
+                  f"it significantly on {len(shown)} ({', '.join(shown) or 'none'})."]
     return "\n".join(lines) + "\n"
