@@ -190,6 +190,9 @@ def test_results_table_cells_bold_and_comparison():
     assert cells[3] == "0.681 (9) / 0.681 (9)* / +0.000 ok"
     assert cells[4] == "0.640 (10) / -"
     assert "U-GD 1/1, U-BFGS 0/1, Plug-in 1/1" in table
+    assert "one-sided welch t-test at 0.05" in table  # the table names the test that decided the bold cells
+    paired = markdown_results_table(values, "f1", methods=["U-GD", "U-BFGS"], test="paired", alpha=0.01)
+    assert "one-sided paired t-test at 0.01" in paired
 
 
 def test_results_table_lists_failed_trials_and_notes():

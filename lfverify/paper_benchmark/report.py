@@ -79,7 +79,7 @@ def markdown_results_table(values: dict, metric: str, *, methods, alpha: float =
     header = "| dataset | " + " | ".join(methods) + " |"
     lines = [f"### {_METRIC_TITLES.get(metric, metric)}", "",
              "Cells: ours (mean, standard error x 10^4; bold = best or not significantly worse, one-sided "
-             f"Welch t-test at {alpha:g}) / the paper's printed value (`*` = bold in the paper) / ours - paper, "
+             f"{test} t-test at {alpha:g}) / the paper's printed value (`*` = bold in the paper) / ours - paper, "
              "`ok` if within 3 combined standard errors, `FAR` if not.", "",
              header, "|" + "---|" * (len(methods) + 1)]
     tally = defaultdict(lambda: [0, 0])
