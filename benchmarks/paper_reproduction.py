@@ -39,8 +39,8 @@ OUTPUT = RESULTS / "REPRODUCTION.md"
 def build_report(results: Path = RESULTS) -> str:
     """REPRODUCTION.md's text from the summaries under ``results``."""
     folders = [results / name for name in GROUPS]
-    values, source = load_table_values(folders)
-    rows = compare_with_paper(values)
+    values, training, source = load_table_values(folders)
+    rows = compare_with_paper(values, training)
     groups = {label: datasets for label, datasets in GROUPS.values()}
     missing = sorted(set(source) - {d for _, datasets in GROUPS.values() for d in datasets})
     if missing:
@@ -54,7 +54,7 @@ def build_report(results: Path = RESULTS) -> str:
              "A cell agrees when |ours - printed| <= 3 sqrt(se_ours^2 + se_paper^2) (the issue's acceptance rule; "
              "F_1 and Jaccard together). Diagnoses: `lfverify/paper_benchmark/reproduction.py`; discussion: README "
              "\"Findings\".", "",
-             markdown_reproduction(rows, groups=groups)]
+             markdown_reproduction(rows, groups=groups, training=training)]
     return "\n".join(lines)
 
 

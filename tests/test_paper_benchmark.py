@@ -23,7 +23,8 @@ from lfverify.paper_benchmark.report import (collect_curve_errors, collect_curve
                                              format_mean_se, iterations_to_final, markdown_curve_table,
                                              markdown_convergence_table, markdown_learning_rate_table,
                                              markdown_results_table, markdown_sample_complexity_claims,
-                                             markdown_tau_claims)
+                                             markdown_tau_claims, markdown_training_table,
+                                             collect_training_values, surrogate_metric_tradeoff)
 from lfverify.paper_benchmark.runner import Cell, fingerprint, load_records, record_path, run_cells
 from lfverify.paper_benchmark.statistics import (bold_methods, one_sided_p_value, summarize,
                                                  within_combined_standard_errors)
@@ -318,6 +319,35 @@ def test_curve_claim_tables_name_the_paper_and_count():
            "on 0 (none)." in table
     assert "Named extremum by the paper and in this run: 1 data set; U-GD or U-BFGS shows it significantly on 1 " \
            "(sonar)." in table
+
+
+def test_training_values_pair_trials_and_the_tradeoff_matches_scipy():
+    def record(trial, gd, bfgs, dataset="heart"):
+        results = {}
+        for method, pair in (("U-GD", gd), ("U-BFGS", bfgs)):
+            if pair is not None:
+                results[method] = {"test": 0.5, "train_surrogate": pair[0], "train_metric": pair[1]}
+        return {"dataset": dataset, "trial": trial, "results": {"f1": results}}
+    records = [record(2, (0.10, 0.80), (0.40, 0.70)), record(0, (0.20, 0.85), (0.50, 0.74)),
+               record(1, (0.15, 0.82), (0.35, 0.75)), record(3, (0.1, 0.9), None),  # U-BFGS failed
+               record(4, (0.1, 0.9), (None, 0.5))]  # an unbounded U_hat, recorded as None
+    training = collect_training_values(records, "f1")
+    assert training == {"heart": {"U-GD": {"surrogate": [0.20, 0.15, 0.10], "metric": [0.85, 0.82, 0.80]},
+                                  "U-BFGS": {"surrogate": [0.50, 0.35, 0.40], "metric": [0.74, 0.75, 0.70]}}}
+    t = surrogate_metric_tradeoff(training["heart"])
+    # oracle: scipy's paired t-test, one-sided
+    assert t.higher_surrogate_p == pytest.approx(
+        stats.ttest_rel([0.50, 0.35, 0.40], [0.20, 0.15, 0.10], alternative="greater").pvalue, rel=1e-12, abs=0)
+    assert t.lower_metric_p == pytest.approx(
+        stats.ttest_rel([0.85, 0.82, 0.80], [0.74, 0.75, 0.70], alternative="greater").pvalue, rel=1e-12, abs=0)
+    assert (t.higher_surrogate, t.lower_metric) == (True, True)
+    table = markdown_training_table(training, "f1")
+    assert "| heart | 0.150 | 0.417 | 0.823 | 0.730 | yes (" in table
+    assert "than U-GD on 1 of 1 data set." in table
+    # U-BFGS's training metric raised above U-GD's: the trade-off is gone
+    training["heart"]["U-BFGS"]["metric"] = [0.95, 0.90, 0.91]
+    assert not surrogate_metric_tradeoff(training["heart"]).lower_metric
+    assert "than U-GD on 0 of 1 data set." in markdown_training_table(training, "f1")
 
 def test_iterations_to_final_known_answers():
     assert iterations_to_final([0.0, 0.5, 0.9, 0.995, 1.0, 1.0], relative=0.01) == 3

@@ -40,6 +40,14 @@ def test_each_diagnosis_and_a_planted_change_that_moves_it():
                                                              "0.792, below")
     cell["ERM"] = trials(0.79, 0.05)  # the start agrees with the paper's and ours is not significantly below it
     assert diagnose("f1", "heart", "U-BFGS", cell) == "unexplained"
+    training = {"U-GD": {"surrogate": [0.1, 0.2, 0.15], "metric": [0.85, 0.80, 0.82]},
+                "U-BFGS": {"surrogate": [0.4, 0.5, 0.42], "metric": [0.70, 0.74, 0.75]}}
+    assert diagnose("f1", "heart", "U-BFGS", cell, training) == ("U_hat over the metric: on the training set "
+                                                                 "U-BFGS's U_hat is +0.290 and its f1 -0.093 "
+                                                                 "against U-GD's")
+    assert diagnose("f1", "heart", "U-GD", {**cell, "U-GD": cell["U-BFGS"]}, training) == "unexplained"  # U-BFGS only
+    training["U-BFGS"]["metric"] = [0.86, 0.79, 0.83]  # the training metric no longer lower
+    assert diagnose("f1", "heart", "U-BFGS", cell, training) == "unexplained"
     # w8a / F1 printed: U-GD 0.297 (80) below the paper's own ERM 0.735 (35)
     cell = {"U-GD": trials(0.73, 0.003), "ERM": trials(0.73, 0.003)}
     assert diagnose("f1", "w8a", "U-GD", cell).startswith("paper below its ERM: the printed 0.297 is below the "
@@ -74,6 +82,18 @@ def test_compare_with_paper_rows_and_markdown_counts():
     assert "| heart | 0 / 0 | 0 / 1 | 1 / 1 |" in text and "| w8a | 0 / 1 | 0 / 0 | 1 / 1 |" in text
     assert "U-GD / U-BFGS cells outside the band (2 of 2):" in text
     assert "| f1 | heart | U-BFGS | 0.700 (50) | 0.802 (99) | -9.2 | left its start:" in text
+    assert "over all" not in text  # no training values given: no training section
+    training = {"f1": {"heart": {"U-GD": {"surrogate": [0.1, 0.2, 0.15], "metric": [0.85, 0.80, 0.82]},
+                                 "U-BFGS": {"surrogate": [0.4, 0.5, 0.42], "metric": [0.70, 0.74, 0.75]}}}}
+    text = markdown_reproduction(rows, groups={"heart": ["heart"]}, training=training)
+    # means: U_hat 0.44 - 0.15 = +0.290, train f1 0.73 - 0.82333 = -0.093 (both paired-significant at 5 %)
+    assert "| left its start: ours 0.700 is below our ERM start 0.800 (the paper's U-BFGS 0.802, its ERM 0.792) | " \
+           "U_hat +0.290, train f1 -0.093 |" in text
+    assert ("over all 1 (metric, data set) pairs: U_hat significantly higher on 1, the training metric significantly "
+            "lower on 1, both on 1") in text
+    training["f1"]["heart"]["U-BFGS"]["metric"] = [0.86, 0.79, 0.83]  # no longer lower
+    text = markdown_reproduction(rows, groups={"heart": ["heart"]}, training=training)
+    assert "train f1 +0.003 (n.s.) |" in text and "significantly lower on 0, both on 0" in text
 
 
 def _write_summary(folder, table):
@@ -84,9 +104,9 @@ def _write_summary(folder, table):
 def test_load_table_values_merges_folders_and_refuses_a_data_set_twice(tmp_path):
     _write_summary(tmp_path / "a", {"f1": {"heart": {"ERM": [0.1, 0.2]}}})
     _write_summary(tmp_path / "b", {"f1": {"sonar": {"ERM": [0.3]}}, "jaccard": {"sonar": {"ERM": [0.4]}}})
-    values, source = load_table_values([tmp_path / "a", tmp_path / "b"])
+    values, training, source = load_table_values([tmp_path / "a", tmp_path / "b"])
     assert values == {"f1": {"heart": {"ERM": [0.1, 0.2]}, "sonar": {"ERM": [0.3]}}, "jaccard": {"sonar": {"ERM": [0.4]}}}
-    assert source == {"heart": tmp_path / "a", "sonar": tmp_path / "b"}
+    assert source == {"heart": tmp_path / "a", "sonar": tmp_path / "b"} and training == {}
     _write_summary(tmp_path / "c", {"f1": {"heart": {"ERM": [0.5]}}})
     with pytest.raises(ValueError, match="data set 'heart' is in two folders"):
         load_table_values([tmp_path / "a", tmp_path / "c"])

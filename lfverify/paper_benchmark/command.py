@@ -205,6 +205,12 @@ def run_benchmark(options: BenchOptions) -> Path:
             if proposed:
                 lines.append(report.markdown_learning_rate_table(records["table"], metric, methods=proposed,
                                                                  rates=options.learning_rates))
+        if all(m in options.methods for m in ("U-GD", "U-BFGS")):
+            summary["training"] = {}
+            for metric in options.metrics:
+                training = report.collect_training_values(records["table"], metric)
+                lines.append(report.markdown_training_table(training, metric, alpha=options.alpha))
+                summary["training"][metric] = training
     if "convergence" in records:
         lines += ["## Convergence of U-GD and U-BFGS (Sec. 6, App. C.3)", ""]
         summary["convergence"] = {}

@@ -14,18 +14,21 @@ Table cells read ``ours / paper / difference``:
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import NamedTuple
 
 import numpy as np
 
 from .curve_claims import plug_in_significant_wins, small_sample_comparisons, tau_shapes
 from .paper_values import (PAPER_METHODS, PAPER_SMALL_SAMPLE_WINS, PAPER_TAU_EXTREMUM, PAPER_TAU_INCREASING,
                            printed_result)
-from .statistics import bold_methods, summarize, within_combined_standard_errors
+from .statistics import bold_methods, one_sided_p_value, summarize, within_combined_standard_errors
 
 __all__ = ["method_sort_key", "collect_table_values", "markdown_results_table", "format_mean_se",
            "markdown_learning_rate_table", "iterations_to_final",
            "convergence_summary", "markdown_convergence_table", "collect_curve_values", "collect_curve_errors",
-           "markdown_curve_table", "markdown_sample_complexity_claims", "markdown_tau_claims"]
+           "markdown_curve_table", "markdown_sample_complexity_claims", "markdown_tau_claims",
+           "collect_training_values", "SurrogateMetricTradeoff", "surrogate_metric_tradeoff",
+           "markdown_training_table"]
 
 _METRIC_TITLES = {"f1": "F1-measure", "jaccard": "Jaccard index"}
 _METHOD_ORDER = ("U-GD", "U-BFGS", "ERM", "W-ERM", "Plug-in", "Tuned-threshold")
@@ -347,4 +350,65 @@ def markdown_tau_claims(curves: dict, metric: str, *, alpha: float = 0.05) -> st
         shown = [d for d in here if any(getattr(r, flag) for r in rows if r.dataset == d)]
         lines += ["", f"Named {kind} by the paper and in this run: {_count(here, 'data set')}; U-GD or U-BFGS shows "
                   f"it significantly on {len(shown)} ({', '.join(shown) or 'none'})."]
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------- the training set (U-GD beside U-BFGS)
+def collect_training_values(records, metric: str, *, methods=("U-GD", "U-BFGS")) -> dict:
+    """dataset -> method -> {"surrogate": [...], "metric": [...]}: the training-set U_hat (Eq. (6)) and metric
+    of the final theta of each of ``methods``, by trial, over the trials in which all of them succeeded (so the
+    lists pair trial by trial; a trial without a finite value of every method is left out)."""
+    out = defaultdict(lambda: {m: {"surrogate": [], "metric": []} for m in methods})
+    for record in sorted(records, key=lambda r: (r["dataset"], r["trial"])):
+        results = record["results"].get(metric, {})
+        if not all(results.get(m, {}).get(k) is not None for m in methods for k in ("train_surrogate",
+                                                                                     "train_metric")):
+            continue  # a failed fit, or a non-finite value (an unbounded U_hat is recorded as None)
+        for method in methods:
+            out[record["dataset"]][method]["surrogate"].append(float(results[method]["train_surrogate"]))
+            out[record["dataset"]][method]["metric"].append(float(results[method]["train_metric"]))
+    return dict(out)
+
+
+class SurrogateMetricTradeoff(NamedTuple):
+    """U-BFGS against U-GD on the training set of one data set (paired one-sided t-tests, trial by trial)."""
+
+    higher_surrogate_p: float | None  #: H1: U-BFGS's U_hat > U-GD's
+    lower_metric_p: float | None  #: H1: U-BFGS's training metric < U-GD's
+    higher_surrogate: bool
+    lower_metric: bool
+
+
+def surrogate_metric_tradeoff(per_method: dict, *, alpha: float = 0.05) -> SurrogateMetricTradeoff:
+    """Does U-BFGS reach a higher surrogate utility than U-GD and yet a lower training metric?  ``per_method``:
+    one data set of :func:`collect_training_values`."""
+    gd, bfgs = per_method["U-GD"], per_method["U-BFGS"]
+    p_surrogate = one_sided_p_value(bfgs["surrogate"], gd["surrogate"], test="paired")
+    p_metric = one_sided_p_value(gd["metric"], bfgs["metric"], test="paired")
+    return SurrogateMetricTradeoff(p_surrogate, p_metric, p_surrogate is not None and p_surrogate < alpha,
+                                   p_metric is not None and p_metric < alpha)
+
+
+def markdown_training_table(training: dict, metric: str, *, alpha: float = 0.05) -> str:
+    """U-GD beside U-BFGS on the training set: mean U_hat and training metric, and the paired tests of
+    :func:`surrogate_metric_tradeoff`."""
+    lines = [f"### U-GD and U-BFGS on the training set, {_METRIC_TITLES.get(metric, metric)}", "",
+             f"Mean training-set U_hat (Eq. (6)) and training {metric} of the final theta; one-sided paired t-tests "
+             f"at {alpha:g}, trial by trial: is U-BFGS's U_hat higher, and its training {metric} lower?", "",
+             f"| dataset | U_hat U-GD | U_hat U-BFGS | train {metric} U-GD | train {metric} U-BFGS | "
+             f"U_hat higher (p) | {metric} lower (p) |", "|---|---|---|---|---|---|---|"]
+    both = 0
+    for dataset in sorted(training):
+        per_method = training[dataset]
+        if not per_method["U-GD"]["surrogate"]:
+            continue
+        t = surrogate_metric_tradeoff(per_method, alpha=alpha)
+        both += t.higher_surrogate and t.lower_metric
+        means = [summarize(per_method[m][k]).mean for k in ("surrogate", "metric") for m in ("U-GD", "U-BFGS")]
+        lines.append(f"| {dataset} | " + " | ".join(f"{v:.3f}" for v in means) +
+                     f" | {'yes' if t.higher_surrogate else 'no'} ({_format_p(t.higher_surrogate_p)}) | "
+                     f"{'yes' if t.lower_metric else 'no'} ({_format_p(t.lower_metric_p)}) |")
+    n = sum(bool(per_method["U-GD"]["surrogate"]) for per_method in training.values())
+    lines += ["", f"U-BFGS reaches a significantly higher U_hat and a significantly lower training {metric} than "
+              f"U-GD on {both} of {_count(range(n), 'data set')}."]
     return "\n".join(lines) + "\n"

@@ -10,6 +10,10 @@ the numbers support (each "below" / "above" again decided by the same 3-combined
    far below its start; ours did not);
 2. ``left its start``: ours lies below the printed value *and* below our own ERM cell: the optimizer moved from
    its start to a maximiser of U_hat that tests worse (U-BFGS, which maximises U_hat hardest);
+2b. ``U_hat over the metric`` (U-BFGS, with the training-set values of the run): ours lies below the printed
+   value while on the training set U-BFGS reaches a significantly higher U_hat than U-GD *and* a significantly
+   lower training metric (paired one-sided t-tests at 5 %): the shortfall is the surrogate's, not
+   generalisation's - maximising U_hat harder lowers the metric on the very data it is maximised on;
 3. ``start differs``: our ERM cell differs from the paper's ERM cell in the same direction as the disagreement
    (the method inherits a different start);
 4. ``tiny standard errors``: |ours - printed| < 0.005, outside the band only because both standard errors are
@@ -27,6 +31,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .paper_values import PAPER_METHODS, printed_result
+from .report import surrogate_metric_tradeoff
 from .statistics import TrialSummary, summarize, within_combined_standard_errors
 
 __all__ = ["CellComparison", "load_table_values", "compare_with_paper", "diagnose", "markdown_reproduction",
@@ -51,21 +56,25 @@ class CellComparison(NamedTuple):
     diagnosis: str  #: "" unless a U-GD / U-BFGS cell is outside the band
 
 
-def load_table_values(folders) -> tuple[dict, dict]:
-    """(metric -> data set -> method -> trial values, data set -> folder) from the ``summary.json`` of each
-    ``lfverify bench`` output folder; a data set found in two folders is an error (which run would count?)."""
-    values, source = {}, {}
+def load_table_values(folders) -> tuple[dict, dict, dict]:
+    """(metric -> data set -> method -> test values by trial, metric -> data set -> the training-set values of
+    :func:`lfverify.paper_benchmark.report.collect_training_values`, data set -> folder) from the
+    ``summary.json`` of each ``lfverify bench`` output folder; a data set found in two folders is an error
+    (which run would count?)."""
+    values, training, source = {}, {}, {}
     for folder in map(Path, folders):
         path = folder / "summary.json"
         if not path.is_file():
             raise ValueError(f"folders must be lfverify bench output folders with a summary.json; got {folder}")
-        table = json.loads(path.read_text()).get("table", {})
-        for metric, per_dataset in table.items():
+        summary = json.loads(path.read_text())
+        for metric, per_dataset in summary.get("table", {}).items():
             for dataset, per_method in per_dataset.items():
                 if source.setdefault(dataset, folder) != folder:
                     raise ValueError(f"data set {dataset!r} is in two folders: {source[dataset]} and {folder}")
                 values.setdefault(metric, {})[dataset] = per_method
-    return values, source
+        for metric, per_dataset in summary.get("training", {}).items():
+            training.setdefault(metric, {}).update(per_dataset)
+    return values, training, source
 
 
 def _disagreement(mean, standard_error, other_mean, other_standard_error) -> int:
@@ -75,8 +84,10 @@ def _disagreement(mean, standard_error, other_mean, other_standard_error) -> int
     return 1 if mean > other_mean else -1
 
 
-def diagnose(metric: str, dataset: str, method: str, per_method: dict) -> str:
-    """The reading (module docstring) of a U-GD / U-BFGS cell outside the band; ``""`` for a cell inside it."""
+def diagnose(metric: str, dataset: str, method: str, per_method: dict, training: dict | None = None) -> str:
+    """The reading (module docstring) of a U-GD / U-BFGS cell outside the band; ``""`` for a cell inside it.
+    ``per_method``: method -> test values; ``training``: this data set's training-set values
+    (:func:`lfverify.paper_benchmark.report.collect_training_values`), or None."""
     paper = printed_result(metric, dataset, method)
     ours = summarize(per_method[method])
     side = _disagreement(ours.mean, ours.standard_error, paper.mean, paper.standard_error)
@@ -93,6 +104,13 @@ def diagnose(metric: str, dataset: str, method: str, per_method: dict) -> str:
     if side < 0 and _disagreement(ours.mean, ours.standard_error, our_erm.mean, our_erm.standard_error) < 0:
         return (f"left its start: ours {ours.mean:.3f} is below our ERM start {our_erm.mean:.3f} (the paper's "
                 f"{method} {paper.mean:.3f}, its ERM {paper_erm.mean:.3f})")
+    if side < 0 and method == "U-BFGS" and training and training["U-GD"]["surrogate"]:
+        t = surrogate_metric_tradeoff(training)
+        if t.higher_surrogate and t.lower_metric:
+            gain = [summarize(training["U-BFGS"][k]).mean - summarize(training["U-GD"][k]).mean
+                    for k in ("surrogate", "metric")]
+            return (f"U_hat over the metric: on the training set U-BFGS's U_hat is {gain[0]:+.3f} and its "
+                    f"{metric} {gain[1]:+.3f} against U-GD's")
     if _disagreement(our_erm.mean, our_erm.standard_error, paper_erm.mean, paper_erm.standard_error) == side:
         return (f"start differs: our ERM {our_erm.mean:.3f} against the paper's {paper_erm.mean:.3f}, "
                 f"{'above' if side > 0 else 'below'} as this cell is")
@@ -102,8 +120,10 @@ def diagnose(metric: str, dataset: str, method: str, per_method: dict) -> str:
     return "unexplained"
 
 
-def compare_with_paper(values: dict) -> list[CellComparison]:
-    """Every cell of ``values`` (metric -> data set -> method -> trial values) that the paper prints."""
+def compare_with_paper(values: dict, training: dict | None = None) -> list[CellComparison]:
+    """Every cell of ``values`` (metric -> data set -> method -> trial values) that the paper prints;
+    ``training`` (metric -> data set -> training-set values) feeds reading 2b of the diagnosis."""
+    training = training or {}
     rows = []
     for metric in sorted(values):
         for dataset in sorted(values[metric]):
@@ -118,14 +138,31 @@ def compare_with_paper(values: dict) -> list[CellComparison]:
                 z = (None if ours.standard_error is None else
                      (ours.mean - paper.mean) / math.hypot(ours.standard_error, paper.standard_error))
                 rows.append(CellComparison(metric, dataset, method, ours, paper.mean, paper.standard_error,
-                                           within, z, diagnose(metric, dataset, method, per_method)
+                                           within, z, diagnose(metric, dataset, method, per_method,
+                                                               training.get(metric, {}).get(dataset))
                                            if method in PROPOSED else ""))
     return rows
 
 
-def markdown_reproduction(rows: list[CellComparison], *, groups: dict | None = None) -> str:
+def _training_note(training: dict, metric: str, dataset: str, alpha: float) -> str:
+    """'U_hat +0.21 (p), train f1 -0.045 (p)' for U-BFGS against U-GD on the training set, or '-'."""
+    per_method = training.get(metric, {}).get(dataset)
+    if not per_method or not per_method["U-GD"]["surrogate"]:
+        return "-"
+    t = surrogate_metric_tradeoff(per_method, alpha=alpha)
+    gain = [summarize(per_method["U-BFGS"][k]).mean - summarize(per_method["U-GD"][k]).mean
+            for k in ("surrogate", "metric")]
+    return (f"U_hat {gain[0]:+.3f}{'' if t.higher_surrogate else ' (n.s.)'}, train {metric} "
+            f"{gain[1]:+.3f}{'' if t.lower_metric else ' (n.s.)'}")
+
+
+def markdown_reproduction(rows: list[CellComparison], *, groups: dict | None = None, training: dict | None = None,
+                          alpha: float = 0.05) -> str:
     """Counts of cells within the band per method (and per group of data sets, ``groups``: label -> data sets),
-    then every U-GD / U-BFGS cell outside it with its diagnosis."""
+    then every U-GD / U-BFGS cell outside it with its diagnosis; with ``training`` (metric -> data set -> the
+    training-set values of :func:`lfverify.paper_benchmark.report.collect_training_values`) also U-BFGS against
+    U-GD on the training set (paired one-sided t-tests at ``alpha``; "n.s." = not significant)."""
+    training = training or {}
     groups = groups or {"all data sets": sorted({r.dataset for r in rows})}
     methods = [m for m in PAPER_METHODS if any(r.method == m for r in rows)]
     lines = ["| data sets | " + " | ".join(methods) + " |", "|---|" + "---|" * len(methods)]
@@ -138,8 +175,19 @@ def markdown_reproduction(rows: list[CellComparison], *, groups: dict | None = N
     outside = [r for r in rows if r.method in PROPOSED and r.within is False]
     lines += ["", f"U-GD / U-BFGS cells outside the band ({len(outside)} of "
               f"{sum(r.method in PROPOSED and r.within is not None for r in rows)}):", "",
-              "| metric | dataset | method | ours (se x 10^4) | paper | z | diagnosis |", "|---|---|---|---|---|---|---|"]
+              "| metric | dataset | method | ours (se x 10^4) | paper | z | diagnosis | training set: U-BFGS - U-GD |",
+              "|---|---|---|---|---|---|---|---|"]
     lines += [f"| {r.metric} | {r.dataset} | {r.method} | {r.ours.mean:.3f} ({r.ours.standard_error * 1e4:.0f}) | "
-              f"{r.paper_mean:.3f} ({r.paper_standard_error * 1e4:.0f}) | {r.z:+.1f} | {r.diagnosis} |"
+              f"{r.paper_mean:.3f} ({r.paper_standard_error * 1e4:.0f}) | {r.z:+.1f} | {r.diagnosis} | "
+              f"{_training_note(training, r.metric, r.dataset, alpha) if r.method == 'U-BFGS' else '-'} |"
               for r in outside]
+    pairs = [(metric, dataset) for metric in sorted(training) for dataset in sorted(training[metric])
+             if training[metric][dataset]["U-GD"]["surrogate"]]
+    if pairs:
+        verdicts = [surrogate_metric_tradeoff(training[m][d], alpha=alpha) for m, d in pairs]
+        lines += ["", f"U-BFGS against U-GD on the training set, over all {len(pairs)} (metric, data set) pairs: "
+                  f"U_hat significantly higher on {sum(t.higher_surrogate for t in verdicts)}, the training metric "
+                  f"significantly lower on {sum(t.lower_metric for t in verdicts)}, both on "
+                  f"{sum(t.higher_surrogate and t.lower_metric for t in verdicts)} (paired one-sided t-tests at "
+                  f"{alpha:g})."]
     return "\n".join(lines) + "\n"
