@@ -293,8 +293,9 @@ def markdown_curve_table(curves: dict, metric: str, *, label: str, title: str, e
     return "\n".join(lines) + "\n"
 
 
-def _count(items, noun: str) -> str:
-    return f"{len(items)} {noun}{'' if len(items) == 1 else 's'}"
+def _count(number: int, noun: str) -> str:
+    """'1 data set', '2 data sets'."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 def _format_p(p_value: float | None) -> str:
@@ -316,7 +317,7 @@ def markdown_sample_complexity_claims(curves: dict, metric: str, *, alpha: float
     datasets = sorted({r.dataset for r in rows})
     held = [d for d in datasets if any(r.significant for r in rows if r.dataset == d)]
     named_here = [d for d in datasets if d in named]
-    lines += ["", f"Significantly better at some n <= 40 on {len(held)} of {_count(datasets, 'data set')} "
+    lines += ["", f"Significantly better at some n <= 40 on {len(held)} of {_count(len(datasets), 'data set')} "
               f"({', '.join(held) or 'none'}); of the {len(named_here)} the paper names and this run has, "
               f"{sum(d in held for d in named_here)}."]
     wins, compared = plug_in_significant_wins(curves, alpha=alpha)
@@ -348,8 +349,8 @@ def markdown_tau_claims(curves: dict, metric: str, *, alpha: float = 0.05) -> st
     for kind, names, flag in (("increasing", increasing, "increasing"), ("extremum", extremum, "interior_maximum")):
         here = sorted({r.dataset for r in rows if r.dataset in names})
         shown = [d for d in here if any(getattr(r, flag) for r in rows if r.dataset == d)]
-        lines += ["", f"Named {kind} by the paper and in this run: {_count(here, 'data set')}; U-GD or U-BFGS shows "
-                  f"it significantly on {len(shown)} ({', '.join(shown) or 'none'})."]
+        lines += ["", f"Named {kind} by the paper and in this run: {_count(len(here), 'data set')}; U-GD or U-BFGS "
+                  f"shows it significantly on {len(shown)} ({', '.join(shown) or 'none'})."]
     return "\n".join(lines) + "\n"
 
 
@@ -410,5 +411,5 @@ def markdown_training_table(training: dict, metric: str, *, alpha: float = 0.05)
                      f"{'yes' if t.lower_metric else 'no'} ({_format_p(t.lower_metric_p)}) |")
     n = sum(bool(per_method["U-GD"]["surrogate"]) for per_method in training.values())
     lines += ["", f"U-BFGS reaches a significantly higher U_hat and a significantly lower training {metric} than "
-              f"U-GD on {both} of {_count(range(n), 'data set')}."]
+              f"U-GD on {both} of {_count(n, 'data set')}."]
     return "\n".join(lines) + "\n"
