@@ -105,7 +105,8 @@ def test_load_table_values_merges_folders_and_refuses_a_data_set_twice(tmp_path)
     _write_summary(tmp_path / "a", {"f1": {"heart": {"ERM": [0.1, 0.2]}}})
     _write_summary(tmp_path / "b", {"f1": {"sonar": {"ERM": [0.3]}}, "jaccard": {"sonar": {"ERM": [0.4]}}})
     values, training, source = load_table_values([tmp_path / "a", tmp_path / "b"])
-    assert values == {"f1": {"heart": {"ERM": [0.1, 0.2]}, "sonar": {"ERM": [0.3]}}, "jaccard": {"sonar": {"ERM": [0.4]}}}
+    assert values == {"f1": {"heart": {"ERM": [0.1, 0.2]}, "sonar": {"ERM": [0.3]}},
+                      "jaccard": {"sonar": {"ERM": [0.4]}}}
     assert source == {"heart": tmp_path / "a", "sonar": tmp_path / "b"} and training == {}
     _write_summary(tmp_path / "c", {"f1": {"heart": {"ERM": [0.5]}}})
     with pytest.raises(ValueError, match="data set 'heart' is in two folders"):
@@ -121,3 +122,13 @@ def test_committed_reproduction_report_matches_the_committed_runs(tmp_path):
     out = tmp_path / "REPRODUCTION.md"
     assert script.main(["--out", str(out)]) == 0
     assert out.read_text() == script.OUTPUT.read_text()
+
+
+def test_readme_counts_table_is_the_generated_one():
+    """README "Findings" copies REPRODUCTION.md's counts table; a regenerated report must be copied again."""
+    report = load_benchmark_script("paper_reproduction").OUTPUT.read_text().splitlines()
+    start = report.index("| data sets | U-GD | U-BFGS | ERM | W-ERM | Plug-in |")
+    table = report[start:report.index("", start)]
+    readme = (load_benchmark_script("paper_reproduction").OUTPUT.parents[3] / "README.md").read_text()
+    readme_lines = {line.strip() for line in readme.splitlines()}
+    assert len(table) == 2 + 5 and [row for row in table if row not in readme_lines] == []
