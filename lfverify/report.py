@@ -355,7 +355,9 @@ def _benchmark_verdict(name, summary) -> tuple[bool, str]:
     * table: every U-GD / U-BFGS cell lies within 3 combined standard errors of the printed value (the bench's
       own rule, statistics.within_combined_standard_errors; single-trial cells have no standard error);
     * convergence: U-BFGS's median iterations to reach its final surrogate utility are <= 30 on most data sets;
-    * sample-complexity: at the smallest n, U-GD or U-BFGS has the best mean on most data sets;
+    * sample-complexity: App. C.5's "either U-GD or U-BFGS works better than Plug-in even if sample sizes are
+      quite small around 20 to 40" holds (one-sided Welch test at 5 %, curve_claims.small_sample_comparisons) at
+      some n <= 40 for most (data set, metric) pairs;
     * tau: some tau of the proven range ((0, 1/3] for F1, (0, 1) for Jaccard) is at least as good as every tau
       outside it (the sensitivity claim of App. C.6 that the proven ranges are where tau should be chosen).
     """
@@ -394,15 +396,18 @@ def _benchmark_verdict(name, summary) -> tuple[bool, str]:
         return total > 0 and 2 * fast > total, (f"U-BFGS reaches its final surrogate utility within 30 iterations "
                                                 f"(median over trials) in {fast} of {total} (data set, metric) pairs")
     if name == "sample-complexity":
+        from .paper_benchmark.curve_claims import small_sample_comparisons
+
         wins = total = 0
         for metric, per_dataset in part.items():
-            for dataset, per_method in per_dataset.items():
-                smallest = min(min(float(x) for x in xs) for xs in per_method.values())
-                means = {m: summarize(xs[k]).mean for m, xs in per_method.items() for k in xs if float(k) == smallest}
+            curves = {d: {m: {float(x): v for x, v in xs.items()} for m, xs in ms.items()}
+                      for d, ms in per_dataset.items()}
+            rows = small_sample_comparisons(curves)
+            for dataset in sorted({r.dataset for r in rows}):
                 total += 1
-                wins += max(means, key=means.get) in _PROPOSED
-        return total > 0 and 2 * wins > total, (f"U-GD or U-BFGS best at the smallest n in {wins} of {total} "
-                                                f"(data set, metric) pairs")
+                wins += any(r.significant for r in rows if r.dataset == dataset)
+        return total > 0 and 2 * wins > total, (f"U-GD or U-BFGS significantly above Plug-in at some n <= 40 in "
+                                                f"{wins} of {total} (data set, metric) pairs")
     if name == "tau":
         good = total = 0
         for metric, per_dataset in part.items():
