@@ -84,6 +84,13 @@ def _disagreement(mean, standard_error, other_mean, other_standard_error) -> int
     return 1 if mean > other_mean else -1
 
 
+def _training_gains(training: dict) -> tuple[float, float]:
+    """(mean U_hat of U-BFGS - of U-GD, mean training metric of U-BFGS - of U-GD) on one data set."""
+    surrogate, metric = (summarize(training["U-BFGS"][k]).mean - summarize(training["U-GD"][k]).mean
+                         for k in ("surrogate", "metric"))
+    return surrogate, metric
+
+
 def diagnose(metric: str, dataset: str, method: str, per_method: dict, training: dict | None = None) -> str:
     """The reading (module docstring) of a U-GD / U-BFGS cell outside the band; ``""`` for a cell inside it.
     ``per_method``: method -> test values; ``training``: this data set's training-set values
@@ -107,10 +114,9 @@ def diagnose(metric: str, dataset: str, method: str, per_method: dict, training:
     if side < 0 and method == "U-BFGS" and training and training["U-GD"]["surrogate"]:
         t = surrogate_metric_tradeoff(training)
         if t.higher_surrogate and t.lower_metric:
-            gain = [summarize(training["U-BFGS"][k]).mean - summarize(training["U-GD"][k]).mean
-                    for k in ("surrogate", "metric")]
-            return (f"U_hat over the metric: on the training set U-BFGS's U_hat is {gain[0]:+.3f} and its "
-                    f"{metric} {gain[1]:+.3f} against U-GD's")
+            surrogate_gain, metric_gain = _training_gains(training)
+            return (f"U_hat over the metric: on the training set U-BFGS's U_hat is {surrogate_gain:+.3f} and its "
+                    f"{metric} {metric_gain:+.3f} against U-GD's")
     if _disagreement(our_erm.mean, our_erm.standard_error, paper_erm.mean, paper_erm.standard_error) == side:
         return (f"start differs: our ERM {our_erm.mean:.3f} against the paper's {paper_erm.mean:.3f}, "
                 f"{'above' if side > 0 else 'below'} as this cell is")
@@ -150,10 +156,9 @@ def _training_note(training: dict, metric: str, dataset: str, alpha: float) -> s
     if not per_method or not per_method["U-GD"]["surrogate"]:
         return "-"
     t = surrogate_metric_tradeoff(per_method, alpha=alpha)
-    gain = [summarize(per_method["U-BFGS"][k]).mean - summarize(per_method["U-GD"][k]).mean
-            for k in ("surrogate", "metric")]
-    return (f"U_hat {gain[0]:+.3f}{'' if t.higher_surrogate else ' (n.s.)'}, train {metric} "
-            f"{gain[1]:+.3f}{'' if t.lower_metric else ' (n.s.)'}")
+    surrogate_gain, metric_gain = _training_gains(per_method)
+    return (f"U_hat {surrogate_gain:+.3f}{'' if t.higher_surrogate else ' (n.s.)'}, train {metric} "
+            f"{metric_gain:+.3f}{'' if t.lower_metric else ' (n.s.)'}")
 
 
 def markdown_reproduction(rows: list[CellComparison], *, groups: dict | None = None, training: dict | None = None,
