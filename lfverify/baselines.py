@@ -251,6 +251,25 @@ class _MetricIndependentFit(_LinearBaseline):
         return other._select()
 
 
+class _GridValidatedFit(_MetricIndependentFit):
+    """W-ERM / Plug-in: a metric-independent grid of fits (``grid_``, a :class:`_ValidatedGrid`) from which App.
+    C.2's two-stage validation picks one classifier for the metric.  ``_GRID_NAME`` names the second grid
+    ("cost" / "threshold"): the choice is stored as ``<name>_`` and its scores as ``<name>_validation_scores_``."""
+
+    _GRID_NAME: str
+
+    def _select(self):
+        best, best_grid, grid_scores, reg_scores = _two_stage_selection(self.metric_, self.grid_)
+        grid, j = self.grid_, best_grid[best]
+        chosen = (best, j) if grid.coefs.ndim == 3 else best  # W-ERM fits per (lambda, cost), Plug-in per lambda
+        self.coef_, self.intercept_ = grid.coefs[chosen].copy(), float(grid.intercepts[chosen])
+        self.regularization_ = float(grid.regularizations[best])
+        setattr(self, f"{self._GRID_NAME}_", float(grid.grid_values[j]))
+        setattr(self, f"{self._GRID_NAME}_validation_scores_", grid_scores)
+        self.regularization_validation_scores_ = reg_scores
+        return self
+
+
 class HingeERMClassifier(_MetricIndependentFit):
     """Baseline 1 (ERM, App. C.2): hinge loss + l2 regularization lambda = 1e-2, ``LinearSVC`` (liblinear), C = 1/lambda.
 
@@ -292,7 +311,7 @@ class HingeERMClassifier(_MetricIndependentFit):
         return self._linear_decision(X)
 
 
-class WeightedERMClassifier(_MetricIndependentFit):
+class WeightedERMClassifier(_GridValidatedFit):
     """Baseline 2 (W-ERM, App. C.2): cost-sensitive hinge ERM, cost and lambda chosen on validation splits.
 
     For every lambda in ``regularization_grid`` and cost c in ``cost_grid`` (20 values), a ``LinearSVC`` with
@@ -321,6 +340,8 @@ class WeightedERMClassifier(_MetricIndependentFit):
     n_unconverged_fits_ : int
         How many of the grid's fits stopped at ``max_iter`` (one summary ConvergenceWarning is issued).
     """
+
+    _GRID_NAME = "cost"
 
     def __init__(self, metric="f1", *, regularization_grid=REGULARIZATION_GRID, cost_grid=COST_GRID,
                  max_iter=10_000, random_state=None):
@@ -361,22 +382,12 @@ class WeightedERMClassifier(_MetricIndependentFit):
         self.split_ = {"fit": fit_idx, "cost_validation": cost_val, "regularization_validation": reg_val}
         return self._select()
 
-    def _select(self):
-        best, best_cost, cost_scores, reg_scores = _two_stage_selection(self.metric_, self.grid_)
-        grid = self.grid_
-        self.coef_ = grid.coefs[best, best_cost[best]].copy()
-        self.intercept_ = float(grid.intercepts[best, best_cost[best]])
-        self.regularization_, self.cost_ = float(grid.regularizations[best]), float(grid.grid_values[best_cost[best]])
-        self.cost_validation_scores_ = cost_scores
-        self.regularization_validation_scores_ = reg_scores
-        return self
-
     def decision_function(self, X):
         """theta^T x + b of the chosen cost-sensitive hinge-loss minimiser."""
         return self._linear_decision(X)
 
 
-class PlugInClassifier(_MetricIndependentFit):
+class PlugInClassifier(_GridValidatedFit):
     """Baseline 3 (Plug-in, App. C.2): logistic-regression eta_hat, threshold delta from a grid of 20.
 
     For every lambda, ``LogisticRegression`` is fitted on 90 % of 80 % of the training data (step 1); the
@@ -402,6 +413,8 @@ class PlugInClassifier(_MetricIndependentFit):
     grid_ : the 3 fitted logistic regressions and their validation decisions (see :meth:`for_metric`)
     n_unconverged_fits_ : int
     """
+
+    _GRID_NAME = "threshold"
 
     def __init__(self, metric="f1", *, regularization_grid=REGULARIZATION_GRID, threshold_grid=THRESHOLD_GRID,
                  max_iter=1000, random_state=None):
@@ -437,16 +450,6 @@ class PlugInClassifier(_MetricIndependentFit):
                                     decisions(reg_val), y[reg_val])
         self.split_ = {"fit": fit_idx, "threshold_validation": thr_val, "regularization_validation": reg_val}
         return self._select()
-
-    def _select(self):
-        best, best_thr, thr_scores, reg_scores = _two_stage_selection(self.metric_, self.grid_)
-        grid = self.grid_
-        self.coef_, self.intercept_ = grid.coefs[best].copy(), float(grid.intercepts[best])
-        self.regularization_ = float(grid.regularizations[best])
-        self.threshold_ = float(grid.grid_values[best_thr[best]])
-        self.threshold_validation_scores_ = thr_scores
-        self.regularization_validation_scores_ = reg_scores
-        return self
 
     def predict_proba(self, X):
         """Columns P(y = -1 | x), P(y = +1 | x) of the chosen logistic regression."""
