@@ -4,7 +4,8 @@ Modules: :mod:`.paper_values` (the printed Tables 4-5 and the data sets App. C.5
 :mod:`.protocol` (one trial of the App. C protocol), :mod:`.runner` (parallel trials, resumable records),
 :mod:`.statistics` (means, standard errors, the one-sided t-test bold rule), :mod:`.curve_claims` (App. C.5-C.6's
 statements decided on a run), :mod:`.report` (markdown), :mod:`.reproduction` (every printed cell against
-several runs, with a diagnosis of each disagreement), :mod:`.figures` (PNG), :mod:`.command` (``lfverify bench``).  Needs scikit-learn (the ``bench`` extra); matplotlib for figures.
+several runs, with a diagnosis of each disagreement), :mod:`.figures` (PNG), :mod:`.command` (``lfverify bench``).
+Needs scikit-learn (the ``bench`` extra); matplotlib for figures.
 """
 
 from .command import BenchOptions, add_arguments, run, run_benchmark

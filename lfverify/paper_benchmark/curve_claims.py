@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .statistics import one_sided_p_value, summarize
+from .statistics import one_sided_p_value, rejects, summarize
 
 __all__ = ["SmallSampleComparison", "small_sample_comparisons", "plug_in_significant_wins", "TauShape",
            "tau_shapes"]
@@ -35,11 +35,6 @@ PLUG_IN = "Plug-in"
 
 def _mean(values) -> float:
     return summarize(values).mean
-
-
-def _significant(p_value: float | None, alpha: float) -> bool:
-    """A one-sided test rejects (``None``, fewer than two trials, never does)."""
-    return p_value is not None and p_value < alpha
 
 
 class SmallSampleComparison(NamedTuple):
@@ -70,7 +65,7 @@ def small_sample_comparisons(curves: dict, *, largest_small_size: int = 40,
             method = max(candidates, key=lambda m: _mean(candidates[m]))  # U-GD wins a tie (listed first)
             p = one_sided_p_value(candidates[method], per_method[PLUG_IN][size])
             rows.append(SmallSampleComparison(dataset, int(size), method, _mean(candidates[method]),
-                                              _mean(per_method[PLUG_IN][size]), p, _significant(p, alpha)))
+                                              _mean(per_method[PLUG_IN][size]), p, rejects(p, alpha)))
     return rows
 
 
@@ -87,7 +82,7 @@ def plug_in_significant_wins(curves: dict, *, sizes=(100, 400),
             if len(others) != len(PROPOSED):
                 continue
             compared += 1
-            if all(_significant(one_sided_p_value(per_method[PLUG_IN][size], other), alpha)
+            if all(rejects(one_sided_p_value(per_method[PLUG_IN][size], other), alpha)
                    for other in others):
                 wins.append((dataset, int(size)))
     return wins, compared
@@ -121,7 +116,7 @@ def tau_shapes(curves: dict, *, alpha: float = 0.05) -> list[TauShape]:
             rise_p = one_sided_p_value(per_tau[hi], per_tau[lo])
             best = max(taus, key=lambda t: _mean(per_tau[t]))  # max keeps the first (smallest) tau of a tie
             interior = lo < best < hi and all(
-                _significant(one_sided_p_value(per_tau[best], per_tau[end]), alpha) for end in (lo, hi))
+                rejects(one_sided_p_value(per_tau[best], per_tau[end]), alpha) for end in (lo, hi))
             rows.append(TauShape(dataset, method, lo, hi, _mean(per_tau[hi]) - _mean(per_tau[lo]), rise_p,
-                                 _significant(rise_p, alpha), best, interior))
+                                 rejects(rise_p, alpha), best, interior))
     return rows

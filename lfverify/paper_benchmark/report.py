@@ -21,7 +21,7 @@ import numpy as np
 from .curve_claims import plug_in_significant_wins, small_sample_comparisons, tau_shapes
 from .paper_values import (PAPER_METHODS, PAPER_SMALL_SAMPLE_WINS, PAPER_TAU_EXTREMUM, PAPER_TAU_INCREASING,
                            printed_result)
-from .statistics import bold_methods, one_sided_p_value, summarize, within_combined_standard_errors
+from .statistics import bold_methods, one_sided_p_value, rejects, summarize, within_combined_standard_errors
 
 __all__ = ["method_sort_key", "collect_table_values", "markdown_results_table", "format_mean_se",
            "markdown_learning_rate_table", "iterations_to_final",
@@ -386,8 +386,7 @@ def surrogate_metric_tradeoff(per_method: dict, *, alpha: float = 0.05) -> Surro
     gd, bfgs = per_method["U-GD"], per_method["U-BFGS"]
     p_surrogate = one_sided_p_value(bfgs["surrogate"], gd["surrogate"], test="paired")
     p_metric = one_sided_p_value(gd["metric"], bfgs["metric"], test="paired")
-    return SurrogateMetricTradeoff(p_surrogate, p_metric, p_surrogate is not None and p_surrogate < alpha,
-                                   p_metric is not None and p_metric < alpha)
+    return SurrogateMetricTradeoff(p_surrogate, p_metric, rejects(p_surrogate, alpha), rejects(p_metric, alpha))
 
 
 def markdown_training_table(training: dict, metric: str, *, alpha: float = 0.05) -> str:

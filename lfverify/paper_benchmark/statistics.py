@@ -25,7 +25,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy import stats
 
-__all__ = ["TrialSummary", "summarize", "one_sided_p_value", "BoldDecision", "bold_methods",
+__all__ = ["TrialSummary", "summarize", "one_sided_p_value", "rejects", "BoldDecision", "bold_methods",
            "within_combined_standard_errors"]
 
 
@@ -85,6 +85,12 @@ def one_sided_p_value(best, other, *, test: str = "welch") -> float | None:
     else:
         raise ValueError(f"test must be 'welch' or 'paired'; got {test!r}")
     return float(stats.t.sf(diff / math.sqrt(var), df))
+
+
+def rejects(p_value: float | None, alpha: float) -> bool:
+    """Whether a one-sided test with this p-value rejects at level ``alpha`` (``None``, fewer than two trials,
+    never does)."""
+    return p_value is not None and p_value < alpha
 
 
 class BoldDecision(NamedTuple):
