@@ -220,9 +220,9 @@ def run_verification(mode: str = "quick", *, out, executor="processes", jobs: in
     out : path-like, keyword-only
         Output folder; studies and the benchmark keep their records below it, so a re-run resumes.
     executor : "serial", "processes" or an executor instance of :mod:`lfverify.simulations.executors`
-        Where the Monte-Carlo tasks run (Dask: pass a DaskExecutor).
+        Where the Monte-Carlo tasks and the benchmark's trials run (Dask: pass a DaskExecutor).
     jobs : int or None
-        Worker processes of the benchmark (default: the number of CPUs).
+        Worker processes of a "processes" executor (default: the number of CPUs).
     progress : callable(str) or None
         Called with a short description before each step.
     figures : bool
@@ -236,6 +236,9 @@ def run_verification(mode: str = "quick", *, out, executor="processes", jobs: in
     out = Path(out)
     say = progress or (lambda text: None)
     started = time.perf_counter()
+    from .simulations.executors import make_executor
+
+    executor = make_executor(executor, workers=jobs)
     from .plotting import matplotlib_available
 
     figures = figures and matplotlib_available()
@@ -266,7 +269,8 @@ def run_verification(mode: str = "quick", *, out, executor="processes", jobs: in
 
     bench_results, bench_markdown = {}, ""
     if benchmark:
-        bench_results, bench_markdown, bench_figures = _run_benchmark(mode, out / "benchmark", jobs, figures, say)
+        bench_results, bench_markdown, bench_figures = _run_benchmark(mode, out / "benchmark", executor, figures,
+                                                                      say)
         figure_paths += bench_figures
 
     claims = []
@@ -297,10 +301,8 @@ def run_verification(mode: str = "quick", *, out, executor="processes", jobs: in
 
 
 # ---------------------------------------------------------------------------------------------- benchmark
-def _run_benchmark(mode, out, jobs, figures, say):
+def _run_benchmark(mode, out, executor, figures, say):
     """The App. C benchmark (quick or full options) and the data-set check; per-experiment evidence."""
-    import os
-
     results = {}
     t0 = time.perf_counter()
     try:
@@ -323,12 +325,12 @@ def _run_benchmark(mode, out, jobs, figures, say):
         for name in ("table", "convergence", "sample-complexity", "tau"):
             results.setdefault(name, EvidenceResult("benchmark", name, "error", str(exc)))
         return results, "", []
-    options = BenchOptions(out=out, jobs=jobs or os.cpu_count() or 1, figures=figures, progress=None,
-                           command=f"lfverify verify --{mode}", **(VERIFY_QUICK_BENCHMARK if mode == "quick" else {}))
-    say(f"benchmark: App. C protocol ({mode})")
+    options = BenchOptions(out=out, figures=figures, progress=None, command=f"lfverify verify --{mode}",
+                           **(VERIFY_QUICK_BENCHMARK if mode == "quick" else {}))
+    say(f"benchmark: App. C protocol ({mode}, {executor.describe()})")
     t0 = time.perf_counter()
     try:
-        markdown_path = run_benchmark(options)
+        markdown_path = run_benchmark(options, executor=executor)
     except Exception as exc:  # noqa: BLE001
         for name in ("table", "convergence", "sample-complexity", "tau"):
             results[name] = EvidenceResult("benchmark", name, "error", f"{type(exc).__name__}: {exc}")

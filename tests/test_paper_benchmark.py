@@ -409,9 +409,7 @@ FAST = ProtocolConfig(methods=("U-GD", "U-BFGS", "ERM"), max_iter=10, learning_r
 
 
 def _without_timings(record):
-    return {k: v if k != "results" else {m: {meth: {f: x for f, x in r.items() if f != "seconds"}
-                                             for meth, r in ms.items()} for m, ms in v.items()}
-            for k, v in record.items()}
+    return {k: v for k, v in record.items() if k != "timing"}
 
 
 def test_tiny_protocol_run(heart):
@@ -481,6 +479,55 @@ def test_same_numbers_whatever_the_number_of_workers(tmp_path):
         return {c.trial: {m: r["test"] for m, r in records[c]["results"]["f1"].items()} for c in cells}
 
     assert numbers(one) == numbers(two)
+
+
+def _record_bytes(out):
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted((out / "records").rglob("*.json"))}
+
+
+@needs_data
+def test_records_are_byte_identical_on_every_executor(tmp_path):
+    """Serial, 2 spawned processes and a real Dask LocalCluster of 2 processes write the same record files, byte
+    for byte (timings go to their own files; every cell runs with one BLAS thread)."""
+    from lfverify.simulations.executors import DaskExecutor, ProcessExecutor, SerialExecutor
+
+    cells = _cells(trials=3, methods=["U-BFGS", "ERM", "Plug-in"])
+    outputs = {}
+    for name, executor in (("serial", SerialExecutor()), ("processes", ProcessExecutor(2)),
+                           ("dask", DaskExecutor(n_workers=2))):
+        run_cells(cells, tmp_path / name, executor=executor, data_root=DATA_ROOT, progress=False)
+        outputs[name] = _record_bytes(tmp_path / name)
+    assert len(outputs["serial"]) == 3
+    assert outputs["processes"] == outputs["serial"] and outputs["dask"] == outputs["serial"]
+    for cell in cells:  # the wall times are beside the records, one file per cell, never inside them
+        timing = json.loads((tmp_path / "dask" / "timings" / "table" / "heart" / "default" /
+                             f"trial-{cell.trial:03d}.json").read_text())
+        assert set(timing["methods"]["f1"]) == {"U-BFGS", "ERM", "Plug-in"} and timing["elapsed_seconds"] > 0
+        assert set(timing["methods"]["erm_start"]) == {"fit_start", "train_start"}
+        assert "seconds" not in outputs["serial"][f"records/table/heart/default/trial-{cell.trial:03d}.json"].decode()
+
+
+@needs_data
+def test_bench_executor_options_reach_the_runner(tmp_path, monkeypatch):
+    """--serial, --workers N, --jobs N, --dask-local N and --dask ADDRESS each select their executor."""
+    from lfverify.cli import build_parser
+    from lfverify.paper_benchmark.command import make_bench_executor, options_from_args
+    from lfverify.simulations.executors import DaskExecutor, ProcessExecutor, SerialExecutor
+
+    def executor(*argv):
+        return make_bench_executor(options_from_args(build_parser().parse_args(["bench", "--out", "x", *argv])))
+
+    assert isinstance(executor("--serial"), SerialExecutor)
+    assert isinstance(executor("--jobs", "1"), SerialExecutor)
+    assert executor("--workers", "3").max_workers == 3 and executor("--jobs", "2").max_workers == 2
+    assert isinstance(executor("--workers", "1"), SerialExecutor)
+    local = executor("--dask-local", "2")
+    assert isinstance(local, DaskExecutor) and local.n_workers == 2 and local.address is None
+    remote = executor("--dask", "tcp://10.0.0.1:8786")
+    assert isinstance(remote, DaskExecutor) and remote.address == "tcp://10.0.0.1:8786"
+    assert isinstance(executor(), ProcessExecutor)
+    with pytest.raises(SystemExit):  # exclusive: two places at once is a usage error
+        build_parser().parse_args(["bench", "--out", "x", "--serial", "--jobs", "2"])
 
 
 @needs_data

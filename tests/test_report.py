@@ -127,16 +127,23 @@ def test_full_mode_runs_the_full_studies_and_the_paper_protocol(monkeypatch, tmp
                         {"verdicts": {"finite/F1": True, "finite/Jaccard": True, "bounded-logistic/F1": True,
                                       "bounded-logistic/Jaccard": True}})
 
-    def fake_benchmark(opts):
+    executors = []
+
+    def fake_benchmark(opts, *, executor=None):
         options.append(opts)
+        executors.append(executor)
         (opts.out).mkdir(parents=True, exist_ok=True)
         (opts.out / "summary.json").write_text("{}")
         return report.write_text_atomically(opts.out / "paper_benchmark.md", "# bench\n")
 
     monkeypatch.setattr(command, "run_benchmark", fake_benchmark)
-    result = report.run_verification("full", out=tmp_path, figures=False)
+    from lfverify.simulations.executors import SerialExecutor
+
+    where = SerialExecutor()
+    result = report.run_verification("full", out=tmp_path, figures=False, executor=where)
     assert sorted(studies) == [(s, "full") for s in sorted(simulations.STUDIES)]
     assert options[0].trials == 50 and options[0].datasets is None  # the paper's protocol on every data set
+    assert executors == [where]  # the benchmark's trials run where the studies' tasks run (e.g. on Dask)
     lemma4 = next(c for c in result.claims if c.claim.label == "lem:uniform-convergence")
     assert next(e for e in lemma4.evidence if e.kind == "simulation").outcome == "as recorded"
     consistency = next(c for c in result.claims if c.claim.label == "thm:consistency")

@@ -27,7 +27,7 @@ from pathlib import Path
 from ..atomic_write import write_text_atomically
 from ..validation import check_real
 from . import protocol
-from .runner import Cell, run_cells
+from .runner import Cell, load_timings, run_cells
 
 __all__ = ["BenchOptions", "QUICK", "EXPERIMENTS", "add_arguments", "options_from_args", "run", "run_benchmark",
            "DATASET_NOTES"]
@@ -62,7 +62,10 @@ class BenchOptions:
     convergence_trials: int | None = None
     convergence_learning_rate: float = 0.1
     seed: int = 0
-    jobs: int = 1
+    jobs: int = 1  # local worker processes (1: this process), unless executor says otherwise
+    executor: str | None = None  # None: from jobs; "serial", "processes", or "dask" (with dask_address / dask_local)
+    dask_address: str | None = None
+    dask_local: int | None = None
     alpha: float = 0.05
     test: str = "welch"
     data_root: str | None = None
@@ -164,33 +167,53 @@ def _records_json_ready(records):
     return [records[c] for c in sorted(records, key=lambda c: (c.dataset, c.parameter, c.trial))]
 
 
-def run_benchmark(options: BenchOptions) -> Path:
+#: BenchOptions fields that say where the trials run, not what they compute: left out of summary.json, so that
+#: every executor writes the same summary.
+EXECUTION_OPTIONS = ("out", "progress", "jobs", "executor", "dask_address", "dask_local")
+
+
+def make_bench_executor(options: BenchOptions):
+    """The executor of :mod:`lfverify.simulations.executors` that ``options`` select."""
+    from ..simulations.executors import make_executor
+
+    if options.dask_address is not None or options.dask_local is not None:
+        return make_executor(dask_address=options.dask_address, dask_local=options.dask_local)
+    if options.executor is not None:
+        return make_executor(options.executor, workers=options.jobs)
+    return make_executor("serial") if options.jobs == 1 else make_executor("processes", workers=options.jobs)
+
+
+def run_benchmark(options: BenchOptions, *, executor=None) -> Path:
     """Run the selected experiments, write ``paper_benchmark.md``, ``summary.json`` and the figures; return the
-    path of the markdown report."""
+    path of the markdown report.
+
+    ``executor`` (an executor instance of :mod:`lfverify.simulations.executors`, e.g. the one ``lfverify verify``
+    uses for its studies) overrides the one the options select."""
     from . import report
 
     options = validate_options(options)
     out = Path(options.out)
+    executor = make_bench_executor(options) if executor is None else executor
     all_cells = build_cells(options)
     started = time.time()
-    records = {}
+    records, compute = {}, 0.0
     for experiment, cells in all_cells.items():
         if cells:
-            records[experiment] = _records_json_ready(
-                run_cells(cells, out, jobs=options.jobs, data_root=options.data_root, progress=options.progress,
-                          description=experiment))
+            found = run_cells(cells, out, executor=executor, data_root=options.data_root,
+                              progress=options.progress, description=experiment)
+            records[experiment] = _records_json_ready(found)
+            compute += sum(t.get("elapsed_seconds", 0.0) for t in load_timings(out, cells).values())
     elapsed = time.time() - started
-    compute = sum(r.get("elapsed_seconds", 0.0) for rs in records.values() for r in rs)
     lines = ["# The paper's benchmark, reproduced (`lfverify bench`)", "",
              f"Command: `{options.command or 'lfverify bench'}`", "",
              f"Data sets: {', '.join(options.datasets)}. Metrics: {', '.join(options.metrics)}. "
              f"Seed {options.seed}. U-GD / U-BFGS: {options.max_iter} iterations, ERM (linear SVM) start, "
              f"learning rate from {{{', '.join(f'{r:g}' for r in options.learning_rates)}}} on a 4:1 validation "
              f"split, tau = 0.33 (F1) / 0.75 (Jaccard). Compute time of the trials: {compute:.0f} s (sum over "
-             f"trials, one worker each); wall time of this invocation: {elapsed:.0f} s with {options.jobs} "
-             f"worker(s) (trials recorded by an earlier run are reused, not recomputed).", ""]
+             f"trials, one worker each); wall time of this invocation: {elapsed:.0f} s on "
+             f"{executor.describe()} (trials recorded by an earlier run are reused, not recomputed).", ""]
     summary = {"options": {k: (list(v) if isinstance(v, tuple) else v) for k, v in options.__dict__.items()
-                           if k not in ("out", "progress")}}
+                           if k not in EXECUTION_OPTIONS}}
     summary["options"]["out"] = str(options.out)
     if "table" in records:
         lines += ["## Tables 2, 4 and 5", ""]
@@ -285,7 +308,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--convergence-iter", type=int, help="iterations of the convergence study (default 300)")
     parser.add_argument("--convergence-trials", type=int, help="trials of the convergence study (default: --trials)")
     parser.add_argument("--seed", type=int, help="root seed (default 0)")
-    parser.add_argument("--jobs", type=int, help="worker processes (default: the number of CPUs)")
+    from ..simulations.cli import add_executor_arguments
+
+    where = add_executor_arguments(parser)
+    where.add_argument("--jobs", type=int, metavar="N", help="the same as --workers N (default: the number of CPUs)")
     parser.add_argument("--test", choices=("welch", "paired"), help="the one-sided t-test of the bold rule")
     parser.add_argument("--alpha", type=float, help="significance level of the bold rule (default 0.05)")
     parser.add_argument("--data-root", metavar="DIR", help="folder of the staged data sets (default: see datasets)")
@@ -300,12 +326,15 @@ def options_from_args(args) -> BenchOptions:
     mapping = {"datasets": "datasets", "metrics": "metrics", "methods": "methods", "experiments": "experiments",
                "trials": "trials", "max_iter": "max_iter", "sizes": "sizes", "size_trials": "size_trials",
                "taus": "taus", "tau_trials": "tau_trials", "convergence_iter": "convergence_iter",
-               "convergence_trials": "convergence_trials", "seed": "seed", "jobs": "jobs", "test": "test",
-               "alpha": "alpha", "data_root": "data_root"}
+               "convergence_trials": "convergence_trials", "seed": "seed", "jobs": "jobs", "workers": "jobs",
+               "test": "test", "alpha": "alpha", "data_root": "data_root", "dask": "dask_address",
+               "dask_local": "dask_local"}
     for arg, option in mapping.items():
         value = getattr(args, arg, None)
         if value is not None:
             values[option] = value
+    if getattr(args, "serial", False):
+        values["executor"] = "serial"
     values.setdefault("jobs", os.cpu_count() or 1)
     return BenchOptions(out=Path(args.out), figures=not args.no_figures, command=_command_line(args), **values)
 
@@ -317,10 +346,10 @@ def _command_line(args) -> str:
         parts.append("--quick")
     parts += ["--out", str(args.out)]
     for name, value in sorted(vars(args).items()):
-        if name in ("quick", "out", "no_figures", "command") or value is None or callable(value):
+        if name in ("quick", "out", "no_figures", "command") or value is None or value is False or callable(value):
             continue
         flag = "--" + name.replace("_", "-")
-        parts += [flag, ",".join(map(str, value)) if isinstance(value, tuple) else str(value)]
+        parts += [flag] if value is True else [flag, ",".join(map(str, value)) if isinstance(value, tuple) else str(value)]
     if args.no_figures:
         parts.append("--no-figures")
     return " ".join(parts)

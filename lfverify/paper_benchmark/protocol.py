@@ -191,20 +191,25 @@ class _ERMStarts:
         self.X_train, self.y_train = X_train, y_train
         self.fit_idx, self.val_idx = split_indices(X_train.shape[0], _VALIDATION_FRACTION, child_seed(seq, 1),
                                                    y=y_train)
+        self.seconds = {}  #: wall time of each start computed ("fit_start", "train_start")
+
+    def _timed_start(self, name, rows):
+        from ..estimator import erm_initial_parameters
+
+        started = time.perf_counter()
+        theta = erm_initial_parameters(self.X_train[rows], self.y_train[rows])
+        self.seconds[name] = time.perf_counter() - started
+        return theta
 
     @functools.cached_property
     def fit_start(self):
         """The ERM start on the 4/5 fitting part (the learning-rate validation's fits start here)."""
-        from ..estimator import erm_initial_parameters
-
-        return erm_initial_parameters(self.X_train[self.fit_idx], self.y_train[self.fit_idx])
+        return self._timed_start("fit_start", self.fit_idx)
 
     @functools.cached_property
     def train_start(self):
         """The ERM start on the whole training set (the final refit starts here)."""
-        from ..estimator import erm_initial_parameters
-
-        return erm_initial_parameters(self.X_train, self.y_train)
+        return self._timed_start("train_start", slice(None))
 
 
 def _fit_proposed(method, metric_name, config, starts: _ERMStarts):
@@ -248,8 +253,11 @@ def run_trial(dataset, trial: int, config: ProtocolConfig, *, seed: int = 0) -> 
     -------
     dict
         A JSON-serialisable record: ``{"dataset", "trial", "n_train", "n_test", "results": {metric: {method:
-        {"test": value, "seconds": ..., ...}}}, "errors": {metric: {method: message}}}``.  A method that
-        raises is recorded under ``errors`` (its message), never as a number.
+        {"test": value, ...}}}, "errors": {metric: {method: message}}, "timing": {metric: {method: seconds}}}``.
+        A method that raises is recorded under ``errors`` (its message), never as a number.  ``timing`` holds
+        the wall time of each method's fit (its validation included, the test predictions not), and under
+        ``"erm_start"`` the wall time of the ERM starts U-GD and U-BFGS share (:class:`_ERMStarts`); the runner
+        stores it apart from the record, which is then the same whoever runs it.
     """
     seq = trial_seed_sequence(seed, dataset.name, trial)
     X, y = dataset.X, dataset.y
@@ -260,6 +268,7 @@ def run_trial(dataset, trial: int, config: ProtocolConfig, *, seed: int = 0) -> 
         X_train, y_train = X_train[keep], y_train[keep]
     results = {m: {} for m in config.metrics}
     errors = {m: {} for m in config.metrics}
+    timing = {m: {} for m in config.metrics}
     starts = _ERMStarts(X_train, y_train, seq)
     fitted_baselines = {}  # method -> (metric name, fitted ERM / W-ERM / Plug-in): their fits ignore the metric
     for metric_name in config.metrics:
@@ -268,29 +277,31 @@ def run_trial(dataset, trial: int, config: ProtocolConfig, *, seed: int = 0) -> 
             start = time.perf_counter()
             try:
                 if method in PROPOSED_METHODS:
-                    clf, info = _fit_proposed(method, metric_name, config, starts)
-                    predicted = clf.predict(X_test) == 1
+                    model, info = _fit_proposed(method, metric_name, config, starts)
                 elif method in fitted_baselines:  # the first metric's fit, re-selected for this one (no refit)
                     first_metric, fitted = fitted_baselines[method]
-                    predicted = np.asarray(fitted.for_metric(metric).predict(X_test)) == 1
-                    info = {"fitted_for": first_metric}
+                    model, info = fitted.for_metric(metric), {"fitted_for": first_metric}
                 else:
                     from ..baselines import make_baseline
 
                     model = make_baseline(BASELINE_METHODS[method], metric,
                                           seed=child_seed(seq, 2, ALL_METHODS.index(method)))
                     model.fit(X_train, y_train)
-                    predicted, info = np.asarray(model.predict(X_test)) == 1, {}
+                    info = {}
                     if hasattr(model, "for_metric"):  # not the tuned-threshold peer: its CV scores the metric
                         fitted_baselines[method] = (metric_name, model)
+                seconds = time.perf_counter() - start
+                predicted = np.asarray(model.predict(X_test)) == 1
             except (ValueError, ArithmeticError, np.linalg.LinAlgError) as exc:
                 errors[metric_name][method] = f"{type(exc).__name__}: {exc}"
                 continue
-            results[metric_name][method] = {"test": _score(metric, y_test, predicted),
-                                            "seconds": round(time.perf_counter() - start, 4), **info}
+            timing[metric_name][method] = round(seconds, 4)
+            results[metric_name][method] = {"test": _score(metric, y_test, predicted), **info}
+    if starts.seconds:
+        timing["erm_start"] = {name: round(value, 4) for name, value in starts.seconds.items()}
     return {"dataset": dataset.name, "trial": int(trial), "n_train": int(X_train.shape[0]),
             "n_test": int(X_test.shape[0]), "results": results,
-            "errors": {m: e for m, e in errors.items() if e}}
+            "errors": {m: e for m, e in errors.items() if e}, "timing": timing}
 
 
 def run_convergence(dataset, trial: int, *, metrics=METRICS, max_iter: int = 300, learning_rate: float = 0.1,
@@ -317,7 +328,7 @@ def run_convergence(dataset, trial: int, *, metrics=METRICS, max_iter: int = 300
     Z_train = np.hstack([X[train_idx], np.ones((train_idx.size, 1))])
     Z_test = np.hstack([X[test_idx], np.ones((test_idx.size, 1))])
     theta0 = np.random.default_rng(child_seed(seq, 4)).standard_normal(Z_train.shape[1])
-    out = {"dataset": dataset.name, "trial": int(trial), "checkpoints": checkpoints, "results": {}}
+    out = {"dataset": dataset.name, "trial": int(trial), "checkpoints": checkpoints, "results": {}, "timing": {}}
     for metric_name in metrics:
         metric = metric_object(metric_name)
         objective = EmpiricalSurrogateUtility(metric, tau_logistic(PAPER_TAU[metric_name]), Z_train, y[train_idx])
@@ -342,8 +353,8 @@ def run_convergence(dataset, trial: int, *, metrics=METRICS, max_iter: int = 300
                 "train_history": [_finite_or_none(v) for v in full.true_history],
                 "test_at_checkpoints": test_curve, "train_at_checkpoints": train_curve,
                 "iterations": int(full.iterations),
-                "converged": bool(full.converged), "message": str(full.message),
-                "seconds": round(time.perf_counter() - start, 4)}
+                "converged": bool(full.converged), "message": str(full.message)}
+            out["timing"].setdefault(metric_name, {})[name] = round(time.perf_counter() - start, 4)
         out["results"][metric_name] = per_method
     return out
 

@@ -7,10 +7,16 @@ with the same ``--out`` skips every cell whose record exists.  Each record carri
 that produced it; finding a record with another fingerprint is an error (mixing settings in one table would be
 wrong), not a silent overwrite.
 
-Cells run in a :class:`concurrent.futures.ProcessPoolExecutor` with ``jobs`` workers (inline for ``jobs=1``);
-each worker limits BLAS to one thread (threadpoolctl) so that ``jobs`` workers use ``jobs`` cores, and loads each
-data set once.  The numbers do not depend on ``jobs``: every cell draws from its own SeedSequence
-(:func:`lfverify.paper_benchmark.protocol.trial_seed_sequence`).
+A record holds only what the cell computed, so it is the same byte for byte whichever executor ran it; the wall
+times of the cell and of each method's fit go beside it, to ``<out>/timings/<same path>`` (written first: a
+record without its timing file only means the time is unknown).
+
+Cells run on the executors of the Monte-Carlo studies (:mod:`lfverify.simulations.executors`): in this process,
+in local worker processes, or on a Dask cluster.  Every cell runs with one BLAS thread (workers and this process
+alike), which keeps the floating-point sums, and so the records, independent of where it ran; each worker loads
+each data set once.  Every cell draws from its own SeedSequence
+(:func:`lfverify.paper_benchmark.protocol.trial_seed_sequence`), so the numbers depend neither on the executor
+nor on the number of workers.
 """
 
 from __future__ import annotations
@@ -20,16 +26,15 @@ import hashlib
 import json
 import sys
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..atomic_write import write_text_atomically
 
-__all__ = ["Cell", "record_path", "load_records", "run_cells", "fingerprint"]
+__all__ = ["Cell", "record_path", "timing_path", "load_records", "load_timings", "run_cells", "fingerprint"]
 
-#: Record format version (bump when a record's meaning changes).
-RECORD_VERSION = 1
+#: Record format version (bump when a record's meaning changes).  2: timings moved to their own files.
+RECORD_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -59,6 +64,11 @@ def record_path(out: Path, cell: Cell) -> Path:
     return Path(out) / "records" / cell.kind / cell.dataset / cell.parameter / f"trial-{cell.trial:03d}.json"
 
 
+def timing_path(out: Path, cell: Cell) -> Path:
+    """Where the wall times of a cell go (beside its record, under ``timings/``)."""
+    return Path(out) / "timings" / cell.kind / cell.dataset / cell.parameter / f"trial-{cell.trial:03d}.json"
+
+
 def _read_record(path: Path) -> dict:
     try:
         return json.loads(path.read_text())
@@ -83,15 +93,17 @@ def load_records(out: Path, cells) -> dict:
     return found
 
 
+def load_timings(out: Path, cells) -> dict:
+    """The wall times of those ``cells`` that have them (cell -> {"elapsed_seconds": ..., "methods": ...})."""
+    found = {}
+    for cell in cells:
+        path = timing_path(out, cell)
+        if path.exists():
+            found[cell] = _read_record(path)
+    return found
+
+
 # ---------------------------------------------------------------------- workers
-def _init_worker():
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover - threadpoolctl comes with scikit-learn
-        return
-    threadpool_limits(1)
-
-
 @functools.lru_cache(maxsize=4)
 def _dataset(name: str, root: str | None):
     from ..datasets import load_dataset
@@ -99,18 +111,19 @@ def _dataset(name: str, root: str | None):
     return load_dataset(name, root=root)
 
 
-def _run_cell(cell: Cell, data_root: str | None) -> dict:
-    """Run one cell in the current process (a worker or the main process)."""
+def _run_cell(cell: Cell, data_root: str | None) -> tuple[dict, dict]:
+    """Run one cell in the current process (a worker or the main process): (record, timing)."""
     import warnings
 
     from sklearn.exceptions import ConvergenceWarning
+    from threadpoolctl import threadpool_limits
 
     from . import protocol
 
     settings = cell.settings_dict
     started = time.perf_counter()
     dataset = _dataset(cell.dataset, data_root)
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), threadpool_limits(1):
         # liblinear / lbfgs iteration caps and Alg. 1's phase-1 warning are recorded per trial (the record
         # keeps Alg. 1's message); they must not flood the terminal of a 50-trial run.
         warnings.simplefilter("ignore", ConvergenceWarning)
@@ -124,13 +137,23 @@ def _run_cell(cell: Cell, data_root: str | None) -> dict:
                                              learning_rates=tuple(settings["learning_rates"]),
                                              tau=settings.get("tau"), train_size=settings.get("train_size"))
             record = protocol.run_trial(dataset, cell.trial, config, seed=settings["seed"])
+    timing = {"elapsed_seconds": round(time.perf_counter() - started, 3), "methods": record.pop("timing")}
     record.update(kind=cell.kind, parameter=cell.parameter, version=RECORD_VERSION,
-                  fingerprint=fingerprint(settings), settings=settings,
-                  elapsed_seconds=round(time.perf_counter() - started, 3))
-    return record
+                  fingerprint=fingerprint(settings), settings=settings)
+    return record, timing
 
 
-def run_cells(cells, out, *, jobs: int = 1, data_root=None, progress: bool | None = None,
+def _as_executor(executor, jobs):
+    from ..simulations.executors import make_executor
+
+    if executor is not None:
+        return make_executor(executor)
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be an int >= 1; got {jobs!r}")
+    return make_executor("serial") if jobs == 1 else make_executor("processes", workers=jobs)
+
+
+def run_cells(cells, out, *, executor=None, jobs: int = 1, data_root=None, progress: bool | None = None,
               description: str = "trials") -> dict:
     """Run every cell without a record under ``out``; return all records (cell -> record).
 
@@ -138,9 +161,11 @@ def run_cells(cells, out, *, jobs: int = 1, data_root=None, progress: bool | Non
     ----------
     cells : sequence of Cell
     out : path
-        Output folder (records go to ``out/records``).
-    jobs : int >= 1
-        Worker processes (1: run in this process).
+        Output folder (records go to ``out/records``, wall times to ``out/timings``).
+    executor : None, "serial", "processes" or an executor of :mod:`lfverify.simulations.executors`, keyword-only
+        Where the cells run (e.g. a ``DaskExecutor``); ``None`` chooses from ``jobs``.
+    jobs : int >= 1, keyword-only
+        Without ``executor``: 1 runs in this process, more in that many local worker processes.
     data_root : path or None
         Passed to :func:`lfverify.datasets.load_dataset`.
     progress : bool or None
@@ -148,8 +173,7 @@ def run_cells(cells, out, *, jobs: int = 1, data_root=None, progress: bool | Non
     """
     from tqdm import tqdm
 
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
-        raise ValueError(f"jobs must be an int >= 1; got {jobs!r}")
+    executor = _as_executor(executor, jobs)
     out = Path(out)
     cells = list(cells)
     records = load_records(out, cells)
@@ -158,28 +182,13 @@ def run_cells(cells, out, *, jobs: int = 1, data_root=None, progress: bool | Non
     show = sys.stderr.isatty() if progress is None else bool(progress)
     bar = tqdm(total=len(cells), initial=len(cells) - len(todo), desc=description, unit="trial",
                disable=not show, file=sys.stderr, dynamic_ncols=True)
-
-    def finish(cell, record):
-        write_text_atomically(record_path(out, cell), json.dumps(record, indent=1, sort_keys=True) + "\n")
-        records[cell] = record
-        bar.update(1)
-
     try:
-        if jobs == 1 or len(todo) <= 1:
-            for cell in todo:
-                finish(cell, _run_cell(cell, root))
-        else:
-            with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker) as pool:
-                pending = {pool.submit(_run_cell, cell, root): cell for cell in todo}
-                try:
-                    while pending:
-                        done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                        for future in done:
-                            finish(pending.pop(future), future.result())
-                except BaseException:
-                    for future in pending:
-                        future.cancel()
-                    raise
+        for index, (record, timing) in executor.map_unordered(_run_cell, [(cell, root) for cell in todo]):
+            cell = todo[index]
+            write_text_atomically(timing_path(out, cell), json.dumps(timing, indent=1, sort_keys=True) + "\n")
+            write_text_atomically(record_path(out, cell), json.dumps(record, indent=1, sort_keys=True) + "\n")
+            records[cell] = record
+            bar.update(1)
     finally:
         bar.close()
     return records

@@ -35,16 +35,18 @@ def add_arguments(parser) -> None:
                         help="force the progress bar (default: only when stderr is a terminal)")
 
 
-def add_executor_arguments(parser) -> None:
-    """Where the Monte-Carlo tasks run: --serial, --workers N, --dask ADDRESS or --dask-local N (exclusive).
+def add_executor_arguments(parser):
+    """Where the tasks run: --serial, --workers N, --dask ADDRESS or --dask-local N (exclusive).
 
-    Shared by ``lfverify simulate`` and ``lfverify verify``; :func:`executor_from_args` reads them.
+    Shared by ``lfverify simulate``, ``lfverify verify`` and ``lfverify bench``; :func:`executor_from_args` reads
+    them.  Returns the mutually exclusive group (``bench`` adds its older ``--jobs N`` to it).
     """
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--serial", action="store_true", help="run the simulations in this process")
     where.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: all cores)")
     where.add_argument("--dask", metavar="ADDRESS", help="a Dask scheduler, e.g. tcp://127.0.0.1:8786")
     where.add_argument("--dask-local", type=int, metavar="N", help="start a Dask LocalCluster of N worker processes")
+    return where
 
 
 def executor_from_args(args):
