@@ -10,6 +10,8 @@ W~_{1,phi}(z_j), the double sum of Eq. (7) factorises:
 which costs O(n d) instead of O(m (n - m) d), and grad U_hat = V_hat / D_hat^2 (the quotient rule).  Every
 method accepts one parameter vector theta of shape (d,) or a batch Theta of shape (K, d); a batch is
 evaluated with one matrix product per chunk of samples (no n x n and, by chunking, no large n x K array).
+X may be a ``scipy.sparse`` matrix (kept as CSR, as scikit-learn's linear models do; the paper's svmlight data
+are sparse): the two products per chunk are then sparse-times-dense, O(nnz K) instead of O(n d K).
 
 ``_reference_gradient_direction`` is the literal double sum of Eq. (7), kept as the tests' oracle.
 """
@@ -19,6 +21,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from scipy import sparse
 
 from .losses import SurrogateLoss
 from .metrics import LinearFractionalMetric
@@ -88,6 +91,7 @@ class _Part:
 
     def __init__(self, X, y, offset, slope):
         self.X = X
+        self.sparse = sparse.issparse(X)
         self.n = X.shape[0]
         self.positive = y == 1
         self.sign = np.where(self.positive, 1.0, -1.0)
@@ -104,7 +108,8 @@ class EmpiricalSurrogateUtility:
     ----------
     metric : LinearFractionalMetric
     loss : SurrogateLoss
-    X : array_like of shape (n, d), finite
+    X : array_like or scipy.sparse matrix of shape (n, d), finite
+        Sparse input is kept as CSR (never densified).
     y : array_like of shape (n,)
         Labels in {-1, +1} or {0, 1} (0 is the negative class); both classes must occur.
     split : SampleSplit, "first-half" or "random", keyword-only
@@ -129,7 +134,7 @@ class EmpiricalSurrogateUtility:
             raise TypeError(f"metric must be a LinearFractionalMetric; got {type(metric).__name__}")
         if not isinstance(loss, SurrogateLoss):
             raise TypeError(f"loss must be a SurrogateLoss (lfverify.losses); got {type(loss).__name__}")
-        X = check_features(X, "X", min_samples=2)
+        X = check_features(X, "X", min_samples=2, accept_sparse=True)
         n, d = X.shape
         y = check_labels(y, "y", n_samples=n)
         if isinstance(split, str):
@@ -181,7 +186,10 @@ class EmpiricalSurrogateUtility:
             stop = min(start + chunk, part.n)
             Xc = part.X[start:stop]
             xi = margin_buffer[:(stop - start) * K].reshape(stop - start, K)
-            np.matmul(Xc, theta.T, out=xi)  # (c, K): the one matrix product per chunk
+            if part.sparse:
+                xi[...] = Xc @ theta.T  # CSR (c, d) @ (d, K): O(nnz K)
+            else:
+                np.matmul(Xc, theta.T, out=xi)  # (c, K): the one matrix product per chunk
             if counts:
                 predicted = xi > 0  # sgn(0) = -1
                 pp += predicted.sum(axis=0)
@@ -196,7 +204,7 @@ class EmpiricalSurrogateUtility:
                     phi, dphi = self.loss._value_and_derivative(t, self.side == "right", workspace)
                     # grad W~ = slope * phi'(y xi) * y * x  -> sum over the chunk: (c, K)^T @ (c, d)
                     dphi *= part.signed_slope[start:stop, None]
-                    grad += dphi.T @ Xc
+                    grad += (Xc.T @ dphi).T if part.sparse else dphi.T @ Xc
                 else:
                     phi = self.loss._value(t)
                 total += part.slope[start:stop] @ phi

@@ -64,14 +64,52 @@ def check_real(
     return x
 
 
-def check_features(X, name: str = "X", *, min_samples: int = 1) -> np.ndarray:
+def _check_sparse_features(X, name: str, min_samples: int):
+    """A scipy.sparse matrix as a CSR float64 matrix (canonical: sorted indices, no duplicates) with finite values."""
+    if X.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D matrix of shape (n, d); got shape {X.shape}")
+    n, d = X.shape
+    if n < min_samples:
+        raise ValueError(f"{name} must have at least {min_samples} rows (samples); got {n}")
+    if d < 1:
+        raise ValueError(f"{name} must have at least one column (feature); got shape {X.shape}")
+    if np.iscomplexobj(X.data):
+        raise TypeError(f"{name} must hold real numbers; got complex dtype {X.dtype}")
+    try:
+        csr = X.tocsr().astype(np.float64)  # astype copies, so canonicalising below never touches the caller's X
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be a numeric sparse matrix; got dtype {X.dtype}") from exc
+    csr.sum_duplicates()
+    csr.sort_indices()
+    if not np.isfinite(csr.data).all():
+        position = int(np.flatnonzero(~np.isfinite(csr.data))[0])
+        row = int(np.searchsorted(csr.indptr, position, side="right") - 1)
+        raise ValueError(f"{name} must contain only finite values; got {_describe(csr.data[position])} at index "
+                         f"({row}, {int(csr.indices[position])})")
+    return csr
+
+
+def check_features(X, name: str = "X", *, min_samples: int = 1, accept_sparse: bool = False):
     """Return ``X`` as a C-contiguous finite float64 array of shape (n, d).
+
+    With ``accept_sparse``, a ``scipy.sparse`` matrix or array is returned as a canonical CSR float64 matrix
+    instead (the format scikit-learn's linear models use); without it, sparse input is refused with a message
+    that says so (never silently densified).
 
     Raises
     ------
     ValueError
         If ``X`` is not 2-D, has fewer than ``min_samples`` rows, no columns, or a non-finite entry.
+    TypeError
+        If ``X`` is not numeric, or is sparse while ``accept_sparse`` is False.
     """
+    from scipy import sparse
+
+    if sparse.issparse(X):
+        if not accept_sparse:
+            raise TypeError(f"{name} must be a dense array here; got a scipy.sparse {X.format} matrix of shape "
+                            f"{X.shape} (use X.toarray())")
+        return _check_sparse_features(X, name, min_samples)
     try:
         arr = np.asarray(X, dtype=np.float64)
     except (TypeError, ValueError) as exc:
