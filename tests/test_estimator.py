@@ -1,8 +1,10 @@
 """LinearFractionalClassifier (lfverify/estimator.py): scikit-learn conformance and agreement with Alg. 1.
 
-Oracles: scikit-learn's own estimator checks; ``maximize_surrogate_utility`` called directly on the same
-objective (exact equality: the same floating-point operations); scikit-learn's LinearSVC for the ERM start;
-scikit-learn's ``f1_score`` / ``fbeta_score`` / ``jaccard_score`` / ``accuracy_score`` for ``score``.
+Oracles: scikit-learn's own estimator checks (every option at a non-default value too); ``maximize_surrogate_
+utility`` called directly on the same objective (exact equality: the same floating-point operations);
+scikit-learn's LinearSVC for the ERM start; scikit-learn's ``f1_score`` / ``fbeta_score`` / ``jaccard_score`` /
+``accuracy_score`` for ``score``.  The remedies (cost-sensitive objective, threshold refit) have their own
+oracles in tests/test_remedies.py.
 """
 
 import numpy as np
@@ -22,9 +24,14 @@ from lfverify.losses import tau_logistic
 from lfverify.metrics import f1, gower_legendre, jaccard
 from lfverify.optimize import maximize_surrogate_utility
 
-# scikit-learn's estimator checks: every check passes for both configurations (the default U-BFGS / F_1 / ERM
-# start / random split, and U-GD / Jaccard / zeros start / the paper's first-half split), so the dict of
-# expected failures is empty.  The only non-passing check is check_array_api_input, which scikit-learn itself
+#: The paper's configuration (Alg. 1 on U_hat, sgn(theta^T x)); the tests of Alg. 1's wiring use it.
+PAPER = {"objective": "surrogate-utility", "threshold": "zero"}
+
+# scikit-learn's estimator checks: every check passes for each configuration (the default cost-sensitive /
+# refit / zeros start; cost-sensitive with a cross-fitted threshold, another C, a random start and no intercept;
+# the paper's U-BFGS / F_1 / ERM start / random split; U-GD / Jaccard / zeros start / the paper's first-half split
+# with the refit threshold; U-BFGS with a cross-fitted threshold and F2), so the dict of expected failures is
+# empty.  The only non-passing check is check_array_api_input, which scikit-learn itself
 # *skips* unless SCIPY_ARRAY_API is set (the estimator is numpy-only and does not declare array API support).
 # Binary-only is declared through the tag classifier_tags.multi_class = False; fit then raises scikit-learn's
 # expected "Only binary classification is supported." (checked by check_classifier_not_supporting_multiclass).
@@ -33,7 +40,13 @@ EXPECTED_FAILED_CHECKS: dict[str, str] = {}
 
 @parametrize_with_checks(
     [LinearFractionalClassifier(),
-     LinearFractionalClassifier(metric="jaccard", method="gd", init="zeros", split="first-half")],
+     LinearFractionalClassifier(metric="jaccard", threshold_cv=3, C=0.5, init="random", fit_intercept=False,
+                                random_state=0, max_iter=50),
+     LinearFractionalClassifier(**PAPER, init="erm"),
+     LinearFractionalClassifier(metric="jaccard", objective="surrogate-utility", method="gd", init="zeros",
+                                split="first-half"),
+     LinearFractionalClassifier(metric="f2", objective="surrogate-utility", threshold_cv=2, max_iter=20,
+                                random_state=1)],
     expected_failed_checks=lambda estimator: EXPECTED_FAILED_CHECKS,
 )
 def test_scikit_learn_estimator_checks(estimator, check):
@@ -59,7 +72,7 @@ def data():
 def test_fit_reproduces_maximize_surrogate_utility(data, method, metric_name, metric):
     X, y = data
     theta0 = np.linspace(-0.5, 0.5, X.shape[1] + 1)
-    clf = LinearFractionalClassifier(metric=metric_name, method=method, init=theta0, split="first-half",
+    clf = LinearFractionalClassifier(**PAPER, metric=metric_name, method=method, init=theta0, split="first-half",
                                      learning_rate=0.1, max_iter=40).fit(X, y)
     # The oracle: Alg. 1 called directly on the objective built by hand (intercept column last, y in {-1, +1},
     # tau from Sec. 6: 0.33 for F_1, 0.75 for Jaccard).
@@ -78,7 +91,8 @@ def test_fit_reproduces_maximize_surrogate_utility(data, method, metric_name, me
 def test_fit_without_intercept_uses_the_features_only(data):
     X, y = data
     theta0 = np.full(X.shape[1], 0.1)
-    clf = LinearFractionalClassifier(init=theta0, fit_intercept=False, split="first-half", max_iter=15).fit(X, y)
+    clf = LinearFractionalClassifier(**PAPER, init=theta0, fit_intercept=False, split="first-half",
+                                     max_iter=15).fit(X, y)
     objective = EmpiricalSurrogateUtility(f1(), tau_logistic(0.33), X, np.where(y == 1, 1, -1))
     direct = maximize_surrogate_utility(objective, theta0, max_iter=15)
     np.testing.assert_array_equal(clf.coef_[0], direct.theta)
@@ -93,26 +107,33 @@ def test_erm_start_is_the_linear_svm_solution(data):
                     random_state=0).fit(X, y_signed)
     np.testing.assert_allclose(theta, np.append(svm.coef_[0], svm.intercept_[0]), rtol=0, atol=1e-12)
     # With max_iter = 0 and a positive numerator at the start, the fit returns the ERM start itself.
-    clf = LinearFractionalClassifier(max_iter=0, split="first-half").fit(X, y)
+    clf = LinearFractionalClassifier(**PAPER, init="erm", max_iter=0, split="first-half").fit(X, y)
     assert clf.optimization_result_.phase1_steps == 0
     np.testing.assert_allclose(np.append(clf.coef_[0], clf.intercept_), theta, rtol=0, atol=1e-12)
 
 
-def test_same_seed_same_fit_and_the_seed_matters(data):
+@pytest.mark.parametrize("objective", ["surrogate-utility", "cost-sensitive"])
+def test_same_seed_same_fit_and_the_seed_matters(data, objective):
+    """An int seed and the SeedSequence of that int give the same fit (random start, random S_0 / S_1 split, the
+    folds of threshold_cv); another seed gives another fit."""
     X, y = data
-    a = LinearFractionalClassifier(init="random", random_state=3, max_iter=20).fit(X, y)
-    b = LinearFractionalClassifier(init="random", random_state=3, max_iter=20).fit(X, y)
-    c = LinearFractionalClassifier(init="random", random_state=4, max_iter=20).fit(X, y)
-    seq = LinearFractionalClassifier(init="random", random_state=np.random.SeedSequence(3), max_iter=20).fit(X, y)
+    options = dict(objective=objective, init="random", max_iter=20, threshold_cv=3)
+    a = LinearFractionalClassifier(random_state=3, **options).fit(X, y)
+    b = LinearFractionalClassifier(random_state=3, **options).fit(X, y)
+    c = LinearFractionalClassifier(random_state=4, **options).fit(X, y)
+    seq = LinearFractionalClassifier(random_state=np.random.SeedSequence(3), **options).fit(X, y)
+    generator = LinearFractionalClassifier(random_state=np.random.default_rng(11), **options).fit(X, y)
     np.testing.assert_array_equal(a.coef_, b.coef_)
     np.testing.assert_array_equal(a.coef_, seq.coef_)
+    assert a.intercept_[0] == seq.intercept_[0] and a.positive_rate_ == seq.positive_rate_
     assert not np.allclose(a.coef_, c.coef_)
+    assert np.isfinite(generator.coef_).all()
 
 
 # ---------------------------------------------------------------------- prediction conventions
 def test_predict_uses_sgn_zero_negative(data):
     X, y = data
-    clf = LinearFractionalClassifier(max_iter=2).fit(X, y)
+    clf = LinearFractionalClassifier(max_iter=2, **PAPER).fit(X, y)
     clf.coef_ = np.zeros_like(clf.coef_)
     clf.intercept_ = np.zeros(1)
     assert (clf.predict(X) == 0).all()  # f = 0 everywhere: every sample is negative (sgn(0) = -1, Sec. 2)
@@ -120,21 +141,29 @@ def test_predict_uses_sgn_zero_negative(data):
     assert (clf.predict(X) == 1).all()
 
 
-def test_labels_pos_label_and_decision_function_convention(data):
+@pytest.mark.parametrize("options", [PAPER, {}, {"threshold_cv": 3},
+                                     {"objective": "surrogate-utility", "threshold_cv": 3}])
+def test_labels_pos_label_and_decision_function_convention(data, options):
+    """pos_label drives every step of fit (the objective, the threshold and its folds), not only predict."""
     X, y = data
     names = np.array(["ham", "spam"])[y]  # classes_ = ["ham", "spam"]; default positive = "spam"
-    default = LinearFractionalClassifier(max_iter=10, random_state=0).fit(X, names)
+    default = LinearFractionalClassifier(max_iter=10, random_state=0, **options).fit(X, names)
     assert default.classes_.tolist() == ["ham", "spam"] and default.pos_label_ == "spam"
     f = X @ default.coef_[0] + default.intercept_[0]
     np.testing.assert_array_equal(default.decision_function(X), f)
     np.testing.assert_array_equal(default.predict(X), np.where(f > 0, "spam", "ham"))
 
-    flipped = LinearFractionalClassifier(max_iter=10, random_state=0, pos_label="ham").fit(X, names)
+    flipped = LinearFractionalClassifier(max_iter=10, random_state=0, pos_label="ham", **options).fit(X, names)
     g = X @ flipped.coef_[0] + flipped.intercept_[0]  # the score of "ham"
     np.testing.assert_array_equal(flipped.decision_function(X), -g)  # positive means classes_[1] = "spam"
     np.testing.assert_array_equal(flipped.predict(X), np.where(g > 0, "ham", "spam"))
     pred = flipped.predict(X)
     assert flipped.score(X, names) == pytest.approx(f1_score(names, pred, pos_label="ham"), abs=1e-15)
+    # The oracle of the whole fit: relabelling so that "ham" is the larger label gives the same classifier.
+    relabelled = np.where(names == "ham", 1, 0)  # "ham" -> 1 (now classes_[1]), "spam" -> 0
+    same = LinearFractionalClassifier(max_iter=10, random_state=0, **options).fit(X, relabelled)
+    np.testing.assert_array_equal(flipped.coef_, same.coef_)
+    assert flipped.intercept_[0] == same.intercept_[0] and flipped.threshold_ == same.threshold_
 
 
 @pytest.mark.parametrize("metric, oracle", [
@@ -168,7 +197,7 @@ def test_clone_get_set_params(data):
 
 def test_grid_search_and_cross_val_score_use_the_metric(data):
     X, y = data
-    search = GridSearchCV(LinearFractionalClassifier(max_iter=15, random_state=0),
+    search = GridSearchCV(LinearFractionalClassifier(max_iter=15, random_state=0, objective="surrogate-utility"),
                           {"learning_rate": [10.0, 0.1, 1e-3], "method": ["gd", "bfgs"]}, cv=3).fit(X, y)
     assert set(search.best_params_) == {"learning_rate", "method"}
     assert search.cv_results_["mean_test_score"].shape == (6,)
@@ -201,7 +230,16 @@ def test_metric_names_and_default_tau():
     ({"split": "odd"}, None, None, ValueError, "split must be one of"),
     ({"pos_label": 5}, None, None, ValueError, "pos_label must be one of the classes"),
     ({"random_state": -1}, None, None, TypeError, "random_state must be"),
-    ({"learning_rate": -1.0}, None, None, ValueError, "learning_rate"),
+    ({"learning_rate": -1.0, **PAPER}, None, None, ValueError, "learning_rate"),
+    ({"objective": "ratio"}, None, None, ValueError, "objective must be one of"),
+    ({"threshold": "auto"}, None, None, ValueError, "threshold must be one of"),
+    ({"threshold": 0.5}, None, None, ValueError, "threshold must be one of"),
+    ({"threshold_cv": 1}, None, None, ValueError, "threshold_cv must be None or an int >= 2; got 1"),
+    ({"threshold_cv": True}, None, None, ValueError, "threshold_cv must be None or an int >= 2"),
+    ({"threshold_cv": 3, "threshold": "zero"}, None, None, ValueError, "threshold_cv needs threshold='refit'"),
+    ({"C": 0.0}, None, None, ValueError, r"C must lie in \(0.0, inf\)"),
+    ({"max_iter": 0}, None, None, ValueError, "max_iter must be an int >= 1 for the cost-sensitive"),
+    ({"gtol": -1.0}, None, None, ValueError, "gtol"),
     ({}, "empty", None, ValueError, "0 sample"),
     ({}, None, "three", ValueError, "Only binary classification is supported.*3 class"),
     ({}, None, "one", ValueError, "exactly two classes; got 1 class"),
@@ -237,5 +275,6 @@ def test_warns_when_phase_one_cannot_make_the_numerator_positive(data):
     X, y = data
     order = np.argsort(y, kind="stable")  # negatives first: S_0 (first half) holds no positive label
     with pytest.warns(ConvergenceWarning, match="phase 1"):
-        clf = LinearFractionalClassifier(metric="jaccard", split="first-half", max_iter=3).fit(X[order], y[order])
+        clf = LinearFractionalClassifier(**PAPER, metric="jaccard", split="first-half",
+                                         max_iter=3).fit(X[order], y[order])
     assert not np.isfinite(clf.optimization_result_.surrogate_utility)

@@ -222,9 +222,9 @@ def _fit_proposed(method, metric_name, config, starts: _ERMStarts):
     start_fit = starts.fit_start
 
     def classifier(rate, init):
-        return LinearFractionalClassifier(metric=metric_name, tau=config.tau_for(metric_name),
-                                          method=PROPOSED_METHODS[method], learning_rate=rate,
-                                          max_iter=config.max_iter, init=init, split="first-half")
+        return LinearFractionalClassifier(metric=metric_name, objective="surrogate-utility", threshold="zero",
+                                          tau=config.tau_for(metric_name), method=PROPOSED_METHODS[method],
+                                          learning_rate=rate, max_iter=config.max_iter, init=init, split="first-half")
 
     validation = {}
     for rate in config.learning_rates:
