@@ -52,7 +52,7 @@ from lfverify.estimator import erm_initial_parameters
 from lfverify.losses import tau_logistic
 from lfverify.metrics import f1
 from lfverify.optimize import maximize_surrogate_utility
-from timing import best_time  # benchmarks/timing.py
+from timing import best_time, interleaved_best_times  # benchmarks/timing.py
 
 # ---------------------------------------------------------------------- constants
 SEED = 20200826_0006
@@ -172,24 +172,6 @@ def summarize_werm(model, seconds, repeats, X_test, y_test):
             "n_unconverged_fits": int(model.n_unconverged_fits_), "chosen_cost": model.cost_,
             "chosen_regularization": model.regularization_, "repeats": repeats,
             "test_f1": float(f1().score(y_test, model.predict(X_test), zero_division=0.0))}
-
-
-def interleaved_best_times(tasks):
-    """Round-robin timing: ``tasks`` maps name -> (function, repeats); returns name -> (best seconds, last result).
-
-    Interleaving the methods spreads the other load of a shared machine over all of them alike, so the ratios
-    are fairer than when each method is timed in its own block.
-    """
-    times = {name: [] for name in tasks}
-    results = {}
-    for round_index in range(max(repeats for _, repeats in tasks.values())):
-        for name, (function, repeats) in tasks.items():
-            if round_index < repeats:
-                start = time.perf_counter()
-                results[name] = function()
-                times[name].append(time.perf_counter() - start)
-        print(f"  round {round_index + 1} done", flush=True)
-    return {name: (min(times[name]), results[name]) for name in tasks}
 
 
 def main(argv=None):

@@ -13,3 +13,25 @@ def best_time(fn, repeats: int) -> float:
         fn()
         times.append(time.perf_counter() - start)
     return min(times)
+
+
+def _print_now(text: str) -> None:
+    print(text, flush=True)
+
+
+def interleaved_best_times(tasks, *, say=_print_now):
+    """Round-robin timing: ``tasks`` maps name -> (function, repeats); returns name -> (best seconds, last result).
+
+    Interleaving the methods spreads the other load of a shared machine over all of them alike, so the ratios
+    are fairer than when each method is timed in its own block.
+    """
+    times = {name: [] for name in tasks}
+    results = {}
+    for round_index in range(max(repeats for _, repeats in tasks.values())):
+        for name, (function, repeats) in tasks.items():
+            if round_index < repeats:
+                start = time.perf_counter()
+                results[name] = function()
+                times[name].append(time.perf_counter() - start)
+        say(f"  round {round_index + 1} done")
+    return {name: (min(times[name]), results[name]) for name in tasks}

@@ -22,6 +22,9 @@
 * ``"tuned-threshold"`` -- not in the paper: scikit-learn's ``TunedThresholdClassifierCV`` around a
   ``LogisticRegression``, scoring the metric by 5-fold cross-validation over 100 thresholds, as a modern
   plug-in peer.  (:class:`TunedThresholdBaseline`)
+* ``"logistic-regression"`` -- not in the paper: scikit-learn's ``LogisticRegression()`` with its defaults, what a
+  user fits first; the benchmark's ``compare`` experiment measures every fit time against it.
+  (:class:`LogisticRegressionBaseline`)
 
 Conventions that App. C.2 leaves open, decided here:
 
@@ -95,10 +98,11 @@ __all__ = [
     "WeightedERMClassifier",
     "PlugInClassifier",
     "TunedThresholdBaseline",
+    "LogisticRegressionBaseline",
 ]
 
 #: Names accepted by :func:`make_baseline`.
-BASELINES = ("erm", "w-erm", "plug-in", "tuned-threshold")
+BASELINES = ("erm", "w-erm", "plug-in", "tuned-threshold", "logistic-regression")
 #: The regularization parameters validated by W-ERM and Plug-in (App. C.2).
 REGULARIZATION_GRID = (1e-1, 1e-3, 1e-5)
 #: {1e-3 + (1 - 2e-3) / 20 * i | i = 1, ..., 20} (App. C.2): W-ERM's costs and Plug-in's thresholds.
@@ -525,8 +529,38 @@ class TunedThresholdBaseline(_LinearBaseline):
         return expit(self._linear_decision(X)) - self.threshold_
 
 
+class LogisticRegressionBaseline(_LinearBaseline):
+    """``LogisticRegression()`` with scikit-learn's defaults (C = 1, lbfgs, 100 iterations), predicting +1 where
+    its decision function is > 0 (P(y = +1 | x) > 1/2; sgn(0) = -1).  ``metric`` is used by :meth:`score` only.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (d,)
+    intercept_ : float
+    n_unconverged_fits_ : int, 0 or 1
+    """
+
+    def __init__(self, metric="f1", *, C=1.0, max_iter=100, random_state=None):
+        self.metric = metric
+        self.C = C
+        self.max_iter = max_iter
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        X, y = self._validate_training_data(X, y)
+        model = LogisticRegression(C=self.C, max_iter=self.max_iter)
+        self.n_unconverged_fits_ = _fit_counting_unconverged(model, X, y)
+        _warn_unconverged(self.n_unconverged_fits_, 1, "LogisticRegression", self.max_iter)
+        self.coef_, self.intercept_ = model.coef_[0].copy(), float(model.intercept_[0])
+        return self
+
+    def decision_function(self, X):
+        """theta^T x + b, the log-odds of the fitted logistic regression."""
+        return self._linear_decision(X)
+
+
 _CLASSES = {"erm": HingeERMClassifier, "w-erm": WeightedERMClassifier, "plug-in": PlugInClassifier,
-            "tuned-threshold": TunedThresholdBaseline}
+            "tuned-threshold": TunedThresholdBaseline, "logistic-regression": LogisticRegressionBaseline}
 
 
 def make_baseline(name, metric, *, seed=None):
@@ -534,7 +568,7 @@ def make_baseline(name, metric, *, seed=None):
 
     Parameters
     ----------
-    name : {"erm", "w-erm", "plug-in", "tuned-threshold"}
+    name : {"erm", "w-erm", "plug-in", "tuned-threshold", "logistic-regression"}
     metric : LinearFractionalMetric or a metric name of :func:`lfverify.estimator.resolve_metric`
         The metric its validation maximises (ERM ignores it except in ``score``).
     seed : None, int or SeedSequence, keyword-only

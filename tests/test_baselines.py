@@ -44,12 +44,13 @@ def test_grids_are_the_papers():
     assert len(B.COST_GRID) == 20 and B.THRESHOLD_GRID == B.COST_GRID
     np.testing.assert_allclose(B.COST_GRID, PAPER_GRID, rtol=0, atol=1e-15)
     assert B.REGULARIZATION_GRID == (0.1, 0.001, 0.00001) and B.ERM_REGULARIZATION == 0.01
-    assert B.BASELINES == ("erm", "w-erm", "plug-in", "tuned-threshold")
+    assert B.BASELINES == ("erm", "w-erm", "plug-in", "tuned-threshold", "logistic-regression")
 
 
 @pytest.mark.parametrize("name, cls", [("erm", B.HingeERMClassifier), ("w-erm", B.WeightedERMClassifier),
                                        ("plug-in", B.PlugInClassifier),
-                                       ("tuned-threshold", B.TunedThresholdBaseline)])
+                                       ("tuned-threshold", B.TunedThresholdBaseline),
+                                       ("logistic-regression", B.LogisticRegressionBaseline)])
 def test_make_baseline_builds_an_unfitted_classifier(name, cls):
     model = B.make_baseline(name, "jaccard", seed=7)
     assert type(model) is cls
@@ -62,7 +63,7 @@ def test_make_baseline_builds_an_unfitted_classifier(name, cls):
 
 def test_make_baseline_rejects_bad_arguments():
     with pytest.raises(ValueError, match=r"name must be one of the baselines \('erm', 'w-erm', 'plug-in', "
-                                         r"'tuned-threshold'\); got 'svm'"):
+                                         r"'tuned-threshold', 'logistic-regression'\); got 'svm'"):
         B.make_baseline("svm", "f1")
     with pytest.raises(ValueError, match=r"metric must be 'f1', 'f<beta>' .*, 'jaccard', 'accuracy' or a "
                                          r"LinearFractionalMetric; got 'auc'"):
@@ -316,3 +317,19 @@ def test_erm_for_metric_is_the_same_svm_scored_by_the_other_metric():
     np.testing.assert_array_equal(derived.coef_, refit.coef_)
     assert derived.intercept_ == refit.intercept_ and derived.metric == "f2" and fitted.metric == "f1"
     assert derived.score(X, y) == fbeta_score(y, refit.predict(X), beta=2.0)
+
+
+def test_logistic_regression_baseline_is_scikit_learns_defaults():
+    """Oracle: LogisticRegression() fitted directly; predictions are +1 exactly where its decision function is > 0
+    (sgn(0) = -1), and score is the metric, not accuracy."""
+    from sklearn.datasets import make_classification
+    from sklearn.linear_model import LogisticRegression
+
+    X, y = make_classification(n_samples=200, n_features=4, random_state=2)
+    y = np.where(y == 1, 1, -1)
+    ours = B.make_baseline("logistic-regression", "f1", seed=0).fit(X, y)
+    theirs = LogisticRegression().fit(X, y)
+    np.testing.assert_array_equal(ours.coef_, theirs.coef_[0])
+    assert ours.intercept_ == theirs.intercept_[0]
+    np.testing.assert_array_equal(ours.predict(X), np.where(theirs.decision_function(X) > 0, 1, -1))
+    assert ours.score(X, y) == pytest.approx(f1().score(y, ours.predict(X)), abs=0)

@@ -8,7 +8,11 @@ Experiments (``--experiments``, all by default):
   the test metric by iteration (``convergence_<metric>.png``) and how many iterations U-BFGS needs;
 * ``sample-complexity`` - App. C.5: the training set subsampled to ``--sizes`` (20, 40, ..., 400)
   (``sample_complexity_<metric>.png``);
-* ``tau`` - App. C.6: U-GD and U-BFGS with tau in ``--taus`` (0.1, ..., 0.9) (``tau_sensitivity_<metric>.png``).
+* ``tau`` - App. C.6: U-GD and U-BFGS with tau in ``--taus`` (0.1, ..., 0.9) (``tau_sensitivity_<metric>.png``);
+* ``compare`` - not in the paper, not run by default: the paper's U-GD / U-BFGS, the remedies of
+  :class:`lfverify.estimator.LinearFractionalClassifier` and the estimators a user would pick instead
+  (``TunedThresholdClassifierCV(LogisticRegression)``, plain ``LogisticRegression``, the paper's Plug-in) on the
+  same splits, with fit times as ratios to ``LogisticRegression`` (:mod:`lfverify.paper_benchmark.comparison`).
 
 ``--quick`` shrinks everything to a few minutes on 2 cores (3 small data sets, a few trials, coarse grids);
 explicit options override it.  Records of finished trials are kept under ``--out/records`` and reused by the next
@@ -29,10 +33,12 @@ from ..validation import check_real
 from . import protocol
 from .runner import Cell, load_timings, run_cells
 
-__all__ = ["BenchOptions", "QUICK", "EXPERIMENTS", "add_arguments", "options_from_args", "run", "run_benchmark",
-           "DATASET_NOTES"]
+__all__ = ["BenchOptions", "QUICK", "EXPERIMENTS", "DEFAULT_EXPERIMENTS", "add_arguments", "options_from_args", "run",
+           "run_benchmark", "DATASET_NOTES"]
 
-EXPERIMENTS = ("table", "convergence", "sample-complexity", "tau")
+EXPERIMENTS = ("table", "convergence", "sample-complexity", "tau", "compare")
+#: What ``lfverify bench`` runs without ``--experiments``: the paper's experiments.
+DEFAULT_EXPERIMENTS = EXPERIMENTS[:4]
 
 #: Remarks printed under the tables where the staged data differ from the paper's (MANIFEST.md).
 DATASET_NOTES = {
@@ -49,9 +55,11 @@ class BenchOptions:
     out: Path = Path("bench-results")
     datasets: tuple | None = None  # None: every available data set
     metrics: tuple = protocol.METRICS
-    methods: tuple = protocol.ALL_METHODS
-    experiments: tuple = EXPERIMENTS
+    methods: tuple = protocol.TABLE_METHODS
+    experiments: tuple = DEFAULT_EXPERIMENTS
     trials: int = 50
+    compare_methods: tuple = protocol.COMPARE_METHODS
+    compare_trials: int | None = None  # None: trials
     max_iter: int = 100
     learning_rates: tuple = protocol.LEARNING_RATES
     sizes: tuple = tuple(range(20, 401, 20))
@@ -91,6 +99,9 @@ def validate_options(options: BenchOptions) -> BenchOptions:
 
     protocol.check_metric_names(options.metrics)
     protocol.check_methods(options.methods)
+    protocol.check_methods(options.compare_methods)
+    if "compare" in options.experiments and "LogReg" not in options.compare_methods:
+        raise ValueError("compare_methods must include LogReg: every fit time is measured against it")
     for e in options.experiments:
         if e not in EXPERIMENTS:
             raise ValueError(f"experiments: unknown experiment {e!r}; expected some of {EXPERIMENTS}")
@@ -98,7 +109,7 @@ def validate_options(options: BenchOptions) -> BenchOptions:
         raise ValueError(f"experiments must name at least one of {EXPERIMENTS}")
     for name in ("trials", "max_iter", "convergence_iter", "jobs", "seed"):
         _int_at_least(getattr(options, name), name, 0 if name in ("max_iter", "seed") else 1)
-    for name in ("size_trials", "tau_trials", "convergence_trials"):
+    for name in ("size_trials", "tau_trials", "convergence_trials", "compare_trials"):
         if getattr(options, name) is not None:
             _int_at_least(getattr(options, name), name, 1)
     for tau in options.taus:
@@ -155,16 +166,15 @@ def build_cells(options: BenchOptions) -> dict:
                 for tau in options.taus:
                     out += make("tau", dataset, f"tau={tau:g}", options.tau_trials or options.trials,
                                 {**base, "methods": methods, "tau": float(tau)})
+            elif experiment == "compare":
+                out += make("compare", dataset, "default", options.compare_trials or options.trials,
+                            {**base, "methods": list(options.compare_methods)})
             elif experiment == "convergence":
                 out += make("convergence", dataset, "default", options.convergence_trials or options.trials,
                             {"metrics": list(options.metrics), "max_iter": options.convergence_iter,
                              "learning_rate": options.convergence_learning_rate, "seed": options.seed})
         cells[experiment] = out
     return cells
-
-
-def _records_json_ready(records):
-    return [records[c] for c in sorted(records, key=lambda c: (c.dataset, c.parameter, c.trial))]
 
 
 #: BenchOptions fields that say where the trials run, not what they compute: left out of summary.json, so that
@@ -196,13 +206,16 @@ def run_benchmark(options: BenchOptions, *, executor=None) -> Path:
     executor = make_bench_executor(options) if executor is None else executor
     all_cells = build_cells(options)
     started = time.time()
-    records, compute = {}, 0.0
+    records, timings, compute = {}, {}, 0.0
     for experiment, cells in all_cells.items():
         if cells:
             found = run_cells(cells, out, executor=executor, data_root=options.data_root,
                               progress=options.progress, description=experiment)
-            records[experiment] = _records_json_ready(found)
-            compute += sum(t.get("elapsed_seconds", 0.0) for t in load_timings(out, cells).values())
+            ordered = sorted(found, key=lambda c: (c.dataset, c.parameter, c.trial))
+            records[experiment] = [found[c] for c in ordered]
+            times = load_timings(out, cells)
+            timings[experiment] = [times.get(c) for c in ordered]
+            compute += sum(t.get("elapsed_seconds", 0.0) for t in times.values())
     elapsed = time.time() - started
     lines = ["# The paper's benchmark, reproduced (`lfverify bench`)", "",
              f"Command: `{options.command or 'lfverify bench'}`", "",
@@ -234,6 +247,13 @@ def run_benchmark(options: BenchOptions, *, executor=None) -> Path:
                 training = report.collect_training_values(records["table"], metric)
                 lines.append(report.markdown_training_table(training, metric, alpha=options.alpha))
                 summary["training"][metric] = training
+    if "compare" in records:
+        from .comparison import compare_section
+
+        markdown, summary["compare"] = compare_section(records["compare"], timings["compare"],
+                                                       metrics=options.metrics, methods=options.compare_methods,
+                                                       alpha=options.alpha, test=options.test)
+        lines.append(markdown)
     if "convergence" in records:
         lines += ["## Convergence of U-GD and U-BFGS (Sec. 6, App. C.3)", ""]
         summary["convergence"] = {}
@@ -297,9 +317,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a few minutes on 2 cores: " + ", ".join(f"{k}={v}" for k, v in QUICK.items()))
     parser.add_argument("--datasets", type=_csv(str), help="comma-separated names (default: every available one)")
     parser.add_argument("--metrics", type=_csv(str), help="comma-separated, of f1,jaccard (default: both)")
-    parser.add_argument("--methods", type=_csv(str), help=f"comma-separated, of {','.join(protocol.ALL_METHODS)}")
-    parser.add_argument("--experiments", type=_csv(str), help=f"comma-separated, of {','.join(EXPERIMENTS)}")
+    parser.add_argument("--methods", type=_csv(str),
+                        help=f"the table's methods, comma-separated, of {','.join(protocol.ALL_METHODS)} (default: "
+                             f"{','.join(protocol.TABLE_METHODS)})")
+    parser.add_argument("--experiments", type=_csv(str),
+                        help=f"comma-separated, of {','.join(EXPERIMENTS)} (default: {','.join(DEFAULT_EXPERIMENTS)})")
     parser.add_argument("--trials", type=int, help="trials per data set (default 50)")
+    parser.add_argument("--compare-methods", type=_csv(str),
+                        help=f"the compare experiment's methods (default: {','.join(protocol.COMPARE_METHODS)})")
+    parser.add_argument("--compare-trials", type=int, help="trials of the compare experiment (default: --trials)")
     parser.add_argument("--max-iter", type=int, help="U-GD / U-BFGS iterations in the tables (default 100)")
     parser.add_argument("--sizes", type=_csv(int), help="training-set sizes (default 20,40,...,400)")
     parser.add_argument("--size-trials", type=int, help="trials per size (default: --trials)")
@@ -324,6 +350,7 @@ def options_from_args(args) -> BenchOptions:
     if args.quick:
         values.update(QUICK)
     mapping = {"datasets": "datasets", "metrics": "metrics", "methods": "methods", "experiments": "experiments",
+               "compare_methods": "compare_methods", "compare_trials": "compare_trials",
                "trials": "trials", "max_iter": "max_iter", "sizes": "sizes", "size_trials": "size_trials",
                "taus": "taus", "tau_trials": "tau_trials", "convergence_iter": "convergence_iter",
                "convergence_trials": "convergence_trials", "seed": "seed", "jobs": "jobs", "workers": "jobs",

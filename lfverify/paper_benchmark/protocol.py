@@ -11,9 +11,11 @@ A trial on a data set (App. C.1, Sec. 6):
    whole training set with it (scikit-learn's ``refit``; the paper does not say whether it refits), and score
    the test set;
 4. baselines from :func:`lfverify.baselines.make_baseline` (ERM, W-ERM, Plug-in as App. C.2, and scikit-learn's
-   ``TunedThresholdClassifierCV`` as a modern plug-in peer), fit on the whole training set (each does its own
-   App. C.2 validation splits), scored on the test set.  ERM does not depend on the metric and is fitted once
-   per trial.
+   ``TunedThresholdClassifierCV`` as a modern plug-in peer, and a plain ``LogisticRegression()``), fit on the
+   whole training set (each does its own App. C.2 validation splits), scored on the test set.  ERM does not
+   depend on the metric and is fitted once per trial;
+5. the remedies (extensions, :data:`REMEDY_METHODS`): :class:`LinearFractionalClassifier` with its options, fit
+   on the whole training set with no validation of its own beyond what the options do, scored on the test set.
 
 Randomness: one :class:`numpy.random.SeedSequence` per (data set, trial) (:func:`trial_seed_sequence`), whose
 fixed children seed the test split (0), the validation split (1), the baselines (2), the training subsample (3,
@@ -37,15 +39,30 @@ import numpy as np
 
 from ..validation import check_real
 
-__all__ = ["PROPOSED_METHODS", "BASELINE_METHODS", "ALL_METHODS", "LEARNING_RATES", "PAPER_TAU", "METRICS",
+__all__ = ["PROPOSED_METHODS", "BASELINE_METHODS", "REMEDY_METHODS", "ALL_METHODS", "TABLE_METHODS",
+           "COMPARE_METHODS", "LEARNING_RATES", "PAPER_TAU", "METRICS",
            "ProtocolConfig", "trial_seed_sequence", "child_seed", "split_indices", "run_trial", "run_convergence",
            "metric_object", "check_metric_names", "check_methods"]
 
 #: The proposed methods (Sec. 6): Alg. 1 with normalized gradient ascent (Alg. 2) or normalized BFGS.
 PROPOSED_METHODS = {"U-GD": "gd", "U-BFGS": "bfgs"}
 #: Table column name -> lfverify.baselines name.
-BASELINE_METHODS = {"ERM": "erm", "W-ERM": "w-erm", "Plug-in": "plug-in", "Tuned-threshold": "tuned-threshold"}
-ALL_METHODS = tuple(PROPOSED_METHODS) + tuple(BASELINE_METHODS)
+BASELINE_METHODS = {"ERM": "erm", "W-ERM": "w-erm", "Plug-in": "plug-in", "Tuned-threshold": "tuned-threshold",
+                    "LogReg": "logistic-regression"}
+#: The remedies (extensions beyond the paper): column name -> options of LinearFractionalClassifier.
+#: "U-BFGS+refit" keeps the paper's direction (Alg. 1, U-BFGS, tau of Sec. 6) and refits only the threshold;
+#: "Cost-sensitive" is the estimator's default; "Cost-sensitive+CV" chooses the positive rate on 5 folds.
+REMEDY_METHODS = {"U-BFGS+refit": {"objective": "surrogate-utility", "threshold": "refit"},
+                  "Cost-sensitive": {},
+                  "Cost-sensitive+CV": {"threshold_cv": 5}}
+#: Every method; a method's position seeds its fits (child_seed(seq, 2, index)), so new methods go last.
+ALL_METHODS = ("U-GD", "U-BFGS", "ERM", "W-ERM", "Plug-in", "Tuned-threshold", "LogReg", "U-BFGS+refit",
+               "Cost-sensitive", "Cost-sensitive+CV")
+#: Tables 2, 4 and 5 (and the sample-complexity figure): the paper's five methods and the modern peer.
+TABLE_METHODS = ALL_METHODS[:6]
+#: The ``compare`` experiment: the paper's methods, the remedies and what a user would pick instead.
+COMPARE_METHODS = ("U-GD", "U-BFGS", "U-BFGS+refit", "Cost-sensitive", "Cost-sensitive+CV", "Plug-in",
+                   "Tuned-threshold", "LogReg")
 #: Sec. 6: "a common learning rate ... chosen from {10^1, 10^-1, 10^-3, 10^-5} by cross validation".
 LEARNING_RATES = (10.0, 0.1, 1e-3, 1e-5)
 #: Sec. 6: "tau was set to 0.33 in the F1-measure case and 0.75 in the Jaccard index case".
@@ -81,7 +98,7 @@ def check_metric_names(names) -> tuple:
 
 
 def check_methods(names) -> tuple:
-    """Validate method names (the paper's five methods and the TunedThresholdClassifierCV peer)."""
+    """Validate method names (the paper's five methods, the peers and the remedies: :data:`ALL_METHODS`)."""
     return _check_names(names, ALL_METHODS, "methods")
 
 
@@ -93,7 +110,7 @@ class ProtocolConfig:
     ----------
     metrics : tuple of {"f1", "jaccard"}
     methods : tuple of str
-        Columns to run (:data:`ALL_METHODS` by default).
+        Columns to run (:data:`TABLE_METHODS` by default).
     max_iter : int
         Phase-2 iterations of U-GD / U-BFGS (Tables 4-5: 100).
     learning_rates : tuple of float
@@ -105,7 +122,7 @@ class ProtocolConfig:
     """
 
     metrics: tuple = METRICS
-    methods: tuple = ALL_METHODS
+    methods: tuple = TABLE_METHODS
     max_iter: int = 100
     learning_rates: tuple = LEARNING_RATES
     tau: float | None = None
@@ -241,6 +258,20 @@ def _fit_proposed(method, metric_name, config, starts: _ERMStarts):
     return clf, info
 
 
+def _fit_remedy(method, metric_name, config, X_train, y_train, seed):
+    """A remedy of :data:`REMEDY_METHODS` fitted on the whole training set.  Returns (classifier, info)."""
+    from ..estimator import LinearFractionalClassifier
+
+    options = dict(REMEDY_METHODS[method])
+    if options.get("objective") == "surrogate-utility":
+        options.update(tau=config.tau_for(metric_name), max_iter=config.max_iter)
+    clf = LinearFractionalClassifier(metric=metric_name, random_state=seed, **options).fit(X_train, y_train)
+    info = {"iterations": int(clf.n_iter_), "converged": bool(clf.converged_), "threshold": float(clf.threshold_)}
+    if clf.positive_rate_ is not None:
+        info["positive_rate"] = float(clf.positive_rate_)
+    return clf, info
+
+
 def _finite_or_none(value):
     value = float(value)
     return value if math.isfinite(value) else None
@@ -278,9 +309,13 @@ def run_trial(dataset, trial: int, config: ProtocolConfig, *, seed: int = 0) -> 
             try:
                 if method in PROPOSED_METHODS:
                     model, info = _fit_proposed(method, metric_name, config, starts)
+                elif method in REMEDY_METHODS:
+                    model, info = _fit_remedy(method, metric_name, config, X_train, y_train,
+                                              child_seed(seq, 2, ALL_METHODS.index(method)))
                 elif method in fitted_baselines:  # the first metric's fit, re-selected for this one (no refit)
-                    first_metric, fitted = fitted_baselines[method]
+                    first_metric, fitted, fit_seconds = fitted_baselines[method]
                     model, info = fitted.for_metric(metric), {"fitted_for": first_metric}
+                    start -= fit_seconds  # a standalone fit for this metric would have cost the whole fit
                 else:
                     from ..baselines import make_baseline
 
@@ -289,7 +324,7 @@ def run_trial(dataset, trial: int, config: ProtocolConfig, *, seed: int = 0) -> 
                     model.fit(X_train, y_train)
                     info = {}
                     if hasattr(model, "for_metric"):  # not the tuned-threshold peer: its CV scores the metric
-                        fitted_baselines[method] = (metric_name, model)
+                        fitted_baselines[method] = (metric_name, model, time.perf_counter() - start)
                 seconds = time.perf_counter() - start
                 predicted = np.asarray(model.predict(X_test)) == 1
             except (ValueError, ArithmeticError, np.linalg.LinAlgError) as exc:

@@ -1,0 +1,173 @@
+"""The ``compare`` experiment (lfverify/paper_benchmark/comparison.py and its wiring in protocol / command).
+
+Oracles: hand-made trial values whose one-sided Welch decisions are recomputed with
+``scipy.stats.ttest_ind(equal_var=False, alternative="greater")``; hand-made timing files whose ratios are written
+out; a spy on the protocol's fits; the real command on one small data set.
+"""
+
+import json
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from lfverify.paper_benchmark import comparison
+from lfverify.paper_benchmark.comparison import (collect_fit_time_ratios, compare_targets, format_ratio,
+                                                 markdown_compare_table, median_ratios)
+
+from shared_files import DATA_ROOT, needs_data
+
+
+def _welch_greater(a, b):
+    return stats.ttest_ind(a, b, equal_var=False, alternative="greater").pvalue
+
+
+def test_fit_time_ratios_divide_by_the_same_trials_logreg_and_charge_the_erm_starts():
+    records = [{"dataset": "d"}, {"dataset": "d"}, {"dataset": "d"}, {"dataset": "e"}]
+    timings = [
+        {"methods": {"f1": {"LogReg": 0.5, "U-BFGS": 2.0, "Cost-sensitive": 1.0},
+                     "erm_start": {"fit_start": 0.25, "train_start": 0.75}}},
+        {"methods": {"f1": {"LogReg": 0.25, "U-BFGS": 1.0, "Cost-sensitive": 0.5}}},  # no ERM start recorded
+        None,  # a trial whose timing file is missing has no ratio
+        {"methods": {"f1": {"U-BFGS": 1.0}}},  # no LogReg time: no ratio
+    ]
+    ratios = collect_fit_time_ratios(records, timings, "f1")
+    assert ratios == {"d": {"LogReg": [1.0, 1.0], "U-BFGS": [(2.0 + 1.0) / 0.5, 1.0 / 0.25],
+                            "Cost-sensitive": [2.0, 2.0]}}
+    assert median_ratios(ratios) == {"d": {"LogReg": 1.0, "U-BFGS": 5.0, "Cost-sensitive": 2.0}}
+    assert collect_fit_time_ratios(records, timings, "jaccard") == {}
+
+
+def test_targets_follow_the_one_sided_welch_decisions():
+    """A truth table on four data sets: the remedy equal to / far below / far above the peer, and U-BFGS short or
+    not; each decision is checked against scipy's Welch test, so a change of test or of direction fails."""
+    rng = np.random.default_rng(0)
+    noise = lambda: list(rng.normal(0.0, 0.01, 20))  # noqa: E731
+    base = 0.7
+    values = {
+        "equal": {"Tuned-threshold": [base + e for e in noise()], "Cost-sensitive": [base + e for e in noise()],
+                  "U-BFGS": [base - 0.1 + e for e in noise()]},
+        "remedy-below": {"Tuned-threshold": [base + e for e in noise()],
+                         "Cost-sensitive": [base - 0.05 + e for e in noise()],
+                         "U-BFGS": [base - 0.02 + e for e in noise()]},
+        "remedy-above": {"Tuned-threshold": [base + e for e in noise()],
+                         "Cost-sensitive": [base + 0.05 + e for e in noise()],
+                         "U-BFGS": [base + e for e in noise()]},
+        "no-peer": {"Cost-sensitive": [base] * 3},
+    }
+    ratios = {"equal": {"Cost-sensitive": 2.0, "Tuned-threshold": 6.0},
+              "remedy-below": {"Cost-sensitive": 7.0, "Tuned-threshold": 6.0}}
+    t = compare_targets(values, ratios, remedies=("Cost-sensitive",))["Cost-sensitive"]
+    assert t["datasets"] == ["equal", "remedy-above", "remedy-below"]  # no peer: not counted
+    for dataset in t["datasets"]:
+        row = values[dataset]
+        below = _welch_greater(row["Tuned-threshold"], row["Cost-sensitive"]) < 0.05
+        assert (dataset in t["below_peer"]) == below and (dataset in t["not_below_peer"]) == (not below)
+        short = _welch_greater(row["Tuned-threshold"], row["U-BFGS"]) < 0.05
+        assert (dataset in t["paper_short"]) == short
+    assert t["below_peer"] == ["remedy-below"]
+    assert t["paper_short"] == ["equal", "remedy-below"]
+    assert t["above_paper_where_short"] == ["equal"]  # the remedy is below U-BFGS on remedy-below
+    assert t["significantly_above_paper_where_short"] == ["equal"]
+    assert t["time_not_above_peer"] == ["equal"] and t["time_above_peer"] == ["remedy-below"]
+
+
+def test_compare_table_bolds_by_the_rule_and_prints_the_ratio():
+    values = {"d": {"A": [0.80, 0.81, 0.79, 0.80], "B": [0.60, 0.61, 0.59, 0.60], "LogReg": [0.80, 0.80, 0.81, 0.79]}}
+    ratios = {"d": {"A": 3.14159, "B": 46.4, "LogReg": 1.0}}
+    text = markdown_compare_table(values, ratios, "f1", methods=["A", "B", "LogReg"])
+    row = next(line for line in text.splitlines() if line.startswith("| d (4)"))
+    assert row == "| d (4) | **0.800 (41)** 3.1x | 0.600 (41) 46x | **0.800 (41)** 1x |"
+    assert format_ratio(0.5312) == "0.53x" and format_ratio(9.96) == "10x" and format_ratio(123.4) == "123x"
+
+
+@needs_data
+def test_reused_baselines_are_charged_their_whole_fit_for_the_second_metric(monkeypatch):
+    """Plug-in is fitted once per trial (F_1) and re-selected for Jaccard; a standalone Jaccard fit would cost the
+    whole fit, so the Jaccard time includes it.  Spy: the F_1 fit's own duration."""
+    import time
+
+    from lfverify.baselines import PlugInClassifier
+    from lfverify.datasets import load_dataset
+    from lfverify.paper_benchmark.protocol import ProtocolConfig, run_trial
+
+    durations = []
+    original = PlugInClassifier.fit
+
+    def timed_fit(self, X, y):
+        started = time.perf_counter()
+        result = original(self, X, y)
+        durations.append(time.perf_counter() - started)
+        return result
+
+    monkeypatch.setattr(PlugInClassifier, "fit", timed_fit)
+    record = run_trial(load_dataset("heart", root=DATA_ROOT), 0,
+                       ProtocolConfig(methods=("Plug-in", "LogReg", "Cost-sensitive")), seed=0)
+    assert len(durations) == 1  # fitted once
+    assert record["timing"]["jaccard"]["Plug-in"] >= durations[0] - 1e-4  # rounded to 0.1 ms
+    assert record["results"]["jaccard"]["Plug-in"]["fitted_for"] == "f1"
+    assert set(record["results"]["f1"]) == {"Plug-in", "LogReg", "Cost-sensitive"}
+
+
+@needs_data
+def test_remedies_in_the_protocol_are_the_estimators_options(monkeypatch):
+    """Spy on LinearFractionalClassifier: each remedy column fits it once per metric on the whole training set with
+    its options (REMEDY_METHODS), the paper's tau and max_iter for the surrogate utility, and a SeedSequence
+    seed; the record keeps the fitted threshold (and the cross-validated positive rate)."""
+    import lfverify.estimator as estimator
+    from lfverify.datasets import load_dataset
+    from lfverify.paper_benchmark.protocol import ProtocolConfig, run_trial
+
+    seen = []
+    original = estimator.LinearFractionalClassifier.fit
+
+    def spy(self, X, y):
+        seen.append((self.get_params(), X.shape[0]))
+        return original(self, X, y)
+
+    monkeypatch.setattr(estimator.LinearFractionalClassifier, "fit", spy)
+    config = ProtocolConfig(methods=("U-BFGS+refit", "Cost-sensitive", "Cost-sensitive+CV"), max_iter=7)
+    record = run_trial(load_dataset("heart", root=DATA_ROOT), 0, config, seed=0)
+    assert len(seen) == 6 and all(n == record["n_train"] for _, n in seen)
+    by_metric = {(p["metric"], p["objective"], p["threshold_cv"]): p for p, _ in seen}
+    refit = by_metric[("f1", "surrogate-utility", None)]
+    assert refit["threshold"] == "refit" and refit["tau"] == 0.33 and refit["max_iter"] == 7
+    assert by_metric[("jaccard", "surrogate-utility", None)]["tau"] == 0.75
+    default = by_metric[("f1", "cost-sensitive", None)]
+    assert default["tau"] is None and default["max_iter"] == 100 and default["threshold"] == "refit"
+    assert by_metric[("jaccard", "cost-sensitive", 5)]["threshold"] == "refit"
+    assert all(isinstance(p["random_state"], np.random.SeedSequence) for p, _ in seen)
+    assert "positive_rate" in record["results"]["f1"]["Cost-sensitive+CV"]
+    assert "positive_rate" not in record["results"]["f1"]["Cost-sensitive"]
+
+
+@needs_data
+def test_bench_compare_command_writes_the_comparison(tmp_path):
+    from lfverify.cli import main
+
+    out = tmp_path / "cmp"
+    code = main(["bench", "--out", str(out), "--datasets", "heart", "--experiments", "compare", "--trials", "2",
+                 "--compare-methods", "U-BFGS,Cost-sensitive,Tuned-threshold,LogReg", "--max-iter", "5",
+                 "--serial", "--no-figures", "--data-root", str(DATA_ROOT)])
+    assert code == 0
+    text = (out / "paper_benchmark.md").read_text()
+    assert "## Which estimator?" in text and "| heart (2) |" in text and "### Targets of the remedies" in text
+    assert "| Cost-sensitive | f1 |" in text and "U-BFGS+refit" not in text  # only the chosen methods
+    summary = json.loads((out / "summary.json").read_text())
+    assert set(summary["compare"]["values"]["f1"]["heart"]) == {"U-BFGS", "Cost-sensitive", "Tuned-threshold",
+                                                                "LogReg"}
+    assert summary["compare"]["fit_time_ratio"]["f1"]["heart"]["LogReg"] == 1.0
+    assert set(summary["compare"]["targets"]["jaccard"]) == {"Cost-sensitive"}
+    assert "table" not in summary  # compare alone runs nothing else
+    # LogReg is the time base: a compare run without it is refused before any work
+    assert main(["bench", "--out", str(tmp_path / "x"), "--datasets", "heart", "--experiments", "compare",
+                 "--compare-methods", "U-BFGS,Cost-sensitive", "--data-root", str(DATA_ROOT)]) == 2
+    assert not (tmp_path / "x").exists()
+
+
+def test_compare_is_not_a_default_experiment():
+    from lfverify.paper_benchmark.command import DEFAULT_EXPERIMENTS, EXPERIMENTS, BenchOptions
+
+    assert "compare" in EXPERIMENTS and "compare" not in DEFAULT_EXPERIMENTS
+    assert BenchOptions().experiments == DEFAULT_EXPERIMENTS
+    assert comparison.PEER == "Tuned-threshold" and comparison.TIME_BASE == "LogReg"
