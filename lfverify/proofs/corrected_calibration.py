@@ -481,7 +481,7 @@ def check_sign_pattern() -> Outcome:
         check="SymPy: W_0 - u W_1 - (kappa - g) expands to 0, with phi an undefined function",
         holds=separation == 0 and not d.kappa.has(phi),
     )
-    phi_p, phi_m = sp.symbols("phi_xi phi_mxi", nonnegative=True)
+    phi_p, phi_m = sp.Symbol(r"\phi(\xi)", nonnegative=True), sp.Symbol(r"\phi(-\xi)", nonnegative=True)
     d_rest = sp.expand(w1.subs({phi(xi): phi_p, phi(-xi): phi_m}) - b1 - a1p * eta_s).subs(eta_s, ETA)
     st.add(
         "Hence, as $D_\\phi(f) \\ge b_1 + a_{1,+1}\\pi > 0$ ($\\phi \\ge 0$), $U_\\phi(f) \\le u \\iff N_\\phi(f) - u D_\\phi(f) "
@@ -686,7 +686,7 @@ def check_criterion() -> Outcome:
         and sp.expand(d.alpha + d.gamma - (a0p - a0n - (a1p - a1n) * UDAG)) == 0,
     )
     gstar, xg, d0 = sp.symbols("E_g^* x D_0", positive=True)
-    phi_p, phi_m = sp.symbols("phi_xi phi_mxi", nonnegative=True)
+    phi_p, phi_m = sp.Symbol(r"\phi(\xi)", nonnegative=True), sp.Symbol(r"\phi(-\xi)", nonnegative=True)
     k_bound = a1p / A + a1n / C
     growth = sp.expand(k_bound * (A * ETA * phi_p + C * (1 - ETA) * phi_m) - (a1p * ETA * phi_p + a1n * (1 - ETA) * phi_m))
     limit = sp.limit((xg - gstar) / (d0 + sp.Symbol("K", positive=True) * xg), xg, sp.oo)

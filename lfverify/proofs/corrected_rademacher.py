@@ -96,11 +96,12 @@ def indicator_patterns_2d(points) -> set:
     perpendicular is added otherwise) and at theta = 0, all in exact rational arithmetic.
     """
     pts = [(Fraction(x), Fraction(y)) for x, y in points]
-    critical = []
+    critical = set()
     for x, y in pts:
         if (x, y) != (0, 0):
-            critical += [(-y, x), (y, -x)]
-    critical = sorted(set(critical), key=lambda v: math.atan2(v[1], v[0]))
+            scale = max(abs(x), abs(y))  # one representative per direction
+            critical |= {(-y / scale, x / scale), (y / scale, -x / scale)}
+    critical = sorted(critical, key=lambda v: math.atan2(v[1], v[0]))
     candidates = [(Fraction(0), Fraction(0))] + critical
     for u, v in zip(critical, critical[1:] + critical[:1]):  # gaps are <= pi: the critical set is symmetric
         s = (u[0] + v[0], u[1] + v[1])
