@@ -487,7 +487,8 @@ def check_sign_pattern() -> Outcome:
         "Hence, as $D_\\phi(f) \\ge b_1 + a_{1,+1}\\pi > 0$ ($\\phi \\ge 0$), $U_\\phi(f) \\le u \\iff N_\\phi(f) - u D_\\phi(f) "
         "\\le 0$, and $f$ maximises $U_\\phi$ iff $\\sup_f E[\\kappa_{U^*}(\\eta) - g(f(X))] = 0$ is attained at $f$.  The "
         "problem is separable: $f$ is a maximiser iff $f(x) \\in \\arg\\min g_{U^*,\\eta(x)}$ for almost every $x$ "
-        "(Dinkelbach 1967; a measurable selection of the pointwise minimiser exists since $g$ is continuous)",
+        "(Dinkelbach 1967; a measurable selection of the pointwise minimiser exists since $g$ is continuous; the "
+        "supremum is attained: maximising sequences have bounded $D_\\phi$, step 3 of the criterion below)",
         f"W_{{1,\\phi}} - b_1 - a_{{1,+1}}\\eta = {_tex(d_rest)} \\ge 0",
         check="SymPy: the remainder is non-negative (phi values >= 0, eta = 1/(1 + v) in (0, 1)); Dinkelbach's "
               "lemma cited",
@@ -627,8 +628,9 @@ a.e. on $\{\eta < \delta\}$.  Then:
 * **(a) calibration.** $U_\phi$ is $U$-calibrated on $P$ (every sequence with $U_\phi(f_l) \to U_\phi^*$ has
   $U(f_l) \to U^\dagger$) if and only if
   $P(\eta_{hi} < \eta < \delta) = P(\delta < \eta < \eta_{lo}) = P(\eta_{lo} \le \eta \le \eta_{hi},\ \eta \ne \delta) = 0$.
-* **(b) the sign rule.** $\mathrm{sgn}\, f^*$ (with $\mathrm{sgn}(0) = -1$) is Bayes optimal if and only if
-  $P(\eta_{hi} < \eta < \delta) = P(\delta < \eta \le \eta_{hi}) = 0$.
+* **(b) the sign rule.** For the maximiser $f^*$ that vanishes on the closed band (the only one when $\phi$ is
+  strictly convex near 0, as the tau-logistic loss is), $\mathrm{sgn}\, f^*$ (with $\mathrm{sgn}(0) = -1$) is Bayes
+  optimal if and only if $P(\eta_{hi} < \eta < \delta) = P(\delta < \eta \le \eta_{hi}) = 0$.
 * **(c) the kink set.** The limits of $U(f_l)$ along maximising sequences are the utilities of the labellings that
   agree with $\mathrm{sgn}\, f^*$ off the closed band $[\eta_{lo}, \eta_{hi}]$ and are arbitrary on it.  $U^\dagger$ is
   among them if and only if $P(\eta_{hi} < \eta < \delta) = P(\delta < \eta < \eta_{lo}) = 0$, and then exactly the

@@ -154,8 +154,8 @@ def corrected_expectation_bound(
       contraction applies to W~1(xi, y) - W~1(0, y) (0 at 0); the offsets W~1(0, y_j) contribute c1/sqrt(m).
     * (B'), (B'') likewise with (kappa1, c0, rho0); R_m(F) <= c_X c_Theta / sqrt(m) (Mohri et al., Thm. 4.3).
 
-    Derived in this module and checked only for sanity (it exceeds the exact lower bound of the
-    ``expectation_bound`` witness); not machine-verified step by step.
+    The derivation is checked step by step in :mod:`.corrected_rademacher` (claim ``rate``, which assembles this
+    formula symbolically and compares it with this function; the corrected lemma it rests on is claim ``lemma``).
     """
     half = n / 2
     rademacher = c_X * c_Theta / math.sqrt(half)
