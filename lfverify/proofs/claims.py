@@ -71,6 +71,13 @@ class Steps:
     def as_tuple(self) -> tuple[Step, ...]:
         return tuple(self._steps)
 
+    def outcome(self, summary: str, *, method: str, statement: str = "") -> "Outcome":
+        """'verified' with the steps (and the statement they prove) when every step holds, else 'undecided' naming
+        the steps that did not."""
+        if not self.all_hold:
+            return Outcome("undecided", f"steps not confirmed: {self.failed()}", method=method, steps=self.as_tuple())
+        return Outcome("verified", summary, method=method, steps=self.as_tuple(), statement=statement)
+
 
 @dataclass(frozen=True)
 class Outcome:

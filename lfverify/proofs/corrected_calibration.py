@@ -603,16 +603,13 @@ def check_sign_pattern() -> Outcome:
         SIGN_PATTERN_STATEMENT, A=_tex(d.a_of_u), C=_tex(d.c_of_u), LO=_tex(d.eta_lo), HI=_tex(d.eta_hi),
         ROWS="\n".join(f"| ${n}$ | ${_tex(lo)}$ | ${_tex(hi)}$ |" for n, lo, hi in rows),
     )
-    if not st.all_hold:
-        return Outcome("undecided", f"steps not confirmed: {st.failed()}", steps=st.as_tuple())
-    return Outcome(
-        "verified",
+    return st.outcome(
         "The surrogate maximiser over all measurable f is > 0 above eta_hi = c/(c + rho a), < 0 below eta_lo = "
         "rho c/(rho c + a) and 0 strictly between (a = a0p + U* a1p, c = U* a1n - a0n, rho = phi'(0+)/phi'(0-)); "
         f"derived for a general convex phi, specialised to Table 1 and the tau-logistic loss (rho = tau); kink_band "
         f"agrees exactly at 200 points and with the certified maximiser on {len(analyses)} pinned populations.",
         method="symbolic (SymPy); exact rationals at 200 points; mpmath 50 digits (Dinkelbach) on pinned populations",
-        steps=st.as_tuple(), statement=statement,
+        statement=statement,
     )
 
 
@@ -808,11 +805,8 @@ def check_criterion() -> Outcome:
         CRITERION_STATEMENT, ALPHA=_tex(d.alpha), GAMMA=_tex(d.gamma), DELTA="\\frac{\\gamma}{\\alpha + \\gamma}",
         UPPER=f"${_tex(upper)} \\ge 0$", LOWER=f"${_tex(lower)} \\ge 0$",
     )
-    if not st.all_hold:
-        return Outcome("undecided", f"steps not confirmed: {st.failed()}", steps=st.as_tuple())
     counts = (sum(not w.calibrated for w in analyses), sum(w.weak_form for w in analyses))
-    return Outcome(
-        "verified",
+    return st.outcome(
         "U_phi is U-calibrated on P iff P puts no mass between the band and delta(U-dagger) and none in the band "
         "except at delta; sgn(f*) is Bayes optimal iff none in (eta_hi, delta) or (delta, eta_hi]; the Bayes "
         "labelling of the band attains U-dagger iff none between band and delta, guaranteed for every distribution by "
@@ -822,7 +816,7 @@ def check_criterion() -> Outcome:
         "form).",
         method="symbolic (SymPy); exact rationals at 200 points; brute force and Dinkelbach at 50 digits on pinned "
                "populations",
-        steps=st.as_tuple(), statement=statement,
+        statement=statement,
     )
 
 
@@ -914,6 +908,37 @@ def _witness_step(st, names):
     )
 
 
+def _coefficients_step(st, name, symbol, coefs, delta_expected):
+    """Step 1 of Thms. 1, 2 (corrected): Table 1's coefficients of ``name`` in the derived forms; returns them."""
+    a_v, c_v, al, ga, delta, lo, hi, bound = _specialise(coefs)
+    st.add(
+        f"Table 1's ${_METRIC_TEX[name]}$ coefficients (derived from its definition) in the Proposition and the Theorem",
+        f"a = {_tex(a_v)},\\ c = {_tex(c_v)},\\ \\alpha = {_tex(al)},\\ \\gamma = {_tex(ga)},\\ \\delta = {_tex(delta)}; "
+        f"\\quad {symbol} = \\frac{{c\\,\\alpha}}{{a\\,\\gamma}} = {_tex(bound)}",
+        check=f"SymPy substitution of prop5_bayes_optimal_set's {name} coefficients into the derived forms",
+        holds=sp.simplify(delta - delta_expected) == 0,
+    )
+    return a_v, c_v, al, ga, delta, lo, hi, bound
+
+
+IN_RANGE = {UDAG: 1 / (1 + W_)}  # U-dagger in (0, 1]
+ORDERED = {USTAR: UDAG / (1 + Z_)}  # U* in (0, U-dagger] (Lemma 1)
+
+
+def _lower_side_step(st, a_v, c_v, al, ga):
+    """eta_lo <= delta for every rho in [0, 1] once U* <= U-dagger <= 1 (the Theorem's (d), specialised)."""
+    lower = sp.factor((ga * a_v - RHO * c_v * al).subs(RHO, 1 / (1 + S_)).subs(ORDERED).subs(IN_RANGE))
+    st.add(
+        "The other side, $\\eta_{lo} \\le \\delta$, holds for every $\\rho \\in [0, 1]$ once $U^* \\le U^\\dagger \\le 1$ "
+        "(Lemma 1)",
+        f"\\gamma a - \\rho c \\alpha \\big|_{{\\rho = \\frac{{1}}{{1+s}},\\ U^* = \\frac{{U^\\dagger}}{{1+z}},\\ "
+        f"U^\\dagger = \\frac{{1}}{{1+w}}}} = {_tex(lower)}",
+        check="SymPy: sign of every factor (s, z, w >= 0), and the same at rho = 0",
+        holds=_nonnegative(lower)
+        and _nonnegative((ga * a_v - RHO * c_v * al).subs(RHO, 0).subs(ORDERED).subs(IN_RANGE)),
+    )
+
+
 FBETA_STATEMENT = r"""**Theorem 1 (corrected).** Let $\phi \geq 0$ be convex and non-increasing with $\phi'(0^-) < 0$ and
 $\phi(t) \geq 1\{t \le 0\}$ (Lemma 1's hypothesis, which the printed proof uses but the theorem omits),
 $\rho = \phi'(0^+)/\phi'(0^-)$ ($= \tau$ for the tau-logistic loss), $P(0 < \eta < 1) = 1$, $U^* = (U^{F_\beta}_\phi)^*$,
@@ -942,15 +967,8 @@ $$\eta_{lo} = <<LO>>, \qquad \eta_{hi} = <<HI>>.$$
 def check_fbeta() -> Outcome:
     """Thm. 1 corrected (see FBETA_STATEMENT)."""
     st = Steps()
-    coefs = _table1("F_beta")
-    a_v, c_v, al, ga, delta, lo, hi, tau_f = _specialise(coefs)
-    st.add(
-        "Table 1's $F_\\beta$ coefficients (derived from its definition) in the Proposition and the Theorem",
-        f"a = {_tex(a_v)},\\ c = {_tex(c_v)},\\ \\alpha = {_tex(al)},\\ \\gamma = {_tex(ga)},\\ \\delta = {_tex(delta)}; "
-        f"\\quad \\tau_F = \\frac{{c\\,\\alpha}}{{a\\,\\gamma}} = {_tex(tau_f)}",
-        check="SymPy substitution of prop5_bayes_optimal_set.F_BETA into the derived forms",
-        holds=sp.simplify(delta - UDAG / (1 + BETA**2)) == 0,
-    )
+    a_v, c_v, al, ga, delta, lo, hi, tau_f = _coefficients_step(st, "F_beta", "\\tau_F", _table1("F_beta"),
+                                                                UDAG / (1 + BETA**2))
     # the printed hypothesis as a bound on tau: U* >= (1 + beta^2) tau/(beta^2 - tau), tau < beta^2
     (tau_printed,) = sp.solve(sp.expand((BETA**2 - TAU) * USTAR - (1 + BETA**2) * TAU), TAU)
     tau_printed = sp.factor(tau_printed)
@@ -965,18 +983,8 @@ def check_fbeta() -> Outcome:
         and _nonnegative(excess.subs(UDAG, 1 / (1 + W_))),
     )
     ds = sp.Symbol("s_U", nonnegative=True)
-    in_range = {UDAG: 1 / (1 + W_)}
-    ordered = {USTAR: UDAG / (1 + Z_)}
-    lower = sp.factor((ga * a_v - RHO * c_v * al).subs(RHO, 1 / (1 + S_)).subs(ordered).subs(in_range))
-    st.add(
-        "The other side, $\\eta_{lo} \\le \\delta$, holds for every $\\rho \\in [0, 1]$ once $U^* \\le U^\\dagger \\le 1$ "
-        "(Lemma 1)",
-        f"\\gamma a - \\rho c \\alpha \\big|_{{\\rho = \\frac{{1}}{{1+s}},\\ U^* = \\frac{{U^\\dagger}}{{1+z}},\\ "
-        f"U^\\dagger = \\frac{{1}}{{1+w}}}} = {_tex(lower)}",
-        check="SymPy: sign of every factor (s, z, w >= 0), and the same at rho = 0",
-        holds=_positive(lower)
-        and _positive((ga * a_v - RHO * c_v * al).subs(RHO, 0).subs(ordered).subs(in_range)),
-    )
+    in_range, ordered = IN_RANGE, ORDERED
+    _lower_side_step(st, a_v, c_v, al, ga)
     slope = sp.factor(sp.diff(tau_f, USTAR))
     tau_max = sp.factor(tau_f.subs(USTAR, UDAG))
     over_printed = sp.factor(tau_max - PRINTED_TAU_SUP.subs(sp.Symbol("beta", positive=True), BETA))
@@ -1016,10 +1024,7 @@ def check_fbeta() -> Outcome:
     statement = _fill(FBETA_STATEMENT, DELTA=_tex(delta), LO=_tex(_collect(lo)), HI=_tex(_collect(hi)),
                       TAUF=_ratio_tex(c_v * al, a_v * ga), TAUP=_tex(tau_printed),
                       TAUMAX=_ratio_tex(*map(sp.expand, sp.fraction(tau_max))))
-    if not st.all_hold:
-        return Outcome("undecided", f"steps not confirmed: {st.failed()}", steps=st.as_tuple())
-    return Outcome(
-        "verified",
+    return st.outcome(
         "Thm. 1 corrected: with phi >= 1{t <= 0} added, the weak form (every x off {f* = 0} gets the Bayes sign; the "
         "Bayes labelling of {f* = 0} attains U-dagger) holds for rho <= tau_F = U*(1 + beta^2 - U-dagger)/(U-dagger "
         "(1 + beta^2 + U*)), which the printed hypothesis implies and which reaches (1 + beta^2 - U-dagger)/(1 + beta^2 "
@@ -1027,7 +1032,7 @@ def check_fbeta() -> Outcome:
         "band carries no mass except at delta, and never on eta-continuous populations.",
         method="symbolic (SymPy); brute force and Dinkelbach at 50 digits on pinned populations; quadrature on a "
                "Gaussian population",
-        steps=st.as_tuple(), statement=statement,
+        statement=statement,
     )
 
 
@@ -1051,15 +1056,8 @@ $$\eta_{lo} = <<LO>>, \qquad \eta_{hi} = <<HI>>:$$
 def check_jaccard() -> Outcome:
     """Thm. 2 corrected (see JACCARD_STATEMENT)."""
     st = Steps()
-    coefs = _table1("Jaccard")
-    a_v, c_v, al, ga, delta, lo, hi, tau_j = _specialise(coefs)
-    st.add(
-        "Table 1's Jaccard coefficients (derived from its definition) in the Proposition and the Theorem",
-        f"a = {_tex(a_v)},\\ c = {_tex(c_v)},\\ \\alpha = {_tex(al)},\\ \\gamma = {_tex(ga)},\\ \\delta = {_tex(delta)}; "
-        f"\\quad \\tau_J = \\frac{{c\\,\\alpha}}{{a\\,\\gamma}} = {_tex(tau_j)}",
-        check="SymPy substitution of prop5_bayes_optimal_set.JACCARD into the derived forms",
-        holds=sp.simplify(delta - UDAG / (1 + UDAG)) == 0,
-    )
+    a_v, c_v, al, ga, delta, lo, hi, tau_j = _coefficients_step(st, "Jaccard", "\\tau_J", _table1("Jaccard"),
+                                                                UDAG / (1 + UDAG))
     excess = sp.factor(tau_j - PRINTED_JACCARD_TAU_MAX)
     st.add(
         "The printed hypothesis $\\tau \\le U^*$ (with $\\rho \\le \\tau$) implies $\\rho \\le \\tau_J$ because "
@@ -1069,14 +1067,7 @@ def check_jaccard() -> Outcome:
         holds=_nonnegative(excess.subs(UDAG, 1 / (1 + W_))),
     )
     ds = sp.Symbol("s_U", nonnegative=True)
-    lower = sp.expand((ga * a_v - RHO * c_v * al).subs(RHO, 1 - sp.Symbol("r", nonnegative=True))
-                      .subs(UDAG, USTAR + ds))
-    st.add(
-        "The other side, $\\eta_{lo} \\le \\delta$, holds for every $\\rho \\le 1$ once $U^* \\le U^\\dagger$ (Lemma 1)",
-        f"\\gamma a - \\rho c \\alpha \\big|_{{\\rho = 1 - r,\\ U^\\dagger = U^* + s_U}} = {_tex(lower)}",
-        check="SymPy: every term of the expansion is non-negative",
-        holds=_nonnegative(lower),
-    )
+    _lower_side_step(st, a_v, c_v, al, ga)
     at_one = sp.expand((ga * a_v - c_v * al).subs(UDAG, USTAR + ds))
     st.add(
         "(3): at $\\rho = 1$, $\\gamma a - c\\alpha$ vanishes only at $U^* = U^\\dagger$; and $\\tau_J \\le 1$ with "
@@ -1092,16 +1083,13 @@ def check_jaccard() -> Outcome:
     _continuous_step(st, "Jaccard", lambda u_s, u_d: float(j_bound(u_s, u_d)))
     statement = _fill(JACCARD_STATEMENT, DELTA=_tex(delta), LO=_tex(_collect(lo)), HI=_tex(_collect(hi)),
                       TAUJ=_tex(tau_j))
-    if not st.all_hold:
-        return Outcome("undecided", f"steps not confirmed: {st.failed()}", steps=st.as_tuple())
-    return Outcome(
-        "verified",
+    return st.outcome(
         "Thm. 2 corrected: with phi >= 1{t <= 0} added, the weak form holds for rho <= U*/U-dagger (the printed "
         "tau <= U* implies it); Jaccard-calibration holds iff the band carries no mass except at delta, and on "
         "eta-continuous populations only if rho = 1 and U* = U-dagger.",
         method="symbolic (SymPy); brute force and Dinkelbach at 50 digits on pinned populations; quadrature on a "
                "Gaussian population",
-        steps=st.as_tuple(), statement=statement,
+        statement=statement,
     )
 
 
@@ -1193,16 +1181,13 @@ def check_general() -> Outcome:
     )
     statement = _fill(GENERAL_STATEMENT, H=_tex(thm7.PRINTED_H.subs(swap, simultaneous=True)), A=_tex(d.a_of_u),
                       C=_tex(d.c_of_u), ALPHA=_tex(d.alpha), GAMMA=_tex(d.gamma), B=_tex(b_corrected))
-    if not st.all_hold:
-        return Outcome("undecided", f"steps not confirmed: {st.failed()}", steps=st.as_tuple())
-    return Outcome(
-        "verified",
+    return st.outcome(
         "Thm. 7 corrected: under (1)-(3) and phi >= 1{t <= 0}, condition (b) with H(1) = (a0p - a1p)/(a1n - a0n) "
         "implies rho <= H(U-dagger) c/a, hence the weak form; (c) follows from Lemma 1, (4)-(6) are not needed; "
         "calibration holds exactly under the mass conditions, and on eta-continuous populations only for rho = 1, "
         "a1p = 0 and (a1n = 0 or U* = U-dagger) - accuracy with phi differentiable at 0 (Prop. 8).",
         method="symbolic (SymPy); brute force and Dinkelbach at 50 digits on pinned populations",
-        steps=st.as_tuple(), statement=statement,
+        statement=statement,
     )
 
 
