@@ -142,7 +142,7 @@ kappa, gp, gm = sp.symbols(r"\kappa_k \gamma_{+1} \gamma_{-1}", nonnegative=True
 R_F = sp.Symbol(r"\hat{\mathfrak{R}}_S(\mathcal{F})", nonnegative=True)
 R_I = sp.Symbol(r"\hat{\mathfrak{R}}_S(I_\mathcal{F})", nonnegative=True)
 S_n = sp.Symbol(r"\tfrac{1}{n}E|\textstyle\sum_i \sigma_i|", nonnegative=True)
-dplus = sp.Symbol(r"\phi'(0^+)", nonpositive=True)
+dplus = sp.Symbol(r"\phi'(0+)", nonpositive=True)
 jump_s = sp.Symbol("J", nonnegative=True)
 
 
@@ -347,7 +347,7 @@ def check_rate() -> Outcome:
     st = Steps()
     n, d, cX, cT, c0, c1, r0, r1, g, k0, k1, jp = sp.symbols(
         r"n d c_\mathcal{X} c_\Theta c_0 c_1 \rho_0 \rho_1 \gamma \kappa_0 \kappa_1 J", positive=True)
-    sl = sp.Symbol(r"|\phi'(0^+)|", positive=True)
+    sl = sp.Symbol(r"|\phi'(0+)|", positive=True)
     N = sp.Symbol("N_m", positive=True)
     mm = n / 2
     rad = cX * cT / sp.sqrt(mm)  # R_m(F) <= c_X c_Theta / sqrt(m)
