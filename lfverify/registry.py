@@ -249,8 +249,8 @@ CORRECTED_CLAIMS: tuple[PaperClaim, ...] = (
         "corrected:thm:f-measure-calibration", "Theorem 1 (corrected)", "with phi >= 1{t <= 0} added: off the kink band "
         "f* has the Bayes sign when phi'(0+)/phi'(0-) <= tau_F(U*, U-dagger), and F_beta-calibration holds iff the band "
         "carries no mass except at delta(U-dagger)", "holds",
-        (_d("corrected_calibration.sign_pattern"), _d("corrected_calibration.criterion"),
-         _d("corrected_calibration.fbeta"),
+        (_d("corrected_calibration.fbeta"), _d("corrected_calibration.sign_pattern"),
+         _d("corrected_calibration.criterion"),
          _t(_K + "test_sign_pattern_is_the_certified_maximisers", "the band's closed form against Dinkelbach"),
          _t(_K + "test_criterion_agrees_with_brute_force", "calibration, sign rule, weak form against brute force"),
          _t(_K + "test_tau_bound_implies_the_weak_form"),
@@ -265,8 +265,8 @@ CORRECTED_CLAIMS: tuple[PaperClaim, ...] = (
         "corrected:thm:jaccard-calibration", "Theorem 2 (corrected)", "with phi >= 1{t <= 0} added: the weak form for "
         "phi'(0+)/phi'(0-) <= U*/U-dagger, Jaccard-calibration iff the kink band carries no mass except at delta",
         "holds",
-        (_d("corrected_calibration.sign_pattern"), _d("corrected_calibration.criterion"),
-         _d("corrected_calibration.jaccard"),
+        (_d("corrected_calibration.jaccard"), _d("corrected_calibration.sign_pattern"),
+         _d("corrected_calibration.criterion"),
          _t(_K + "test_sign_pattern_is_the_certified_maximisers"), _t(_K + "test_criterion_agrees_with_brute_force"),
          _t(_K + "test_tau_bound_implies_the_weak_form"), _t(_K + "test_each_condition_is_needed_search"),
          _t(_K + "test_no_calibration_on_a_continuous_population")),
@@ -277,8 +277,8 @@ CORRECTED_CLAIMS: tuple[PaperClaim, ...] = (
         "corrected:thm:general-calibration", "Theorem 7 (corrected)", "under (1)-(3) and phi >= 1{t <= 0}: condition "
         "(b) with H(1) = (a0p - a1p)/(a1n - a0n) implies the weak form; (c), (4)-(6) are not needed; calibration iff "
         "the mass conditions of the exact criterion hold", "holds",
-        (_d("corrected_calibration.sign_pattern"), _d("corrected_calibration.criterion"),
-         _d("corrected_calibration.general"),
+        (_d("corrected_calibration.general"), _d("corrected_calibration.sign_pattern"),
+         _d("corrected_calibration.criterion"),
          _t(_K + "test_general_metrics_agree_with_brute_force"), _t(_K + "test_tau_bound_implies_the_weak_form")),
         "For a general Definition-1 metric the band is [rho c/(rho c + a), c/(c + rho a)]; corrected (b) implies "
         "rho <= c alpha/(a gamma), the weak form; on eta-continuous populations only rho = 1, a1p = 0 and "

@@ -163,6 +163,8 @@ def _derivation_evidence(target, by_label) -> EvidenceResult:
         return EvidenceResult("derivation", target, "error", f"no derivation carries the label or key {target}")
     counts = {s: sum(r.outcome.status == s for r in results) for s in ("verified", "erratum", "undecided")}
     figure = ", ".join(f"{v} {k}" for k, v in counts.items() if v)
+    if len(results) == 1 and results[0].claim.key == target:  # a proof claim named by its key: what it found
+        figure = f"{results[0].outcome.status}: {results[0].outcome.summary}"
     errata = sorted({e.location for r in results for e in r.outcome.errata})
     if errata:
         figure += f" ({len(errata)} erratum location{'s' if len(errata) > 1 else ''})"
