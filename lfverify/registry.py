@@ -14,14 +14,14 @@ entries say how the claim is checked:
 
 ``expected`` is the recorded verdict on the claim as printed: ``holds``, ``holds (errata in the printed
 proof)``, ``fails as stated``, ``reproduced``, ``partly reproduced`` or ``definition`` (nothing to prove; its
-consequences are checked).
-
-Every claim that fails as stated has a corrected statement in :data:`CORRECTED_CLAIMS`: a claim of its own (verdict
-``holds``), proved by the derivations of :mod:`lfverify.proofs.corrected_calibration` and
-:mod:`lfverify.proofs.corrected_rademacher` (a derivation target may name a proof claim's key instead of a label)
-and attacked by property tests; ``corrects`` names the label of the printed claim it replaces.  ``lfverify verify`` re-runs the evidence and reports a regression when any piece
+consequences are checked).  ``lfverify verify`` re-runs the evidence and reports a regression when any piece
 of evidence no longer gives its own recorded result.  ``tests/test_registry.py`` fails when a numbered
 claim, table, figure or algorithm of the .tex has no entry here (or in :data:`NOT_CLAIMS`, with the reason).
+
+Every claim that fails as stated has a corrected statement in :data:`CORRECTED_CLAIMS`: a claim of its own
+(verdict ``holds``), proved by the derivations of :mod:`lfverify.proofs.corrected_calibration` and
+:mod:`lfverify.proofs.corrected_rademacher` (a derivation target may name a proof claim's key instead of a
+label) and attacked by property tests; ``corrects`` names the label of the printed claim it replaces.
 """
 
 from __future__ import annotations
@@ -246,9 +246,9 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
 #: The corrected statements of the claims that fail as stated (one each), proved in lfverify/proofs/corrected_*.py.
 CORRECTED_CLAIMS: tuple[PaperClaim, ...] = (
     PaperClaim(
-        "corrected:thm:f-measure-calibration", "Theorem 1 (corrected)", "with phi >= 1{t <= 0} added: off the kink band "
-        "f* has the Bayes sign when phi'(0+)/phi'(0-) <= tau_F(U*, U-dagger), and F_beta-calibration holds iff the band "
-        "carries no mass except at delta(U-dagger)", "holds",
+        "corrected:thm:f-measure-calibration", "Theorem 1 (corrected)", "with phi >= 1{t <= 0} added: off the kink "
+        "band f* has the Bayes sign when phi'(0+)/phi'(0-) <= tau_F(U*, U-dagger), and F_beta-calibration holds iff "
+        "the band carries no mass except at delta(U-dagger)", "holds",
         (_d("corrected_calibration.fbeta"), _d("corrected_calibration.sign_pattern"),
          _d("corrected_calibration.criterion"),
          _t(_K + "test_sign_pattern_is_the_certified_maximisers", "the band's closed form against Dinkelbach"),

@@ -552,5 +552,5 @@ def print_summary(report: VerificationReport, out, stream=None) -> None:
         flag = "  <-- REGRESSION" if c.regressed else ""
         print(f"{c.claim.number:<{width}}  {c.verdict:<36} {c.seconds:7.1f}  {c.key_figure[:90]}{flag}", file=stream)
     bad = sum(c.regressed for c in everything)
-    print(f"\n{len(everything) - bad} of {len(everything)} claims as recorded ({len(report.corrected)} of them corrected "
-          f"statements); {report.seconds:.0f} s. Report: {Path(out) / 'REPORT.md'}", file=stream)
+    print(f"\n{len(everything) - bad} of {len(everything)} claims as recorded ({len(report.corrected)} of them "
+          f"corrected statements); {report.seconds:.0f} s. Report: {Path(out) / 'REPORT.md'}", file=stream)

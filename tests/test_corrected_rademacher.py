@@ -68,7 +68,8 @@ def _rhs_terms(x, y, c_theta):
 SAMPLES = st.integers(1, 7).flatmap(lambda n: st.tuples(
     st.lists(st.integers(-16, 16).map(lambda k: k / 8), min_size=n, max_size=n),
     st.lists(st.sampled_from((1.0, -1.0)), min_size=n, max_size=n)))
-# per-sample multipliers s_{k,y}: F_1's W~'_0 (-2 for y = +1, 0 for y = -1) and W~'_1 (1, -1), Jaccard's (-1, 0), (0, -1)
+# per-sample multipliers s_{k,y}: F_1's W~'_0 (-2 for y = +1, 0 for y = -1) and W~'_1 (1, -1); Jaccard's (-1, 0),
+# (0, -1)
 MULTIPLIERS = st.sampled_from([((-2.0, 0.0), 2.0), ((1.0, -1.0), 1.0), ((-1.0, 0.0), 1.0), ((0.0, -1.0), 1.0)])
 
 

@@ -442,8 +442,9 @@ def _rational(rng, low, high, den=997):
 
 
 # ------------------------------------------------------------------------------------------ claim: sign pattern
-SIGN_PATTERN_STATEMENT = r"""**Proposition (the sign pattern of the surrogate maximiser).** Let $U$ satisfy Definition 1 with
-$b_1 > 0$ and $a_{0,-1} \neq 0$ or $a_{1,-1} \neq 0$ (Thm. 7's condition (3)); let $\phi \geq 0$ be convex and
+SIGN_PATTERN_STATEMENT = r"""**Proposition (the sign pattern of the surrogate maximiser).** Let $U$ satisfy
+Definition 1 with $b_1 > 0$ and $a_{0,-1} \neq 0$ or $a_{1,-1} \neq 0$ (Thm. 7's condition (3)); let
+$\phi \geq 0$ be convex and
 non-increasing with one-sided derivatives $d_- = \phi'(0^-) < 0$ and $d_+ = \phi'(0^+)$, $\rho = d_+/d_- \in [0, 1]$;
 let $P(0 < \eta(X) < 1) = 1$ and $U_\phi^* = \sup_f U_\phi(f) > 0$ (over all measurable $f$).  With
 
@@ -451,7 +452,8 @@ $$a = <<A>>, \qquad c = <<C>>,$$
 
 $$\eta_{lo} = <<LO>>, \qquad \eta_{hi} = <<HI>>,$$
 
-$f$ maximises $U_\phi$ if and only if $f(x)$ minimises $g_{\eta(x)}(\xi) = a\,\eta(x)\,\phi(\xi) + c\,(1 - \eta(x))\,\phi(-\xi)$
+$f$ maximises $U_\phi$ if and only if $f(x)$ minimises
+$g_{\eta(x)}(\xi) = a\,\eta(x)\,\phi(\xi) + c\,(1 - \eta(x))\,\phi(-\xi)$
 for almost every $x$, and every maximiser $f^*$ has $f^*(x) > 0$ where $\eta(x) > \eta_{hi}$, $f^*(x) < 0$ where
 $\eta(x) < \eta_{lo}$, and $f^*(x) = 0$ where $\eta_{lo} < \eta(x) < \eta_{hi}$ ($0$ is a minimiser at the end points).
 The band has an interior exactly when $\rho < 1$ (a kink at 0).  For the tau-logistic loss of Fig. 2, $\rho = \tau$;
@@ -474,8 +476,10 @@ def check_sign_pattern() -> Outcome:
     separation = sp.expand(w0 - u * w1 - (d.kappa.subs(ETA, eta_s) - d.a_of_u * eta_s * phi(xi)
                                           - d.c_of_u * (1 - eta_s) * phi(-xi)))
     st.add(
-        "Dinkelbach's separation of Eq. (3): at every level $u$, $W_{0,\\phi}(\\xi, \\eta) - u\\,W_{1,\\phi}(\\xi, \\eta) "
-        "= \\kappa_u(\\eta) - g_{u,\\eta}(\\xi)$ with $g_{u,\\eta}(\\xi) = a(u)\\,\\eta\\,\\phi(\\xi) + c(u)\\,(1 - \\eta)\\,"
+        "Dinkelbach's separation of Eq. (3): at every level $u$, $W_{0,\\phi}(\\xi, \\eta) - u\\,W_{1,\\phi}(\\xi, "
+        "\\eta) "
+        "= \\kappa_u(\\eta) - g_{u,\\eta}(\\xi)$ with $g_{u,\\eta}(\\xi) = a(u)\\,\\eta\\,\\phi(\\xi) + c(u)\\,(1 - "
+        "\\eta)\\,"
         "\\phi(-\\xi)$ and $\\kappa_u$ free of $\\phi$ (shown at $u = U_\\phi^*$)",
         f"a = {_tex(d.a_of_u)}, \\quad c = {_tex(d.c_of_u)}, \\quad \\kappa = {_tex(d.kappa)}",
         check="SymPy: W_0 - u W_1 - (kappa - g) expands to 0, with phi an undefined function",
@@ -484,8 +488,10 @@ def check_sign_pattern() -> Outcome:
     phi_p, phi_m = sp.Symbol(r"\phi(\xi)", nonnegative=True), sp.Symbol(r"\phi(-\xi)", nonnegative=True)
     d_rest = sp.expand(w1.subs({phi(xi): phi_p, phi(-xi): phi_m}) - b1 - a1p * eta_s).subs(eta_s, ETA)
     st.add(
-        "Hence, as $D_\\phi(f) \\ge b_1 + a_{1,+1}\\pi > 0$ ($\\phi \\ge 0$), $U_\\phi(f) \\le u \\iff N_\\phi(f) - u D_\\phi(f) "
-        "\\le 0$, and $f$ maximises $U_\\phi$ iff $\\sup_f E[\\kappa_{U^*}(\\eta) - g(f(X))] = 0$ is attained at $f$.  The "
+        "Hence, as $D_\\phi(f) \\ge b_1 + a_{1,+1}\\pi > 0$ ($\\phi \\ge 0$), $U_\\phi(f) \\le u \\iff N_\\phi(f) - u "
+        "D_\\phi(f) "
+        "\\le 0$, and $f$ maximises $U_\\phi$ iff $\\sup_f E[\\kappa_{U^*}(\\eta) - g(f(X))] = 0$ is attained at $f$. "
+        " The "
         "problem is separable: $f$ is a maximiser iff $f(x) \\in \\arg\\min g_{U^*,\\eta(x)}$ for almost every $x$ "
         "(Dinkelbach 1967; a measurable selection of the pointwise minimiser exists since $g$ is continuous; the "
         "supremum is attained: maximising sequences have bounded $D_\\phi$, step 3 of the criterion below)",
@@ -524,9 +530,11 @@ def check_sign_pattern() -> Outcome:
     coercive = (sp.limit((C * (1 - ETA) * (phi0 - DM * x_)).subs(ETA, ETA_IN_0_1), x_, sp.oo) == sp.oo
                 and sp.limit((A * ETA * (phi0 + DM * (-x_))).subs(ETA, ETA_IN_0_1), x_, sp.oo) == sp.oo)
     st.add(
-        "$g$ is convex, and coercive for $0 < \\eta < 1$ ($\\phi(t) \\ge \\phi(0) + d_- t$ for $t \\le 0$, $\\phi \\ge 0$), so "
+        "$g$ is convex, and coercive for $0 < \\eta < 1$ ($\\phi(t) \\ge \\phi(0) + d_- t$ for $t \\le 0$, $\\phi "
+        "\\ge 0$), so "
         "it has minimisers; its subdifferential at 0 is $[g'(0^-), g'(0^+)]$, so every minimiser is $> 0$ iff "
-        "$g'(0^+) < 0$, $< 0$ iff $g'(0^-) > 0$, $0$ is one iff $g'(0^-) \\le 0 \\le g'(0^+)$, and the only one if both "
+        "$g'(0^+) < 0$, $< 0$ iff $g'(0^-) > 0$, $0$ is one iff $g'(0^-) \\le 0 \\le g'(0^+)$, and the only one if "
+        "both "
         "inequalities are strict",
         "g(\\xi) \\ge c\\,(1-\\eta)\\,(\\phi_0 - d_-\\,\\xi) \\to \\infty \\ (\\xi \\to \\infty), \\qquad "
         "g(\\xi) \\ge a\\,\\eta\\,(\\phi_0 + d_-\\,\\xi) \\to \\infty \\ (\\xi \\to -\\infty)",
@@ -535,7 +543,8 @@ def check_sign_pattern() -> Outcome:
     )
     slopes = (sp.diff(d.right, ETA), sp.diff(d.left, ETA))
     st.add(
-        "Both one-sided derivatives decrease in $\\eta$ ($a, c > 0$, $d_- < 0$, $d_+ \\le 0$); solving them for $\\eta$ "
+        "Both one-sided derivatives decrease in $\\eta$ ($a, c > 0$, $d_- < 0$, $d_+ \\le 0$); solving them for "
+        "$\\eta$ "
         "gives the band's end points ($d_+ = \\rho\\, d_-$)",
         f"\\partial_\\eta g'(0^+) = {_tex(slopes[0])} < 0,\\ \\partial_\\eta g'(0^-) = {_tex(slopes[1])} < 0; \\quad "
         f"\\eta_{{hi}} = {_tex(d.eta_hi)}, \\ \\eta_{{lo}} = {_tex(d.eta_lo)}",
@@ -549,7 +558,8 @@ def check_sign_pattern() -> Outcome:
     width = sp.factor(sp.together(d.eta_hi - d.eta_lo))
     width_s = width.subs(RHO, 1 / (1 + S_))
     st.add(
-        "Convexity gives $d_- \\le d_+ \\le 0$, so $\\rho \\in [0, 1]$; the band is an interval, with interior iff $\\rho < 1$",
+        "Convexity gives $d_- \\le d_+ \\le 0$, so $\\rho \\in [0, 1]$; the band is an interval, with interior iff "
+        "$\\rho < 1$",
         f"1 - \\rho = {_tex(one_minus_rho)} \\ge 0, \\qquad \\eta_{{hi}} - \\eta_{{lo}} = {_tex(width)}",
         check="SymPy: factorisation; non-negative at rho = 1/(1 + s), s >= 0, and at rho = 0; zero only at rho = 1",
         holds=_nonnegative(one_minus_rho.subs(DP, DM + gap_)) and _nonnegative(width_s)
@@ -563,7 +573,7 @@ def check_sign_pattern() -> Outcome:
         "Table 1's metrics (coefficients derived from their definitions, module prop5_bayes_optimal_set)",
         ", \\qquad ".join(f"{n}: \\ \\eta_{{lo}} = {_tex(lo)},\\ \\eta_{{hi}} = {_tex(hi)}" for n, lo, hi in rows),
         check="SymPy substitution of the derived a(U*), c(U*)",
-        holds=all(lo.free_symbols <= {RHO, USTAR, BETA} and hi.free_symbols <= {RHO, USTAR, BETA} for _, lo, hi in rows),
+        holds=all((lo.free_symbols | hi.free_symbols) <= {RHO, USTAR, BETA} for _, lo, hi in rows),
     )
     lib_ratios = [float(tau_logistic(v).derivative(0.0, side="right") / tau_logistic(v).derivative(0.0, side="left"))
                   for v in (0.05, 0.33, 0.5, 0.75, 1.0)]
@@ -624,7 +634,8 @@ a.e. on $\{\eta < \delta\}$.  Then:
 
 * **(a) calibration.** $U_\phi$ is $U$-calibrated on $P$ (every sequence with $U_\phi(f_l) \to U_\phi^*$ has
   $U(f_l) \to U^\dagger$) if and only if
-  $P(\eta_{hi} < \eta < \delta) = P(\delta < \eta < \eta_{lo}) = P(\eta_{lo} \le \eta \le \eta_{hi},\ \eta \ne \delta) = 0$.
+  $P(\eta_{hi} < \eta < \delta) = P(\delta < \eta < \eta_{lo}) =
+  P(\eta_{lo} \le \eta \le \eta_{hi},\ \eta \ne \delta) = 0$.
 * **(b) the sign rule.** For the maximiser $f^*$ that vanishes on the closed band (the only one when $\phi$ is
   strictly convex near 0, as the tau-logistic loss is), $\mathrm{sgn}\, f^*$ (with $\mathrm{sgn}(0) = -1$) is Bayes
   optimal if and only if $P(\eta_{hi} < \eta < \delta) = P(\delta < \eta \le \eta_{hi}) = 0$.
@@ -673,9 +684,11 @@ def check_criterion() -> Outcome:
                                                                     simultaneous=True))) == 0,
     )
     st.add(
-        "So, as $D > 0$, $U(\\lambda) = U^\\dagger$ iff $\\lambda$ maximises $E[\\lambda\\,\\beta_{U^\\dagger}(\\eta)]$ "
+        "So, as $D > 0$, $U(\\lambda) = U^\\dagger$ iff $\\lambda$ maximises "
+        "$E[\\lambda\\,\\beta_{U^\\dagger}(\\eta)]$ "
         "over $[0, 1]$-valued $\\lambda$ (the maximum is $U^\\dagger b_1 - b_0$), i.e. iff $\\lambda = 1$ a.e. on "
-        "$\\{\\beta > 0\\} = \\{\\eta > \\delta\\}$ and $\\lambda = 0$ a.e. on $\\{\\eta < \\delta\\}$: the Bayes set is exactly "
+        "$\\{\\beta > 0\\} = \\{\\eta > \\delta\\}$ and $\\lambda = 0$ a.e. on $\\{\\eta < \\delta\\}$: the Bayes set "
+        "is exactly "
         "the threshold rule, with any labels on $\\{\\eta = \\delta\\}$",
         f"\\partial_\\eta \\beta = \\alpha + \\gamma = \\Delta a_0 - \\Delta a_1 U^\\dagger > 0, \\qquad \\delta = "
         f"{_tex(d.delta)} = \\frac{{\\gamma}}{{\\alpha + \\gamma}}",
@@ -687,7 +700,8 @@ def check_criterion() -> Outcome:
     gstar, xg, d0 = sp.symbols("E_g^* x D_0", positive=True)
     phi_p, phi_m = sp.Symbol(r"\phi(\xi)", nonnegative=True), sp.Symbol(r"\phi(-\xi)", nonnegative=True)
     k_bound = a1p / A + a1n / C
-    growth = sp.expand(k_bound * (A * ETA * phi_p + C * (1 - ETA) * phi_m) - (a1p * ETA * phi_p + a1n * (1 - ETA) * phi_m))
+    growth = sp.expand(k_bound * (A * ETA * phi_p + C * (1 - ETA) * phi_m)
+                       - (a1p * ETA * phi_p + a1n * (1 - ETA) * phi_m))
     limit = sp.limit((xg - gstar) / (d0 + sp.Symbol("K", positive=True) * xg), xg, sp.oo)
     st.add(
         "Maximising sequences have vanishing excess: $U_\\phi(f) - U_\\phi^* = -E[g(f) - g^*]/D_\\phi(f)$ (the "
@@ -698,25 +712,31 @@ def check_criterion() -> Outcome:
         f"K g - (a_{{1,+1}}\\eta\\phi(\\xi) + a_{{1,-1}}(1-\\eta)\\phi(-\\xi)) = {_tex(growth)} \\ge 0, \\qquad "
         f"\\lim_{{x \\to \\infty}} \\frac{{x - E g^*}}{{D_0 + K x}} = {_tex(limit)}",
         check="SymPy: the remainder's sign (eta = 1/(1 + v)), the limit",
-        holds=_nonnegative(growth.subs(ETA, ETA_IN_0_1)) and sp.simplify(limit - 1 / sp.Symbol("K", positive=True)) == 0,
+        holds=_nonnegative(growth.subs(ETA, ETA_IN_0_1))
+        and sp.simplify(limit - 1 / sp.Symbol("K", positive=True)) == 0,
     )
     st.add(
-        "Off the closed band the signs settle: $e(\\eta) = g_\\eta(0) - \\min g_\\eta$ is affine minus concave in $\\eta$ "
+        "Off the closed band the signs settle: $e(\\eta) = g_\\eta(0) - \\min g_\\eta$ is affine minus concave in "
+        "$\\eta$ "
         "(a minimum of affine functions), hence continuous, and positive outside $[\\eta_{lo}, \\eta_{hi}]$ "
-        "(Proposition); a score on the wrong side of 0 costs at least $e(\\eta)$ (convexity), so by Markov's inequality "
+        "(Proposition); a score on the wrong side of 0 costs at least $e(\\eta)$ (convexity), so by Markov's "
+        "inequality "
         "$P(f_l(X) \\le 0,\\ \\eta(X) \\ge \\eta_{hi} + \\varepsilon) \\le E[g(f_l) - g^*] / \\min_{[\\eta_{hi} + "
-        "\\varepsilon, 1]} e \\to 0$, likewise below $\\eta_{lo} - \\varepsilon$; as $\\varepsilon \\to 0$ the mass of the "
+        "\\varepsilon, 1]} e \\to 0$, likewise below $\\eta_{lo} - \\varepsilon$; as $\\varepsilon \\to 0$ the mass "
+        "of the "
         "margins vanishes, and $U$ is continuous in $(TP, FP)$",
         check="argument (continuity, Markov's inequality); the positivity of e off the band is the Proposition's",
     )
     st.add(
-        "On the band every labelling is a limit: $f_l = f^* + s/l$ with $s = \\pm 1$ chosen on $[\\eta_{lo}, \\eta_{hi}]$ "
+        "On the band every labelling is a limit: $f_l = f^* + s/l$ with $s = \\pm 1$ chosen on $[\\eta_{lo}, "
+        "\\eta_{hi}]$ "
         "has $U_\\phi(f_l) \\to U_\\phi^*$ ($\\phi$ is continuous, dominated convergence) and predicts $s$ there",
         check="argument (a convex, finite phi is continuous)",
     )
     st.add(
         "(a)-(c) follow: a limit labelling attains $U^\\dagger$ iff it follows the Bayes rule a.e. off "
-        "$\\{\\eta = \\delta\\}$; it is forced off the band (so both off-band conditions are needed) and free on it (so "
+        "$\\{\\eta = \\delta\\}$; it is forced off the band (so both off-band conditions are needed) and free on it "
+        "(so "
         "calibration needs the band to carry mass only at $\\delta$); $\\mathrm{sgn} f^*$ predicts $-1$ on the whole "
         "closed band",
         check="argument; the finite-support version is checked against brute force below",
@@ -728,7 +748,8 @@ def check_criterion() -> Outcome:
     lo_gap = sp.cancel((d.delta - d.eta_lo.subs({A: a_u, C: c_u}, simultaneous=True))
                        * (RHO * c_u + a_u) * (d.alpha + d.gamma) - lower.subs({A: a_u, C: c_u}, simultaneous=True))
     st.add(
-        "(d): with positive denominators, $\\delta \\le \\eta_{hi}$ and $\\eta_{lo} \\le \\delta$ are linear in $\\rho$",
+        "(d): with positive denominators, $\\delta \\le \\eta_{hi}$ and $\\eta_{lo} \\le \\delta$ are linear in "
+        "$\\rho$",
         f"(\\eta_{{hi}} - \\delta)(c + \\rho a)(\\alpha + \\gamma) = {_tex(upper)}, \\qquad "
         f"(\\delta - \\eta_{{lo}})(\\rho c + a)(\\alpha + \\gamma) = {_tex(lower)}",
         check="SymPy: both identities cancel to 0 with a(U*), c(U*), alpha(U-dagger), gamma(U-dagger) substituted",
@@ -743,7 +764,8 @@ def check_criterion() -> Outcome:
     aln = sp.Symbol("alpha", negative=True)
     case_neg = sp.Symbol("gamma", nonnegative=True) * A - RHO * C * aln
     st.add(
-        "(d), second condition: if $U_\\phi^* \\le U^\\dagger$ then $\\gamma = c + G$ and $a = \\alpha + H$ with $G, H \\ge 0$, "
+        "(d), second condition: if $U_\\phi^* \\le U^\\dagger$ then $\\gamma = c + G$ and $a = \\alpha + H$ with $G, "
+        "H \\ge 0$, "
         "so $\\gamma a - \\rho c \\alpha \\ge 0$ for every $\\rho \\in [0, 1]$ (two cases for the sign of $\\alpha$)",
         f"G = {_tex(g_slack)}, \\ H = {_tex(h_slack)}; \\quad \\alpha \\ge 0,\\ \\rho = 1 - r: \\ "
         f"\\gamma a - \\rho c \\alpha = {_tex(case_nonneg)}; \\quad \\alpha < 0: \\ {_tex(case_neg)} \\ge 0",
@@ -761,9 +783,12 @@ def check_criterion() -> Outcome:
     fbeta_positive = _positive(rows[0][1])
     st.add(
         "(e): with mass on both sides of $\\delta$ arbitrarily close to it, (a) forces $\\eta_{lo} \\le \\delta \\le "
-        "\\eta_{hi}$ (else $(\\eta_{hi}, \\delta)$ or $(\\delta, \\eta_{lo})$ has mass) and then a degenerate band (else "
-        "one side of $\\delta$ inside it has mass): $\\rho = 1$ (Proposition) and $\\gamma a = c \\alpha$.  At $\\rho = 1$, "
-        "$\\gamma a - c\\alpha = cH + G\\alpha + GH$, which vanishes iff $a_{1,+1} = 0$ (then $\\alpha = a_{0,+1} > 0$) and "
+        "\\eta_{hi}$ (else $(\\eta_{hi}, \\delta)$ or $(\\delta, \\eta_{lo})$ has mass) and then a degenerate band "
+        "(else "
+        "one side of $\\delta$ inside it has mass): $\\rho = 1$ (Proposition) and $\\gamma a = c \\alpha$.  At $\\rho "
+        "= 1$, "
+        "$\\gamma a - c\\alpha = cH + G\\alpha + GH$, which vanishes iff $a_{1,+1} = 0$ (then $\\alpha = a_{0,+1} > "
+        "0$) and "
         "$G = 0$; for Table 1's metrics",
         "U^\\dagger = U_\\phi^* + s_U: \\quad " + ", \\qquad ".join(f"{n}: \\ \\gamma a - c \\alpha = {_tex(v)}"
                                                                  for n, v in rows),
@@ -912,8 +937,10 @@ def _coefficients_step(st, name, symbol, coefs, delta_expected):
     """Step 1 of Thms. 1, 2 (corrected): Table 1's coefficients of ``name`` in the derived forms; returns them."""
     a_v, c_v, al, ga, delta, lo, hi, bound = _specialise(coefs)
     st.add(
-        f"Table 1's ${_METRIC_TEX[name]}$ coefficients (derived from its definition) in the Proposition and the Theorem",
-        f"a = {_tex(a_v)},\\ c = {_tex(c_v)},\\ \\alpha = {_tex(al)},\\ \\gamma = {_tex(ga)},\\ \\delta = {_tex(delta)}; "
+        f"Table 1's ${_METRIC_TEX[name]}$ coefficients (derived from its definition) in the Proposition and the "
+        f"Theorem",
+        f"a = {_tex(a_v)},\\ c = {_tex(c_v)},\\ \\alpha = {_tex(al)},\\ \\gamma = {_tex(ga)},\\ \\delta = "
+        f"{_tex(delta)}; "
         f"\\quad {symbol} = \\frac{{c\\,\\alpha}}{{a\\,\\gamma}} = {_tex(bound)}",
         check=f"SymPy substitution of prop5_bayes_optimal_set's {name} coefficients into the derived forms",
         holds=sp.simplify(delta - delta_expected) == 0,
@@ -929,7 +956,8 @@ def _lower_side_step(st, a_v, c_v, al, ga):
     """eta_lo <= delta for every rho in [0, 1] once U* <= U-dagger <= 1 (the Theorem's (d), specialised)."""
     lower = sp.factor((ga * a_v - RHO * c_v * al).subs(RHO, 1 / (1 + S_)).subs(ORDERED).subs(IN_RANGE))
     st.add(
-        "The other side, $\\eta_{lo} \\le \\delta$, holds for every $\\rho \\in [0, 1]$ once $U^* \\le U^\\dagger \\le 1$ "
+        "The other side, $\\eta_{lo} \\le \\delta$, holds for every $\\rho \\in [0, 1]$ once $U^* \\le U^\\dagger "
+        "\\le 1$ "
         "(Lemma 1)",
         f"\\gamma a - \\rho c \\alpha \\big|_{{\\rho = \\frac{{1}}{{1+s}},\\ U^* = \\frac{{U^\\dagger}}{{1+z}},\\ "
         f"U^\\dagger = \\frac{{1}}{{1+w}}}} = {_tex(lower)}",
@@ -939,9 +967,11 @@ def _lower_side_step(st, a_v, c_v, al, ga):
     )
 
 
-FBETA_STATEMENT = r"""**Theorem 1 (corrected).** Let $\phi \geq 0$ be convex and non-increasing with $\phi'(0^-) < 0$ and
-$\phi(t) \geq 1\{t \le 0\}$ (Lemma 1's hypothesis, which the printed proof uses but the theorem omits),
-$\rho = \phi'(0^+)/\phi'(0^-)$ ($= \tau$ for the tau-logistic loss), $P(0 < \eta < 1) = 1$, $U^* = (U^{F_\beta}_\phi)^*$,
+FBETA_STATEMENT = r"""**Theorem 1 (corrected).** Let $\phi \geq 0$ be convex and non-increasing with
+$\phi'(0^-) < 0$ and $\phi(t) \geq 1\{t \le 0\}$ (Lemma 1's hypothesis, which the printed proof uses but the
+theorem omits),
+$\rho = \phi'(0^+)/\phi'(0^-)$ ($= \tau$ for the tau-logistic loss), $P(0 < \eta < 1) = 1$,
+$U^* = (U^{F_\beta}_\phi)^*$,
 $U^\dagger = \sup_f U^{F_\beta}(f)$, $\delta = <<DELTA>>$, and
 
 $$\eta_{lo} = <<LO>>, \qquad \eta_{hi} = <<HI>>.$$
@@ -951,9 +981,11 @@ $$\eta_{lo} = <<LO>>, \qquad \eta_{hi} = <<HI>>.$$
    $U^\dagger$.  The printed hypothesis ($\phi$ $\tau$-discrepant with $U^* \ge (1 + \beta^2)\tau/(\beta^2 - \tau)$)
    implies $\rho \le \tau \le <<TAUP>> \le \tau_F$.
 2. **Calibration.** $U^{F_\beta}_\phi$ is $F_\beta$-calibrated on $P$ if and only if
-   $P(\eta_{hi} < \eta < \delta) = P(\delta < \eta < \eta_{lo}) = P(\eta_{lo} \le \eta \le \eta_{hi},\ \eta \ne \delta) = 0$;
+   $P(\eta_{hi} < \eta < \delta) = P(\delta < \eta < \eta_{lo}) =
+   P(\eta_{lo} \le \eta \le \eta_{hi},\ \eta \ne \delta) = 0$;
    under 1.'s condition, if and only if the band carries no mass except at $\delta$.
-3. **Sign rule.** $\mathrm{sgn} f^*$ is Bayes optimal if and only if $P(\eta_{hi} < \eta < \delta) = P(\delta < \eta \le \eta_{hi}) = 0$.
+3. **Sign rule.** $\mathrm{sgn} f^*$ is Bayes optimal if and only if
+   $P(\eta_{hi} < \eta < \delta) = P(\delta < \eta \le \eta_{hi}) = 0$.
 4. **No eta-continuous calibration.** If $\eta$ has mass on both sides of $\delta$ in every neighbourhood of $\delta$
    (e.g. a density positive at $\delta$), $U^{F_\beta}_\phi$ is not $F_\beta$-calibrated on $P$, for every such $\phi$
    (every $\tau$).
@@ -991,9 +1023,12 @@ def check_fbeta() -> Outcome:
     below_one = sp.factor(1 - tau_max)
     st.add(
         "The supported range: $\\tau_F$ increases in $U^*$, so $\\tau_F \\le \\tau_F|_{U^* = U^\\dagger}$; at "
-        "$U^\\dagger = 1$ this is the printed supremum $\\beta^2/(2 + \\beta^2)$, above it for $U^\\dagger < 1$, and $< 1$",
-        f"\\partial_{{U^*}} \\tau_F = {_tex(slope)} > 0, \\quad \\tau_F|_{{U^* = U^\\dagger}} = {_tex(tau_max)}, \\quad "
-        f"\\text{{minus }} \\tfrac{{\\beta^2}}{{2+\\beta^2}}: {_tex(over_printed)}, \\quad 1 - \\tau_F|_{{U^*=U^\\dagger}} "
+        "$U^\\dagger = 1$ this is the printed supremum $\\beta^2/(2 + \\beta^2)$, above it for $U^\\dagger < 1$, and "
+        "$< 1$",
+        f"\\partial_{{U^*}} \\tau_F = {_tex(slope)} > 0, \\quad \\tau_F|_{{U^* = U^\\dagger}} = {_tex(tau_max)}, "
+        f"\\quad "
+        f"\\text{{minus }} \\tfrac{{\\beta^2}}{{2+\\beta^2}}: {_tex(over_printed)}, \\quad 1 - "
+        f"\\tau_F|_{{U^*=U^\\dagger}} "
         f"= {_tex(below_one)}",
         check="SymPy: signs (U-dagger = 1/(1 + w) for the comparison with the printed supremum)",
         holds=_positive(slope.subs(in_range)) and sp.simplify(tau_max.subs(UDAG, 1) - PRINTED_TAU_SUP.subs(
@@ -1002,7 +1037,8 @@ def check_fbeta() -> Outcome:
     )
     no_logistic = sp.factor((1 - tau_f).subs(ordered))
     st.add(
-        "$\\rho = 1$ violates $\\rho \\le \\tau_F$ whenever $U^* \\le U^\\dagger$ (so the plain logistic loss fails the weak "
+        "$\\rho = 1$ violates $\\rho \\le \\tau_F$ whenever $U^* \\le U^\\dagger$ (so the plain logistic loss fails "
+        "the weak "
         "form as soon as $(\\eta_{hi}, \\delta)$ has mass; tests/test_necessity.py pins such a population)",
         f"1 - \\tau_F \\big|_{{U^* = U^\\dagger/(1+z)}} = {_tex(no_logistic)} > 0",
         check="SymPy: sign of each factor (with U-dagger = 1/(1 + w))",
@@ -1010,13 +1046,14 @@ def check_fbeta() -> Outcome:
     )
     at_one = sp.expand((ga * a_v - c_v * al).subs(UDAG, USTAR + ds))
     st.add(
-        "(4): by the Theorem's (e), calibration on such $P$ needs $\\gamma a = c \\alpha$ at $\\rho = 1$, impossible "
-        "for $F_\\beta$ since $a_{1,+1} = 1$",
+        "(4): by (e) of the Theorem \"U-calibration of the surrogate utility, exactly\", calibration on such $P$ "
+        "needs $\\gamma a = c \\alpha$ at $\\rho = 1$, impossible for $F_\\beta$ since $a_{1,+1} = 1$",
         f"\\gamma a - c\\alpha \\big|_{{U^\\dagger = U^* + s_U}} = {_tex(at_one)} > 0",
         check="SymPy: positive terms",
         holds=_positive(at_one),
     )
-    _witness_step(st, ("F_1, E12 (kink)", "F_1, f* + 0", "F_1, outside the range, fails", "F_1, outside the range, holds",
+    _witness_step(st, ("F_1, E12 (kink)", "F_1, f* + 0", "F_1, outside the range, fails",
+                       "F_1, outside the range, holds",
                        "F_1, plain logistic (tau = 1)"))
     beta1 = {BETA: 1}
     f_bound = sp.lambdify((USTAR, UDAG), tau_f.subs(beta1))
@@ -1027,8 +1064,10 @@ def check_fbeta() -> Outcome:
     return st.outcome(
         "Thm. 1 corrected: with phi >= 1{t <= 0} added, the weak form (every x off {f* = 0} gets the Bayes sign; the "
         "Bayes labelling of {f* = 0} attains U-dagger) holds for rho <= tau_F = U*(1 + beta^2 - U-dagger)/(U-dagger "
-        "(1 + beta^2 + U*)), which the printed hypothesis implies and which reaches (1 + beta^2 - U-dagger)/(1 + beta^2 "
-        "+ U-dagger) (> the printed beta^2/(2 + beta^2) when U-dagger < 1, < 1 always); F_beta-calibration holds iff the "
+        "(1 + beta^2 + U*)), which the printed hypothesis implies and which reaches (1 + beta^2 - U-dagger)/(1 + "
+        "beta^2 "
+        "+ U-dagger) (> the printed beta^2/(2 + beta^2) when U-dagger < 1, < 1 always); F_beta-calibration holds iff "
+        "the "
         "band carries no mass except at delta, and never on eta-continuous populations.",
         method="symbolic (SymPy); brute force and Dinkelbach at 50 digits on pinned populations; quadrature on a "
                "Gaussian population",
@@ -1036,8 +1075,9 @@ def check_fbeta() -> Outcome:
     )
 
 
-JACCARD_STATEMENT = r"""**Theorem 2 (corrected).** With $\phi$, $\rho$ and $P$ as in Theorem 1 (corrected) (in particular
-$\phi(t) \geq 1\{t \le 0\}$ added), $U^* = (U^{Jac}_\phi)^*$, $U^\dagger = \sup_f U^{Jac}(f)$, $\delta = <<DELTA>>$ and
+JACCARD_STATEMENT = r"""**Theorem 2 (corrected).** With $\phi$, $\rho$ and $P$ as in Theorem 1 (corrected) (in
+particular $\phi(t) \geq 1\{t \le 0\}$ added), $U^* = (U^{Jac}_\phi)^*$, $U^\dagger = \sup_f U^{Jac}(f)$,
+$\delta = <<DELTA>>$ and
 
 $$\eta_{lo} = <<LO>>, \qquad \eta_{hi} = <<HI>>:$$
 
@@ -1095,17 +1135,19 @@ def check_jaccard() -> Outcome:
 
 GENERAL_STATEMENT = r"""**Theorem 7 (corrected).** Let $U$ satisfy Definition 1 with conditions (1) $\Delta a_0 > 0$,
 (2) $\Delta a_1 \le 0$, (3) $a_{0,-1} \ne 0$ or $a_{1,-1} \ne 0$, and $b_1 > 0$; conditions (4)-(6) are not needed
-(ERRATA: they come from the misprinted partial fraction and $H(1)$).  Let $\phi$, $\rho$, $P$, $U^*$, $U^\dagger$ be as in
+(ERRATA: they come from the misprinted partial fraction and $H(1)$).  Let $\phi$, $\rho$, $P$, $U^*$, $U^\dagger$ be as
+in
 Theorem 1 (corrected), $H(t) = <<H>>$, and
 
-$$a = <<A>>,\quad c = <<C>>,\quad \alpha = <<ALPHA>>,\quad \gamma = <<GAMMA>>,\quad \delta = \frac{\gamma}{\alpha + \gamma}.$$
+$$a = <<A>>,\quad c = <<C>>,\quad \alpha = <<ALPHA>>,\quad \gamma = <<GAMMA>>,\quad \delta = \frac{\gamma}{\alpha +
+\gamma}.$$
 
 1. **Condition (b), corrected:** $\rho \le H(1)\,\dfrac{c}{a} = <<B>>$.  It implies $\rho \le H(U^\dagger)\,c/a =
    c\alpha/(a\gamma)$, hence the weak form: every $x$ with $f^*(x) \ne 0$ gets the Bayes sign and the Bayes labelling
    of $\{f^* = 0\}$ attains $U^\dagger$.  Condition (c), read with $U^\dagger$ for $U(f^*)$, is
    $\rho \le a\gamma/(c\alpha)$, which Lemma 1 ($U^* \le U^\dagger$) already implies: it is not needed.
-2. **Calibration, sign rule, kink set** exactly as in the Theorem above (conditions on the mass between
-   $[\eta_{lo}, \eta_{hi}]$ and $\delta$).
+2. **Calibration, sign rule, kink set** exactly as in the Theorem "U-calibration of the surrogate utility, exactly"
+   (`corrected_calibration.criterion`, below): conditions on the mass between $[\eta_{lo}, \eta_{hi}]$ and $\delta$.
 3. **Eta-continuous populations:** calibration needs $\rho = 1$, $a_{1,+1} = 0$ and ($a_{1,-1} = 0$ or
    $U^* = U^\dagger$).  For accuracy ($a = c = \alpha = \gamma = 1$) the corrected (b) reads $\rho \le 1$, the band is
    $[\rho/(1+\rho), 1/(1+\rho)] \ni 1/2 = \delta$, and calibration on every $P$ holds exactly when $\rho = 1$ ($\phi$
@@ -1149,7 +1191,8 @@ def check_general() -> Outcome:
     )
     printed_c = thm7.PRINTED_CONDITION_C.subs(swap, simultaneous=True).subs({thm7.S: USTAR, thm7.U: UDAG})
     st.add(
-        "Condition (c) with $U^\\dagger$ for $U(f^*)$ is the Theorem's second condition $\\rho \\le a\\gamma/(c\\alpha)$, "
+        "Condition (c) with $U^\\dagger$ for $U(f^*)$ is the Theorem's second condition $\\rho \\le "
+        "a\\gamma/(c\\alpha)$, "
         "which holds for every $\\rho \\le 1$ when $U^* \\le U^\\dagger$ (Theorem, (d)): not needed",
         f"\\text{{(c)}}: \\ \\tau \\le {_tex(sp.factor(printed_c))} = \\frac{{a\\,\\gamma}}{{c\\,\\alpha}}",
         check="SymPy: the printed (c) at U(f*) = U-dagger equals a gamma / (c alpha)",
@@ -1159,7 +1202,8 @@ def check_general() -> Outcome:
     tau_j = _specialise(_table1("Jaccard"))[-1]
     acc = _specialise(_table1("accuracy"))
     st.add(
-        "Specialisations: for $F_\\beta$ and Jaccard $c\\alpha/(a\\gamma)$ is Theorems 1 and 2 (corrected)'s bound, and "
+        "Specialisations: for $F_\\beta$ and Jaccard $c\\alpha/(a\\gamma)$ is Theorems 1 and 2 (corrected)'s bound, "
+        "and "
         "their corrected (b) is the printed hypothesis; for accuracy (b) reads $\\rho \\le 1$ and the band is "
         "symmetric about $\\delta = 1/2$",
         f"F_\\beta: {_tex(tau_f)}, \\quad \\mathrm{{Jaccard}}: {_tex(tau_j)}, \\quad \\mathrm{{accuracy}}: \\ "
@@ -1215,23 +1259,28 @@ def check_continuous_populations() -> Outcome:
     if not ok:
         return Outcome("undecided", "the continuous-population figures did not reproduce")
     erratum = Erratum(
-        location=("Sec. 4, Remark after Thm. 2 ('The tau-discrepancy is a technical assumption making stationary points "
+        location=("Sec. 4, Remark after Thm. 2 ('The tau-discrepancy is a technical assumption making stationary "
+                  "points "
                   "of U_phi lie in the Bayes optimal set'), and App. A's standing assumption P(C-dagger) = 0 ('this "
                   "holds for any eta-continuous distribution'); Thms. 1, 2 (thm:f-measure-calibration, "
                   "thm:jaccard-calibration)"),
         printed=("tau-discrepancy makes the stationary points of U_phi lie in the Bayes-optimal set; the proofs assume "
                  "P(C-dagger) = 0, e.g. any eta-continuous distribution, and conclude U-calibration"),
-        derived=("on a distribution whose eta(X) has mass on both sides of delta(U-dagger) in every neighbourhood of it "
+        derived=("on a distribution whose eta(X) has mass on both sides of delta(U-dagger) in every neighbourhood of "
+                 "it "
                  "(e.g. a density positive at delta: the eta-continuous case the paper names), U^{F_beta}_phi is "
                  "F_beta-calibrated for NO convex non-increasing phi >= 1{t <= 0} with phi'(0-) < 0, and U^{Jac}_phi "
                  "only if phi is differentiable at 0 and U_phi* = U-dagger: for rho = phi'(0+)/phi'(0-) < 1 the "
                  "maximiser vanishes on a band [eta_lo, eta_hi] of positive mass that contains delta or lies next to "
                  "it, and for rho = 1 its threshold c/(c + a) lies strictly below delta "
                  "(corrected_calibration.criterion (e))"),
-        consequence=("The counterexamples E12, E15 are not artefacts of finite supports: under the paper's own standing "
+        consequence=("The counterexamples E12, E15 are not artefacts of finite supports: under the paper's own "
+                     "standing "
                      "assumption Thms. 1 and 2 fail for every tau (also outside the printed ranges, also for the plain "
-                     "logistic loss).  What holds is the weak form (corrected_calibration.fbeta, .jaccard): off the band "
-                     "the maximiser has the Bayes sign when rho <= tau_F (resp. U*/U-dagger), and labelling the band by "
+                     "logistic loss).  What holds is the weak form (corrected_calibration.fbeta, .jaccard): off the "
+                     "band "
+                     "the maximiser has the Bayes sign when rho <= tau_F (resp. U*/U-dagger), and labelling the band "
+                     "by "
                      "the Bayes rule attains U-dagger."),
         witness=("the calibration study's population (two Gaussian classes, means +-(2, 1), shared covariance "
                  "[[1, 0.3], [0.3, 1]], pi = 0.4; eta(X) has a positive density on (0, 1)), tau-logistic loss: "

@@ -122,8 +122,9 @@ def _exact_sup_average(vectors, n) -> Fraction:
 # ---------------------------------------------------------------------------------------------- claim: lemma
 LEMMA_STATEMENT = r"""**Lemma (App. C, corrected).** Let $\phi$ be convex with $\phi = \phi_{-1}$ on $(-\infty, 0]$ and
 $\phi = \phi_{+1}$ on $(0, \infty)$, each $\phi_s$ differentiable with a $\gamma_s$-Lipschitz derivative (the paper's
-$\gamma_s$-smoothness), $\phi'(0) := \phi_{-1}'(0)$, and $J = \phi'(0^+) - \phi'(0^-) \ge 0$ the jump of $\phi'$ at 0.  For
-$k = 0, 1$ let $\kappa_k = \max(|a_{k,+1}|, |a_{k,-1}|)$ and $I_\mathcal{F} = \{(x, y) \mapsto 1\{y f(x) \le 0\} : f \in
+$\gamma_s$-smoothness), $\phi'(0) := \phi_{-1}'(0)$, and $J = \phi'(0^+) - \phi'(0^-) \ge 0$ the jump of $\phi'$ at 0.
+For $k = 0, 1$ let $\kappa_k = \max(|a_{k,+1}|, |a_{k,-1}|)$ and
+$I_\mathcal{F} = \{(x, y) \mapsto 1\{y f(x) \le 0\} : f \in
 \mathcal{F}\}$.  Then for every sample $S$ of size $n$ (hence also after taking $E_S$)
 
 $$<<BOUND>>,$$
@@ -176,7 +177,8 @@ def check_lemma() -> Outcome:
             # phi'(y xi) = y d/dxi phi(y xi) for y = +-1 (chain rule)
             factor = sp.simplify(derivative / (y * sp.diff(phi(y * xi), xi)))
             ok &= not factor.has(xi) and factor in (a[(k, 1)], -a[(k, 1)], a[(k, -1)], -a[(k, -1)])
-            rows.append(f"\\tilde W'_{{{k}}}(\\xi, {'+1' if y == 1 else '-1'}) = {sp.latex(factor)}\\,\\phi'({'' if y == 1 else '-'}\\xi)")
+            sign, arg = ("+1", "\\xi") if y == 1 else ("-1", "-\\xi")
+            rows.append(f"\\tilde W'_{{{k}}}(\\xi, {sign}) = {sp.latex(factor)}\\,\\phi'({arg})")
     st.add(
         "The per-sample scores of Eq. (6) have $\\tilde W'_k(\\xi, y) = s_{k,y}\\,\\phi'(y\\xi)$ with "
         "$|s_{k,y}| \\le \\kappa_k$ (the paper writes $-y\\phi'(y\\xi)$, i.e. $\\kappa = 1$)",
@@ -223,9 +225,12 @@ def check_lemma() -> Outcome:
     vanish = sp.simplify(h_minus(sp.Integer(0))) == 0 and sp.simplify(h_plus(sp.Integer(0))) == 0
     st.add(
         "The derivative splits into two Lipschitz parts vanishing at 0, a constant and a jump: with "
-        "$h_-(t) = (\\phi_{-1}'(t) - \\phi'(0^-))1\\{t \\le 0\\}$ and $h_+(t) = (\\phi_{+1}'(t) - \\phi'(0^+))1\\{t > 0\\}$",
-        "\\phi'(t) = h_-(t) + h_+(t) + \\phi'(0^+) + (\\phi'(0^-) - \\phi'(0^+))\\,1\\{t \\le 0\\}, \\qquad h_\\pm(0) = 0",
-        check="SymPy: the identity on t = -u (u >= 0) and t = v (v > 0) with phi_{+-1}' undefined functions; h_+-(0) = 0",
+        "$h_-(t) = (\\phi_{-1}'(t) - \\phi'(0^-))1\\{t \\le 0\\}$ and $h_+(t) = (\\phi_{+1}'(t) - \\phi'(0^+))1\\{t > "
+        "0\\}$",
+        "\\phi'(t) = h_-(t) + h_+(t) + \\phi'(0^+) + (\\phi'(0^-) - \\phi'(0^+))\\,1\\{t \\le 0\\}, \\qquad h_\\pm(0) "
+        "= 0",
+        check="SymPy: the identity on t = -u (u >= 0) and t = v (v > 0) with phi_{+-1}' undefined functions; h_+-(0) "
+              "= 0",
         holds=left_ok and right_ok and vanish,
     )
     s = sp.Symbol("s", positive=True)
@@ -252,7 +257,8 @@ def check_lemma() -> Outcome:
     )
     st.add(
         "Comparison for contractions vanishing at 0: $E_\\sigma \\sup_f |\\sum_i \\sigma_i h_\\pm(y_i f(x_i))| \\le "
-        "2\\gamma_\\pm\\,E_\\sigma \\sup_f |\\sum_i \\sigma_i y_i f(x_i)| = 2\\gamma_\\pm\\,n\\,\\hat{\\mathfrak{R}}_S(\\mathcal{F})$, "
+        "2\\gamma_\\pm\\,E_\\sigma \\sup_f |\\sum_i \\sigma_i y_i f(x_i)| = "
+        "2\\gamma_\\pm\\,n\\,\\hat{\\mathfrak{R}}_S(\\mathcal{F})$, "
         "since $(\\sigma_i y_i)_i$ has the law of $(\\sigma_i)_i$ for fixed labels",
         check="cited: Ledoux & Talagrand (1991), Thm. 4.12 (h(0) = 0 holds by the previous step); the law of "
               "(sigma_i y_i) checked by enumeration for all 16 label vectors of length 4",
@@ -287,9 +293,12 @@ def check_lemma() -> Outcome:
         worst_massart = max(worst_massart, float(_exact_sup_average(vectors, n)) - massart_bound(n, len(patterns)))
     st.add(
         "The indicator class of the linear model: Massart's lemma over the $N_n$ patterns (vectors in $\\{0, 1\\}^n$, "
-        "norm $\\le \\sqrt n$) and Sauer's lemma for homogeneous half-spaces (VC dimension $d$; $+1$ for $\\theta = 0$)",
-        "\\hat{\\mathfrak{R}}_S(I_\\mathcal{F}) \\le \\sqrt{2\\log(2N_n)/n}, \\qquad N_n \\le \\sum_{k=0}^{d}\\binom{n}{k} + 1",
-        check="cited (Massart 2000; Sauer 1972); on 40 random rational point sets in R^2 (n <= 7) the exactly enumerated "
+        "norm $\\le \\sqrt n$) and Sauer's lemma for homogeneous half-spaces (VC dimension $d$; $+1$ for $\\theta = "
+        "0$)",
+        "\\hat{\\mathfrak{R}}_S(I_\\mathcal{F}) \\le \\sqrt{2\\log(2N_n)/n}, \\qquad N_n \\le "
+        "\\sum_{k=0}^{d}\\binom{n}{k} + 1",
+        check="cited (Massart 2000; Sauer 1972); on 40 random rational point sets in R^2 (n <= 7) the exactly "
+              "enumerated "
               "patterns never exceed Sauer's count and the exact Rademacher average never exceeds Massart's bound",
         holds=worst_count <= 0 and worst_massart <= 0,
     )
@@ -307,7 +316,8 @@ def check_lemma() -> Outcome:
                                           rademacher_indicators=1)
         printed_value = 2 * (g_plus + g_minus) / 2
     st.add(
-        "On ERRATA E29's witness (tau-logistic, tau = 1/2, $X = 1$, $Y = +1$, $|\\theta| < 1/2$; every term per unit of "
+        "On ERRATA E29's witness (tau-logistic, tau = 1/2, $X = 1$, $Y = +1$, $|\\theta| < 1/2$; every term per unit "
+        "of "
         "$E|\\sum\\sigma_i|/n$) the corrected bound holds where the printed one fails",
         f"\\text{{LHS}} = {mp.nstr(lhs, 10)} \\le \\text{{corrected}} = {mp.nstr(corrected, 10)}, \\qquad "
         f"\\text{{printed}} = {mp.nstr(printed_value, 10)}",
@@ -329,16 +339,18 @@ def check_lemma() -> Outcome:
 # ---------------------------------------------------------------------------------------------- claim: rate
 RATE_STATEMENT = r"""**Lemma 4 (its rate, proved without lem:non-smooth-rademacher).** Under Lemma 4's assumptions, with
 $c_k$ and $\rho_k$ read on $|\xi| \le c_\mathcal{X} c_\Theta$ (the sup over all $\xi$ is infinite), $m = n/2$,
-$\phi$ as in the corrected lemma ($\gamma = \gamma_{+1} + \gamma_{-1}$, $J$ the jump, $\kappa_k$ as there) and the linear
-class on $\mathbb{R}^d$:
+$\phi$ as in the corrected lemma ($\gamma = \gamma_{+1} + \gamma_{-1}$, $J$ the jump, $\kappa_k$ as there) and the
+linear class on $\mathbb{R}^d$:
 
 $$E_S \sup_\theta \|\hat{\mathcal{V}}_\phi(\theta) - \mathcal{V}_\phi(\theta)\| \le B_E(n) = <<BE>>,$$
 
 and with probability at least $1 - \delta$,
-$\sup_\theta \|\hat{\mathcal{V}}_\phi - \mathcal{V}_\phi\| \le B_E(n) + \sqrt{8 c_\mathcal{X}^2 (\rho_1 c_0 + \rho_0 c_1)^2
+$\sup_\theta \|\hat{\mathcal{V}}_\phi - \mathcal{V}_\phi\| \le B_E(n) +
+\sqrt{8 c_\mathcal{X}^2 (\rho_1 c_0 + \rho_0 c_1)^2
 \log(2/\delta)/n}$ (`lemma4_uniform_convergence.corrected_uniform_convergence_bound`).  Hence
-$\sup_\theta \|\hat{\mathcal{V}}_\phi - \mathcal{V}_\phi\| = O_p(\sqrt{d \log n / n})$ with these explicit constants, and
-$= O_p(n^{-1/2})$ - Lemma 4's rate - with the VC entropy bound $\hat{\mathfrak{R}}_S(I_\mathcal{F}) \le C\sqrt{d/m}$ in
+$\sup_\theta \|\hat{\mathcal{V}}_\phi - \mathcal{V}_\phi\| = O_p(\sqrt{d \log n / n})$ with these explicit constants,
+and $= O_p(n^{-1/2})$ - Lemma 4's rate - with the VC entropy bound
+$\hat{\mathfrak{R}}_S(I_\mathcal{F}) \le C\sqrt{d/m}$ in
 place of Massart's."""
 
 
@@ -376,7 +388,8 @@ def check_rate() -> Outcome:
     w1 = sp.Function("W1")
     xi_, y_ = sp.symbols("xi y", real=True)
     st.add(
-        "(A''): symmetrisation, then $\\tilde W_1(\\xi, y) = [\\tilde W_1(\\xi, y) - \\tilde W_1(0, y)] + \\tilde W_1(0, y)$: "
+        "(A''): symmetrisation, then $\\tilde W_1(\\xi, y) = [\\tilde W_1(\\xi, y) - \\tilde W_1(0, y)] + \\tilde "
+        "W_1(0, y)$: "
         "the bracket is $\\rho_1$-Lipschitz and vanishes at 0 (Thm. 4.12), the offsets have $|\\cdot| \\le c_1$ and "
         "$E|\\sum_j \\sigma_j w_j| \\le \\sqrt{\\sum_j w_j^2} \\le c_1\\sqrt m$ (Jensen)",
         f"(A'') \\le {sp.latex(a_second)}",
@@ -411,10 +424,12 @@ def check_rate() -> Outcome:
         holds=worst <= 1e-12,
     )
     st.add(
-        "McDiarmid's inequality with the bounded-difference constant $4c_\\mathcal{X}(\\rho_1 c_0 + \\rho_0 c_1)/n$ adds "
+        "McDiarmid's inequality with the bounded-difference constant $4c_\\mathcal{X}(\\rho_1 c_0 + \\rho_0 c_1)/n$ "
+        "adds "
         "the deviation term",
         "\\sqrt{8 c_\\mathcal{X}^2 (\\rho_1 c_0 + \\rho_0 c_1)^2 \\log(2/\\delta)/n}",
-        check="the verified claim lemma4_uniform_convergence.bounded_difference; corrected_uniform_convergence_bound is "
+        check="the verified claim lemma4_uniform_convergence.bounded_difference; corrected_uniform_convergence_bound "
+              "is "
               "corrected_expectation_bound plus mcdiarmid_deviation",
         holds=abs(lemma4.corrected_uniform_convergence_bound(100, 2, 0.05, 1, 1, 1, 1, 1, 1, 0.5, slope_at_zero=0.3,
                                                              jump=0.2)
@@ -430,7 +445,8 @@ def check_rate() -> Outcome:
     root_rate = sp.limit(sp.expand(with_vc * sp.sqrt(n)), n, sp.oo)
     st.add(
         "Rates: with Sauer's count $B_E(n) = O(\\sqrt{d\\log n/n})$; with the VC entropy bound "
-        "$\\hat{\\mathfrak{R}}(I_\\mathcal{F}) \\le C_{VC}\\sqrt{d/m}$ (Dudley's integral with Haussler's packing bound) "
+        "$\\hat{\\mathfrak{R}}(I_\\mathcal{F}) \\le C_{VC}\\sqrt{d/m}$ (Dudley's integral with Haussler's packing "
+        "bound) "
         "$\\sqrt n\\,B_E(n)$ has a finite limit, so the deviation term included, "
         "$\\sup_\\theta\\|\\hat{\\mathcal V}_\\phi - \\mathcal V_\\phi\\| = O_p(n^{-1/2})$",
         f"\\lim_{{n\\to\\infty}} \\sqrt{{n/\\log n}}\\,B_E(n) = {sp.latex(sp.simplify(log_rate))}, \\qquad "
@@ -445,7 +461,8 @@ def check_rate() -> Outcome:
         lower, constants, _ = lemma4._witness_lower_bound(n_value, "0.001")
         rows.append((n_value, lower, lemma4.witness_corrected_bound(n_value, constants)))
     st.add(
-        "On ERRATA E31's witness ($c_\\Theta = 10^{-3}$, where the printed display fails) the corrected bound exceeds the "
+        "On ERRATA E31's witness ($c_\\Theta = 10^{-3}$, where the printed display fails) the corrected bound exceeds "
+        "the "
         "exact lower bound $E\\|\\hat{\\mathcal V}(\\theta_0) - \\mathcal V(\\theta_0)\\|$",
         ", \\quad ".join(f"n = {nv}: {mp.nstr(low, 8)} \\le {corr:.6g}" for nv, low, corr in rows),
         check="exact binomial sums at 50 digits (lemma4_uniform_convergence._witness_lower_bound)",
@@ -467,7 +484,8 @@ def _finite(value) -> bool:
 
 # ---------------------------------------------------------------------------------------------- erratum: (A')
 def check_kahane_step() -> Outcome:
-    """(A')'s step 'sup|1/m sum sigma_i W~' x_l| <= sup|1/m sum sigma_i W~'| c_X': false pointwise, true in expectation."""
+    """(A')'s step 'sup|1/m sum sigma_i W~' x_l| <= sup|1/m sum sigma_i W~'| c_X': false pointwise, true in
+    expectation."""
     witness_w, witness_x, sigma = (F(1), F(1)), (F(1), F(-1)), (1, -1)
     pointwise_lhs = abs(sum(s * w * x for s, w, x in zip(sigma, witness_w, witness_x)))
     pointwise_rhs = abs(sum(s * w for s, w in zip(sigma, witness_w)))
@@ -490,7 +508,8 @@ def check_kahane_step() -> Outcome:
         return Outcome("undecided", "the witness did not reproduce")
     erratum = Erratum(
         location="App. C, proof of lem:uniform-convergence, (A'), the step '(|x_l| <= ||x|| <= c_X for all x)'",
-        printed=("sum_l 2 E sup_theta |1/m sum_i sigma_i W~'(theta; z_i) x_l| <= sum_l 2 E[sup_theta |1/m sum_i sigma_i "
+        printed=("sum_l 2 E sup_theta |1/m sum_i sigma_i W~'(theta; z_i) x_l| <= sum_l 2 E[sup_theta |1/m sum_i "
+                 "sigma_i "
                  "W~'(theta; z_i)| c_X]"),
         derived=("x_l is x_{il}, which varies with i, so it cannot be pulled out of the sum: sup |sum_i sigma_i w_i "
                  "x_il| <= c_X sup |sum_i sigma_i w_i| is false for some sign vectors; the inequality of the "
@@ -501,7 +520,8 @@ def check_kahane_step() -> Outcome:
                  f"|sum sigma_i W~'_i x_il| = {pointwise_lhs} > c_X |sum sigma_i W~'_i| = {pointwise_rhs}; in "
                  f"expectation {expect_lhs} <= {expect_rhs}"),
         evidence=(f"exact enumeration of all sign vectors on 200 random rational instances (n <= 6, up to 4 functions, "
-                  f"|x_il| <= 1): the pointwise inequality fails in {pointwise_failures}, the expectation inequality in "
+                  f"|x_il| <= 1): the pointwise inequality fails in {pointwise_failures}, the expectation inequality "
+                  f"in "
                   f"{expectation_failures}"),
     )
     return Outcome(
