@@ -70,6 +70,14 @@ def _cmd_proofs(args) -> int:
             raise ValueError(f"--only: no claim key contains {args.only!r}")
         if args.errata:
             raise ValueError("--errata needs every claim; drop --only")
+        if args.render:
+            raise ValueError("--render needs every claim; drop --only")
+    if args.render:
+        from pathlib import Path
+
+        target = Path(args.render)
+        if target.exists() and not target.is_dir():  # fail before the derivations run
+            raise ValueError(f"--render: {str(target)!r} is a file, not a folder")
 
     def progress(claim):
         if not args.json and sys.stderr.isatty():
@@ -97,6 +105,12 @@ def _cmd_proofs(args) -> int:
         write_text_atomically(args.errata, errata_markdown(results))
         if not args.json:
             print(f"wrote {args.errata}")
+    if args.render:
+        from .proofs.render import render_documents, write_documents
+
+        written = write_documents(args.render, render_documents(results))
+        if not args.json:
+            print(f"wrote {len(written)} documents into {args.render}")
     return 1 if any(r.regressed for r in results) else 0
 
 
@@ -166,6 +180,9 @@ def build_parser() -> argparse.ArgumentParser:
     proofs.add_argument("--json", action="store_true", help="machine-readable output")
     proofs.add_argument("--errata", metavar="PATH", help="also write the errata report (ERRATA.md) to PATH")
     proofs.add_argument("--only", metavar="TEXT", help="only the claims whose key contains TEXT")
+    proofs.add_argument("--render", metavar="DIR",
+                        help="also write the readable proofs: one Markdown document per claim and an index into DIR "
+                             "(the repository's proofs/ folder; deterministic, each file written atomically)")
     metrics = sub.add_parser("metrics", help=SUBCOMMANDS["metrics"][0])
     metrics.add_argument("--beta", type=float, default=1.0, help="beta of F_beta (default 1)")
     metrics.add_argument("--alpha", type=float, default=0.5, help="alpha of Gower-Legendre (default 0.5)")

@@ -17,13 +17,19 @@ proof)``, ``fails as stated``, ``reproduced``, ``partly reproduced`` or ``defini
 consequences are checked).  ``lfverify verify`` re-runs the evidence and reports a regression when any piece
 of evidence no longer gives its own recorded result.  ``tests/test_registry.py`` fails when a numbered
 claim, table, figure or algorithm of the .tex has no entry here (or in :data:`NOT_CLAIMS`, with the reason).
+
+Every claim that fails as stated has a corrected statement in :data:`CORRECTED_CLAIMS`: a claim of its own
+(verdict ``holds``), proved by the derivations of :mod:`lfverify.proofs.corrected_calibration` and
+:mod:`lfverify.proofs.corrected_rademacher` (a derivation target may name a proof claim's key instead of a
+label) and attacked by property tests; ``corrects`` names the label of the printed claim it replaces.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Evidence", "PaperClaim", "PAPER_CLAIMS", "NOT_CLAIMS", "EVIDENCE_KINDS", "VERDICTS", "claim_by_label"]
+__all__ = ["Evidence", "PaperClaim", "PAPER_CLAIMS", "CORRECTED_CLAIMS", "NOT_CLAIMS", "EVIDENCE_KINDS", "VERDICTS",
+           "claim_by_label", "corrected_claim_of"]
 
 EVIDENCE_KINDS = ("derivation", "self-check", "property-test", "simulation", "benchmark")
 VERDICTS = ("holds", "holds (errata in the printed proof)", "fails as stated", "reproduced", "partly reproduced",
@@ -49,6 +55,7 @@ class PaperClaim:
     expected: str  #: one of VERDICTS
     evidence: tuple[Evidence, ...]
     summary: str = ""  #: the finding in one sentence, for the report
+    corrects: str = ""  #: for a corrected statement: the label of the printed claim it replaces
 
     def __post_init__(self):
         if self.expected not in VERDICTS:
@@ -78,6 +85,8 @@ def _b(experiment, note=""):
 
 
 _P = "tests/test_properties.py::"
+_K = "tests/test_corrected_calibration.py::"
+_R = "tests/test_corrected_rademacher.py::"
 _N = "tests/test_necessity.py::"
 _C = "tests/test_calibration_properties.py::"
 
@@ -155,7 +164,7 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
         "False as stated: the maximiser can sit at the loss's kink f = 0, predicted negative (ERRATA E12, E13)."),
     PaperClaim(
         "thm:jaccard-calibration", "Theorem 2", "Jaccard-calibration for tau-discrepant phi with "
-        "tau <= U_phi* / (1 + U_phi*)", "fails as stated",
+        "tau <= U_phi*", "fails as stated",
         (_d("thm:jaccard-calibration"), _d("eq:supp:jaccard-stationary-eta"),
          _t(_C + "test_theorem_2_kink_counterexample_of_errata_pinned"),
          _s("calibration", "Gaussian population: U-dagger - U(theta*) for Jaccard, tau = 0.75")),
@@ -234,6 +243,59 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
         (_b("tau"),)),
 )
 
+#: The corrected statements of the claims that fail as stated (one each), proved in lfverify/proofs/corrected_*.py.
+CORRECTED_CLAIMS: tuple[PaperClaim, ...] = (
+    PaperClaim(
+        "corrected:thm:f-measure-calibration", "Theorem 1 (corrected)", "with phi >= 1{t <= 0} added: off the kink "
+        "band f* has the Bayes sign when phi'(0+)/phi'(0-) <= tau_F(U*, U-dagger), and F_beta-calibration holds iff "
+        "the band carries no mass except at delta(U-dagger)", "holds",
+        (_d("corrected_calibration.fbeta"), _d("corrected_calibration.sign_pattern"),
+         _d("corrected_calibration.criterion"),
+         _t(_K + "test_sign_pattern_is_the_certified_maximisers", "the band's closed form against Dinkelbach"),
+         _t(_K + "test_criterion_agrees_with_brute_force", "calibration, sign rule, weak form against brute force"),
+         _t(_K + "test_tau_bound_implies_the_weak_form"),
+         _t(_K + "test_each_condition_is_needed_search", "populations on both sides of every condition"),
+         _t(_K + "test_no_calibration_on_a_continuous_population")),
+        "The weak form holds for rho <= U*(1 + beta^2 - U-dagger)/(U-dagger (1 + beta^2 + U*)), implied by the printed "
+        "hypothesis and up to (1 + beta^2 - U-dagger)/(1 + beta^2 + U-dagger) (above the printed beta^2/(2 + beta^2) "
+        "when U-dagger < 1); calibration needs a mass gap around the band and fails on every eta-continuous "
+        "population (ERRATA E37).",
+        corrects="thm:f-measure-calibration"),
+    PaperClaim(
+        "corrected:thm:jaccard-calibration", "Theorem 2 (corrected)", "with phi >= 1{t <= 0} added: the weak form for "
+        "phi'(0+)/phi'(0-) <= U*/U-dagger, Jaccard-calibration iff the kink band carries no mass except at delta",
+        "holds",
+        (_d("corrected_calibration.jaccard"), _d("corrected_calibration.sign_pattern"),
+         _d("corrected_calibration.criterion"),
+         _t(_K + "test_sign_pattern_is_the_certified_maximisers"), _t(_K + "test_criterion_agrees_with_brute_force"),
+         _t(_K + "test_tau_bound_implies_the_weak_form"), _t(_K + "test_each_condition_is_needed_search"),
+         _t(_K + "test_no_calibration_on_a_continuous_population")),
+        "The weak form holds for rho <= U*/U-dagger (the printed tau <= U* implies it); calibration on eta-continuous "
+        "populations needs rho = 1 and U* = U-dagger.",
+        corrects="thm:jaccard-calibration"),
+    PaperClaim(
+        "corrected:thm:general-calibration", "Theorem 7 (corrected)", "under (1)-(3) and phi >= 1{t <= 0}: condition "
+        "(b) with H(1) = (a0p - a1p)/(a1n - a0n) implies the weak form; (c), (4)-(6) are not needed; calibration iff "
+        "the mass conditions of the exact criterion hold", "holds",
+        (_d("corrected_calibration.general"), _d("corrected_calibration.sign_pattern"),
+         _d("corrected_calibration.criterion"),
+         _t(_K + "test_general_metrics_agree_with_brute_force"), _t(_K + "test_tau_bound_implies_the_weak_form")),
+        "For a general Definition-1 metric the band is [rho c/(rho c + a), c/(c + rho a)]; corrected (b) implies "
+        "rho <= c alpha/(a gamma), the weak form; on eta-continuous populations only rho = 1, a1p = 0 and "
+        "(a1n = 0 or U* = U-dagger) can be calibrated (accuracy: Prop. 8, Bartlett et al.).",
+        corrects="thm:general-calibration"),
+    PaperClaim(
+        "corrected:lem:non-smooth-rademacher", "Lemma (App. C) (corrected)", "R(W~' o F) <= kappa [2 (gamma_+ + "
+        "gamma_-) R(F) + |phi'(0+)| E|sum sigma|/n + |phi'(0-) - phi'(0+)| R(I_F)], and Lemma 4's rate without the "
+        "printed lemma", "holds",
+        (_d("corrected_rademacher.lemma"), _d("corrected_rademacher.rate"),
+         _t(_R + "test_corrected_lemma_holds_on_generated_samples", "exact right side, grid lower bound of the left"),
+         _t(_R + "test_printed_lemma_and_the_jump_term_are_needed_search")),
+        "Constant and jump terms make the contraction bound true for tau-discrepant losses; with Massart's lemma the "
+        "uniform deviation of V_hat is O(sqrt(d log n / n)) explicitly, O(n^-1/2) with the VC entropy bound.",
+        corrects="lem:non-smooth-rademacher"),
+)
+
 #: Labels of the .tex that are not claims, with the reason (tests/test_registry.py requires one or the other).
 NOT_CLAIMS = {
     "fig:overview": "an overview diagram of the paper's contributions",
@@ -252,9 +314,14 @@ NOT_CLAIMS = {
 }
 
 
+def corrected_claim_of(label: str) -> PaperClaim | None:
+    """The corrected statement of the printed claim ``label`` (None when it has none)."""
+    return next((c for c in CORRECTED_CLAIMS if c.corrects == label), None)
+
+
 def claim_by_label(label: str) -> PaperClaim:
-    """The registry entry of a LaTeX label."""
-    for claim in PAPER_CLAIMS:
+    """The registry entry of a LaTeX label (or of a corrected statement's label)."""
+    for claim in PAPER_CLAIMS + CORRECTED_CLAIMS:
         if claim.label == label:
             return claim
     raise ValueError(f"label must be one of the registry's labels; got {label!r}")

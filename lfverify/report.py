@@ -5,6 +5,9 @@ evidence that the installed package can run on its own - the SymPy derivations (
 quick self-checks (:mod:`lfverify.verification`), the Monte-Carlo studies (:mod:`lfverify.simulations`) and the
 App. C benchmark (:mod:`lfverify.paper_benchmark`) - and lists the property tests, which ``pytest`` runs.
 
+Claims that fail as stated link to their corrected statements (:data:`lfverify.registry.CORRECTED_CLAIMS`), which
+are reported as claims of their own, in a second table of REPORT.md.
+
 Every piece of evidence has a recorded result (a proof claim's ``expected`` status, a self-check's
 ``expected`` verdict, a study's expected verdicts in :data:`STUDY_EXPECTATIONS`, a benchmark experiment's in
 :data:`BENCHMARK_EXPECTATIONS`).  A claim *regresses* when any of its evidence no longer gives its recorded
@@ -26,7 +29,7 @@ from pathlib import Path
 
 from . import __version__
 from .atomic_write import write_text_atomically
-from .registry import PAPER_CLAIMS, PaperClaim
+from .registry import CORRECTED_CLAIMS, PAPER_CLAIMS, PaperClaim
 
 __all__ = ["EvidenceResult", "ClaimReport", "VerificationReport", "run_verification", "MODES",
            "STUDY_EXPECTATIONS", "BENCHMARK_EXPECTATIONS"]
@@ -129,10 +132,15 @@ class VerificationReport:
     rates: list[dict]
     benchmark_markdown: str
     figures: list[str]
+    corrected: list[ClaimReport] = field(default_factory=list)  #: the corrected statements (CORRECTED_CLAIMS)
 
     @property
     def regressed(self) -> bool:
-        return any(c.regressed for c in self.claims)
+        return any(c.regressed for c in self.claims + self.corrected)
+
+    def corrected_by(self, label: str) -> ClaimReport | None:
+        """The report of the corrected statement of the printed claim ``label``, if any."""
+        return next((c for c in self.corrected if c.claim.corrects == label), None)
 
 
 # ---------------------------------------------------------------------------------------------- runners
@@ -148,11 +156,15 @@ def _run_derivations(progress):
 
 
 def _derivation_evidence(target, by_label) -> EvidenceResult:
+    """The derivations carrying the label ``target``; a corrected claim's target may be a proof claim's key
+    (``by_label`` then also maps keys to their single result)."""
     results = by_label.get(target, [])
     if not results:
-        return EvidenceResult("derivation", target, "error", f"no derivation carries the label {target}")
+        return EvidenceResult("derivation", target, "error", f"no derivation carries the label or key {target}")
     counts = {s: sum(r.outcome.status == s for r in results) for s in ("verified", "erratum", "undecided")}
     figure = ", ".join(f"{v} {k}" for k, v in counts.items() if v)
+    if len(results) == 1 and results[0].claim.key == target:  # a proof claim named by its key: what it found
+        figure = f"{results[0].outcome.status}: {results[0].outcome.summary}"
     errata = sorted({e.location for r in results for e in r.outcome.errata})
     if errata:
         figure += f" ({len(errata)} erratum location{'s' if len(errata) > 1 else ''})"
@@ -244,6 +256,7 @@ def run_verification(mode: str = "quick", *, out, executor="processes", jobs: in
     figures = figures and matplotlib_available()
 
     proof_results, by_label, _ = _run_derivations(say)
+    by_label = {**by_label, **{r.claim.key: [r] for r in proof_results}}  # corrected claims name proof keys
     from .verification import run_checks
 
     checks = {r.name: r for r in run_checks(progress=lambda name: say(f"self-check: {name}"))}
@@ -273,8 +286,7 @@ def run_verification(mode: str = "quick", *, out, executor="processes", jobs: in
                                                                       say)
         figure_paths += bench_figures
 
-    claims = []
-    for claim in PAPER_CLAIMS:
+    def claim_report(claim):
         report = ClaimReport(claim)
         for e in claim.evidence:
             if e.kind == "derivation":
@@ -290,12 +302,15 @@ def run_verification(mode: str = "quick", *, out, executor="processes", jobs: in
             else:
                 report.evidence.append(bench_results.get(e.target) or EvidenceResult(
                     "benchmark", e.target, "not run (pytest)", "not selected in this run"))
-        claims.append(report)
+        return report
+
+    claims = [claim_report(claim) for claim in PAPER_CLAIMS]
+    corrected = [claim_report(claim) for claim in CORRECTED_CLAIMS]
 
     from .proofs.errata import errata_markdown
 
     result = VerificationReport(mode, claims, time.perf_counter() - started, errata_markdown(proof_results), rates,
-                                bench_markdown, figure_paths)
+                                bench_markdown, figure_paths, corrected)
     _write(result, out)
     return result
 
@@ -435,7 +450,7 @@ def _table_cell(text: str) -> str:
 
 def report_markdown(report: VerificationReport) -> str:
     """REPORT.md's text."""
-    n_regressed = sum(c.regressed for c in report.claims)
+    n_regressed = sum(c.regressed for c in report.claims + report.corrected)
     lines = [
         "# lfverify verification report",
         "",
@@ -455,17 +470,34 @@ def report_markdown(report: VerificationReport) -> str:
         "| claim | label | method | verdict | key figure | seconds |",
         "|---|---|---|---|---|---:|",
     ]
-    for c in report.claims:
+    def row(c):
         verdict = f"**{c.verdict}**" if c.regressed else c.verdict
-        lines.append(f"| {c.claim.number} | `{c.claim.label}` | {c.methods} | {verdict} | "
-                     f"{_table_cell(c.key_figure)[:160]} | {c.seconds:.1f} |")
+        fix = report.corrected_by(c.claim.label)
+        if fix is not None:
+            verdict += f"; corrected: [{fix.claim.number}](#corrected-statements), {fix.verdict}"
+        return (f"| {c.claim.number} | `{c.claim.label}` | {c.methods} | {verdict} | "
+                f"{_table_cell(c.key_figure)[:160]} | {c.seconds:.1f} |")
+
+    lines += [row(c) for c in report.claims]
+    if report.corrected:
+        lines += ["", "## Corrected statements", "",
+                  f"{len(report.corrected)} corrected statements (counted among the regressions above if any of "
+                  "their evidence changes): each claim that fails as stated, replaced by the strongest true statement "
+                  "lfverify proves "
+                  "(`lfverify/proofs/corrected_*.py`; the readable proofs are in the repository's `proofs/` folder, "
+                  "written by `lfverify proofs --render proofs/`).", "",
+                  "| claim | corrects | method | verdict | key figure | seconds |", "|---|---|---|---|---|---:|"]
+        for c in report.corrected:
+            verdict = f"**{c.verdict}**" if c.regressed else c.verdict
+            lines.append(f"| {c.claim.number} | `{c.claim.corrects}` | {c.methods} | {verdict} | "
+                         f"{_table_cell(c.key_figure)[:160]} | {c.seconds:.1f} |")
     lines += ["", "## Findings", ""]
-    for c in report.claims:
+    for c in report.claims + report.corrected:
         if c.claim.summary:
             lines.append(f"- **{c.claim.number}** ({c.verdict}): {c.claim.summary}")
-    if any(c.regressed for c in report.claims):
+    if report.regressed:
         lines += ["", "## Regressions", ""]
-        for c in report.claims:
+        for c in report.claims + report.corrected:
             for e in c.evidence:
                 if e.regressed:
                     lines.append(f"- {c.claim.number}, {e.kind} `{e.target}`: {e.outcome}: {_table_cell(e.figure)}")
@@ -489,14 +521,19 @@ def report_markdown(report: VerificationReport) -> str:
 
 
 def report_json(report: VerificationReport) -> dict:
+    def entry(c):
+        fix = report.corrected_by(c.claim.label)
+        return {"number": c.claim.number, "label": c.claim.label, "statement": c.claim.statement,
+                "expected": c.claim.expected, "verdict": c.verdict, "regressed": c.regressed,
+                "summary": c.claim.summary, "seconds": round(c.seconds, 3),
+                "corrects": c.claim.corrects or None, "corrected_by": fix.claim.label if fix else None,
+                "evidence": [{**asdict(e), "seconds": round(e.seconds, 3)} for e in c.evidence]}
+
     return {
         "lfverify": __version__, "mode": report.mode, "seconds": round(report.seconds, 2),
         "regressed": report.regressed,
-        "claims": [{"number": c.claim.number, "label": c.claim.label, "statement": c.claim.statement,
-                    "expected": c.claim.expected, "verdict": c.verdict, "regressed": c.regressed,
-                    "summary": c.claim.summary, "seconds": round(c.seconds, 3),
-                    "evidence": [{**asdict(e), "seconds": round(e.seconds, 3)} for e in c.evidence]}
-                   for c in report.claims],
+        "claims": [entry(c) for c in report.claims],
+        "corrected": [entry(c) for c in report.corrected],
         "rates": report.rates, "figures": report.figures,
     }
 
@@ -510,11 +547,12 @@ def _write(report: VerificationReport, out: Path) -> None:
 def print_summary(report: VerificationReport, out, stream=None) -> None:
     """The claims table on the terminal (``stream``: default sys.stdout at call time)."""
     stream = stream or sys.stdout
-    width = max(len(c.claim.number) for c in report.claims)
+    everything = report.claims + report.corrected
+    width = max(len(c.claim.number) for c in everything)
     print(f"{'claim':<{width}}  {'verdict':<36} {'seconds':>7}  key figure", file=stream)
-    for c in report.claims:
+    for c in everything:
         flag = "  <-- REGRESSION" if c.regressed else ""
         print(f"{c.claim.number:<{width}}  {c.verdict:<36} {c.seconds:7.1f}  {c.key_figure[:90]}{flag}", file=stream)
-    bad = sum(c.regressed for c in report.claims)
-    print(f"\n{len(report.claims) - bad} of {len(report.claims)} claims as recorded; {report.seconds:.0f} s. "
-          f"Report: {Path(out) / 'REPORT.md'}", file=stream)
+    bad = sum(c.regressed for c in everything)
+    print(f"\n{len(everything) - bad} of {len(everything)} claims as recorded ({len(report.corrected)} of them "
+          f"corrected statements); {report.seconds:.0f} s. Report: {Path(out) / 'REPORT.md'}", file=stream)

@@ -30,7 +30,9 @@ Findings pinned here (see also ERRATA.md, the 'theorem' entries of Thms. 1, 2 an
 Oracles: exact rational arithmetic (U, U-dagger by brute force over all 2^J classifiers, Prop. 5's
 threshold), mpmath at 40-60 digits (the surrogate maximiser and its Dinkelbach certificate, numerical
 one-sided derivatives with mpmath.diff), the theorem statements transcribed in ``calibration_search``.
-lfverify (FiniteSupportPopulation, lfverify.calibration) is the code under test.  Not repeated here:
+lfverify (FiniteSupportPopulation, lfverify.calibration) is the code under test, and on every population generated
+here the corrected statements (lfverify/proofs/corrected_calibration.py) must predict what the oracle finds
+(tests/corrected_statement_check.py; their own tests are in test_corrected_calibration.py).  Not repeated here:
 test_calibration.py (the hypotheses as predicates), test_populations.py (U, U_phi, U-dagger of
 FiniteSupportPopulation against mpmath / brute force), lfverify/proofs (the symbolic case analysis).
 """
@@ -57,6 +59,7 @@ from calibration_search import (
     thm1_hypotheses,
     thm2_hypotheses,
 )
+from corrected_statement_check import assert_corrected_statement_agrees
 from hypothesis import event, given, note
 from hypothesis import strategies as st
 
@@ -152,6 +155,7 @@ def test_surrogate_maximiser_is_certified_and_matches_the_library(pop, name, tau
             left, right, scale = _one_sided_derivatives(coef, e, opt.value, tau, x)
             assert left <= scale * mp.mpf("1e-20") and right >= -scale * mp.mpf("1e-20"), (left, right)
     event(f"kink atoms: {sum(opt.kink)}")
+    assert_corrected_statement_agrees(coef, pop, tau, opt)  # the corrected Thms. 1-2 on this population too
 
     lib = pop.library()
     loss = tau_logistic(float(tau))
@@ -214,6 +218,7 @@ def test_theorem_hypotheses_imply_the_weak_form(pop, name, tau_k):
     holds, slack = _own_hypotheses(name, tau, opt.value)
     if abs(slack) > 1e-12:
         assert _library_report(name, tau, opt.value).holds == holds
+    assert_corrected_statement_agrees(coef, pop, tau, opt)
     if not holds:
         event("hypotheses fail")
         return
@@ -240,6 +245,7 @@ def test_weak_form_holds_under_the_sharper_condition(pop, name, tau_k):
     tau = F(tau_k, 1000)
     opt = maximise_surrogate(coef, pop, tau)
     a = analyse(coef, pop, opt)
+    assert_corrected_statement_agrees(coef, pop, tau, opt, a)
     condition = _sharper_condition(name, tau, opt.value, a.u_dagger)
     holds, _ = _own_hypotheses(name, tau, opt.value)
     assert opt.value <= mpf(a.u_dagger)  # Lemma 1 (the tau-logistic loss dominates the 0/1 loss)
@@ -267,6 +273,7 @@ def test_search_finds_that_the_theorems_as_stated_fail(name):
     holding = 0
     for pop, tau in _limited(_theorem_candidates(name, 2020), 80):
         opt = maximise_surrogate(coef, pop, tau)
+        assert_corrected_statement_agrees(coef, pop, tau, opt)
         if not _own_hypotheses(name, tau, opt.value)[0]:
             continue
         holding += 1
@@ -296,6 +303,7 @@ def _confirm_kink_counterexample(name, weights, eta, tau, *, expected):
     report = _library_report(name, tau, opt.value)
     assert report.holds  # every printed hypothesis holds according to lfverify.calibration
     a = analyse(coef, pop, opt)
+    assert_corrected_statement_agrees(coef, pop, tau, opt, a)
     assert opt.signs == expected["signs"]
     assert (a.u_dagger, a.sign_utility, a.plus_utility) == (expected["u_dagger"], expected["sign"], expected["plus"])
     assert a.nonkink_disagreements == () and a.best_completion_is_optimal  # the weak form still holds
@@ -378,6 +386,7 @@ def test_outside_the_proven_range_search_finds_failures_and_successes(name):
     failure = success = None
     for pop, tau in _limited(_outside_candidates(name, 7), 200):
         opt = maximise_surrogate(coef, pop, tau)
+        assert_corrected_statement_agrees(coef, pop, tau, opt)
         if not _outside(name, tau, opt):
             continue
         a = analyse(coef, pop, opt)
@@ -403,6 +412,7 @@ def test_outside_the_proven_range_failure_pinned(name, tau):
     assert _outside(name, tau, opt) and not _own_hypotheses(name, tau, opt.value)[0]
     assert not _library_report(name, tau, opt.value).holds
     a = analyse(coef, pop, opt)
+    assert_corrected_statement_agrees(coef, pop, tau, opt, a)
     assert opt.signs == (1, 1) and a.nonkink_disagreements == (1,) and F(1, 5) < a.threshold
     expected = {"F_1": (F(38, 75), F(22, 51)), "Jaccard": (F(19, 56), F(11, 40))}[name]
     assert (a.u_dagger, a.sign_utility) == expected and not a.best_completion_is_optimal
@@ -421,6 +431,7 @@ def test_outside_the_proven_range_success_pinned(name, tau):
     opt = maximise_surrogate(coef, pop, tau, dps=50)
     assert _outside(name, tau, opt) and not _own_hypotheses(name, tau, opt.value)[0]
     a = analyse(coef, pop, opt)
+    assert_corrected_statement_agrees(coef, pop, tau, opt, a)
     assert opt.signs == (1, -1) and a.calibrated
     assert a.u_dagger == {"F_1": F(38, 43), "Jaccard": F(19, 24)}[name] == a.sign_utility
     lib = pop.library()

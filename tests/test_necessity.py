@@ -51,6 +51,7 @@ from calibration_search import (
     surrogate_utility_mp,
     tau_logistic_mp,
 )
+from corrected_statement_check import assert_corrected_statement_agrees
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
@@ -531,6 +532,7 @@ def test_tau_discrepancy_is_needed_search(name):
         opt = maximise_surrogate(coef, pop, 1)
         assert not any(opt.kink)
         a = analyse(coef, pop, opt)
+        assert_corrected_statement_agrees(coef, pop, 1, opt, a)  # the corrected Thms. 1-2 at rho = tau = 1
         if a.sign_utility < a.u_dagger:
             assert a.nonkink_disagreements
             hits.append(pop)
@@ -558,6 +560,7 @@ def test_tau_discrepancy_is_needed_pinned(name, u_star, u_dagger, u_sign):
     opt = maximise_surrogate(coef, pop, 1, dps=50)
     assert abs(opt.gap) <= mp.mpf("1e-40") and mp.almosteq(opt.value, mp.mpf(u_star), rel_eps=1e-14)
     a = analyse(coef, pop, opt)
+    assert_corrected_statement_agrees(coef, pop, 1, opt, a)
     assert opt.signs == (1, 1, 1, 1, 1) and a.nonkink_disagreements == (2,) and a.threshold == F(3685, 10173)
     assert (a.u_dagger, a.sign_utility) == (u_dagger, u_sign) and not a.best_completion_is_optimal
     lib, loss = pop.library(), logistic()

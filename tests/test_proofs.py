@@ -5,9 +5,11 @@ file checks that every claim keeps its recorded status, that errata are complete
 checked-in ERRATA.md is exactly what the derivations produce.
 """
 
+import re
 from pathlib import Path
 
 import pytest
+from shared_files import PAPER_TEX, needs_tex
 
 from lfverify import cli
 from lfverify.proofs import MODULES, ClaimResult, all_claims, run_claims
@@ -71,3 +73,133 @@ def test_a_crashing_check_is_reported_not_hidden():
     (result,) = run_claims([crashing])
     assert isinstance(result, ClaimResult) and result.regressed
     assert "ZeroDivisionError" in result.outcome.summary
+
+
+# ------------------------------------------------------------------------------------------------ proofs/ (rendered)
+PROOFS = Path(__file__).resolve().parents[1] / "proofs"
+
+
+@pytest.fixture(scope="session")
+def rendered(results):
+    from lfverify.proofs.render import render_documents
+
+    return render_documents([results[c.key] for c in CLAIMS])
+
+
+def test_committed_proofs_folder_is_what_the_render_produces(rendered):
+    """proofs/ is written by `lfverify proofs --render proofs/`; regenerate it when this fails.  Oracle: the committed
+    files, byte for byte (names and contents)."""
+    committed = {p.name: p.read_text() for p in PROOFS.glob("*.md")}
+    assert sorted(committed) == sorted(rendered)
+    for name, text in rendered.items():
+        assert committed[name] == text, f"proofs/{name} differs from a fresh render"
+
+
+def test_render_documents_every_derived_claim_with_its_printed_statement_and_corrections(rendered, results):
+    """Each registry claim with derivations has a document holding its printed LaTeX, every attached derivation,
+    every erratum it produced (numbered as in ERRATA.md), and, where it fails as stated, its corrected statement with
+    the steps of the correcting derivations.  Oracle: the registry, ERRATA.md and the proof outcomes themselves."""
+    from lfverify.proofs.printed import PRINTED_STATEMENTS
+    from lfverify.proofs.render import GENERATED, document_name
+    from lfverify.registry import PAPER_CLAIMS, corrected_claim_of
+
+    errata_text = ERRATA.read_text()
+    derived = [c for c in PAPER_CLAIMS if any(e.kind == "derivation" for e in c.evidence)]
+    assert len(derived) == 15 and set(rendered) == {document_name(c) for c in derived} | {"README.md"}
+    for claim in derived:
+        text = rendered[document_name(claim)]
+        assert text.startswith(GENERATED) and PRINTED_STATEMENTS[claim.label] in text
+        assert f"Label `{claim.label}`" in text and f"**{claim.expected}**" in text
+        for number in re.findall(r"^### E(\d+)\. ", text, re.M):  # each erratum is ERRATA.md's entry of that number
+            assert f"### E{number}. " in errata_text
+        fix = corrected_claim_of(claim.label)
+        assert (fix is not None) == (claim.expected == "fails as stated")
+        if fix:
+            assert f"## Corrected statement: {fix.number}" in text
+            for e in fix.evidence:
+                if e.kind == "derivation":
+                    outcome = results[e.target].outcome
+                    assert outcome.status == "verified" and outcome.statement in text and outcome.steps
+                    assert all(s.holds for s in outcome.steps) and text.count("(holds)") >= len(outcome.steps)
+    for number in range(1, errata_text.count("\n### E") + 1):  # every erratum appears in some document
+        assert any(f"### E{number}. " in t for t in rendered.values()), number
+
+
+def test_render_is_deterministic_and_carries_no_paths_or_times(rendered, results):
+    from lfverify.proofs.render import render_documents
+
+    again = render_documents([results[c.key] for c in CLAIMS])
+    assert again == rendered
+    for text in rendered.values():
+        assert str(Path(__file__).resolve().parents[1]) not in text and "/tmp" not in text
+        assert not re.search(r"\d+\.\d+ s\b|seconds|20\d\d-\d\d-\d\d", text)
+
+
+@needs_tex
+def test_printed_statements_are_verbatim_from_the_tex():
+    """Oracle: the paper's LaTeX source; every transcription occurs in it verbatim, under its own label."""
+    from lfverify.proofs.printed import PRINTED_STATEMENTS
+
+    tex = PAPER_TEX.read_text()
+    for label, text in PRINTED_STATEMENTS.items():
+        assert text in tex, label
+        start = tex.index(text)
+        assert f"\\label{{{label}}}" in tex[max(0, start - 400):start + len(text) + 400], label
+
+
+def test_cli_render_writes_the_folder_and_removes_stale_documents(monkeypatch, tmp_path, capsys, results, rendered):
+    cached = [results[c.key] for c in CLAIMS]
+    monkeypatch.setattr("lfverify.proofs.run_claims", lambda claims, progress=None: cached)
+    target = tmp_path / "deep" / "proofs"
+    from lfverify.proofs.render import GENERATED
+
+    target.mkdir(parents=True)
+    (target / "stale.md").write_text(GENERATED + "\nold\n")  # an earlier render's document: removed
+    (target / "notes.md").write_text("mine\n")  # not generated: kept
+    assert cli.main(["proofs", "--render", str(target)]) == 0
+    assert f"wrote {len(rendered)} documents" in capsys.readouterr().out
+    assert {p.name: p.read_text() for p in target.glob("*.md") if p.name != "notes.md"} == rendered
+    assert (target / "notes.md").read_text() == "mine\n" and not (target / "stale.md").exists()
+    assert not list(target.glob(".*.tmp"))  # atomic writes leave no temporary files
+
+
+def test_cli_render_errors_are_one_line(monkeypatch, tmp_path, capsys, results):
+    """A file given as the folder, a folder that cannot be written and --only with --render: one line on stderr,
+    exit 2, no traceback, nothing written."""
+    import os
+
+    cached = [results[c.key] for c in CLAIMS]
+    monkeypatch.setattr("lfverify.proofs.run_claims", lambda claims, progress=None: cached)
+    a_file = tmp_path / "proofs.md"
+    a_file.write_text("x")
+    assert cli.main(["proofs", "--render", str(a_file)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is a file, not a folder" in err and "Traceback" not in err
+    assert cli.main(["proofs", "--only", "table1", "--render", str(tmp_path / "out")]) == 2
+    assert "--render needs every claim" in capsys.readouterr().err and not (tmp_path / "out").exists()
+    # a folder that cannot be created (its parent is a file), and one without write permission (unless root)
+    assert cli.main(["proofs", "--render", str(a_file / "sub")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot write into" in err and "Traceback" not in err
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        if not os.access(locked, os.W_OK):  # root ignores permissions
+            assert cli.main(["proofs", "--render", str(locked)]) == 2
+            err = capsys.readouterr().err
+            assert err.count("\n") == 1 and "cannot write into" in err and "Traceback" not in err
+    finally:
+        locked.chmod(0o700)
+
+
+def test_steps_are_recorded_and_a_failed_step_cannot_be_verified():
+    """Outcome refuses 'verified' with a failed step; Steps records and reports failures."""
+    from lfverify.proofs.claims import Steps
+
+    st = Steps()
+    assert st.add("a", "x = 1", check="SymPy") and not st.add("b", holds=False)
+    assert not st.all_hold and st.failed() == ["b"]
+    with pytest.raises(ValueError, match="cannot contain a step whose check failed"):
+        Outcome("verified", "s", steps=st.as_tuple())
+    assert Outcome("undecided", "s", steps=st.as_tuple()).steps[1].holds is False

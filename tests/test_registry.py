@@ -93,3 +93,28 @@ def test_claim_by_label_and_bad_entries():
         R.PaperClaim("lem:x", "Lemma 9", "s", "probably", (R.Evidence("derivation", "lem:x"),))
     with pytest.raises(ValueError, match=r"every claim needs at least one piece of evidence"):
         R.PaperClaim("lem:x", "Lemma 9", "s", "holds", ())
+
+
+def test_every_claim_that_fails_as_stated_has_one_corrected_statement_that_holds():
+    """Each 'fails as stated' claim is corrected by exactly one entry of CORRECTED_CLAIMS with verdict 'holds', whose
+    derivations name existing proof claims recorded as 'verified' (by key) and carry the corrected statement, and whose
+    property tests exist; a corrected entry names no claim that holds.  Oracle: the registry, the proof claims and
+    the test files themselves."""
+    failing = {c.label for c in R.PAPER_CLAIMS if c.expected == "fails as stated"}
+    assert failing == {"thm:f-measure-calibration", "thm:jaccard-calibration", "thm:general-calibration",
+                       "lem:non-smooth-rademacher"}
+    assert sorted(c.corrects for c in R.CORRECTED_CLAIMS) == sorted(failing)
+    proofs = {c.key: c for c in all_claims()}
+    for fix in R.CORRECTED_CLAIMS:
+        assert fix.expected == "holds" and R.corrected_claim_of(fix.corrects) is fix
+        assert R.claim_by_label(fix.label) is fix and fix.label not in {c.label for c in R.PAPER_CLAIMS}
+        kinds = {e.kind for e in fix.evidence}
+        assert {"derivation", "property-test"} <= kinds
+        for e in fix.evidence:
+            if e.kind == "derivation":
+                assert proofs[e.target].expected == "verified", e.target
+            elif e.kind == "property-test":
+                path, name = e.target.split("::")
+                tree = ast.parse((REPO / path).read_text())
+                assert name in {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}, e.target
+    assert R.corrected_claim_of("lem:utility-lower-bound") is None

@@ -148,3 +148,46 @@ def test_full_mode_runs_the_full_studies_and_the_paper_protocol(monkeypatch, tmp
     assert next(e for e in lemma4.evidence if e.kind == "simulation").outcome == "as recorded"
     consistency = next(c for c in result.claims if c.claim.label == "thm:consistency")
     assert consistency.evidence[0].outcome == "measured (no record)"
+
+
+def test_failing_claims_link_to_corrected_statements_that_hold(self_check_only_report):
+    """REPORT.md: every 'fails as stated' row names its corrected statement, which has a row of its own in the
+    'Corrected statements' table with verdict 'holds'; report.json links both ways.  Oracle: the registry."""
+    from lfverify.registry import CORRECTED_CLAIMS
+
+    result, out = self_check_only_report
+    text = (out / "REPORT.md").read_text()
+    rows = [line for line in text.splitlines() if line.startswith("| ")]
+    failing = [c for c in PAPER_CLAIMS if c.expected == "fails as stated"]
+    assert len(failing) == len(CORRECTED_CLAIMS) == 4
+    for claim in failing:
+        fix = next(c for c in CORRECTED_CLAIMS if c.corrects == claim.label)
+        row = next(r for r in rows if r.startswith(f"| {claim.number} | `{claim.label}` |"))
+        assert f"fails as stated; corrected: [{fix.number}](#corrected-statements), holds" in row
+        assert any(r.startswith(f"| {fix.number} | `{claim.label}` |") and "| holds |" in r for r in rows)
+    assert "## Corrected statements" in text
+    assert [c.claim.label for c in result.corrected] == [c.label for c in CORRECTED_CLAIMS]
+    assert all(not c.regressed and c.verdict == "holds" for c in result.corrected)
+    data = json.loads((out / "report.json").read_text())
+    thm1 = next(c for c in data["claims"] if c["label"] == "thm:f-measure-calibration")
+    assert thm1["corrected_by"] == "corrected:thm:f-measure-calibration"
+    assert {c["corrects"] for c in data["corrected"]} == {c.label for c in failing}
+
+
+def test_a_regressed_corrected_statement_fails_the_run(monkeypatch, tmp_path):
+    """A corrected statement whose derivation no longer verifies regresses the report (and lfverify verify exits 1).
+    Oracle: a planted proof result with the status 'undecided'."""
+    from lfverify.proofs import ClaimResult, all_claims
+    from lfverify.proofs.claims import Outcome
+
+    claims = {c.key: c for c in all_claims()}
+    planted = [ClaimResult(claims["corrected_calibration.fbeta"], Outcome("undecided", "planted"), 0.0)]
+    by_label = {"thm:f-measure-calibration": planted}
+    monkeypatch.setattr(report, "_run_derivations", lambda say: (planted, by_label, 0.0))
+    monkeypatch.setattr(verification, "CHECKS", ())
+    result = report.run_verification("quick", out=tmp_path, studies=[], benchmark=False, figures=False)
+    fixed = next(c for c in result.corrected if c.claim.corrects == "thm:f-measure-calibration")
+    assert fixed.regressed and fixed.verdict == "REGRESSED" and result.regressed
+    text = (tmp_path / "REPORT.md").read_text()
+    assert "corrected: [Theorem 1 (corrected)](#corrected-statements), REGRESSED" in text
+    assert "Theorem 1 (corrected), derivation `corrected_calibration.fbeta`: REGRESSED" in text

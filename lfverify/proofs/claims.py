@@ -10,6 +10,11 @@ result is an :class:`Outcome`:
   independent evidence of which side is right;
 * ``undecided``: neither symbolic simplification nor the high-precision fallback could decide.
 
+An outcome may also carry the derivation itself as :class:`Step` s (what is claimed, its LaTeX, how it was
+checked) and, for a claim that states and proves a corrected version of a false statement of the paper, the
+corrected ``statement``; ``lfverify proofs --render`` shows both in the documents of the top-level ``proofs/``.
+:class:`Steps` records steps as a check goes.
+
 ``Claim.expected`` is the recorded status; ``lfverify proofs`` exits non-zero when a claim regresses from it.
 """
 
@@ -18,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-__all__ = ["STATUSES", "Erratum", "Outcome", "Claim"]
+__all__ = ["STATUSES", "Erratum", "Step", "Steps", "Outcome", "Claim"]
 
 STATUSES = ("verified", "erratum", "undecided")
 
@@ -36,6 +41,45 @@ class Erratum:
 
 
 @dataclass(frozen=True)
+class Step:
+    """One step of a derivation."""
+
+    text: str  #: what the step claims, in words (Markdown; inline LaTeX between $ signs)
+    latex: str = ""  #: the step's formula as LaTeX (rendered as a display), e.g. from sympy.latex
+    check: str = ""  #: how it was checked: "SymPy: ...", "exact rationals at N points", "cited: ..."
+    holds: bool = True  #: whether the check succeeded
+
+
+class Steps:
+    """The steps of one derivation, recorded as the check runs: ``add`` returns the step's ``holds``."""
+
+    def __init__(self):
+        self._steps: list[Step] = []
+
+    def add(self, text: str, latex: str = "", *, check: str = "", holds: bool = True) -> bool:
+        self._steps.append(Step(text, latex, check, bool(holds)))
+        return bool(holds)
+
+    @property
+    def all_hold(self) -> bool:
+        return all(s.holds for s in self._steps)
+
+    def failed(self) -> list[str]:
+        """The texts of the steps whose check failed."""
+        return [s.text for s in self._steps if not s.holds]
+
+    def as_tuple(self) -> tuple[Step, ...]:
+        return tuple(self._steps)
+
+    def outcome(self, summary: str, *, method: str, statement: str = "") -> "Outcome":
+        """'verified' with the steps (and the statement they prove) when every step holds, else 'undecided' naming
+        the steps that did not."""
+        if not self.all_hold:
+            return Outcome("undecided", f"steps not confirmed: {self.failed()}", method=method, steps=self.as_tuple())
+        return Outcome("verified", summary, method=method, steps=self.as_tuple(), statement=statement)
+
+
+@dataclass(frozen=True)
 class Outcome:
     """What checking one claim found."""
 
@@ -43,12 +87,16 @@ class Outcome:
     summary: str  #: one line: what was derived / compared, and the key figure
     errata: tuple[Erratum, ...] = field(default=())
     method: str = "symbolic"  #: "symbolic", or "exact rational at N points", "mpmath 50 digits at N points"
+    steps: tuple[Step, ...] = field(default=())  #: the derivation, step by step (optional)
+    statement: str = ""  #: a corrected statement proved by the steps (Markdown with LaTeX), if any
 
     def __post_init__(self):
         if self.status not in STATUSES:
             raise ValueError(f"status must be one of {STATUSES}; got {self.status!r}")
         if (self.status == "erratum") != bool(self.errata):
             raise ValueError("an 'erratum' outcome carries errata, and only it does")
+        if self.status == "verified" and not all(s.holds for s in self.steps):
+            raise ValueError("a 'verified' outcome cannot contain a step whose check failed")
 
 
 @dataclass(frozen=True)

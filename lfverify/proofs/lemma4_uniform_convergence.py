@@ -154,8 +154,8 @@ def corrected_expectation_bound(
       contraction applies to W~1(xi, y) - W~1(0, y) (0 at 0); the offsets W~1(0, y_j) contribute c1/sqrt(m).
     * (B'), (B'') likewise with (kappa1, c0, rho0); R_m(F) <= c_X c_Theta / sqrt(m) (Mohri et al., Thm. 4.3).
 
-    Derived in this module and checked only for sanity (it exceeds the exact lower bound of the
-    ``expectation_bound`` witness); not machine-verified step by step.
+    The derivation is checked step by step in :mod:`.corrected_rademacher` (claim ``rate``, which assembles this
+    formula symbolically and compares it with this function; the corrected lemma it rests on is claim ``lemma``).
     """
     half = n / 2
     rademacher = c_X * c_Theta / math.sqrt(half)
@@ -494,6 +494,27 @@ def _witness_lower_bound(n_value, c_theta):
         return total, constants, (w0, w1, g0, g1, v)
 
 
+def witness_corrected_bound(n_value, constants) -> float:
+    """:func:`corrected_expectation_bound` on the witness of :func:`_witness_lower_bound` (its ``constants``):
+    d = 1, c_X = 11/10, c_Theta = 1/1000, tau-logistic(1/2) (|phi'(0+)| = jump = 1/(4 ln 2)), kappa = (2, 1) for F_1."""
+    k = constants
+    return corrected_expectation_bound(
+        n_value,
+        1,
+        1.1,
+        1e-3,
+        float(k["c0"]),
+        float(k["c1"]),
+        float(k["rho0"]),
+        float(k["rho1"]),
+        float(k["gamma"]) / 2,
+        slope_at_zero=0.5 / (2 * math.log(2)),
+        jump=0.5 / (2 * math.log(2)),
+        kappa0=2.0,
+        kappa1=1.0,
+    )
+
+
 def check_expectation_bound() -> Outcome:
     """The display E_S[E(S)] <= (4 cX c0 d gamma + 4 cX c1 d gamma + 8 rho0 rho1 cX) sqrt(2) cX cTheta / sqrt(n).
 
@@ -533,22 +554,7 @@ def check_expectation_bound() -> Outcome:
                 40,
             )
         )
-        corrected = corrected_expectation_bound(
-            n_value,
-            1,
-            1.1,
-            1e-3,
-            float(k["c0"]),
-            float(k["c1"]),
-            float(k["rho0"]),
-            float(k["rho1"]),
-            float(k["gamma"]) / 2,
-            slope_at_zero=0.5 / (2 * math.log(2)),
-            jump=0.5 / (2 * math.log(2)),
-            kappa0=2.0,
-            kappa1=1.0,
-        )
-        rows.append((n_value, lower, bound, corrected))
+        rows.append((n_value, lower, bound, witness_corrected_bound(n_value, k)))
     # library evidence for n = 2: V_hat from lfverify.scores.surrogate_scores on the four samples
     metric, loss = f_beta(1.0), tau_logistic(0.5)
     _, _, (w0, w1, g0, g1, v) = _witness_lower_bound(2, c_theta)
