@@ -387,6 +387,9 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         fold), or one cost-sensitive fit at the final weights starting from the final theta.
         """
         minority = int(min(np.count_nonzero(y_signed == 1), np.count_nonzero(y_signed == -1)))
+        if minority < 2:
+            raise ValueError(f"threshold_cv needs at least 2 samples of each class (one per held-out fold); the "
+                             f"smaller class has {minority}")
         folds = StratifiedKFold(n_splits=max(2, min(int(self.threshold_cv), minority)), shuffle=True,
                                 random_state=int(_child(seq, 2).generate_state(1)[0] % (2 ** 31 - 1)))
         scores, labels = [], []

@@ -244,6 +244,7 @@ def test_metric_names_and_default_tau():
     ({}, None, "three", ValueError, "Only binary classification is supported.*3 class"),
     ({}, None, "one", ValueError, "exactly two classes; got 1 class"),
     ({}, "nan", None, ValueError, "NaN"),
+    ({"threshold_cv": 3}, None, "lone", ValueError, "threshold_cv needs at least 2 samples of each class.*has 1"),
 ])
 def test_bad_input_gives_a_clear_error(data, params, X, y, error, match):
     Xd, yd = data
@@ -256,6 +257,9 @@ def test_bad_input_gives_a_clear_error(data, params, X, y, error, match):
         yd = np.arange(yd.shape[0]) % 3
     elif y == "one":
         yd = np.ones_like(yd)
+    elif y == "lone":  # a single sample of class 1
+        yd = np.zeros_like(yd)
+        yd[5] = 1
     with pytest.raises(error, match=match):
         LinearFractionalClassifier(**params).fit(Xd, yd)
 
