@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from lfverify.estimator import LinearFractionalClassifier
 from lfverify.paper_benchmark import comparison
 from lfverify.paper_benchmark.comparison import (collect_fit_time_ratios, compare_targets, format_ratio,
                                                  markdown_compare_table, median_ratios)
@@ -133,12 +134,31 @@ def test_remedies_in_the_protocol_are_the_estimators_options(monkeypatch):
     refit = by_metric[("f1", "surrogate-utility", None)]
     assert refit["threshold"] == "refit" and refit["tau"] == 0.33 and refit["max_iter"] == 7
     assert by_metric[("jaccard", "surrogate-utility", None)]["tau"] == 0.75
-    default = by_metric[("f1", "cost-sensitive", None)]
+    default = by_metric[("f1", "cost-sensitive", "auto")]
     assert default["tau"] is None and default["max_iter"] == 100 and default["threshold"] == "refit"
+    assert default == {**LinearFractionalClassifier(metric="f1").get_params(), "random_state": default["random_state"]}
     assert by_metric[("jaccard", "cost-sensitive", 5)]["threshold"] == "refit"
     assert all(isinstance(p["random_state"], np.random.SeedSequence) for p, _ in seen)
     assert "positive_rate" in record["results"]["f1"]["Cost-sensitive+CV"]
+    # heart: n = 216 training rows >= 10 x 13 features, so "auto" chooses on the training sample
+    assert record["results"]["f1"]["Cost-sensitive"]["threshold_cv"] is None
     assert "positive_rate" not in record["results"]["f1"]["Cost-sensitive"]
+
+
+def test_the_remedies_options_are_part_of_the_fingerprint(monkeypatch):
+    """Old records must not be reused once a remedy's options (or the estimator's defaults they spell out) change:
+    the compare cells' settings carry the options, so the fingerprint moves with them; a table run without remedies
+    keeps its fingerprint."""
+    from lfverify.paper_benchmark import protocol
+    from lfverify.paper_benchmark.command import BenchOptions, build_cells
+    from lfverify.paper_benchmark.runner import fingerprint
+
+    options = BenchOptions(datasets=("heart",), experiments=("compare", "table"), trials=1, data_root=DATA_ROOT)
+    before = {kind: fingerprint(cells[0].settings_dict) for kind, cells in build_cells(options).items()}
+    changed = {**protocol.REMEDY_METHODS, "Cost-sensitive": {**protocol.REMEDY_METHODS["Cost-sensitive"], "C": 2.0}}
+    monkeypatch.setattr(protocol, "REMEDY_METHODS", changed)
+    after = {kind: fingerprint(cells[0].settings_dict) for kind, cells in build_cells(options).items()}
+    assert after["compare"] != before["compare"] and after["table"] == before["table"]
 
 
 @needs_data

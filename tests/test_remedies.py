@@ -307,3 +307,17 @@ def test_cost_sensitive_warns_when_an_inner_fit_stops_early(data):
         warnings.simplefilter("error", ConvergenceWarning)
         LinearFractionalClassifier().fit(X, y)  # the default converges on this sample
     assert math.isfinite(LinearFractionalClassifier(C=1e-3).fit(X, y).threshold_)
+
+
+@pytest.mark.parametrize("n, d, folds", [(49, 5, 5), (50, 5, None), (200, 25, 5), (250, 25, None)])
+def test_auto_threshold_cv_takes_five_folds_exactly_below_ten_samples_per_feature(n, d, folds):
+    """Truth table of threshold_cv="auto" at the boundary n = 10 d (n < 10 d: 5 folds), and its exceptions: with a
+    single sample of a class it uses the training sample, and with threshold="zero" no threshold is chosen."""
+    X, y = make_classification(n_samples=n, n_features=d, n_informative=min(d, 3), random_state=0)
+    clf = LinearFractionalClassifier(random_state=0).fit(X, y)
+    assert clf.threshold_cv_ == folds and (clf.positive_rate_ is None) == (folds is None)
+    lone = np.zeros_like(y)
+    lone[0] = 1
+    assert LinearFractionalClassifier(random_state=0, max_iter=20).fit(X, lone).threshold_cv_ is None
+    zero = LinearFractionalClassifier(random_state=0, threshold="zero").fit(X, y)
+    assert zero.threshold_cv_ is None and zero.threshold_ == 0.0

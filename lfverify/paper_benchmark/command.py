@@ -145,6 +145,10 @@ def build_cells(options: BenchOptions) -> dict:
     cells = {}
 
     def make(kind, dataset, parameter, trials, settings):
+        remedies = sorted(m for m in settings.get("methods", ()) if m in protocol.REMEDY_METHODS)
+        if remedies:  # their options define what the column computes: part of the fingerprint
+            settings = {**settings, "remedy_options": json.dumps({m: protocol.REMEDY_METHODS[m] for m in remedies},
+                                                                 sort_keys=True)}
         key = tuple(sorted(settings.items(), key=lambda kv: kv[0]))
         key = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in key)
         return [Cell(kind, dataset, parameter, t, key) for t in range(trials)]
