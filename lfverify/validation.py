@@ -28,6 +28,18 @@ def _describe(value) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _reject_complex(value, name: str, expected: str) -> None:
+    """Complex input would be truncated to its real part by the float conversion: refuse it (any imaginary part)."""
+    dtype = getattr(value, "dtype", None)
+    if dtype is None:
+        try:
+            dtype = np.asarray(value).dtype
+        except (TypeError, ValueError):  # ragged or not numeric: the conversion that follows reports it
+            return
+    if np.issubdtype(dtype, np.complexfloating):
+        raise TypeError(f"{name} must hold {expected}; got complex values ({_describe(value)})")
+
+
 def check_real(
     value,
     name: str,
@@ -71,7 +83,10 @@ def check_features(X, name: str = "X", *, min_samples: int = 1) -> np.ndarray:
     ------
     ValueError
         If ``X`` is not 2-D, has fewer than ``min_samples`` rows, no columns, or a non-finite entry.
+    TypeError
+        If ``X`` is not numeric or is complex (its imaginary part would be lost).
     """
+    _reject_complex(X, name, "real numbers")
     try:
         arr = np.asarray(X, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -106,6 +121,7 @@ def check_labels(y, name: str = "y", *, n_samples: int | None = None, require_bo
         encodings (-1 together with 0), or holds a single class while ``require_both_classes``.
     """
     arr = np.asarray(y)
+    _reject_complex(arr, name, "real labels in {-1, +1} or {0, 1}")
     if arr.ndim != 1:
         raise ValueError(f"{name} must be a 1-D array of labels; got an array of shape {arr.shape}")
     if n_samples is not None and arr.shape[0] != n_samples:
@@ -132,6 +148,7 @@ def check_parameters(theta, n_features: int, name: str = "theta") -> tuple[np.nd
     A single parameter vector of shape (d,) is accepted and reported as ``single=True`` so that callers can
     return scalars / (d,) arrays for it and (K,) / (K, d) arrays for a batch.
     """
+    _reject_complex(theta, name, "real numbers")
     try:
         arr = np.asarray(theta, dtype=np.float64)
     except (TypeError, ValueError) as exc:
