@@ -28,16 +28,22 @@ def _describe(value) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _reject_complex(value, name: str, expected: str) -> None:
-    """Complex input would be truncated to its real part by the float conversion: refuse it (any imaginary part)."""
+class _ComplexInput(TypeError):
+    """Complex values where real numbers are expected."""
+
+
+def _reject_complex(value, name: str, expected: str):
+    """``value`` itself, unless it is complex: the float conversion would drop the imaginary part (with only a
+    ComplexWarning), so any complex dtype is refused (:class:`TypeError` naming ``name``)."""
     dtype = getattr(value, "dtype", None)
     if dtype is None:
         try:
             dtype = np.asarray(value).dtype
         except (TypeError, ValueError):  # ragged or not numeric: the conversion that follows reports it
-            return
+            return value
     if np.issubdtype(dtype, np.complexfloating):
-        raise TypeError(f"{name} must hold {expected}; got complex values ({_describe(value)})")
+        raise _ComplexInput(f"{name} must hold {expected}; got complex values ({_describe(value)})")
+    return value
 
 
 def check_real(
@@ -83,13 +89,12 @@ def check_features(X, name: str = "X", *, min_samples: int = 1) -> np.ndarray:
     ------
     ValueError
         If ``X`` is not 2-D, has fewer than ``min_samples`` rows, no columns, or a non-finite entry.
-    TypeError
-        If ``X`` is not numeric or is complex (its imaginary part would be lost).
     """
-    _reject_complex(X, name, "real numbers")
     try:
-        arr = np.asarray(X, dtype=np.float64)
+        arr = np.asarray(_reject_complex(X, name, "real numbers"), dtype=np.float64)
     except (TypeError, ValueError) as exc:
+        if isinstance(exc, _ComplexInput):
+            raise
         raise TypeError(f"{name} must be a numeric array of shape (n, d); got {_describe(X)}") from exc
     if arr.ndim != 2:
         raise ValueError(f"{name} must be a 2-D array of shape (n, d); got an array of shape {arr.shape}")
