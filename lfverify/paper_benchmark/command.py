@@ -180,6 +180,8 @@ def make_bench_executor(options: BenchOptions):
     """The executor of :mod:`lfverify.simulations.executors` that ``options`` select."""
     from ..simulations.executors import make_executor
 
+    if options.dask_timeout is not None and options.dask_address is None:
+        raise ValueError("--dask-timeout applies to --dask ADDRESS only")
     if options.dask_address is not None or options.dask_local is not None:
         return make_executor(dask_address=options.dask_address, dask_local=options.dask_local,
                              dask_timeout=options.dask_timeout)
@@ -200,10 +202,10 @@ def run_benchmark(options: BenchOptions, *, executor=None) -> Path:
     from .runner import fingerprint
 
     options = validate_options(options)
-    out = claim_output_folder(options.out, command="bench", fingerprint=fingerprint({"seed": options.seed}),
-                              settings=f"seed {options.seed}")
     executor = make_bench_executor(options) if executor is None else executor
     getattr(executor, "check", lambda: None)()  # a Dask scheduler must answer before any trial runs
+    out = claim_output_folder(options.out, command="bench", fingerprint=fingerprint({"seed": options.seed}),
+                              settings=f"seed {options.seed}")
     all_cells = build_cells(options)
     started = time.time()
     records, compute = {}, 0.0

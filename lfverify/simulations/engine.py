@@ -354,9 +354,9 @@ def run(study: Study, *, mode: str = "quick", out, executor="processes", seed: i
     identity = {"format": _FORMAT, "study": study.name, "mode": mode, "config": config, "seed": int(seed),
                 "lfverify_version": __version__}
     fingerprint = settings_fingerprint(identity)
+    getattr(executor, "check", lambda: None)()  # a Dask scheduler must answer before any work starts
     claim_output_folder(out, command=f"simulate {study.name}", fingerprint=fingerprint, option="out",
                         settings=f"mode {mode}, seed {seed}" + (f", overrides {dict(overrides)}" if overrides else ""))
-    getattr(executor, "check", lambda: None)()  # a Dask scheduler must answer before any work starts
     records_dir = out / "records"
     records_dir.mkdir(parents=True, exist_ok=True)
     for stale in records_dir.glob(".*.tmp"):  # left by a run killed while writing; never a valid record
