@@ -22,10 +22,11 @@ No worker outlives its run:
   (``prctl(PR_SET_PDEATHSIG)``), and everywhere a watchdog thread exits when ``os.getppid()`` changes.  Dask
   LocalCluster workers get the same from ``distributed`` (each nanny-started worker exits when the pipe its parent
   holds open closes);
-* workers never see SIGINT: a Ctrl-C reaches the whole process group, and only the parent handles it.  The
-  workers are started while the main thread blocks SIGINT, and a blocked signal mask is inherited through fork
-  and exec (by the LocalCluster's event-loop thread, which starts its workers, too); a Ctrl-C in those moments
-  waits and arrives when they have started.  Process-pool workers also ignore it in their initializer.
+* workers ignore SIGINT: a Ctrl-C reaches the whole process group, and only the parent handles it.  The workers
+  are started while this process ignores SIGINT (a disposition inherited through exec).  A Ctrl-C in those
+  moments - milliseconds for the process pool, the 2-3 s a LocalCluster takes to start - stays pending (SIGINT is
+  also blocked in the main thread) unless the kernel hands it to an older thread, such as a BLAS thread, which
+  then ignores it: press Ctrl-C again once the run has started.
 
 A Dask scheduler address is checked before the first task (:meth:`DaskExecutor.check`): within
 ``connect_timeout`` seconds (``--dask-timeout``, default :data:`DASK_CONNECT_TIMEOUT`) something must listen
@@ -90,17 +91,22 @@ def _exit_with_parent(parent_pid: int) -> None:
 
 @contextlib.contextmanager
 def _sigint_held():
-    """Block SIGINT in this thread while worker processes are started (module docstring): the workers, and the
-    threads that start them, inherit the blocked signal, and a Ctrl-C arriving meanwhile is delivered when this
-    ends (pending), not lost."""
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+    """Start worker processes under this (module docstring): SIGINT is ignored, a disposition the workers inherit
+    through exec (a blocked mask is not: multiprocessing's spawn clears it), and blocked in this thread - and so in
+    the threads started meanwhile, which start Dask's workers - so that a Ctrl-C arriving now stays pending and is
+    delivered when this ends instead of being lost."""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    blocking = hasattr(signal, "pthread_sigmask")
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if blocking else None
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        signal.signal(signal.SIGINT, previous)  # first the handler, then the pending Ctrl-C, if any
+        if blocking:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 def _process_worker_initializer(parent_pid: int) -> None:
