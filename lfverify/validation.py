@@ -28,13 +28,10 @@ def _describe(value) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-class _ComplexInput(TypeError):
-    """Complex values where real numbers are expected."""
-
-
 def _reject_complex(value, name: str, expected: str):
     """``value`` itself, unless it is complex: the float conversion would drop the imaginary part (with only a
-    ComplexWarning), so any complex dtype is refused (:class:`TypeError` naming ``name``)."""
+    ComplexWarning), so any complex dtype is refused (:class:`TypeError` naming ``name``, tagged ``complex_input``
+    for :func:`check_features`, which converts inside a ``try``)."""
     dtype = getattr(value, "dtype", None)
     if dtype is None:
         try:
@@ -42,7 +39,9 @@ def _reject_complex(value, name: str, expected: str):
         except (TypeError, ValueError):  # ragged or not numeric: the conversion that follows reports it
             return value
     if np.issubdtype(dtype, np.complexfloating):
-        raise _ComplexInput(f"{name} must hold {expected}; got complex values ({_describe(value)})")
+        error = TypeError(f"{name} must hold {expected}; got complex values ({_describe(value)})")
+        error.complex_input = True
+        raise error
     return value
 
 
@@ -93,7 +92,7 @@ def check_features(X, name: str = "X", *, min_samples: int = 1) -> np.ndarray:
     try:
         arr = np.asarray(_reject_complex(X, name, "real numbers"), dtype=np.float64)
     except (TypeError, ValueError) as exc:
-        if isinstance(exc, _ComplexInput):
+        if getattr(exc, "complex_input", False):
             raise
         raise TypeError(f"{name} must be a numeric array of shape (n, d); got {_describe(X)}") from exc
     if arr.ndim != 2:
