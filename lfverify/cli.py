@@ -1,13 +1,20 @@
 """The ``lfverify`` command line: ``--version``, ``verify``, ``proofs``, ``metrics``, ``bench``, ``simulate``.
 
-Subcommands are listed in :data:`SUBCOMMANDS`.
+Subcommands are listed in :data:`SUBCOMMANDS`.  :func:`main` is the one place where failures meet the user: an
+expected failure (bad input or option, an output location that cannot be written or belongs to another command,
+a Dask address that does not answer, a missing data folder: ValueError, TypeError, OSError) is one line on stderr
+and exit status 2; an unexpected exception is one line naming it and exit status 3; Ctrl-C (SIGINT) and SIGTERM
+stop the run - the executors stop their workers, finished records stay - with one line and the shell's status
+(130, 143).  ``--debug`` shows the traceback instead.  Exit status 1 means that a claim regressed.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
+import threading
 import time
 
 from . import __version__
@@ -43,6 +50,7 @@ def _cmd_verify(args) -> int:
     from .simulations.cli import executor_from_args
 
     executor = executor_from_args(args)
+    executor.check()  # a Dask scheduler must answer before the derivations start
     started = time.perf_counter()
 
     def progress(step):
@@ -63,6 +71,10 @@ def _cmd_proofs(args) -> int:
     from .proofs import all_claims, run_claims
     from .proofs.errata import errata_markdown
 
+    if args.errata:  # before the derivations, not after them
+        from .output_folder import check_output_file
+
+        check_output_file(args.errata, option="--errata")
     claims = all_claims()
     if args.only:
         claims = [c for c in claims if args.only in c.key]
@@ -158,6 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "Utility in Binary Classification', executable and machine-checked.",
     )
     parser.add_argument("--version", action="version", version=f"lfverify {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show the traceback of a failure (default: one line)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     verify = sub.add_parser("verify", help=SUBCOMMANDS["verify"][0])
     size = verify.add_mutually_exclusive_group()
@@ -192,7 +205,28 @@ def build_parser() -> argparse.ArgumentParser:
     from .simulations.cli import add_arguments as add_simulate_arguments
 
     add_simulate_arguments(sub.add_parser("simulate", help=SUBCOMMANDS["simulate"][0]))
+    for command in sub.choices.values():  # --debug also after the command's name
+        command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                             help="show the traceback of a failure (default: one line)")
     return parser
+
+
+class Terminated(BaseException):
+    """Raised in the main thread by SIGTERM (what ``timeout``, batch schedulers and container stops send), so that
+    the executors' cleanup runs as for Ctrl-C."""
+
+
+def _terminate(signum, frame):
+    raise Terminated
+
+
+#: Exceptions that are expected failures of a command (exit status 2).
+EXPECTED_ERRORS = (ValueError, TypeError, OSError)
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return text or type(exc).__name__
 
 
 def main(argv=None) -> int:
@@ -201,11 +235,33 @@ def main(argv=None) -> int:
     if args.command is None:
         parser.print_help()
         return 2
+    debug = getattr(args, "debug", False)
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         return SUBCOMMANDS[args.command][1](args)
-    except (ValueError, TypeError) as exc:
-        print(f"lfverify {args.command}: error: {exc}", file=sys.stderr)
+    except (KeyboardInterrupt, Terminated) as exc:
+        if debug:
+            raise
+        name, status = ("SIGTERM", 143) if isinstance(exc, Terminated) else ("Ctrl-C", 130)
+        print(f"lfverify {args.command}: interrupted ({name}); the workers were stopped and every finished "
+              "record is kept: run the same command again to resume", file=sys.stderr)
+        return status
+    except EXPECTED_ERRORS as exc:
+        if debug:
+            raise
+        print(f"lfverify {args.command}: error: {_one_line(exc)}", file=sys.stderr)
         return 2
+    except Exception as exc:  # noqa: BLE001 - a bug: one line, the traceback with --debug
+        if debug:
+            raise
+        print(f"lfverify {args.command}: internal error: {type(exc).__name__}: {_one_line(exc)} (a bug; run again "
+              "with --debug for the traceback and please report it)", file=sys.stderr)
+        return 3
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":  # pragma: no cover

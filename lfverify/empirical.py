@@ -72,7 +72,7 @@ class EmpiricalEvaluation(NamedTuple):
     numerator: np.ndarray  #: N_hat, the numerator of Eq. (6) (the concave objective of Alg. 1, phase 1)
     denominator: np.ndarray  #: D_hat
     value: np.ndarray  #: U_hat = N_hat / D_hat (Eq. (6))
-    gradient_direction: np.ndarray  #: V_hat (Eq. (7))
+    gradient_direction: np.ndarray | None  #: V_hat (Eq. (7)); None if not requested
     gradient: np.ndarray  #: grad U_hat = V_hat / D_hat^2
     numerator_gradient: np.ndarray  #: grad N_hat
     denominator_gradient: np.ndarray  #: grad D_hat
@@ -265,18 +265,23 @@ class EmpiricalSurrogateUtility:
         ratio = ratio_and_direction(num, den, zeros, zeros, what="U_hat")
         return self._out(ratio.value, single)
 
-    def evaluate(self, theta, *, true_utility: bool = False) -> EmpiricalEvaluation:
+    def evaluate(self, theta, *, true_utility: bool = False, direction: bool = True) -> EmpiricalEvaluation:
         """N_hat, D_hat, U_hat, V_hat (Eq. (7)), grad U_hat and optionally the true utility, in one pass.
+
+        ``direction=False`` skips V_hat (the field is None): grad U_hat alone is then returned even where V_hat
+        does not fit in a double (scores near 1e155 and beyond; grad U_hat is computed in scaled form there).
 
         Raises
         ------
         ValueError
-            If D_hat <= 0 for some parameter row (named in the message).
+            If D_hat <= 0 for some parameter row, U_hat or grad U_hat overflow (D_hat too close to 0), or - with
+            ``direction`` - V_hat overflows (the rows are named in the message); never a NaN.
         """
         th, single = self._theta(theta)
         s0 = self._sums(self._parts[0], th, gradient=True, counts=true_utility)
         s1 = self._sums(self._parts[1], th, gradient=True, counts=true_utility)
-        r = ratio_and_direction(s0.mean_score, s1.mean_score, s0.mean_gradient, s1.mean_gradient, what="U_hat")
+        r = ratio_and_direction(s0.mean_score, s1.mean_score, s0.mean_gradient, s1.mean_gradient, what="U_hat",
+                                direction=direction)
         utility = None
         if true_utility:
             utility = self._true_utility_from_counts(s0.true_positive + s1.true_positive,
@@ -289,7 +294,8 @@ class EmpiricalSurrogateUtility:
     def gradient_direction(self, theta):
         """V_hat(theta) of Eq. (7) in O(n d): D_hat grad N_hat - N_hat grad D_hat.  Shape (d,) or (K, d).
 
-        Unlike U_hat, V_hat is defined whatever the sign of D_hat, so this never raises for D_hat <= 0.
+        Unlike U_hat, V_hat is defined whatever the sign of D_hat, so this never raises for D_hat <= 0; it raises
+        ValueError if V_hat overflows (:func:`lfverify.scores.gradient_direction`).
         """
         th, single = self._theta(theta)
         s0 = self._sums(self._parts[0], th, gradient=True, counts=False)
@@ -297,8 +303,9 @@ class EmpiricalSurrogateUtility:
         return self._out(gradient_direction(s0.mean_score, s1.mean_score, s0.mean_gradient, s1.mean_gradient), single)
 
     def gradient(self, theta):
-        """grad_theta U_hat = V_hat / D_hat^2.  Shape (d,) or (K, d)."""
-        return self.evaluate(theta).gradient
+        """grad_theta U_hat = V_hat / D_hat^2 (in scaled form where V_hat or D_hat^2 overflow).  Shape (d,) or
+        (K, d)."""
+        return self.evaluate(theta, direction=False).gradient
 
     def true_utility(self, theta, *, zero_division="warn"):
         """The empirical true utility of sgn(theta^T x) on the whole sample, with sgn(0) = -1 (Sec. 2)."""

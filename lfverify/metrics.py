@@ -318,7 +318,18 @@ class LinearFractionalMetric:
 
         TP = #{y=+1, pred=+1}/n, FP = #{y=-1, pred=+1}/n, pi = #{y=+1}/n: the exact counts are divided by n
         once each, so FP is never a difference of rounded quotients.
+
+        Raises
+        ------
+        TypeError, ValueError
+            If ``n_samples`` is not an int >= 1 (the counts are then not fractions of a sample), or a count is
+            out of range (see :meth:`value`).
         """
+        if isinstance(n_samples, (bool, np.bool_)) or not isinstance(n_samples, (int, np.integer)):
+            raise TypeError(f"n_samples must be an int >= 1; got {n_samples!r}")
+        if n_samples < 1:
+            raise ValueError(f"n_samples must be an int >= 1 (the size of the sample the counts come from); "
+                             f"got {n_samples}")
         return self.value(np.asarray(true_positives) / n_samples, np.asarray(false_positives) / n_samples,
                           positives / n_samples, zero_division=zero_division)
 

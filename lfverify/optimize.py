@@ -24,7 +24,14 @@ Choices the paper leaves open (Alg. 1 only says ``gradient_based_update``), docu
   ``learning_rate`` times the *normalized* gradient; afterwards the usual scaling y^T s / y^T y (Nocedal & Wright
   Eq. (6.20)).  A pair with y^T s <= 0 (possible without a Wolfe search, and at the loss's kink) is skipped.
 * Stopping: ``max_iter`` phase-2 iterations, or ||grad U_hat|| <= ``gtol`` (converged), or, for BFGS, no increase
-  of U_hat along the steepest-ascent direction (converged: maximal to the line search's resolution).
+  of U_hat along the steepest-ascent direction (converged: maximal to the line search's resolution).  A stop is
+  reported as converged only when it says something about U_hat; these stop with ``converged = False`` and say
+  why: a gradient that underflowed (||grad U_hat|| below the smallest normal double while grad N_hat - U_hat
+  grad D_hat is not 0), a step of ``learning_rate`` that no longer changes theta (theta beyond its
+  floating-point resolution), a gradient below ``gtol`` along which a step of ``learning_rate`` still changes
+  U_hat by more than sqrt(``gtol``) (small only because theta is huge, e.g. after a step of 1e300), and a BFGS
+  line search whose shortest trial step (``learning_rate`` / 2^39) is still long against theta (> sqrt(eps)
+  max(1, ||theta||): ``learning_rate`` too large to locate a maximum).
 """
 
 from __future__ import annotations
@@ -45,6 +52,10 @@ METHODS = ("gd", "bfgs")
 
 #: Armijo constant of the BFGS line search: accept alpha when U(theta + alpha p) >= U(theta) + c alpha grad.p.
 _ARMIJO = 1e-4
+#: Smallest positive normal double: a gradient norm below it has lost digits (underflow).
+_TINY = np.finfo(np.float64).tiny
+#: A trial step at most this long, relative to max(1, ||theta||), locates a maximum (sqrt of machine epsilon).
+_SHORT_STEP = float(np.sqrt(np.finfo(np.float64).eps))
 #: Halvings of the BFGS step before the line search gives up at this iteration.
 _MAX_HALVINGS = 40
 
@@ -160,7 +171,7 @@ def _evaluate(objective, theta: np.ndarray, history: bool):
     """
     K, d = theta.shape
     out = _Evaluated(np.full(K, np.nan), np.full((K, d), np.nan), np.full(K, np.nan))
-    parts = _batch_or_rows(lambda t: objective.evaluate(t, true_utility=history), theta)
+    parts = _batch_or_rows(lambda t: objective.evaluate(t, true_utility=history, direction=False), theta)
     for idx, ev in parts:
         out.value[idx] = np.atleast_1d(ev.value)
         out.gradient[idx] = np.atleast_2d(ev.gradient)
@@ -199,7 +210,21 @@ def _phase1(objective, theta, learning_rate, max_steps, messages):
         rows, grad, norm = rows[~flat], grad[~flat], norm[~flat]
         if rows.size == 0:
             continue
-        trial = theta[rows] + (step_size[rows] / norm)[:, None] * grad
+        with np.errstate(over="ignore"):
+            factor = step_size[rows] / norm
+        huge = ~np.isfinite(factor)  # a subnormal gradient norm: normalise the gradient first
+        factor[huge] = 1.0
+        direction = grad.copy()
+        direction[huge] = step_size[rows[huge], None] * (grad[huge] / norm[huge, None])
+        trial = theta[rows] + factor[:, None] * direction
+        unmoved = (trial == theta[rows]).all(axis=1) & (step_size[rows] >= learning_rate)
+        for r in rows[unmoved]:  # not "N_hat is maximal": theta is too large for these steps to move it
+            failed[r] = True
+            messages[r] = "phase 1 failed: " + _beyond_resolution(learning_rate, float(
+                _row_norms(theta[r][None])[0])).removeprefix("stopped: ")
+        rows, grad, trial = rows[~unmoved], grad[~unmoved], trial[~unmoved]
+        if rows.size == 0:
+            continue
         trial_numerator = _numerators(objective, trial)
         better = trial_numerator > numerator[rows]
         accepted = rows[better]
@@ -211,7 +236,8 @@ def _phase1(objective, theta, learning_rate, max_steps, messages):
         for r in rows[~better]:
             if step_size[r] < 1e-300 or not np.isfinite(step_size[r]):
                 failed[r] = True
-                messages[r] = "phase 1 failed: no increase of N_hat along its gradient (N_hat is maximal and <= 0)"
+                messages[r] = ("phase 1 failed: no increase of N_hat along its gradient down to steps of 1e-300 "
+                               "(N_hat is maximal and <= 0, or flat to floating-point resolution near theta)")
         ok = numerator > 0
     for r in np.flatnonzero(~ok & ~failed):
         messages[r] = f"phase 1 did not reach N_hat > 0 within max_phase1_iter = {max_steps} steps"
@@ -275,6 +301,7 @@ def maximize_surrogate_utility(objective, theta0, *, method: str = "bfgs", learn
     messages = [""] * K
 
     theta, phase1_steps, ready = _phase1(objective, theta, learning_rate, max_phase1_iter, messages)
+    theta_norms = lambda r: float(_row_norms(theta[r][None])[0])  # noqa: E731 - ||theta_r||, overflow-free
 
     iterations = np.zeros(K, dtype=int)
     converged = np.zeros(K, dtype=bool)
@@ -307,8 +334,19 @@ def maximize_surrogate_utility(objective, theta0, *, method: str = "bfgs", learn
         gnorm = _row_norms(grad)
         done = active & (gnorm <= gtol)
         for r in np.flatnonzero(done):
-            converged[r] = True
-            messages[r] = f"converged: ||grad U_hat|| = {gnorm[r]:.3g} <= gtol = {gtol:g}"
+            if gnorm[r] < _TINY and _ascent_direction_exists(objective, theta[r]):
+                messages[r] = (f"stopped: grad U_hat underflowed (||grad U_hat|| = {gnorm[r]:.3g} is below the "
+                               "smallest normal double while grad N_hat - U_hat grad D_hat is not 0): not a "
+                               f"stationary point; theta (||theta|| = {theta_norms(r):.3g}) or X is too extreme in "
+                               "scale")
+            elif learning_rate * gnorm[r] > np.sqrt(gtol):
+                messages[r] = (f"stopped: ||grad U_hat|| = {gnorm[r]:.3g} <= gtol = {gtol:g} only through the scale of "
+                               f"theta (||theta|| = {theta_norms(r):.3g}): a step of learning_rate = {learning_rate:g} "
+                               f"along it changes U_hat by about {learning_rate * gnorm[r]:.3g} (> sqrt(gtol)), so "
+                               "this is not a maximum; use a smaller learning_rate or theta0")
+            else:
+                converged[r] = True
+                messages[r] = f"converged: ||grad U_hat|| = {gnorm[r]:.3g} <= gtol = {gtol:g}"
         active &= ~done
         if not active.any():
             break
@@ -317,15 +355,30 @@ def maximize_surrogate_utility(objective, theta0, *, method: str = "bfgs", learn
         if method == "gd":
             # Algorithm 2: theta <- theta + gamma g / ||g|| with g = V_hat (parallel to grad U_hat).
             new_theta = theta[rows] + learning_rate * grad[rows] / gnorm[rows, None]
+            unchanged = (new_theta == theta[rows]).all(axis=1)
+            for r in rows[unchanged]:
+                active[r] = False
+                messages[r] = _beyond_resolution(learning_rate, theta_norms(r))
+            rows, new_theta = rows[~unchanged], new_theta[~unchanged]
             ev, ok = _evaluate(objective, new_theta, history)
         else:
             new_theta, accepted, full, first = _bfgs_line_search(objective, theta, grad, value, inverse_hessian,
                                                                  rows, learning_rate, fresh, history)
             for r in rows[~accepted]:
-                if fresh[r]:  # even the normalized-gradient step cannot increase U_hat: a maximum
-                    active[r], converged[r] = False, True
-                    messages[r] = ("converged: no increase of U_hat along the gradient after "
-                                   f"{_MAX_HALVINGS} step halvings (maximal to the line search's resolution)")
+                if fresh[r]:  # even the normalized-gradient step cannot increase U_hat: a maximum, unless
+                    active[r] = False  # the steps cannot move theta, or even the shortest one is long
+                    size, shortest = theta_norms(r), learning_rate * 0.5 ** (_MAX_HALVINGS - 1)
+                    if np.array_equal(theta[r] + learning_rate * grad[r] / gnorm[r], theta[r]):
+                        messages[r] = _beyond_resolution(learning_rate, size)
+                    elif shortest > _SHORT_STEP * max(1.0, size):
+                        messages[r] = ("stopped: no increase of U_hat along the gradient, but even the shortest "
+                                       f"trial step ({shortest:.3g}, after {_MAX_HALVINGS} halvings) is long against "
+                                       f"theta (||theta|| = {size:.3g}): learning_rate = {learning_rate:g} is too "
+                                       "large to locate a maximum")
+                    else:
+                        converged[r] = True
+                        messages[r] = ("converged: no increase of U_hat along the gradient after "
+                                       f"{_MAX_HALVINGS} step halvings (maximal to the line search's resolution)")
                 else:  # the quasi-Newton direction failed: restart from the scaled gradient next iteration
                     _reset_inverse_hessian(inverse_hessian, r, grad[r], learning_rate)
                     fresh[r], pair_seen[r] = True, False
@@ -385,6 +438,22 @@ def maximize_surrogate_utility(objective, theta0, *, method: str = "bfgs", learn
                                   bool(converged[0]), messages[0])
     return OptimizationResult(theta, method, phase1_steps, iterations, value, true_value, surrogate_history,
                               true_history, converged, messages)
+
+
+def _beyond_resolution(learning_rate: float, theta_norm: float) -> str:
+    return (f"stopped: a step of learning_rate = {learning_rate:g} no longer changes theta (||theta|| = "
+            f"{theta_norm:.3g} is beyond the floating-point resolution of such steps): start from a smaller theta0 "
+            "or use a larger learning_rate")
+
+
+def _ascent_direction_exists(objective, theta_row: np.ndarray) -> bool:
+    """Whether grad N_hat - U_hat grad D_hat (= D_hat grad U_hat) is not 0 at ``theta_row`` (underflow check)."""
+    with np.errstate(all="ignore"):
+        try:
+            ev = objective.evaluate(theta_row, direction=False)
+        except ValueError:
+            return False
+        return bool(np.any(ev.numerator_gradient - ev.value * ev.denominator_gradient != 0))
 
 
 def _reset_inverse_hessian(inverse_hessian, r, gradient, learning_rate):

@@ -251,6 +251,7 @@ def run_verification(mode: str = "quick", *, out, executor="processes", jobs: in
     from .simulations.executors import make_executor
 
     executor = make_executor(executor, workers=jobs)
+    _check_before_work(out, mode, executor, benchmark)
     from .plotting import matplotlib_available
 
     figures = figures and matplotlib_available()
@@ -313,6 +314,25 @@ def run_verification(mode: str = "quick", *, out, executor="processes", jobs: in
                                 bench_markdown, figure_paths, corrected)
     _write(result, out)
     return result
+
+
+def _check_before_work(out: Path, mode: str, executor, benchmark: bool) -> None:
+    """What can be checked before the first derivation: the output folder (writable, owned by ``verify``) and the
+    subfolders the studies and the benchmark write, the Dask scheduler, and an explicit data-set folder."""
+    import os
+
+    from .output_folder import check_output_folder, claim_output_folder, settings_fingerprint
+    
+    if benchmark:
+        from .datasets import DATASETS_ENV_VARIABLE, dataset_root
+
+        if os.environ.get(DATASETS_ENV_VARIABLE):
+            dataset_root()  # FileNotFoundError naming the variable
+    getattr(executor, "check", lambda: None)()
+    for sub in ("simulations", "benchmark"):
+        check_output_folder(out / sub, option="--out")
+    claim_output_folder(out, command="verify", fingerprint=settings_fingerprint({"mode": mode}),
+                        settings=f"mode {mode}")
 
 
 # ---------------------------------------------------------------------------------------------- benchmark

@@ -98,32 +98,70 @@ def surrogate_scores(metric: LinearFractionalMetric, loss, xi, y, *, prior: floa
 
 
 class RatioDirection(NamedTuple):
-    """A ratio U = N / D with its gradient and the gradient direction V = D grad N - N grad D."""
+    """A ratio U = N / D with its gradient and the gradient direction V = D grad N - N grad D (None when not
+    asked for)."""
 
     numerator: np.ndarray
     denominator: np.ndarray
     value: np.ndarray
-    gradient_direction: np.ndarray
+    gradient_direction: np.ndarray | None
     gradient: np.ndarray
 
 
+def _power_of_two_scale(*arrays) -> np.ndarray:
+    """Per row, the power of two 2^e >= the largest |entry| of the arrays (shape (K,)): dividing by it is exact."""
+    largest = np.max(np.column_stack([np.abs(a).reshape(a.shape[0], -1).max(axis=1) for a in arrays]), axis=1)
+    return np.ldexp(1.0, np.frexp(np.where(largest > 0, largest, 1.0))[1])
+
+
 def gradient_direction(numerator, denominator, numerator_gradient, denominator_gradient) -> np.ndarray:
-    """V = D grad N - N grad D for a batch (N, D of shape (K,), gradients (K, d)); Sec. 3.3 / Eq. (7)."""
-    num = np.asarray(numerator, dtype=np.float64)[:, None]
-    den = np.asarray(denominator, dtype=np.float64)[:, None]
-    return den * np.asarray(numerator_gradient, dtype=np.float64) - num * np.asarray(denominator_gradient, dtype=np.float64)
+    """V = D grad N - N grad D for a batch (N, D of shape (K,), gradients (K, d)); Sec. 3.3 / Eq. (7).
 
-
-def ratio_and_direction(numerator, denominator, numerator_gradient, denominator_gradient, *, what: str) -> RatioDirection:
-    """U = N / D, V = D grad N - N grad D and grad U = V / D^2 (Sec. 3.3, Lemma 3).
-
-    Shapes: N, D of shape (K,); gradients of shape (K, d).
+    A row whose products overflow is recomputed with every factor divided by a power of two (exact), so V is
+    returned whenever it is itself a finite double.
 
     Raises
     ------
     ValueError
-        If some denominator is <= 0 or not finite (the ratio and its gradient identity then break down);
-        the message names the offending rows of the batch.
+        If V does not fit in a double (its entries exceed 1.8e308), naming the rows: a correct V cannot be
+        returned (grad U = V / D^2 still can: :func:`ratio_and_direction`).
+    """
+    num = np.asarray(numerator, dtype=np.float64)
+    den = np.asarray(denominator, dtype=np.float64)
+    gnum = np.asarray(numerator_gradient, dtype=np.float64)
+    gden = np.asarray(denominator_gradient, dtype=np.float64)
+    with np.errstate(over="ignore", invalid="ignore"):
+        direction = den[:, None] * gnum - num[:, None] * gden
+        bad = ~np.isfinite(direction).all(axis=1)
+        if bad.any():
+            scale = _power_of_two_scale(num[bad], den[bad], gnum[bad], gden[bad])[:, None]
+            scaled = (den[bad, None] / scale) * (gnum[bad] / scale) - (num[bad, None] / scale) * (gden[bad] / scale)
+            direction[bad] = (scaled * scale) * scale
+    overflow = ~np.isfinite(direction).all(axis=1)
+    if overflow.any():
+        rows = np.flatnonzero(overflow)
+        raise ValueError(
+            f"V = D grad N - N grad D overflows the largest double for parameter rows {rows[:10].tolist()} "
+            f"(D = {den[rows[:3]].tolist()}, N = {num[rows[:3]].tolist()}): the scores are too large; rescale X "
+            "or theta (the gradient of the ratio, V / D^2, is still available)"
+        )
+    return direction
+
+
+def ratio_and_direction(numerator, denominator, numerator_gradient, denominator_gradient, *, what: str,
+                        direction: bool = True) -> RatioDirection:
+    """U = N / D, V = D grad N - N grad D and grad U = V / D^2 (Sec. 3.3, Lemma 3).
+
+    Shapes: N, D of shape (K,); gradients of shape (K, d).  Where V or D^2 leaves the range of doubles, grad U is
+    computed as (grad N - U grad D) / D instead, so it is correct wherever it is itself representable.  With
+    ``direction=False`` V is not computed (the field is None) and cannot overflow.
+
+    Raises
+    ------
+    ValueError
+        If some denominator is <= 0 or not finite (the ratio and its gradient identity then break down), or U
+        or grad U overflow (D is positive but too small for this N); the message names the offending rows of
+        the batch.  With ``direction=True``, also if V overflows (:func:`gradient_direction`).
     """
     num = np.asarray(numerator, dtype=np.float64)
     den = np.asarray(denominator, dtype=np.float64)
@@ -135,5 +173,28 @@ def ratio_and_direction(numerator, denominator, numerator_gradient, denominator_
             f"it is {den[rows[:10]].tolist()} (numerator {num[rows[:10]].tolist()}); the surrogate utility is "
             "undefined there"
         )
-    direction = gradient_direction(num, den, numerator_gradient, denominator_gradient)
-    return RatioDirection(num, den, num / den, direction, direction / (den * den)[:, None])
+    gnum = np.asarray(numerator_gradient, dtype=np.float64)
+    gden = np.asarray(denominator_gradient, dtype=np.float64)
+    v = gradient_direction(num, den, gnum, gden) if direction else None
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
+        value = num / den
+        square = den * den
+        direct = (square > np.finfo(np.float64).tiny) & np.isfinite(square)
+        gradient = np.empty_like(gnum)
+        if direct.all() and v is not None:
+            gradient[...] = v / square[:, None]
+        else:
+            unscaled = v if v is not None else den[:, None] * gnum - num[:, None] * gden
+            gradient[...] = unscaled / square[:, None]
+        rescale = ~direct | ~np.isfinite(gradient).all(axis=1)
+        if rescale.any():  # the quotient rule without D^2: (grad N - U grad D) / D
+            gradient[rescale] = (gnum[rescale] - value[rescale, None] * gden[rescale]) / den[rescale, None]
+    overflow = ~np.isfinite(value) | ~np.isfinite(gradient).all(axis=1)
+    if overflow.any():
+        rows = np.flatnonzero(overflow)
+        raise ValueError(
+            f"{what}: the ratio or its gradient overflows for parameter rows {rows[:10].tolist()} (denominator "
+            f"{den[rows[:10]].tolist()}, numerator {num[rows[:10]].tolist()}): the denominator is positive but too "
+            "close to 0; the surrogate utility is unbounded near there"
+        )
+    return RatioDirection(num, den, value, v, gradient)

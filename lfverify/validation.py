@@ -28,6 +28,23 @@ def _describe(value) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _reject_complex(value, name: str, expected: str):
+    """``value`` itself, unless it is complex: the float conversion would drop the imaginary part (with only a
+    ComplexWarning), so any complex dtype is refused (:class:`TypeError` naming ``name``, tagged ``complex_input``
+    for :func:`check_features`, which converts inside a ``try``)."""
+    dtype = getattr(value, "dtype", None)
+    if dtype is None:
+        try:
+            dtype = np.asarray(value).dtype
+        except (TypeError, ValueError):  # ragged or not numeric: the conversion that follows reports it
+            return value
+    if np.issubdtype(dtype, np.complexfloating):
+        error = TypeError(f"{name} must hold {expected}; got complex values ({_describe(value)})")
+        error.complex_input = True
+        raise error
+    return value
+
+
 def check_real(
     value,
     name: str,
@@ -111,8 +128,10 @@ def check_features(X, name: str = "X", *, min_samples: int = 1, accept_sparse: b
                             f"{X.shape} (use X.toarray())")
         return _check_sparse_features(X, name, min_samples)
     try:
-        arr = np.asarray(X, dtype=np.float64)
+        arr = np.asarray(_reject_complex(X, name, "real numbers"), dtype=np.float64)
     except (TypeError, ValueError) as exc:
+        if getattr(exc, "complex_input", False):
+            raise
         raise TypeError(f"{name} must be a numeric array of shape (n, d); got {_describe(X)}") from exc
     if arr.ndim != 2:
         raise ValueError(f"{name} must be a 2-D array of shape (n, d); got an array of shape {arr.shape}")
@@ -144,6 +163,7 @@ def check_labels(y, name: str = "y", *, n_samples: int | None = None, require_bo
         encodings (-1 together with 0), or holds a single class while ``require_both_classes``.
     """
     arr = np.asarray(y)
+    _reject_complex(arr, name, "real labels in {-1, +1} or {0, 1}")
     if arr.ndim != 1:
         raise ValueError(f"{name} must be a 1-D array of labels; got an array of shape {arr.shape}")
     if n_samples is not None and arr.shape[0] != n_samples:
@@ -170,6 +190,7 @@ def check_parameters(theta, n_features: int, name: str = "theta") -> tuple[np.nd
     A single parameter vector of shape (d,) is accepted and reported as ``single=True`` so that callers can
     return scalars / (d,) arrays for it and (K,) / (K, d) arrays for a batch.
     """
+    _reject_complex(theta, name, "real numbers")
     try:
         arr = np.asarray(theta, dtype=np.float64)
     except (TypeError, ValueError) as exc:

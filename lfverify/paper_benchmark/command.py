@@ -74,6 +74,7 @@ class BenchOptions:
     executor: str | None = None  # None: from jobs; "serial", "processes", or "dask" (with dask_address / dask_local)
     dask_address: str | None = None
     dask_local: int | None = None
+    dask_timeout: float | None = None  # seconds to reach the scheduler at dask_address (None: the executor's default)
     alpha: float = 0.05
     test: str = "welch"
     data_root: str | None = None
@@ -120,6 +121,9 @@ def validate_options(options: BenchOptions) -> BenchOptions:
     check_real(options.convergence_learning_rate, "convergence_learning_rate", low=0.0, low_inclusive=False)
     if options.test not in ("welch", "paired"):
         raise ValueError(f"test must be 'welch' or 'paired'; got {options.test!r}")
+    if options.data_root is not None and not Path(options.data_root).is_dir():
+        raise ValueError(f"data_root (--data-root) must be a folder holding the data sets; got "
+                         f"{str(options.data_root)!r}, which is not a folder")
     available = available_datasets(root=options.data_root)
     datasets = tuple(available) if options.datasets is None else tuple(options.datasets)
     if not datasets:
@@ -183,15 +187,18 @@ def build_cells(options: BenchOptions) -> dict:
 
 #: BenchOptions fields that say where the trials run, not what they compute: left out of summary.json, so that
 #: every executor writes the same summary.
-EXECUTION_OPTIONS = ("out", "progress", "jobs", "executor", "dask_address", "dask_local")
+EXECUTION_OPTIONS = ("out", "progress", "jobs", "executor", "dask_address", "dask_local", "dask_timeout")
 
 
 def make_bench_executor(options: BenchOptions):
     """The executor of :mod:`lfverify.simulations.executors` that ``options`` select."""
     from ..simulations.executors import make_executor
 
+    if options.dask_timeout is not None and options.dask_address is None:
+        raise ValueError("--dask-timeout applies to --dask ADDRESS only")
     if options.dask_address is not None or options.dask_local is not None:
-        return make_executor(dask_address=options.dask_address, dask_local=options.dask_local)
+        return make_executor(dask_address=options.dask_address, dask_local=options.dask_local,
+                             dask_timeout=options.dask_timeout)
     if options.executor is not None:
         return make_executor(options.executor, workers=options.jobs)
     return make_executor("serial") if options.jobs == 1 else make_executor("processes", workers=options.jobs)
@@ -205,9 +212,14 @@ def run_benchmark(options: BenchOptions, *, executor=None) -> Path:
     uses for its studies) overrides the one the options select."""
     from . import report
 
+    from ..output_folder import claim_output_folder
+    from .runner import fingerprint
+
     options = validate_options(options)
-    out = Path(options.out)
     executor = make_bench_executor(options) if executor is None else executor
+    getattr(executor, "check", lambda: None)()  # a Dask scheduler must answer before any trial runs
+    out = claim_output_folder(options.out, command="bench", fingerprint=fingerprint({"seed": options.seed}),
+                              settings=f"seed {options.seed}")
     all_cells = build_cells(options)
     started = time.time()
     records, timings, compute = {}, {}, 0.0
@@ -359,7 +371,7 @@ def options_from_args(args) -> BenchOptions:
                "taus": "taus", "tau_trials": "tau_trials", "convergence_iter": "convergence_iter",
                "convergence_trials": "convergence_trials", "seed": "seed", "jobs": "jobs", "workers": "jobs",
                "test": "test", "alpha": "alpha", "data_root": "data_root", "dask": "dask_address",
-               "dask_local": "dask_local"}
+               "dask_local": "dask_local", "dask_timeout": "dask_timeout"}
     for arg, option in mapping.items():
         value = getattr(args, arg, None)
         if value is not None:
@@ -377,7 +389,8 @@ def _command_line(args) -> str:
         parts.append("--quick")
     parts += ["--out", str(args.out)]
     for name, value in sorted(vars(args).items()):
-        if name in ("quick", "out", "no_figures", "command") or value is None or value is False or callable(value):
+        if (name in ("quick", "out", "no_figures", "command", "debug") or value is None or value is False
+                or callable(value)):
             continue
         flag = "--" + name.replace("_", "-")
         parts += [flag] if value is True else [flag, ",".join(map(str, value)) if isinstance(value, tuple) else str(value)]

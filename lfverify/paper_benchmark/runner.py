@@ -5,7 +5,9 @@ Every unit of work (a *cell*: experiment, data set, parameter, trial) writes one
 ``os.replace``) as soon as it finishes, so an interrupted run loses at most the cells in flight and the next run
 with the same ``--out`` skips every cell whose record exists.  Each record carries the fingerprint of the settings
 that produced it; finding a record with another fingerprint is an error (mixing settings in one table would be
-wrong), not a silent overwrite.
+wrong), not a silent overwrite.  Each record also carries the SHA-256 of its content (:mod:`lfverify.sealed_records`)
+and is checked when read back (hash, keys and types, its cell, one result or error per metric and method of the
+cell); a damaged record is reported, set aside as ``*.json.damaged`` and its cell recomputed, never used.
 
 A record holds only what the cell computed, so it is the same byte for byte whichever executor ran it; the wall
 times of the cell and of each method's fit go beside it, to ``<out>/timings/<same path>`` (written first: a
@@ -21,8 +23,8 @@ nor on the number of workers.
 
 from __future__ import annotations
 
+import contextlib
 import functools
-import hashlib
 import json
 import sys
 import time
@@ -30,11 +32,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..atomic_write import write_text_atomically
+from ..output_folder import settings_fingerprint
+from ..sealed_records import DamagedRecord, read_sealed, report_damaged, seal
 
 __all__ = ["Cell", "record_path", "timing_path", "load_records", "load_timings", "run_cells", "fingerprint"]
 
-#: Record format version (bump when a record's meaning changes).  2: timings moved to their own files.
-RECORD_VERSION = 2
+#: Record format version (bump when a record's meaning changes).  2: timings moved to their own files.  3: the
+#: content hash (a sound version-2 record is sealed in place when read, so earlier runs keep resuming).
+RECORD_VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -56,8 +61,7 @@ class Cell:
 
 def fingerprint(settings: dict) -> str:
     """A short hash of a cell's settings (without the trial index)."""
-    text = json.dumps(settings, sort_keys=True, default=repr)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    return settings_fingerprint(settings)
 
 
 def record_path(out: Path, cell: Cell) -> Path:
@@ -69,37 +73,93 @@ def timing_path(out: Path, cell: Cell) -> Path:
     return Path(out) / "timings" / cell.kind / cell.dataset / cell.parameter / f"trial-{cell.trial:03d}.json"
 
 
-def _read_record(path: Path) -> dict:
-    try:
-        return json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ValueError(f"cannot read the record {path}: {exc}; delete it to recompute that trial") from exc
+_RECORD_FIELDS = (("kind", str), ("dataset", str), ("parameter", str), ("trial", int), ("version", int),
+                  ("fingerprint", str), ("settings", dict), ("results", dict))
 
 
-def load_records(out: Path, cells) -> dict:
-    """The existing records of ``cells`` (cell -> record); raises if one was made with other settings."""
+def _record_problem(record: dict, cell: Cell) -> str | None:
+    """Why ``record`` cannot be ``cell``'s record (keys, types, its cell, one result or error for every metric and
+    method the cell ran), or None."""
+    for key, kind in _RECORD_FIELDS:
+        if not isinstance(record.get(key), kind) or isinstance(record.get(key), bool):
+            return f"lacks {key!r} (a {kind.__name__})"
+    if (record["kind"], record["dataset"], record["parameter"], record["trial"]) != (
+            cell.kind, cell.dataset, cell.parameter, cell.trial):
+        return (f"holds trial {record['trial']} of {record['kind']}/{record['dataset']}/{record['parameter']}, "
+                f"not trial {cell.trial} of {cell.kind}/{cell.dataset}/{cell.parameter}")
+    if record["version"] not in (2, RECORD_VERSION):
+        return f"has version {record['version']}, not {RECORD_VERSION}"
+    settings, results, errors = cell.settings_dict, record["results"], record.get("errors", {})
+    metrics = settings.get("metrics", list(results))
+    if not isinstance(errors, dict) or sorted(results) != sorted(metrics):
+        return f"holds results for the metrics {sorted(results)}, not {sorted(metrics)}"
+    from .protocol import PROPOSED_METHODS
+
+    methods = list(PROPOSED_METHODS) if cell.kind == "convergence" else settings.get("methods")
+    for metric in metrics:
+        done, failed = results[metric], errors.get(metric, {})
+        if not isinstance(done, dict) or not isinstance(failed, dict) or not all(
+                isinstance(v, dict) for v in done.values()):
+            return f"holds malformed results for {metric}"
+        if methods is not None and sorted({*done, *failed}) != sorted(methods):
+            return f"holds {metric} results of {sorted({*done, *failed})}, not of the cell's methods {sorted(methods)}"
+    return None
+
+
+def _load_record(out: Path, cell: Cell) -> dict:
+    """The checked record of ``cell``; a sound version-2 record (before the hash) is sealed in place.
+
+    Raises DamagedRecord if it cannot be trusted, ValueError if it is sound but was made with other settings."""
+    path = record_path(out, cell)
+    record = read_sealed(path, unsealed_ok=True)
+    problem = _record_problem(record, cell)
+    if problem is not None or (record["version"] == RECORD_VERSION) != ("sha256" in record):
+        raise DamagedRecord(path, problem or "its version and content hash do not go together")
+    expected = fingerprint(cell.settings_dict)
+    if record["fingerprint"] != expected:
+        raise ValueError(
+            f"{path} was produced with other settings (fingerprint {record['fingerprint']!r}, expected "
+            f"{expected!r}); use another --out folder or delete {Path(out) / 'records' / cell.kind}")
+    if "sha256" not in record:
+        record = seal({**record, "version": RECORD_VERSION})
+        _write_record(path, record)
+    return record
+
+
+def _write_record(path: Path, record: dict) -> None:
+    write_text_atomically(path, json.dumps(record, indent=1, sort_keys=True) + "\n")
+
+
+def load_records(out: Path, cells, *, recompute_damaged: bool = True) -> dict:
+    """The existing, checked records of ``cells`` (cell -> record); raises if one was made with other settings.
+
+    A damaged record is reported on stderr and set aside (its cell is then missing, so :func:`run_cells` recomputes
+    it); with ``recompute_damaged=False`` it raises ValueError naming it instead."""
     found = {}
     for cell in cells:
-        path = record_path(out, cell)
-        if not path.exists():
+        if not record_path(out, cell).exists():
             continue
-        record = _read_record(path)
-        expected = fingerprint(cell.settings_dict)
-        if record.get("fingerprint") != expected or record.get("version") != RECORD_VERSION:
-            raise ValueError(
-                f"{path} was produced with other settings (fingerprint {record.get('fingerprint')!r}, expected "
-                f"{expected!r}); use another --out folder or delete {Path(out) / 'records' / cell.kind}")
-        found[cell] = record
+        try:
+            found[cell] = _load_record(out, cell)
+        except DamagedRecord as damaged:
+            if not recompute_damaged:
+                raise ValueError(f"{damaged}; run the same command again to recompute it") from damaged
+            report_damaged(damaged, f"trial {cell.trial} of {cell.kind}/{cell.dataset}/{cell.parameter}")
     return found
 
 
 def load_timings(out: Path, cells) -> dict:
-    """The wall times of those ``cells`` that have them (cell -> {"elapsed_seconds": ..., "methods": ...})."""
+    """The wall times of those ``cells`` that have them (cell -> {"elapsed_seconds": ..., "methods": ...}); a
+    damaged timing file counts as a time not known (timings are reported, never used in a result)."""
     found = {}
     for cell in cells:
         path = timing_path(out, cell)
-        if path.exists():
-            found[cell] = _read_record(path)
+        try:
+            timing = json.loads(path.read_bytes().decode("utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(timing, dict) and isinstance(timing.get("elapsed_seconds"), (int, float)):
+            found[cell] = timing
     return found
 
 
@@ -140,7 +200,7 @@ def _run_cell(cell: Cell, data_root: str | None) -> tuple[dict, dict]:
     timing = {"elapsed_seconds": round(time.perf_counter() - started, 3), "methods": record.pop("timing")}
     record.update(kind=cell.kind, parameter=cell.parameter, version=RECORD_VERSION,
                   fingerprint=fingerprint(settings), settings=settings)
-    return record, timing
+    return seal(record), timing
 
 
 def _as_executor(executor, jobs):
@@ -176,6 +236,8 @@ def run_cells(cells, out, *, executor=None, jobs: int = 1, data_root=None, progr
     executor = _as_executor(executor, jobs)
     out = Path(out)
     cells = list(cells)
+    for stale in [*(out / "records").rglob(".*.tmp"), *(out / "timings").rglob(".*.tmp")]:
+        stale.unlink()  # left by a run killed while writing; never a valid record
     records = load_records(out, cells)
     todo = [c for c in cells if c not in records]
     root = None if data_root is None else str(data_root)
@@ -183,12 +245,13 @@ def run_cells(cells, out, *, executor=None, jobs: int = 1, data_root=None, progr
     bar = tqdm(total=len(cells), initial=len(cells) - len(todo), desc=description, unit="trial",
                disable=not show, file=sys.stderr, dynamic_ncols=True)
     try:
-        for index, (record, timing) in executor.map_unordered(_run_cell, [(cell, root) for cell in todo]):
-            cell = todo[index]
-            write_text_atomically(timing_path(out, cell), json.dumps(timing, indent=1, sort_keys=True) + "\n")
-            write_text_atomically(record_path(out, cell), json.dumps(record, indent=1, sort_keys=True) + "\n")
-            records[cell] = record
-            bar.update(1)
+        with contextlib.closing(executor.map_unordered(_run_cell, [(cell, root) for cell in todo])) as results:
+            for index, (record, timing) in results:
+                cell = todo[index]
+                write_text_atomically(timing_path(out, cell), json.dumps(timing, indent=1, sort_keys=True) + "\n")
+                _write_record(record_path(out, cell), record)
+                records[cell] = record
+                bar.update(1)
     finally:
         bar.close()
     return records

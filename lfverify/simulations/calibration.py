@@ -126,6 +126,12 @@ def replication_sample(study_seed, n, replication):
     return POPULATION.sample(n, seed=np.random.default_rng(seed_sequence(study_seed, key)))
 
 
+def _task_rows(task, config):
+    """One row for a population task; one per replication for a sample or sweep task."""
+    p = task.params
+    return 1 if p["kind"] == "population" else p["count"]
+
+
 def _run_task(task, config, context, study_seed):
     p = task.params
     if p["kind"] == "population":
@@ -294,4 +300,5 @@ STUDY = Study(
     run_task=_run_task,
     summarize=_summarize,
     figures=_figures,
+    task_rows=_task_rows,
 )

@@ -46,6 +46,8 @@ def add_executor_arguments(parser):
     where.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: all cores)")
     where.add_argument("--dask", metavar="ADDRESS", help="a Dask scheduler, e.g. tcp://127.0.0.1:8786")
     where.add_argument("--dask-local", type=int, metavar="N", help="start a Dask LocalCluster of N worker processes")
+    parser.add_argument("--dask-timeout", type=float, metavar="SECONDS",
+                        help="seconds to reach the --dask scheduler and hear it answer (default 10)")
     return where
 
 
@@ -56,7 +58,9 @@ def executor_from_args(args):
     if args.serial:
         return make_executor("serial")
     if args.dask or args.dask_local is not None:
-        return make_executor(dask_address=args.dask, dask_local=args.dask_local)
+        return make_executor(dask_address=args.dask, dask_local=args.dask_local, dask_timeout=args.dask_timeout)
+    if args.dask_timeout is not None:
+        raise ValueError("--dask-timeout applies to --dask ADDRESS only")
     return make_executor("processes", workers=args.workers)
 
 
@@ -93,12 +97,20 @@ def _verdict_lines(summary: dict) -> list[str]:
 
 def run(args) -> int:
     """Run the selected study (or all of them) and print where the results went and the verdicts."""
+    from ..output_folder import check_output_folder
     from . import STUDIES, STUDY_NAMES
     from .engine import run as run_engine
 
     executor = executor_from_args(args)
+    executor.check()  # a Dask scheduler must answer before any work starts
     names = list(STUDY_NAMES) if args.name == "all" else [args.name]
-    out = Path(args.out)
+    out = check_output_folder(args.out, option="--out")
+    if args.name == "all":  # each study also claims its own subfolder
+        from ..output_folder import claim_output_folder, settings_fingerprint
+
+        seed = "default" if args.seed is None else args.seed
+        claim_output_folder(out, command="simulate all", settings=f"mode {args.mode}, seed {seed}",
+                            fingerprint=settings_fingerprint({"mode": args.mode, "seed": args.seed}))
     for name in names:
         target = out / name if args.name == "all" else out
         print(f"{name} ({args.mode}, {executor.describe()}) -> {target}", file=sys.stderr)

@@ -75,6 +75,12 @@ def _population_row(metric_name):
     return row
 
 
+def _task_rows(task, config):
+    """One row for a population task; one per (metric, replication) for a sample task."""
+    p = task.params
+    return 1 if p["kind"] == "population" else len(METRICS) * p["count"]
+
+
 def _run_task(task, config, context, study_seed):
     p = task.params
     if p["kind"] == "population":
@@ -174,4 +180,5 @@ STUDY = Study(
     run_task=_run_task,
     summarize=_summarize,
     figures=_figures,
+    task_rows=_task_rows,
 )

@@ -3,11 +3,16 @@ recorded one finished task at a time, and resumable.
 
 Layout of an output folder ``DIR`` (every file written atomically, :func:`lfverify.atomic_write.write_text_atomically`):
 
+* ``DIR/lfverify-owner.json`` - the folder's owner (``simulate <study>``) and the run's fingerprint
+  (:mod:`lfverify.output_folder`): another command, or this study with other settings, refuses the folder.
 * ``DIR/run.json`` - the run's identity (study, mode, configuration, seed, lfverify version) and its fingerprint;
   a folder never mixes the records of two configurations (a mismatch is an error, not a silent restart).
-* ``DIR/records/<task key>.json`` - one file per finished task: its key, the fingerprint and its rows.
-  Resuming skips every task whose record exists, so a killed run continues where it stopped, and ends with
-  results identical to an uninterrupted run (every task's numbers depend only on the study seed and its key).
+* ``DIR/records/<task key>.json`` - one file per finished task: its key, the fingerprint, its rows and the
+  SHA-256 of that content (:mod:`lfverify.sealed_records`).  Resuming skips every task whose record exists and
+  passes its checks (hash, keys, types, the number of rows the study declares for the task); a damaged record is
+  reported, set aside as ``*.json.damaged`` and recomputed, never used.  So a killed run continues where it
+  stopped, and ends with results identical to an uninterrupted run (every task's numbers depend only on the
+  study seed and its key).
 * ``DIR/records.csv`` - all rows in grid order (not completion order), floats printed to round-trip exactly.
 * ``DIR/summary.json`` - the study's fitted rates, intervals and verdicts, computed from the records as read
   back from disk, and a ``generated_by`` block (command, version, seed).  No timings, so two runs compare equal.
@@ -21,6 +26,7 @@ order of execution or the number of workers.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
 import io
@@ -36,6 +42,8 @@ import numpy as np
 
 from .. import __version__
 from ..atomic_write import write_text_atomically
+from ..output_folder import claim_output_folder, settings_fingerprint
+from ..sealed_records import DamagedRecord, read_sealed, report_damaged, seal
 from .executors import make_executor
 
 __all__ = ["Task", "Study", "RunResult", "spawn_key", "seed_sequence", "run", "read_records", "MODES"]
@@ -43,7 +51,10 @@ __all__ = ["Task", "Study", "RunResult", "spawn_key", "seed_sequence", "run", "r
 #: Run sizes every study defines: "smoke" (the test suite, seconds), "quick" (committed results, < 1 min),
 #: "full" (the issue's sizes).
 MODES = ("smoke", "quick", "full")
+#: Format of run.json's identity (part of the fingerprint: unchanged, so earlier folders keep resuming).
 _FORMAT = 1
+#: Format of a task record: 2 adds the content hash (a format-1 record is checked, then sealed in place).
+_RECORD_FORMAT = 2
 
 
 @dataclass(frozen=True)
@@ -127,6 +138,9 @@ class Study:
         flat values (str, int, float, bool).
     summarize : callable(rows, config, context) -> dict
     figures : callable(rows, summary, out_dir) -> list[Path], or None
+    task_rows : callable(task, config) -> int, or None
+        How many rows ``run_task`` returns for ``task``; checked when a record is written and read back (a
+        record holding fewer rows is damaged, not a smaller study).
     """
 
     name: str
@@ -139,6 +153,7 @@ class Study:
     summarize: Callable
     figures: Callable | None = None
     references: tuple = field(default_factory=tuple)
+    task_rows: Callable | None = None
 
     def config(self, mode: str, overrides: Mapping | None = None) -> dict:
         if mode not in self.modes:
@@ -184,9 +199,14 @@ def _clean_value(value, where):
     raise TypeError(f"{where}: row values must be str, int, float or bool; got {type(value).__name__}")
 
 
-def _clean_rows(rows, task: Task) -> list[dict]:
+def _clean_rows(rows, task: Task, study: Study, config: dict) -> list[dict]:
+    """The rows of ``task`` as flat JSON values; raises if they are not the list of dicts of flat values, in the
+    number ``study.task_rows`` declares, that a task returns (for computed rows and rows read back alike)."""
     if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
         raise TypeError(f"task {task.label}: run_task must return a list of dicts")
+    if study.task_rows is not None and len(rows) != study.task_rows(task, config):
+        raise ValueError(f"task {task.label}: {len(rows)} rows where the study has "
+                         f"{study.task_rows(task, config)}")
     return [{str(k): _clean_value(v, f"task {task.label}, column {k}") for k, v in row.items()} for row in rows]
 
 
@@ -197,8 +217,6 @@ def _record_path(records_dir: Path, task: Task) -> Path:
     return records_dir / (_SAFE.sub("_", task.label) + ".json")
 
 
-def _fingerprint(identity: dict) -> str:
-    return hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:16]
 
 
 def _write_record(path: Path, text: str) -> None:
@@ -206,15 +224,56 @@ def _write_record(path: Path, text: str) -> None:
     write_text_atomically(path, text)
 
 
-def _load_record(path: Path, task: Task, fingerprint: str) -> list[dict]:
+_RECORD_KEYS = ("format", "study", "fingerprint", "key", "rows")
+
+
+def _load_record(path: Path, task: Task, fingerprint: str, study: Study, config: dict) -> list[dict]:
+    """The rows of a finished task's record, checked (hash, schema, row count); a format-1 record (before the
+    hash) is sealed in place.
+
+    Raises
+    ------
+    DamagedRecord
+        If the record cannot be trusted (it is then recomputed).
+    ValueError
+        If it is sound but belongs to another run (another fingerprint).
+    """
+    data = read_sealed(path, unsealed_ok=True)
+    missing = [k for k in _RECORD_KEYS if k not in data]
+    if missing:
+        raise DamagedRecord(path, f"lacks {', '.join(map(repr, missing))}")
+    key = data["key"]
+    if (data["format"] not in (1, _RECORD_FORMAT) or data["study"] != study.name
+            or not isinstance(data["fingerprint"], str) or not isinstance(key, list)
+            or [tuple(p) if isinstance(p, list) else p for p in key] != list(task.key)):
+        raise DamagedRecord(path, f"is not a format-{_RECORD_FORMAT} record of task {task.label} of study "
+                                  f"{study.name!r}")
     try:
-        data = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ValueError(f"record {path} is unreadable ({exc}); delete it to recompute that task") from exc
-    if data.get("fingerprint") != fingerprint or [tuple(p) for p in data.get("key", [])] != list(task.key):
-        raise ValueError(f"record {path} belongs to a different run or task (fingerprint "
-                         f"{data.get('fingerprint')!r}, expected {fingerprint!r}); use another output folder")
-    return data["rows"]
+        rows = _clean_rows(data["rows"], task, study, config)
+    except (TypeError, ValueError) as exc:
+        raise DamagedRecord(path, str(exc)) from exc
+    if data["fingerprint"] != fingerprint:
+        raise ValueError(f"record {path} belongs to a different run (fingerprint {data['fingerprint']!r}, "
+                         f"expected {fingerprint!r}); use another output folder")
+    if "sha256" not in data:  # written before records were sealed, and sound: seal it
+        _write_record(path, _record_text(study, fingerprint, task, rows))
+    return rows
+
+
+def _record_text(study: Study, fingerprint: str, task: Task, rows: list[dict]) -> str:
+    record = {"format": _RECORD_FORMAT, "study": study.name, "fingerprint": fingerprint,
+              "key": [list(p) for p in task.key], "rows": rows}
+    return json.dumps(seal(record), allow_nan=False) + "\n"
+
+
+def _read_manifest(manifest: Path) -> dict | None:
+    """run.json's content, or None if it is missing or damaged (the owner marker already vouched for the
+    fingerprint, and the records are checked one by one, so it is rewritten)."""
+    try:
+        previous = json.loads(manifest.read_bytes().decode("utf-8"))
+    except (OSError, ValueError):
+        return None
+    return previous if isinstance(previous, dict) else None
 
 
 def read_records(out) -> list[dict]:
@@ -292,48 +351,60 @@ def run(study: Study, *, mode: str = "quick", out, executor="processes", seed: i
     seed_sequence(seed, "check")  # validates the seed
     executor = make_executor(executor)
     out = Path(out)
+    identity = {"format": _FORMAT, "study": study.name, "mode": mode, "config": config, "seed": int(seed),
+                "lfverify_version": __version__}
+    fingerprint = settings_fingerprint(identity)
+    getattr(executor, "check", lambda: None)()  # a Dask scheduler must answer before any work starts
+    claim_output_folder(out, command=f"simulate {study.name}", fingerprint=fingerprint, option="out",
+                        settings=f"mode {mode}, seed {seed}" + (f", overrides {dict(overrides)}" if overrides else ""))
     records_dir = out / "records"
     records_dir.mkdir(parents=True, exist_ok=True)
     for stale in records_dir.glob(".*.tmp"):  # left by a run killed while writing; never a valid record
         stale.unlink()
-    identity = {"format": _FORMAT, "study": study.name, "mode": mode, "config": config, "seed": int(seed),
-                "lfverify_version": __version__}
-    fingerprint = _fingerprint(identity)
     manifest = out / "run.json"
-    if manifest.exists():
-        previous = json.loads(manifest.read_text())
-        if previous.get("fingerprint") != fingerprint:
-            raise ValueError(f"out: {out} holds the results of another run ({previous.get('study')!r}, mode "
-                             f"{previous.get('mode')!r}, seed {previous.get('seed')!r}, fingerprint "
-                             f"{previous.get('fingerprint')!r}); choose an empty folder to start this one")
-    else:
-        write_text_atomically(manifest, json.dumps({**identity, "fingerprint": fingerprint}, indent=2) + "\n")
+    previous = _read_manifest(manifest)
+    if previous is not None and previous.get("fingerprint") != fingerprint:
+        raise ValueError(f"out: {out} holds the results of another run ({previous.get('study')!r}, mode "
+                         f"{previous.get('mode')!r}, seed {previous.get('seed')!r}, fingerprint "
+                         f"{previous.get('fingerprint')!r}); choose an empty folder to start this one")
 
     tasks = study.tasks(config)
     labels = [t.label for t in tasks]
     if len(set(labels)) != len(labels):
         raise ValueError(f"study {study.name!r} produced duplicate task keys")
     paths = [_record_path(records_dir, t) for t in tasks]
-    done = [p.exists() for p in paths]
-    pending = [i for i, d in enumerate(done) if not d]
+    pending = []
+    for i, (task, path) in enumerate(zip(tasks, paths)):
+        if not path.exists():
+            pending.append(i)
+            continue
+        try:
+            _load_record(path, task, fingerprint, study, config)
+        except DamagedRecord as damaged:
+            report_damaged(damaged, f"task {task.label}")
+            pending.append(i)
+    if previous is None:  # written once the records are known to be this run's
+        write_text_atomically(manifest, json.dumps({**identity, "fingerprint": fingerprint}, indent=2) + "\n")
     context = study.context(config)
     enabled = sys.stderr.isatty() if progress is None else bool(progress)
     bar = _progress_bar(len(tasks), len(tasks) - len(pending), study.name, enabled)
     try:
         arguments = [(study.name, config, int(seed), tasks[i], context) for i in pending]
-        for j, rows in executor.map_unordered(_execute, arguments):
-            i = pending[j]
-            rows = _clean_rows(rows, tasks[i])
-            record = {"format": _FORMAT, "study": study.name, "fingerprint": fingerprint,
-                      "key": [list(p) for p in tasks[i].key], "rows": rows}
-            _write_record(paths[i], json.dumps(record, allow_nan=False) + "\n")
-            bar.update(1)
+        with contextlib.closing(executor.map_unordered(_execute, arguments)) as results:
+            for j, rows in results:
+                i = pending[j]
+                rows = _clean_rows(rows, tasks[i], study, config)
+                _write_record(paths[i], _record_text(study, fingerprint, tasks[i], rows))
+                bar.update(1)
     finally:
         bar.close()
 
     all_rows = []
     for task, path in zip(tasks, paths):
-        all_rows.extend(_load_record(path, task, fingerprint))
+        try:
+            all_rows.extend(_load_record(path, task, fingerprint, study, config))
+        except DamagedRecord as damaged:  # damaged since this run checked or wrote it
+            raise ValueError(f"{damaged}; run the same command again to recompute it") from damaged
     write_text_atomically(out / "records.csv", _csv_text(all_rows))
     summary = {"study": study.name, "claim": study.claim, "generated_by": generated_by(study, mode, seed, overrides),
                "config": config, **study.summarize(all_rows, config, context)}

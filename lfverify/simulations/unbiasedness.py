@@ -139,6 +139,11 @@ def _context(config):
     return context
 
 
+def _task_rows(task, config):
+    """One row per (metric, estimator): the replications of the task are summed into it."""
+    return len(METRICS) * len(ESTIMATORS)
+
+
 def _run_task(task, config, context, study_seed):
     p = task.params
     population = POPULATIONS[p["population"]]
@@ -314,4 +319,5 @@ STUDY = Study(
     run_task=_run_task,
     summarize=_summarize,
     figures=_figures,
+    task_rows=_task_rows,
 )

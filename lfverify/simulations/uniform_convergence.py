@@ -135,6 +135,11 @@ def _context(config):
     return context
 
 
+def _task_rows(task, config):
+    """One row per (metric, replication) of the task."""
+    return len(METRICS) * task.params["count"]
+
+
 def _run_task(task, config, context, study_seed):
     p = task.params
     population = POPULATIONS[p["population"]]
@@ -267,4 +272,5 @@ STUDY = Study(
     run_task=_run_task,
     summarize=_summarize,
     figures=_figures,
+    task_rows=_task_rows,
 )
