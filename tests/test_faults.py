@@ -192,7 +192,9 @@ def test_bench_then_simulate_in_one_folder_loses_nothing(tmp_path, capsys):
     claim_output_folder(out, command="bench", fingerprint=settings_fingerprint({"seed": 0}), settings="seed 0")
     (out / "summary.json").write_text('{"bench": 1}\n')
     assert cli.main(["simulate", "uniform-convergence", "--mode", "smoke", "--out", str(out), "--serial"]) == 2
-    assert "holds the output of `lfverify bench`" in _one_error_line(capsys.readouterr().err)
+    err = capsys.readouterr().err
+    assert "holds the output of `lfverify bench`" in _one_error_line(err)
+    assert len(err.strip().splitlines()) == 1  # the refusal only: the progress line comes after the folder is claimed
     assert (out / "summary.json").read_text() == '{"bench": 1}\n' and not (out / "records").exists()
 
 

@@ -113,9 +113,10 @@ def run(args) -> int:
                             fingerprint=settings_fingerprint({"mode": args.mode, "seed": args.seed}))
     for name in names:
         target = out / name if args.name == "all" else out
-        print(f"{name} ({args.mode}, {executor.describe()}) -> {target}", file=sys.stderr)
+        line = f"{name} ({args.mode}, {executor.describe()}) -> {target}"
         result = run_engine(STUDIES[name], mode=args.mode, out=target, executor=executor, seed=args.seed,
-                            progress=args.progress, figures=not args.no_figures)
+                            progress=args.progress, figures=not args.no_figures,
+                            announce=lambda line=line: print(line, file=sys.stderr, flush=True))
         print(f"{name}: {result.computed} tasks computed, {result.skipped} found done; {target / 'summary.json'}")
         for line in _verdict_lines(result.summary):
             print(line)

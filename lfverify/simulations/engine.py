@@ -323,7 +323,8 @@ def generated_by(study: Study, mode: str, seed: int, overrides) -> dict:
 
 
 def run(study: Study, *, mode: str = "quick", out, executor="processes", seed: int | None = None,
-        progress: bool | None = None, figures: bool = True, overrides: Mapping | None = None) -> RunResult:
+        progress: bool | None = None, figures: bool = True, overrides: Mapping | None = None,
+        announce: Callable[[], None] | None = None) -> RunResult:
     """Run (or resume) ``study`` in ``mode`` into the folder ``out``.
 
     Parameters
@@ -343,6 +344,9 @@ def run(study: Study, *, mode: str = "quick", out, executor="processes", seed: i
         Write the PNG figures (needs matplotlib).
     overrides : mapping or None, keyword-only
         Replace some of the mode's constants (tests, exploration); recorded in the fingerprint and summary.
+    announce : callable or None, keyword-only
+        Called once the folder is known to be this run's (claimed, and its run.json agrees), before any task runs:
+        the command line prints its progress line there, so a refused folder gives one line, the refusal.
     """
     if not isinstance(study, Study):
         raise TypeError(f"study must be a Study; got {type(study).__name__}")
@@ -367,6 +371,8 @@ def run(study: Study, *, mode: str = "quick", out, executor="processes", seed: i
         raise ValueError(f"out: {out} holds the results of another run ({previous.get('study')!r}, mode "
                          f"{previous.get('mode')!r}, seed {previous.get('seed')!r}, fingerprint "
                          f"{previous.get('fingerprint')!r}); choose an empty folder to start this one")
+    if announce is not None:
+        announce()
 
     tasks = study.tasks(config)
     labels = [t.label for t in tasks]
