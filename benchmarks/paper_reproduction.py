@@ -11,7 +11,7 @@ Usage::
     python benchmarks/paper_reproduction.py            # writes benchmarks/results/paper/REPRODUCTION.md
 
 The output is generated (atomically); ``tests/test_paper_reproduction.py`` checks that the committed file is what
-this script makes of the committed summaries.  README "Findings" copies its counts table.
+this script makes of the committed summaries.  FINDINGS.md copies its counts table.
 """
 
 from __future__ import annotations
@@ -52,8 +52,8 @@ def build_report(results: Path = RESULTS) -> str:
              + ", ".join(f"`{name}/`" for name in GROUPS) + " (do not edit). Trials per cell: "
              + ", ".join(map(str, trials)) + ".", "",
              "A cell agrees when |ours - printed| <= 3 sqrt(se_ours^2 + se_paper^2) (the issue's acceptance rule; "
-             "F_1 and Jaccard together). Diagnoses: `lfverify/paper_benchmark/reproduction.py`; discussion: README "
-             "\"Findings\".", "",
+             "F_1 and Jaccard together). Diagnoses: `lfverify/paper_benchmark/reproduction.py`; discussion: "
+             "FINDINGS.md.", "",
              markdown_reproduction(rows, groups=groups, training=training)]
     return "\n".join(lines)
 

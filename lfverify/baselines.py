@@ -31,7 +31,7 @@ Conventions that App. C.2 leaves open, decided here:
 * **Regularization parameter.**  Decided by measurement, not by the text (which does not say):
   - ERM's fixed lambda = 1e-2 weighs the penalty against the *summed* loss, ``sum_i hinge_i + (lambda / 2)
     ||w||^2`` (liblinear's own form, ``C = 1 / lambda``): of four readings it alone reproduces the paper's ERM
-    column on the large data sets (phoneme, spambase, madelon, mushrooms; README "Findings" has the table).
+    column on the large data sets (phoneme, spambase, madelon, mushrooms; FINDINGS.md has the table).
   - W-ERM's and Plug-in's validated lambda in {1e-1, 1e-3, 1e-5} weighs it against the *mean* loss,
     ``mean_i loss_i + (lambda / 2) ||w||^2`` (scikit-learn's ``SGDClassifier(alpha=lambda)`` convention), so
     ``C = 1 / (lambda n)`` with n the training samples of that fit: this reading reproduces their columns on the

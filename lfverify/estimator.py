@@ -76,7 +76,7 @@ __all__ = ["LinearFractionalClassifier", "resolve_metric", "default_tau", "ERM_R
 #: the lambda of  (lambda / 2) ||w||^2 + sum_i hinge_i  (liblinear's own form, LinearSVC's C = 1 / lambda = 100):
 #: of four readings this one reproduces the paper's ERM column (10 trials on 15 data sets: sum of z^2 55 against
 #: the printed F1 means; the mean-loss reading C = 1 / (n lambda) gives 1,764 and F1 = 0 on phoneme, whose printed
-#: ERM F1 is 0.530; benchmarks/results/erm_regularization.md).  The measurement and its command are in README "Findings".
+#: ERM F1 is 0.530; benchmarks/results/erm_regularization.md).  The measurement and its command are in FINDINGS.md.
 ERM_REGULARIZATION = 1e-2
 
 

@@ -124,11 +124,11 @@ def test_committed_reproduction_report_matches_the_committed_runs(tmp_path):
     assert out.read_text() == script.OUTPUT.read_text()
 
 
-def test_readme_counts_table_is_the_generated_one():
-    """README "Findings" copies REPRODUCTION.md's counts table; a regenerated report must be copied again."""
+def test_findings_counts_table_is_the_generated_one():
+    """FINDINGS.md copies REPRODUCTION.md's counts table; a regenerated report must be copied again."""
     report = load_benchmark_script("paper_reproduction").OUTPUT.read_text().splitlines()
     start = report.index("| data sets | U-GD | U-BFGS | ERM | W-ERM | Plug-in |")
     table = report[start:report.index("", start)]
-    readme = (load_benchmark_script("paper_reproduction").OUTPUT.parents[3] / "README.md").read_text()
+    readme = (load_benchmark_script("paper_reproduction").OUTPUT.parents[3] / "FINDINGS.md").read_text()
     readme_lines = {line.strip() for line in readme.splitlines()}
     assert len(table) == 2 + 5 and [row for row in table if row not in readme_lines] == []

@@ -29,7 +29,8 @@ from .report import collect_table_values, format_mean_se
 from .statistics import bold_methods, one_sided_p_value, rejects, summarize
 
 __all__ = ["TIME_BASE", "PEER", "PAPER_METHOD", "REMEDIES", "collect_fit_time_ratios", "median_ratios",
-           "compare_targets", "format_ratio", "markdown_compare_table", "markdown_compare_targets", "compare_section"]
+           "compare_targets", "format_ratio", "markdown_compare_table", "markdown_compare_targets", "compare_section",
+           "README_METHODS", "markdown_readme_table"]
 
 #: The method every fit time is divided by.
 TIME_BASE = "LogReg"
@@ -188,3 +189,34 @@ def compare_section(records, timings, *, metrics, methods, alpha: float = 0.05, 
                                                      alpha=alpha, test=test)
     lines.append(markdown_compare_targets(summary["targets"], alpha=alpha))
     return "\n".join(lines), summary
+
+
+#: The columns of README's short table: the paper's two methods, the estimator's default and the peer.
+README_METHODS = ("U-GD", "U-BFGS", "Cost-sensitive", PEER)
+_README_TIMES = ("Cost-sensitive", PEER, "U-GD")
+
+
+def markdown_readme_table(compare: dict, *, alpha: float = 0.05, test: str = "welch") -> str:
+    """README's "Which estimator should I use?" table from a compare run's summary.json block (``compare``).
+
+    Per data set: the mean test F_1 and Jaccard of :data:`README_METHODS`, bold by the t-test rule among these four,
+    and the median fit time as a ratio to LogReg of the default, the peer and U-GD.  A test keeps README's copy equal
+    to this.
+    """
+    names = {"Cost-sensitive": "default", PEER: "Tuned", "U-GD": "U-GD", "U-BFGS": "U-BFGS"}
+    header = ("| data set | " + " | ".join(f"F1 {names[m]}" for m in README_METHODS) + " | "
+              + " | ".join(f"Jaccard {names[m]}" for m in README_METHODS) + " | "
+              + " | ".join(f"time {names[m]}" for m in _README_TIMES) + " |")
+    lines = [header, "|---|" + "---:|" * (2 * len(README_METHODS) + len(_README_TIMES))]
+    for dataset in sorted(compare["values"]["f1"]):
+        cells = []
+        for metric in ("f1", "jaccard"):
+            row = {m: compare["values"][metric][dataset][m] for m in README_METHODS}
+            bold = bold_methods(row, alpha=alpha, test=test).bold
+            for method in README_METHODS:
+                text = f"{summarize(row[method]).mean:.3f}"
+                cells.append(f"**{text}**" if bold[method] else text)
+        times = compare["fit_time_ratio"]["f1"][dataset]
+        cells += [format_ratio(times[m]) for m in _README_TIMES]
+        lines.append(f"| {dataset} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"

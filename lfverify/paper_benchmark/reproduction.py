@@ -20,7 +20,7 @@ the numbers support (each "below" / "above" again decided by the same 3-combined
    a few 10^-4;
 5. ``unexplained`` otherwise.
 
-These are diagnoses read off the numbers, not proofs; README "Findings" discusses them.
+These are diagnoses read off the numbers, not proofs; FINDINGS.md discusses them.
 """
 
 from __future__ import annotations
