@@ -52,6 +52,7 @@ from lfverify.estimator import erm_initial_parameters
 from lfverify.losses import tau_logistic
 from lfverify.metrics import f1
 from lfverify.optimize import maximize_surrogate_utility
+from data_splits import eight_two_split  # benchmarks/data_splits.py
 from timing import best_time, interleaved_best_times  # benchmarks/timing.py
 
 # ---------------------------------------------------------------------- constants
@@ -88,14 +89,7 @@ def iterations_to_reach(history, *, tol=WITHIN):
 
 def adult_split(seed, n_train_max=None):
     """adult (App. C.1), randomly split 8:2; the training part optionally subsampled to ``n_train_max`` rows."""
-    data = load_dataset("adult")
-    rng = np.random.default_rng(np.random.SeedSequence(seed))
-    order = rng.permutation(data.y.shape[0])
-    n_train = int(round(0.8 * data.y.shape[0]))
-    train, test = order[:n_train], order[n_train:]
-    if n_train_max is not None:
-        train = train[:n_train_max]
-    return data.X[train], data.y[train], data.X[test], data.y[test]
+    return eight_two_split("adult", seed, n_train_max)
 
 
 def with_intercept(X):

@@ -37,12 +37,12 @@ from scipy import sparse
 from threadpoolctl import threadpool_limits
 
 from lfverify.atomic_write import write_text_atomically
-from lfverify.datasets import load_dataset
 from lfverify.empirical import EmpiricalSurrogateUtility
 from lfverify.estimator import LinearFractionalClassifier
 from lfverify.losses import tau_logistic
 from lfverify.metrics import f1
 from lfverify.optimize import maximize_surrogate_utility
+from data_splits import eight_two_split  # benchmarks/data_splits.py
 from timing import best_time, interleaved_best_times  # benchmarks/timing.py
 
 # ---------------------------------------------------------------------- constants
@@ -53,17 +53,6 @@ QUICK = {"n_train": 4000, "repeats": 1}
 TARGETS = {"default_over_logreg_max": 3.0, "cv_over_tuned_max": 1.0}
 OUT = Path(__file__).with_name("results") / "remedies.json"
 PAPER = {"objective": "surrogate-utility", "threshold": "zero", "init": "erm"}
-
-
-def split(name, seed, n_train_max=None):
-    """App. C.1's 8:2 split of a staged data set (the training part optionally cut to ``n_train_max`` rows)."""
-    data = load_dataset(name)
-    order = np.random.default_rng(np.random.SeedSequence(seed)).permutation(data.y.shape[0])
-    n_train = int(round(0.8 * data.y.shape[0]))
-    train, test = order[:n_train], order[n_train:]
-    if n_train_max is not None:
-        train = train[:n_train_max]
-    return data.X[train], data.y[train], data.X[test], data.y[test]
 
 
 def _quiet(fit):
@@ -79,7 +68,7 @@ def time_dataset(name, seed, repeats, n_train_max=None):
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import TunedThresholdClassifierCV
 
-    X, y, X_test, y_test = split(name, seed, n_train_max)
+    X, y, X_test, y_test = eight_two_split(name, seed, n_train_max)
     X_csr = sparse.csr_matrix(X)
     print(f"{name}: n = {X.shape[0]:,}, d = {X.shape[1]}, {X_csr.nnz / X.size:.1%} non-zero; best of {repeats}",
           flush=True)

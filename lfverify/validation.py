@@ -81,15 +81,21 @@ def check_real(
     return x
 
 
-def _check_sparse_features(X, name: str, min_samples: int):
-    """A scipy.sparse matrix as a CSR float64 matrix (canonical: sorted indices, no duplicates) with finite values."""
-    if X.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D matrix of shape (n, d); got shape {X.shape}")
-    n, d = X.shape
+def _check_feature_shape(shape, name: str, min_samples: int, what: str) -> None:
+    """(n, d) with n >= min_samples and d >= 1, for a dense array or a sparse matrix (``what``)."""
+    if len(shape) != 2:
+        raise ValueError(f"{name} must be a 2-D {what} of shape (n, d); got {'an array of ' if what == 'array' else ''}"
+                         f"shape {shape}")
+    n, d = shape
     if n < min_samples:
         raise ValueError(f"{name} must have at least {min_samples} rows (samples); got {n}")
     if d < 1:
-        raise ValueError(f"{name} must have at least one column (feature); got shape {X.shape}")
+        raise ValueError(f"{name} must have at least one column (feature); got shape {shape}")
+
+
+def _check_sparse_features(X, name: str, min_samples: int):
+    """A scipy.sparse matrix as a CSR float64 matrix (canonical: sorted indices, no duplicates) with finite values."""
+    _check_feature_shape(X.shape, name, min_samples, "matrix")
     if np.iscomplexobj(X.data):
         raise TypeError(f"{name} must hold real numbers; got complex dtype {X.dtype}")
     try:
@@ -133,13 +139,7 @@ def check_features(X, name: str = "X", *, min_samples: int = 1, accept_sparse: b
         if getattr(exc, "complex_input", False):
             raise
         raise TypeError(f"{name} must be a numeric array of shape (n, d); got {_describe(X)}") from exc
-    if arr.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D array of shape (n, d); got an array of shape {arr.shape}")
-    n, d = arr.shape
-    if n < min_samples:
-        raise ValueError(f"{name} must have at least {min_samples} rows (samples); got {n}")
-    if d < 1:
-        raise ValueError(f"{name} must have at least one column (feature); got shape {arr.shape}")
+    _check_feature_shape(arr.shape, name, min_samples, "array")
     if not np.isfinite(arr).all():
         bad = np.argwhere(~np.isfinite(arr))[0]
         raise ValueError(

@@ -25,7 +25,7 @@ from __future__ import annotations
 import statistics as _statistics
 from collections import defaultdict
 
-from .report import collect_table_values, format_mean_se
+from .report import bold_mean_se, collect_table_values
 from .statistics import bold_methods, one_sided_p_value, rejects, summarize
 
 __all__ = ["TIME_BASE", "PEER", "PAPER_METHOD", "REMEDIES", "collect_fit_time_ratios", "median_ratios",
@@ -139,9 +139,7 @@ def markdown_compare_table(values: dict, ratios: dict, metric: str, *, methods, 
             if method not in row:
                 cells.append("-")
                 continue
-            s = summarize(row[method])
-            text = format_mean_se(s.mean, s.standard_error)
-            text = f"**{text}**" if decision.bold[method] else text
+            text = bold_mean_se(row[method], decision.bold[method])
             ratio = ratios.get(dataset, {}).get(method)
             cells.append(text if ratio is None else f"{text} {format_ratio(ratio)}")
         lines.append(f"| {dataset} ({max(len(v) for v in row.values())}) | " + " | ".join(cells) + " |")

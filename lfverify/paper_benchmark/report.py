@@ -23,7 +23,7 @@ from .paper_values import (PAPER_METHODS, PAPER_SMALL_SAMPLE_WINS, PAPER_TAU_EXT
                            printed_result)
 from .statistics import bold_methods, one_sided_p_value, rejects, summarize, within_combined_standard_errors
 
-__all__ = ["method_sort_key", "collect_table_values", "markdown_results_table", "format_mean_se",
+__all__ = ["method_sort_key", "collect_table_values", "markdown_results_table", "format_mean_se", "bold_mean_se",
            "markdown_learning_rate_table", "iterations_to_final",
            "convergence_summary", "markdown_convergence_table", "collect_curve_values", "collect_curve_errors",
            "markdown_curve_table", "markdown_sample_complexity_claims", "markdown_tau_claims",
@@ -43,6 +43,13 @@ def format_mean_se(mean: float, standard_error: float | None) -> str:
     """"0.652 (23)": the mean to three decimals and the standard error x 10^4 rounded, as the paper prints."""
     se = "n/a" if standard_error is None else f"{int(round(standard_error * 1e4))}"
     return f"{mean:.3f} ({se})"
+
+
+def bold_mean_se(values, bold: bool) -> str:
+    """A table cell: :func:`format_mean_se` of the trial values, in bold when ``bold``."""
+    s = summarize(values)
+    text = format_mean_se(s.mean, s.standard_error)
+    return f"**{text}**" if bold else text
 
 
 def collect_table_values(records, metric: str):
@@ -98,8 +105,7 @@ def markdown_results_table(values: dict, metric: str, *, methods, alpha: float =
                 cells.append("-")
                 continue
             s = summarize(row[method])
-            ours = format_mean_se(s.mean, s.standard_error)
-            ours = f"**{ours}**" if decision.bold[method] else ours
+            ours = bold_mean_se(row[method], decision.bold[method])
             printed = printed_result(metric, dataset, method)
             if printed is None:
                 cells.append(f"{ours} / - ")
