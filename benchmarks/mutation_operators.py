@@ -110,12 +110,6 @@ class Mutant:
                 "edits": [[e.start, e.end, e.text] for e in self.edits], "description": self.description,
                 "diff": self.diff}
 
-    @classmethod
-    def from_json(cls, data: dict) -> "Mutant":
-        return cls(data["name"], data["module"], data["path"], data["function"], data["key"], data["operator"],
-                   data["index"], data["firstlineno"], tuple(Edit(*e) for e in data["edits"]), data["description"],
-                   data.get("diff", ""))
-
 
 def operator_of(name: str) -> str | None:
     """The operator of a mutant name made here (``...__lfv_subset_3`` -> ``subset``); None for mutmut's names."""

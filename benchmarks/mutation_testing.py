@@ -288,8 +288,8 @@ def build_data(fresh_modules: dict[str, dict], previous: dict | None, *, run: di
             "interval": "95 % Clopper-Pearson (at Kish's effective sample size over several strata); none when "
                         "every stratum was tried in full (the rate is exact)",
             "equivalent": f"undetected mutants listed in {EQUIVALENTS_FILE.name} with a matching mutated line",
-            "targets": f">= {MODULE_TARGET:.0%} per module, >= {PACKAGE_TARGET:.0%} over the package "
-                       "(point estimate)",
+            "targets": f">= {MODULE_TARGET * 100:.0f} % per module, >= {PACKAGE_TARGET * 100:.0f} % over the "
+                       "package (point estimate)",
         },
         "last_run": run if run is not None else (previous or {}).get("last_run"),
         "discovered": sorted(known),
@@ -338,8 +338,8 @@ def markdown_report(data: dict) -> str:
         "",
         f"Non-equivalent kill rate = detected / (tried - equivalent), detected = killed + timeout + segfault, "
         f"weighted by available / tried where a stratum was sampled; 95 % Clopper-Pearson interval in brackets "
-        f"(exact: every mutant tried).  Targets: >= {MODULE_TARGET:.0%} per module, >= {PACKAGE_TARGET:.0%} over "
-        f"the package, on the point estimate.  {len(data['modules'])} of {len(data['discovered'])} modules "
+        f"(exact: every mutant tried).  Targets: >= {MODULE_TARGET * 100:.0f} % per module, >= "
+        f"{PACKAGE_TARGET * 100:.0f} % over the package, on the point estimate.  {len(data['modules'])} of {len(data['discovered'])} modules "
         f"measured.",
         "",
         "| module | tried / available | detected | equivalent | survived | kill rate [95 % CI] | target |",
@@ -385,7 +385,8 @@ def markdown_report(data: dict) -> str:
         any_survivor = True
         lines += [f"### `{module['source']}`", ""]
         for m in survivors:
-            tests = ", ".join(f"{f} ({n})" if n else f for f, n in sorted(m["tests"].items())) or "see the JSON"
+            tests = ", ".join(f"{f} ({n})" if n else f for f, n in sorted(m["tests"].items())) or \
+                "those of the provenance line"
             lines.append(f"* `{m['name']}` ({m['status']}): `{m['mutation']}`; tests run: {tests}")
         lines.append("")
     if not any_survivor:
@@ -746,8 +747,8 @@ def main(argv=None) -> int:
     if args.report_only:
         if previous is None:
             parser.error(f"--report-only needs existing results in {args.out}")
-        data = build_data({}, previous, run=None)
-        return _write(args.out, data)
+        modules, excluded = discover_modules(REPO)
+        return _write(args.out, build_data({}, previous, run=None, modules_known=modules, excluded=excluded))
     if shutil.which("mutmut") is None:
         parser.error("mutmut is not installed; `pip install mutmut==3.8.1`")
 
