@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import hashlib
 import io
 import json
@@ -210,7 +211,7 @@ def summarize(stratum: dict, equivalents: dict[str, dict[str, str]], *, module_p
     for name, status in sorted(undetected.items()):
         entry = equivalents.get(name)
         record = {"name": name, "status": status, "mutation": mutated_line(diffs.get(name, "")),
-                  "tests": tests_of.get(name, {})}
+                  "tests": tests_of.get(name)}
         if entry is not None and entry["mutation"] == record["mutation"]:
             equivalent.append({**record, "reason": entry["reason"]})
             continue
@@ -365,8 +366,8 @@ def markdown_report(data: dict) -> str:
         p = module["provenance"]
         sample = "all mutants" if p.get("sample") is None else \
             f"sample {p['sample']} per stratum (operators {p.get('operator_sample')}), seed {p['seed']}"
-        text = (f"commit {p['commit'][:7]} ({p['source']}), {p['date'][:10]}, {sample}, {p['max_children']} "
-                f"children on {p['cpus']} CPUs; tests: {p.get('tests', 'default suite')}")
+        text = (f"commit {p['commit'][:7]} ({p['source']}), {p['date'][:10]}, {sample}, --max-children "
+                f"{p['max_children']} on {p['cpus']} CPUs; tests: {p.get('tests', 'default suite')}")
         by_provenance.setdefault(text, []).append(f"`{key}`")
     for text, keys in by_provenance.items():
         lines.append(f"* {', '.join(keys)}: {text}")
@@ -385,9 +386,7 @@ def markdown_report(data: dict) -> str:
         any_survivor = True
         lines += [f"### `{module['source']}`", ""]
         for m in survivors:
-            tests = ", ".join(f"{f} ({n})" if n else f for f, n in sorted(m["tests"].items())) or \
-                "those of the provenance line"
-            lines.append(f"* `{m['name']}` ({m['status']}): `{m['mutation']}`; tests run: {tests}")
+            lines.append(f"* `{m['name']}` ({m['status']}): `{m['mutation']}`; tests run: {_tests_text(m['tests'])}")
         lines.append("")
     if not any_survivor:
         lines += ["none", ""]
@@ -401,6 +400,16 @@ def markdown_report(data: dict) -> str:
     if data["excluded"]:
         lines += ["## Excluded", ""] + [f"* `{p}`: {why}" for p, why in data["excluded"].items()] + [""]
     return "\n".join(lines)
+
+
+def _tests_text(tests: dict | None, most: int = 6) -> str:
+    """The test files run on a survivor (with their numbers of tests), the first ``most`` of them."""
+    if tests is None:
+        return "those of the provenance line"
+    if not tests:
+        return "none (no test reaches the function)"
+    files = [f"{f} ({n})" for f, n in sorted(tests.items(), key=lambda item: (-item[1], item[0]))]
+    return ", ".join(files[:most]) + (f" and {len(files) - most} more files" if len(files) > most else "")
 
 
 def _cost_text(run: dict) -> str:
@@ -531,6 +540,11 @@ class Scratch:
     seconds: dict[str, float]
     digest: str
 
+    @functools.cached_property
+    def trampolined(self) -> set[str]:
+        """The functions mutmut put behind a trampoline (those with mutmut mutants): stats know their tests."""
+        return {mutation_operators.function_key_of(n) for names in self.mutmut_mutants.values() for n in names}
+
 
 def prepare_scratch(workdir: Path, *, worktree: bool, max_children: int, fresh: bool,
                     say=print) -> tuple[Scratch, bool]:
@@ -563,21 +577,31 @@ def prepare_scratch(workdir: Path, *, worktree: bool, max_children: int, fresh: 
 
 
 # ---------------------------------------------------------------------- tests of a mutant
+def _fastest_first(scratch: Scratch, tests) -> list[str]:
+    return sorted(tests, key=lambda t: (scratch.duration_by_test.get(t, 0.0), t))
+
+
+def tests_of_module(scratch: Scratch, module: str) -> list[str]:
+    """The tests that reached any function of the module in mutmut's stats, fastest first."""
+    sep = mutation_operators.CLASS_SEPARATOR
+    return _fastest_first(scratch, {t for k, v in scratch.tests_by_function.items()
+                                    if k.startswith(f"{module}.x_") or k.startswith(f"{module}.x{sep}") for t in v})
+
+
 def tests_of_function(scratch: Scratch, module: str, key: str) -> tuple[list[str], str]:
     """The tests that reached a function in mutmut's stats, fastest first, and where they come from: the
-    function itself (``function``), or, for a function mutmut put no trampoline on (decorated ones, methods of
-    nested classes), the union over its class's methods (``class``) or over the module's functions (``module``)."""
+    function itself (``function``; none if no test reached it), or, for a function mutmut put no trampoline on
+    (decorated ones, methods of nested classes), the union over its class's methods (``class``) or over the
+    module's functions (``module``)."""
     sep = mutation_operators.CLASS_SEPARATOR
-    tests, how = scratch.tests_by_function.get(f"{module}.{key}"), "function"
-    if tests is None and key.startswith("x" + sep):
+    if f"{module}.{key}" in scratch.trampolined:
+        return _fastest_first(scratch, scratch.tests_by_function.get(f"{module}.{key}", ())), "function"
+    if key.startswith("x" + sep):
         prefix = f"{module}.{key[:key.rindex(sep) + 1]}"
-        tests = {t for k, v in scratch.tests_by_function.items() if k.startswith(prefix) for t in v} or None
-        how = "class"
-    if tests is None:
-        tests = {t for k, v in scratch.tests_by_function.items()
-                 if k.startswith(f"{module}.x_") or k.startswith(f"{module}.x{sep}") for t in v}
-        how = "module"
-    return sorted(tests, key=lambda t: (scratch.duration_by_test.get(t, 0.0), t)), how
+        tests = {t for k, v in scratch.tests_by_function.items() if k.startswith(prefix) for t in v}
+        if tests:
+            return _fastest_first(scratch, tests), "class"
+    return tests_of_module(scratch, module), "module"
 
 
 def test_files(tests) -> dict[str, int]:
@@ -628,7 +652,8 @@ def run_operators(scratch: Scratch, mutants: list, *, max_children: int, say=pri
     """Status, seconds and diff of each operator mutant (mutation_runner.py); results obtained on this copy
     before are reused (``.lfverify-operators.json``)."""
     store = scratch.root / ".lfverify-operators.json"
-    known = json.loads(store.read_text()) if store.exists() else {}
+    saved = json.loads(store.read_text()) if store.exists() else {"results": {}, "checks": []}
+    known = saved["results"]
     jobs = []
     for m in mutants:
         if m.name in known:
@@ -648,10 +673,9 @@ def run_operators(scratch: Scratch, mutants: list, *, max_children: int, say=pri
                     cwd=scratch.root, env=scratch_env(scratch.root), log=scratch.root / "runner.log",
                     timeout=timeout, label="operator runner")
         ran = json.loads(out.read_text())
-        for name, record in ran["results"].items():
-            known[name] = record
-        known.setdefault("_checks", []).append(ran["seconds"])
-        store.write_text(json.dumps(known))
+        known.update(ran["results"])
+        saved["checks"].append(ran["seconds"])
+        store.write_text(json.dumps(saved))
     return {m.name: {**known[m.name], "diff": m.diff} for m in mutants}
 
 
@@ -697,18 +721,38 @@ def draw(population: dict[str, list], *, sample: int | None, operator_sample: in
     return chosen
 
 
-def plan_text(plans: dict[str, dict[str, tuple[int, int]]], sample, operator_sample) -> str:
-    lines = [f"module: tried / available per stratum (sample {sample or 'all'}, operators {operator_sample or 'all'})"]
-    totals: dict[str, list[int]] = {}
+#: cost model of --plan, from the trial run (2 small modules, a loaded 2-core machine): a detected mutant costs
+#: about the fork, pytest's start and its first failing test; an undetected one all of its tests (their stats-run
+#: seconds, an overestimate: the stats run is the slower one)
+PLAN_OVERHEAD_SECONDS = 0.5
+PLAN_UNDETECTED_FRACTIONS = (0.05, 0.10, 0.20)
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds / 3600:.1f} h" if seconds >= 3600 else f"{seconds / 60:.0f} min"
+
+
+def plan_text(plans: dict[str, dict[str, tuple[int, int, float]]], sample, operator_sample, max_children: int) -> str:
+    """What a run would try: per module and stratum, tried / available and the stats seconds of the tried mutants'
+    tests (what they cost if none were detected); then the totals and the estimated wall time."""
+    lines = [f"module: tried / available per stratum (sample {sample or 'all'}, operators {operator_sample or 'all'}); "
+             f"seconds of their tests if all survived"]
+    totals: dict[str, list[float]] = {}
     for key, strata in plans.items():
         parts = []
-        for kind, (tried, available) in strata.items():
+        for kind, (tried, available, seconds) in strata.items():
             parts.append(f"{kind} {tried}/{available}")
-            totals.setdefault(kind, [0, 0])
-            totals[kind][0] += tried
-            totals[kind][1] += available
-        lines.append(f"  {key}: " + ", ".join(parts))
-    lines.append("total: " + ", ".join(f"{k} {t}/{a}" for k, (t, a) in totals.items()))
+            total = totals.setdefault(kind, [0, 0, 0.0])
+            total[0], total[1], total[2] = total[0] + tried, total[1] + available, total[2] + seconds
+        lines.append(f"  {key}: " + ", ".join(parts) + f"; {sum(v[2] for v in strata.values()):.0f} s")
+    tried = sum(t[0] for t in totals.values())
+    bound = sum(t[2] for t in totals.values())
+    estimates = ", ".join(f"{_duration((tried * PLAN_OVERHEAD_SECONDS + f * bound) / max_children)} if {f:.0%} "
+                          f"are undetected" for f in PLAN_UNDETECTED_FRACTIONS)
+    lines.append("total: " + ", ".join(f"{k} {int(t)}/{int(a)}" for k, (t, a, _) in totals.items()))
+    lines.append(f"estimated time of the {tried} mutants with --max-children {max_children}: {estimates} "
+                 f"({_duration(bound / max_children)} if none were detected); plus each runner's clean run of the "
+                 f"tests involved, and the copy's preparation if the code changed")
     return "\n".join(lines)
 
 
@@ -763,8 +807,14 @@ def main(argv=None) -> int:
     population = {m.key: populations(scratch, m) for m in chosen}
     drawn = {m.key: draw(population[m.key], sample=args.sample, operator_sample=operator_sample, seed=args.seed,
                          module=m) for m in chosen}
-    print(plan_text({k: {kind: (len(drawn[k][kind]), len(population[k][kind])) for kind in population[k]}
-                     for k in population}, args.sample, operator_sample), flush=True)
+    def tests_seconds(module, mutants):
+        return sum(sum(scratch.duration_by_test.get(t, 0.0) for t in tests_of_function(
+            scratch, module.dotted, mutation_operators.function_key_of(_name(m)).removeprefix(module.dotted + "."))[0])
+            for m in mutants)
+
+    print(plan_text({m.key: {kind: (len(drawn[m.key][kind]), len(population[m.key][kind]),
+                                    tests_seconds(m, drawn[m.key][kind])) for kind in population[m.key]}
+                     for m in chosen}, args.sample, operator_sample, args.max_children), flush=True)
     if args.plan:
         return 0
 
@@ -788,7 +838,7 @@ def main(argv=None) -> int:
             key = mutation_operators.function_key_of(name).removeprefix(module.dotted + ".")
             return test_files(tests_of_function(scratch, module.dotted, key)[0])
 
-        module_tests = tests_of_function(scratch, module.dotted, "x_")[0]  # no such function: the module's union
+        module_tests = tests_of_module(scratch, module.dotted)
         strata = {kind: stratum_record(len(population[module.key][kind]),
                                        {_name(m): results[_name(m)] for m in mutants}, tests_of)
                   for kind, mutants in drawn[module.key].items()}

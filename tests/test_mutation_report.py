@@ -162,13 +162,16 @@ def test_markdown_lists_modules_strata_survivors_per_module_and_what_was_not_mea
                          modules_known=known, excluded={"lfverify/__init__.py": "no function"}, equivalents={})
     report = mt.markdown_report(data)
     assert "| `lfverify/scores.py` | 10 / 10 | 8 | 0 | 2 | 80.00 % (exact) | **not met** |" in report
-    row = next(line for line in report.splitlines() if line.startswith("| `lfverify/atomic_write.py`"))
-    assert row.startswith("| `lfverify/atomic_write.py` | 8 / 42 (mutmut 6/40, dropkw 1/2) |") or \
-        row.startswith("| `lfverify/atomic_write.py` | 8 / 42 (mutmut 6/40, dropkw 2/2) |")
-    assert "[" in row and "met" in row
+    # atomic_write: rate (40/6 * 6 + 1) / (40/6 * 6 + 2) = 41/42; Kish n = 42^2 / ((40/6)^2 * 6 + 2); the interval is
+    # Clopper-Pearson at (41/42 n, n), shown rounded outwards
+    n = 42 ** 2 / ((40 / 6) ** 2 * 6 + 2)
+    low, high = stats.beta.ppf(0.025, 41 / 42 * n, n - 41 / 42 * n + 1), stats.beta.ppf(0.975, 41 / 42 * n + 1, n / 42)
+    assert (f"| `lfverify/atomic_write.py` | 8 / 42 (mutmut 6/40, dropkw 2/2) | 7 | 0 | 1 | 97.61 % "
+            f"[{mt.percent(low)}, {mt.percent(high, up=True)}] | met |") in report
     assert "### `lfverify/atomic_write.py`" in report and "### `lfverify/scores.py`" in report
     assert "`lfverify.atomic_write.x_f__lfv_dropkw_2` (survived): `os.mkdir(p)`; tests run: tests/test_cli.py (2)" \
         in report
+    assert "x_a__mutmut_2` (survived): `return x / sign`; tests run: those of the provenance line" in report
     assert "## Not measured yet" in report and "`lfverify/metrics.py`" in report
     assert "* `lfverify/__init__.py`: no function" in report
     assert "| dropkw: drop a keyword argument (the callee's default applies) | 2 / 2 | 1 | 0 | 1 | 50.00 % (exact) |" \
@@ -226,7 +229,9 @@ def test_mutmut_config_mutates_the_modules_against_the_whole_suite_less_the_inco
 
 
 def _scratch():
-    return mt.Scratch(root=REPO, mutmut_mutants={}, digest="x", seconds={},
+    mutmut_mutants = {"lfverify/m.py": ["lfverify.m.x_f__mutmut_1", "lfverify.m.xǁCǁg__mutmut_1",
+                                        "lfverify.m.xǁDǁh__mutmut_2", "lfverify.m.x_unreached__mutmut_1"]}
+    return mt.Scratch(root=REPO, mutmut_mutants=mutmut_mutants, digest="x", seconds={},
                       tests_by_function={"lfverify.m.x_f": ["t.py::slow", "t.py::fast"],
                                          "lfverify.m.xǁCǁg": ["u.py::a"], "lfverify.m.xǁDǁh": ["v.py::b"],
                                          "lfverify.other.x_k": ["w.py::c"]},
@@ -239,9 +244,20 @@ def test_a_mutants_tests_are_its_functions_else_its_class_or_module_fastest_firs
     assert mt.tests_of_function(scratch, "lfverify.m", "xǁCǁprop") == (["u.py::a"], "class")
     assert mt.tests_of_function(scratch, "lfverify.m", "xǁEǁprop") == (
         ["t.py::fast", "u.py::a", "v.py::b", "t.py::slow"], "module")
+    assert mt.tests_of_function(scratch, "lfverify.m", "x_decorated") == (
+        ["t.py::fast", "u.py::a", "v.py::b", "t.py::slow"], "module")
+    # a function mutmut put behind a trampoline that no test reached has no tests, whatever its neighbours have
+    assert mt.tests_of_function(scratch, "lfverify.m", "x_unreached") == ([], "function")
     assert mt.test_files(["t.py::a", "t.py::b[1]", "u.py::c"]) == {"t.py": 2, "u.py": 1}
     assert mt.wall_limit(scratch, ["t.py::slow", "t.py::fast"]) == pytest.approx(
         (2.1 + mutation_mutmut.TIMEOUT_CONSTANT) * mutation_mutmut.TIMEOUT_MULTIPLIER)
+
+
+def test_survivors_name_their_test_files_most_used_first_and_say_when_no_test_reaches_them():
+    assert mt._tests_text({"a.py": 1, "b.py": 5, "c.py": 1}) == "b.py (5), a.py (1), c.py (1)"
+    assert mt._tests_text({f"t{i}.py": 1 for i in range(8)}, most=2) == "t0.py (1), t1.py (1) and 6 more files"
+    assert mt._tests_text({}) == "none (no test reaches the function)"
+    assert mt._tests_text(None) == "those of the provenance line"
 
 
 def test_stratum_record_counts_statuses_and_keeps_what_a_test_writer_needs_of_the_undetected():
