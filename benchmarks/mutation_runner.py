@@ -101,9 +101,10 @@ def _pytest_args(tests, *, stop_first: bool) -> list[str]:
     return (["-x"] if stop_first else []) + ["-q", "-p", "no:cacheprovider", "-p", "no:randomly", *tests]
 
 
-def _in_child(action, log: str | None) -> int:
-    """Fork; the child gets its own process group, dies with us, sends its output to ``log`` (or nowhere),
-    runs ``action()`` and exits with its return value.  Returns the child's pid."""
+def _in_child(action, log: str | None, *, errors: str | None = None, label: str = "") -> int:
+    """Fork; the child gets its own process group, dies with us, sends its output to ``log`` (or nowhere, and
+    only an exception of ``action`` to ``errors``), runs ``action()`` and exits with its return value (an
+    exception: :data:`NOT_APPLIED`).  Returns the child's pid."""
     pid = os.fork()
     if pid:
         return pid
@@ -120,9 +121,10 @@ def _in_child(action, log: str | None) -> int:
         os.dup2(sink, 1)
         os.dup2(sink, 2)
         code = action()
-    except BaseException as exc:  # noqa: BLE001 - the child reports through its exit status only
+    except BaseException as exc:  # noqa: BLE001 - the child reports through its exit status (and the log)
         try:
-            print(f"mutation runner: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
+            with open(errors or log or os.devnull, "a") as out:
+                print(f"mutation runner: {label}: {type(exc).__name__}: {exc}", file=out, flush=True)
         except Exception:
             pass
     finally:
@@ -167,8 +169,9 @@ def status_of(exit_code: int | None) -> str:
     return "suspicious"
 
 
-def run_jobs(jobs: list[dict], max_children: int, say=print) -> dict[str, dict]:
-    """Every mutant in a forked child, at most ``max_children`` at a time; name -> status, exit code, seconds."""
+def run_jobs(jobs: list[dict], max_children: int, errors: str, say=print) -> dict[str, dict]:
+    """Every mutant in a forked child, at most ``max_children`` at a time; name -> status, exit code, seconds.
+    A mutant that cannot be patched in says why in ``errors``."""
     import pytest
 
     def action(job):
@@ -186,7 +189,7 @@ def run_jobs(jobs: list[dict], max_children: int, say=print) -> dict[str, dict]:
             if not job["tests"]:
                 results[job["name"]] = {"status": "no tests", "exit_code": None, "seconds": 0.0}
                 continue
-            running[_in_child(action(job), None)] = (job, time.monotonic())
+            running[_in_child(action(job), None, errors=errors, label=job["name"])] = (job, time.monotonic())
         if not running:
             continue
         pid, status = os.waitpid(-1, os.WNOHANG)
@@ -219,7 +222,10 @@ def check_setup(jobs: list[dict], durations: dict[str, float], log: str, say=pri
 
     def clean():
         for module, qualname, firstlineno in functions:
-            patch_function(module, qualname, firstlineno, _module_source(module))
+            try:
+                patch_function(module, qualname, firstlineno, _module_source(module))
+            except LookupError as exc:  # its mutants will say "not applied"
+                print(f"mutation runner: clean run: {exc}", flush=True)
         return int(pytest.main(_pytest_args(tests, stop_first=False)))
 
     say(f"  [operators] clean run: {len(tests)} tests, {len(functions)} functions re-patched", flush=True)
@@ -288,7 +294,7 @@ def main(argv=None) -> int:
         print(f"mutation runner: {exc}", file=sys.stderr)
         return 1
     start = time.perf_counter()
-    results = run_jobs(jobs, args.max_children)
+    results = run_jobs(jobs, args.max_children, str(args.log))
     seconds["mutants"] = time.perf_counter() - start
     args.out.write_text(json.dumps({"results": results, "seconds": seconds}))
     return 0
