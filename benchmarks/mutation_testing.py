@@ -649,10 +649,14 @@ def run_mutmut(scratch: Scratch, names: list[str], *, max_children: int, progres
 
 
 def run_operators(scratch: Scratch, mutants: list, *, max_children: int, say=print) -> dict[str, dict]:
-    """Status, seconds and diff of each operator mutant (mutation_runner.py); results obtained on this copy
-    before are reused (``.lfverify-operators.json``)."""
+    """Status, seconds and diff of each operator mutant (mutation_runner.py); results obtained on this copy by the
+    same operators and runner are reused (``.lfverify-operators.json``)."""
     store = scratch.root / ".lfverify-operators.json"
-    saved = json.loads(store.read_text()) if store.exists() else {"results": {}, "checks": []}
+    tool = hashlib.sha256(b"".join((BENCHMARKS / f).read_bytes() for f in ("mutation_operators.py",
+                                                                            "mutation_runner.py"))).hexdigest()
+    saved = json.loads(store.read_text()) if store.exists() else {}
+    if saved.get("tool") != tool:  # results of another version of the operators or the runner are not reused
+        saved = {"tool": tool, "results": {}, "checks": []}
     known = saved["results"]
     jobs = []
     for m in mutants:
