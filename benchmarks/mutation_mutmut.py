@@ -1,8 +1,9 @@
 """mutmut 3.8's side of benchmarks/mutation_testing.py: its configuration, and a driver run inside the scratch copy.
 
 One mutmut set-up serves the whole package: ``only_mutate`` lists every measured module, the test selection is the
-whole default suite (``tests/``, less :data:`TRAMPOLINE_INCOMPATIBLE_TESTS`), and mutmut's stats run (the suite once, every function of the package behind a
-trampoline that records which tests reach it) is collected once and kept in the scratch copy.  Each mutant then
+whole default suite (``tests/``, less :data:`TRAMPOLINE_INCOMPATIBLE_TESTS`), and mutmut's stats run (the suite
+once, every function of the package behind a trampoline that records which tests reach it) is collected once and
+kept in the scratch copy.  Each mutant then
 runs only the tests that reached its function (``mutants/mutmut-stats.json``, ``tests_by_mangled_function_name``),
 fastest first, in a worker forked from the process that already imported them.
 

@@ -70,6 +70,8 @@ _SYMMETRIC_CALLS = frozenset({"max", "min", "math.hypot", "math.isclose", "math.
                               "numpy.minimum", "numpy.fmax", "numpy.fmin", "numpy.add", "numpy.multiply",
                               "numpy.logical_and", "numpy.logical_or", "numpy.logical_xor", "numpy.array_equal",
                               "numpy.array_equiv", "operator.add", "operator.mul"})
+#: calls symmetric in two neighbouring arguments (index of the first): np.clip(a, lo, hi) = min(max(a, lo), hi)
+_SYMMETRIC_PAIRS = {"numpy.clip": {0}}
 # mutmut 3.8 (file_mutation.py): what it never mutates, so that a keyword drop there is not mutmut's
 _MUTMUT_SKIPPED_CALLS = frozenset({"len", "isinstance"})
 _MUTMUT_SKIPPED_FUNCTIONS = frozenset({"__getattribute__", "__setattr__", "__new__"})
@@ -495,7 +497,7 @@ def _args_candidates(fn: _Function, src: _Source, aliases, visible):
         for i in range(len(node.args) - 1):
             a, b = node.args[i], node.args[i + 1]
             text_a, text_b = src.segment(a), src.segment(b)
-            if text_a == text_b or _is_literal(a) or _is_literal(b):
+            if text_a == text_b or _is_literal(a) or _is_literal(b) or i in _SYMMETRIC_PAIRS.get(callee, ()):
                 continue
             yield _Candidate((a.lineno, a.col_offset), (src.replace(a, text_b), src.replace(b, text_a)),
                              f"swap arguments {i + 1} and {i + 2} of {src.segment(node.func)}(...)")

@@ -340,8 +340,8 @@ def markdown_report(data: dict) -> str:
         f"Non-equivalent kill rate = detected / (tried - equivalent), detected = killed + timeout + segfault, "
         f"weighted by available / tried where a stratum was sampled; 95 % Clopper-Pearson interval in brackets "
         f"(exact: every mutant tried).  Targets: >= {MODULE_TARGET * 100:.0f} % per module, >= "
-        f"{PACKAGE_TARGET * 100:.0f} % over the package, on the point estimate.  {len(data['modules'])} of {len(data['discovered'])} modules "
-        f"measured.",
+        f"{PACKAGE_TARGET * 100:.0f} % over the package, on the point estimate.  {len(data['modules'])} of "
+        f"{len(data['discovered'])} modules measured.",
         "",
         "| module | tried / available | detected | equivalent | survived | kill rate [95 % CI] | target |",
         "|---|---:|---:|---:|---:|---|---|",

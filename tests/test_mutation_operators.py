@@ -193,6 +193,9 @@ def test_start_swaps_a_start_or_a_seed_for_another_of_the_same_role_only():
 
 
 ARGS = '''\
+import numpy as np
+
+
 def power(base, exponent, modulus):
     return pow(base, exponent, modulus)
 
@@ -203,14 +206,20 @@ def square(x):
 
 def larger(a, b):
     return max(a, b) + isinstance(a, float)
+
+
+def bounded(x, low, high):
+    return np.clip(x, low, high)
 '''
 
 
 def test_args_swaps_neighbouring_data_arguments_but_not_literals_or_symmetric_calls():
     mutants = _mutants(ARGS, ("args",))
-    assert [(m.name, m.description, m.diff.splitlines()[-1]) for m in mutants] == [
-        ("pkg.snippet.x_power__lfv_args_1", "swap arguments 1 and 2 of pow(...)", "+    return pow(exponent, base, modulus)"),
-        ("pkg.snippet.x_power__lfv_args_2", "swap arguments 2 and 3 of pow(...)", "+    return pow(base, modulus, exponent)"),
+    assert [(m.name.removeprefix("pkg.snippet."), m.description, m.diff.splitlines()[-1]) for m in mutants] == [
+        ("x_power__lfv_args_1", "swap arguments 1 and 2 of pow(...)", "+    return pow(exponent, base, modulus)"),
+        ("x_power__lfv_args_2", "swap arguments 2 and 3 of pow(...)", "+    return pow(base, modulus, exponent)"),
+        # np.clip(x, low, high) = min(max(x, low), high): swapping x and low is equivalent, low and high is not
+        ("x_bounded__lfv_args_1", "swap arguments 2 and 3 of np.clip(...)", "+    return np.clip(x, high, low)"),
     ]
     assert _run(ARGS, "power", 3, 4, 7) == 81 % 7
     assert _run(mutants[0].apply(ARGS), "power", 3, 4, 7) == 4 ** 3 % 7
@@ -243,7 +252,8 @@ def test_every_mutant_of_a_real_module_parses_and_changes_its_function():
 
     path = Path(__file__).resolve().parents[1] / "lfverify" / "paper_benchmark" / "statistics.py"
     source = path.read_text()
-    mutants = mo.generate_mutants(source, "lfverify.paper_benchmark.statistics", "lfverify/paper_benchmark/statistics.py")
+    mutants = mo.generate_mutants(source, "lfverify.paper_benchmark.statistics",
+                                  "lfverify/paper_benchmark/statistics.py")
     assert {m.operator for m in mutants} >= {"dist", "dropkw", "args"}
     names = [m.name for m in mutants]
     assert len(set(names)) == len(names)
@@ -320,7 +330,8 @@ def test_runner_patches_every_live_reference_to_a_function_a_property_a_method_a
     swapped = PATCHED.replace("    return a - b\n\n\nclass", "    return b - a\n\n\nclass")
     assert runner.patch_function("lfv_patch_target", "plain", 4, swapped) == 1
     assert alias(5, 3) == -2 and patched_module.plain(5, 3) == -2 and patched_module.cached(5, 3) == 2
-    assert runner.patch_function("lfv_patch_target", "Box.shifted", 16, PATCHED.replace("self.a - b", "b - self.a")) == 1
+    shifted = PATCHED.replace("self.a - b", "b - self.a")
+    assert runner.patch_function("lfv_patch_target", "Box.shifted", 16, shifted) == 1
     assert box.shifted(1) == -4  # a method using super() (a __class__ cell) can be patched
     wrapped = PATCHED.replace("def cached(a, b):\n    return a - b", "def cached(a, b):\n    return b - a")
     assert runner.patch_function("lfv_patch_target", "cached", 20, wrapped) == 1
