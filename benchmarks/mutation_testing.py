@@ -373,8 +373,8 @@ def markdown_report(data: dict) -> str:
         lines.append(f"* {', '.join(keys)}: {text}")
     run = data.get("last_run")
     if run:
-        lines += ["", f"Last run: {run['date'][:16]} UTC, {run['tried']} mutants in {run['seconds']['total']:.0f} s "
-                      f"wall ({_cost_text(run)})."]
+        lines += ["", f"Last run: {run['date'][:16]} UTC, {run['tried']} mutants tried, "
+                      f"{run['seconds']['total']:.0f} s wall ({_cost_text(run)})."]
     lines += ["", f"mutmut {data['mutmut']}, Python {data['python']}.  Equivalent mutants and their reasons: "
               "benchmarks/mutation_equivalent_mutants.json.  Reproduce: `python benchmarks/mutation_testing.py`."]
     lines += ["", "## Surviving mutants (not equivalent), per module", ""]
@@ -413,12 +413,14 @@ def _tests_text(tests: dict | None, most: int = 6) -> str:
 
 
 def _cost_text(run: dict) -> str:
+    """Per-mutant seconds of the tried mutants' runs, the wall time of every run on the copy, its preparation."""
     parts = []
     for kind, (count, seconds) in run.get("per_mutant", {}).items():
         if count:
             parts.append(f"{kind} {seconds / count:.2f} s per mutant over {count}")
+    for phase, (count, seconds) in run.get("copy_runs", {}).items():
+        parts.append(f"{phase} runs on this copy: {int(count)} mutants in {seconds:.0f} s wall")
     s = run["seconds"]
-    parts += [f"{name} {s[name]:.0f} s" for name in ("mutmut", "operators") if s.get(name)]
     parts.append(f"the copy's preparation{'' if run.get('copy_prepared_now') else ' (reused)'}: generation "
                  f"{s.get('generation', 0):.0f} s, stats {s.get('stats', 0):.0f} s")
     return "; ".join(parts)
@@ -619,10 +621,29 @@ def wall_limit(scratch: Scratch, tests) -> float:
 
 
 # ---------------------------------------------------------------------- the two runs
-def run_mutmut(scratch: Scratch, names: list[str], *, max_children: int, progress_every: float,
+def record_phase(scratch: Scratch, phase: str, mutants: int, seconds: float) -> None:
+    """Append a run of one runner to the copy's log of runs (``.lfverify-phases.json``)."""
+    log = scratch.root / ".lfverify-phases.json"
+    phases = json.loads(log.read_text()) if log.exists() else []
+    phases.append({"phase": phase, "mutants": mutants, "seconds": round(seconds, 1)})
+    log.write_text(json.dumps(phases))
+
+
+def copy_phases(scratch: Scratch) -> dict[str, list[float]]:
+    """phase -> [mutants run, wall seconds], summed over every run on this copy."""
+    log = scratch.root / ".lfverify-phases.json"
+    totals: dict[str, list[float]] = {}
+    for entry in json.loads(log.read_text()) if log.exists() else []:
+        total = totals.setdefault(entry["phase"], [0, 0.0])
+        total[0] += entry["mutants"]
+        total[1] += entry["seconds"]
+    return totals
+
+
+def run_mutmut(scratch: Scratch, names: list[str], *, max_children: int, progress_every: float, rerun: bool = False,
                say=print) -> dict[str, dict]:
     """Status, seconds and (undetected) diff of each named mutmut mutant; mutants with a result on this copy
-    already (an earlier or interrupted run) are not rerun."""
+    already (an earlier or interrupted run) are not rerun unless ``rerun``."""
     names_file, out = scratch.root / ".lfverify-names.json", scratch.root / ".lfverify-collect.json"
     log = scratch.root / "mutmut-run.log"
     env = scratch_env(scratch.root / "mutants")
@@ -634,21 +655,24 @@ def run_mutmut(scratch: Scratch, names: list[str], *, max_children: int, progres
         return json.loads(out.read_text())
 
     known = collect(names) if names else {}
-    pending = [n for n in names if known[n]["status"] == "not checked"]
+    pending = [n for n in names if rerun or known[n]["status"] == "not checked"]
     if pending:
         limits = [wall_limit(scratch, scratch.tests_by_function.get(mutation_operators.function_key_of(n), ()))
                   for n in pending]
         timeout = 3 * 3600 + sum(limits) / max_children
         say(f"  [mutmut] {len(pending)} mutants to run ({len(names) - len(pending)} already have a result)")
         names_file.write_text(json.dumps(sorted(pending)))
+        start = time.perf_counter()
         run_bounded([sys.executable, str(BENCHMARKS / "mutation_mutmut.py"), "run", "--names", str(names_file),
                      "--max-children", str(max_children)], cwd=scratch.root, env=env, log=log, timeout=timeout,
                     label="mutmut run", progress=_mutmut_progress(log, "mutmut", progress_every))
+        record_phase(scratch, MUTMUT, len(pending), time.perf_counter() - start)
         known = collect(names)
     return known
 
 
-def run_operators(scratch: Scratch, mutants: list, *, max_children: int, say=print) -> dict[str, dict]:
+def run_operators(scratch: Scratch, mutants: list, *, max_children: int, rerun: bool = False,
+                  say=print) -> dict[str, dict]:
     """Status, seconds and diff of each operator mutant (mutation_runner.py); results obtained on this copy by the
     same operators and runner are reused (``.lfverify-operators.json``)."""
     store = scratch.root / ".lfverify-operators.json"
@@ -660,7 +684,7 @@ def run_operators(scratch: Scratch, mutants: list, *, max_children: int, say=pri
     known = saved["results"]
     jobs = []
     for m in mutants:
-        if m.name in known:
+        if m.name in known and not rerun:
             continue
         tests, _ = tests_of_function(scratch, m.module, m.key)
         jobs.append({**m.to_json(), "tests": tests, "timeout": wall_limit(scratch, tests)})
@@ -672,10 +696,12 @@ def run_operators(scratch: Scratch, mutants: list, *, max_children: int, say=pri
                                                                          for t in used}}))
         timeout = 2 * 3600 + 5 * sum(scratch.duration_by_test.get(t, 0.0) for t in used) + \
             sum(j["timeout"] for j in jobs) / max_children
+        start = time.perf_counter()
         run_bounded([sys.executable, str(BENCHMARKS / "mutation_runner.py"), "--jobs", str(jobs_file), "--out",
                      str(out), "--max-children", str(max_children), "--log", str(scratch.root / "runner-tests.log")],
                     cwd=scratch.root, env=scratch_env(scratch.root), log=scratch.root / "runner.log",
                     timeout=timeout, label="operator runner")
+        record_phase(scratch, "operators", len(jobs), time.perf_counter() - start)
         ran = json.loads(out.read_text())
         known.update(ran["results"])
         saved["checks"].append(ran["seconds"])
@@ -781,6 +807,8 @@ def main(argv=None) -> int:
     parser.add_argument("--worktree", action="store_true", help="copy the working tree instead of git archive HEAD")
     parser.add_argument("--workdir", type=Path, default=DEFAULT_WORKDIR, help="scratch folder (default %(default)s)")
     parser.add_argument("--fresh", action="store_true", help="prepare a new copy even if the code is unchanged")
+    parser.add_argument("--rerun", action="store_true",
+                        help="run every sampled mutant again, even those the copy has a result for")
     parser.add_argument("--max-children", type=int, default=2)
     parser.add_argument("--progress-every", type=float, default=120.0, help="seconds between progress lines")
     parser.add_argument("--out", type=Path, default=OUT_JSON)
@@ -825,9 +853,10 @@ def main(argv=None) -> int:
     mutmut_names = [n for d in drawn.values() for n in d[MUTMUT]]
     operator_mutants = [m for d in drawn.values() for kind, ms in d.items() if kind != MUTMUT for m in ms]
     t0 = time.perf_counter()
-    results = run_mutmut(scratch, mutmut_names, max_children=args.max_children, progress_every=args.progress_every)
+    results = run_mutmut(scratch, mutmut_names, max_children=args.max_children, progress_every=args.progress_every,
+                         rerun=args.rerun)
     t1 = time.perf_counter()
-    results.update(run_operators(scratch, operator_mutants, max_children=args.max_children))
+    results.update(run_operators(scratch, operator_mutants, max_children=args.max_children, rerun=args.rerun))
     t2 = time.perf_counter()
 
     provenance = {"commit": _git("rev-parse", "HEAD").strip(),
@@ -853,6 +882,7 @@ def main(argv=None) -> int:
                                 sum(results[m.name].get("seconds") or 0.0 for m in operator_mutants)]}
     run = {"date": provenance["date"], "tried": len(mutmut_names) + len(operator_mutants),
            "modules": [m.key for m in chosen], "per_mutant": per_mutant, "copy_prepared_now": prepared,
+           "copy_runs": copy_phases(scratch),
            "seconds": {**scratch.seconds, "mutmut": t1 - t0, "operators": t2 - t1,
                        "total": time.perf_counter() - started}}
     data = build_data(fresh, previous, run=run, modules_known=modules, excluded=excluded)
