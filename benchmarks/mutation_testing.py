@@ -1,39 +1,53 @@
-"""Mutation testing of lfverify's core modules with mutmut (issue 4, item 5): the power of the test suite.
+"""Mutation testing of every module of lfverify/ (issues 4 and 17): the power of the test suite, per module.
 
-mutmut changes one small piece of a module at a time (an operator, a constant, a comparison, an argument, ...)
-and runs the tests that exercise the changed function; a mutant is *killed* when some test fails.  A mutant that
-survives either exposes behaviour no test pins down, or is *equivalent*: it cannot change any observable
-behaviour (e.g. ``dtype=None`` where the input already is float64).  The equivalent survivors are listed, each
-with its reason, in ``benchmarks/mutation_equivalent_mutants.json``; every entry also records the mutated line,
-and an entry whose line no longer matches the mutant (the module changed and mutmut renumbered) is reported as
-stale and NOT counted as equivalent.  So the non-equivalent kill rate is computed, never hand-typed:
+A mutant is a small plausible mistake planted in one function; it is *detected* when some test fails (or hangs, or
+crashes).  An undetected mutant either exposes behaviour no test pins down, or is *equivalent*: it cannot change
+any observable behaviour.  Equivalent survivors are listed, each with its mutated line and a one-line reason, in
+``benchmarks/mutation_equivalent_mutants.json``; an entry whose line no longer matches its mutant (the module
+changed and the names were renumbered), or whose mutant was detected, is reported as stale and NOT counted.  So
+the non-equivalent kill rate is computed, never typed:
 
-    detected  = killed + timeout + segfault            (the tests noticed: failed, hung, or crashed)
-    undetected = survived + "no tests" + suspicious + not checked
-    non-equivalent kill rate = detected / (total - equivalent)
+    detected   = killed + timeout + segfault
+    rate       = detected / (tried - equivalent)      (weighted over sampled strata: mutation_statistics.py)
 
-Every module is run in its own scratch copy of the repository made with ``git archive HEAD`` (so the measured
-code and tests are exactly the committed ones; ``--worktree`` copies the working tree instead, for iterating
-before a commit, and the result says so).  The tests given to mutmut are narrowed per module
-(:data:`MODULES`) to the files that exercise it: mutmut runs, for each mutant, only the selected tests that
-call the mutated function, and the whole suite would make every survivor cost ~30 s.
+Two sources of mutants, each module being its own strata:
+
+* **mutmut 3.8** (operators, constants, comparisons, dropped arguments, ...).  One mutmut set-up covers the whole
+  package (mutation_mutmut.py): every module is mutated, the test selection is the whole default suite, and
+  mutmut's stats (the suite run once behind trampolines) narrow the tests of each mutant to those that reach its
+  function.  The stats are collected once per scratch copy and reused by later runs of the same code.
+* **the operators mutmut lacks** (mutation_operators.py: distributions and quantiles, dropped keywords, swapped
+  data subsets, starts and seeds, swapped arguments), run by mutation_runner.py on the same copy with the same
+  per-function tests, each operator a stratum of its own.
+
+Modules are discovered from the tree; a file without any function (``__init__.py`` files that only re-export)
+has nothing to mutate and is listed as excluded.  Each stratum is sampled (``--sample N``, ``--operator-sample
+M``, ``--seed``; all of it when it has at most N mutants) and the rate gets a 95 % Clopper-Pearson interval; a
+module whose mutants were all tried gets its exact rate.  Targets (issue 17): >= 97 % in every module and >= 98 %
+over the package, checked on the point estimate and reported with the interval.
 
 Usage::
 
-    python benchmarks/mutation_testing.py                      # every core module, in sequence (~15 min on 2 cores)
-    python benchmarks/mutation_testing.py --module validation --module scores
-    python benchmarks/mutation_testing.py --module metrics --worktree --max-children 2
-    python benchmarks/mutation_testing.py --report-only        # rebuild the markdown from mutation.json
+    python benchmarks/mutation_testing.py --plan --sample 100                  # populations and tries, no runs
+    python benchmarks/mutation_testing.py --sample 100 --max-children 2        # every module
+    python benchmarks/mutation_testing.py --module atomic_write --module paper_benchmark.statistics --sample 30
+    python benchmarks/mutation_testing.py --module metrics --sample all --worktree
+    python benchmarks/mutation_testing.py --report-only                        # rebuild the markdown
 
-Results: ``benchmarks/results/mutation.json`` (per module: counts, every undetected mutant with its diff, the
-equivalent ones with their reasons) and ``benchmarks/results/mutation.md`` (the table for the README); both are
-generated, written atomically, and merged per module (re-running one module keeps the others' results).
-Not part of the test suite (it takes long); ``tests/test_mutation_report.py`` checks the parsing and the rates.
+The scratch copy (``git archive HEAD``, or the working tree with ``--worktree``) lives in ``--workdir``; its
+mutants, stats and every result obtained on it are reused while the code is the same (an interrupted run resumes;
+``--fresh`` starts over).  Results: ``benchmarks/results/mutation.json`` (per module: strata with counts, the
+undetected mutants with their diffs and tests, provenance) and ``benchmarks/results/mutation.md`` (the tables and
+the survivors per module, for test writers); both generated, written atomically, merged per module.  Not part of
+the test suite; ``tests/test_mutation_*.py`` check the operators, sampling, intervals and report.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
+import functools
+import hashlib
 import io
 import json
 import math
@@ -41,6 +55,7 @@ import os
 import platform
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tarfile
@@ -51,78 +66,81 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
+import mutation_mutmut
+import mutation_operators
+from mutation_statistics import Stratum, estimate, sample_names
+
 from lfverify.atomic_write import write_text_atomically
 
 REPO = Path(__file__).resolve().parents[1]
-RESULTS = Path(__file__).with_name("results")
+BENCHMARKS = Path(__file__).resolve().parent
+RESULTS = BENCHMARKS / "results"
 OUT_JSON = RESULTS / "mutation.json"
-OUT_MD = RESULTS / "mutation.md"
-EQUIVALENTS_FILE = Path(__file__).with_name("mutation_equivalent_mutants.json")
+EQUIVALENTS_FILE = BENCHMARKS / "mutation_equivalent_mutants.json"
 DEFAULT_WORKDIR = Path(tempfile.gettempdir()) / "lfverify-mutation"
 GENERATED = "benchmarks/mutation_testing.py (GENERATED FILE: do not edit by hand)"
+MODULE_TARGET, PACKAGE_TARGET = 0.97, 0.98
+DEFAULT_SAMPLE = 100
+DEFAULT_SEED = 2020
 
-
-@dataclass(frozen=True)
-class ModuleRun:
-    """One core module and the test files that exercise it (the narrowed mutmut test selection)."""
-
-    source: str
-    tests: tuple[str, ...]
-
-
-#: The core modules (issue 4: not lfverify/proofs/, cli.py, verification.py, atomic_write.py, nor the modules
-#: other sessions are adding) in the order they are run: smallest first.
-MODULES: dict[str, ModuleRun] = {
-    "validation": ModuleRun("lfverify/validation.py", (
-        "tests/test_validation.py", "tests/test_metrics.py", "tests/test_losses.py", "tests/test_empirical.py",
-        "tests/test_populations.py")),
-    "scores": ModuleRun("lfverify/scores.py", (
-        "tests/test_scores.py", "tests/test_empirical.py", "tests/test_populations.py")),
-    "calibration": ModuleRun("lfverify/calibration.py", (
-        "tests/test_calibration.py", "tests/test_calibration_properties.py")),
-    "quadrature": ModuleRun("lfverify/quadrature.py", (
-        "tests/test_quadrature.py", "tests/test_populations.py")),
-    "empirical": ModuleRun("lfverify/empirical.py", (
-        "tests/test_empirical.py", "tests/test_properties.py")),
-    "losses": ModuleRun("lfverify/losses.py", (
-        "tests/test_losses.py", "tests/test_properties.py")),
-    "metrics": ModuleRun("lfverify/metrics.py", (
-        "tests/test_metrics.py", "tests/test_properties.py", "tests/test_calibration.py")),
-    "populations": ModuleRun("lfverify/populations.py", (
-        "tests/test_populations.py",)),
-}
-
-#: mutmut's statuses (``mutmut results --all true``) grouped by what they mean for the suite.
+#: statuses (mutmut's, and the operator runner's "not applied") grouped by what they mean for the suite
 DETECTED = ("killed", "timeout", "segfault")
 UNDETECTED = ("survived", "no tests", "suspicious", "not checked", "check was interrupted by user", "skipped",
-              "caught by type check")
+              "caught by type check", "not applied")
+MUTMUT = "mutmut"
+STRATA = (MUTMUT,) + mutation_operators.OPERATORS
 
-_RESULT_LINE = re.compile(r"^\s+(?P<name>\S+): (?P<status>[a-z][a-z ]*)$")
+
+# ---------------------------------------------------------------------- modules
+@dataclass(frozen=True)
+class Module:
+    """One measured module: its key (dotted, without ``lfverify.``), its source path and its dotted name."""
+
+    key: str
+    source: str
+
+    @property
+    def dotted(self) -> str:
+        """mutmut's dotted prefix of the module's mutant names (``__init__`` dropped, as mutmut does)."""
+        return module_prefix(self.source)
 
 
-# ---------------------------------------------------------------------- parsing and rates (unit-tested)
-def parse_results(text: str) -> dict[str, str]:
-    """Mutant name -> status from the output of ``mutmut results --all true`` (lines ``    name: status``).
+def module_prefix(source: str) -> str:
+    """lfverify/metrics.py -> lfverify.metrics; lfverify/simulations/__init__.py -> lfverify.simulations."""
+    dotted = source[:-3].replace("/", ".") if source.endswith(".py") else source.replace("/", ".")
+    return dotted[:-len(".__init__")] if dotted.endswith(".__init__") else dotted
 
-    Raises
-    ------
-    ValueError
-        If a status is not one of mutmut's known statuses (a changed output format must not be miscounted).
-    """
-    statuses = {}
-    for line in text.splitlines():
-        match = _RESULT_LINE.match(line)
-        if not match:
+
+def discover_modules(root: Path) -> tuple[dict[str, Module], dict[str, str]]:
+    """Every ``.py`` file under ``root/lfverify`` -> (measured modules by key, excluded path -> reason)."""
+    modules, excluded = {}, {}
+    for path in sorted((root / "lfverify").rglob("*.py")):
+        source = path.relative_to(root).as_posix()
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        if not any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) for n in ast.walk(tree)):
+            excluded[source] = "no function: only imports, constants and re-exports, nothing to mutate"
             continue
-        status = match["status"].strip()
-        if status not in DETECTED + UNDETECTED:
-            raise ValueError(f"mutmut results: unknown status {status!r} for mutant {match['name']!r}")
-        statuses[match["name"]] = status
-    return statuses
+        key = module_prefix(source).removeprefix("lfverify.") if source != "lfverify/__init__.py" else "__init__"
+        modules[key] = Module(key, source)
+    return modules, excluded
 
 
+def select_modules(requested, modules: dict[str, Module]) -> list[Module]:
+    """The modules named by ``--module`` (keys like ``paper_benchmark.statistics`` or source paths)."""
+    by_source = {m.source: m for m in modules.values()}
+    chosen = []
+    for name in requested or list(modules):
+        module = modules.get(name) or by_source.get(name)
+        if module is None:
+            raise ValueError(f"--module must name a measured module (e.g. {next(iter(modules))!r}); got {name!r}")
+        if module not in chosen:
+            chosen.append(module)
+    return chosen
+
+
+# ---------------------------------------------------------------------- equivalents, summaries
 def mutated_line(diff: str) -> str:
-    """The mutant's line(s) in a ``mutmut show`` diff: the added lines, stripped and joined by ' / '."""
+    """The mutant's line(s) in a unified diff: the added lines, stripped and joined by ' / '."""
     added = [line[1:].strip() for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
     return " / ".join(added)
 
@@ -137,36 +155,63 @@ def load_equivalents(path: Path = EQUIVALENTS_FILE) -> dict[str, dict[str, str]]
     return mapping
 
 
-def summarize(counts: dict[str, int], undetected: dict[str, str], diffs: dict[str, str],
-              equivalents: dict[str, dict[str, str]], *, module_prefix: str) -> dict:
-    """Counts and the non-equivalent kill rate of one module.
+def stratum_of(name: str) -> str:
+    """``mutmut`` for mutmut's mutant names, the operator for the names of mutation_operators.py."""
+    return mutation_operators.operator_of(name) or MUTMUT
+
+
+def compact_names(names) -> dict[str, list[int]]:
+    """Mutant names grouped as function key -> sorted indices (``...x_f__mutmut_3`` -> {"...x_f": [3]})."""
+    grouped: dict[str, list[int]] = {}
+    for name in names:
+        head, _, index = name.rpartition("_")
+        grouped.setdefault(head, []).append(int(index))
+    return {head: sorted(indices) for head, indices in sorted(grouped.items())}
+
+
+def expand_names(grouped: dict[str, list[int]]) -> set[str]:
+    return {f"{head}_{index}" for head, indices in grouped.items() for index in indices}
+
+
+def summarize(stratum: dict, equivalents: dict[str, dict[str, str]], *, module_prefix: str, kind: str) -> dict:
+    """Counts of one stratum of one module with the equivalent mutants applied.
 
     Parameters
     ----------
-    counts : mutmut status -> number of mutants (every mutant of the module)
-    undetected : mutant name -> status, for every mutant whose status is not in :data:`DETECTED`
-    diffs : mutant name -> ``mutmut show`` diff, for every undetected mutant
-    equivalents : the EQUIVALENT_MUTANTS mapping; entries of other modules (other ``module_prefix``) are ignored
-    module_prefix : the dotted module name mutmut puts in front of the module's mutant names
+    stratum : dict
+        ``available`` (mutants in the stratum), ``tried`` (compact names, or None: all of them), ``counts``
+        (status -> number of tried mutants), ``undetected`` (name -> status of every tried mutant whose status is
+        not in :data:`DETECTED`), ``diffs`` (name -> diff of each undetected mutant) and optionally ``tests_of``
+        (name -> {test file: number of tests}).
+    equivalents : the EQUIVALENT_MUTANTS mapping; other modules' and other strata's entries are ignored
+    module_prefix, kind : the dotted module and the stratum (:data:`STRATA`)
 
     Returns
     -------
-    dict with ``counts``, ``total``, ``detected``, ``equivalent``, ``non_equivalent``, ``kill_rate``
-    (detected / total), ``non_equivalent_kill_rate`` (detected / (total - equivalent)), and the lists
-    ``equivalent_mutants`` (with their reasons), ``surviving_mutants`` (undetected and not equivalent) and
-    ``stale_equivalents`` (entries of this module whose mutant is not undetected, or whose mutated line does not
-    match).  Each listed mutant carries its mutated line; the full diffs stay in the module's ``diffs``.
+    dict with ``available``, ``tried``, ``detected``, ``equivalent``, ``survived`` (undetected and not equivalent),
+    ``counts`` and the lists ``equivalent_mutants`` (with reasons), ``surviving_mutants`` (with mutated line and
+    tests) and ``stale_equivalents`` (entries of this stratum whose mutant was tried and detected, or whose line
+    does not match).
     """
+    counts, undetected, diffs = stratum["counts"], stratum["undetected"], stratum["diffs"]
     unknown = set(counts) - set(DETECTED + UNDETECTED)
     if unknown:
         raise ValueError(f"counts: unknown statuses {sorted(unknown)}")
     if sum(counts.get(s, 0) for s in UNDETECTED) != len(undetected):
         raise ValueError(f"undetected: {len(undetected)} mutants listed, but counts say "
                          f"{sum(counts.get(s, 0) for s in UNDETECTED)}")
+    tried_total = sum(counts.values())
+    tried = None if stratum.get("tried") is None else expand_names(stratum["tried"])
+    if tried is not None and len(tried) != tried_total:
+        raise ValueError(f"tried: {len(tried)} names, but counts say {tried_total}")
+    if tried_total > stratum["available"]:
+        raise ValueError(f"tried {tried_total} mutants of {stratum['available']} available")
+    tests_of = stratum.get("tests_of", {})
     equivalent, surviving, stale = [], [], []
     for name, status in sorted(undetected.items()):
         entry = equivalents.get(name)
-        record = {"name": name, "status": status, "mutation": mutated_line(diffs.get(name, ""))}
+        record = {"name": name, "status": status, "mutation": mutated_line(diffs.get(name, "")),
+                  "tests": tests_of.get(name)}
         if entry is not None and entry["mutation"] == record["mutation"]:
             equivalent.append({**record, "reason": entry["reason"]})
             continue
@@ -174,98 +219,237 @@ def summarize(counts: dict[str, int], undetected: dict[str, str], diffs: dict[st
             stale.append({"name": name, "listed_mutation": entry["mutation"], "actual_mutation": record["mutation"]})
         surviving.append(record)
     for name, entry in sorted(equivalents.items()):
-        if name.startswith(module_prefix + ".") and name not in undetected:
+        mine = name.startswith(module_prefix + ".") and stratum_of(name) == kind
+        if mine and name not in undetected and (tried is None or name in tried):
             stale.append({"name": name, "listed_mutation": entry["mutation"], "actual_mutation": None})
-    total = sum(counts.values())
     detected = sum(counts.get(s, 0) for s in DETECTED)
-    non_equivalent = total - len(equivalent)
+    return {"available": stratum["available"], "tried": tried_total, "detected": detected,
+            "equivalent": len(equivalent), "survived": len(surviving), "counts": dict(sorted(counts.items())),
+            "equivalent_mutants": equivalent, "surviving_mutants": surviving, "stale_equivalents": stale}
+
+
+def combine(summaries, target: float) -> dict:
+    """Totals and the weighted rate with its interval over stratum summaries; ``meets_target`` on the point
+    estimate (None without a rate)."""
+    summaries = list(summaries)
+    strata = [Stratum(s["available"], s["tried"], s["detected"], s["equivalent"]) for s in summaries]
+    result = {key: sum(s[key] for s in summaries) for key in ("available", "tried", "detected", "equivalent",
+                                                              "survived")}
+    result.update(estimate(strata))
+    result["target"] = target
+    result["meets_target"] = None if result["rate"] is None else result["rate"] >= target
+    return result
+
+
+# ---------------------------------------------------------------------- results file
+def upgrade_legacy(module: dict) -> dict:
+    """A module measured by the issue-4 version of this script (all mutmut mutants against a hand-picked list of
+    test files, no operators) in the current format."""
+    if "strata" in module:
+        return module
+    provenance = dict(module["provenance"])
+    provenance.update({"sample": None, "seed": None, "tests": "the files " + ", ".join(module["tests"]) +
+                       " (issue 4's narrowed selection); no custom operators"})
+    total = sum(module["counts"].values())
+    return {"source": module["source"], "provenance": provenance, "tests": {t: None for t in module["tests"]},
+            "strata": {MUTMUT: {"available": total, "tried": None, "counts": module["counts"],
+                                "undetected": module["undetected"], "diffs": module["diffs"], "tests_of": {},
+                                "seconds": module["seconds"]}}}
+
+
+def build_data(fresh_modules: dict[str, dict], previous: dict | None, *, run: dict | None,
+               modules_known: dict[str, Module] | None = None, excluded: dict[str, str] | None = None,
+               equivalents=None) -> dict:
+    """Merge freshly measured modules into the previous results; recompute every summary and the totals (so
+    editing the equivalents file takes effect on ``--report-only``)."""
+    equivalents = load_equivalents() if equivalents is None else equivalents
+    modules = {k: upgrade_legacy(v) for k, v in (previous or {}).get("modules", {}).items()}
+    modules.update(fresh_modules)
+    for module in modules.values():
+        prefix = module_prefix(module["source"])
+        module["summary"] = {"strata": {kind: summarize(stratum, equivalents, module_prefix=prefix, kind=kind)
+                                        for kind, stratum in module["strata"].items()}}
+        module["summary"].update(combine(module["summary"]["strata"].values(), MODULE_TARGET))
+    ordered = dict(sorted(modules.items(), key=lambda item: item[1]["source"]))
+    measured = {m["source"] for m in ordered.values()}
+    if modules_known is not None:
+        known = {m.source for m in modules_known.values()}
+    else:
+        known = set((previous or {}).get("discovered", [])) or measured
+    operators = {kind: combine([m["summary"]["strata"][kind] for m in ordered.values() if kind in m["strata"]], 0)
+                 for kind in STRATA}
     return {
-        "counts": dict(sorted(counts.items())),
-        "total": total,
-        "detected": detected,
-        "equivalent": len(equivalent),
-        "non_equivalent": non_equivalent,
-        "kill_rate": detected / total if total else None,
-        "non_equivalent_kill_rate": detected / non_equivalent if non_equivalent else None,
-        "equivalent_mutants": equivalent,
-        "surviving_mutants": surviving,
-        "stale_equivalents": stale,
+        "generated_by": GENERATED,
+        "mutmut": _mutmut_version(),
+        "python": platform.python_version(),
+        "definitions": {
+            "detected": list(DETECTED),
+            "undetected": list(UNDETECTED),
+            "rate": "detected / (tried - equivalent), weighted by available / tried over sampled strata",
+            "interval": "95 % Clopper-Pearson (at Kish's effective sample size over several strata); none when "
+                        "every stratum was tried in full (the rate is exact)",
+            "equivalent": f"undetected mutants listed in {EQUIVALENTS_FILE.name} with a matching mutated line",
+            "targets": f">= {MODULE_TARGET * 100:.0f} % per module, >= {PACKAGE_TARGET * 100:.0f} % over the "
+                       "package (point estimate)",
+        },
+        "last_run": run if run is not None else (previous or {}).get("last_run"),
+        "discovered": sorted(known),
+        "excluded": excluded if excluded is not None else (previous or {}).get("excluded", {}),
+        "not_measured": sorted(known - measured),
+        "overall": combine([s for m in ordered.values() for s in m["summary"]["strata"].values()], PACKAGE_TARGET),
+        "by_stratum": operators,
+        "modules": ordered,
     }
 
 
-def overall(modules: dict[str, dict]) -> dict:
-    """Totals over modules (sums of the per-module counts, not an average of rates)."""
-    counts: dict[str, int] = {}
-    for m in modules.values():
-        for status, number in m["summary"].get("counts", {}).items():
-            counts[status] = counts.get(status, 0) + number
-    total = sum(m["summary"]["total"] for m in modules.values())
-    detected = sum(m["summary"]["detected"] for m in modules.values())
-    equivalent = sum(m["summary"]["equivalent"] for m in modules.values())
-    return {
-        "counts": dict(sorted(counts.items())),
-        "total": total,
-        "detected": detected,
-        "equivalent": equivalent,
-        "surviving_non_equivalent": total - detected - equivalent,
-        "kill_rate": detected / total if total else None,
-        "non_equivalent_kill_rate": detected / (total - equivalent) if total > equivalent else None,
-    }
-
-
-def module_prefix(source: str) -> str:
-    """mutmut's dotted prefix of a module's mutant names: lfverify/metrics.py -> lfverify.metrics."""
-    return source[:-3].replace("/", ".") if source.endswith(".py") else source.replace("/", ".")
-
-
-def percent(rate) -> str:
-    """A rate as a percentage with two decimals, rounded down: 4711 / 4713 is "99.95 %", never "100.00 %"."""
+# ---------------------------------------------------------------------- markdown
+def percent(rate, *, up: bool = False) -> str:
+    """A rate as a percentage with two decimals, rounded down (up for an interval's upper end): 4711 / 4713 is
+    "99.95 %", never "100.00 %"."""
     if rate is None:
         return "n/a"
-    return f"{math.floor(rate * 10_000 + 1e-9) / 100:.2f} %"
+    scaled = rate * 10_000
+    value = (math.ceil(scaled - 1e-9) if up else math.floor(scaled + 1e-9)) / 100
+    return f"{value:.2f} %"
+
+
+def rate_text(s: dict) -> str:
+    if s["rate"] is None:
+        return "n/a"
+    if s["exact"]:
+        return f"{percent(s['rate'])} (exact)"
+    return f"{percent(s['rate'])} [{percent(s['low'])}, {percent(s['high'], up=True)}]"
+
+
+def target_text(s: dict) -> str:
+    return {None: "-", True: "met", False: "**not met**"}[s["meets_target"]]
+
+
+def _tried_text(module: dict) -> str:
+    s = module["summary"]
+    parts = [f"{k} {v['tried']}/{v['available']}" for k, v in s["strata"].items() if v["available"]]
+    return f"{s['tried']} / {s['available']}" + (f" ({', '.join(parts)})" if len(parts) > 1 else "")
 
 
 def markdown_report(data: dict) -> str:
-    """The README table and the list of non-equivalent survivors, from mutation.json's content."""
+    """The per-module table, the strata table, the survivors per module, and what was not measured."""
+    o = data["overall"]
     lines = [
         "<!-- GENERATED by benchmarks/mutation_testing.py from benchmarks/results/mutation.json: do not edit -->",
         "",
-        "| module | mutants | killed | timeout | survived | no tests | equivalent | kill rate | non-equivalent kill rate |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        f"Non-equivalent kill rate = detected / (tried - equivalent), detected = killed + timeout + segfault, "
+        f"weighted by available / tried where a stratum was sampled; 95 % Clopper-Pearson interval in brackets "
+        f"(exact: every mutant tried).  Targets: >= {MODULE_TARGET * 100:.0f} % per module, >= "
+        f"{PACKAGE_TARGET * 100:.0f} % over the package, on the point estimate.  {len(data['modules'])} of "
+        f"{len(data['discovered'])} modules measured.",
+        "",
+        "| module | tried / available | detected | equivalent | survived | kill rate [95 % CI] | target |",
+        "|---|---:|---:|---:|---:|---|---|",
     ]
-    for name, module in data["modules"].items():
-        s, c = module["summary"], module["summary"]["counts"]
-        lines.append(
-            f"| `{module['source']}` | {s['total']} | {c.get('killed', 0)} | {c.get('timeout', 0)} | "
-            f"{c.get('survived', 0)} | {c.get('no tests', 0)} | {s['equivalent']} | {percent(s['kill_rate'])} | "
-            f"{percent(s['non_equivalent_kill_rate'])} |")
-    o, c = data["overall"], data["overall"]["counts"]
-    lines.append(f"| **all** | {o['total']} | {c.get('killed', 0)} | {c.get('timeout', 0)} | {c.get('survived', 0)} | "
-                 f"{c.get('no tests', 0)} | {o['equivalent']} | {percent(o['kill_rate'])} | "
-                 f"**{percent(o['non_equivalent_kill_rate'])}** |")
-    commits = sorted({m["provenance"]["commit"][:7] + " (" + m["provenance"]["source"] + ")" for m in data["modules"].values()})
-    seconds = sum(m["seconds"] for m in data["modules"].values())
-    lines += ["", f"mutmut {data['mutmut']}, Python {data['python']}; code and tests of commit {', '.join(commits)}; "
-              f"{seconds:.0f} s of mutation runs in total.  Detected = killed + timeout + segfault; the equivalent mutants and "
-              f"their reasons are in benchmarks/mutation_equivalent_mutants.json.  Reproduce: "
-              f"`python benchmarks/mutation_testing.py`."]
-    lines += ["", "Non-equivalent surviving mutants:", ""]
-    survivors = [(name, m) for name, module in data["modules"].items()
-                 for m in module["summary"]["surviving_mutants"]]
-    if not survivors:
-        lines.append("none")
-    for _, m in survivors:
-        lines.append(f"* `{m['name']}` ({m['status']}): `{m['mutation']}`")
-    stale = [m for module in data["modules"].values() for m in module["summary"]["stale_equivalents"]]
+    for module in data["modules"].values():
+        s = module["summary"]
+        lines.append(f"| `{module['source']}` | {_tried_text(module)} | {s['detected']} | {s['equivalent']} | "
+                     f"{s['survived']} | {rate_text(s)} | {target_text(s)} |")
+    lines.append(f"| **package** | {o['tried']} / {o['available']} | {o['detected']} | {o['equivalent']} | "
+                 f"{o['survived']} | **{rate_text(o)}** | {target_text(o)} |")
+    lines += ["", "By source of mutants (strata summed over the measured modules):", "",
+              "| mutants | tried / available | detected | equivalent | survived | kill rate [95 % CI] |",
+              "|---|---:|---:|---:|---:|---|"]
+    titles = {MUTMUT: "mutmut 3.8's operators", **mutation_operators.OPERATOR_TITLES}
+    for kind, s in data["by_stratum"].items():
+        if s["available"]:
+            lines.append(f"| {kind}: {titles[kind]} | {s['tried']} / {s['available']} | {s['detected']} | "
+                         f"{s['equivalent']} | {s['survived']} | {rate_text(s)} |")
+    lines += ["", "Provenance:", ""]
+    by_provenance: dict[str, list[str]] = {}
+    for key, module in data["modules"].items():
+        p = module["provenance"]
+        sample = "all mutants" if p.get("sample") is None else \
+            f"sample {p['sample']} per stratum (operators {p.get('operator_sample')}), seed {p['seed']}"
+        text = (f"commit {p['commit'][:7]} ({p['source']}), {p['date'][:10]}, {sample}, --max-children "
+                f"{p['max_children']} on {p['cpus']} CPUs; tests: {p.get('tests', 'default suite')}")
+        by_provenance.setdefault(text, []).append(f"`{key}`")
+    for text, keys in by_provenance.items():
+        lines.append(f"* {', '.join(keys)}: {text}")
+    run = data.get("last_run")
+    if run:
+        lines += ["", f"Last run: {run['date'][:16]} UTC, {run['tried']} mutants tried, "
+                      f"{run['seconds']['total']:.0f} s wall ({_cost_text(run)})."]
+    lines += ["", f"mutmut {data['mutmut']}, Python {data['python']}.  Equivalent mutants and their reasons: "
+              "benchmarks/mutation_equivalent_mutants.json.  Reproduce: `python benchmarks/mutation_testing.py`."]
+    lines += ["", "## Surviving mutants (not equivalent), per module", ""]
+    any_survivor = False
+    for module in data["modules"].values():
+        survivors = [m for s in module["summary"]["strata"].values() for m in s["surviving_mutants"]]
+        if not survivors:
+            continue
+        any_survivor = True
+        lines += [f"### `{module['source']}`", ""]
+        for m in survivors:
+            lines.append(f"* `{m['name']}` ({m['status']}): `{m['mutation']}`; tests run: {_tests_text(m['tests'])}")
+        lines.append("")
+    if not any_survivor:
+        lines += ["none", ""]
+    stale = [m for module in data["modules"].values() for s in module["summary"]["strata"].values()
+             for m in s["stale_equivalents"]]
     if stale:
-        lines += ["", "Stale EQUIVALENT_MUTANTS entries (mutated line changed; not counted as equivalent):", ""]
-        lines += [f"* `{m['name']}`" for m in stale]
-    return "\n".join(lines) + "\n"
+        lines += ["Stale EQUIVALENT_MUTANTS entries (mutant detected, or mutated line changed; not counted):", ""]
+        lines += [f"* `{m['name']}`" for m in stale] + [""]
+    if data["not_measured"]:
+        lines += ["## Not measured yet", "", ", ".join(f"`{s}`" for s in data["not_measured"]), ""]
+    if data["excluded"]:
+        lines += ["## Excluded", ""] + [f"* `{p}`: {why}" for p, why in data["excluded"].items()] + [""]
+    return "\n".join(lines)
 
 
-# ---------------------------------------------------------------------- running mutmut
+def _tests_text(tests: dict | None, most: int = 6) -> str:
+    """The test files run on a survivor (with their numbers of tests), the first ``most`` of them."""
+    if tests is None:
+        return "those of the provenance line"
+    if not tests:
+        return "none (no test reaches the function)"
+    files = [f"{f} ({n})" for f, n in sorted(tests.items(), key=lambda item: (-item[1], item[0]))]
+    return ", ".join(files[:most]) + (f" and {len(files) - most} more files" if len(files) > most else "")
+
+
+def _cost_text(run: dict) -> str:
+    """Per-mutant seconds of the tried mutants' runs, the wall time of every run on the copy, its preparation."""
+    parts = []
+    for kind, (count, seconds) in run.get("per_mutant", {}).items():
+        if count:
+            parts.append(f"{kind} {seconds / count:.2f} s per mutant over {count}")
+    for phase, (count, seconds) in run.get("copy_runs", {}).items():
+        parts.append(f"{phase} runs on this copy: {int(count)} mutants in {seconds:.0f} s wall")
+    s = run["seconds"]
+    parts.append(f"the copy's preparation{'' if run.get('copy_prepared_now') else ' (reused)'}: generation "
+                 f"{s.get('generation', 0):.0f} s, stats {s.get('stats', 0):.0f} s")
+    return "; ".join(parts)
+
+
+def _mutmut_version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("mutmut")
+    except Exception:  # pragma: no cover - reporting only
+        return "unknown"
+
+
+# ---------------------------------------------------------------------- the scratch copy
 def _git(*args: str) -> str:
     return subprocess.run(["git", *args], cwd=REPO, check=True, capture_output=True, text=True).stdout
+
+
+def source_digest(*, worktree: bool) -> str:
+    """What identifies the measured code and tests: HEAD's commit, or a hash of the working tree's files."""
+    if not worktree:
+        return "HEAD " + _git("rev-parse", "HEAD").strip()
+    digest = hashlib.sha256()
+    for rel in sorted(filter(None, _git("ls-files", "--cached", "--others", "--exclude-standard", "-z")
+                             .split("\0"))):
+        if (REPO / rel).is_file():
+            digest.update(rel.encode() + b"\0" + (REPO / rel).read_bytes())
+    return "worktree " + digest.hexdigest()
 
 
 def make_scratch_copy(target: Path, *, worktree: bool) -> None:
@@ -279,8 +463,7 @@ def make_scratch_copy(target: Path, *, worktree: bool) -> None:
         with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
             tar.extractall(target, filter="data")
         return
-    files = _git("ls-files", "--cached", "--others", "--exclude-standard", "-z").split("\0")
-    for rel in filter(None, files):
+    for rel in filter(None, _git("ls-files", "--cached", "--others", "--exclude-standard", "-z").split("\0")):
         src = REPO / rel
         if src.is_file():
             dst = target / rel
@@ -288,167 +471,430 @@ def make_scratch_copy(target: Path, *, worktree: bool) -> None:
             shutil.copy2(src, dst)
 
 
-def mutmut_config(run: ModuleRun) -> str:
-    """The [tool.mutmut] section for one module (mutmut 3.x keys)."""
-    tests = list(run.tests)  # tests/conftest.py (Hypothesis profiles) is loaded by pytest itself
-    as_toml = lambda items: "[" + ", ".join(json.dumps(i) for i in items) + "]"  # noqa: E731
-    return "\n".join([
-        "",
-        "[tool.mutmut]",
-        'source_paths = ["lfverify"]',
-        f"only_mutate = {as_toml([run.source])}",
-        f"pytest_add_cli_args_test_selection = {as_toml(tests)}",
-        'pytest_add_cli_args = ["-p", "no:cacheprovider", "-x", "-q"]',
-        'also_copy = ["benchmarks/", "README.md", "ERRATA.md"]',
-        "use_git_change_detection = false",
-        "",
-    ])
+def also_copy(scratch: Path) -> list[str]:
+    """The copy's top-level entries the tests may read, besides what mutmut copies itself."""
+    own = {"lfverify", "tests", "mutants", "pyproject.toml", ".git"}
+    return sorted(p.name + ("/" if p.is_dir() else "") for p in scratch.iterdir()
+                  if p.name not in own and not p.name.startswith(".lfverify-"))
 
 
-def _progress(log: Path, stop: threading.Event, label: str, every: float) -> None:
-    """Print mutmut's latest 'done/total' counter from its log every ``every`` seconds."""
-    pattern = re.compile(r"(\d+)/(\d+)\s+🎉 (\d+) 🫥 (\d+)\s+⏰ (\d+)\s+🤔 (\d+)\s+🙁 (\d+)")
-    while not stop.wait(every):
-        try:
-            tail = log.read_bytes()[-2000:].decode("utf-8", errors="ignore")
-        except OSError:
-            continue
-        found = pattern.findall(tail)
-        if found:
-            done, total, killed, no_tests, timeout, suspicious, survived = found[-1]
-            print(f"  [{label}] {done}/{total} mutants: killed {killed}, survived {survived}, timeout {timeout}, "
-                  f"no tests {no_tests}, suspicious {suspicious}", flush=True)
+def scratch_env(pythonpath: Path) -> dict:
+    """The environment of every run in the copy: the CI Hypothesis profile, one BLAS thread per process (the
+    children share 2 cores; CPU-time limits must not count BLAS threads), and ``pythonpath`` first, so that tests
+    starting a Python subprocess import the copy, not the installed lfverify."""
+    return {**os.environ, "LFVERIFY_HYPOTHESIS_PROFILE": "ci", "PYTHONDONTWRITEBYTECODE": "1",
+            "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+            "PYTHONPATH": str(pythonpath)}
 
 
-def run_module(name: str, run: ModuleRun, *, workdir: Path, worktree: bool, max_children: int,
-               progress_every: float, allow_missing_tests: bool = False) -> dict:
-    """Run mutmut on one module in a fresh scratch copy; return its counts, undetected mutants with their diffs,
-    the test files used and the run time."""
-    scratch = workdir / name
-    make_scratch_copy(scratch, worktree=worktree)
-    missing = [t for t in run.tests if not (scratch / t).is_file()]
-    if missing and not allow_missing_tests:
-        raise FileNotFoundError(f"{name}: test files {missing} are not in the {'working tree' if worktree else 'HEAD'} copy")
-    run = ModuleRun(run.source, tuple(t for t in run.tests if t not in missing))
-    with open(scratch / "pyproject.toml", "a", encoding="utf-8") as f:
-        f.write(mutmut_config(run))
-    env = {**os.environ, "LFVERIFY_HYPOTHESIS_PROFILE": "ci", "PYTHONDONTWRITEBYTECODE": "1"}
-    log = scratch / "mutmut-run.log"
+def run_bounded(command: list[str], *, cwd: Path, env: dict, log: Path, timeout: float, label: str,
+                progress=None) -> None:
+    """Run ``command`` in its own session with output to ``log``; kill its whole process group on timeout or on
+    an interruption.  Raises RuntimeError on a non-zero exit or a timeout."""
     stop = threading.Event()
-    reporter = threading.Thread(target=_progress, args=(log, stop, name, progress_every), daemon=True)
-    start = time.perf_counter()
-    reporter.start()
-    try:
-        with open(log, "wb") as out:
-            proc = subprocess.run(["mutmut", "run", "--max-children", str(max_children)], cwd=scratch, env=env,
-                                  stdout=out, stderr=subprocess.STDOUT)
-    finally:
-        stop.set()
-        reporter.join()
-    seconds = time.perf_counter() - start
-    if proc.returncode != 0:
-        raise RuntimeError(f"{name}: mutmut run exited with {proc.returncode}; see {log}")
-    results = subprocess.run(["mutmut", "results", "--all", "true"], cwd=scratch, env=env, check=True,
-                             capture_output=True, text=True).stdout
-    statuses = parse_results(results)
-    if not statuses:
-        raise RuntimeError(f"{name}: mutmut produced no mutants; see {log}")
-    diffs = {}
-    for mutant, status in statuses.items():
-        if status not in DETECTED:
-            shown = subprocess.run(["mutmut", "show", mutant], cwd=scratch, env=env, check=True,
-                                   capture_output=True, text=True).stdout
-            diffs[mutant] = "\n".join(line for line in shown.splitlines() if not line.startswith("# "))
+    with open(log, "ab") as out:
+        proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+        reporter = threading.Thread(target=progress, args=(stop,), daemon=True) if progress else None
+        if reporter:
+            reporter.start()
+        try:
+            code = proc.wait(timeout=timeout)
+        except BaseException as exc:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            if isinstance(exc, subprocess.TimeoutExpired):
+                raise RuntimeError(f"{label}: no result after {timeout:.0f} s; see {log}") from None
+            raise
+        finally:
+            stop.set()
+            if reporter:
+                reporter.join()
+    if code != 0:
+        raise RuntimeError(f"{label} exited with {code}; see {log}")
+
+
+def _mutmut_progress(log: Path, label: str, every: float):
+    pattern = re.compile(r"(\d+)/(\d+)\s+🎉 (\d+) 🫥 (\d+)\s+⏰ (\d+)\s+🤔 (\d+)\s+🙁 (\d+)")
+
+    def report(stop: threading.Event):
+        while not stop.wait(every):
+            try:
+                tail = log.read_bytes()[-3000:].decode("utf-8", errors="ignore")
+            except OSError:
+                continue
+            found = pattern.findall(tail)
+            if found:
+                done, total, killed, no_tests, timeout, suspicious, survived = found[-1]
+                print(f"  [{label}] {done}/{total} of the copy's mutants done (killed {killed}, survived {survived}, "
+                      f"timeout {timeout})", flush=True)
+    return report
+
+
+@dataclass
+class Scratch:
+    """A prepared copy: its folder, its mutmut mutants per source path, the stats, the seconds spent."""
+
+    root: Path
+    mutmut_mutants: dict[str, list[str]]
+    tests_by_function: dict[str, list[str]]
+    duration_by_test: dict[str, float]
+    seconds: dict[str, float]
+    digest: str
+
+    @functools.cached_property
+    def trampolined(self) -> set[str]:
+        """The functions mutmut put behind a trampoline (those with mutmut mutants): stats know their tests."""
+        return {mutation_operators.function_key_of(n) for names in self.mutmut_mutants.values() for n in names}
+
+
+def prepare_scratch(workdir: Path, *, worktree: bool, max_children: int, fresh: bool,
+                    say=print) -> tuple[Scratch, bool]:
+    """The copy in ``workdir/package`` with every module's mutmut mutants generated and the stats collected (and
+    whether it was prepared now), reused when the code and the tests are those of the last preparation."""
+    root = workdir / "package"
+    marker = root / ".lfverify-mutation.json"
+    digest = source_digest(worktree=worktree)
+    state = json.loads(marker.read_text()) if marker.exists() and not fresh else None
+    prepared = state is None or state.get("digest") != digest or not (root / "mutants" / "mutmut-stats.json").exists()
+    if prepared:
+        say(f"preparing {root} from {digest[:20]}: copy, every mutant, the stats (one instrumented suite run)")
+        make_scratch_copy(root, worktree=worktree)
+        modules, _ = discover_modules(root)
+        config = mutation_mutmut.mutmut_config([m.source for m in modules.values()], also_copy(root))
+        with open(root / "pyproject.toml", "a", encoding="utf-8") as f:
+            f.write(config)
+        out = root / ".lfverify-prepare.json"
+        run_bounded([sys.executable, str(BENCHMARKS / "mutation_mutmut.py"), "prepare", "--max-children",
+                     str(max_children), "--out", str(out)], cwd=root, env=scratch_env(root),
+                    log=root / "mutmut-prepare.log", timeout=6 * 3600, label="mutmut prepare")
+        prepared = json.loads(out.read_text())
+        state = {"digest": digest, "mutants": prepared["mutants"], "seconds": prepared["seconds"]}
+        marker.write_text(json.dumps(state))
+    else:
+        say(f"reusing the prepared copy {root} ({digest[:20]})")
+    stats = json.loads((root / "mutants" / "mutmut-stats.json").read_text())
+    return Scratch(root, state["mutants"], {k: sorted(v) for k, v in stats["tests_by_mangled_function_name"].items()},
+                   stats["duration_by_test"], state["seconds"], digest), prepared
+
+
+# ---------------------------------------------------------------------- tests of a mutant
+def _fastest_first(scratch: Scratch, tests) -> list[str]:
+    return sorted(tests, key=lambda t: (scratch.duration_by_test.get(t, 0.0), t))
+
+
+def tests_of_module(scratch: Scratch, module: str) -> list[str]:
+    """The tests that reached any function of the module in mutmut's stats, fastest first."""
+    sep = mutation_operators.CLASS_SEPARATOR
+    return _fastest_first(scratch, {t for k, v in scratch.tests_by_function.items()
+                                    if k.startswith(f"{module}.x_") or k.startswith(f"{module}.x{sep}") for t in v})
+
+
+def tests_of_function(scratch: Scratch, module: str, key: str) -> tuple[list[str], str]:
+    """The tests that reached a function in mutmut's stats, fastest first, and where they come from: the
+    function itself (``function``; none if no test reached it), or, for a function mutmut put no trampoline on
+    (decorated ones, methods of nested classes), the union over its class's methods (``class``) or over the
+    module's functions (``module``)."""
+    sep = mutation_operators.CLASS_SEPARATOR
+    if f"{module}.{key}" in scratch.trampolined:
+        return _fastest_first(scratch, scratch.tests_by_function.get(f"{module}.{key}", ())), "function"
+    if key.startswith("x" + sep):
+        prefix = f"{module}.{key[:key.rindex(sep) + 1]}"
+        tests = {t for k, v in scratch.tests_by_function.items() if k.startswith(prefix) for t in v}
+        if tests:
+            return _fastest_first(scratch, tests), "class"
+    return tests_of_module(scratch, module), "module"
+
+
+def test_files(tests) -> dict[str, int]:
+    """node ids -> {file: number of tests}."""
+    files: dict[str, int] = {}
+    for test in tests:
+        files[test.split("::")[0]] = files.get(test.split("::")[0], 0) + 1
+    return dict(sorted(files.items()))
+
+
+def wall_limit(scratch: Scratch, tests) -> float:
+    """mutmut's wall-time limit for a mutant whose tests are ``tests`` (mutation_mutmut.py's constants)."""
+    estimated = sum(scratch.duration_by_test.get(t, 0.0) for t in tests)
+    return (estimated + mutation_mutmut.TIMEOUT_CONSTANT) * mutation_mutmut.TIMEOUT_MULTIPLIER
+
+
+# ---------------------------------------------------------------------- the two runs
+def record_phase(scratch: Scratch, phase: str, mutants: int, seconds: float) -> None:
+    """Append a run of one runner to the copy's log of runs (``.lfverify-phases.json``)."""
+    log = scratch.root / ".lfverify-phases.json"
+    phases = json.loads(log.read_text()) if log.exists() else []
+    phases.append({"phase": phase, "mutants": mutants, "seconds": round(seconds, 1)})
+    log.write_text(json.dumps(phases))
+
+
+def copy_phases(scratch: Scratch) -> dict[str, list[float]]:
+    """phase -> [mutants run, wall seconds], summed over every run on this copy."""
+    log = scratch.root / ".lfverify-phases.json"
+    totals: dict[str, list[float]] = {}
+    for entry in json.loads(log.read_text()) if log.exists() else []:
+        total = totals.setdefault(entry["phase"], [0, 0.0])
+        total[0] += entry["mutants"]
+        total[1] += entry["seconds"]
+    return totals
+
+
+def run_mutmut(scratch: Scratch, names: list[str], *, max_children: int, progress_every: float, rerun: bool = False,
+               say=print) -> dict[str, dict]:
+    """Status, seconds and (undetected) diff of each named mutmut mutant; mutants with a result on this copy
+    already (an earlier or interrupted run) are not rerun unless ``rerun``."""
+    names_file, out = scratch.root / ".lfverify-names.json", scratch.root / ".lfverify-collect.json"
+    log = scratch.root / "mutmut-run.log"
+    env = scratch_env(scratch.root / "mutants")
+
+    def collect(selected):
+        names_file.write_text(json.dumps(sorted(selected)))
+        run_bounded([sys.executable, str(BENCHMARKS / "mutation_mutmut.py"), "collect", "--names", str(names_file),
+                     "--out", str(out)], cwd=scratch.root, env=env, log=log, timeout=3600, label="mutmut collect")
+        return json.loads(out.read_text())
+
+    known = collect(names) if names else {}
+    pending = [n for n in names if rerun or known[n]["status"] == "not checked"]
+    if pending:
+        limits = [wall_limit(scratch, scratch.tests_by_function.get(mutation_operators.function_key_of(n), ()))
+                  for n in pending]
+        timeout = 3 * 3600 + sum(limits) / max_children
+        say(f"  [mutmut] {len(pending)} mutants to run ({len(names) - len(pending)} already have a result)")
+        names_file.write_text(json.dumps(sorted(pending)))
+        start = time.perf_counter()
+        run_bounded([sys.executable, str(BENCHMARKS / "mutation_mutmut.py"), "run", "--names", str(names_file),
+                     "--max-children", str(max_children)], cwd=scratch.root, env=env, log=log, timeout=timeout,
+                    label="mutmut run", progress=_mutmut_progress(log, "mutmut", progress_every))
+        record_phase(scratch, MUTMUT, len(pending), time.perf_counter() - start)
+        known = collect(names)
+    return known
+
+
+def run_operators(scratch: Scratch, mutants: list, *, max_children: int, rerun: bool = False,
+                  say=print) -> dict[str, dict]:
+    """Status, seconds and diff of each operator mutant (mutation_runner.py); results obtained on this copy by the
+    same operators and runner are reused (``.lfverify-operators.json``)."""
+    store = scratch.root / ".lfverify-operators.json"
+    tool = hashlib.sha256(b"".join((BENCHMARKS / f).read_bytes() for f in ("mutation_operators.py",
+                                                                            "mutation_runner.py"))).hexdigest()
+    saved = json.loads(store.read_text()) if store.exists() else {}
+    if saved.get("tool") != tool:  # results of another version of the operators or the runner are not reused
+        saved = {"tool": tool, "results": {}, "checks": []}
+    known = saved["results"]
+    jobs = []
+    for m in mutants:
+        if m.name in known and not rerun:
+            continue
+        tests, _ = tests_of_function(scratch, m.module, m.key)
+        jobs.append({**m.to_json(), "tests": tests, "timeout": wall_limit(scratch, tests)})
+    if jobs:
+        say(f"  [operators] {len(jobs)} mutants to run ({len(mutants) - len(jobs)} already have a result)")
+        jobs_file, out = scratch.root / ".lfverify-jobs.json", scratch.root / ".lfverify-runner.json"
+        used = {t for j in jobs for t in j["tests"]}
+        jobs_file.write_text(json.dumps({"mutants": jobs, "durations": {t: scratch.duration_by_test.get(t, 0.0)
+                                                                         for t in used}}))
+        timeout = 2 * 3600 + 5 * sum(scratch.duration_by_test.get(t, 0.0) for t in used) + \
+            sum(j["timeout"] for j in jobs) / max_children
+        start = time.perf_counter()
+        run_bounded([sys.executable, str(BENCHMARKS / "mutation_runner.py"), "--jobs", str(jobs_file), "--out",
+                     str(out), "--max-children", str(max_children), "--log", str(scratch.root / "runner-tests.log")],
+                    cwd=scratch.root, env=scratch_env(scratch.root), log=scratch.root / "runner.log",
+                    timeout=timeout, label="operator runner")
+        record_phase(scratch, "operators", len(jobs), time.perf_counter() - start)
+        ran = json.loads(out.read_text())
+        known.update(ran["results"])
+        saved["checks"].append(ran["seconds"])
+        store.write_text(json.dumps(saved))
+    return {m.name: {**known[m.name], "diff": m.diff} for m in mutants}
+
+
+# ---------------------------------------------------------------------- assembling a module's entry
+def stratum_record(available: int, tried_results: dict[str, dict], tests_of) -> dict:
+    """A stratum's entry of mutation.json from the results of its tried mutants; ``tests_of(name)`` gives the test
+    files (with their numbers of tests) run on an undetected mutant."""
     counts: dict[str, int] = {}
-    for status in statuses.values():
+    undetected, diffs = {}, {}
+    for name, result in tried_results.items():
+        status = result["status"]
         counts[status] = counts.get(status, 0) + 1
-    undetected = {mutant: status for mutant, status in statuses.items() if status not in DETECTED}
-    return {"counts": counts, "undetected": undetected, "diffs": diffs, "seconds": seconds,
-            "tests": list(run.tests), "missing_tests": missing}
+        if status not in DETECTED:
+            undetected[name] = status
+            diffs[name] = result.get("diff", "")
+    return {"available": available, "tried": compact_names(tried_results), "counts": dict(sorted(counts.items())),
+            "undetected": dict(sorted(undetected.items())), "diffs": dict(sorted(diffs.items())),
+            "tests_of": {n: tests_of(n) for n in sorted(undetected)},
+            "seconds": round(sum(r.get("seconds") or 0.0 for r in tried_results.values()), 1)}
 
 
-def _mutmut_version() -> str:
-    try:
-        from importlib.metadata import version
+def populations(scratch: Scratch, module: Module) -> dict[str, list]:
+    """Stratum -> every mutant of the module: mutmut's names, and the operators' Mutant objects."""
+    mutants = {MUTMUT: list(scratch.mutmut_mutants.get(module.source, []))}
+    source = (scratch.root / module.source).read_text(encoding="utf-8")
+    for m in mutation_operators.generate_mutants(source, module.dotted, module.source):
+        mutants.setdefault(m.operator, []).append(m)
+    return mutants
 
-        return version("mutmut")
-    except Exception:  # pragma: no cover - reporting only
-        return "unknown"
+
+def _name(m) -> str:
+    return m if isinstance(m, str) else m.name
 
 
-def build_data(modules_raw: dict[str, dict], previous: dict | None, *, provenance: dict) -> dict:
-    """Merge freshly run modules into the previous results and recompute every summary and the totals."""
-    equivalents = load_equivalents()
-    modules = dict(previous["modules"]) if previous else {}
-    for name, raw in modules_raw.items():
-        modules[name] = {"source": MODULES[name].source, "tests": raw["tests"], "missing_tests": raw["missing_tests"],
-                         "seconds": round(raw["seconds"], 1), "provenance": provenance,
-                         "counts": raw["counts"], "undetected": raw["undetected"], "diffs": raw["diffs"]}
-    ordered = {name: modules[name] for name in MODULES if name in modules}
-    for module in ordered.values():  # summaries are recomputed, so editing the equivalents file takes effect
-        module["summary"] = summarize(module["counts"], module["undetected"], module["diffs"], equivalents,
-                                      module_prefix=module_prefix(module["source"]))
-    return {
-        "generated_by": GENERATED,
-        "mutmut": _mutmut_version(),
-        "python": platform.python_version(),
-        "definitions": {
-            "detected": list(DETECTED),
-            "undetected": list(UNDETECTED),
-            "non_equivalent_kill_rate": "detected / (total - equivalent)",
-            "equivalent": f"undetected mutants listed in {EQUIVALENTS_FILE.name} with a matching mutated line",
-        },
-        "overall": overall(ordered),
-        "modules": ordered,
-    }
+def draw(population: dict[str, list], *, sample: int | None, operator_sample: int | None, seed: int,
+         module: Module) -> dict[str, list]:
+    """The seeded sample of each stratum of one module."""
+    chosen = {}
+    for kind, mutants in population.items():
+        by_name = {_name(m): m for m in mutants}
+        n = sample if kind == MUTMUT else operator_sample
+        chosen[kind] = [by_name[x] for x in sample_names(by_name, n, seed=seed, stratum=f"{module.dotted}:{kind}")]
+    return chosen
+
+
+#: cost model of --plan, from the trial run (2 small modules, a loaded 2-core machine): a detected mutant costs
+#: about the fork, pytest's start and its first failing test; an undetected one all of its tests (their stats-run
+#: seconds, an overestimate: the stats run is the slower one)
+PLAN_OVERHEAD_SECONDS = 0.5
+PLAN_UNDETECTED_FRACTIONS = (0.05, 0.10, 0.20)
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds / 3600:.1f} h" if seconds >= 3600 else f"{seconds / 60:.0f} min"
+
+
+def plan_text(plans: dict[str, dict[str, tuple[int, int, float]]], sample, operator_sample, max_children: int) -> str:
+    """What a run would try: per module and stratum, tried / available and the stats seconds of the tried mutants'
+    tests (what they cost if none were detected); then the totals and the estimated wall time."""
+    lines = [f"module: tried / available per stratum (sample {sample or 'all'}, operators {operator_sample or 'all'}); "
+             f"seconds of their tests if all survived"]
+    totals: dict[str, list[float]] = {}
+    for key, strata in plans.items():
+        parts = []
+        for kind, (tried, available, seconds) in strata.items():
+            parts.append(f"{kind} {tried}/{available}")
+            total = totals.setdefault(kind, [0, 0, 0.0])
+            total[0], total[1], total[2] = total[0] + tried, total[1] + available, total[2] + seconds
+        lines.append(f"  {key}: " + ", ".join(parts) + f"; {sum(v[2] for v in strata.values()):.0f} s")
+    tried = sum(t[0] for t in totals.values())
+    bound = sum(t[2] for t in totals.values())
+    estimates = ", ".join(f"{_duration((tried * PLAN_OVERHEAD_SECONDS + f * bound) / max_children)} if {f:.0%} "
+                          f"are undetected" for f in PLAN_UNDETECTED_FRACTIONS)
+    lines.append("total: " + ", ".join(f"{k} {int(t)}/{int(a)}" for k, (t, a, _) in totals.items()))
+    lines.append(f"estimated time of the {tried} mutants with --max-children {max_children}: {estimates} "
+                 f"({_duration(bound / max_children)} if none were detected); plus each runner's clean run of the "
+                 f"tests involved, and the copy's preparation if the code changed")
+    return "\n".join(lines)
+
+
+def _sample_arg(text: str) -> int | None:
+    if text == "all":
+        return None
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1 or 'all'; got {text}")
+    return value
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--module", action="append", choices=list(MODULES),
-                        help="module to run (repeatable); default: all, in order")
+    parser.add_argument("--module", action="append", help="module key (e.g. paper_benchmark.statistics) or source "
+                        "path; repeatable; default: every module")
+    parser.add_argument("--sample", type=_sample_arg, default=DEFAULT_SAMPLE,
+                        help="mutmut mutants tried per module, or 'all' (default %(default)s)")
+    parser.add_argument("--operator-sample", type=_sample_arg, default=argparse.SUPPRESS,
+                        help="mutants tried per module and custom operator (default: as --sample)")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--worktree", action="store_true", help="copy the working tree instead of git archive HEAD")
-    parser.add_argument("--workdir", type=Path, default=DEFAULT_WORKDIR, help="scratch directory (default %(default)s)")
+    parser.add_argument("--workdir", type=Path, default=DEFAULT_WORKDIR, help="scratch folder (default %(default)s)")
+    parser.add_argument("--fresh", action="store_true", help="prepare a new copy even if the code is unchanged")
+    parser.add_argument("--rerun", action="store_true",
+                        help="run every sampled mutant again, even those the copy has a result for")
     parser.add_argument("--max-children", type=int, default=2)
-    parser.add_argument("--progress-every", type=float, default=60.0, help="seconds between progress lines")
+    parser.add_argument("--progress-every", type=float, default=120.0, help="seconds between progress lines")
     parser.add_argument("--out", type=Path, default=OUT_JSON)
-    parser.add_argument("--allow-missing-tests", action="store_true",
-                        help="run without selected test files that do not exist (recorded in the results)")
+    parser.add_argument("--plan", action="store_true", help="prepare, then only print what would be tried")
     parser.add_argument("--report-only", action="store_true",
                         help="only recompute summaries and the markdown from the existing results")
     args = parser.parse_args(argv)
+    operator_sample = getattr(args, "operator_sample", args.sample)
     if args.max_children < 1:
         parser.error(f"--max-children must be >= 1; got {args.max_children}")
-    if not args.report_only and shutil.which("mutmut") is None:
-        parser.error("the mutmut command is not on PATH; install it with `pip install mutmut` (3.x)")
-
     previous = json.loads(args.out.read_text(encoding="utf-8")) if args.out.exists() else None
-    raw = {}
-    provenance = {
-        "commit": _git("rev-parse", "HEAD").strip(),
-        "source": "working tree" if args.worktree else "git archive HEAD",
-        "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "max_children": args.max_children,
-        "cpus": os.cpu_count(),
-    }
-    if not args.report_only:
-        for name in args.module or list(MODULES):
-            print(f"[{name}] mutating {MODULES[name].source} against {', '.join(MODULES[name].tests)}", flush=True)
-            raw[name] = run_module(name, MODULES[name], workdir=args.workdir, worktree=args.worktree,
-                                   max_children=args.max_children, progress_every=args.progress_every,
-                                   allow_missing_tests=args.allow_missing_tests)
-            print(f"[{name}] {sum(raw[name]['counts'].values())} mutants in {raw[name]['seconds']:.0f} s", flush=True)
-            # save after every module, so a long run that is interrupted keeps what it measured
-            data = build_data(raw, previous, provenance=provenance)
-            write_text_atomically(args.out, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-    elif previous is None:
-        parser.error(f"--report-only needs existing results in {args.out}")
-    data = build_data(raw, previous, provenance=provenance)
-    write_text_atomically(args.out, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    if args.report_only:
+        if previous is None:
+            parser.error(f"--report-only needs existing results in {args.out}")
+        modules, excluded = discover_modules(REPO)
+        return _write(args.out, build_data({}, previous, run=None, modules_known=modules, excluded=excluded))
+    if shutil.which("mutmut") is None:
+        parser.error("mutmut is not installed; `pip install mutmut==3.8.1`")
+
+    started = time.perf_counter()
+    scratch, prepared = prepare_scratch(args.workdir, worktree=args.worktree, max_children=args.max_children,
+                                        fresh=args.fresh)
+    modules, excluded = discover_modules(scratch.root)
+    try:
+        chosen = select_modules(args.module, modules)
+    except ValueError as exc:
+        parser.error(str(exc))
+    population = {m.key: populations(scratch, m) for m in chosen}
+    drawn = {m.key: draw(population[m.key], sample=args.sample, operator_sample=operator_sample, seed=args.seed,
+                         module=m) for m in chosen}
+    def tests_seconds(module, mutants):
+        return sum(sum(scratch.duration_by_test.get(t, 0.0) for t in tests_of_function(
+            scratch, module.dotted, mutation_operators.function_key_of(_name(m)).removeprefix(module.dotted + "."))[0])
+            for m in mutants)
+
+    print(plan_text({m.key: {kind: (len(drawn[m.key][kind]), len(population[m.key][kind]),
+                                    tests_seconds(m, drawn[m.key][kind])) for kind in population[m.key]}
+                     for m in chosen}, args.sample, operator_sample, args.max_children), flush=True)
+    if args.plan:
+        return 0
+
+    mutmut_names = [n for d in drawn.values() for n in d[MUTMUT]]
+    operator_mutants = [m for d in drawn.values() for kind, ms in d.items() if kind != MUTMUT for m in ms]
+    t0 = time.perf_counter()
+    results = run_mutmut(scratch, mutmut_names, max_children=args.max_children, progress_every=args.progress_every,
+                         rerun=args.rerun)
+    t1 = time.perf_counter()
+    results.update(run_operators(scratch, operator_mutants, max_children=args.max_children, rerun=args.rerun))
+    t2 = time.perf_counter()
+
+    provenance = {"commit": _git("rev-parse", "HEAD").strip(),
+                  "source": "working tree" if args.worktree else "git archive HEAD",
+                  "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                  "sample": args.sample, "operator_sample": operator_sample, "seed": args.seed,
+                  "max_children": args.max_children, "cpus": os.cpu_count(),
+                  "tests": "the default suite (tests/), narrowed per function by mutmut's stats"}
+    fresh = {}
+    for module in chosen:
+        def tests_of(name, module=module):
+            key = mutation_operators.function_key_of(name).removeprefix(module.dotted + ".")
+            return test_files(tests_of_function(scratch, module.dotted, key)[0])
+
+        module_tests = tests_of_module(scratch, module.dotted)
+        strata = {kind: stratum_record(len(population[module.key][kind]),
+                                       {_name(m): results[_name(m)] for m in mutants}, tests_of)
+                  for kind, mutants in drawn[module.key].items()}
+        fresh[module.key] = {"source": module.source, "provenance": provenance, "tests": test_files(module_tests),
+                             "strata": strata}
+    per_mutant = {MUTMUT: [len(mutmut_names), sum(results[n].get("seconds") or 0.0 for n in mutmut_names)],
+                  "operators": [len(operator_mutants),
+                                sum(results[m.name].get("seconds") or 0.0 for m in operator_mutants)]}
+    run = {"date": provenance["date"], "tried": len(mutmut_names) + len(operator_mutants),
+           "modules": [m.key for m in chosen], "per_mutant": per_mutant, "copy_prepared_now": prepared,
+           "copy_runs": copy_phases(scratch),
+           "seconds": {**scratch.seconds, "mutmut": t1 - t0, "operators": t2 - t1,
+                       "total": time.perf_counter() - started}}
+    data = build_data(fresh, previous, run=run, modules_known=modules, excluded=excluded)
+    return _write(args.out, data)
+
+
+def _write(out: Path, data: dict) -> int:
+    write_text_atomically(out, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
     report = markdown_report(data)
-    write_text_atomically(args.out.with_suffix(".md"), report)
+    write_text_atomically(out.with_suffix(".md"), report)
     print(report)
-    print(f"results: {args.out} and {args.out.with_suffix('.md')}")
+    print(f"results: {out} and {out.with_suffix('.md')}")
     return 0
 
 
