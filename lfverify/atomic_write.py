@@ -9,11 +9,21 @@ name (``savefig``); the two ``write_*`` functions are built on it.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import tempfile
 from pathlib import Path
 
 __all__ = ["atomic_path", "write_text_atomically", "write_bytes_atomically"]
+
+
+@functools.lru_cache(maxsize=1)
+def _new_file_mode() -> int:
+    """The mode ``open()`` gives a new file, 0o666 without the process's umask (read once: setting the umask to
+    read it is not thread-safe, so it is not repeated)."""
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 @contextlib.contextmanager
@@ -25,7 +35,10 @@ def atomic_path(path):
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
+    try:  # mkstemp makes the file private (0600); the written file gets the mode of any new file instead
+        os.fchmod(fd, _new_file_mode())
+    finally:
+        os.close(fd)
     try:
         yield Path(tmp)
         os.replace(tmp, path)

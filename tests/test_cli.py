@@ -56,3 +56,28 @@ def test_atomic_write_leaves_the_old_file_on_failure(tmp_path):
         write_text_atomically(target, None)  # fails while writing
     assert target.read_text() == "first"
     assert sorted(p.name for p in target.parent.iterdir()) == ["out.txt"]  # no temporary left behind
+
+
+def test_atomic_write_gives_the_file_the_mode_of_any_new_file(tmp_path):
+    """Oracle: a file made by open() in the same process (0o666 without the umask).  mkstemp alone made every
+    written file private (0600) - reports, summaries and figures unreadable for the user's group.  Both write
+    functions and atomic_path, with a non-default umask in force."""
+    import os
+
+    from lfverify import atomic_write
+
+    atomic_write._new_file_mode.cache_clear()
+    old = os.umask(0o027)
+    try:
+        expected = tmp_path / "plain.txt"
+        expected.write_text("x")
+        wanted = expected.stat().st_mode & 0o777
+        assert wanted == 0o640
+        text = atomic_write.write_text_atomically(tmp_path / "a.txt", "x")
+        data = atomic_write.write_bytes_atomically(tmp_path / "b.bin", b"x")
+        with atomic_write.atomic_path(tmp_path / "c.png") as tmp:
+            tmp.write_bytes(b"x")
+        assert [p.stat().st_mode & 0o777 for p in (text, data, tmp_path / "c.png")] == [wanted] * 3
+    finally:
+        os.umask(old)
+        atomic_write._new_file_mode.cache_clear()
