@@ -157,6 +157,54 @@ def test_bold_rule_peer_cannot_be_the_best():
         bold_methods(trials, alpha=1.5)
 
 
+def test_invalid_trial_values_are_named_in_the_message():
+    """Oracle: the argument names of the signatures.  (Kills statistics._values's message dropped to None and
+    bold_methods passing no name.)"""
+    with pytest.raises(ValueError, match=r"^values must contain only finite values; got nan$"):
+        summarize([0.1, float("nan")])
+    with pytest.raises(ValueError, match=r"^other must be a non-empty 1-D sequence"):
+        one_sided_p_value([0.1, 0.2], [])
+    with pytest.raises(ValueError, match=r"^trials\['B'\] must contain only finite values; got inf$"):
+        bold_methods({"A": [0.5, 0.6], "B": [0.4, float("inf")]})
+
+
+def test_paired_test_on_unsigned_integer_trial_values_is_the_float_test():
+    """Trial values given as unsigned counts (e.g. numbers of correct predictions) are read as floats before the
+    per-trial differences are taken: uint8 1 - 2 would wrap to 255.  Oracle: scipy's ttest_rel on floats.  (Kills
+    the dtype dropped from statistics._values.)"""
+    best = np.array([1, 2, 4, 7], dtype=np.uint8)
+    other = np.array([2, 3, 3, 9], dtype=np.uint8)
+    expected = stats.ttest_rel(best.astype(float), other.astype(float), alternative="greater").pvalue
+    assert one_sided_p_value(best, other, test="paired") == pytest.approx(expected, rel=1e-12, abs=0)
+    assert expected > 0.5  # 'best' is worse on average: a wrapped difference would make it look better
+
+
+@pytest.mark.parametrize("test", ["welch", "paired"])
+def test_zero_variance_truth_table(test):
+    """Every sign of a constant difference, for both tests: positive -> 0 (significant), zero or negative -> 1.
+    Oracle: the module docstring's rule.  (Kills 'diff > 0 or True' in the paired branch.)"""
+    for gap, expected in ((0.25, 0.0), (0.0, 1.0), (-0.25, 1.0)):
+        assert one_sided_p_value([1.0, 1.0, 1.0], [1.0 - gap] * 3, test=test) == expected
+    # paired only: unequal samples whose differences are constant
+    if test == "paired":
+        assert one_sided_p_value([1.0, 2.0, 3.0], [1.5, 2.5, 3.5], test=test) == 1.0
+        assert one_sided_p_value([1.0, 2.0, 3.0], [0.5, 1.5, 2.5], test=test) == 0.0
+
+
+def test_bold_rule_without_a_test_truth_table():
+    """A single trial gives no p-value: only the best and methods whose mean equals it are bold.  Oracle: the rule
+    mean(method) >= mean(best), enumerated.  (Kills '>' for '>=' and either side replaced by the other method's
+    mean.)"""
+    for other, expected in ((0.4, False), (0.5, True)):
+        decision = bold_methods({"A": [0.5], "B": [other]})
+        assert decision.best == "A"  # the first listed wins a tie
+        assert decision.bold == {"A": True, "B": expected}
+        assert decision.p_values == {"A": None, "B": None}
+    # a peer outside the contenders, above the best, is bold without a test as well
+    decision = bold_methods({"A": [0.5], "B": [0.4], "peer": [0.6]}, contenders=["A", "B"])
+    assert decision.bold == {"A": True, "B": False, "peer": True}
+
+
 def test_within_combined_standard_errors():
     # |0.62 - 0.60| = 0.02 vs 3 * hypot(0.004, 0.003) = 0.015: outside; with se 0.006: 3 * 0.0067 = 0.020 inside
     assert within_combined_standard_errors(0.62, 0.004, 0.60, 0.003) is False

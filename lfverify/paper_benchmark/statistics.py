@@ -42,7 +42,7 @@ def _values(values, name: str) -> np.ndarray:
     if arr.ndim != 1 or arr.size == 0:
         raise ValueError(f"{name} must be a non-empty 1-D sequence of trial values; got shape {arr.shape}")
     if not np.isfinite(arr).all():
-        raise ValueError(f"{name} must contain only finite values; got {arr[~np.isfinite(arr)][0]!r}")
+        raise ValueError(f"{name} must contain only finite values; got {float(arr[~np.isfinite(arr)][0])!r}")
     return arr
 
 
