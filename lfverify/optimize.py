@@ -22,7 +22,8 @@ Choices the paper leaves open (Alg. 1 only says ``gradient_based_update``), docu
   estimate a Hessian.  ``"bfgs"`` uses grad U_hat = V_hat / D_hat^2 (the same direction) for the curvature pairs,
   an Armijo backtracking line search on U_hat, and an initial inverse Hessian scaled so that the first step is
   ``learning_rate`` times the *normalized* gradient; afterwards the usual scaling y^T s / y^T y (Nocedal & Wright
-  Eq. (6.20)).  A pair with y^T s <= 0 (possible without a Wolfe search, and at the loss's kink) is skipped.
+  Eq. (6.20)).  A pair with y^T s <= 1e-12 ||y|| ||s|| (possible without a Wolfe search, and at the loss's
+  kink) is skipped.
 * Stopping: ``max_iter`` phase-2 iterations, or ||grad U_hat|| <= ``gtol`` (converged), or, for BFGS, no increase
   of U_hat along the steepest-ascent direction (converged: maximal to the line search's resolution).  A stop is
   reported as converged only when it says something about U_hat; these stop with ``converged = False`` and say
@@ -328,7 +329,9 @@ def maximize_surrogate_utility(objective, theta0, *, method: str = "bfgs", learn
     for r in range(K):
         _reset_inverse_hessian(inverse_hessian, r, grad[r], learning_rate)
     pair_seen = np.zeros(K, dtype=bool)
-    fresh = np.ones(K, dtype=bool)  # True while a row's inverse Hessian is the scaled identity
+    fresh = np.ones(K, dtype=bool)  # True while a row's last direction was the normalized-gradient step (at the
+    # start, after a restart, or after H lost positive definiteness): a failed search then means a maximum, else
+    # a restart.  Cleared by any accepted step, even one whose curvature pair is skipped.
 
     for t in range(1, max_iter + 1):
         gnorm = _row_norms(grad)
@@ -501,7 +504,7 @@ def _bfgs_line_search(objective, theta, grad, value, inverse_hessian, rows, lear
 
 
 def _bfgs_update(inverse_hessian, rows, s, y, pair_seen):
-    """BFGS update of the inverse Hessian of -U_hat for each row with y^T s > 0 (Nocedal & Wright Eq. (6.17)).
+    """BFGS update of the inverse Hessian of -U_hat for each row with y^T s > 1e-12 ||y|| ||s|| (N&W Eq. (6.17)).
 
     Expanded to O(d^2): H+ = H - rho (s (Hy)^T + (Hy) s^T) + (rho^2 y^T H y + rho) s s^T, rho = 1 / y^T s.
     """

@@ -2,8 +2,13 @@
 
 Oracles: a literal transcription of Algorithm 2 driven by the double sum of Eq. (7) (``_reference_gradient_direction``),
 scipy.optimize's BFGS on U_hat with the quotient-rule gradient (an independent quasi-Newton implementation), and
-the defining properties of each phase (phase 1 ends with N_hat > 0; Armijo steps never decrease U_hat).
+the defining properties of each phase (phase 1 ends with N_hat > 0; Armijo steps never decrease U_hat).  The path
+tests at the end compare the run iterate by iterate with dense, one-theta textbook twins of the documented updates
+(``_twin_phase1``, ``_reference_u_bfgs``, ``_reference_u_gd``) and check the Armijo constant by hand; each names the
+planted mutants of optimize.py it was seen to kill.
 """
+
+from typing import NamedTuple
 
 import numpy as np
 import pytest
@@ -243,3 +248,483 @@ def test_callback_gets_copies_and_must_be_callable():
     assert np.any(result.theta != 0.0)
     with pytest.raises(TypeError, match="callback must be callable"):
         maximize_surrogate_utility(obj, np.ones(3), callback=3)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Path oracles: dense textbook twins of the documented updates, compared iterate by iterate.
+#
+# The twins below re-state the updates that lfverify/optimize.py documents (module notes and docstrings) for ONE
+# parameter vector with plain numpy: a dense inverse-Hessian matrix, Python loops, no batching, no masks.  They
+# only use EmpiricalSurrogateUtility's scalar methods (numerator, numerator_gradient, value, gradient), and the
+# BFGS twin minimises f = -U_hat in Nocedal & Wright's notation (product form (6.17) of the update instead of the
+# library's expanded O(d^2) form).  Every constant is written out here (the module's are not imported), so a
+# changed constant in optimize.py makes the paths part where a decision depends on it (the Armijo constant is
+# pinned by a hand computation at the end: no trial of these paths lands near it).  The twins leave out the
+# guards for degenerate runs (overflow, theta beyond floating-point resolution, underflowed gradients), which
+# the tests above cover.
+# ---------------------------------------------------------------------------------------------------------------
+
+#: Armijo constant, halvings and curvature-skip threshold as documented in optimize.py.
+_TWIN_ARMIJO = 1e-4
+_TWIN_TRIAL_STEPS = 40  # alpha = 1, 1/2, ..., 1/2^39
+_TWIN_SKIP = 1e-12
+
+
+def _twin_phase1(objective, theta0, learning_rate, max_steps=1000):
+    """Alg. 1's first loop as documented: normalized ascent on N_hat with step doubling, for one theta.
+
+    theta <- theta + s g / ||g|| with g = grad N_hat; an increase of N_hat accepts the step and doubles s, no
+    increase (or overflowing scores) rejects it and halves s.  Stops when N_hat > 0 or after ``max_steps``
+    accepted steps.
+
+    Returns
+    -------
+    path : list of ndarray
+        theta after 0, 1, 2, ... accepted steps (path[-1] is where phase 2 starts).
+    rejected : int
+        Rejected trial steps.
+    """
+    theta = np.array(theta0, dtype=np.float64)
+    step, numerator = learning_rate, objective.numerator(theta)
+    path, rejected = [theta.copy()], 0
+    while numerator <= 0 and len(path) - 1 < max_steps:
+        g = objective.numerator_gradient(theta)
+        trial = theta + step * g / np.linalg.norm(g)
+        try:
+            trial_numerator = objective.numerator(trial)
+        except ValueError:  # overflowing scores: a rejected trial
+            trial_numerator = -np.inf
+        if trial_numerator > numerator:
+            theta, numerator, step = trial, trial_numerator, 2.0 * step
+            path.append(theta.copy())
+        else:
+            step, rejected = 0.5 * step, rejected + 1
+            assert step > 1e-300, "twin: phase 1 stalls (not a setting these tests use)"
+    return path, rejected
+
+
+class _TwinRun(NamedTuple):
+    """A twin's run: phase-1 path, phase-2 iterates (t = 0, ..., iterations), U_hat there, and why it stopped."""
+
+    phase1: list
+    iterates: list
+    values: list
+    iterations: int
+    stop: str  # "gtol", "no increase" or "max_iter"
+    events: list  # (t, what): pairs used or skipped, shortened steps, restarts, H not positive definite
+
+
+def _reference_u_bfgs(objective, theta0, *, learning_rate, max_iter, gtol=1e-8, max_phase1_iter=1000):
+    """Dense textbook BFGS on f = -U_hat with Armijo backtracking, as optimize.py documents U-BFGS, for one theta.
+
+    * Start after phase 1 (:func:`_twin_phase1`), with H_0 = (learning_rate / ||grad f||) I: the first step is
+      learning_rate times the normalized gradient.
+    * Each iteration: stop if ||grad f|| <= gtol; p = -H grad f; accept the first alpha in 1, 1/2, ..., 1/2^39
+      with f(theta + alpha p) <= f(theta) + 1e-4 alpha grad f^T p (a trial point where U_hat is undefined fails).
+    * Curvature pair s = alpha p, y = grad f(new) - grad f(old); skipped unless y^T s > 1e-12 ||y|| ||s||.  The
+      first used pair after a (re)start replaces H by (y^T s / y^T y) I (N&W Eq. (6.20)), then every used pair
+      applies H <- (I - rho s y^T) H (I - rho y s^T) + rho s s^T, rho = 1 / y^T s (N&W Eq. (6.17)).
+    * No alpha accepted: if p was the normalized-gradient step (the first one, or the first after a restart),
+      stop ("no increase": maximal to the line search's resolution); else restart (H = H_0 at the current
+      gradient, theta unchanged; the pass counts as an iteration).
+    * If H has lost positive definiteness (grad f^T p >= 0), that iteration takes the normalized-gradient step.
+    """
+    path, _ = _twin_phase1(objective, theta0, learning_rate, max_phase1_iter)
+    theta = path[-1]
+    assert objective.numerator(theta) > 0, "twin: only for runs whose phase 1 ends"
+    identity = np.eye(theta.size)
+
+    def f(point):
+        try:
+            return -objective.value(point)
+        except ValueError:  # D_hat <= 0: U_hat undefined, the trial point is rejected
+            return np.inf
+
+    f_theta, grad_f = -objective.value(theta), -objective.gradient(theta)
+
+    def initial(gradient):  # H_0: p = -H_0 grad f is learning_rate times the normalized gradient of U_hat
+        return learning_rate / np.linalg.norm(gradient) * identity
+
+    H, scaled, steepest = initial(grad_f), False, True
+    iterates, values, events = [theta.copy()], [-f_theta], []
+    stop, iterations = "max_iter", 0
+    for t in range(1, max_iter + 1):
+        if np.linalg.norm(grad_f) <= gtol:
+            stop = "gtol"
+            break
+        iterations += 1
+        p = -H @ grad_f
+        slope = grad_f @ p
+        if not slope < 0:
+            p = -learning_rate * grad_f / np.linalg.norm(grad_f)
+            slope, steepest = grad_f @ p, True
+            events.append((t, "H not positive definite"))
+        for halvings in range(_TWIN_TRIAL_STEPS):
+            alpha = 0.5 ** halvings
+            trial = theta + alpha * p
+            f_trial = f(trial)
+            if f_trial <= f_theta + _TWIN_ARMIJO * alpha * slope:
+                break
+        else:
+            if steepest:  # the pass counts (and is reported) with theta unchanged
+                stop = "no increase"
+                iterates.append(theta.copy())
+                values.append(-f_theta)
+                break
+            events.append((t, "restart"))
+            H, scaled, steepest = initial(grad_f), False, True
+            iterates.append(theta.copy())
+            values.append(-f_theta)
+            continue
+        if halvings:
+            events.append((t, f"step halved {halvings}x"))
+        new_grad_f = -objective.gradient(trial)
+        s, y = trial - theta, new_grad_f - grad_f
+        if y @ s > _TWIN_SKIP * np.linalg.norm(y) * np.linalg.norm(s):
+            if not scaled:
+                H, scaled = (y @ s) / (y @ y) * identity, True
+            rho = 1.0 / (y @ s)
+            H = (identity - rho * np.outer(s, y)) @ H @ (identity - rho * np.outer(y, s)) + rho * np.outer(s, s)
+            events.append((t, "pair used"))
+        else:
+            events.append((t, "pair skipped"))
+        steepest = False
+        theta, f_theta, grad_f = trial, f_trial, new_grad_f
+        iterates.append(theta.copy())
+        values.append(-f_theta)
+    return _TwinRun(path, iterates, values, iterations, stop, events)
+
+
+def _reference_u_gd(objective, theta0, *, learning_rate, max_iter, gtol=1e-8, max_phase1_iter=1000):
+    """Alg. 1 with Alg. 2 for one theta: phase 1 (:func:`_twin_phase1`), then theta <- theta + gamma g / ||g||,
+    g = grad U_hat, until ||g|| <= gtol or ``max_iter`` steps."""
+    path, _ = _twin_phase1(objective, theta0, learning_rate, max_phase1_iter)
+    theta = path[-1]
+    assert objective.numerator(theta) > 0, "twin: only for runs whose phase 1 ends"
+    iterates, stop = [theta.copy()], "max_iter"
+    for _ in range(max_iter):
+        g = objective.gradient(theta)
+        if np.linalg.norm(g) <= gtol:
+            stop = "gtol"
+            break
+        theta = theta + learning_rate * g / np.linalg.norm(g)
+        iterates.append(theta.copy())
+    return _TwinRun(path, iterates, [objective.value(t) for t in iterates], len(iterates) - 1, stop, [])
+
+
+def _assert_same_point(actual, expected, what):
+    """||actual - expected|| <= 1e-12 ||expected||: no absolute slack (the iterates here are far from 0)."""
+    actual, expected = np.asarray(actual, dtype=np.float64), np.asarray(expected, dtype=np.float64)
+    error = np.linalg.norm(actual - expected)
+    assert error <= 1e-12 * np.linalg.norm(expected), (
+        f"{what}: library {actual.tolist()} vs twin {expected.tolist()} (relative error "
+        f"{error / np.linalg.norm(expected):.3g})")
+
+
+def _run_with_iterates(objective, theta0, **options):
+    """The library's run and the theta it reported to callback(t, theta) for t = 0, 1, ..."""
+    seen = {}
+    result = maximize_surrogate_utility(objective, theta0, callback=lambda t, theta: seen.setdefault(t, theta),
+                                        **options)
+    assert sorted(seen) == list(range(len(seen)))
+    return result, [seen[t] for t in range(len(seen))]
+
+
+def _twin_problem(setting):
+    """The small seeded problems of the path tests: (objective, theta0)."""
+    _, n, seed, loss, metric, start_seed = setting  # the first field only labels the setting
+    X, y = _problem(n=n, d=3, seed=seed)[1:]
+    objective = EmpiricalSurrogateUtility(metric, loss, X, y)
+    return objective, np.random.default_rng(start_seed).normal(size=3)
+
+
+_BFGS_SETTINGS = {
+    # F1, tau = 0.33 (kink at 0), default-sized steps; the start has N_hat < 0 (5 phase-1 steps); Armijo halvings
+    # at iterations 6, 7 and 8.  Compared for 12 iterations (the kink makes later iterates ill-conditioned).
+    "f1-tau0.33-lr0.1": (("f1", 60, 0, L.TauDiscrepantLogisticLoss(0.33), M.f1(), 10), 0.1, 12),
+    # Jaccard, logistic (tau = 1), learning_rate 2: the pairs of iterations 2-4 fail the curvature test and are
+    # skipped, iteration 6 halves the step; ||grad U_hat|| <= 1e-8 after 13 iterations (the whole run).
+    "jaccard-tau1-lr2": (("jaccard", 60, 1, L.TauDiscrepantLogisticLoss(1.0), M.jaccard(), 11), 2.0, 30),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_BFGS_SETTINGS))
+def test_bfgs_iterates_equal_dense_textbook_twin(name):
+    """U-BFGS, iterate by iterate: phase 1, the first step, Armijo backtracking, curvature pairs from grad U_hat,
+    the (6.20) scaling and the (6.17) update, the skip rule and the stop.
+
+    Oracle: dense textbook BFGS twin (:func:`_reference_u_bfgs`) on the same objective; every callback theta, the
+    U_hat history, the iteration and phase-1 counts and the stop reason must agree (iterates to 1e-12 relative).
+
+    Kills: the curvature pair's y with its sign flipped; s and y swapped; the line search's halving factor
+    0.5 -> 0.25 (f1 setting); H_0 not divided by ||grad U_hat|| (first step not normalized); H_0 built with the
+    default 0.1 instead of learning_rate (jaccard setting); no (6.20) scaling before the first update; the
+    "+ rho" of the expanded update dropped; pairs with y^T s <= 0 used (skip rule removed; jaccard setting);
+    the true utility of a shortened (halved) step not taken from its re-evaluation; the true utility not
+    updated after a step; the phase-1 step not normalized or not doubled (f1 setting); range(1, max_iter).
+    """
+    setting, learning_rate, max_iter = _BFGS_SETTINGS[name]
+    objective, theta0 = _twin_problem(setting)
+    twin = _reference_u_bfgs(objective, theta0, learning_rate=learning_rate, max_iter=max_iter)
+    kinds = [what for _, what in twin.events]
+    # the setting exercises what it is meant to (otherwise the comparison proves less than it claims)
+    if name.startswith("f1"):
+        assert len(twin.phase1) - 1 == 5 and any(k.startswith("step halved") for k in kinds)
+        assert twin.stop == "max_iter"
+    else:
+        assert kinds.count("pair skipped") == 3 and twin.stop == "gtol"
+    result, iterates = _run_with_iterates(objective, theta0, method="bfgs", learning_rate=learning_rate,
+                                          max_iter=max_iter)
+    assert result.phase1_steps == len(twin.phase1) - 1
+    assert result.iterations == twin.iterations
+    assert len(iterates) == len(twin.iterates)
+    for t, (mine, theirs) in enumerate(zip(iterates, twin.iterates)):
+        _assert_same_point(mine, theirs, f"theta after pass {t}")
+    for t, value in enumerate(twin.values):
+        assert result.surrogate_history[t] == pytest.approx(value, rel=1e-12, abs=0)
+    np.testing.assert_array_equal(result.true_history, objective.true_utility(np.array(twin.iterates)))
+    if twin.stop == "gtol":
+        assert result.converged and result.message.startswith("converged: ||grad U_hat||")
+    else:
+        assert not result.converged and result.message == f"max_iter = {max_iter} phase-2 iterations reached"
+
+
+def test_bfgs_batch_rows_each_equal_their_own_twin():
+    """K = 4 starts in one batch: 2, 1, 1 and 0 phase-1 steps, the last row with skipped pairs; the rows stop (gtol)
+    after different numbers of iterations, and a stopped row keeps its theta and repeats its U_hat.
+
+    Oracle: one dense textbook BFGS twin run per row (:func:`_reference_u_bfgs`).
+
+    Kills: the inverse-Hessian update applied by position in the active subset instead of by row (wrong once a
+    row has stopped); y's sign flipped; s and y swapped; H_0 not normalized or built with the default 0.1;
+    no (6.20) scaling; "+ rho" dropped; the skip rule removed; phase 1 not normalized, not doubled, or started
+    from the default 0.1; gtol compared with ||grad||^2.
+    """
+    objective, _ = _twin_problem(_BFGS_SETTINGS["jaccard-tau1-lr2"][0])
+    theta0 = 2.0 * np.random.default_rng(21).normal(size=(4, 3))
+    twins = [_reference_u_bfgs(objective, row, learning_rate=2.0, max_iter=20) for row in theta0]
+    assert [len(tw.phase1) - 1 for tw in twins] == [2, 1, 1, 0]
+    assert len({tw.iterations for tw in twins}) > 1 and all(tw.stop == "gtol" for tw in twins)
+    assert any(what == "pair skipped" for tw in twins for _, what in tw.events)
+    result, iterates = _run_with_iterates(objective, theta0, method="bfgs", learning_rate=2.0, max_iter=20)
+    assert len(iterates) == max(tw.iterations for tw in twins) + 1
+    for k, tw in enumerate(twins):
+        assert result.phase1_steps[k] == len(tw.phase1) - 1
+        assert result.iterations[k] == tw.iterations
+        assert result.converged[k]
+        for t, theta in enumerate(iterates):
+            _assert_same_point(theta[k], tw.iterates[min(t, tw.iterations)], f"row {k}, pass {t}")
+            assert result.surrogate_history[t, k] == pytest.approx(tw.values[min(t, tw.iterations)], rel=1e-12,
+                                                                   abs=0)
+
+
+_RESTART_SETTINGS = {
+    # hinge loss (U_hat piecewise rational): the quasi-Newton direction fails all 40 trial steps at iteration 36;
+    # the run restarts from the normalized gradient and uses new pairs at 37-40.  Compared for 45 iterations.
+    "hinge-f1-lr1": (("hinge", 40, 3, L.hinge(), M.f1(), 13), 1.0, 45),
+    # tau = 0.1: restart at iteration 28, after which even the normalized-gradient step fails: converged at 29.
+    "tau0.1-f1-lr0.1": (("tau0.1", 40, 2, L.TauDiscrepantLogisticLoss(0.1), M.f1(), 12), 0.1, 60),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_RESTART_SETTINGS))
+def test_bfgs_restarts_from_the_scaled_gradient_after_a_failed_quasi_newton_search(name):
+    """A failed line search along H grad restarts from H_0 = (learning_rate / ||grad||) I (a pass that counts, theta
+    unchanged); a failed search along the normalized gradient stops the run as converged.
+
+    Oracle: dense textbook BFGS twin (:func:`_reference_u_bfgs`), iterate by iterate through the restart.
+
+    Kills: the restart removed (H kept, the failed direction retried until max_iter); H not reset but the flags
+    set (hinge); the restart not marking H as fresh (a second failure restarts again instead of stopping; tau
+    0.1); the (6.20) rescaling not re-armed after a restart (pair_seen kept; hinge); fresh not cleared after an
+    accepted step (the first failure stops the run as converged); 40 -> 30 trial steps per line search; alpha
+    dropped from the Armijo test of the halvings; the halving factor 0.5 -> 0.25.
+    """
+    setting, learning_rate, max_iter = _RESTART_SETTINGS[name]
+    objective, theta0 = _twin_problem(setting)
+    twin = _reference_u_bfgs(objective, theta0, learning_rate=learning_rate, max_iter=max_iter)
+    restarts = [t for t, what in twin.events if what == "restart"]
+    assert len(restarts) == 1
+    if name.startswith("hinge"):
+        assert twin.stop == "max_iter"
+        assert [t for t, what in twin.events if what == "pair used" and t > restarts[0]][:1] == [restarts[0] + 1]
+    else:
+        assert twin.stop == "no increase" and twin.iterations == restarts[0] + 1
+    result, iterates = _run_with_iterates(objective, theta0, method="bfgs", learning_rate=learning_rate,
+                                          max_iter=max_iter)
+    assert result.iterations == twin.iterations
+    assert len(iterates) == len(twin.iterates)
+    for t, (mine, theirs) in enumerate(zip(iterates, twin.iterates)):
+        _assert_same_point(mine, theirs, f"theta after pass {t}")
+    np.testing.assert_array_equal(iterates[restarts[0]], iterates[restarts[0] - 1])  # the restart pass
+    if twin.stop == "no increase":
+        assert result.converged
+        assert result.message.startswith("converged: no increase of U_hat along the gradient")
+    else:
+        assert not result.converged
+
+
+@pytest.mark.parametrize("learning_rate", [1e-3, 10.0])
+def test_phase1_each_accepted_step_equals_normalized_ascent_twin(learning_rate):
+    """Alg. 1's first loop step by step, for a batch of 3 starts (two with N_hat < 0, one with N_hat > 0): the theta
+    after k accepted steps is what a run with max_phase1_iter = k returns.
+
+    Accuracy (N_hat = TP + TN has a finite maximum) with tau = 0.33: learning_rate = 1e-3 needs the doubling (13
+    and 12 steps); with 10 the steps overshoot, and accepted and rejected trials alternate (2 and 3 steps).
+
+    Oracle: :func:`_twin_phase1` (theta <- theta + s g / ||g||, s doubled on an increase of N_hat, halved
+    otherwise), run per row.
+
+    Kills: the step not normalized (theta + s g); no doubling after an accepted step (learning_rate 1e-3);
+    0.5 -> 0.25 for a rejected one (learning_rate 10); learning_rate replaced by the default 0.1 as the first
+    step (in _phase1 or by its caller); max_phase1_iter ignored (the default 1000 applies); the doubling indexed
+    by position in the active subset instead of by row (learning_rate 1e-3; the row with N_hat > 0 comes first,
+    so positions and rows differ).
+    """
+    objective, _ = _twin_problem(("accuracy", 60, 0, L.TauDiscrepantLogisticLoss(0.33), M.accuracy(), 0))
+    good = np.array([1.0, 1.0, -0.5])  # N_hat > 0
+    theta0 = np.array([good, -3.0 * good, [-0.5, -2.0, 1.0]])
+    assert [objective.numerator(row) > 0 for row in theta0] == [True, False, False]
+    twins = [_twin_phase1(objective, row, learning_rate) for row in theta0]
+    lengths = [len(path) - 1 for path, _ in twins]
+    assert lengths[0] == 0 and min(lengths[1:]) >= 2 and lengths[1] != lengths[2]
+    if learning_rate > 1:
+        assert all(rejected > 0 for _, rejected in twins[1:])
+    for k in range(max(lengths) + 1):
+        result = maximize_surrogate_utility(objective, theta0, method="bfgs", learning_rate=learning_rate,
+                                            max_iter=0, max_phase1_iter=k)
+        for r, (path, _) in enumerate(twins):
+            _assert_same_point(result.theta[r], path[min(k, lengths[r])], f"row {r} after {k} steps")
+            assert result.phase1_steps[r] == min(k, lengths[r])
+            if k < lengths[r]:
+                assert result.message[r] == f"phase 1 did not reach N_hat > 0 within max_phase1_iter = {k} steps"
+                assert np.isnan(result.surrogate_utility[r])
+            else:
+                assert result.message[r] == "max_iter = 0 phase-2 iterations reached"
+                assert result.surrogate_utility[r] == pytest.approx(objective.value(path[-1]), rel=1e-12, abs=0)
+
+
+def test_gd_iterates_equal_twin_for_jaccard_batch_after_phase1():
+    """U-GD (Alg. 2) with non-default options: Jaccard, tau = 0.33, learning_rate 0.3, a batch of 3 starts of which
+    two need phase 1, and the true-utility history.
+
+    Oracle: :func:`_reference_u_gd` per row (phase-1 twin, then theta + gamma g / ||g||), and
+    objective.true_utility at the twin's iterates for true_history.
+
+    Kills: gamma replaced by the default 0.1 in the Alg. 2 step; the step not normalized; the true utility not
+    updated after a step (true_history constant); phase 1 not normalized, not doubled, or started from the
+    default 0.1.
+    """
+    objective, _ = _twin_problem(("jaccard", 60, 3, L.TauDiscrepantLogisticLoss(0.33), M.jaccard(), 0))
+    theta0 = np.random.default_rng(21).normal(size=(3, 3))
+    twins = [_reference_u_gd(objective, row, learning_rate=0.3, max_iter=15) for row in theta0]
+    assert sorted(len(tw.phase1) - 1 > 0 for tw in twins) == [False, True, True]
+    result, iterates = _run_with_iterates(objective, theta0, method="gd", learning_rate=0.3, max_iter=15)
+    assert len(iterates) == 16
+    for k, tw in enumerate(twins):
+        assert result.phase1_steps[k] == len(tw.phase1) - 1 and result.iterations[k] == 15
+        for t in range(16):
+            _assert_same_point(iterates[t][k], tw.iterates[t], f"row {k}, pass {t}")
+            assert result.surrogate_history[t, k] == pytest.approx(tw.values[t], rel=1e-12, abs=0)
+        np.testing.assert_array_equal(result.true_history[:, k], objective.true_utility(np.array(tw.iterates)))
+    assert len(np.unique(result.true_history[:, 0])) > 1  # the true-utility history is not trivially constant
+
+
+@pytest.mark.parametrize("method", ["bfgs", "gd"])
+def test_max_iter_stops_after_exactly_that_many_passes(method):
+    """max_iter = 5 (not the default 100): 5 passes, theta = the twin's 5th iterate, "max_iter" message.
+
+    Oracle: the twin of the method (:func:`_reference_u_bfgs` / :func:`_reference_u_gd`) with max_iter = 5; the
+    default would run on (BFGS converges after 13 passes here).
+
+    Kills: range(1, max_iter) (one pass short); max_iter dropped so the default 100 applies; for "gd" also gamma
+    replaced by 0.1 and the step not normalized.
+    """
+    setting, learning_rate, _ = _BFGS_SETTINGS["jaccard-tau1-lr2"]
+    objective, theta0 = _twin_problem(setting)
+    twin = (_reference_u_bfgs if method == "bfgs" else _reference_u_gd)(
+        objective, theta0, learning_rate=learning_rate, max_iter=5)
+    assert twin.iterations == 5 and twin.stop == "max_iter"
+    result = maximize_surrogate_utility(objective, theta0, method=method, learning_rate=learning_rate, max_iter=5)
+    assert result.iterations == 5
+    _assert_same_point(result.theta, twin.iterates[5], "theta after 5 passes")
+    assert result.surrogate_history.shape == (6,)
+    assert result.message == "max_iter = 5 phase-2 iterations reached" and not result.converged
+
+
+@pytest.mark.parametrize("method, learning_rate, gtol, passes", [("bfgs", 2.0, 2e-3, 8), ("gd", 0.5, 0.04, 7)])
+def test_gtol_stops_at_the_first_iterate_with_a_gradient_below_it(method, learning_rate, gtol, passes):
+    """A non-default gtol stops the run (converged) at the first iterate with ||grad U_hat|| <= gtol.
+
+    Oracle: the twin of the method with that gtol; the twin's gradient norms are checked to be clear of gtol
+    (by a factor >= 1.2 on either side), so rounding cannot move the stop.
+
+    Kills: gtol dropped so the default 1e-8 applies (the run goes on); gtol compared with ||grad U_hat||^2.
+    """
+    objective, theta0 = _twin_problem(_BFGS_SETTINGS["jaccard-tau1-lr2"][0])
+    twin = (_reference_u_bfgs if method == "bfgs" else _reference_u_gd)(
+        objective, theta0, learning_rate=learning_rate, max_iter=50, gtol=gtol)
+    assert twin.stop == "gtol" and twin.iterations == passes
+    norms = [np.linalg.norm(objective.gradient(theta)) for theta in twin.iterates]
+    assert norms[-1] <= gtol / 1.2 and min(norms[:-1]) >= 1.2 * gtol
+    result = maximize_surrogate_utility(objective, theta0, method=method, learning_rate=learning_rate,
+                                        max_iter=50, gtol=gtol)
+    assert result.iterations == passes and result.converged
+    assert result.message == f"converged: ||grad U_hat|| = {norms[-1]:.3g} <= gtol = {gtol:g}"
+    _assert_same_point(result.theta, twin.iterates[-1], "theta at the stop")
+
+
+@pytest.mark.parametrize("method", ["bfgs", "gd"])
+def test_history_off_reports_the_twins_final_utilities(method):
+    """history=False: no histories, and the final U_hat and true utility are those of the twin's last iterate.
+
+    Oracle: the twin of the method; U_hat and the true utility evaluated at its last iterate (the true utility
+    there differs from the one at the start of phase 2, so a value left from the start is caught).
+
+    Kills: the final true utility not computed when history is off (the start-of-phase-2 value is reported).
+    """
+    setting, learning_rate, _ = _BFGS_SETTINGS["jaccard-tau1-lr2"]
+    objective, theta0 = _twin_problem(setting)
+    twin = (_reference_u_bfgs if method == "bfgs" else _reference_u_gd)(
+        objective, theta0, learning_rate=learning_rate, max_iter=10)
+    final_true = objective.true_utility(twin.iterates[-1])
+    assert final_true != objective.true_utility(twin.iterates[0])
+    result = maximize_surrogate_utility(objective, theta0, method=method, learning_rate=learning_rate,
+                                        max_iter=10, history=False)
+    assert result.surrogate_history is None and result.true_history is None
+    _assert_same_point(result.theta, twin.iterates[-1], "final theta")
+    assert result.surrogate_utility == pytest.approx(twin.values[-1], rel=1e-12, abs=0)
+    assert result.true_utility == final_true
+
+
+@pytest.mark.parametrize("ratio, halvings", [(1.25e-4, 0), (0.8e-4, 1)])
+def test_bfgs_first_step_is_kept_exactly_when_u_hat_rises_by_1e4_times_the_slope(ratio, halvings):
+    """The Armijo constant: the first U-BFGS step lam g / ||g|| (lam = learning_rate) is kept iff
+    U_hat(theta0 + lam g / ||g||) - U_hat(theta0) >= 1e-4 lam ||g||, else it is halved.
+
+    Oracle: hand computation.  r(lam) = (U_hat(theta0 + lam g / ||g||) - U_hat(theta0)) / (lam ||g||) falls from
+    about 1 to below 0 between lam = 10 and 20; bisection finds lam with r(lam) = 1.25e-4 (kept: theta1 =
+    theta0 + lam g / ||g||) or 0.8e-4 (halved once, r(lam / 2) being far above 1e-4: theta1 = theta0 +
+    (lam / 2) g / ||g||).  This pins the constant to (0.8e-4, 1.25e-4]; the iterate tests above cannot see
+    it (no trial of theirs lands between 1e-4 and 1e-3).
+
+    Kills: Armijo constant 1e-4 -> 1e-3; -> 0 (a plain increase test); -> 1e-5.
+    """
+    objective, theta0 = _twin_problem(_BFGS_SETTINGS["jaccard-tau1-lr2"][0])
+    assert objective.numerator(theta0) > 0  # no phase 1
+    g = objective.gradient(theta0)
+    unit, slope, start = g / np.linalg.norm(g), np.linalg.norm(g), objective.value(theta0)
+
+    def r(lam):
+        return (objective.value(theta0 + lam * unit) - start) / (lam * slope)
+
+    low, high = 10.0, 20.0
+    assert r(low) > ratio > r(high)
+    for _ in range(60):
+        middle = 0.5 * (low + high)
+        low, high = (middle, high) if r(middle) > ratio else (low, middle)
+    lam = low
+    assert r(lam) == pytest.approx(ratio, rel=1e-6, abs=0) and r(lam / 2) > 10 * 1e-4
+    result = maximize_surrogate_utility(objective, theta0, method="bfgs", learning_rate=lam, max_iter=1)
+    assert result.iterations == 1 and result.phase1_steps == 0
+    _assert_same_point(result.theta, theta0 + lam * 0.5 ** halvings * unit, "theta after the first step")
