@@ -246,7 +246,9 @@ def _fit_proposed(method, metric_name, config, starts: _ERMStarts):
     def classifier(rate, init):
         return LinearFractionalClassifier(metric=metric_name, objective="surrogate-utility", threshold="zero",
                                           tau=config.tau_for(metric_name), method=PROPOSED_METHODS[method],
-                                          learning_rate=rate, max_iter=config.max_iter, init=init, split="first-half")
+                                          learning_rate=rate, max_iter=config.max_iter, init=init, split="first-half",
+                                          random_state=0)  # nothing is drawn (explicit start, first-half split);
+        # a fixed seed keeps it so if that changes, instead of fresh OS entropy (random_state=None)
 
     validation = {}
     for rate in config.learning_rates:
