@@ -16,6 +16,9 @@ Two sources of mutants, each module being its own strata:
   package (mutation_mutmut.py): every module is mutated, the test selection is the whole default suite, and
   mutmut's stats (the suite run once behind trampolines) narrow the tests of each mutant to those that reach its
   function.  The stats are collected once per scratch copy and reused by later runs of the same code.
+  A mutant mutmut's narrowed run leaves undetected runs once more against the whole files of those tests
+  (``widen_undetected``; ``--no-widen`` skips it): a function that runs only inside a shared fixture is credited
+  to the one test that set the fixture up, not to the tests that read it.
 * **the operators mutmut lacks** (mutation_operators.py: distributions and quantiles, dropped keywords, swapped
   data subsets, starts and seeds, swapped arguments), run by mutation_runner.py on the same copy with the same
   per-function tests, each operator a stratum of its own.
@@ -33,6 +36,7 @@ Usage::
     python benchmarks/mutation_testing.py --module atomic_write --module paper_benchmark.statistics --sample 30
     python benchmarks/mutation_testing.py --module metrics --sample all --worktree
     python benchmarks/mutation_testing.py --report-only                        # rebuild the markdown
+    python benchmarks/mutation_testing.py --keep-copy --module proofs.table1   # the prepared copy, HEAD moved on
 
 The scratch copy (``git archive HEAD``, or the working tree with ``--worktree``) lives in ``--workdir``; its
 mutants, stats and every result obtained on it are reused while the code is the same (an interrupted run resumes;
@@ -548,7 +552,7 @@ class Scratch:
         return {mutation_operators.function_key_of(n) for names in self.mutmut_mutants.values() for n in names}
 
 
-def prepare_scratch(workdir: Path, *, worktree: bool, max_children: int, fresh: bool,
+def prepare_scratch(workdir: Path, *, worktree: bool, max_children: int, fresh: bool, keep: bool = False,
                     say=print) -> tuple[Scratch, bool]:
     """The copy in ``workdir/package`` with every module's mutmut mutants generated and the stats collected (and
     whether it was prepared now), reused when the code and the tests are those of the last preparation."""
@@ -556,6 +560,8 @@ def prepare_scratch(workdir: Path, *, worktree: bool, max_children: int, fresh: 
     marker = root / ".lfverify-mutation.json"
     digest = source_digest(worktree=worktree)
     state = json.loads(marker.read_text()) if marker.exists() and not fresh else None
+    if keep and state is not None and (root / "mutants" / "mutmut-stats.json").exists():
+        digest = state["digest"]  # --keep-copy: the copy as it is, measured as the code it was made from
     prepared = state is None or state.get("digest") != digest or not (root / "mutants" / "mutmut-stats.json").exists()
     if prepared:
         say(f"preparing {root} from {digest[:20]}: copy, every mutant, the stats (one instrumented suite run)")
@@ -669,6 +675,77 @@ def run_mutmut(scratch: Scratch, names: list[str], *, max_children: int, progres
         record_phase(scratch, MUTMUT, len(pending), time.perf_counter() - start)
         known = collect(names)
     return known
+
+
+def files_of(tests) -> list[str]:
+    """The test files of pytest node ids, sorted."""
+    return sorted({t.split("::")[0] for t in tests})
+
+
+def widen_undetected(scratch: Scratch, results: dict[str, dict], modules: dict[str, str], *, max_children: int,
+                     say=print) -> int:
+    """Run each mutmut mutant the narrowed run left undetected again, against the WHOLE test files of the tests
+    that reached its function (or, with none, of the tests that reached its module); returns how many it detected.
+
+    mutmut's stats credit a function to the tests during which it ran.  A function that runs only while a session-
+    or module-scoped fixture is set up (the proofs' derivations, computed once for all of test_proofs.py) is
+    credited to the first test that set the fixture up, so the narrowed run checks that one test's assertions
+    while the other tests of the file, which read the same fixture, never run on the mutant.  Every widened test
+    is a test of the default suite, so a failure is a real kill; it is recorded as ``killed`` with ``widened``
+    naming the files.  ``modules`` maps a mutant name to its module's dotted name.  Results are kept in the copy
+    (``.lfverify-widened.json``) and reused while the copy is the same.
+    """
+    store = scratch.root / ".lfverify-widened.json"
+    saved = json.loads(store.read_text()) if store.exists() else {}
+    todo = []
+    for name, result in results.items():
+        if result["status"] not in ("survived", "no tests"):
+            continue
+        module = modules[name]
+        key = mutation_operators.function_key_of(name).removeprefix(module + ".")
+        tests, _ = tests_of_function(scratch, module, key)
+        files = files_of(tests or tests_of_module(scratch, module))
+        if not files:
+            continue
+        if name in saved and saved[name]["files"] == files:
+            continue
+        todo.append((name, files))
+    if todo:
+        say(f"  [widen] {len(todo)} undetected mutmut mutants run again against the whole files of their tests")
+    deselect = [a for t in mutation_mutmut.TRAMPOLINE_INCOMPATIBLE_TESTS for a in ("--deselect", t)]
+
+    def one(job):
+        name, files = job
+        seconds = sum(d for t, d in scratch.duration_by_test.items() if t.split("::")[0] in files)
+        limit = (seconds + mutation_mutmut.TIMEOUT_CONSTANT) * mutation_mutmut.TIMEOUT_MULTIPLIER
+        env = {**scratch_env(scratch.root / "mutants"), "MUTANT_UNDER_TEST": name}
+        start = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *deselect,
+                                 *files], cwd=scratch.root / "mutants", env=env, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, start_new_session=True)
+        try:
+            code = proc.wait(timeout=limit)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            code = None
+        status = "timeout" if code is None else ("survived" if code in (0, 5) else "killed")
+        return name, {"files": files, "status": status, "exit_code": code,
+                      "seconds": round(time.perf_counter() - start, 1)}
+
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=max_children) as pool:
+        for name, outcome in pool.map(one, todo):
+            saved[name] = outcome
+            store.write_text(json.dumps(saved))
+    detected = 0
+    for name, result in results.items():
+        outcome = saved.get(name)
+        if result["status"] in ("survived", "no tests") and outcome and outcome["status"] in DETECTED:
+            result.update(status=outcome["status"], widened=outcome["files"])
+            detected += 1
+    return detected
 
 
 def run_operators(scratch: Scratch, mutants: list, *, max_children: int, rerun: bool = False,
@@ -810,6 +887,10 @@ def main(argv=None) -> int:
     parser.add_argument("--rerun", action="store_true",
                         help="run every sampled mutant again, even those the copy has a result for")
     parser.add_argument("--max-children", type=int, default=2)
+    parser.add_argument("--keep-copy", action="store_true",
+                        help="use the prepared copy even if HEAD has moved (the results name the copy's commit)")
+    parser.add_argument("--no-widen", action="store_true",
+                        help="do not run undetected mutmut mutants again against the whole files of their tests")
     parser.add_argument("--progress-every", type=float, default=120.0, help="seconds between progress lines")
     parser.add_argument("--out", type=Path, default=OUT_JSON)
     parser.add_argument("--plan", action="store_true", help="prepare, then only print what would be tried")
@@ -830,7 +911,7 @@ def main(argv=None) -> int:
 
     started = time.perf_counter()
     scratch, prepared = prepare_scratch(args.workdir, worktree=args.worktree, max_children=args.max_children,
-                                        fresh=args.fresh)
+                                        fresh=args.fresh, keep=args.keep_copy)
     modules, excluded = discover_modules(scratch.root)
     try:
         chosen = select_modules(args.module, modules)
@@ -855,16 +936,23 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     results = run_mutmut(scratch, mutmut_names, max_children=args.max_children, progress_every=args.progress_every,
                          rerun=args.rerun)
+    if not args.no_widen:
+        owner = {n: m.dotted for m in chosen for n in drawn[m.key][MUTMUT]}
+        widened = widen_undetected(scratch, results, owner, max_children=args.max_children)
+        print(f"  [widen] {widened} of the undetected mutmut mutants detected by the whole files of their tests",
+              flush=True)
     t1 = time.perf_counter()
     results.update(run_operators(scratch, operator_mutants, max_children=args.max_children, rerun=args.rerun))
     t2 = time.perf_counter()
 
-    provenance = {"commit": _git("rev-parse", "HEAD").strip(),
-                  "source": "working tree" if args.worktree else "git archive HEAD",
+    copy_kind, _, copy_id = scratch.digest.partition(" ")
+    provenance = {"commit": copy_id if copy_kind == "HEAD" else _git("rev-parse", "HEAD").strip(),
+                  "source": "working tree" if copy_kind == "worktree" else "git archive HEAD",
                   "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
                   "sample": args.sample, "operator_sample": operator_sample, "seed": args.seed,
                   "max_children": args.max_children, "cpus": os.cpu_count(),
-                  "tests": "the default suite (tests/), narrowed per function by mutmut's stats"}
+                  "tests": "the default suite (tests/), narrowed per function by mutmut's stats" + (
+                      "" if args.no_widen else "; undetected mutmut mutants again with the whole files of those tests")}
     fresh = {}
     for module in chosen:
         def tests_of(name, module=module):
