@@ -620,10 +620,17 @@ def test_files(tests) -> dict[str, int]:
     return dict(sorted(files.items()))
 
 
+def _tests_seconds(scratch: Scratch, tests) -> float:
+    """Stats-run seconds of ``tests``: node ids, or test files (every test of the file)."""
+    files = {t for t in tests if "::" not in t}
+    return (sum(scratch.duration_by_test.get(t, 0.0) for t in tests if "::" in t)
+            + sum(d for t, d in scratch.duration_by_test.items() if t.split("::")[0] in files))
+
+
 def wall_limit(scratch: Scratch, tests) -> float:
-    """mutmut's wall-time limit for a mutant whose tests are ``tests`` (mutation_mutmut.py's constants)."""
-    estimated = sum(scratch.duration_by_test.get(t, 0.0) for t in tests)
-    return (estimated + mutation_mutmut.TIMEOUT_CONSTANT) * mutation_mutmut.TIMEOUT_MULTIPLIER
+    """mutmut's wall-time limit for a mutant whose tests are ``tests`` (node ids or whole test files;
+    mutation_mutmut.py's constants)."""
+    return (_tests_seconds(scratch, tests) + mutation_mutmut.TIMEOUT_CONSTANT) * mutation_mutmut.TIMEOUT_MULTIPLIER
 
 
 # ---------------------------------------------------------------------- the two runs
@@ -716,8 +723,7 @@ def widen_undetected(scratch: Scratch, results: dict[str, dict], modules: dict[s
 
     def one(job):
         name, files = job
-        seconds = sum(d for t, d in scratch.duration_by_test.items() if t.split("::")[0] in files)
-        limit = (seconds + mutation_mutmut.TIMEOUT_CONSTANT) * mutation_mutmut.TIMEOUT_MULTIPLIER
+        limit = wall_limit(scratch, files)
         env = {**scratch_env(scratch.root / "mutants"), "MUTANT_UNDER_TEST": name}
         start = time.perf_counter()
         proc = subprocess.Popen([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *deselect,
@@ -748,31 +754,25 @@ def widen_undetected(scratch: Scratch, results: dict[str, dict], modules: dict[s
     return detected
 
 
-def run_operators(scratch: Scratch, mutants: list, *, max_children: int, rerun: bool = False,
+def run_operators(scratch: Scratch, mutants: list, *, max_children: int, rerun: bool = False, widen: bool = True,
                   say=print) -> dict[str, dict]:
     """Status, seconds and diff of each operator mutant (mutation_runner.py); results obtained on this copy by the
-    same operators and runner are reused (``.lfverify-operators.json``)."""
+    same operators and runner are reused (``.lfverify-operators.json``).  With ``widen``, a mutant left undetected
+    runs once more against the whole files of its tests (as :func:`widen_undetected` does for mutmut's)."""
     store = scratch.root / ".lfverify-operators.json"
     tool = hashlib.sha256(b"".join((BENCHMARKS / f).read_bytes() for f in ("mutation_operators.py",
                                                                             "mutation_runner.py"))).hexdigest()
     saved = json.loads(store.read_text()) if store.exists() else {}
     if saved.get("tool") != tool:  # results of another version of the operators or the runner are not reused
         saved = {"tool": tool, "results": {}, "checks": []}
-    known = saved["results"]
-    jobs = []
-    for m in mutants:
-        if m.name in known and not rerun:
-            continue
-        tests, _ = tests_of_function(scratch, m.module, m.key)
-        jobs.append({**m.to_json(), "tests": tests, "timeout": wall_limit(scratch, tests)})
-    if jobs:
-        say(f"  [operators] {len(jobs)} mutants to run ({len(mutants) - len(jobs)} already have a result)")
+    known, widened = saved["results"], saved.setdefault("widened", {})
+
+    def run(jobs, what):
+        say(f"  [operators] {len(jobs)} mutants to run {what}")
         jobs_file, out = scratch.root / ".lfverify-jobs.json", scratch.root / ".lfverify-runner.json"
-        used = {t for j in jobs for t in j["tests"]}
-        jobs_file.write_text(json.dumps({"mutants": jobs, "durations": {t: scratch.duration_by_test.get(t, 0.0)
-                                                                         for t in used}}))
-        timeout = 2 * 3600 + 5 * sum(scratch.duration_by_test.get(t, 0.0) for t in used) + \
-            sum(j["timeout"] for j in jobs) / max_children
+        durations = {t: _tests_seconds(scratch, [t]) for j in jobs for t in j["tests"]}
+        jobs_file.write_text(json.dumps({"mutants": jobs, "durations": durations}))
+        timeout = 2 * 3600 + 5 * sum(durations.values()) + sum(j["timeout"] for j in jobs) / max_children
         start = time.perf_counter()
         run_bounded([sys.executable, str(BENCHMARKS / "mutation_runner.py"), "--jobs", str(jobs_file), "--out",
                      str(out), "--max-children", str(max_children), "--log", str(scratch.root / "runner-tests.log")],
@@ -780,10 +780,39 @@ def run_operators(scratch: Scratch, mutants: list, *, max_children: int, rerun: 
                     timeout=timeout, label="operator runner")
         record_phase(scratch, "operators", len(jobs), time.perf_counter() - start)
         ran = json.loads(out.read_text())
-        known.update(ran["results"])
         saved["checks"].append(ran["seconds"])
+        return ran["results"]
+
+    jobs = []
+    for m in mutants:
+        if m.name in known and not rerun:
+            continue
+        tests, _ = tests_of_function(scratch, m.module, m.key)
+        jobs.append({**m.to_json(), "tests": tests, "timeout": wall_limit(scratch, tests)})
+    if jobs:
+        known.update(run(jobs, f"({len(mutants) - len(jobs)} already have a result)"))
         store.write_text(json.dumps(saved))
-    return {m.name: {**known[m.name], "diff": m.diff} for m in mutants}
+    if widen:
+        jobs = []
+        for m in mutants:
+            if known[m.name]["status"] not in ("survived", "no tests") or (m.name in widened and not rerun):
+                continue
+            tests, _ = tests_of_function(scratch, m.module, m.key)
+            files = files_of(tests or tests_of_module(scratch, m.module))
+            if files:
+                jobs.append({**m.to_json(), "tests": files, "timeout": wall_limit(scratch, files)})
+        if jobs:
+            widened.update(run(jobs, "again against the whole files of their tests"))
+            store.write_text(json.dumps(saved))
+    results = {}
+    for m in mutants:
+        result = {**known[m.name], "diff": m.diff}
+        again = widened.get(m.name) if widen else None
+        if result["status"] in ("survived", "no tests") and again and again["status"] in DETECTED:
+            tests, _ = tests_of_function(scratch, m.module, m.key)
+            result.update(status=again["status"], widened=files_of(tests or tests_of_module(scratch, m.module)))
+        results[m.name] = result
+    return results
 
 
 # ---------------------------------------------------------------------- assembling a module's entry
@@ -942,7 +971,8 @@ def main(argv=None) -> int:
         print(f"  [widen] {widened} of the undetected mutmut mutants detected by the whole files of their tests",
               flush=True)
     t1 = time.perf_counter()
-    results.update(run_operators(scratch, operator_mutants, max_children=args.max_children, rerun=args.rerun))
+    results.update(run_operators(scratch, operator_mutants, max_children=args.max_children, rerun=args.rerun,
+                                 widen=not args.no_widen))
     t2 = time.perf_counter()
 
     copy_kind, _, copy_id = scratch.digest.partition(" ")
