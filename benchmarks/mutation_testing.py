@@ -684,6 +684,14 @@ def run_mutmut(scratch: Scratch, names: list[str], *, max_children: int, progres
     return known
 
 
+#: statuses the widened run judges again: the undetected ones, and timeouts - mutmut's stats time a test's call,
+#: not the shared fixtures it sets up, so a mutant whose tests set up a slow fixture (the proofs' derivations)
+#: exceeds a limit computed from them without hanging, and a timeout counts as detected
+WIDENED_STATUSES = ("survived", "no tests", "timeout")
+#: seconds added to a widened run's wall limit (fixture set-up that the stats do not time)
+WIDEN_SLACK_SECONDS = 300.0
+
+
 def files_of(tests) -> list[str]:
     """The test files of pytest node ids, sorted."""
     return sorted({t.split("::")[0] for t in tests})
@@ -691,22 +699,26 @@ def files_of(tests) -> list[str]:
 
 def widen_undetected(scratch: Scratch, results: dict[str, dict], modules: dict[str, str], *, max_children: int,
                      say=print) -> int:
-    """Run each mutmut mutant the narrowed run left undetected again, against the WHOLE test files of the tests
-    that reached its function (or, with none, of the tests that reached its module); returns how many it detected.
+    """Run each mutmut mutant the narrowed run left undetected or timed out again, against the WHOLE test files of
+    the tests that reached its function (or, with none, of the tests that reached its module), in a fresh pytest
+    process with a wall limit :data:`WIDEN_SLACK_SECONDS` longer; returns how many it detected.
 
     mutmut's stats credit a function to the tests during which it ran.  A function that runs only while a session-
     or module-scoped fixture is set up (the proofs' derivations, computed once for all of test_proofs.py) is
     credited to the first test that set the fixture up, so the narrowed run checks that one test's assertions
     while the other tests of the file, which read the same fixture, never run on the mutant.  Every widened test
     is a test of the default suite, so a failure is a real kill; it is recorded as ``killed`` with ``widened``
-    naming the files.  ``modules`` maps a mutant name to its module's dotted name.  Results are kept in the copy
-    (``.lfverify-widened.json``) and reused while the copy is the same.
+    naming the files.  A fresh process also runs functions that mutmut's forked workers never call again because
+    they ran at import time in the parent (tables built when a module is imported).  A timed-out mutant takes the
+    widened run's status whatever it is (a timeout only if it exceeds the longer limit too).  ``modules`` maps a
+    mutant name to its module's dotted name.  Results are kept in the copy (``.lfverify-widened.json``) and
+    reused while the copy is the same.
     """
     store = scratch.root / ".lfverify-widened.json"
     saved = json.loads(store.read_text()) if store.exists() else {}
     todo = []
     for name, result in results.items():
-        if result["status"] not in ("survived", "no tests"):
+        if result["status"] not in WIDENED_STATUSES:
             continue
         module = modules[name]
         key = mutation_operators.function_key_of(name).removeprefix(module + ".")
@@ -718,12 +730,13 @@ def widen_undetected(scratch: Scratch, results: dict[str, dict], modules: dict[s
             continue
         todo.append((name, files))
     if todo:
-        say(f"  [widen] {len(todo)} undetected mutmut mutants run again against the whole files of their tests")
+        say(f"  [widen] {len(todo)} undetected or timed-out mutmut mutants run again against the whole files of "
+            "their tests")
     deselect = [a for t in mutation_mutmut.TRAMPOLINE_INCOMPATIBLE_TESTS for a in ("--deselect", t)]
 
     def one(job):
         name, files = job
-        limit = wall_limit(scratch, files)
+        limit = wall_limit(scratch, files) + WIDEN_SLACK_SECONDS
         env = {**scratch_env(scratch.root / "mutants"), "MUTANT_UNDER_TEST": name}
         start = time.perf_counter()
         proc = subprocess.Popen([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *deselect,
@@ -748,9 +761,11 @@ def widen_undetected(scratch: Scratch, results: dict[str, dict], modules: dict[s
     detected = 0
     for name, result in results.items():
         outcome = saved.get(name)
-        if result["status"] in ("survived", "no tests") and outcome and outcome["status"] in DETECTED:
+        if outcome is None or result["status"] not in WIDENED_STATUSES:
+            continue
+        if result["status"] == "timeout" or outcome["status"] in DETECTED:
             result.update(status=outcome["status"], widened=outcome["files"])
-            detected += 1
+            detected += outcome["status"] in DETECTED
     return detected
 
 
@@ -795,12 +810,13 @@ def run_operators(scratch: Scratch, mutants: list, *, max_children: int, rerun: 
     if widen:
         jobs = []
         for m in mutants:
-            if known[m.name]["status"] not in ("survived", "no tests") or (m.name in widened and not rerun):
+            if known[m.name]["status"] not in WIDENED_STATUSES or (m.name in widened and not rerun):
                 continue
             tests, _ = tests_of_function(scratch, m.module, m.key)
             files = files_of(tests or tests_of_module(scratch, m.module))
             if files:
-                jobs.append({**m.to_json(), "tests": files, "timeout": wall_limit(scratch, files)})
+                jobs.append({**m.to_json(), "tests": files,
+                             "timeout": wall_limit(scratch, files) + WIDEN_SLACK_SECONDS})
         if jobs:
             widened.update(run(jobs, "again against the whole files of their tests"))
             store.write_text(json.dumps(saved))
@@ -808,7 +824,8 @@ def run_operators(scratch: Scratch, mutants: list, *, max_children: int, rerun: 
     for m in mutants:
         result = {**known[m.name], "diff": m.diff}
         again = widened.get(m.name) if widen else None
-        if result["status"] in ("survived", "no tests") and again and again["status"] in DETECTED:
+        if result["status"] in WIDENED_STATUSES and again and (result["status"] == "timeout"
+                                                                or again["status"] in DETECTED):
             tests, _ = tests_of_function(scratch, m.module, m.key)
             result.update(status=again["status"], widened=files_of(tests or tests_of_module(scratch, m.module)))
         results[m.name] = result

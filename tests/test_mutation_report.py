@@ -293,7 +293,7 @@ def test_widening_runs_undetected_mutants_against_the_whole_files_of_their_tests
     """A function credited (by mutmut's stats) to one test of a file whose other test detects the mutant - what a
     shared fixture does - is detected by the widened run and recorded as killed with the files; a mutant no test
     of the file detects stays survived; a detected mutant is not rerun; a function without tests falls back to the
-    files of its module's tests.  Oracle: a made-up copy whose tests read MUTANT_UNDER_TEST, as mutmut's
+    files of its module's tests; a timed-out mutant takes the widened run's status.  Oracle: a made-up copy whose tests read MUTANT_UNDER_TEST, as mutmut's
     trampolines do."""
     tests = tmp_path / "mutants" / "tests"
     tests.mkdir(parents=True)
@@ -304,14 +304,15 @@ def test_widening_runs_undetected_mutants_against_the_whole_files_of_their_tests
         "    assert os.environ['MUTANT_UNDER_TEST'] not in ('lfverify.m.x_f__mutmut_1', 'lfverify.m.x_h__mutmut_1')\n")
     (tests / "test_y.py").write_text("def test_unrelated():\n    pass\n")
     names = ["lfverify.m.x_f__mutmut_1", "lfverify.m.x_f__mutmut_2", "lfverify.m.x_g__mutmut_1",
-             "lfverify.m.x_h__mutmut_1"]
+             "lfverify.m.x_h__mutmut_1", "lfverify.m.x_f__mutmut_3"]
     scratch = mt.Scratch(tmp_path, {"lfverify/m.py": names},
                          {"lfverify.m.x_f": ["tests/test_x.py::test_credited"],
                           "lfverify.m.x_g": ["tests/test_y.py::test_unrelated"]},
                          {"tests/test_x.py::test_credited": 0.01, "tests/test_x.py::test_reads_the_fixture": 0.01,
                           "tests/test_y.py::test_unrelated": 0.01}, {}, "HEAD abc")
     results = {"lfverify.m.x_f__mutmut_1": {"status": "survived"}, "lfverify.m.x_f__mutmut_2": {"status": "survived"},
-               "lfverify.m.x_g__mutmut_1": {"status": "killed"}, "lfverify.m.x_h__mutmut_1": {"status": "no tests"}}
+               "lfverify.m.x_g__mutmut_1": {"status": "killed"}, "lfverify.m.x_h__mutmut_1": {"status": "no tests"},
+               "lfverify.m.x_f__mutmut_3": {"status": "timeout"}}
     said = []
     detected = mt.widen_undetected(scratch, results, dict.fromkeys(names, "lfverify.m"), max_children=2,
                                    say=said.append)
@@ -322,7 +323,11 @@ def test_widening_runs_undetected_mutants_against_the_whole_files_of_their_tests
     # no test reached x_h: the files of every test that reached the module (test_x.py and test_y.py)
     assert results["lfverify.m.x_h__mutmut_1"] == {"status": "killed",
                                                    "widened": ["tests/test_x.py", "tests/test_y.py"]}
-    assert said == ["  [widen] 3 undetected mutmut mutants run again against the whole files of their tests"]
+    # a timeout of the narrowed run (a limit from stats that do not time fixtures) is judged again: here no test
+    # fails within the longer limit, so it is undetected, not counted as a kill
+    assert results["lfverify.m.x_f__mutmut_3"] == {"status": "survived", "widened": ["tests/test_x.py"]}
+    assert said == ["  [widen] 4 undetected or timed-out mutmut mutants run again against the whole files of their "
+                    "tests"]
     # kept in the copy: a second call reruns nothing and gives the same answer
     results2 = {"lfverify.m.x_f__mutmut_1": {"status": "survived"}}
     said.clear()
