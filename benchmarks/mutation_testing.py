@@ -16,9 +16,10 @@ Two sources of mutants, each module being its own strata:
   package (mutation_mutmut.py): every module is mutated, the test selection is the whole default suite, and
   mutmut's stats (the suite run once behind trampolines) narrow the tests of each mutant to those that reach its
   function.  The stats are collected once per scratch copy and reused by later runs of the same code.
-  A mutant mutmut's narrowed run leaves undetected runs once more against the whole files of those tests
-  (``widen_undetected``; ``--no-widen`` skips it): a function that runs only inside a shared fixture is credited
-  to the one test that set the fixture up, not to the tests that read it.
+  A mutant mutmut's narrowed run leaves undetected (or times out) runs once more against the whole files of
+  those tests (``widen_undetected``; ``--no-widen`` skips it): a function that runs only inside a shared fixture
+  is credited to the one test that set the fixture up, not to the tests that read it.  Files whose tests would
+  take over WIDEN_MAX_SECONDS, and the mutation tool's own tests, are not widened to.
 * **the operators mutmut lacks** (mutation_operators.py: distributions and quantiles, dropped keywords, swapped
   data subsets, starts and seeds, swapped arguments), run by mutation_runner.py on the same copy with the same
   per-function tests, each operator a stratum of its own.
@@ -690,6 +691,19 @@ def run_mutmut(scratch: Scratch, names: list[str], *, max_children: int, progres
 WIDENED_STATUSES = ("survived", "no tests", "timeout")
 #: seconds added to a widened run's wall limit (fixture set-up that the stats do not time)
 WIDEN_SLACK_SECONDS = 300.0
+#: the mutation tool's own tests (they reach lfverify only incidentally, and cost minutes behind trampolines) are
+#: not widened to; a mutant whose widened files would take longer than this (stats seconds) is not widened
+WIDEN_SKIPPED_FILES = re.compile(r"^tests/test_mutation_\w+\.py$")
+WIDEN_MAX_SECONDS = 90.0
+
+
+def widened_files(scratch: Scratch, module: str, key: str) -> list[str]:
+    """The test files a widened run of a mutant of ``module``'s function ``key`` takes (see :func:`widen_undetected`):
+    the files of the tests that reached the function, else of those that reached the module, less the mutation
+    tool's own; none when they would take longer than :data:`WIDEN_MAX_SECONDS`."""
+    tests, _ = tests_of_function(scratch, module, key)
+    files = [f for f in files_of(tests or tests_of_module(scratch, module)) if not WIDEN_SKIPPED_FILES.match(f)]
+    return files if _tests_seconds(scratch, files) <= WIDEN_MAX_SECONDS else []
 
 
 def files_of(tests) -> list[str]:
@@ -721,9 +735,7 @@ def widen_undetected(scratch: Scratch, results: dict[str, dict], modules: dict[s
         if result["status"] not in WIDENED_STATUSES:
             continue
         module = modules[name]
-        key = mutation_operators.function_key_of(name).removeprefix(module + ".")
-        tests, _ = tests_of_function(scratch, module, key)
-        files = files_of(tests or tests_of_module(scratch, module))
+        files = widened_files(scratch, module, mutation_operators.function_key_of(name).removeprefix(module + "."))
         if not files:
             continue
         if name in saved and saved[name]["files"] == files:
@@ -812,8 +824,7 @@ def run_operators(scratch: Scratch, mutants: list, *, max_children: int, rerun: 
         for m in mutants:
             if known[m.name]["status"] not in WIDENED_STATUSES or (m.name in widened and not rerun):
                 continue
-            tests, _ = tests_of_function(scratch, m.module, m.key)
-            files = files_of(tests or tests_of_module(scratch, m.module))
+            files = widened_files(scratch, m.module, m.key)
             if files:
                 jobs.append({**m.to_json(), "tests": files,
                              "timeout": wall_limit(scratch, files) + WIDEN_SLACK_SECONDS})
@@ -826,8 +837,7 @@ def run_operators(scratch: Scratch, mutants: list, *, max_children: int, rerun: 
         again = widened.get(m.name) if widen else None
         if result["status"] in WIDENED_STATUSES and again and (result["status"] == "timeout"
                                                                 or again["status"] in DETECTED):
-            tests, _ = tests_of_function(scratch, m.module, m.key)
-            result.update(status=again["status"], widened=files_of(tests or tests_of_module(scratch, m.module)))
+            result.update(status=again["status"], widened=widened_files(scratch, m.module, m.key))
         results[m.name] = result
     return results
 

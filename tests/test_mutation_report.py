@@ -334,3 +334,20 @@ def test_widening_runs_undetected_mutants_against_the_whole_files_of_their_tests
     assert mt.widen_undetected(scratch, results2, {"lfverify.m.x_f__mutmut_1": "lfverify.m"}, max_children=1,
                                say=said.append) == 1
     assert said == [] and results2["lfverify.m.x_f__mutmut_1"]["status"] == "killed"
+
+
+def test_widening_skips_the_tools_own_tests_and_files_over_the_time_cap(tmp_path):
+    """Oracle: the documented rule (WIDEN_SKIPPED_FILES, WIDEN_MAX_SECONDS) on made-up stats."""
+    names = ["lfverify.m.x_f__mutmut_1", "lfverify.m.x_g__mutmut_1", "lfverify.m.x_h__mutmut_1"]
+    scratch = mt.Scratch(tmp_path, {"lfverify/m.py": names},
+                         {"lfverify.m.x_f": ["tests/test_mutation_report.py::test_a"],
+                          "lfverify.m.x_g": ["tests/test_slow.py::test_a"],
+                          "lfverify.m.x_h": ["tests/test_mutation_report.py::test_a", "tests/test_fast.py::test_a"]},
+                         {"tests/test_mutation_report.py::test_a": 1.0, "tests/test_slow.py::test_a": 50.0,
+                          "tests/test_slow.py::test_b": mt.WIDEN_MAX_SECONDS - 49.0, "tests/test_fast.py::test_a": 1.0},
+                         {}, "HEAD abc")
+    assert mt.widened_files(scratch, "lfverify.m", "x_f") == []
+    assert mt.widened_files(scratch, "lfverify.m", "x_g") == []  # 50 + 41 s > the cap
+    assert mt.widened_files(scratch, "lfverify.m", "x_h") == ["tests/test_fast.py"]
+    scratch.duration_by_test["tests/test_slow.py::test_b"] = mt.WIDEN_MAX_SECONDS - 50.0  # exactly the cap
+    assert mt.widened_files(scratch, "lfverify.m", "x_g") == ["tests/test_slow.py"]
