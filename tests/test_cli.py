@@ -99,3 +99,74 @@ def test_atomic_write_gives_the_file_the_mode_of_any_new_file(tmp_path):
     finally:
         os.umask(old)
         atomic_write._new_file_mode.cache_clear()
+
+
+# ------------------------------------------------------------------ lfverify.simulations.cli, with spies
+
+def test_simulate_verdict_lines_exact():
+    """Oracle: the documented listing, hand-written - every "verdict" / "rate_verdict" string under "settings" and
+    "main" with its path (other top-level keys are not walked), then the flat "verdicts" block, then the number
+    of findings; a summary without "verdicts" lists no verdict block.
+
+    Kills: simulations.cli.x__verdict_lines__mutmut_34, _mutmut_5, _mutmut_6, _mutmut_48."""
+    from lfverify.simulations.cli import _verdict_lines
+
+    summary = {"settings": {"mode": "smoke"},
+               "main": {"f1": {"verdict": "holds", "table": [{"rate_verdict": "slope ok", "n": 10}]}},
+               "other": {"verdict": "not listed"}, "findings": [1, 2]}
+    assert _verdict_lines(summary) == ["  main/f1: holds", "  main/f1/table/0: slope ok",
+                                       "  2 findings (summary.json, 'findings')"]
+    assert _verdict_lines({"verdicts": {"a": True, "b": {"c": False}}}) == ["  verdict a: True",
+                                                                            "  verdict b/c: False"]
+
+
+def _simulate_args(tmp_path, **over):
+    import argparse
+
+    args = dict(name="consistency", mode="smoke", out=str(tmp_path / "out"), seed=3, progress=False,
+                no_figures=True, serial=False, dask=None, dask_local=None, dask_timeout=None, workers=2)
+    args.update(over)
+    return argparse.Namespace(**args)
+
+
+def test_simulate_dask_timeout_reaches_make_executor(monkeypatch, tmp_path):
+    """Oracle: a spy make_executor records its keyword arguments; --dask ADDRESS --dask-timeout 7.5 (not the
+    default) must reach it as dask_timeout=7.5.
+
+    Kills: simulations.cli.x_executor_from_args__mutmut_11."""
+    from lfverify.simulations import cli as scli
+    from lfverify.simulations import executors
+
+    seen = []
+    monkeypatch.setattr(executors, "make_executor", lambda *a, **k: seen.append((a, k)) or "executor")
+    assert scli.executor_from_args(_simulate_args(tmp_path, dask="tcp://10.0.0.1:8786", dask_timeout=7.5)) == "executor"
+    assert seen == [((), {"dask_address": "tcp://10.0.0.1:8786", "dask_local": None, "dask_timeout": 7.5})]
+
+
+def test_simulate_run_passes_its_options_to_the_engine(monkeypatch, tmp_path, capsys):
+    """Oracle: spies on make_executor, claim_output_folder and the engine's run record what they receive:
+    'all' claims the folder for `simulate all` (settings 'mode smoke, seed 3', the fingerprint of {mode, seed});
+    --no-figures reaches the engine as figures=False; announce prints the documented progress line to stderr.
+
+    Kills: simulations.cli.x_run__mutmut_18, simulations.cli.x_run__mutmut_56, simulations.cli.x_run__mutmut_57."""
+    from types import SimpleNamespace
+
+    from lfverify import output_folder
+    from lfverify.simulations import STUDY_NAMES, engine, executors
+    from lfverify.simulations import cli as scli
+
+    fake = SimpleNamespace(check=lambda: None, describe=lambda: "fake executor")
+    monkeypatch.setattr(executors, "make_executor", lambda *a, **k: fake)
+    claims, runs = [], []
+    monkeypatch.setattr(output_folder, "claim_output_folder", lambda path, **k: claims.append((path, k)))
+    monkeypatch.setattr(engine, "run", lambda study, **k: runs.append(k) or SimpleNamespace(computed=0, skipped=1,
+                                                                                            summary={}))
+    out = tmp_path / "out"
+    assert scli.run(_simulate_args(tmp_path, name="all")) == 0
+    assert claims == [(out, {"command": "simulate all", "settings": "mode smoke, seed 3",
+                             "fingerprint": output_folder.settings_fingerprint({"mode": "smoke", "seed": 3})})]
+    assert [k["out"] for k in runs] == [out / name for name in STUDY_NAMES]
+    assert all(k["figures"] is False and k["executor"] is fake and k["seed"] == 3 for k in runs)
+    capsys.readouterr()
+    runs[0]["announce"]()
+    assert capsys.readouterr().err == f"{STUDY_NAMES[0]} (smoke, fake executor) -> {out / STUDY_NAMES[0]}\n"

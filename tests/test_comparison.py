@@ -82,6 +82,39 @@ def test_compare_table_bolds_by_the_rule_and_prints_the_ratio():
     assert format_ratio(0.5312) == "0.53x" and format_ratio(9.96) == "10x" and format_ratio(123.4) == "123x"
 
 
+def test_compare_section_head_table_title_and_failed_trials():
+    """compare_section's markdown begins with its section title and a blank line, then each metric's table titled
+    by the metric's name (its own name when unknown), and lists the failed trials under the table.  Oracle:
+    hand-typed lines.  Kills: paper_benchmark.comparison.x_compare_section__mutmut_5,
+    paper_benchmark.comparison.x_compare_section__mutmut_8, paper_benchmark.comparison.x_compare_section__mutmut_36,
+    paper_benchmark.comparison.x_markdown_compare_table__mutmut_9"""
+    records = [{"dataset": "d", "trial": 0, "results": {"f1": {"A": {"test": 0.5}}},
+                "errors": {"f1": {"B": "ValueError: boom"}}},
+               {"dataset": "d", "trial": 1, "results": {"f1": {"A": {"test": 0.7}, "B": {"test": 0.4}}}}]
+    text, summary = comparison.compare_section(records, [None, None], metrics=["f1"], methods=["A", "B"])
+    lines = text.split("\n")
+    assert lines[:3] == ["## Which estimator? The paper's methods, the remedies and their peers (compare)", "",
+                         "### F1-measure"]
+    assert "| d (2) | **0.600 (1000)** | 0.400 (n/a) |" in lines
+    assert "* d, B: 1 failed trial(s), e.g. `ValueError: boom`" in lines
+    assert summary["values"]["f1"] == {"d": {"A": [0.5, 0.7], "B": [0.4]}}
+    table = markdown_compare_table({"d": {"A": [0.5]}}, {}, "auc", methods=["A"])
+    assert table.splitlines()[0] == "### auc"
+
+
+def test_compare_targets_row_counts_the_timed_data_sets():
+    """Oracle: the row typed out by hand from hand-built targets (time: 1 of the 3 timed data sets not above the
+    peer); the text ends with that row and one newline.  Kills:
+    paper_benchmark.comparison.x_markdown_compare_targets__mutmut_10,
+    paper_benchmark.comparison.x_markdown_compare_targets__mutmut_28"""
+    t = {"datasets": ["a", "b", "c", "d"], "not_below_peer": ["a", "b"], "below_peer": ["c", "d"],
+         "paper_short": ["a", "c"], "above_paper_where_short": ["a"], "significantly_above_paper_where_short": [],
+         "time_not_above_peer": ["a"], "time_above_peer": ["b", "c"]}
+    text = comparison.markdown_compare_targets({"f1": {"Cost-sensitive": t}})
+    row = "| Cost-sensitive | f1 | 2 / 4 | c, d | 2 | 1 / 2 (0) | 1 / 3 | b, c |"
+    assert text.endswith("|---|---|---|---|---|---|---|---|\n" + row + "\n")
+
+
 @needs_data
 def test_reused_baselines_are_charged_their_whole_fit_for_the_second_metric(monkeypatch):
     """Plug-in is fitted once per trial (F_1) and re-selected for Jaccard; a standalone Jaccard fit would cost the

@@ -359,3 +359,40 @@ def test_a_file_in_the_wrong_format_is_named(tmp_path):
 def test_min_max_scale_by_hand():
     X = np.array([[1.0, 5.0, -2.0], [3.0, 5.0, 2.0], [2.0, 5.0, 0.0]])
     np.testing.assert_array_equal(D.min_max_scale(X), [[0, 0, 0], [1, 0, 1], [0.5, 0, 0.5]])
+
+
+def test_read_csv_skips_comment_lines_blank_lines_and_indented_comments(tmp_path):
+    """Oracle: the exact parse of a CSV holding a leading comment line, a blank line and a line of spaces then
+    '#': those lines are dropped, the header is detected, features and text labels are read as written.
+
+    Kills: datasets.x__read_csv__mutmut_11, datasets.x__read_csv__mutmut_7."""
+    path = tmp_path / "d.csv"
+    path.write_text("# made by hand\nx1,x2,label\n\n   # indented comment, with a comma\n1.0,2.0,yes\n3.5,4.0,no\n")
+    X, y = D._read_csv(path, None)
+    np.testing.assert_array_equal(X, np.array([[1.0, 2.0], [3.5, 4.0]]))
+    assert y.tolist() == ["yes", "no"]
+    blank_first = tmp_path / "b.csv"
+    blank_first.write_text("\n  \n1,2,0\n3,4,1\n")
+    X, y = D._read_csv(blank_first, False)
+    np.testing.assert_array_equal(X, np.array([[1.0, 2.0], [3.0, 4.0]]))
+    np.testing.assert_array_equal(y, np.array([0.0, 1.0]))
+
+
+def test_read_csv_names_the_one_based_data_row_without_a_comma(tmp_path):
+    """Oracle: hand-counted position - the second data row (1-based) '3' of a text-labelled CSV has no comma.
+
+    Kills: datasets.x__read_csv__mutmut_76."""
+    path = tmp_path / "d.csv"
+    path.write_text("1,2,a\n3\n4,5,b\n")
+    with pytest.raises(ValueError, match=r"could not be read as CSV: data row 2 has no comma \('3'\)$"):
+        D._read_csv(path, False)
+
+
+def test_sniff_format_tolerates_undecodable_bytes(tmp_path):
+    """Oracle: a file without a known suffix whose comment line holds a byte that is not UTF-8 (0xE9) and whose
+    first data line '1,2,0' has a comma is sniffed as 'csv' (undecodable bytes are replaced, not fatal).
+
+    Kills: datasets.x__sniff_format__mutmut_17."""
+    path = tmp_path / "data.txt"
+    path.write_bytes(b"# caf\xe9 \xff\n1,2,0\n3,4,1\n")
+    assert D._sniff_format(path) == "csv"

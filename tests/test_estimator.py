@@ -283,3 +283,19 @@ def test_warns_when_phase_one_cannot_make_the_numerator_positive(data):
         clf = LinearFractionalClassifier(**PAPER, metric="jaccard", split="first-half",
                                          max_iter=3).fit(X[order], y[order])
     assert not np.isfinite(clf.optimization_result_.surrogate_utility)
+
+
+def test_score_rejects_sample_weights_summing_to_zero(data):
+    """Oracle: the documented rule 'one finite non-negative weight per sample with a positive sum' - all-zero
+    weights (sum exactly 0) are rejected, while one positive weight is accepted (sklearn's f1_score on it).
+
+    Kills: estimator.xǁLinearFractionalClassifierǁscore__mutmut_57."""
+    X, y = data
+    clf = LinearFractionalClassifier(metric="f1", max_iter=5, random_state=1).fit(X, y)
+    with pytest.raises(ValueError, match="^sample_weight must hold one finite non-negative weight per sample with a "
+                                         "positive sum"):
+        clf.score(X, y, sample_weight=np.zeros(y.shape[0]))
+    weights = np.zeros(y.shape[0])
+    weights[np.flatnonzero(clf.predict(X) == y)[0]] = 1.0
+    assert clf.score(X, y, sample_weight=weights) == pytest.approx(
+        f1_score(y, clf.predict(X), sample_weight=weights, zero_division=0.0), abs=1e-14)

@@ -622,3 +622,154 @@ def test_worker_initializer_exits_when_the_parent_is_already_gone():
         raise SystemExit(0)
     """)
     assert subprocess.run([sys.executable, "-c", code], timeout=60).returncode == 1
+
+
+# ------------------------------------------------- unmarked folders; worker watchdog; pool stop; scheduler probe
+
+def test_infer_owner_attributes_unmarked_folders_by_their_files(tmp_path):
+    """Oracle: the documented attribution of folders written before the marker - REPORT.md (exact case) or
+    report.json: ('verify', None); records/ holding only folders: ('bench', None); an empty records/ or a stray
+    file: (None, None).
+
+    Kills: output_folder.x__infer_owner__mutmut_11, output_folder.x__infer_owner__mutmut_6,
+    output_folder.x__infer_owner__mutmut_51."""
+    from lfverify.output_folder import _infer_owner
+
+    report = tmp_path / "report"
+    report.mkdir()
+    (report / "REPORT.md").write_text("# report\n")
+    assert _infer_owner(report) == ("verify", None)
+    bench = tmp_path / "bench"
+    (bench / "records" / "f1").mkdir(parents=True)
+    assert _infer_owner(bench) == ("bench", None)
+    empty = tmp_path / "empty-records"
+    (empty / "records").mkdir(parents=True)
+    assert _infer_owner(empty) == (None, None)
+
+
+def _fake_worker_modules(monkeypatch, parent_pid, ppids, platform="linux"):
+    """Replace the modules _exit_with_parent uses by recorders; ``ppids`` are getppid's successive answers."""
+    from types import SimpleNamespace
+
+    from lfverify.simulations import executors
+
+    seen = {"prctl": [], "threads": [], "sleeps": [], "exits": []}
+
+    class Exited(Exception):
+        pass
+
+    def _exit(status):
+        seen["exits"].append(status)
+        raise Exited
+
+    class Thread:
+        def __init__(self, **kwargs):
+            seen["threads"].append(kwargs)
+
+        def start(self):
+            pass
+
+    answers = iter(ppids)
+    monkeypatch.setattr(executors, "sys", SimpleNamespace(platform=platform))
+    monkeypatch.setattr(executors, "ctypes", SimpleNamespace(
+        CDLL=lambda name, use_errno: SimpleNamespace(prctl=lambda *args: seen["prctl"].append((name, use_errno, args)))))
+    monkeypatch.setattr(executors, "os", SimpleNamespace(getppid=lambda: next(answers), _exit=_exit))
+    monkeypatch.setattr(executors, "time", SimpleNamespace(sleep=seen["sleeps"].append))
+    monkeypatch.setattr(executors, "threading", SimpleNamespace(Thread=Thread))
+    return executors, seen, Exited
+
+
+def test_exit_with_parent_asks_linux_for_sigkill_on_parent_death(monkeypatch):
+    """Oracle: prctl(2) - PR_SET_PDEATHSIG is option 1 and the signal SIGKILL (9), the remaining three arguments 0
+    - called once through the process's own libc (CDLL(None)) on linux, and not at all elsewhere (a spy CDLL).
+
+    Kills: simulations.executors.x__exit_with_parent__mutmut_13, simulations.executors.x__exit_with_parent__mutmut_2."""
+    executors, seen, _ = _fake_worker_modules(monkeypatch, 4242, [4242])
+    executors._exit_with_parent(4242)
+    assert seen["prctl"] == [(None, True, (1, int(signal.SIGKILL), 0, 0, 0))] and seen["exits"] == []
+    executors, seen, _ = _fake_worker_modules(monkeypatch, 4242, [4242], platform="darwin")
+    executors._exit_with_parent(4242)
+    assert seen["prctl"] == [] and len(seen["threads"]) == 1
+
+
+def test_exit_with_parent_watchdog_is_a_daemon_polling_getppid(monkeypatch):
+    """Oracle: the module's contract - a daemon thread (it must not keep the worker alive) named
+    lfverify-parent-watchdog polls getppid every 0.5 s while it equals the parent's pid, then calls os._exit(1);
+    driven by a spy getppid answering parent, parent, parent, then 1 (re-parented).
+
+    Kills: simulations.executors.x__exit_with_parent__mutmut_29, simulations.executors.x__exit_with_parent__mutmut_41."""
+    executors, seen, Exited = _fake_worker_modules(monkeypatch, 4242, [4242, 4242, 4242, 1])
+    executors._exit_with_parent(4242)
+    (thread,) = seen["threads"]
+    assert thread["daemon"] is True and thread["name"] == "lfverify-parent-watchdog"
+    assert seen["exits"] == [] and seen["sleeps"] == []
+    with pytest.raises(Exited):
+        thread["target"]()
+    assert seen["sleeps"] == [0.5, 0.5] and seen["exits"] == [1]
+
+
+def test_stop_pool_survives_a_worker_that_is_already_gone(monkeypatch):
+    """Oracle: the documented stop (cancel what has not started, SIGTERM, then SIGKILL after the timeout), with spy
+    processes - terminate of a worker that already exited raises ProcessLookupError (an OSError), which is
+    ignored; the other worker, still alive after join, is killed.
+
+    Kills: simulations.executors.x__stop_pool__mutmut_19."""
+    from lfverify.simulations import executors
+
+    calls = []
+
+    class Process:
+        def __init__(self, name, gone, alive):
+            self.name, self.gone, self.alive = name, gone, alive
+
+        def terminate(self):
+            calls.append((self.name, "terminate"))
+            if self.gone:
+                raise ProcessLookupError(3, "No such process")
+
+        def join(self, timeout=None):
+            calls.append((self.name, "join"))
+
+        def is_alive(self):
+            return self.alive
+
+        def kill(self):
+            calls.append((self.name, "kill"))
+
+    class Pool:
+        _processes = {1: Process("a", True, False), 2: Process("b", False, True)}
+
+        def shutdown(self, **kwargs):
+            calls.append(("pool", kwargs))
+
+    executors._stop_pool(Pool())
+    assert calls == [("pool", {"wait": False, "cancel_futures": True}), ("a", "terminate"), ("b", "terminate"),
+                     ("a", "join"), ("b", "join"), ("b", "kill"), ("b", "join")]
+
+
+def test_check_scheduler_bounds_the_identity_exchange_by_the_timeout(monkeypatch):
+    """Oracle: a spy on asyncio.wait_for records the timeout bounding the identity exchange; at the non-default
+    timeout 0.2 s against a socket that accepts but never speaks Dask's protocol, it is exactly 0.2 and the
+    documented ValueError follows.
+
+    Kills: simulations.executors.x__check_scheduler__mutmut_64."""
+    import asyncio
+
+    pytest.importorskip("distributed")
+    from lfverify.simulations import executors
+
+    real_wait_for, bounds = asyncio.wait_for, []
+
+    def spy(aw, timeout, *args, **kwargs):
+        if getattr(getattr(aw, "cr_code", None), "co_name", "") == "identity":
+            bounds.append(timeout)
+        return real_wait_for(aw, timeout, *args, **kwargs)
+
+    monkeypatch.setattr(asyncio, "wait_for", spy)
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(1)
+        address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+        with pytest.raises(ValueError, match="no Dask scheduler answered within 0.2 s"):
+            executors._check_scheduler(address, 0.2)
+    assert bounds == [0.2]

@@ -205,6 +205,24 @@ def test_bold_rule_without_a_test_truth_table():
     assert decision.bold == {"A": True, "B": False, "peer": True}
 
 
+def test_bold_rule_p_value_exactly_alpha_is_bold_and_alpha_zero_is_refused(monkeypatch):
+    """Truth table of the bold rule at the boundary: p = alpha does not reject (bold), p just below alpha rejects
+    (not bold), p above alpha is bold; alpha = 0 (and 1) lie outside (0, 1) and are refused.  Oracle: the module
+    docstring's rule 'bold iff p >= alpha', with the p-value function monkeypatched to return the given value.
+    Kills: paper_benchmark.statistics.x_bold_methods__mutmut_53, paper_benchmark.statistics.x_bold_methods__mutmut_6"""
+    from lfverify.paper_benchmark import statistics as st
+
+    trials = {"A": [0.9, 0.8, 0.7], "B": [0.5, 0.4, 0.3]}
+    for p, expected in ((0.05, True), (0.049999, False), (0.050001, True)):
+        monkeypatch.setattr(st, "one_sided_p_value", lambda best, other, *, test="welch", p=p: p)
+        decision = st.bold_methods(trials, alpha=0.05)
+        assert decision.bold == {"A": True, "B": expected}, p
+        assert decision.p_values == {"A": None, "B": p}
+    for alpha in (0.0, 1.0, -0.01):
+        with pytest.raises(ValueError, match=r"^alpha must lie in \(0, 1\); got "):
+            st.bold_methods(trials, alpha=alpha)
+
+
 def test_within_combined_standard_errors():
     # |0.62 - 0.60| = 0.02 vs 3 * hypot(0.004, 0.003) = 0.015: outside; with se 0.006: 3 * 0.0067 = 0.020 inside
     assert within_combined_standard_errors(0.62, 0.004, 0.60, 0.003) is False
@@ -242,6 +260,24 @@ def test_results_table_cells_bold_and_comparison():
     assert "one-sided welch t-test at 0.05" in table  # the table names the test that decided the bold cells
     paired = markdown_results_table(values, "f1", methods=["U-GD", "U-BFGS"], test="paired", alpha=0.01)
     assert "one-sided paired t-test at 0.01" in paired
+
+
+def test_results_table_head_and_a_method_without_a_printed_value_before_others():
+    """The table's first six lines typed out from the documented cell format (title, blank, legend, blank, header,
+    rule); an unknown metric is titled by its own name; a method with no printed value in the first column does
+    not cut the row short.  Oracle: hand-typed lines; Table 4 (adult, F_1, U-GD 0.617 (101), not bold).
+    Kills: paper_benchmark.report.x_markdown_results_table__mutmut_17, paper_benchmark.report.x_markdown_results_table__mutmut_26,
+    paper_benchmark.report.x_markdown_results_table__mutmut_80"""
+    values = {"adult": {"U-GD": _values_with(0.617, 0.0101), "Tuned-threshold": _values_with(0.640, 0.001)}}
+    table = markdown_results_table(values, "f1", methods=["Tuned-threshold", "U-GD"])
+    assert table.splitlines()[:7] == [
+        "### F1-measure", "",
+        "Cells: ours (mean, standard error x 10^4; bold = best or not significantly worse, one-sided welch t-test at "
+        "0.05) / the paper's printed value (`*` = bold in the paper) / ours - paper, `ok` if within 3 combined "
+        "standard errors, `FAR` if not.", "",
+        "| dataset | Tuned-threshold | U-GD |", "|---|---|---|",
+        "| adult (4) | **0.640 (10)** / -  | **0.617 (101)** / 0.617 (101) / +0.000 ok |"]
+    assert markdown_results_table(values, "auc", methods=["U-GD"]).splitlines()[0] == "### auc"
 
 
 def test_results_table_lists_failed_trials_and_notes():
@@ -336,6 +372,13 @@ def test_plug_in_counts_only_when_it_beats_both_proposed_methods():
     assert plug_in_significant_wins(curves) == ([("a", 100), ("a", 400)], 2)
 
 
+def test_plug_in_wins_skip_a_data_set_without_plug_in():
+    """A data set without a Plug-in curve has nothing to compare: no win, nothing counted.  Oracle: hand count.
+    Kills: paper_benchmark.curve_claims.x_plug_in_significant_wins__mutmut_11"""
+    low = [0.50, 0.52, 0.51]
+    assert plug_in_significant_wins({"a": {"U-GD": {100: low}, "U-BFGS": {100: low}}}) == ([], 0)
+
+
 def test_tau_shapes_increasing_interior_maximum_and_flat():
     a = [0.50, 0.52, 0.51]
     up = {0.1: a, 0.5: [v + 0.05 for v in a], 0.9: [v + 0.1 for v in a]}
@@ -367,6 +410,51 @@ def test_curve_claim_tables_name_the_paper_and_count():
            "on 0 (none)." in table
     assert "Named extremum by the paper and in this run: 1 data set; U-GD or U-BFGS shows it significantly on 1 " \
            "(sonar)." in table
+
+
+def test_p_values_print_with_three_significant_digits_or_n_a():
+    """Oracle: hand-typed strings.  Kills: paper_benchmark.report.x__format_p__mutmut_1"""
+    from lfverify.paper_benchmark.report import _format_p
+
+    assert _format_p(None) == "n/a"
+    assert _format_p(0.0123456) == "0.0123"
+    assert _format_p(1.0) == "1"
+
+
+def test_sample_complexity_claims_use_the_given_alpha():
+    """A Welch p-value between 0.01 and 0.05 is significant at alpha = 0.05 and not at alpha = 0.01: the row's
+    last cell says so.  Oracle: scipy's one-sided Welch test; the row typed out by hand (means 0.580 and 0.523).
+    Kills: paper_benchmark.report.x_markdown_sample_complexity_claims__mutmut_11,
+    paper_benchmark.report.x_markdown_sample_complexity_claims__mutmut_38"""
+    ugd, ubfgs, plug = [0.56, 0.60, 0.58], [0.40, 0.41, 0.42], [0.50, 0.55, 0.52]
+    p = _welch_greater(ugd, plug)
+    assert 0.01 < p < 0.05 and f"{p:.3g}" == "0.0202"
+    curves = {"heart": {"U-GD": {20: ugd}, "U-BFGS": {20: ubfgs}, "Plug-in": {20: plug}}}
+    row = "| heart | no | 20 | U-GD | 0.580 | 0.523 | 0.0202 |"
+    at_5 = markdown_sample_complexity_claims(curves, "f1", alpha=0.05)
+    at_1 = markdown_sample_complexity_claims(curves, "f1", alpha=0.01)
+    assert row + " yes |" in at_5.splitlines() and "Welch t-test at 0.05:" in at_5
+    assert row + " no |" in at_1.splitlines() and "Welch t-test at 0.01:" in at_1
+    assert "Significantly better at some n <= 40 on 0 of 1 data set (none)" in at_1
+
+
+def test_training_table_uses_the_given_alpha():
+    """Both paired p-values lie between 0.01 and 0.05: 'yes' at alpha = 0.05, 'no' at alpha = 0.01.  Oracle:
+    scipy's one-sided paired t-test; the row typed out by hand.
+    Kills: paper_benchmark.report.x_markdown_training_table__mutmut_24"""
+    gd_s, bfgs_s = [0.10, 0.20, 0.15, 0.13], [0.13, 0.22, 0.19, 0.14]
+    gd_m, bfgs_m = [0.84, 0.92, 0.89, 0.83], [0.81, 0.90, 0.85, 0.82]
+    p_s = stats.ttest_rel(bfgs_s, gd_s, alternative="greater").pvalue
+    p_m = stats.ttest_rel(gd_m, bfgs_m, alternative="greater").pvalue
+    assert 0.01 < p_s < 0.05 and 0.01 < p_m < 0.05 and f"{p_s:.3g}" == f"{p_m:.3g}" == "0.0152"
+    training = {"heart": {"U-GD": {"surrogate": gd_s, "metric": gd_m},
+                          "U-BFGS": {"surrogate": bfgs_s, "metric": bfgs_m}}}
+    head = "| heart | 0.145 | 0.170 | 0.870 | 0.845 |"
+    at_5 = markdown_training_table(training, "f1", alpha=0.05).splitlines()
+    at_1 = markdown_training_table(training, "f1", alpha=0.01).splitlines()
+    assert head + " yes (0.0152) | yes (0.0152) |" in at_5
+    assert head + " no (0.0152) | no (0.0152) |" in at_1
+    assert at_1[-1].endswith("than U-GD on 0 of 1 data set.") and at_5[-1].endswith("than U-GD on 1 of 1 data set.")
 
 
 def test_training_values_pair_trials_and_the_tradeoff_matches_scipy():
@@ -426,6 +514,22 @@ def test_convergence_table_counts_fast_data_sets():
 
 
 # ---------------------------------------------------------------------- seeds and splits
+def test_convergence_checkpoints_after_an_early_stop_score_the_last_iterate():
+    """U-BFGS stops early (at a pass that is no checkpoint): the checkpoints after it score its last iterate.
+    Oracle: the same deterministic run with that pass added as a checkpoint (taken by the callback directly).
+    Kills: paper_benchmark.protocol.x_run_convergence__mutmut_114"""
+    from types import SimpleNamespace
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(80, 3))
+    toy = SimpleNamespace(name="toy", X=X, y=(X[:, 0] + 0.5 * rng.normal(size=80) > 0).astype(int))
+    bfgs = run_convergence(toy, 0, metrics=("f1",), max_iter=200, checkpoints=(0,))["results"]["f1"]["U-BFGS"]
+    last = bfgs["iterations"]
+    assert bfgs["converged"] and 0 < last < 200  # stopped early, between the checkpoints 0 and 200
+    direct = run_convergence(toy, 0, metrics=("f1",), max_iter=200, checkpoints=(0, last))["results"]["f1"]["U-BFGS"]
+    assert direct["test_at_checkpoints"][1] == bfgs["test_at_checkpoints"][1] == direct["test_at_checkpoints"][2]
+
+
 def test_trial_seeds_are_fixed_and_distinct():
     a = trial_seed_sequence(0, "heart", 3)
     assert a.generate_state(2).tolist() == trial_seed_sequence(0, "heart", 3).generate_state(2).tolist()

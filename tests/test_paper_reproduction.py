@@ -132,3 +132,14 @@ def test_findings_counts_table_is_the_generated_one():
     readme = (load_benchmark_script("paper_reproduction").OUTPUT.parents[3] / "FINDINGS.md").read_text()
     readme_lines = {line.strip() for line in readme.splitlines()}
     assert len(table) == 2 + 5 and [row for row in table if row not in readme_lines] == []
+
+
+def test_validate_options_fills_in_every_available_data_set(monkeypatch):
+    """datasets=None means every available data set, and a given list comes back as a tuple.  Oracle: a stubbed
+    available_datasets returning ['a', 'b'].  Kills: paper_benchmark.command.x_validate_options__mutmut_158"""
+    import lfverify.datasets as datasets
+    from lfverify.paper_benchmark.command import BenchOptions, validate_options
+
+    monkeypatch.setattr(datasets, "available_datasets", lambda root=None: ["a", "b"])
+    assert validate_options(BenchOptions()).datasets == ("a", "b")
+    assert validate_options(BenchOptions(datasets=["b"])).datasets == ("b",)

@@ -191,3 +191,193 @@ def test_a_regressed_corrected_statement_fails_the_run(monkeypatch, tmp_path):
     text = (tmp_path / "REPORT.md").read_text()
     assert "corrected: [Theorem 1 (corrected)](#corrected-statements), REGRESSED" in text
     assert "Theorem 1 (corrected), derivation `corrected_calibration.fbeta`: REGRESSED" in text
+
+
+# ---------------------------------------------------------------------- hand-computed report pieces
+def _tiny_report(*, figures=(), regressed=True):
+    """A report of one claim with one piece of evidence, built by hand (no derivation runs)."""
+    claim = PAPER_CLAIMS[0]
+    evidence = report.EvidenceResult("self-check", "planted", "REGRESSED" if regressed else "as recorded",
+                                     "planted figure", 1.23456)
+    return report.VerificationReport("quick", [report.ClaimReport(claim, [evidence])], 2.0, "# Errata\n\nnone\n",
+                                     [], "", list(figures))
+
+
+def test_rates_rows_are_keyed_by_study_and_setting():
+    """Oracle: the row typed out by hand from the summary (scalar fit entries copied, lists dropped, 'ci' and
+    'verdict' added).  Kills: report.x__rates__mutmut_18"""
+    summary = {"settings": {"n=100": {"rate_fit": {"slope": -0.5, "intercept": 1.0, "ci": [-0.6, -0.4],
+                                                   "points": [1, 2]}, "rate_verdict": "ok"},
+                            "other": {"rate_fit": {"no_slope": 1}}}}
+    assert report._rates("toy", summary) == [
+        {"study": "toy", "setting": "n=100", "slope": -0.5, "intercept": 1.0, "ci": [-0.6, -0.4], "verdict": "ok"}]
+
+
+def test_study_figure_names_at_most_two_fits_and_counts_the_rest():
+    """Exactly two fits print both and no '+0 more'; three print two and '+1 more'.  Oracle: hand-typed strings.
+    Kills: report.x__study_figure__mutmut_46"""
+    a = {"rate_fit": {"slope": 0.5, "ci": [0.4, 0.6]}}
+    b = {"fit": {"slope": -1.0, "ci_low": -1.1, "ci_high": -0.9}}
+    c = {"rate_fit": {"slope": 2.0, "ci": [1.0, 3.0]}}
+    two = "a: slope 0.500 [0.400, 0.600]; b: slope -1.000 [-1.100, -0.900]"
+    assert report._study_figure("toy", {"settings": {"a": a, "b": b}}) == two
+    assert report._study_figure("toy", {"settings": {"a": a, "b": b, "c": c}}) == two + "; +1 more"
+
+
+def test_report_json_entry_keys_and_regressed_flag():
+    """Oracle: the entry's keys typed out from the documented report.json format, and the planted REGRESSED
+    evidence's flag.  Kills: report.x_report_json__mutmut_13"""
+    data = report.report_json(_tiny_report())
+    entry = data["claims"][0]
+    assert list(entry) == ["number", "label", "statement", "expected", "verdict", "regressed", "summary", "seconds",
+                           "corrects", "corrected_by", "evidence"]
+    assert entry["regressed"] is True and entry["verdict"] == "REGRESSED" and entry["seconds"] == 1.235
+    assert report.report_json(_tiny_report(regressed=False))["claims"][0]["regressed"] is False
+
+
+def test_report_markdown_figures_section():
+    """Oracle: the hand-typed lines '## Figures', '' and '![stem](path)' per figure.
+    Kills: report.x_report_markdown__mutmut_174"""
+    text = report.report_markdown(_tiny_report(figures=["simulations/toy/bias.png", "benchmark/f1.png"]))
+    lines = text.splitlines()
+    i = lines.index("## Figures")
+    assert lines[i - 1:i + 4] == ["", "## Figures", "", "![bias](simulations/toy/bias.png)",
+                                  "![f1](benchmark/f1.png)"]
+    assert "## Figures" not in report.report_markdown(_tiny_report())
+
+
+def _no_derivations(monkeypatch):
+    monkeypatch.setattr(report, "_run_derivations", lambda say: ([], {}, 0.0))
+    monkeypatch.setattr(verification, "CHECKS", ())
+
+
+def test_a_failing_study_is_an_error_naming_the_study_and_its_figures_are_listed(monkeypatch, tmp_path):
+    """A study that raises is reported as evidence (simulation, <study>, error, '<Type>: <message>'); the PNG
+    files it left in its folder are listed (lower-case '.png').  Oracle: the planted exception and file names.
+    Kills: report.x_run_verification__mutmut_91, report.x_run_verification__mutmut_112"""
+    import lfverify.simulations as simulations
+
+    _no_derivations(monkeypatch)
+
+    def failing_study(name, mode, *, out, **kw):
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "b.png").write_bytes(b"")
+        (out / "a.png").write_bytes(b"")
+        (out / "notes.txt").write_text("")
+        raise RuntimeError("planted")
+
+    monkeypatch.setattr(simulations, "run_study", failing_study)
+    result = report.run_verification("quick", out=tmp_path, studies=["unbiasedness"], benchmark=False,
+                                     figures=False, executor="serial")
+    assert result.figures == ["simulations/unbiasedness/a.png", "simulations/unbiasedness/b.png"]
+    lemma3 = next(c for c in result.claims if c.claim.label == "lem:unbiased-gradient")
+    sim = next(e for e in lemma3.evidence if e.kind == "simulation")
+    assert (sim.kind, sim.target, sim.outcome, sim.figure) == ("simulation", "unbiasedness", "error",
+                                                               "RuntimeError: planted")
+    assert isinstance(sim.seconds, float) and sim.regressed
+
+
+def test_the_executor_is_checked_before_any_work(monkeypatch, tmp_path):
+    """The executor given to run_verification is the one checked before the first derivation (e.g. an
+    unreachable Dask scheduler fails at once).  Oracle: a spy executor whose check() raises; the derivations
+    must not start.  Kills: report.x_run_verification__mutmut_22"""
+    from lfverify.simulations.executors import SerialExecutor
+
+    class Unreachable(SerialExecutor):
+        def check(self):
+            raise ConnectionError("planted: scheduler unreachable")
+
+    started = []
+    monkeypatch.setattr(report, "_run_derivations", lambda say: started.append(1) or ([], {}, 0.0))
+    with pytest.raises(ConnectionError, match="^planted: scheduler unreachable$"):
+        report.run_verification("quick", out=tmp_path, studies=[], benchmark=False, figures=False,
+                                executor=Unreachable())
+    assert started == []
+
+
+def test_benchmark_data_set_failure_is_an_error(monkeypatch, tmp_path):
+    """A data set that does not load stops the benchmark with the evidence (benchmark, datasets, error, message).
+    Oracle: the planted exception.  Kills: report.x__run_benchmark__mutmut_45"""
+    import lfverify.datasets as datasets
+
+    def broken():
+        raise FileNotFoundError("planted")
+
+    monkeypatch.setattr(datasets, "available_datasets", broken)
+    results, markdown, figures = report._run_benchmark("quick", tmp_path, None, False, lambda text: None)
+    assert (markdown, figures) == ("", [])
+    assert list(results) == ["datasets"]
+    e = results["datasets"]
+    assert (e.kind, e.target, e.outcome, e.figure) == ("benchmark", "datasets", "error", "FileNotFoundError: planted")
+    assert e.regressed
+
+
+def test_benchmark_options_name_the_verify_command_and_a_failure_marks_every_experiment(monkeypatch, tmp_path):
+    """Spy on paper_benchmark.command.run_benchmark: the options carry command 'lfverify verify --quick' (resp.
+    '--full'); when it raises, each of the four experiments table, convergence, sample-complexity, tau is an
+    error with the message.  Oracle: the hand-typed command strings and experiment names.
+    Kills: report.x__run_benchmark__mutmut_79, report.x__run_benchmark__mutmut_98"""
+    import lfverify.datasets as datasets
+    import lfverify.paper_benchmark.command as command
+    from lfverify.simulations.executors import SerialExecutor
+
+    seen = []
+
+    def failing_benchmark(options, *, executor=None):
+        seen.append(options.command)
+        raise RuntimeError("planted")
+
+    monkeypatch.setattr(datasets, "available_datasets", lambda: [])
+    monkeypatch.setattr(command, "run_benchmark", failing_benchmark)
+    for mode in ("quick", "full"):
+        results, markdown, figures = report._run_benchmark(mode, tmp_path, SerialExecutor(), False, lambda t: None)
+        assert (markdown, figures) == ("", [])
+        assert list(results) == ["datasets", "table", "convergence", "sample-complexity", "tau"]
+        for name in ("table", "convergence", "sample-complexity", "tau"):
+            assert (results[name].target, results[name].outcome, results[name].figure) == (
+                name, "error", "RuntimeError: planted")
+    assert seen == ["lfverify verify --quick", "lfverify verify --full"]
+
+
+def test_prop5_threshold_check_draws_its_populations_from_the_fixed_seed(monkeypatch):
+    """Oracle: numpy's default_rng(verification.SEED) in the test - the check's first random population (a spy on
+    _random_population that stops the check there) equals the one drawn from that seed, so the report is
+    reproducible.
+
+    Kills: verification.x__check_prop5_threshold__mutmut_2."""
+    import numpy as np
+
+    drawn = []
+
+    class Stop(Exception):
+        pass
+
+    real = verification._random_population
+
+    def spy(rng, *args, **kwargs):
+        drawn.append(real(rng, *args, **kwargs))
+        raise Stop
+
+    expected = real(np.random.default_rng(verification.SEED))
+    monkeypatch.setattr(verification, "_random_population", spy)
+    with pytest.raises(Stop):
+        verification._check_prop5_threshold()
+    np.testing.assert_array_equal(drawn[0].eta, expected.eta)
+    np.testing.assert_array_equal(drawn[0].weights, expected.weights)
+
+
+def test_tau_discrepancy_check_needs_both_of_its_conditions(monkeypatch):
+    """Oracle: truth table of the check's conjunction - with the real tau-logistic quotients (within 1e-6) but a
+    spy logistic loss that claims to be 0.33-discrepant, the check must fail and say so.
+
+    Kills: verification.x__check_tau_discrepancy__mutmut_39."""
+    from types import SimpleNamespace
+
+    from lfverify import losses
+
+    assert verification._check_tau_discrepancy()[0] is True
+    fake_logistic = SimpleNamespace(is_tau_discrepant=lambda tau: tau == 0.33)
+    monkeypatch.setattr(verification, "L", SimpleNamespace(tau_logistic=losses.tau_logistic,
+                                                           logistic=lambda: fake_logistic))
+    ok, text = verification._check_tau_discrepancy()
+    assert ok is False and text.endswith("logistic loss 0.33-discrepant: True")

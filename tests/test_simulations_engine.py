@@ -173,3 +173,18 @@ def test_run_study_rejects_unknown_names_and_modes(tmp_path):
         run_study("consistancy", out=tmp_path)
     with pytest.raises(ValueError, match="mode must be one of"):
         run_study("uniform-convergence", "medium", out=tmp_path)
+
+
+def test_read_records_parses_the_documented_record_format_exactly(tmp_path):
+    """Oracle: the documented record format (records.csv, one header, an empty cell = a column the row does not
+    have, numbers as int then float, True / False as booleans, anything else a string), hand-parsed.
+
+    Kills: simulations.engine.x_read_records__mutmut_14, simulations.engine.x_read_records__mutmut_29."""
+    (tmp_path / "records.csv").write_text("kind,n,value,converged,note\n"
+                                          "sample,10,0.25,True,\n"
+                                          "sample,20,,False,x1\n")
+    rows = engine.read_records(tmp_path)
+    assert rows == [{"kind": "sample", "n": 10, "value": 0.25, "converged": True},
+                    {"kind": "sample", "n": 20, "converged": False, "note": "x1"}]
+    assert rows[1]["converged"] is False and rows[0]["converged"] is True
+    assert type(rows[0]["n"]) is int and type(rows[0]["value"]) is float

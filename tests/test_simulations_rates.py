@@ -152,3 +152,49 @@ def test_mean_interval_rejects_non_finite_and_tiny_input():
         mean_interval([1.0, np.nan, 2.0])
     with pytest.raises(ValueError, match="at least 2"):
         mean_interval([1.0])
+
+
+def test_check_series_rejects_a_non_finite_mean_even_with_finite_standard_errors():
+    """Oracle: the documented rule 'sample_sizes, means and standard_errors must be finite' - a NaN mean with
+    finite n and s.e. is rejected with exactly that message.
+
+    Kills: simulations.rates.x__check_series__mutmut_27."""
+    with pytest.raises(ValueError, match="^sample_sizes, means and standard_errors must be finite$"):
+        fit_rate_of_means([10, 20, 30], [1.0, np.nan, 1.0], [0.1, 0.1, 0.1])
+    with pytest.raises(ValueError, match="^sample_sizes, means and standard_errors must be finite$"):
+        fit_rate_of_means([10, np.inf, 30], [1.0, 1.0, 1.0], [0.1, 0.1, 0.1])
+
+
+def test_check_series_rejects_a_zero_sample_size():
+    """Oracle: n = 0 is not allowed (sample sizes must be positive, n > 0): [0, 10, 20] is rejected with the
+    'positive and distinct' message naming the sizes.
+
+    Kills: simulations.rates.x__check_series__mutmut_37."""
+    with pytest.raises(ValueError, match=r"^sample_sizes must be positive and distinct; got \[0\.0, 10\.0, 20\.0\]$"):
+        fit_power_law([0, 10, 20], [1.0, 0.5, 0.25], [0.01, 0.01, 0.01])
+
+
+def test_fit_power_law_inflates_the_covariance_by_chi2_over_dof_on_lack_of_fit():
+    """Oracle: scipy's curve_fit with absolute_sigma=False (covariance scaled by chi2/dof, the Birge inflation)
+    on the same data, and the t quantile scipy.stats.t.ppf(0.975, dof); the data (a power law plus a planted
+    zig-zag far larger than the s.e.) fail the lack-of-fit test.
+
+    Kills: simulations.rates.x_fit_power_law__mutmut_106."""
+    from scipy.optimize import curve_fit
+
+    n = np.array([100.0, 200.0, 400.0, 800.0, 1600.0, 3200.0])
+    y = 3.0 * n**-0.5 * np.array([1.3, 0.8, 1.25, 0.75, 1.2, 0.85])
+    se = 0.01 * 3.0 * n**-0.5
+    fit = fit_power_law(n, y, se, expected=-0.5, tolerance=0.2)
+    assert fit.lack_of_fit_p < 0.05
+
+    def model(nn, log_c, p):
+        return np.exp(log_c + p * np.log(nn))
+
+    params, cov = curve_fit(model, n, y, p0=(np.log(3.0), -0.5), sigma=se, absolute_sigma=False, maxfev=10000)
+    q = stats.t.ppf(0.975, n.size - 2)
+    slope_se = np.sqrt(cov[1, 1])
+    assert fit.slope == pytest.approx(params[1], rel=1e-6)
+    assert fit.slope_standard_error == pytest.approx(slope_se, rel=1e-5)
+    assert fit.ci_low == pytest.approx(params[1] - q * slope_se, rel=1e-5)
+    assert fit.ci_high == pytest.approx(params[1] + q * slope_se, rel=1e-5)

@@ -302,3 +302,56 @@ def test_cli_runs_a_study_and_reports_errors(tmp_path, capsys):
     assert (tmp_path / "summary.json").exists() and not list(tmp_path.glob("*.png"))
     assert main(["simulate", "unbiasedness", "--mode", "smoke", "--workers", "0", "--out", str(tmp_path)]) == 2
     assert "max_workers must be a positive int" in capsys.readouterr().err
+
+
+def test_finite_eta_mass_counts_exactly_the_atoms_in_the_closed_interval():
+    """Oracle: hand-computed P(low <= eta <= high) for atoms eta = (0.2, 0.5, 0.8) with weights (0.2, 0.3, 0.5):
+    both ends are inclusive, and an interval excludes the atoms outside it.
+
+    Kills: simulations.pointwise_optimum.xǁFiniteEtaǁmass__mutmut_3, xǁFiniteEtaǁmass__mutmut_5."""
+    dist = FiniteEta([0.2, 0.5, 0.8], [0.2, 0.3, 0.5])
+    assert dist.mass(0.4, 0.6) == 0.3  # only the atom 0.5
+    assert dist.mass(0.5, 0.5) == 0.3  # an atom exactly at both ends counts
+    assert dist.mass(0.2, 0.5) == 0.2 + 0.3  # an atom exactly at high counts
+    assert dist.mass(0.81, 0.9) == 0.0
+
+
+def test_finite_eta_positive_rates_truth_table_at_an_atom():
+    """Oracle: truth table at a threshold equal to the atom eta = 0.5 (atoms 0.2, 0.5, 0.8; weights 0.2, 0.3,
+    0.5): inclusive (eta >= 0.5) picks {0.5, 0.8}, TP = 0.3*0.5 + 0.5*0.8, FP = 0.3*0.5 + 0.5*0.2; strict
+    (eta > 0.5) picks {0.8}, TP = 0.5*0.8, FP = 0.5*0.2.
+
+    Kills: simulations.pointwise_optimum.xǁFiniteEtaǁpositive_rates__mutmut_5, xǁFiniteEtaǁpositive_rates__mutmut_6."""
+    dist = FiniteEta([0.2, 0.5, 0.8], [0.2, 0.3, 0.5])
+    tp, fp = dist.positive_rates(0.5, inclusive=True)
+    assert tp == pytest.approx(0.3 * 0.5 + 0.5 * 0.8, abs=1e-15)
+    assert fp == pytest.approx(0.3 * 0.5 + 0.5 * 0.2, abs=1e-15)
+    tp, fp = dist.positive_rates(0.5, inclusive=False)
+    assert tp == pytest.approx(0.5 * 0.8, abs=1e-15)
+    assert fp == pytest.approx(0.5 * 0.2, abs=1e-15)
+    assert dist.positive_rates(0.5) == (tp, fp)  # the default is the strict rule
+
+
+def test_gaussian_eta_rejects_coinciding_classes_with_its_message():
+    """Oracle: equal class means give w = Sigma^-1 (mu_+ - mu_-) = 0, so s = 0 and eta is constant; the documented
+    ValueError names that.
+
+    Kills: simulations.pointwise_optimum.xǁGaussianEtaǁ__init____mutmut_13."""
+    pop = GaussianPopulation([0.5, -0.5], [0.5, -0.5], np.eye(2), 0.3)
+    with pytest.raises(ValueError, match="^the population's classes coincide: eta is constant$"):
+        GaussianEta(pop)
+
+
+def test_pointwise_optimum_reports_a_decreasing_dinkelbach_iteration(monkeypatch):
+    """Oracle: a spy replacing surrogate_utility_of_eta returns U_phi = 0.5 then 0.2 (a decrease by more than 1e-9
+    after the first step); the documented RuntimeError names both values and says the problem was not solved.
+
+    Kills: simulations.pointwise_optimum.x_pointwise_surrogate_optimum__mutmut_51."""
+    import lfverify.simulations.pointwise_optimum as po
+
+    values = iter([0.5, 0.2])
+    monkeypatch.setattr(po, "surrogate_utility_of_eta", lambda *a, **k: (next(values), 1.0, 1.0))
+    dist = FiniteEta([0.2, 0.5, 0.8], [0.2, 0.3, 0.5])
+    with pytest.raises(RuntimeError, match=r"^Dinkelbach's iteration decreased \(0\.5 -> 0\.2\): the pointwise "
+                                           r"problem was not solved$"):
+        po.pointwise_surrogate_optimum(f1(), tau_logistic(0.5), dist, bayes_utility=0.8, start=0.3)
