@@ -699,18 +699,19 @@ WIDEN_SKIPPED_FILES = re.compile(r"^tests/test_mutation_\w+\.py$")
 WIDEN_MAX_SECONDS = 90.0
 
 
+def takes_widened_status(status: str, widened_status: str) -> bool:
+    """Whether a mutant whose narrowed run gave ``status`` takes its widened run's status: a timeout always (the
+    narrowed limit did not time fixtures), an undetected mutant when the widened run detected it."""
+    return status in WIDENED_STATUSES and (status == "timeout" or widened_status in DETECTED)
+
+
 def widened_files(scratch: Scratch, module: str, key: str) -> list[str]:
     """The test files a widened run of a mutant of ``module``'s function ``key`` takes (see :func:`widen_undetected`):
     the files of the tests that reached the function, else of those that reached the module, less the mutation
     tool's own; none when they would take longer than :data:`WIDEN_MAX_SECONDS`."""
     tests, _ = tests_of_function(scratch, module, key)
-    files = [f for f in files_of(tests or tests_of_module(scratch, module)) if not WIDEN_SKIPPED_FILES.match(f)]
+    files = [f for f in test_files(tests or tests_of_module(scratch, module)) if not WIDEN_SKIPPED_FILES.match(f)]
     return files if _tests_seconds(scratch, files) <= WIDEN_MAX_SECONDS else []
-
-
-def files_of(tests) -> list[str]:
-    """The test files of pytest node ids, sorted."""
-    return sorted({t.split("::")[0] for t in tests})
 
 
 def widen_undetected(scratch: Scratch, results: dict[str, dict], modules: dict[str, str], *, max_children: int,
@@ -775,9 +776,7 @@ def widen_undetected(scratch: Scratch, results: dict[str, dict], modules: dict[s
     detected = 0
     for name, result in results.items():
         outcome = saved.get(name)
-        if outcome is None or result["status"] not in WIDENED_STATUSES:
-            continue
-        if result["status"] == "timeout" or outcome["status"] in DETECTED:
+        if outcome is not None and takes_widened_status(result["status"], outcome["status"]):
             result.update(status=outcome["status"], widened=outcome["files"])
             detected += outcome["status"] in DETECTED
     return detected
@@ -837,8 +836,7 @@ def run_operators(scratch: Scratch, mutants: list, *, max_children: int, rerun: 
     for m in mutants:
         result = {**known[m.name], "diff": m.diff}
         again = widened.get(m.name) if widen else None
-        if result["status"] in WIDENED_STATUSES and again and (result["status"] == "timeout"
-                                                                or again["status"] in DETECTED):
+        if again and takes_widened_status(result["status"], again["status"]):
             result.update(status=again["status"], widened=widened_files(scratch, m.module, m.key))
         results[m.name] = result
     return results
@@ -948,7 +946,8 @@ def main(argv=None) -> int:
     parser.add_argument("--keep-copy", action="store_true",
                         help="use the prepared copy even if HEAD has moved (the results name the copy's commit)")
     parser.add_argument("--no-widen", action="store_true",
-                        help="do not run undetected mutmut mutants again against the whole files of their tests")
+                        help="do not run undetected or timed-out mutants again against the whole files of their "
+                             "tests")
     parser.add_argument("--progress-every", type=float, default=120.0, help="seconds between progress lines")
     parser.add_argument("--out", type=Path, default=OUT_JSON)
     parser.add_argument("--plan", action="store_true", help="prepare, then only print what would be tried")
@@ -1011,7 +1010,7 @@ def main(argv=None) -> int:
                   "sample": args.sample, "operator_sample": operator_sample, "seed": args.seed,
                   "max_children": args.max_children, "cpus": os.cpu_count(),
                   "tests": "the default suite (tests/), narrowed per function by mutmut's stats" + (
-                      "" if args.no_widen else "; undetected mutmut mutants again with the whole files of those tests")}
+                      "" if args.no_widen else "; undetected or timed-out mutants again with the whole files of those tests")}
     fresh = {}
     for module in chosen:
         def tests_of(name, module=module):
