@@ -494,29 +494,96 @@ def scratch_env(pythonpath: Path) -> dict:
             "PYTHONPATH": str(pythonpath)}
 
 
+#: Prefix of every child command: the child asks the kernel for SIGKILL when the thread that started it dies
+#: (``PR_SET_PDEATHSIG``, kept across exec), checks that its parent is still the one that started it, then execs
+#: the command.  A SIGKILLed tool so leaves no mutmut run or pytest behind; SIGTERM and Ctrl-C are handled by
+#: :func:`_kill_live_groups` (the whole process group, grandchildren included).
+_DIE_WITH_PARENT = [sys.executable, "-c",
+                    "import ctypes, os, sys\n"
+                    "if sys.platform.startswith('linux'):\n"
+                    "    ctypes.CDLL(None, use_errno=True).prctl(1, 9, 0, 0, 0)\n"
+                    "if os.getppid() != int(sys.argv[1]):\n"
+                    "    sys.exit(1)\n"
+                    "os.execvp(sys.argv[2], sys.argv[2:])\n"]
+_LIVE_GROUPS: set[int] = set()
+_LIVE_LOCK = threading.Lock()
+_STOPPING = threading.Event()
+
+
+def start_child(command: list[str], **popen) -> subprocess.Popen:
+    """``command`` started in its own session, dying with this process (:data:`_DIE_WITH_PARENT`) and registered
+    so that :func:`_kill_live_groups` can end its whole process group."""
+    with _LIVE_LOCK:
+        if _STOPPING.is_set():
+            raise RuntimeError("the tool is stopping: no new child is started")
+        proc = subprocess.Popen([*_DIE_WITH_PARENT, str(os.getpid()), *command], start_new_session=True, **popen)
+        _LIVE_GROUPS.add(proc.pid)
+    return proc
+
+
+def wait_child(proc: subprocess.Popen, timeout: float) -> int | None:
+    """The child's exit status, or None after killing its process group when it ran over ``timeout`` seconds; on
+    any interruption (Ctrl-C, SIGTERM turned into an exception by :func:`main`) the group is killed too."""
+    try:
+        return proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        return None
+    except BaseException:
+        _kill_group(proc)
+        raise
+    finally:
+        with _LIVE_LOCK:
+            _LIVE_GROUPS.discard(proc.pid)
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:  # the group is already gone
+        pass
+    proc.wait()
+
+
+def _kill_live_groups() -> None:
+    """Kill the process group of every child still running; none is started after this (the tool is stopping)."""
+    with _LIVE_LOCK:
+        _STOPPING.set()
+        groups = sorted(_LIVE_GROUPS)
+        _LIVE_GROUPS.clear()
+    for pid in groups:
+        try:
+            os.killpg(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised in the main thread so that every child group is killed on the way out."""
+
+
+def _raise_terminated(signum, frame):
+    raise Terminated
+
+
 def run_bounded(command: list[str], *, cwd: Path, env: dict, log: Path, timeout: float, label: str,
                 progress=None) -> None:
     """Run ``command`` in its own session with output to ``log``; kill its whole process group on timeout or on
     an interruption.  Raises RuntimeError on a non-zero exit or a timeout."""
     stop = threading.Event()
     with open(log, "ab") as out:
-        proc = subprocess.Popen(command, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+        proc = start_child(command, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
         reporter = threading.Thread(target=progress, args=(stop,), daemon=True) if progress else None
         if reporter:
             reporter.start()
         try:
-            code = proc.wait(timeout=timeout)
-        except BaseException as exc:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-            if isinstance(exc, subprocess.TimeoutExpired):
-                raise RuntimeError(f"{label}: no result after {timeout:.0f} s; see {log}") from None
-            raise
+            code = wait_child(proc, timeout)
         finally:
             stop.set()
             if reporter:
                 reporter.join()
+    if code is None:
+        raise RuntimeError(f"{label}: no result after {timeout:.0f} s; see {log}")
     if code != 0:
         raise RuntimeError(f"{label} exited with {code}; see {log}")
 
@@ -754,25 +821,26 @@ def widen_undetected(scratch: Scratch, results: dict[str, dict], modules: dict[s
         limit = wall_limit(scratch, files) + WIDEN_SLACK_SECONDS
         env = {**scratch_env(scratch.root / "mutants"), "MUTANT_UNDER_TEST": name}
         start = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *deselect,
-                                 *files], cwd=scratch.root / "mutants", env=env, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, start_new_session=True)
-        try:
-            code = proc.wait(timeout=limit)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-            code = None
+        proc = start_child([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *deselect,
+                            *files], cwd=scratch.root / "mutants", env=env, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+        code = wait_child(proc, limit)
         status = "timeout" if code is None else ("survived" if code in (0, 5) else "killed")
         return name, {"files": files, "status": status, "exit_code": code,
                       "seconds": round(time.perf_counter() - start, 1)}
 
     from concurrent.futures import ThreadPoolExecutor
 
-    with ThreadPoolExecutor(max_workers=max_children) as pool:
+    pool = ThreadPoolExecutor(max_workers=max_children)
+    try:
         for name, outcome in pool.map(one, todo):
             saved[name] = outcome
             store.write_text(json.dumps(saved))
+    except BaseException:  # Ctrl-C or SIGTERM: no queued run starts, the running ones are killed, then we leave
+        pool.shutdown(wait=False, cancel_futures=True)
+        _kill_live_groups()
+        raise
+    pool.shutdown()
     detected = 0
     for name, result in results.items():
         outcome = saved.get(name)
@@ -929,6 +997,25 @@ def _sample_arg(text: str) -> int | None:
 
 
 def main(argv=None) -> int:
+    """The command (:func:`_main`), with SIGTERM raised as :class:`Terminated`; Ctrl-C and SIGTERM are one line and
+    exit status 130 / 143, and every child's process group is killed on the way out, whatever ends the run."""
+    in_main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _raise_terminated) if in_main_thread else None
+    try:
+        return _main(argv)
+    except (KeyboardInterrupt, Terminated) as exc:
+        name, status = ("SIGTERM", 143) if isinstance(exc, Terminated) else ("Ctrl-C", 130)
+        print(f"mutation_testing: stopped by {name}; the results table was not updated (the copy keeps what was run)",
+              file=sys.stderr)
+        return status
+    finally:
+        _kill_live_groups()
+        _STOPPING.clear()
+        if in_main_thread:
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--module", action="append", help="module key (e.g. paper_benchmark.statistics) or source "
                         "path; repeatable; default: every module")
