@@ -125,3 +125,43 @@ def test_estimates_rejects_bad_arguments_and_overflow_is_reported():
 
     with pytest.raises(ValueError, match="overflow"):
         class_sums(X, y, np.full((1, 2), 1e300), exponential())
+
+
+def test_one_sided_derivative_at_the_kink_follows_side():
+    """Oracle: EmpiricalSurrogateUtility with the same ``side``.  theta = (0.5, -1) puts the atom (1, 0.5) exactly
+    on the kink of the tau-logistic phi (margin 0), where phi' jumps, so the right and left derivatives give
+    different V_hat; each must match the core estimator's, through class_sums and ReplicatedSamples.class_sums.
+
+    Kills `lfverify.simulations.replicated.xǁReplicatedSamplesǁclass_sums__mutmut_9` ("left" refused)."""
+    X, y = _samples(FINITE, 2, 12, seed=7)
+    assert np.any(np.all(X == [1.0, 0.5], axis=2))  # some sample sits on the kink
+    theta = np.array([[0.5, -1.0], [0.3, 0.2]])
+    loss = tau_logistic(0.33)
+    directions = {}
+    for side in ("right", "left"):
+        for sums in (class_sums(X, y, theta, loss, side=side),
+                     replicated.ReplicatedSamples(X, y).class_sums(theta, loss, side=side)):
+            est = estimates(sums, f1())
+            for r in range(2):
+                core = EmpiricalSurrogateUtility(f1(), loss, X[r], y[r], side=side)
+                _assert_close(est.numerator_gradient[r], core.numerator_gradient(theta), 1.0)
+                _assert_close(est.gradient_direction[r], core.gradient_direction(theta), 10.0)
+        directions[side] = est.gradient_direction
+    assert np.max(np.abs(directions["right"][:, 0] - directions["left"][:, 0])) > 1e-3
+
+
+def test_replicated_samples_class_sums_messages():
+    """Oracle: the documented messages, in full, of ReplicatedSamples.class_sums (called directly, not through
+    class_sums, which checks the loss first): a loss that is not a SurrogateLoss names its type, an unknown side
+    is quoted.
+
+    Kills `lfverify.simulations.replicated.xǁReplicatedSamplesǁclass_sums__mutmut_5` (type(None) in the message)
+    and `xǁReplicatedSamplesǁclass_sums__mutmut_9`."""
+    import re
+
+    samples = replicated.ReplicatedSamples(np.zeros((2, 6, 2)), np.ones((2, 6), dtype=int))
+    with pytest.raises(TypeError, match=re.escape("loss must be a SurrogateLoss (lfverify.losses); got str") + "$"):
+        samples.class_sums(np.zeros((1, 2)), "logistic")
+    with pytest.raises(ValueError, match=re.escape("side must be 'right' or 'left'; got 'middle'") + "$"):
+        samples.class_sums(np.zeros((1, 2)), tau_logistic(0.5), side="middle")
+    samples.class_sums(np.zeros((1, 2)), tau_logistic(0.5), side="left")  # accepted

@@ -355,3 +355,199 @@ def test_pointwise_optimum_reports_a_decreasing_dinkelbach_iteration(monkeypatch
     with pytest.raises(RuntimeError, match=r"^Dinkelbach's iteration decreased \(0\.5 -> 0\.2\): the pointwise "
                                            r"problem was not solved$"):
         po.pointwise_surrogate_optimum(f1(), tau_logistic(0.5), dist, bayes_utility=0.8, start=0.3)
+
+
+def test_run_study_forwards_every_option_to_run(monkeypatch, tmp_path):
+    """Oracle: a spy replacing engine.run (as bound in lfverify.simulations) records what run_study passes:
+    first the documented defaults (mode "quick", executor "processes", the study's own seed (None), progress
+    None, figures True, no overrides), then every option at a non-default value; ``out`` becomes a Path, the
+    study is the registered one, and the spy's summary is what run_study returns.
+
+    Kills `lfverify.simulations.x_run_study__mutmut_3` (default executor "XXprocessesXX"), `x_run_study__mutmut_14`
+    (progress=None), `x_run_study__mutmut_15` (figures=None), `x_run_study__mutmut_21` (seed dropped),
+    `x_run_study__mutmut_23` (figures dropped), `x_run_study__mutmut_24` (overrides dropped)."""
+    import lfverify.simulations as simulations
+
+    calls = []
+
+    def spy(study, **kwargs):
+        calls.append((study, kwargs))
+        return engine.RunResult(summary={"call": len(calls)}, **{f: None for f in engine.RunResult._fields
+                                                                   if f != "summary"})
+
+    monkeypatch.setattr(simulations, "run", spy)
+    assert simulations.run_study("consistency", out=str(tmp_path)) == {"call": 1}
+    assert simulations.run_study("calibration", "smoke", out=str(tmp_path / "b"), executor="serial", seed=7,
+                                 progress=True, figures=False, overrides={"replications": 2}) == {"call": 2}
+    assert calls[0][0] is STUDIES["consistency"] and calls[1][0] is STUDIES["calibration"]
+    assert calls[0][1] == {"mode": "quick", "out": tmp_path, "executor": "processes", "seed": None,
+                           "progress": None, "figures": True, "overrides": None}
+    assert calls[1][1] == {"mode": "smoke", "out": tmp_path / "b", "executor": "serial", "seed": 7,
+                           "progress": True, "figures": False, "overrides": {"replications": 2}}
+    assert all(isinstance(kw["out"], Path) for _, kw in calls)
+
+
+def test_consistency_sample_records_name_their_columns(consistency):
+    """Oracle: the record format typed out by hand: every sample row of the smoke run holds exactly the columns
+    kind, metric, tau, n, replication, the four fit values and theta_1, theta_2, with tau the metric's tau of
+    the study (F_1: 0.33, Jaccard: 0.75), and every (metric, n, replication) once.
+
+    Kills `lfverify.simulations.consistency.x__run_task__mutmut_69` (the column tau misnamed)."""
+    out, _ = consistency
+    rows = [r for r in engine.read_records(out) if r["kind"] == "sample"]
+    assert rows and all(set(r) == {"kind", "metric", "tau", "n", "replication", "empirical_surrogate_utility",
+                                   "converged", "iterations", "surrogate_utility", "true_utility", "theta_1",
+                                   "theta_2"} for r in rows)
+    assert all(r["tau"] == {"F1": 0.33, "Jaccard": 0.75}[r["metric"]] for r in rows)
+    assert sorted((r["metric"], r["n"], r["replication"]) for r in rows) == sorted(
+        (m, n, i) for m in ("F1", "Jaccard") for n in (200, 800, 3200) for i in range(6))
+
+
+def test_empirical_maximiser_keeps_the_best_start():
+    """Oracle: with no phase-2 iteration (max_iter=0) and starts already in Algorithm 1's domain N_hat > 0 (checked
+    on the core estimator), each start is its own result, so the maximiser must return the start of largest
+    U_hat by EmpiricalSurrogateUtility, here the middle one of three, whatever the order of the starts.
+
+    Kills `lfverify.simulations.maximisers.x_empirical_maximiser__mutmut_43` (argmax(None): the first start)."""
+    population = BoundedLogisticPopulation(slope=3.0, offset=-0.5)
+    X, y = population.sample(200, seed=4)
+    metric, loss = f1(), tau_logistic(0.33)
+    core = EmpiricalSurrogateUtility(metric, loss, X, y)
+    starts = np.array([[3.0, -0.5], [1.0, 0.5], [0.8, 0.1]])
+    assert np.all(core.numerator(starts) > 0)
+    values = core.value(starts)
+    assert values[1] > max(values[0], values[2])  # the best start is not the first
+    for order in ([0, 1, 2], [2, 0, 1], [1, 2, 0]):
+        fit = empirical_maximiser(X, y, metric, loss, starts=starts[order], max_iter=0)
+        np.testing.assert_array_equal(fit.theta, [1.0, 0.5])
+        assert fit.surrogate_utility == pytest.approx(values[1], rel=1e-13, abs=0)
+        assert (fit.converged, fit.iterations) == (False, 0)
+
+
+class _QuadraticPopulation:
+    """A stand-in population with U_phi(theta) = -|theta - (1, 2)|^2 (gradient -2 (theta - c), Hessian -2 I);
+    ``trial_value`` (if set) is what surrogate_utility returns for a single theta (Newton's trial point)."""
+
+    centre = np.array([1.0, 2.0])
+
+    def __init__(self, trial_value=None):
+        self.trial_value = trial_value
+
+    def evaluate(self, metric, loss, theta):
+        from types import SimpleNamespace
+
+        t = np.atleast_2d(theta) - self.centre
+        return SimpleNamespace(value=-np.sum(t * t, axis=1), gradient=-2 * t, gradient_direction=-2 * t)
+
+    def surrogate_utility(self, metric, loss, theta):
+        if np.ndim(theta) == 1 and self.trial_value is not None:
+            return self.trial_value
+        return self.evaluate(metric, loss, theta).value
+
+    def utility(self, metric, theta):
+        return 0.5
+
+
+def _scripted_minimize(monkeypatch, xs):
+    """Replace scipy's minimize in the maximisers module by a spy returning the given points in turn."""
+    import lfverify.simulations.maximisers as mx
+    from types import SimpleNamespace
+
+    calls, points = [], iter(xs)
+    monkeypatch.setattr(mx, "minimize", lambda fun, x0, **kw: calls.append((np.array(x0), kw))
+                        or SimpleNamespace(x=np.array(next(points), dtype=float)))
+    return calls
+
+
+def test_population_maximiser_keeps_the_best_bfgs_result(monkeypatch):
+    """Oracle: BFGS (a spy) ends at (-3, 0) from the first start and (1, 2.5) from the second; on U_phi = -|theta -
+    (1, 2)|^2 these have U_phi = -20 and -0.25, so theta* = (1, 2.5) (no Newton step), |grad| = |-2 (0, 0.5)| = 1,
+    the spread |(1, 2.5) - (-3, 0)| = sqrt(22.25), Hessian eigenvalues -2; and BFGS received each start with
+    the exact gradient, gtol 1e-11 and 2000 iterations.
+
+    Kills `lfverify.simulations.maximisers.x_population_maximiser__mutmut_44` (values = None: the first result)."""
+    calls = _scripted_minimize(monkeypatch, [[-3.0, 0.0], [1.0, 2.5]])
+    opt = population_maximiser(_QuadraticPopulation(), f1(), tau_logistic(0.33), starts=[[0.0, 0.0], [2.0, 2.0]],
+                               newton_steps=0)
+    np.testing.assert_array_equal(opt.theta, [1.0, 2.5])
+    assert opt.surrogate_utility == -0.25 and opt.gradient_norm == 1.0 and opt.true_utility == 0.5
+    assert opt.start_spread == pytest.approx(math.sqrt(22.25), rel=1e-15, abs=0)
+    np.testing.assert_allclose(opt.hessian_eigenvalues, [-2.0, -2.0], rtol=1e-9)
+    assert [c[0].tolist() for c in calls] == [[0.0, 0.0], [2.0, 2.0]]
+    assert all(c[1] == {"jac": True, "method": "BFGS", "options": {"gtol": 1e-11, "maxiter": 2000}} for c in calls)
+
+
+@pytest.mark.parametrize("offset, accepted", [
+    (0.0, True),  # U_phi(trial) exactly U_phi(theta) - 1e-15: accepted (>=)
+    (-1, False),  # one double below: rejected
+    (1, True),  # one double above: accepted
+])
+def test_population_maximiser_newton_acceptance_truth_table(monkeypatch, offset, accepted):
+    """Oracle: a truth table for Newton's acceptance rule U_phi(trial) >= U_phi(theta) - 1e-15, with BFGS (a spy)
+    stopping at its start (0, 0), where U_phi = -5, and the trial point's U_phi scripted at the threshold -5 - 1e-15
+    and one double either side; an accepted step lands on the maximum (1, 2) of -|theta - (1, 2)|^2 (Newton is exact
+    on a quadratic), a rejected one leaves (0, 0).
+
+    Kills `lfverify.simulations.maximisers.x_population_maximiser__mutmut_86` (> instead of >=)."""
+    threshold = -5.0 - 1e-15
+    trial_value = {0.0: threshold, -1: np.nextafter(threshold, -np.inf), 1: np.nextafter(threshold, np.inf)}[offset]
+    _scripted_minimize(monkeypatch, [[0.0, 0.0]])
+    opt = population_maximiser(_QuadraticPopulation(trial_value), f1(), tau_logistic(0.33), starts=[[0.0, 0.0]],
+                               newton_steps=1)
+    if accepted:
+        np.testing.assert_allclose(opt.theta, [1.0, 2.0], rtol=0, atol=1e-9)
+    else:
+        np.testing.assert_array_equal(opt.theta, [0.0, 0.0])
+
+
+def test_pointwise_optimum_integrates_with_the_kink_interval_as_breakpoints(monkeypatch):
+    """Oracle: a spy on surrogate_utility_of_eta records the breakpoints of every Dinkelbach step; they must be the
+    log-odds of the kink interval at the current level u, by the closed form of the module notes
+    eta_lo = tau c / (tau c + a), eta_hi = c / (c + tau a), a = a_0+ + u a_1+, c = u a_1- - a_0- (scipy's logit),
+    with u the start, then the running maximum of the returned values.
+
+    Kills `lfverify.simulations.pointwise_optimum.x_pointwise_surrogate_optimum__lfv_dist_1` (logit(1 - lo))."""
+    from scipy.special import logit
+
+    import lfverify.simulations.pointwise_optimum as po
+
+    real, calls = po.surrogate_utility_of_eta, []
+
+    def spy(metric, loss, distribution, f, *, breakpoints=()):
+        out = real(metric, loss, distribution, f, breakpoints=breakpoints)
+        calls.append((breakpoints, out[0]))
+        return out
+
+    monkeypatch.setattr(po, "surrogate_utility_of_eta", spy)
+    pop = GaussianPopulation([1.0, 0.5], [-0.5, -0.25], [[1.0, 0.3], [0.3, 1.0]], 0.3)
+    metric, tau, start = f1(), 0.33, 0.3
+    po.pointwise_surrogate_optimum(metric, tau_logistic(tau), GaussianEta(pop),
+                                   bayes_utility=pop.bayes_optimal_utility(metric), start=start)
+    assert len(calls) >= 3
+    u = start
+    for i, (breakpoints, new) in enumerate(calls):
+        a, c = metric.a0p + u * metric.a1p, u * metric.a1n - metric.a0n
+        expected = (logit(tau * c / (tau * c + a)), logit(c / (c + tau * a)))
+        assert breakpoints == pytest.approx(expected, rel=1e-14, abs=1e-14)
+        assert breakpoints[0] < breakpoints[1]
+        u = new if i == 0 else max(u, new)
+
+
+def test_score_moments_reproduce_the_population_at_steep_parameters():
+    """Oracle: the population's own moments (as in test_score_moments_reproduce_the_population) at parameters with
+    |theta_1| from 12 to 60, where phi(theta^T x) bends within 1 / |theta_1| of the kink in u, so that the
+    quadrature's panels must be that narrow (width 1 / max(|theta_1|, slope, 4)) to reach 1e-12.
+
+    Kills `lfverify.simulations.unbiasedness.x_score_moments__mutmut_113` (width = 1.0 * max(...): one panel each
+    side of the kink, relative errors of ~3e-7)."""
+    population = sp.POPULATIONS["bounded-logistic"]
+    theta = np.array([[40.0, 3.0], [-25.0, -10.0], [60.0, 0.0], [12.0, 20.0]])
+    for metric_name in ("F1", "Jaccard"):
+        metric, tau = sp.METRICS[metric_name]
+        loss = tau_logistic(tau)
+        s = ub.score_moments(population, metric, loss, theta)
+        ev = population.evaluate(metric, loss, theta)
+        np.testing.assert_allclose(s["w0"], ev.numerator, rtol=1e-12, atol=1e-14)
+        np.testing.assert_allclose(s["w1"], ev.denominator, rtol=1e-12, atol=1e-14)
+        v = s["w1"][:, None] * s["g0"] - s["w0"][:, None] * s["g1"]
+        np.testing.assert_allclose(v, ev.gradient_direction, rtol=1e-11, atol=1e-12)
