@@ -396,3 +396,17 @@ def test_sniff_format_tolerates_undecodable_bytes(tmp_path):
     path = tmp_path / "data.txt"
     path.write_bytes(b"# caf\xe9 \xff\n1,2,0\n3,4,1\n")
     assert D._sniff_format(path) == "csv"
+
+
+@pytest.mark.parametrize("file_format", ["svmlight", "csv", "arff"])
+def test_read_refuses_an_empty_staged_file_by_name(tmp_path, file_format):
+    """Oracle: the full message, typed out by hand - an empty file reaching the loader of a staged data set (after
+    its checksum) is named as empty, whatever its format, before any format's own parser sees it.
+
+    Kills: datasets.x__read__mutmut_3 (ValueError(None))."""
+    import re
+
+    path = tmp_path / f"empty.{file_format}"
+    path.write_bytes(b"")
+    with pytest.raises(ValueError, match="^" + re.escape(f"{path}: the file is empty") + "$"):
+        D._read(path, file_format)

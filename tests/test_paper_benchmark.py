@@ -97,6 +97,22 @@ def test_the_transcription_check_detects_a_planted_error():
     assert len(_mismatches(parsed, wrong)) == 2
 
 
+def test_a_transcribed_row_with_a_cell_too_few_or_too_many_is_refused():
+    """Each row of Tables 4 / 5 has exactly one cell per method of PAPER_METHODS (five); a transcription with four
+    or six cells is refused instead of silently dropping or mis-assigning a method.  Oracle: Python's own messages
+    for zip(strict=True), typed out by hand, and a five-cell row parsed by hand.
+
+    Kills: paper_benchmark.paper_values.x__row__mutmut_7 (zip without strict), x__row__mutmut_8 (strict=False)."""
+    cells = ("0.617 (101)", "*0.660 (11)", "0.639 (51)", "0.676 (18)", "*0.681 (9)")
+    assert paper_values._row(*cells) == {
+        "U-GD": (0.617, 0.0101, False), "U-BFGS": (0.660, 0.0011, True), "ERM": (0.639, 0.0051, False),
+        "W-ERM": (0.676, 0.0018, False), "Plug-in": (0.681, 0.0009, True)}
+    with pytest.raises(ValueError, match=r"^zip\(\) argument 2 is shorter than argument 1$"):
+        paper_values._row(*cells[:4])
+    with pytest.raises(ValueError, match=r"^zip\(\) argument 2 is longer than argument 1$"):
+        paper_values._row(*cells, "0.5 (1)")
+
+
 def test_printed_result_lookup():
     assert paper_values.printed_result("f1", "adult", "Plug-in") == (0.681, 9e-4, True)
     assert paper_values.printed_result("jaccard", "w8a", "U-GD") == (0.496, 0.0151, False)
@@ -124,6 +140,17 @@ def test_one_sided_p_values_match_scipy(seed):
     c = a[:9] - rng.normal(0.01, 0.02, 9)
     expected = stats.ttest_rel(a[:9], c, alternative="greater").pvalue
     assert one_sided_p_value(a[:9], c, test="paired") == pytest.approx(expected, rel=1e-10, abs=0)
+
+
+def test_paired_test_with_exactly_two_trials_is_scipys():
+    """Two trials are enough for the paired test (one degree of freedom); fewer give no test.  Oracle:
+    ``scipy.stats.ttest_rel(alternative="greater")`` on d = (0.5, 0.8).
+
+    Kills: paper_benchmark.statistics.x_one_sided_p_value__mutmut_62 (``d.size <= 2``)."""
+    a, b = [1.0, 2.0], [0.5, 1.2]
+    expected = stats.ttest_rel(a, b, alternative="greater").pvalue
+    assert one_sided_p_value(a, b, test="paired") == pytest.approx(expected, rel=1e-12, abs=0)
+    assert one_sided_p_value([1.0], [0.5], test="paired") is None
 
 
 def test_degenerate_tests_are_decided_not_nan():
@@ -278,6 +305,20 @@ def test_results_table_head_and_a_method_without_a_printed_value_before_others()
         "| dataset | Tuned-threshold | U-GD |", "|---|---|---|",
         "| adult (4) | **0.640 (10)** / -  | **0.617 (101)** / 0.617 (101) / +0.000 ok |"]
     assert markdown_results_table(values, "auc", methods=["U-GD"]).splitlines()[0] == "### auc"
+
+
+def test_results_table_skips_an_empty_data_set_and_a_missing_method_without_cutting_anything_short():
+    """A data set with no trial of any listed method ("aaa", sorted first) is left out and the next data set still
+    gets its row; a method missing from a row in the first column is "-" and the later columns are still filled.
+    Oracle: hand-typed rows; Table 4 (adult, F_1, U-GD 0.617 (101), not bold; Plug-in 0.681 (9), bold).
+
+    Kills: paper_benchmark.report.x_markdown_results_table__mutmut_80 (``break`` for a ``continue``)."""
+    values = {"aaa": {"U-GD": [], "LogReg": [0.5, 0.6]},
+              "adult": {"U-GD": _values_with(0.617, 0.0101), "Plug-in": _values_with(0.681, 0.0009)}}
+    table = markdown_results_table(values, "f1", methods=["ERM", "U-GD", "Plug-in"])
+    rows = [line for line in table.splitlines() if line.startswith("| ") and not line.startswith("| dataset")]
+    assert rows == ["| adult (4) | - | 0.617 (101) / 0.617 (101) / +0.000 ok | "
+                    "**0.681 (9)** / 0.681 (9)* / +0.000 ok |"]
 
 
 def test_results_table_lists_failed_trials_and_notes():
@@ -721,6 +762,21 @@ def test_an_interruption_keeps_the_finished_records(tmp_path, monkeypatch):
 
 # ---------------------------------------------------------------------- the command
 @needs_data
+def test_a_trial_loads_its_data_set_from_the_given_root(monkeypatch):
+    """Spy on the loader a trial uses: the data set's name and the runner's ``data_root`` both reach
+    :func:`lfverify.datasets.load_dataset` (an explicit root is not replaced by the default search).
+
+    Kills: paper_benchmark.runner.x__dataset__lfv_dropkw_1 (``load_dataset(name)``)."""
+    import lfverify.datasets
+    from lfverify.paper_benchmark import runner
+
+    calls = []
+    monkeypatch.setattr(lfverify.datasets, "load_dataset", lambda *a, **k: calls.append((a, k)) or "loaded")
+    assert runner._dataset("heart", "/data/root") == "loaded"
+    assert runner._dataset("sonar", None) == "loaded"
+    assert calls == [(("heart",), {"root": "/data/root"}), (("sonar",), {"root": None})]
+
+
 def test_bench_command_writes_the_report(tmp_path):
     from lfverify.cli import main
 

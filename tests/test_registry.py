@@ -118,3 +118,46 @@ def test_every_claim_that_fails_as_stated_has_one_corrected_statement_that_holds
                 tree = ast.parse((REPO / path).read_text())
                 assert name in {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}, e.target
     assert R.corrected_claim_of("lem:utility-lower-bound") is None
+
+
+_HELPER_KINDS = {"_d": "derivation", "_c": "self-check", "_t": "property-test", "_s": "simulation", "_b": "benchmark"}
+
+
+def test_evidence_helpers_build_the_documented_kind_target_and_note():
+    """Each helper, called with and without a note, against records typed out by hand (the kinds of the module
+    docstring; the note defaults to "").
+
+    Kills `lfverify.registry.x__b__mutmut_3`, `_7`, `_8`, `x__c__mutmut_1`, `_3`, `_4`, `_5`, `x__d__mutmut_2`,
+    `_6`, `x__s__mutmut_3`, `x__t__mutmut_3`, `_7` and `x__t__lfv_args_1` (a target or note dropped, swapped or
+    None, a wrong kind, a non-empty default note)."""
+    for helper, kind in _HELPER_KINDS.items():
+        build = getattr(R, helper)
+        assert build("target-x", "note-y") == R.Evidence(kind, "target-x", "note-y")
+        bare = build("target-x")
+        assert (bare.kind, bare.target, bare.note) == (kind, "target-x", "")
+
+
+def test_registered_evidence_is_what_each_call_site_of_registry_py_says():
+    """Oracle: the source of lfverify/registry.py itself.  Every call ``_d/_c/_t/_s/_b(target[, note])`` of the
+    registry, in source order, is one registered Evidence (PAPER_CLAIMS, then CORRECTED_CLAIMS) with the helper's
+    kind, the call's target and note ("" when omitted), so no note or target is lost or swapped at import time.
+
+    Kills (at import time) the mutants of `lfverify.registry._b/_c/_d/_s/_t` named in the test above."""
+    tree = ast.parse((REPO / "lfverify" / "registry.py").read_text())
+    calls = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                    and n.func.id in _HELPER_KINDS), key=lambda n: (n.lineno, n.col_offset))
+
+    def value(node):  # the arguments are literals or module constants such as _P + "test_name"
+        return eval(compile(ast.Expression(node), "registry.py", "eval"), {k: v for k, v in vars(R).items()
+                                                                            if k.isupper() or k.startswith("_")
+                                                                            and k[1:].isupper()})
+
+    expected = []
+    for call in calls:
+        assert not call.keywords and len(call.args) in (1, 2), ast.unparse(call)
+        note = value(call.args[1]) if len(call.args) == 2 else ""
+        expected.append((_HELPER_KINDS[call.func.id], value(call.args[0]), note))
+    registered = [(e.kind, e.target, e.note) for c in R.PAPER_CLAIMS + R.CORRECTED_CLAIMS for e in c.evidence]
+    assert len(registered) > 50 and registered == expected
+    assert {kind for kind, _, _ in registered} == set(R.EVIDENCE_KINDS)
+    assert any(note for _, _, note in registered) and any(not note for _, _, note in registered)

@@ -10,6 +10,7 @@ record what each step of a fit receives; the dense computation for the sparse on
 """
 
 import math
+import re
 import warnings
 
 import numpy as np
@@ -321,3 +322,37 @@ def test_auto_threshold_cv_takes_five_folds_exactly_below_ten_samples_per_featur
     assert LinearFractionalClassifier(random_state=0, max_iter=20).fit(X, lone).threshold_cv_ is None
     zero = LinearFractionalClassifier(random_state=0, threshold="zero").fit(X, y)
     assert zero.threshold_cv_ is None and zero.threshold_ == 0.0
+
+
+# ---------------------------------------------------------------------- argument checks, named in full
+_TINY_X = np.array([[0.0, 1.0], [1.0, 1.0], [2.0, 1.0]])
+
+
+def test_fit_cost_sensitive_checks_c_before_the_other_options():
+    """C = 0 is refused by fit_cost_sensitive itself, before tol is read (message typed out by hand): a check that
+    let C = 0 through would report the bad tol instead (fit_at_weights re-checks C only later).
+
+    Kills `lfverify.cost_sensitive.x_fit_cost_sensitive__mutmut_41` (C's check without low_inclusive=False)."""
+    with pytest.raises(ValueError, match=r"^" + re.escape("C must lie in (0.0, inf); got 0.0") + r"$"):
+        fit_cost_sensitive(f1(), tau_logistic(1.0), _TINY_X, [1, -1, 1], C=0.0, tol=-1.0)
+    with pytest.raises(ValueError, match=r"^" + re.escape("tol must lie in [0.0, inf); got -1.0") + r"$"):
+        fit_cost_sensitive(f1(), tau_logistic(1.0), _TINY_X, [1, -1, 1], C=1.0, tol=-1.0)
+
+
+def test_weighted_risk_names_its_arguments_in_full_messages():
+    """Bad y, penalized and theta are named (messages typed out by hand).
+
+    Kills `lfverify.cost_sensitive.xǁWeightedSurrogateRiskǁ__init____mutmut_25` ("XXyXX" for y),
+    `...__init____mutmut_77` (ValueError(None) for penalized) and
+    `lfverify.cost_sensitive.xǁWeightedSurrogateRiskǁvalue_and_gradient__mutmut_4` (theta's name None)."""
+    loss = tau_logistic(1.0)
+    with pytest.raises(ValueError, match=r"^" + re.escape(
+            "y must hold labels in {-1, +1} or in {0, 1} (0 is mapped to -1); got values [1, 2]") + r"$"):
+        WeightedSurrogateRisk(loss, _TINY_X, [1, 2, 1], (0.5, 0.5))
+    with pytest.raises(ValueError, match=r"^" + re.escape(
+            "penalized must be a boolean array of shape (2,); got shape (1,)") + r"$"):
+        WeightedSurrogateRisk(loss, _TINY_X, [1, -1, 1], (0.5, 0.5), penalized=[True])
+    risk = WeightedSurrogateRisk(loss, _TINY_X, [1, -1, 1], (0.5, 0.5))
+    with pytest.raises(ValueError, match=r"^" + re.escape(
+            "theta must have shape (2,) or (K, 2) with K >= 1; got shape (3,)") + r"$"):
+        risk.value_and_gradient([1.0, 2.0, 3.0])

@@ -381,3 +381,69 @@ def test_tau_discrepancy_check_needs_both_of_its_conditions(monkeypatch):
                                                            logistic=lambda: fake_logistic))
     ok, text = verification._check_tau_discrepancy()
     assert ok is False and text.endswith("logistic loss 0.33-discrepant: True")
+
+
+def test_progress_names_every_self_check_as_it_runs(monkeypatch, tmp_path):
+    """Spy on ``progress``: with no derivation, study or benchmark, the only steps announced are the two planted
+    self-checks, in order, as "self-check: <name>" (typed out by hand).
+
+    Kills: report.x_run_verification__lfv_dropkw_1 (run_checks() without the progress callback)."""
+    checks = tuple(verification.Check(name, "lem:utility-lower-bound", "planted", "verified", lambda: (True, "ok"))
+                   for name in ("planted one", "planted two"))
+    monkeypatch.setattr(verification, "CHECKS", checks)
+    monkeypatch.setattr(report, "_run_derivations", lambda say: ([], {}, 0.0))
+    said = []
+    report.run_verification("quick", out=tmp_path, studies=[], benchmark=False, figures=False, executor="serial",
+                            progress=said.append)
+    assert said == ["self-check: planted one", "self-check: planted two"]
+
+
+def test_benchmark_without_scikit_learn_marks_every_experiment_as_an_error(monkeypatch, tmp_path):
+    """When the benchmark cannot be imported (scikit-learn missing; planted by a None entry in sys.modules), each
+    of the four experiments table, convergence, sample-complexity, tau is an error carrying the ImportError's
+    message, after the data sets loaded.  Oracle: the hand-typed experiment names and Python's message.
+
+    Kills: report.x__run_benchmark__mutmut_98 (the loop of the ImportError branch with "TABLE")."""
+    import sys
+
+    import lfverify.datasets as datasets
+
+    monkeypatch.setattr(datasets, "available_datasets", lambda: [])
+    monkeypatch.setitem(sys.modules, "lfverify.paper_benchmark.command", None)
+    results, markdown, figures = report._run_benchmark("quick", tmp_path, None, False, lambda text: None)
+    assert (markdown, figures) == ("", [])
+    assert list(results) == ["datasets", "table", "convergence", "sample-complexity", "tau"]
+    assert results["datasets"].outcome == "as recorded"
+    for name in ("table", "convergence", "sample-complexity", "tau"):
+        e = results[name]
+        assert (e.kind, e.target, e.outcome, e.figure) == (
+            "benchmark", name, "error", "import of lfverify.paper_benchmark.command halted; None in sys.modules")
+
+
+def test_a_finished_benchmark_is_judged_experiment_by_experiment_against_the_record(monkeypatch, tmp_path):
+    """Spy on paper_benchmark.command.run_benchmark that finishes with an empty summary.json: each of the four
+    experiments table, convergence, sample-complexity, tau gets the verdict "does not hold: no <name> results in
+    the benchmark summary", compared with BENCHMARK_EXPECTATIONS["quick"] (typed out: False, False, False, True),
+    and the written markdown is returned.  Oracle: hand-typed names, outcomes and figures.
+
+    Kills: report.x__run_benchmark__mutmut_98 (the verdict loop with "TABLE")."""
+    import lfverify.datasets as datasets
+    import lfverify.paper_benchmark.command as command
+    from lfverify.simulations.executors import SerialExecutor
+
+    def finished_benchmark(options, *, executor=None):
+        (options.out / "summary.json").write_text("{}")
+        (options.out / "BENCHMARK.md").write_text("# planted\n")
+        return options.out / "BENCHMARK.md"
+
+    monkeypatch.setattr(datasets, "available_datasets", lambda: [])
+    monkeypatch.setattr(command, "run_benchmark", finished_benchmark)
+    results, markdown, figures = report._run_benchmark("quick", tmp_path, SerialExecutor(), False, lambda t: None)
+    assert (markdown, figures) == ("# planted\n", [])
+    assert list(results) == ["datasets", "table", "convergence", "sample-complexity", "tau"]
+    outcomes = {"table": "as recorded", "convergence": "as recorded", "sample-complexity": "as recorded",
+                "tau": "REGRESSED"}
+    for name, outcome in outcomes.items():
+        e = results[name]
+        assert (e.kind, e.target, e.outcome, e.figure) == (
+            "benchmark", name, outcome, f"does not hold: no {name} results in the benchmark summary")

@@ -122,3 +122,27 @@ def test_positive_rate_from_folds_is_the_pooled_best_fraction():
     assert positive_rate_from_folds([fold_a[0] * 1e6, fold_b[0]], [fold_a[1], fold_b[1]], f1()) == rate
     flipped = positive_rate_from_folds([-fold_a[0], fold_b[0]], [fold_a[1], fold_b[1]], f1())
     assert flipped != rate
+
+
+def test_bad_scores_and_rates_are_named_in_full_messages():
+    """Full messages, typed out by hand: the first non-finite score's index (2: the inf before the nan), a NaN or
+    empty score array for threshold_for_positive_rate, and a rate outside [0, 1] (1.5 just above it).
+
+    Kills `lfverify.thresholds.x__check_scores__mutmut_21` (argmin(None) in the message),
+    `lfverify.thresholds.x_threshold_for_positive_rate__mutmut_16` (ValueError(None)), `..._mutmut_27` ("RATE")
+    and `..._mutmut_29` (high=2.0 lets 1.5 through)."""
+    import re
+
+    def exactly(message):
+        return "^" + re.escape(message) + "$"
+
+    with pytest.raises(ValueError, match=exactly("scores must be finite; got a non-finite score at index 2")):
+        best_threshold([1.0, 2.0, np.inf, np.nan], [1, -1, 1, 1], f1())
+    for scores, shape in (([1.0, np.nan], "(2,)"), ([], "(0,)")):
+        with pytest.raises(ValueError, match=exactly(
+                f"scores must be a non-empty 1-D array of finite numbers; got shape {shape}")):
+            threshold_for_positive_rate(scores, 0.5)
+    for rate in (1.5, -0.5):
+        with pytest.raises(ValueError, match=exactly(f"rate must lie in [0.0, 1.0]; got {rate}")):
+            threshold_for_positive_rate([1.0, 2.0], rate)
+    assert threshold_for_positive_rate([1.0, 2.0], 1.0) == 1.0 - 1.0  # rate 1 is allowed: every sample positive
