@@ -528,12 +528,21 @@ def _interrupt(proc, sig, *, group=False, workers=2, settle=1.0):
 
 
 @needs_proc
-@pytest.mark.parametrize("argv", [["simulate", "uniform-convergence", "--quick", "--workers", "2", "--no-figures"],
+@pytest.mark.parametrize("argv", [["simulate", "uniform-convergence", "--mode", "smoke", "--workers", "2",
+                                   "--no-figures"],
                                   pytest.param(["bench", "--quick", "--workers", "2", "--no-figures"],
                                                marks=needs_data)])
 def test_sigkill_of_the_parent_leaves_no_worker(argv, tmp_path):
-    proc = _start([*argv, "--out", str(tmp_path / "out")])
-    status, _, seen = _interrupt(proc, signal.SIGKILL)
+    """The simulation is the slowed tiny run, killed after its first record (a quick run killed after a fixed 1 s
+    can finish first on an idle machine); the quick benchmark takes over a minute."""
+    out = tmp_path / "out"
+    if argv[0] == "simulate":
+        proc = _start([*argv, "--out", str(out)], SLOW_TINY_CLI)
+        _wait_for(lambda: len(list((out / "records").glob("*.json"))) >= 1, proc)
+        status, _, seen = _interrupt(proc, signal.SIGKILL, settle=0.2)
+    else:
+        proc = _start([*argv, "--out", str(out)])
+        status, _, seen = _interrupt(proc, signal.SIGKILL)
     assert status == -signal.SIGKILL and len(seen) >= 3  # 2 workers and the resource tracker
     assert battery.survivors(seen, timeout=15) == []
 
@@ -557,11 +566,17 @@ def test_sigterm_stops_the_workers_and_the_run_resumes_to_the_identical_result(r
 
 @needs_proc
 def test_ctrl_c_on_the_terminal_is_one_line_without_worker_tracebacks(tmp_path):
-    proc = _start(["simulate", "uniform-convergence", "--quick", "--workers", "2", "--no-figures", "--out",
-                   str(tmp_path / "out")])
-    status, err, seen = _interrupt(proc, signal.SIGINT, group=True)
+    """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) mid-run: exit 130, one line, no worker
+    left.  The run is the slowed tiny one and the signal waits for its first record, so it always lands mid-run
+    (a quick run interrupted after a fixed 1 s had finished first on an idle machine: exit 0, session 20)."""
+    out = tmp_path / "out"
+    proc = _start(["simulate", "uniform-convergence", "--mode", "smoke", "--workers", "2", "--no-figures", "--out",
+                   str(out)], SLOW_TINY_CLI)
+    _wait_for(lambda: len(list((out / "records").glob("*.json"))) >= 1, proc)
+    status, err, seen = _interrupt(proc, signal.SIGINT, group=True, settle=0.2)
     assert status == 130 and battery.survivors(seen, timeout=15) == []
     assert _one_error_line(err, "interrupted").startswith("lfverify simulate: interrupted (Ctrl-C)")
+    assert not (out / "summary.json").exists()
 
 
 @needs_proc
