@@ -5,6 +5,7 @@ Oracle: counts, rates and tables written by hand for small made-up results; scip
 """
 
 import json
+from pathlib import Path
 import sys
 
 import pytest
@@ -351,3 +352,45 @@ def test_widening_skips_the_tools_own_tests_and_files_over_the_time_cap(tmp_path
     assert mt.widened_files(scratch, "lfverify.m", "x_h") == ["tests/test_fast.py"]
     scratch.duration_by_test["tests/test_slow.py::test_b"] = mt.WIDEN_MAX_SECONDS - 50.0  # exactly the cap
     assert mt.widened_files(scratch, "lfverify.m", "x_g") == ["tests/test_slow.py"]
+
+
+class _OperatorMutant:
+    """The attributes run_operators reads of a mutation_operators mutant."""
+
+    def __init__(self, name):
+        self.name, self.module, self.key, self.diff = name, "lfverify.m", "x_f", "+    x = 2"
+
+    def to_json(self):
+        return {"name": self.name, "module": self.module, "function": "f", "key": self.key, "firstlineno": 1}
+
+
+def test_a_widened_operator_run_that_cannot_be_made_leaves_the_narrowed_statuses_and_the_run_goes_on(tmp_path,
+                                                                                                     monkeypatch):
+    """Session 20: a survivor in a function run only at import time made the runner's set-up check fail on the
+    widened run (no forced failure can reach its tests), and the RuntimeError threw away a whole measured batch.
+    Now the narrowed statuses stand - a survivor stays survived, nothing becomes a kill - the reason is kept on
+    each mutant, and the results are returned.  Oracle: statuses scripted by a stand-in runner."""
+    names = ["lfverify.m.x_f__lfv_args_1", "lfverify.m.x_f__lfv_dropkw_1"]
+    scratch = mt.Scratch(tmp_path, {}, {"lfverify.m.x_f": ["tests/test_x.py::test_a"]},
+                         {"tests/test_x.py::test_a": 0.5}, {}, "HEAD abc")
+    calls = []
+
+    def runner(command, *, cwd, env, log, timeout, label, progress=None):
+        jobs = json.loads(Path(command[command.index("--jobs") + 1]).read_text())["mutants"]
+        calls.append(([j["name"] for j in jobs], [j["tests"] for j in jobs]))
+        if len(calls) == 2:
+            raise RuntimeError("operator runner exited with 1; see runner.log")
+        out = Path(command[command.index("--out") + 1])
+        out.write_text(json.dumps({"seconds": {"clean_run": 1.0},
+                                   "results": {names[0]: {"status": "survived", "seconds": 1.0},
+                                               names[1]: {"status": "killed", "seconds": 1.0}}}))
+
+    monkeypatch.setattr(mt, "run_bounded", runner)
+    said = []
+    results = mt.run_operators(scratch, [_OperatorMutant(n) for n in names], max_children=1, say=said.append)
+    assert calls == [(names, [["tests/test_x.py::test_a"]] * 2), ([names[0]], [["tests/test_x.py"]])]
+    assert results[names[0]]["status"] == "survived" and "widened" not in results[names[0]]
+    assert results[names[0]]["widen_error"] == "operator runner exited with 1; see runner.log"
+    assert results[names[1]] == {"status": "killed", "seconds": 1.0, "diff": "+    x = 2"}
+    assert said[-1] == ("  [operators] the widened run was not made (operator runner exited with 1; see "
+                        "runner.log); 1 mutants keep their status")
