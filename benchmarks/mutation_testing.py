@@ -537,11 +537,16 @@ def wait_child(proc: subprocess.Popen, timeout: float) -> int | None:
             _LIVE_GROUPS.discard(proc.pid)
 
 
-def _kill_group(proc: subprocess.Popen) -> None:
+def _killpg(pgid: int) -> None:
+    """SIGKILL the process group ``pgid``, if it still exists."""
     try:
-        os.killpg(proc.pid, signal.SIGKILL)
+        os.killpg(pgid, signal.SIGKILL)
     except ProcessLookupError:  # the group is already gone
         pass
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    _killpg(proc.pid)
     proc.wait()
 
 
@@ -552,10 +557,7 @@ def _kill_live_groups() -> None:
         groups = sorted(_LIVE_GROUPS)
         _LIVE_GROUPS.clear()
     for pid in groups:
-        try:
-            os.killpg(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+        _killpg(pid)
 
 
 class Terminated(BaseException):

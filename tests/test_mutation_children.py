@@ -56,18 +56,23 @@ def _alive(pid: int) -> bool:
         return f.read().split(") ", 1)[1][0] != "Z"
 
 
+def _sleeper_started(pid_file, parent):
+    """(the parent's children, the sleeper's grandchild) once the sleeper has written its pid file (60 s at most)."""
+    deadline = time.monotonic() + 60
+    while not (pid_file.exists() and pid_file.read_text().endswith("\n")):
+        assert parent.poll() is None, parent.stderr.read() if parent.stderr else parent.returncode
+        assert time.monotonic() < deadline, "the sleeper never started"
+        time.sleep(0.05)
+    children = [int(p) for p in open(f"/proc/{parent.pid}/task/{parent.pid}/children").read().split()]
+    return children, int(pid_file.read_text())
+
+
 def _start(tmp_path, mode):
     pid_file = tmp_path / "pids"
     script = PARENT.format(benchmarks=str(BENCHMARKS), sleeper=SLEEPER)
     parent = subprocess.Popen([sys.executable, "-c", script, str(pid_file), mode, str(tmp_path / "log")],
                               stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 60
-    while not (pid_file.exists() and pid_file.read_text().endswith("\n")):
-        assert parent.poll() is None, parent.stderr.read()
-        assert time.monotonic() < deadline, "the sleeper never started"
-        time.sleep(0.05)
-    grandchild = int(pid_file.read_text())
-    children = [int(p) for p in open(f"/proc/{parent.pid}/task/{parent.pid}/children").read().split()]
+    children, grandchild = _sleeper_started(pid_file, parent)
     assert len(children) == 1 and _alive(children[0]) and _alive(grandchild)
     return parent, children[0], grandchild
 
@@ -104,12 +109,7 @@ def test_the_control_a_plain_popen_child_outlives_a_sigkilled_parent(tmp_path):
               f"subprocess.Popen([sys.executable, '-c', {SLEEPER!r}, {str(pid_file)!r}], start_new_session=True)\n"
               "time.sleep(120)\n")
     parent = subprocess.Popen([sys.executable, "-c", script])
-    deadline = time.monotonic() + 60
-    while not (pid_file.exists() and pid_file.read_text().endswith("\n")):
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
-    child = int(open(f"/proc/{parent.pid}/task/{parent.pid}/children").read().split()[0])
-    grandchild = int(pid_file.read_text())
+    (child,), grandchild = _sleeper_started(pid_file, parent)
     parent.kill()
     parent.wait(timeout=30)
     try:
