@@ -16,15 +16,19 @@ Two sources of mutants, each module being its own strata:
   package (mutation_mutmut.py): every module is mutated, the test selection is the whole default suite, and
   mutmut's stats (the suite run once behind trampolines) narrow the tests of each mutant to those that reach its
   function.  The stats are collected once per scratch copy and reused by later runs of the same code.
-  A mutant mutmut's narrowed run leaves undetected (or times out) runs once more against the whole files of
-  those tests (``widen_undetected``; ``--no-widen`` skips it): a function that runs only inside a shared fixture
-  is credited to the one test that set the fixture up, not to the tests that read it.  Files whose tests would
-  take over WIDEN_MAX_SECONDS, and the mutation tool's own tests, are not widened to.  It is costly: the stats
-  time neither fixtures nor subprocesses, and a widened run took 57-142 s on 2 busy cores (test_faults.py,
-  test_report.py, test_proofs.py), about 2 h for the ~150 undetected mutants of a 20-per-module sample.
+  A mutant mutmut's narrowed run leaves undetected (or times out) runs once more, in a fresh pytest process,
+  against the whole files of those tests and then of its module's tests (``widen_undetected``, ``run_widened``;
+  ``--no-widen`` skips it): a function that runs only inside a shared fixture is credited to the one test that
+  set the fixture up, not to the tests that read it, and one that runs once per process (at import, behind a
+  cache) only to the test that happened to run it first.  Files are added cheapest first while their tests take
+  at most WIDEN_MAX_SECONDS; the mutation tool's own tests never.  It is costly: the stats time neither fixtures
+  nor subprocesses, and a widened run took 57-142 s on 2 busy cores (test_faults.py, test_report.py,
+  test_proofs.py), about 2 h for the ~150 undetected mutants of a 20-per-module sample.
 * **the operators mutmut lacks** (mutation_operators.py: distributions and quantiles, dropped keywords, swapped
   data subsets, starts and seeds, swapped arguments), run by mutation_runner.py on the same copy with the same
-  per-function tests, each operator a stratum of its own.
+  per-function tests, each operator a stratum of its own.  Their widened runs are fresh pytest processes too,
+  which import the module from the mutated source (mutation_import_hook.py), after a control run of the
+  module's unmutated source through the same hook.
 
 Modules are discovered from the tree; a file without any function (``__init__.py`` files that only re-export)
 has nothing to mutate and is listed as excluded.  Each stratum is sampled (``--sample N``, ``--operator-sample
@@ -73,6 +77,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
+import mutation_import_hook
 import mutation_mutmut
 import mutation_operators
 from mutation_statistics import Stratum, estimate, sample_names
@@ -763,110 +768,208 @@ WIDENED_STATUSES = ("survived", "no tests", "timeout")
 #: seconds added to a widened run's wall limit (fixture set-up that the stats do not time)
 WIDEN_SLACK_SECONDS = 300.0
 #: the mutation tool's own tests (they reach lfverify only incidentally, and cost minutes behind trampolines) are
-#: not widened to; a mutant whose widened files would take longer than this (stats seconds) is not widened
+#: not widened to; files are added to a widened run only while their tests take at most this (stats seconds)
 WIDEN_SKIPPED_FILES = re.compile(r"^tests/test_mutation_\w+\.py$")
 WIDEN_MAX_SECONDS = 90.0
+WIDENED_STORE = ".lfverify-widened.json"
 
 
 def takes_widened_status(status: str, widened_status: str) -> bool:
-    """Whether a mutant whose narrowed run gave ``status`` takes its widened run's status: a timeout always (the
-    narrowed limit did not time fixtures), an undetected mutant when the widened run detected it."""
-    return status in WIDENED_STATUSES and (status == "timeout" or widened_status in DETECTED)
+    """Whether a mutant whose narrowed run gave ``status`` takes its widened run's status: an undetected or
+    timed-out mutant when the widened run detected it, and a timeout also when the widened run passed (the
+    narrowed limit did not time fixtures); a widened run that was not applied or ended oddly changes nothing."""
+    return status in WIDENED_STATUSES and (widened_status in DETECTED
+                                           or (status == "timeout" and widened_status == "survived"))
 
 
 def widened_files(scratch: Scratch, module: str, key: str) -> list[str]:
-    """The test files a widened run of a mutant of ``module``'s function ``key`` takes (see :func:`widen_undetected`):
-    the files of the tests that reached the function, else of those that reached the module, less the mutation
-    tool's own; none when they would take longer than :data:`WIDEN_MAX_SECONDS`."""
+    """The test files a widened run of a mutant of ``module``'s function ``key`` takes (see :func:`run_widened`): first
+    the files of the tests that reached the function, then those of the tests that reached any function of the
+    module, each group cheapest first, a file taken while the total stays within :data:`WIDEN_MAX_SECONDS`; the
+    mutation tool's own files are never taken.
+
+    The module's files matter for a function that runs once per process - at import time (``POPULATIONS =
+    _populations()``), on first use behind a module-level cache (``STUDIES``) or an ``lru_cache``: the stats
+    credit it only to the test that happened to run it first (session 20: ``simulations._registry`` was credited
+    to one test of test_baselines.py, while test_simulations_studies.py fails at collection with its mutants),
+    and a decorated function has no trampoline, so no test at all is credited to it."""
     tests, _ = tests_of_function(scratch, module, key)
-    files = [f for f in test_files(tests or tests_of_module(scratch, module)) if not WIDEN_SKIPPED_FILES.match(f)]
-    return files if _tests_seconds(scratch, files) <= WIDEN_MAX_SECONDS else []
+    chosen, seconds = [], 0.0
+    for group in (tests, tests_of_module(scratch, module)):
+        files = [f for f in test_files(group) if f not in chosen and not WIDEN_SKIPPED_FILES.match(f)]
+        for file in sorted(files, key=lambda f: (_tests_seconds(scratch, [f]), f)):
+            cost = _tests_seconds(scratch, [file])
+            if seconds + cost <= WIDEN_MAX_SECONDS:
+                chosen.append(file)
+                seconds += cost
+    return chosen
+
+
+def widened_status(exit_code: int | None) -> str:
+    """A widened run's status from its pytest exit status (None: over the wall limit).  0 and 5 (no test
+    collected) -> survived; 1 (a test failed), 2 (a test module failed to import or collect: the default suite
+    is red) and 3 (pytest's internal error, e.g. a hook raising) -> killed; a signal -> segfault;
+    :data:`mutation_import_hook.NOT_APPLIED` -> not applied; anything else (4: usage error) -> suspicious, which
+    is never counted as detected."""
+    if exit_code is None:
+        return "timeout"
+    if exit_code in (0, 5):
+        return "survived"
+    if exit_code in (1, 2, 3):
+        return "killed"
+    if exit_code < 0:
+        return "segfault"
+    return "not applied" if exit_code == mutation_import_hook.NOT_APPLIED else "suspicious"
+
+
+def _source_sha(source: str | None) -> str | None:
+    return None if source is None else hashlib.sha256(source.encode()).hexdigest()
+
+
+def run_widened(scratch: Scratch, jobs: dict[str, dict], *, max_children: int, say=print) -> dict[str, dict]:
+    """Run each mutant of ``jobs`` (name -> ``{"files": [...], "module": dotted, "source": mutated module source
+    or None}``) in a fresh pytest process against the whole ``files``, with a wall limit
+    :data:`WIDEN_SLACK_SECONDS` longer than their stats seconds; name -> ``{"files", "status", "exit_code",
+    "seconds"}`` for every job.
+
+    A mutmut mutant (``source`` None) runs in ``mutants/`` with ``MUTANT_UNDER_TEST`` set, as mutmut's trampolines
+    expect.  An operator mutant runs in the plain copy with :mod:`mutation_import_hook`, which imports its module
+    from the mutated source.  Either way the mutant is in force from the first import on, so a fresh process also
+    runs functions that run once per process (see :func:`widened_files`), which a forked worker of a warm process
+    never calls again.  Before its mutants, each module's operator mutants get a *control*: the union of their
+    files with the hook importing the module's unmutated source must pass (exit 0: the hook is in force, the
+    module is imported, the tests pass on the plain copy); a module whose control fails gets ``{"error": ...}``
+    instead of results.  Outcomes are kept in the copy (:data:`WIDENED_STORE`) and reused for the same files and
+    source."""
+    store = scratch.root / WIDENED_STORE
+    saved = json.loads(store.read_text()) if store.exists() else {}
+    specs = scratch.root / ".lfverify-widened-sources"
+    specs.mkdir(exist_ok=True)
+    deselect = [a for t in mutation_mutmut.TRAMPOLINE_INCOMPATIBLE_TESTS for a in ("--deselect", t)]
+
+    def command(name, job):
+        """cwd, environment and pytest arguments of one run."""
+        if job["source"] is None:
+            return (scratch.root / "mutants", {**scratch_env(scratch.root / "mutants"), "MUTANT_UNDER_TEST": name},
+                    deselect)
+        spec = specs / (hashlib.sha256(name.encode()).hexdigest()[:16] + ".json")
+        spec.write_text(json.dumps({"module": job["module"], "source": job["source"]}))
+        env = {**scratch_env(f"{scratch.root}{os.pathsep}{BENCHMARKS}"), mutation_import_hook.ENV: str(spec)}
+        return scratch.root, env, ["-p", "mutation_import_hook"]
+
+    def one(item):
+        name, job = item
+        cwd, env, extra = command(name, job)
+        start = time.perf_counter()
+        proc = start_child([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *extra,
+                            *job["files"]], cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        code = wait_child(proc, wall_limit(scratch, job["files"]) + WIDEN_SLACK_SECONDS)
+        return name, {"files": job["files"], "source_sha": _source_sha(job["source"]),
+                      "status": widened_status(code), "exit_code": code,
+                      "seconds": round(time.perf_counter() - start, 1)}
+
+    def pooled(items):
+        from concurrent.futures import ThreadPoolExecutor
+
+        pool = ThreadPoolExecutor(max_workers=max_children)
+        try:
+            yield from pool.map(one, items)
+        except BaseException:  # Ctrl-C or SIGTERM: no queued run starts, the running ones are killed, then we leave
+            pool.shutdown(wait=False, cancel_futures=True)
+            _kill_live_groups()
+            raise
+        pool.shutdown()
+
+    def known(name, job):
+        old = saved.get(name)
+        return old is not None and old["files"] == job["files"] and old.get("source_sha") == _source_sha(job["source"])
+
+    todo = {n: j for n, j in jobs.items() if not known(n, j)}
+    failed_controls = {}
+    modules = sorted({j["module"] for j in todo.values() if j["source"] is not None})
+    if modules:
+        controls = {}
+        for module in modules:
+            files = sorted({f for j in todo.values() if j["module"] == module and j["source"] is not None
+                            for f in j["files"]})
+            source = (scratch.root / (module.replace(".", "/") + ".py"))
+            if not source.exists():
+                source = source.with_suffix("") / "__init__.py"
+            controls[f"control of {module}"] = {"files": files, "module": module, "source": source.read_text()}
+        say(f"  [widen] controls: {len(controls)} modules' tests with the import hook and the unmutated source")
+        for name, outcome in pooled(controls.items()):
+            if outcome["exit_code"] != 0:
+                failed_controls[controls[name]["module"]] = (
+                    f"the control run (unmutated {controls[name]['module']} through the import hook) exited with "
+                    f"{outcome['exit_code']}")
+        todo = {n: j for n, j in todo.items() if j["module"] not in failed_controls or j["source"] is None}
+    if todo:
+        say(f"  [widen] {len(todo)} undetected or timed-out mutants run again against the whole files of their "
+            "tests and their module's")
+    for name, outcome in pooled(todo.items()):
+        saved[name] = outcome
+        store.write_text(json.dumps(saved))
+    return {name: saved[name] if known(name, job) else {"error": failed_controls[job["module"]]}
+            for name, job in jobs.items()}
+
+
+def _apply_widened(results: dict[str, dict], outcomes: dict[str, dict]) -> int:
+    """Give each mutant its widened status where :func:`takes_widened_status` says so (``widened`` names the
+    files), or the reason its widened run was not made (``widen_error``); how many became detected."""
+    detected = 0
+    for name, outcome in outcomes.items():
+        result = results[name]
+        if "error" in outcome:
+            result["widen_error"] = outcome["error"]
+        elif takes_widened_status(result["status"], outcome["status"]):
+            detected += result["status"] not in DETECTED and outcome["status"] in DETECTED
+            result.update(status=outcome["status"], widened=outcome["files"])
+    return detected
 
 
 def widen_undetected(scratch: Scratch, results: dict[str, dict], modules: dict[str, str], *, max_children: int,
                      say=print) -> int:
-    """Run each mutmut mutant the narrowed run left undetected or timed out again, against the WHOLE test files of
-    the tests that reached its function (or, with none, of the tests that reached its module), in a fresh pytest
-    process with a wall limit :data:`WIDEN_SLACK_SECONDS` longer; returns how many it detected.
+    """Run each mutmut mutant the narrowed run left undetected or timed out again (:func:`run_widened`) and update its
+    result; returns how many it detected.
 
     mutmut's stats credit a function to the tests during which it ran.  A function that runs only while a session-
     or module-scoped fixture is set up (the proofs' derivations, computed once for all of test_proofs.py) is
     credited to the first test that set the fixture up, so the narrowed run checks that one test's assertions
     while the other tests of the file, which read the same fixture, never run on the mutant.  Every widened test
     is a test of the default suite, so a failure is a real kill; it is recorded as ``killed`` with ``widened``
-    naming the files.  A fresh process also runs functions that mutmut's forked workers never call again because
-    they ran at import time in the parent (tables built when a module is imported).  A timed-out mutant takes the
-    widened run's status whatever it is (a timeout only if it exceeds the longer limit too).  ``modules`` maps a
-    mutant name to its module's dotted name.  Results are kept in the copy (``.lfverify-widened.json``) and
-    reused while the copy is the same.
-    """
-    store = scratch.root / ".lfverify-widened.json"
-    saved = json.loads(store.read_text()) if store.exists() else {}
-    todo = []
+    naming the files.  A timed-out mutant takes the widened run's status whatever it is (a timeout only if it
+    exceeds the longer limit too).  ``modules`` maps a mutant name to its module's dotted name."""
+    jobs = {}
     for name, result in results.items():
-        if result["status"] not in WIDENED_STATUSES:
-            continue
-        module = modules[name]
-        files = widened_files(scratch, module, mutation_operators.function_key_of(name).removeprefix(module + "."))
-        if not files:
-            continue
-        if name in saved and saved[name]["files"] == files:
-            continue
-        todo.append((name, files))
-    if todo:
-        say(f"  [widen] {len(todo)} undetected or timed-out mutmut mutants run again against the whole files of "
-            "their tests")
-    deselect = [a for t in mutation_mutmut.TRAMPOLINE_INCOMPATIBLE_TESTS for a in ("--deselect", t)]
-
-    def one(job):
-        name, files = job
-        limit = wall_limit(scratch, files) + WIDEN_SLACK_SECONDS
-        env = {**scratch_env(scratch.root / "mutants"), "MUTANT_UNDER_TEST": name}
-        start = time.perf_counter()
-        proc = start_child([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *deselect,
-                            *files], cwd=scratch.root / "mutants", env=env, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.DEVNULL)
-        code = wait_child(proc, limit)
-        status = "timeout" if code is None else ("survived" if code in (0, 5) else "killed")
-        return name, {"files": files, "status": status, "exit_code": code,
-                      "seconds": round(time.perf_counter() - start, 1)}
-
-    from concurrent.futures import ThreadPoolExecutor
-
-    pool = ThreadPoolExecutor(max_workers=max_children)
-    try:
-        for name, outcome in pool.map(one, todo):
-            saved[name] = outcome
-            store.write_text(json.dumps(saved))
-    except BaseException:  # Ctrl-C or SIGTERM: no queued run starts, the running ones are killed, then we leave
-        pool.shutdown(wait=False, cancel_futures=True)
-        _kill_live_groups()
-        raise
-    pool.shutdown()
-    detected = 0
-    for name, result in results.items():
-        outcome = saved.get(name)
-        if outcome is not None and takes_widened_status(result["status"], outcome["status"]):
-            result.update(status=outcome["status"], widened=outcome["files"])
-            detected += outcome["status"] in DETECTED
-    return detected
+        if result["status"] in WIDENED_STATUSES:
+            module = modules[name]
+            files = widened_files(scratch, module, mutation_operators.function_key_of(name).removeprefix(module + "."))
+            if files:
+                jobs[name] = {"files": files, "module": module, "source": None}
+    return _apply_widened(results, run_widened(scratch, jobs, max_children=max_children, say=say))
 
 
 def run_operators(scratch: Scratch, mutants: list, *, max_children: int, rerun: bool = False, widen: bool = True,
                   say=print) -> dict[str, dict]:
     """Status, seconds and diff of each operator mutant (mutation_runner.py); results obtained on this copy by the
-    same operators and runner are reused (``.lfverify-operators.json``).  With ``widen``, a mutant left undetected
-    runs once more against the whole files of its tests (as :func:`widen_undetected` does for mutmut's)."""
+    same operators and runner are reused (``.lfverify-operators.json``).  With ``widen``, a mutant left
+    undetected or timed out runs once more in a fresh process against the whole files of its tests and its
+    module's (:func:`run_widened`, with the module imported from the mutated source)."""
     store = scratch.root / ".lfverify-operators.json"
     tool = hashlib.sha256(b"".join((BENCHMARKS / f).read_bytes() for f in ("mutation_operators.py",
                                                                             "mutation_runner.py"))).hexdigest()
     saved = json.loads(store.read_text()) if store.exists() else {}
     if saved.get("tool") != tool:  # results of another version of the operators or the runner are not reused
         saved = {"tool": tool, "results": {}, "checks": []}
-    known, widened = saved["results"], saved.setdefault("widened", {})
-
-    def run(jobs, what):
-        say(f"  [operators] {len(jobs)} mutants to run {what}")
+    known = saved["results"]
+    jobs = []
+    for m in mutants:
+        if m.name in known and not rerun:
+            continue
+        tests, _ = tests_of_function(scratch, m.module, m.key)
+        jobs.append({**m.to_json(), "tests": tests, "timeout": wall_limit(scratch, tests)})
+    if jobs:
+        say(f"  [operators] {len(jobs)} mutants to run ({len(mutants) - len(jobs)} already have a result)")
         jobs_file, out = scratch.root / ".lfverify-jobs.json", scratch.root / ".lfverify-runner.json"
         durations = {t: _tests_seconds(scratch, [t]) for j in jobs for t in j["tests"]}
         jobs_file.write_text(json.dumps({"mutants": jobs, "durations": durations}))
@@ -879,45 +982,19 @@ def run_operators(scratch: Scratch, mutants: list, *, max_children: int, rerun: 
         record_phase(scratch, "operators", len(jobs), time.perf_counter() - start)
         ran = json.loads(out.read_text())
         saved["checks"].append(ran["seconds"])
-        return ran["results"]
-
-    jobs = []
-    for m in mutants:
-        if m.name in known and not rerun:
-            continue
-        tests, _ = tests_of_function(scratch, m.module, m.key)
-        jobs.append({**m.to_json(), "tests": tests, "timeout": wall_limit(scratch, tests)})
-    if jobs:
-        known.update(run(jobs, f"({len(mutants) - len(jobs)} already have a result)"))
+        known.update(ran["results"])
         store.write_text(json.dumps(saved))
+    results = {m.name: {**known[m.name], "diff": m.diff} for m in mutants}
     if widen:
-        jobs = []
+        again = {}
         for m in mutants:
-            if known[m.name]["status"] not in WIDENED_STATUSES or (m.name in widened and not rerun):
-                continue
-            files = widened_files(scratch, m.module, m.key)
-            if files:
-                jobs.append({**m.to_json(), "tests": files,
-                             "timeout": wall_limit(scratch, files) + WIDEN_SLACK_SECONDS})
-        if jobs:
-            try:
-                widened.update(run(jobs, "again against the whole files of their tests"))
-            except RuntimeError as exc:  # e.g. the set-up check fails: a function run only at import time cannot
-                # be patched in memory after the import, so no forced failure reaches its tests.  The narrowed
-                # statuses stand (undetected stays undetected: nothing is counted that was not seen), the run goes on
-                say(f"  [operators] the widened run was not made ({exc}); {len(jobs)} mutants keep their status")
-                for job in jobs:
-                    known[job["name"]] = {**known[job["name"]], "widen_error": str(exc)}
-            store.write_text(json.dumps(saved))
-    results = {}
-    for m in mutants:
-        result = {**known[m.name], "diff": m.diff}
-        again = widened.get(m.name) if widen else None
-        if again and takes_widened_status(result["status"], again["status"]):
-            result.update(status=again["status"], widened=widened_files(scratch, m.module, m.key))
-        results[m.name] = result
+            if results[m.name]["status"] in WIDENED_STATUSES:
+                files = widened_files(scratch, m.module, m.key)
+                if files:
+                    source = m.apply((scratch.root / m.path).read_text(encoding="utf-8"))
+                    again[m.name] = {"files": files, "module": m.module, "source": source}
+        _apply_widened(results, run_widened(scratch, again, max_children=max_children, say=say))
     return results
-
 
 # ---------------------------------------------------------------------- assembling a module's entry
 def stratum_record(available: int, tried_results: dict[str, dict], tests_of) -> dict:
