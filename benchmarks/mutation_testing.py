@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import functools
 import hashlib
 import io
@@ -565,6 +566,25 @@ def _kill_live_groups() -> None:
         _killpg(pid)
 
 
+@contextlib.contextmanager
+def _thread_pool(max_workers: int):
+    """A thread pool whose jobs start children (:func:`start_child`).  When the ``with`` block is left by an
+    exception (Ctrl-C, SIGTERM raised by :func:`main`), no queued job starts, every live child group is killed,
+    the threads (whose children are now dead) are waited for, and only then may children be started again."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    pool = ThreadPoolExecutor(max_workers=max_workers)
+    try:
+        yield pool
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        _kill_live_groups()  # sets _STOPPING: a thread about to start a child is refused
+        pool.shutdown(wait=True)
+        _STOPPING.clear()
+        raise
+    pool.shutdown()
+
+
 class Terminated(BaseException):
     """SIGTERM, raised in the main thread so that every child group is killed on the way out."""
 
@@ -868,18 +888,6 @@ def run_widened(scratch: Scratch, jobs: dict[str, dict], *, max_children: int, s
                       "status": widened_status(code), "exit_code": code,
                       "seconds": round(time.perf_counter() - start, 1)}
 
-    def pooled(items):
-        from concurrent.futures import ThreadPoolExecutor
-
-        pool = ThreadPoolExecutor(max_workers=max_children)
-        try:
-            yield from pool.map(one, items)
-        except BaseException:  # Ctrl-C or SIGTERM: no queued run starts, the running ones are killed, then we leave
-            pool.shutdown(wait=False, cancel_futures=True)
-            _kill_live_groups()
-            raise
-        pool.shutdown()
-
     def known(name, job):
         old = saved.get(name)
         return old is not None and old["files"] == job["files"] and old.get("source_sha") == _source_sha(job["source"])
@@ -897,7 +905,9 @@ def run_widened(scratch: Scratch, jobs: dict[str, dict], *, max_children: int, s
                 source = source.with_suffix("") / "__init__.py"
             controls[f"control of {module}"] = {"files": files, "module": module, "source": source.read_text()}
         say(f"  [widen] controls: {len(controls)} modules' tests with the import hook and the unmutated source")
-        for name, outcome in pooled(controls.items()):
+        with _thread_pool(max_children) as pool:
+            outcomes = list(pool.map(one, controls.items()))
+        for name, outcome in outcomes:
             if outcome["exit_code"] != 0:
                 failed_controls[controls[name]["module"]] = (
                     f"the control run (unmutated {controls[name]['module']} through the import hook) exited with "
@@ -906,9 +916,10 @@ def run_widened(scratch: Scratch, jobs: dict[str, dict], *, max_children: int, s
     if todo:
         say(f"  [widen] {len(todo)} undetected or timed-out mutants run again against the whole files of their "
             "tests and their module's")
-    for name, outcome in pooled(todo.items()):
-        saved[name] = outcome
-        store.write_text(json.dumps(saved))
+    with _thread_pool(max_children) as pool:
+        for name, outcome in pool.map(one, todo.items()):
+            saved[name] = outcome
+            write_text_atomically(store, json.dumps(saved))
     return {name: saved[name] if known(name, job) else {"error": failed_controls[job["module"]]}
             for name, job in jobs.items()}
 

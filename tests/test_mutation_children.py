@@ -117,3 +117,30 @@ def test_the_control_a_plain_popen_child_outlives_a_sigkilled_parent(tmp_path):
     finally:
         os.kill(child, signal.SIGKILL)
         os.kill(grandchild, signal.SIGKILL)
+
+
+def test_an_interrupted_thread_pool_kills_its_childrens_groups_and_lets_children_start_again(tmp_path):
+    """An exception leaving ``_thread_pool``'s block (what Ctrl-C does in a widened run) kills the live child's
+    whole group and waits for its thread; afterwards a direct caller (not main(), which clears the flag itself)
+    can start children again.  Oracle: the process table, and a later child's exit status."""
+    if str(BENCHMARKS) not in sys.path:
+        sys.path.insert(0, str(BENCHMARKS))
+    import mutation_testing as mt
+
+    pid_file = tmp_path / "pids"
+
+    def sleep_in_a_child(_):
+        return mt.wait_child(mt.start_child([sys.executable, "-c", SLEEPER, str(pid_file)]), 100)
+
+    with pytest.raises(KeyboardInterrupt):
+        with mt._thread_pool(2) as pool:
+            future = pool.submit(sleep_in_a_child, None)
+            deadline = time.monotonic() + 60
+            while not (pid_file.exists() and pid_file.read_text().endswith("\n")):
+                assert time.monotonic() < deadline, "the sleeper never started"
+                time.sleep(0.05)
+            grandchild = int(pid_file.read_text())
+            raise KeyboardInterrupt
+    assert future.done() and future.result() == -signal.SIGKILL  # its child was killed, not left to time out
+    assert _gone_within([grandchild]) == [] and not mt._LIVE_GROUPS
+    assert mt.wait_child(mt.start_child([sys.executable, "-c", "pass"]), 30) == 0
