@@ -16,19 +16,20 @@ Two sources of mutants, each module being its own strata:
   package (mutation_mutmut.py): every module is mutated, the test selection is the whole default suite, and
   mutmut's stats (the suite run once behind trampolines) narrow the tests of each mutant to those that reach its
   function.  The stats are collected once per scratch copy and reused by later runs of the same code.
-  A mutant mutmut's narrowed run leaves undetected (or times out) runs once more, in a fresh pytest process,
-  against the whole files of those tests and then of its module's tests (``widen_undetected``, ``run_widened``;
-  ``--no-widen`` skips it): a function that runs only inside a shared fixture is credited to the one test that
-  set the fixture up, not to the tests that read it, and one that runs once per process (at import, behind a
-  cache) only to the test that happened to run it first.  Files are added cheapest first while their tests take
-  at most WIDEN_MAX_SECONDS; the mutation tool's own tests never.  It is costly: the stats time neither fixtures
-  nor subprocesses, and a widened run took 57-142 s on 2 busy cores (test_faults.py, test_report.py,
-  test_proofs.py), about 2 h for the ~150 undetected mutants of a 20-per-module sample.
+  Mutants the narrowed run leaves undetected or timed out are judged again in fresh pytest processes
+  (``widen_results``; ``--no-widen`` skips it).  A timeout reruns its narrowed tests with mutmut's limit rule
+  applied to a measured clean run of those tests (the stats time neither fixtures nor subprocesses, so a slow
+  fixture looked like a hang).  An undetected mutant runs against the whole files of its function's tests, then
+  of its module's: a function that runs only inside a shared fixture is credited to the one test that set the
+  fixture up, not to the tests that read it, and one that runs once per process (at import, behind a cache)
+  only to the test that happened to run it first.  Files are added cheapest first while their tests take at
+  most WIDEN_MAX_SECONDS; the mutation tool's own tests never.  It is costly: a widened run took 57-142 s on 2
+  busy cores (test_faults.py, test_report.py, test_proofs.py).
 * **the operators mutmut lacks** (mutation_operators.py: distributions and quantiles, dropped keywords, swapped
   data subsets, starts and seeds, swapped arguments), run by mutation_runner.py on the same copy with the same
-  per-function tests, each operator a stratum of its own.  Their widened runs are fresh pytest processes too,
-  which import the module from the mutated source (mutation_import_hook.py), after a control run of the
-  module's unmutated source through the same hook.
+  per-function tests, each operator a stratum of its own.  They are judged again the same way, in pytest
+  processes that import the module from the mutated source (mutation_import_hook.py), after a clean run of the
+  same tests with the module's own source through the same hook (a control that the hook is in force).
 
 Modules are discovered from the tree; a file without any function (``__init__.py`` files that only re-export)
 has nothing to mutate and is listed as excluded.  Each stratum is sampled (``--sample N``, ``--operator-sample
@@ -781,11 +782,9 @@ def run_mutmut(scratch: Scratch, names: list[str], *, max_children: int, progres
     return known
 
 
-#: statuses the widened run judges again: the undetected ones, and timeouts - mutmut's stats time a test's call,
-#: not the shared fixtures it sets up, so a mutant whose tests set up a slow fixture (the proofs' derivations)
-#: exceeds a limit computed from them without hanging, and a timeout counts as detected
+#: statuses judged again in fresh processes (:func:`widen_results`): the undetected ones, and timeouts
 WIDENED_STATUSES = ("survived", "no tests", "timeout")
-#: seconds added to a widened run's wall limit (fixture set-up that the stats do not time)
+#: seconds added to a widened run's stats-based wall limit (fixture set-up that the stats do not time)
 WIDEN_SLACK_SECONDS = 300.0
 #: the mutation tool's own tests (they reach lfverify only incidentally, and cost minutes behind trampolines) are
 #: not widened to; files are added to a widened run only while their tests take at most this (stats seconds)
@@ -795,9 +794,9 @@ WIDENED_STORE = ".lfverify-widened.json"
 
 
 def takes_widened_status(status: str, widened_status: str) -> bool:
-    """Whether a mutant whose narrowed run gave ``status`` takes its widened run's status: an undetected or
-    timed-out mutant when the widened run detected it, and a timeout also when the widened run passed (the
-    narrowed limit did not time fixtures); a widened run that was not applied or ended oddly changes nothing."""
+    """Whether a mutant whose narrowed run gave ``status`` takes the status of a run in a fresh process: an
+    undetected or timed-out mutant when that run detected it, and a timeout also when that run passed (the
+    narrowed limit did not time fixtures); a run that was not applied or ended oddly changes nothing."""
     return status in WIDENED_STATUSES and (widened_status in DETECTED
                                            or (status == "timeout" and widened_status == "survived"))
 
@@ -846,87 +845,100 @@ def _source_sha(source: str | None) -> str | None:
     return None if source is None else hashlib.sha256(source.encode()).hexdigest()
 
 
-def run_widened(scratch: Scratch, jobs: dict[str, dict], *, max_children: int, say=print) -> dict[str, dict]:
-    """Run each mutant of ``jobs`` (name -> ``{"files": [...], "module": dotted, "source": mutated module source
-    or None}``) in a fresh pytest process against the whole ``files``, with a wall limit
-    :data:`WIDEN_SLACK_SECONDS` longer than their stats seconds; name -> ``{"files", "status", "exit_code",
-    "seconds"}`` for every job.
+def clean_limit(seconds: float) -> float:
+    """The wall limit of a mutant whose tests took ``seconds`` in a measured clean run: mutmut's rule
+    (mutation_mutmut.py's constants) applied to the measured time instead of the stats' estimate."""
+    return seconds * mutation_mutmut.TIMEOUT_MULTIPLIER + mutation_mutmut.TIMEOUT_CONSTANT
 
-    A mutmut mutant (``source`` None) runs in ``mutants/`` with ``MUTANT_UNDER_TEST`` set, as mutmut's trampolines
-    expect.  An operator mutant runs in the plain copy with :mod:`mutation_import_hook`, which imports its module
-    from the mutated source.  Either way the mutant is in force from the first import on, so a fresh process also
-    runs functions that run once per process (see :func:`widened_files`), which a forked worker of a warm process
-    never calls again.  Before its mutants, each module's operator mutants get a *control*: the union of their
-    files with the hook importing the module's unmutated source must pass (exit 0: the hook is in force, the
-    module is imported, the tests pass on the plain copy); a module whose control fails gets ``{"error": ...}``
-    instead of results.  Outcomes are kept in the copy (:data:`WIDENED_STORE`) and reused for the same files and
-    source."""
+
+def _module_source(scratch: Scratch, module: str) -> str:
+    path = scratch.root / (module.replace(".", "/") + ".py")
+    return (path if path.exists() else path.with_suffix("") / "__init__.py").read_text(encoding="utf-8")
+
+
+def run_widened(scratch: Scratch, jobs: dict[str, dict], *, max_children: int, say=print) -> dict[str, dict]:
+    """Run each mutant of ``jobs`` in a fresh pytest process; name -> ``{"tests", "status", "exit_code",
+    "seconds", "limit"}``, or ``{"error": why}`` when its clean run failed.
+
+    A job is ``{"tests": node ids or whole files, "module": dotted name, "source": the mutated module source, or
+    None for a mutmut mutant, "limit": "stats" or "clean"}``.  A mutmut mutant runs in ``mutants/`` with
+    ``MUTANT_UNDER_TEST`` set, as mutmut's trampolines expect; an operator mutant runs in the plain copy with
+    :mod:`mutation_import_hook`, which imports its module from the mutated source.  Either way the mutant is in
+    force from the first import on, so a fresh process also runs functions that run once per process (see
+    :func:`widened_files`), which a forked worker of a warm process never calls again.
+
+    *Clean runs* come first: the same tests, unmutated (``MUTANT_UNDER_TEST`` empty; the hook with the module's
+    own source), for every operator job (a control: exit 0 shows the hook is in force - the module is imported -
+    and the tests pass on the plain copy) and every job whose ``limit`` is ``"clean"``.  A job whose clean run
+    does not exit 0 gets ``{"error": ...}``.  The wall limit of a mutant is :func:`clean_limit` of its clean
+    run's seconds with ``"clean"``, else its tests' stats seconds under mutmut's rule plus
+    :data:`WIDEN_SLACK_SECONDS`.  Outcomes are kept in the copy (:data:`WIDENED_STORE`) and reused for the same
+    tests, source and limit rule."""
     store = scratch.root / WIDENED_STORE
     saved = json.loads(store.read_text()) if store.exists() else {}
     specs = scratch.root / ".lfverify-widened-sources"
     specs.mkdir(exist_ok=True)
     deselect = [a for t in mutation_mutmut.TRAMPOLINE_INCOMPATIBLE_TESTS for a in ("--deselect", t)]
 
-    def command(name, job):
-        """cwd, environment and pytest arguments of one run."""
-        if job["source"] is None:
-            return (scratch.root / "mutants", {**scratch_env(scratch.root / "mutants"), "MUTANT_UNDER_TEST": name},
-                    deselect)
-        spec = specs / (hashlib.sha256(name.encode()).hexdigest()[:16] + ".json")
-        spec.write_text(json.dumps({"module": job["module"], "source": job["source"]}))
-        env = {**scratch_env(f"{scratch.root}{os.pathsep}{BENCHMARKS}"), mutation_import_hook.ENV: str(spec)}
-        return scratch.root, env, ["-p", "mutation_import_hook"]
+    def run_key(name, job):
+        return json.dumps([name, job["tests"], _source_sha(job["source"]), job["limit"]])
+
+    def clean_key(job):
+        return json.dumps(["clean", job["tests"], None if job["source"] is None else job["module"]])
 
     def one(item):
-        name, job = item
-        cwd, env, extra = command(name, job)
+        """(key, outcome) of one pytest run: ``item`` is (key, name or None for a clean run, job, limit)."""
+        key, name, job, limit = item
+        if job["source"] is None:
+            cwd, extra = scratch.root / "mutants", deselect
+            env = {**scratch_env(scratch.root / "mutants"), "MUTANT_UNDER_TEST": name or ""}
+        else:
+            spec = specs / (hashlib.sha256(key.encode()).hexdigest()[:16] + ".json")
+            source = job["source"] if name else _module_source(scratch, job["module"])
+            spec.write_text(json.dumps({"module": job["module"], "source": source}))
+            cwd, extra = scratch.root, ["-p", "mutation_import_hook"]
+            env = {**scratch_env(f"{scratch.root}{os.pathsep}{BENCHMARKS}"), mutation_import_hook.ENV: str(spec)}
         start = time.perf_counter()
         proc = start_child([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *extra,
-                            *job["files"]], cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        code = wait_child(proc, wall_limit(scratch, job["files"]) + WIDEN_SLACK_SECONDS)
-        return name, {"files": job["files"], "source_sha": _source_sha(job["source"]),
-                      "status": widened_status(code), "exit_code": code,
-                      "seconds": round(time.perf_counter() - start, 1)}
+                            *job["tests"]], cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        code = wait_child(proc, limit)
+        return key, {"tests": job["tests"], "status": widened_status(code), "exit_code": code,
+                     "seconds": round(time.perf_counter() - start, 1), "limit": round(limit, 1)}
 
-    def known(name, job):
-        old = saved.get(name)
-        return old is not None and old["files"] == job["files"] and old.get("source_sha") == _source_sha(job["source"])
-
-    todo = {n: j for n, j in jobs.items() if not known(n, j)}
-    failed_controls = {}
-    modules = sorted({j["module"] for j in todo.values() if j["source"] is not None})
-    if modules:
-        controls = {}
-        for module in modules:
-            files = sorted({f for j in todo.values() if j["module"] == module and j["source"] is not None
-                            for f in j["files"]})
-            source = (scratch.root / (module.replace(".", "/") + ".py"))
-            if not source.exists():
-                source = source.with_suffix("") / "__init__.py"
-            controls[f"control of {module}"] = {"files": files, "module": module, "source": source.read_text()}
-        say(f"  [widen] controls: {len(controls)} modules' tests with the import hook and the unmutated source")
+    def run_all(items):
         with _thread_pool(max_children) as pool:
-            outcomes = list(pool.map(one, controls.items()))
-        for name, outcome in outcomes:
-            if outcome["exit_code"] != 0:
-                failed_controls[controls[name]["module"]] = (
-                    f"the control run (unmutated {controls[name]['module']} through the import hook) exited with "
-                    f"{outcome['exit_code']}")
-        todo = {n: j for n, j in todo.items() if j["module"] not in failed_controls or j["source"] is None}
-    if todo:
-        say(f"  [widen] {len(todo)} undetected or timed-out mutants run again against the whole files of their "
-            "tests and their module's")
-    with _thread_pool(max_children) as pool:
-        for name, outcome in pool.map(one, todo.items()):
-            saved[name] = outcome
-            write_text_atomically(store, json.dumps(saved))
-    return {name: saved[name] if known(name, job) else {"error": failed_controls[job["module"]]}
-            for name, job in jobs.items()}
+            for key, outcome in pool.map(one, items):
+                saved[key] = outcome
+                write_text_atomically(store, json.dumps(saved))
+
+    todo = {n: j for n, j in jobs.items() if run_key(n, j) not in saved}
+    cleans = {clean_key(j): j for j in todo.values() if j["source"] is not None or j["limit"] == "clean"}
+    cleans = {k: j for k, j in cleans.items() if k not in saved}
+    if cleans:
+        say(f"  [widen] {len(cleans)} clean runs of the tests of the mutants below (timing, and the import hook's "
+            "control)")
+        run_all([(k, None, j, wall_limit(scratch, j["tests"]) + WIDEN_SLACK_SECONDS) for k, j in cleans.items()])
+
+    def clean_error(job):
+        clean = saved.get(clean_key(job)) if job["source"] is not None or job["limit"] == "clean" else None
+        if clean is not None and clean["exit_code"] != 0:
+            what = "unmutated" if job["source"] is None else "unmutated, through the import hook"
+            return f"the clean run of its tests ({what}) exited with {clean['exit_code']}"
+        return None
+
+    runnable = [(run_key(n, j), n, j, clean_limit(saved[clean_key(j)]["seconds"]) if j["limit"] == "clean"
+                 else wall_limit(scratch, j["tests"]) + WIDEN_SLACK_SECONDS)
+                for n, j in todo.items() if clean_error(j) is None]
+    if runnable:
+        say(f"  [widen] {len(runnable)} mutants run again in a fresh process")
+        run_all(runnable)
+    return {n: saved[run_key(n, j)] if run_key(n, j) in saved else {"error": clean_error(j)}
+            for n, j in jobs.items()}
 
 
-def _apply_widened(results: dict[str, dict], outcomes: dict[str, dict]) -> int:
-    """Give each mutant its widened status where :func:`takes_widened_status` says so (``widened`` names the
-    files), or the reason its widened run was not made (``widen_error``); how many became detected."""
+def _apply_widened(results: dict[str, dict], outcomes: dict[str, dict], field: str) -> int:
+    """Give each mutant its widened status where :func:`takes_widened_status` says so (``field`` names the tests
+    of that run), or the reason its run was not made (``widen_error``); how many became detected."""
     detected = 0
     for name, outcome in outcomes.items():
         result = results[name]
@@ -934,38 +946,59 @@ def _apply_widened(results: dict[str, dict], outcomes: dict[str, dict]) -> int:
             result["widen_error"] = outcome["error"]
         elif takes_widened_status(result["status"], outcome["status"]):
             detected += result["status"] not in DETECTED and outcome["status"] in DETECTED
-            result.update(status=outcome["status"], widened=outcome["files"])
+            result.update({"status": outcome["status"], field: outcome["tests"]})
     return detected
+
+
+def widen_results(scratch: Scratch, results: dict[str, dict], targets: dict[str, tuple[str, str, str | None]], *,
+                  max_children: int, say=print) -> int:
+    """Judge again, in fresh processes (:func:`run_widened`), the mutants the narrowed run left undetected or
+    timed out; update ``results`` and return how many became detected.  ``targets`` maps a mutant name to its
+    module's dotted name, its function's key and its mutated module source (None for mutmut's mutants).
+
+    1. A *timeout* runs again against the same narrowed tests with a limit from their measured clean run
+       (:func:`clean_limit`; mutmut's limit comes from stats that time neither fixtures nor subprocesses, so a
+       mutant whose tests set up a slow fixture - the proofs' derivations - times out without hanging).  It keeps
+       the new status (``rejudged`` names the tests): a timeout again, a kill, or survived - then it goes on to 2.
+    2. An *undetected* mutant runs against the whole files of :func:`widened_files` (``widened`` names them): a
+       function that runs only inside a shared fixture is credited to the one test that set the fixture up, and
+       one that runs once per process only to the test that ran it first; every widened test is a test of the
+       default suite, so a failure is a real kill."""
+    def job(name, tests, limit):
+        module, _, source = targets[name]
+        return {"tests": tests, "module": module, "source": source, "limit": limit}
+
+    timeouts = {n: job(n, tests_of_function(scratch, targets[n][0], targets[n][1])[0], "clean")
+                for n, r in results.items() if n in targets and r["status"] == "timeout"}
+    timeouts = {n: j for n, j in timeouts.items() if j["tests"]}
+    if timeouts:
+        _apply_widened(results, run_widened(scratch, timeouts, max_children=max_children, say=say), "rejudged")
+        say(f"  [widen] timeouts judged again with a limit from a clean run: "
+            f"{sum(results[n]['status'] == 'timeout' for n in timeouts)} of {len(timeouts)} time out again, "
+            f"{sum(results[n]['status'] not in DETECTED for n in timeouts)} pass")
+    undetected = {}
+    for name, result in results.items():
+        if name in targets and result["status"] in ("survived", "no tests"):
+            files = widened_files(scratch, targets[name][0], targets[name][1])
+            if files:
+                undetected[name] = job(name, files, "stats")
+    return _apply_widened(results, run_widened(scratch, undetected, max_children=max_children, say=say), "widened")
 
 
 def widen_undetected(scratch: Scratch, results: dict[str, dict], modules: dict[str, str], *, max_children: int,
                      say=print) -> int:
-    """Run each mutmut mutant the narrowed run left undetected or timed out again (:func:`run_widened`) and update its
-    result; returns how many it detected.
-
-    mutmut's stats credit a function to the tests during which it ran.  A function that runs only while a session-
-    or module-scoped fixture is set up (the proofs' derivations, computed once for all of test_proofs.py) is
-    credited to the first test that set the fixture up, so the narrowed run checks that one test's assertions
-    while the other tests of the file, which read the same fixture, never run on the mutant.  Every widened test
-    is a test of the default suite, so a failure is a real kill; it is recorded as ``killed`` with ``widened``
-    naming the files.  A timed-out mutant takes the widened run's status whatever it is (a timeout only if it
-    exceeds the longer limit too).  ``modules`` maps a mutant name to its module's dotted name."""
-    jobs = {}
-    for name, result in results.items():
-        if result["status"] in WIDENED_STATUSES:
-            module = modules[name]
-            files = widened_files(scratch, module, mutation_operators.function_key_of(name).removeprefix(module + "."))
-            if files:
-                jobs[name] = {"files": files, "module": module, "source": None}
-    return _apply_widened(results, run_widened(scratch, jobs, max_children=max_children, say=say))
+    """:func:`widen_results` for mutmut's mutants (``modules``: mutant name -> its module's dotted name)."""
+    targets = {name: (module, mutation_operators.function_key_of(name).removeprefix(module + "."), None)
+               for name, module in modules.items()}
+    return widen_results(scratch, results, targets, max_children=max_children, say=say)
 
 
 def run_operators(scratch: Scratch, mutants: list, *, max_children: int, rerun: bool = False, widen: bool = True,
                   say=print) -> dict[str, dict]:
     """Status, seconds and diff of each operator mutant (mutation_runner.py); results obtained on this copy by the
     same operators and runner are reused (``.lfverify-operators.json``).  With ``widen``, a mutant left
-    undetected or timed out runs once more in a fresh process against the whole files of its tests and its
-    module's (:func:`run_widened`, with the module imported from the mutated source)."""
+    undetected or timed out is judged again in fresh processes (:func:`widen_results`, the module imported from
+    the mutated source)."""
     store = scratch.root / ".lfverify-operators.json"
     tool = hashlib.sha256(b"".join((BENCHMARKS / f).read_bytes() for f in ("mutation_operators.py",
                                                                             "mutation_runner.py"))).hexdigest()
@@ -997,14 +1030,9 @@ def run_operators(scratch: Scratch, mutants: list, *, max_children: int, rerun: 
         store.write_text(json.dumps(saved))
     results = {m.name: {**known[m.name], "diff": m.diff} for m in mutants}
     if widen:
-        again = {}
-        for m in mutants:
-            if results[m.name]["status"] in WIDENED_STATUSES:
-                files = widened_files(scratch, m.module, m.key)
-                if files:
-                    source = m.apply((scratch.root / m.path).read_text(encoding="utf-8"))
-                    again[m.name] = {"files": files, "module": m.module, "source": source}
-        _apply_widened(results, run_widened(scratch, again, max_children=max_children, say=say))
+        targets = {m.name: (m.module, m.key, m.apply((scratch.root / m.path).read_text(encoding="utf-8")))
+                   for m in mutants if results[m.name]["status"] in WIDENED_STATUSES}
+        widen_results(scratch, results, targets, max_children=max_children, say=say)
     return results
 
 # ---------------------------------------------------------------------- assembling a module's entry

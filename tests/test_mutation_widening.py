@@ -82,33 +82,37 @@ def test_widening_runs_undetected_mutmut_mutants_against_the_files_of_their_func
     """A function credited (by mutmut's stats) to one test of a file whose other test detects the mutant - what a
     shared fixture does - is detected by the widened run and recorded as killed with the files; a mutant no test
     detects stays survived; a detected mutant is not rerun; a function without tests, and one credited only to
-    an unrelated file (what an import-time function gets), are run against the files of their module's tests;
-    a timed-out mutant that passes the longer run is undetected."""
+    an unrelated file (what an import-time function gets), are run against the files of their module's tests.
+    Timeouts rerun their narrowed test with a limit from its clean run: one that hangs times out again, one whose
+    test fails is killed, one that passes is undetected and then widened."""
     tests = tmp_path / "mutants" / "tests"
     tests.mkdir(parents=True)
     (tests / "test_x.py").write_text(
-        "import os\n"
-        "def test_credited():\n    pass\n"
+        "import os, time\n"
+        "def test_credited():\n"
+        "    if os.environ['MUTANT_UNDER_TEST'] == 'lfverify.m.x_f__mutmut_4':\n"
+        "        time.sleep(120)\n"
+        "    assert os.environ['MUTANT_UNDER_TEST'] != 'lfverify.m.x_f__mutmut_5'\n"
         "def test_reads_the_fixture():\n"
         "    assert os.environ['MUTANT_UNDER_TEST'] not in ('lfverify.m.x_f__mutmut_1', 'lfverify.m.x_h__mutmut_1',\n"
-        "                                                    'lfverify.m.x_k__mutmut_1')\n")
+        "                                                    'lfverify.m.x_k__mutmut_1', 'lfverify.m.x_f__mutmut_6')\n")
     (tests / "test_y.py").write_text("def test_unrelated():\n    pass\n")
     names = ["lfverify.m.x_f__mutmut_1", "lfverify.m.x_f__mutmut_2", "lfverify.m.x_g__mutmut_1",
-             "lfverify.m.x_h__mutmut_1", "lfverify.m.x_f__mutmut_3", "lfverify.m.x_k__mutmut_1"]
-    scratch = mt.Scratch(tmp_path, {"lfverify/m.py": names},
+             "lfverify.m.x_h__mutmut_1", "lfverify.m.x_f__mutmut_3", "lfverify.m.x_k__mutmut_1",
+             "lfverify.m.x_f__mutmut_4", "lfverify.m.x_f__mutmut_5", "lfverify.m.x_f__mutmut_6"]
+    scratch = mt.Scratch(tmp_path, {"lfverify/m.py": [n for n in names if "x_h" not in n]},
                          {"lfverify.m.x_f": ["tests/test_x.py::test_credited"],
                           "lfverify.m.x_g": ["tests/test_y.py::test_unrelated"],
                           "lfverify.m.x_k": ["tests/test_y.py::test_unrelated"]},
                          {"tests/test_x.py::test_credited": 0.01, "tests/test_x.py::test_reads_the_fixture": 0.01,
                           "tests/test_y.py::test_unrelated": 0.02}, {}, "HEAD abc")
-    results = {"lfverify.m.x_f__mutmut_1": {"status": "survived"}, "lfverify.m.x_f__mutmut_2": {"status": "survived"},
-               "lfverify.m.x_g__mutmut_1": {"status": "killed"}, "lfverify.m.x_h__mutmut_1": {"status": "no tests"},
-               "lfverify.m.x_f__mutmut_3": {"status": "timeout"}, "lfverify.m.x_k__mutmut_1": {"status": "survived"}}
+    statuses = ["survived", "survived", "killed", "no tests", "timeout", "survived", "timeout", "timeout", "timeout"]
+    results = {n: {"status": s} for n, s in zip(names, statuses)}
     said = []
     detected = mt.widen_undetected(scratch, results, dict.fromkeys(names, "lfverify.m"), max_children=2,
                                    say=said.append)
-    both = ["tests/test_x.py", "tests/test_y.py"]
-    assert detected == 3
+    both, credited = ["tests/test_x.py", "tests/test_y.py"], ["tests/test_x.py::test_credited"]
+    assert detected == 4  # f_1, h_1, k_1, and f_6 (a timeout whose test passed, detected by the widened files)
     assert results["lfverify.m.x_f__mutmut_1"] == {"status": "killed", "widened": both}
     assert results["lfverify.m.x_f__mutmut_2"] == {"status": "survived"}
     assert results["lfverify.m.x_g__mutmut_1"] == {"status": "killed"}
@@ -116,9 +120,22 @@ def test_widening_runs_undetected_mutmut_mutants_against_the_files_of_their_func
     # credited to test_y.py only (which passes); test_x.py, a file of the module's tests, detects it
     assert results["lfverify.m.x_k__mutmut_1"] == {"status": "killed", "widened": ["tests/test_y.py",
                                                                                   "tests/test_x.py"]}
-    assert results["lfverify.m.x_f__mutmut_3"] == {"status": "survived", "widened": both}
-    assert said == ["  [widen] 5 undetected or timed-out mutants run again against the whole files of their "
-                    "tests and their module's"]
+    # a timeout whose narrowed test passes within the measured limit: undetected (and no widened test fails)
+    assert results["lfverify.m.x_f__mutmut_3"] == {"status": "survived", "rejudged": credited}
+    assert results["lfverify.m.x_f__mutmut_4"] == {"status": "timeout", "rejudged": credited}
+    assert results["lfverify.m.x_f__mutmut_5"] == {"status": "killed", "rejudged": credited}
+    assert results["lfverify.m.x_f__mutmut_6"] == {"status": "killed", "rejudged": credited, "widened": both}
+    store = json.loads((tmp_path / mt.WIDENED_STORE).read_text())
+    clean = store[json.dumps(["clean", credited, None])]
+    assert clean["exit_code"] == 0
+    hang = store[json.dumps(["lfverify.m.x_f__mutmut_4", credited, None, "clean"])]
+    assert hang["limit"] == round(mt.clean_limit(clean["seconds"]), 1) and hang["exit_code"] is None
+    assert hang["limit"] <= hang["seconds"] < hang["limit"] + 30  # killed at the limit, not after 120 s
+    assert said == ["  [widen] 1 clean runs of the tests of the mutants below (timing, and the import hook's control)",
+                    "  [widen] 4 mutants run again in a fresh process",
+                    "  [widen] timeouts judged again with a limit from a clean run: 1 of 4 time out again, "
+                    "2 pass",
+                    "  [widen] 6 mutants run again in a fresh process"]
     # kept in the copy: a second call reruns nothing and gives the same answer
     results2 = {"lfverify.m.x_f__mutmut_1": {"status": "survived"}}
     said.clear()
@@ -218,11 +235,11 @@ def test_operator_mutants_are_widened_in_a_fresh_process_that_imports_the_mutate
     assert results[names[0]]["widened"] == ["tests/test_other.py", "tests/test_m.py"]
     assert results[names[1]] == {"status": "survived", "seconds": 1.0, "diff": mutants[1].diff}
     assert results[names[2]]["status"] == "survived" and "widened" not in results[names[2]]
-    assert results[names[2]]["widen_error"] == ("the control run (unmutated lfverify.n through the import hook) "
+    assert results[names[2]]["widen_error"] == ("the clean run of its tests (unmutated, through the import hook) "
                                                 f"exited with {mutation_import_hook.NOT_APPLIED}")
-    assert said[1:] == ["  [widen] controls: 2 modules' tests with the import hook and the unmutated source",
-                        "  [widen] 2 undetected or timed-out mutants run again against the whole files of their "
-                        "tests and their module's"]
+    # clean runs: one per (module, tests): _table's files, scale's (its own file first), lfverify.n's
+    assert said[1:] == ["  [widen] 3 clean runs of the tests of the mutants below (timing, and the import hook's "
+                        "control)", "  [widen] 2 mutants run again in a fresh process"]
     assert (tmp_path / "lfverify" / "m.py").read_text() == MODULE
     # without widening the narrowed statuses are the results
     (tmp_path / "again").mkdir()
