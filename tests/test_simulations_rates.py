@@ -198,3 +198,78 @@ def test_fit_power_law_inflates_the_covariance_by_chi2_over_dof_on_lack_of_fit()
     assert fit.slope_standard_error == pytest.approx(slope_se, rel=1e-5)
     assert fit.ci_low == pytest.approx(params[1] - q * slope_se, rel=1e-5)
     assert fit.ci_high == pytest.approx(params[1] + q * slope_se, rel=1e-5)
+
+
+# ---------------------------------------------------------------------- dense textbook oracles (issue 17)
+def _dense_wls(design, response, sd):
+    """Weighted least squares written out: params = (X'WX)^-1 X'Wy with W = diag(1/sd^2); the covariance
+    (X'WX)^-1 for known standard deviations; chi2 = sum of squared standardized residuals."""
+    w = 1.0 / sd**2
+    bread = np.linalg.inv(design.T @ (w[:, None] * design))
+    params = bread @ (design.T @ (w * response))
+    chi2 = float(np.sum(w * (response - design @ params) ** 2))
+    return params, bread, chi2
+
+
+def test_fit_rate_uses_hc3_standard_errors_and_the_t_quantile_at_the_requested_level():
+    """Oracle: the HC3 sandwich written out (MacKinnon & White 1985): (X'X)^-1 X' diag(e_i^2 / (1 - h_ii)^2)
+    X (X'X)^-1, the slope by the normal equations, and scipy's t quantile with N - 2 degrees of freedom at a
+    non-default level.  Heteroskedastic errors (spread growing with n) make HC3 differ from the classical s.e.
+
+    Kills: simulations.rates.x_fit_rate__lfv_dropkw_1 (``.fit()`` without ``cov_type="HC3"``)."""
+    rng = np.random.default_rng(20201)
+    n = np.repeat(SIZES, 4).astype(float)
+    errors = n**-0.5 * np.exp((0.05 + 0.1 * np.log(n / 100)) * rng.standard_normal(n.size))
+    fit = fit_rate(n, errors, expected=-0.5, tolerance=0.3, level=0.8)
+    x = np.column_stack([np.ones(n.size), np.log(n)])
+    y = np.log(errors)
+    bread = np.linalg.inv(x.T @ x)
+    params = bread @ x.T @ y
+    resid = y - x @ params
+    leverage = np.einsum("ij,jk,ik->i", x, bread, x)
+    hc3 = bread @ x.T @ np.diag(resid**2 / (1 - leverage) ** 2) @ x @ bread
+    classical = bread * (resid @ resid) / (n.size - 2)
+    se = np.sqrt(hc3[1, 1])
+    assert abs(se / np.sqrt(classical[1, 1]) - 1) > 0.05  # the two differ here: the check can tell them apart
+    q = stats.t.ppf(0.9, n.size - 2)
+    assert fit.slope == pytest.approx(params[1], rel=1e-12)
+    assert fit.intercept == pytest.approx(params[0], rel=1e-12)
+    assert fit.slope_standard_error == pytest.approx(se, rel=1e-10)
+    assert (fit.ci_low, fit.ci_high) == pytest.approx((params[1] - q * se, params[1] + q * se), rel=1e-10)
+    assert fit.level == 0.8
+
+
+@pytest.mark.parametrize("level", [0.9, 0.99])
+def test_fit_limit_fields_and_interval_against_dense_wls_with_and_without_lack_of_fit(level):
+    """Oracle: the WLS normal equations written out; without lack of fit the covariance is (X'WX)^-1 and the
+    quantile scipy's normal one; with a planted zig-zag (lack-of-fit p < 0.05) the covariance is inflated by
+    chi2 / dof and the quantile is scipy's t with dof = k - 2.  Every field of LimitFit is checked by name at a
+    non-default level and exponent.
+
+    Kills: simulations.rates.x_fit_limit__lfv_args_12 (``level`` and ``points`` swapped) and
+    x__weighted_fit__lfv_dist_3 (the normal quantile where the t quantile belongs)."""
+    n = np.array([100.0, 200.0, 400.0, 800.0, 1600.0, 3200.0])
+    se = np.full(n.size, 0.004)
+    exponent = -0.75
+    design = np.column_stack([np.ones(n.size), n**exponent])
+    smooth = 0.07 + 2.0 * n**exponent + se * np.array([0.3, -0.5, 0.2, 0.4, -0.1, -0.3])
+    zigzag = smooth + 10 * se * np.array([1, -1, 1, -1, 1, -1])
+    for means, inflated in ((smooth, False), (zigzag, True)):
+        fit = fit_limit(n, means, se, exponent=exponent, level=level)
+        params, cov, chi2 = _dense_wls(design, means, se)
+        dof = n.size - 2
+        p_lack = stats.chi2.sf(chi2, dof)
+        assert bool(p_lack < 0.05) is inflated
+        if inflated:
+            cov, q = cov * chi2 / dof, stats.t.ppf(0.5 + level / 2, dof)
+        else:
+            q = stats.norm.ppf(0.5 + level / 2)
+        limit_se = np.sqrt(cov[0, 0])
+        assert fit.limit == pytest.approx(params[0], rel=1e-12)
+        assert fit.coefficient == pytest.approx(params[1], rel=1e-12)
+        assert fit.limit_standard_error == pytest.approx(limit_se, rel=1e-10)
+        assert fit.ci_low == pytest.approx(params[0] - q * limit_se, rel=1e-10)
+        assert fit.ci_high == pytest.approx(params[0] + q * limit_se, rel=1e-10)
+        assert fit.lack_of_fit_p == pytest.approx(p_lack, rel=1e-10)
+        assert (fit.exponent, fit.level, fit.points) == (exponent, level, n.size)
+        assert type(fit.points) is int
