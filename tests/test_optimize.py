@@ -728,3 +728,28 @@ def test_bfgs_first_step_is_kept_exactly_when_u_hat_rises_by_1e4_times_the_slope
     result = maximize_surrogate_utility(objective, theta0, method="bfgs", learning_rate=lam, max_iter=1)
     assert result.iterations == 1 and result.phase1_steps == 0
     _assert_same_point(result.theta, theta0 + lam * 0.5 ** halvings * unit, "theta after the first step")
+
+
+def test_a_row_with_a_non_finite_gradient_is_not_ok_and_the_other_rows_are():
+    """Oracle: _evaluate's documented rule, row by row ("the other rows of the batch are unaffected"), on a stand-in
+    objective whose batch evaluation gives finite values everywhere, an infinite gradient entry in row 1 and a NaN
+    value in row 3.
+
+    Kills: optimize.x__evaluate__lfv_dropkw_1 (``np.isfinite(gradient).all()`` over the whole batch)."""
+    from types import SimpleNamespace
+
+    from lfverify.optimize import _evaluate
+
+    class Objective:
+        def evaluate(self, theta, *, true_utility, direction):
+            gradient = np.ones_like(theta)
+            gradient[1, 0] = np.inf
+            value = np.arange(theta.shape[0], dtype=float)
+            value[3] = np.nan
+            return SimpleNamespace(value=value, gradient=gradient, true_utility=value + 0.5)
+
+    out, ok = _evaluate(Objective(), np.zeros((4, 3)), True)
+    assert ok.tolist() == [True, False, True, False]
+    np.testing.assert_array_equal(out.value, [0.0, 1.0, 2.0, np.nan])
+    np.testing.assert_array_equal(out.true_utility, [0.5, 1.5, 2.5, np.nan])
+    assert np.isinf(out.gradient[1, 0]) and np.isfinite(np.delete(out.gradient, 1, axis=0)).all()
