@@ -788,3 +788,76 @@ def test_check_scheduler_bounds_the_identity_exchange_by_the_timeout(monkeypatch
         with pytest.raises(ValueError, match="no Dask scheduler answered within 0.2 s"):
             executors._check_scheduler(address, 0.2)
     assert bounds == [0.2]
+
+
+def test_a_malformed_scheduler_address_gets_the_whole_documented_advice():
+    """Oracle: _dask_advice's sentence typed here, around distributed's own reason (whatever its wording).
+
+    Kills: simulations.executors.x__check_scheduler__lfv_args_1 (address and problem swapped)."""
+    import re
+
+    pytest.importorskip("distributed")
+    from lfverify.simulations import executors
+
+    for address in ("tcp://localhost", "tcp://host:notaport"):
+        with pytest.raises(ValueError) as caught:
+            executors._check_scheduler(address, 0.5)
+        assert re.fullmatch(re.escape(f"--dask {address}: not a scheduler address such as tcp://127.0.0.1:8786 (")
+                            + r"[^;]+" + re.escape("); check the address (`dask scheduler` listens on tcp://HOST:8786), "
+                                                   "or run locally with --dask-local N or --workers N"),
+                            str(caught.value)), str(caught.value)
+
+
+@pytest.mark.parametrize("finish", ["all results", "interrupted"])
+def test_the_dask_executor_closes_its_client_and_local_cluster_within_the_stop_timeout(monkeypatch, finish):
+    """Oracle: a spy standing in for distributed records every call; the client and the LocalCluster it started
+    are each closed once, with the executors' documented stop timeout (not distributed's defaults, which wait
+    far longer for dead workers), whether the run finished or was abandoned by its consumer.
+
+    Kills: simulations.executors.xǁDaskExecutorǁmap_unordered__lfv_dropkw_2 (``cluster.close()``)."""
+    from types import SimpleNamespace
+
+    from lfverify.simulations import executors
+
+    calls = []
+
+    class Future:
+        def __init__(self, key, value):
+            self.key, self.value = key, value
+
+        def result(self):
+            return self.value
+
+    class Client:
+        def __init__(self, cluster):
+            calls.append(("client", cluster))
+
+        def run(self, function):
+            calls.append(("run", function.__name__))
+
+        def submit(self, function, *args, pure):
+            calls.append(("submit", args, pure))
+            return Future(f"key-{args}", function(*args))
+
+        def close(self, **kwargs):
+            calls.append(("client.close", kwargs))
+
+    class LocalCluster:
+        def __init__(self, **kwargs):
+            calls.append(("cluster", kwargs["n_workers"]))
+
+        def close(self, **kwargs):
+            calls.append(("cluster.close", kwargs))
+
+    fake = SimpleNamespace(LocalCluster=LocalCluster, Client=Client, as_completed=lambda futures: iter(futures))
+    monkeypatch.setattr(executors, "_import_distributed", lambda: fake)
+    results = DaskExecutor(n_workers=2).map_unordered(abs, [(-1,), (-2,), (-3,)])
+    if finish == "all results":
+        assert sorted(results) == [(0, 1), (1, 2), (2, 3)]
+    else:
+        assert next(results) == (0, 1)
+        results.close()
+    stop = {"timeout": executors._STOP_TIMEOUT}
+    assert [c for c in calls if c[0].endswith("close")] == [("client.close", stop), ("cluster.close", stop)]
+    assert calls[:3] == [("cluster", 2), ("client", calls[1][1]), ("run", "_single_threaded_blas")]
+    assert [c for c in calls if c[0] == "submit"] == [("submit", (a,), False) for a in (-1, -2, -3)]

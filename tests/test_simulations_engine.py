@@ -188,3 +188,16 @@ def test_read_records_parses_the_documented_record_format_exactly(tmp_path):
                     {"kind": "sample", "n": 20, "converged": False, "note": "x1"}]
     assert rows[1]["converged"] is False and rows[0]["converged"] is True
     assert type(rows[0]["n"]) is int and type(rows[0]["value"]) is float
+
+
+@pytest.mark.parametrize("seed", [1.5, True, -3, "7", np.float64(2.0)])
+def test_a_given_seed_that_is_not_a_non_negative_int_is_refused_before_anything_is_written(tmp_path, seed):
+    """The seed the caller gave is validated, not the study's default one: 1.5 must not silently become seed 1.
+    Oracle: seed_sequence's documented rule (non-negative int, bool refused) and its message, typed here.
+
+    Kills: simulations.engine.x_run__lfv_start_1 (``seed_sequence(study.seed, "check")``)."""
+    out = tmp_path / "run"
+    with pytest.raises(ValueError) as caught:
+        _run(out, seed=seed)
+    assert str(caught.value) == f"study_seed must be a non-negative int; got {seed!r}"
+    assert not out.exists()
