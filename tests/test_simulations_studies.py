@@ -72,6 +72,38 @@ def test_uniform_convergence_sup_is_the_core_error_at_the_recorded_theta(uniform
             assert row["sup_error"] >= row["net_sup_error"]
 
 
+def test_uniform_convergence_records_have_the_documented_columns(uniform):
+    """Oracle: the column list of the module docstring, typed here (d = 2 for both populations).
+
+    Kills: simulations.uniform_convergence.x__run_task__mutmut_76 ("REFINEMENT_MOVES")."""
+    out, _ = uniform
+    header = (out / "records.csv").read_text().splitlines()[0].split(",")
+    assert header == ["population", "metric", "tau", "n", "replication", "sup_error", "net_sup_error",
+                      "refinement_moves", "worst_theta_1", "worst_theta_2"]
+    rows = engine.read_records(out)
+    assert all(isinstance(r["refinement_moves"], int) and r["refinement_moves"] >= 0 for r in rows)
+
+
+@pytest.mark.parametrize("d", [1, 2, 3, 4])
+def test_pattern_search_moves_are_the_unit_axis_and_diagonal_directions(d):
+    """Oracle: the docstring's set, enumerated here: +-e_l (2 d) and (+-e_l +- e_m) / sqrt 2 for l < m
+    (2 d (d - 1)), each of unit length; for d = 2 the 8 compass directions.
+
+    Kills: simulations.uniform_convergence.x__moves__mutmut_24 (diagonals divided by sqrt 3)."""
+    expected = []
+    for sign in (1, -1):
+        expected += [sign * np.eye(d)[l] for l in range(d)]
+    for l, m in itertools.combinations(range(d), 2):
+        for sl, sm in itertools.product((1, -1), repeat=2):
+            v = np.zeros(d)
+            v[l], v[m] = sl / math.sqrt(2), sm / math.sqrt(2)
+            expected.append(v)
+    moves = uc._moves(d)
+    assert moves.shape == (2 * d + 2 * d * (d - 1), d)
+    np.testing.assert_allclose(moves, np.array(expected), rtol=0, atol=1e-15)
+    np.testing.assert_allclose(np.linalg.norm(moves, axis=1), 1.0, rtol=1e-15)
+
+
 def test_uniform_convergence_summary_and_figures(uniform):
     out, summary = uniform
     assert set(summary["settings"]) == {"finite/F1", "finite/Jaccard", "bounded-logistic/F1",

@@ -14,6 +14,10 @@ with V exact (finite sums; deterministic quadrature to ~1e-15) and the sup taken
   (2 d axis and diagonal moves in general), stepping while the error grows and halving the step otherwise,
   projected onto the ball (batched over replications).
 
+Each record row (records.csv) is one (metric, replication) of a task, with the columns population, metric, tau,
+n, replication, sup_error (E(S)), net_sup_error (the max over the net alone), refinement_moves (pattern-search
+moves accepted) and worst_theta_1 ... worst_theta_d (where the sup was found).
+
 log E(S) is fitted on log n over all replications (:func:`lfverify.simulations.rates.fit_rate`, HC3 standard
 errors): Lemma 4's rate holds when the slope's 95 % interval covers -0.5 and lies within [-0.6, -0.4].
 
