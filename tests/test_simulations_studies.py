@@ -104,6 +104,71 @@ def test_pattern_search_moves_are_the_unit_axis_and_diagonal_directions(d):
     np.testing.assert_allclose(np.linalg.norm(moves, axis=1), 1.0, rtol=1e-15)
 
 
+COMMITTED = Path(__file__).resolve().parents[1] / "simulations" / "results"
+
+
+@pytest.mark.parametrize("pop_name", ["finite", "bounded-logistic"])
+def test_committed_uniform_convergence_records_reproduce_from_the_current_populations_and_streams(pop_name):
+    """Oracle: the committed quick results (simulations/results/uniform-convergence, GENERATED and published in
+    simulations/README.md): for replications 0 and 29 at n = 100 and 316, the error at the recorded worst theta
+    and the max over the net, recomputed from the populations and replication streams of today's code and the
+    committed seed, must equal the recorded numbers to 1e-12.  A changed population (atoms, weights, eta) or a
+    changed stream key changes the sample or V, hence the numbers; so does c_X in the committed summary.
+
+    Kills: simulations.study_populations x__populations__mutmut_* (the finite population's constants) and
+    x_replication_generator__mutmut_2 (the stream key's text)."""
+    folder = COMMITTED / "uniform-convergence"
+    seed = json.loads((folder / "summary.json").read_text())["generated_by"]["seed"]
+    summary = json.loads((folder / "summary.json").read_text())
+    population = sp.POPULATIONS[pop_name]
+    net = uc.theta_net(2, uc.C_THETA)
+    checked = 0
+    for row in engine.read_records(folder):
+        if row["population"] != pop_name or row["n"] not in (100, 316) or row["replication"] not in (0, 29):
+            continue
+        metric, tau = sp.METRICS[row["metric"]]
+        loss = tau_logistic(tau)
+        X, y = sp.draw_replications(population, pop_name, row["n"], row["replication"], 1, seed)
+        core = EmpiricalSurrogateUtility(metric, loss, X[0], y[0])
+        theta = np.array([row["worst_theta_1"], row["worst_theta_2"]])
+        err = np.linalg.norm(core.gradient_direction(theta) - population.gradient_direction(metric, loss, theta))
+        assert err == pytest.approx(row["sup_error"], rel=1e-12, abs=0)
+        net_err = np.linalg.norm(core.gradient_direction(net) - population.gradient_direction(metric, loss, net),
+                                 axis=1)
+        assert row["net_sup_error"] == pytest.approx(net_err.max(), rel=1e-12, abs=0)
+        checked += 1
+    assert checked == 8  # 2 metrics x 2 sizes x 2 replications
+    for metric_name in sp.METRICS:
+        recorded = summary["settings"][f"{pop_name}/{metric_name}"]["constants"]["c_X"]
+        assert sp.feature_bound(population) == pytest.approx(recorded, rel=1e-15)
+
+
+def test_replication_streams_follow_the_documented_key_and_labels_are_int64():
+    """Oracle: the engine's documented scheme written out with hashlib - SeedSequence(entropy=study_seed,
+    spawn_key=the four little-endian 32-bit words of BLAKE2b-128 of "population=<name>,n=<n>,replication=<r>") -
+    and population.sample on that stream; labels as int64 (the records' and estimators' label type).
+
+    Kills: simulations.study_populations x_replication_generator__mutmut_2 and x_draw_replications__mutmut_21
+    (``astype(None)``: float labels)."""
+    import hashlib
+
+    def stream(seed, text):
+        digest = hashlib.blake2b(text.encode(), digest_size=16).digest()
+        words = tuple(int.from_bytes(digest[i:i + 4], "little") for i in range(0, 16, 4))
+        return np.random.default_rng(np.random.SeedSequence(entropy=seed, spawn_key=words))
+
+    generator = sp.replication_generator(77, "finite", 50, 3)
+    np.testing.assert_array_equal(generator.random(5), stream(77, "population=finite,n=50,replication=3").random(5))
+    population = sp.POPULATIONS["bounded-logistic"]
+    X, y = sp.draw_replications(population, "bounded-logistic", 40, 2, 3, 77)
+    assert X.shape == (3, 40, 2) and y.shape == (3, 40)
+    assert X.dtype == np.float64 and y.dtype == np.int64
+    for k, r in enumerate((2, 3, 4)):
+        X_r, y_r = population.sample(40, seed=stream(77, f"population=bounded-logistic,n=40,replication={r}"))
+        np.testing.assert_array_equal(X[k], X_r)
+        np.testing.assert_array_equal(y[k], y_r)
+
+
 def test_uniform_convergence_summary_and_figures(uniform):
     out, summary = uniform
     assert set(summary["settings"]) == {"finite/F1", "finite/Jaccard", "bounded-logistic/F1",
