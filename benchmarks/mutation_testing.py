@@ -17,14 +17,15 @@ Two sources of mutants, each module being its own strata:
   mutmut's stats (the suite run once behind trampolines) narrow the tests of each mutant to those that reach its
   function.  The stats are collected once per scratch copy and reused by later runs of the same code.
   Mutants the narrowed run leaves undetected or timed out are judged again in fresh pytest processes
-  (``widen_results``; ``--no-widen`` skips it).  A timeout reruns its narrowed tests with mutmut's limit rule
-  applied to a measured clean run of those tests (the stats time neither fixtures nor subprocesses, so a slow
-  fixture looked like a hang).  An undetected mutant runs against the whole files of its function's tests, then
-  of its module's: a function that runs only inside a shared fixture is credited to the one test that set the
-  fixture up, not to the tests that read it, and one that runs once per process (at import, behind a cache)
-  only to the test that happened to run it first.  Files are added cheapest first while their tests take at
-  most WIDEN_MAX_SECONDS; the mutation tool's own tests never.  It is costly: a widened run took 57-142 s on 2
-  busy cores (test_faults.py, test_report.py, test_proofs.py).
+  (``widen_results``; ``--no-widen`` skips it).  A timeout reruns its narrowed tests with a limit from a
+  measured clean run of those tests (CLEAN_MULTIPLIER x its seconds + CLEAN_CONSTANT): the stats time neither
+  fixtures nor subprocesses, so a slow fixture looked like a hang.  An undetected mutant runs against the whole
+  files of its function's tests, then of its module's: a function that runs only inside a shared fixture is
+  credited to the one test that set the fixture up, not to the tests that read it, and one that runs once per
+  process (at import, behind a cache) only to the test that happened to run it first.  Files are added cheapest
+  first while their tests take at most WIDEN_MAX_SECONDS; the mutation tool's own tests never.  It is costly: a
+  widened run took 57-142 s on 2 busy cores (test_faults.py, test_report.py, test_proofs.py), and a clean run of
+  a timeout's tests up to 200 s.
 * **the operators mutmut lacks** (mutation_operators.py: distributions and quantiles, dropped keywords, swapped
   data subsets, starts and seeds, swapped arguments), run by mutation_runner.py on the same copy with the same
   per-function tests, each operator a stratum of its own.  They are judged again the same way, in pytest
@@ -845,10 +846,17 @@ def _source_sha(source: str | None) -> str | None:
     return None if source is None else hashlib.sha256(source.encode()).hexdigest()
 
 
+#: a timed-out mutant judged again gets CLEAN_MULTIPLIER x the seconds of a clean run of the same tests, measured
+#: in the same conditions (fresh process, same concurrency), plus CLEAN_CONSTANT: tighter than mutmut's 5x on the
+#: stats' estimates, which is generous because the estimates miss fixtures; a measured clean run 150-200 s long
+#: (tests that run the whole verification) makes each hanging mutant cost 6-8 min even so
+CLEAN_MULTIPLIER = 2.5
+CLEAN_CONSTANT = 10.0
+
+
 def clean_limit(seconds: float) -> float:
-    """The wall limit of a mutant whose tests took ``seconds`` in a measured clean run: mutmut's rule
-    (mutation_mutmut.py's constants) applied to the measured time instead of the stats' estimate."""
-    return seconds * mutation_mutmut.TIMEOUT_MULTIPLIER + mutation_mutmut.TIMEOUT_CONSTANT
+    """The wall limit of a mutant whose tests took ``seconds`` in a measured clean run."""
+    return seconds * CLEAN_MULTIPLIER + CLEAN_CONSTANT
 
 
 def _module_source(scratch: Scratch, module: str) -> str:
