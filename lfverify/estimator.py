@@ -205,6 +205,11 @@ def erm_initial_parameters(X, y, *, fit_intercept: bool = True, regularization: 
     return np.append(theta, svm.intercept_[0]) if fit_intercept else theta.copy()
 
 
+def _minority_count(y_signed) -> int:
+    """The number of samples of the smaller class of +-1 labels."""
+    return int(min(np.count_nonzero(y_signed == 1), np.count_nonzero(y_signed == -1)))
+
+
 class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
     """Linear classifier for a linear-fractional metric: the paper's Alg. 1 or the remedies (module docstring).
 
@@ -405,7 +410,7 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         Each fold is fitted as the whole sample was: Alg. 1 from the same start (an ERM start is refitted on the
         fold), or one cost-sensitive fit at the final weights starting from the final theta.
         """
-        minority = int(min(np.count_nonzero(y_signed == 1), np.count_nonzero(y_signed == -1)))
+        minority = _minority_count(y_signed)
         if minority < 2:
             raise ValueError(f"threshold_cv needs at least 2 samples of each class (one per held-out fold); the "
                              f"smaller class has {minority}")
@@ -466,7 +471,7 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         theta, result, iterations, converged = self._fit_direction(Z, y_signed, theta0, metric, tau, gtol, seq)
         self.optimization_result_ = result
         shift, rate = 0.0, None
-        minority = int(min(np.count_nonzero(y_signed == 1), np.count_nonzero(y_signed == -1)))
+        minority = _minority_count(y_signed)
         n_folds = self._resolved_threshold_cv(X.shape[0], X.shape[1], minority)
         if self.threshold == "refit":
             scores = np.asarray(Z @ theta).ravel()

@@ -279,10 +279,31 @@ def test_score_rejects_unknown_labels_and_bad_weights(data):
 def test_warns_when_phase_one_cannot_make_the_numerator_positive(data):
     X, y = data
     order = np.argsort(y, kind="stable")  # negatives first: S_0 (first half) holds no positive label
-    with pytest.warns(ConvergenceWarning, match="phase 1"):
+    with pytest.warns(ConvergenceWarning, match="phase 1") as caught:
         clf = LinearFractionalClassifier(**PAPER, metric="jaccard", split="first-half",
                                          max_iter=3).fit(X[order], y[order])
     assert not np.isfinite(clf.optimization_result_.surrogate_utility)
+    # the whole sentence (kills estimator.xǁLinearFractionalClassifierǁ_fit_direction__mutmut_74)
+    assert [str(w.message) for w in caught] == [
+        f"LinearFractionalClassifier: {clf.optimization_result_.message}; the parameters are those reached by "
+        "Alg. 1's first phase"]
+    assert caught[0].filename == __file__  # stacklevel=3: the caller's fit() line
+
+
+def test_auto_threshold_cv_counts_the_smaller_class_whichever_label_it_has():
+    """Oracle: the documented "auto" rule (5 folds when n_samples < 10 n_features and each class has >= 2
+    samples, else none), on a small sample whose positives are plenty and whose negatives are 1: no folds, the
+    threshold chosen on the training scores; with the classes' roles swapped (1 positive), the same.
+
+    Kills: estimator.xǁLinearFractionalClassifierǁfit__mutmut_85 (the positives counted twice: 5 folds are then
+    asked of a class with one sample, and fit raises)."""
+    rng = np.random.default_rng(7)
+    X = rng.standard_normal((12, 3))  # 12 < 10 x 3
+    for y in (np.r_[0, np.ones(11, dtype=int)], np.r_[1, np.zeros(11, dtype=int)]):
+        clf = LinearFractionalClassifier(metric="f1", pos_label=1, max_iter=5).fit(X, y)
+        assert clf.threshold_cv_ is None and clf.positive_rate_ is None
+    y = np.r_[0, 0, np.ones(10, dtype=int)]  # both classes have 2: folds
+    assert LinearFractionalClassifier(metric="f1", max_iter=5).fit(X, y).threshold_cv_ == 5
 
 
 def test_score_rejects_sample_weights_summing_to_zero(data):

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from lfverify.empirical import EmpiricalSurrogateUtility
 from lfverify.losses import tau_logistic
@@ -181,6 +182,15 @@ def test_uniform_convergence_summary_and_figures(uniform):
         for b in s["bounds"].values():  # exceedances recomputed from the records
             assert [p["exceed"] for p in b["per_n"]] == [int(np.sum(np.array(sup[p["n"]]) > p["bound"]))
                                                          for p in b["per_n"]]
+            # totals over n, against the records and scipy's exact (Clopper-Pearson) interval
+            # (kills simulations.uniform_convergence.x__summarize__mutmut_148, "XXreplicationsXX")
+            total, exceed = sum(len(v) for v in sup.values()), sum(p["exceed"] for p in b["per_n"])
+            assert set(b) == {"per_n", "exceed", "replications", "exceed_fraction", "exceed_fraction_ci",
+                              "holds_at_delta", "looseness_min", "looseness_max"}
+            assert (b["replications"], b["exceed"], b["exceed_fraction"]) == (total, exceed, exceed / total)
+            ci = stats.binomtest(exceed, total).proportion_ci(confidence_level=0.95, method="exact")
+            assert b["exceed_fraction_ci"] == pytest.approx([ci.low, ci.high], rel=1e-9, abs=1e-15)
+            assert b["holds_at_delta"] is (exceed / total <= 0.05)
         assert [t["mean_sup_error"] for t in s["table"]] == pytest.approx([np.mean(sup[n]) for n in sup], rel=1e-12,
                                                                             abs=0)
         assert summary["verdicts"][key] == s["rate_fit"]["holds"]
