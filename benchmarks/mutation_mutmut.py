@@ -19,7 +19,7 @@ Driver commands (``python mutation_mutmut.py COMMAND ...``, with the scratch cop
     names do not meet the command line's length limit).  mutmut reruns every named mutant.
 ``collect --names FILE --out FILE``
     per named mutant: status (mutmut's ``status_by_exit_code``), wall seconds, and the ``mutmut show`` diff of
-    every mutant that was not detected.
+    every mutant that was not detected or timed out (a timeout is judged again, and may turn out undetected).
 """
 
 from __future__ import annotations
@@ -148,7 +148,7 @@ def collect(names_file: Path, out: Path) -> None:
         for name in wanted & set(data.exit_code_by_key):
             status = status_by_exit_code[data.exit_code_by_key[name]]
             record = {"status": status, "seconds": data.durations_by_key.get(name)}
-            if status not in ("killed", "timeout", "segfault"):
+            if status not in ("killed", "segfault"):  # a timeout may be judged again and become undetected
                 record["diff"] = get_diff_for_mutant(name, path=path)
             results[name] = record
     missing = sorted(wanted - set(results))

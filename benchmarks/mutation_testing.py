@@ -1230,7 +1230,8 @@ def _main(argv=None) -> int:
                   "sample": args.sample, "operator_sample": operator_sample, "seed": args.seed,
                   "max_children": args.max_children, "cpus": os.cpu_count(),
                   "tests": "the default suite (tests/), narrowed per function by mutmut's stats" + (
-                      "" if args.no_widen else "; undetected or timed-out mutants again with the whole files of those tests")}
+                      "" if args.no_widen else "; timed-out mutants again with a limit from a clean run of their tests, "
+                      "undetected ones again with the whole files of their function's and module's tests")}
     fresh = {}
     for module in chosen:
         def tests_of(name, module=module):
