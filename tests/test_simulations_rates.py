@@ -273,3 +273,26 @@ def test_fit_limit_fields_and_interval_against_dense_wls_with_and_without_lack_o
         assert fit.lack_of_fit_p == pytest.approx(p_lack, rel=1e-10)
         assert (fit.exponent, fit.level, fit.points) == (exponent, level, n.size)
         assert type(fit.points) is int
+
+
+@pytest.mark.parametrize("successes, trials", [(True, 5), (1, True), (True, True), (False, 3)])
+def test_clopper_pearson_refuses_a_bool_in_either_argument(successes, trials):
+    """Oracle: the rule "successes and trials must be ints" (a bool is not a count), for each argument alone.
+
+    Kills: simulations.intervals.x_clopper_pearson__mutmut_4 (``and``: only both bools refused)."""
+    with pytest.raises(TypeError, match="^successes and trials must be ints$"):
+        clopper_pearson(successes, trials)
+
+
+@pytest.mark.parametrize("given", [{"count": 5, "mean": 1.0}, {"count": 5, "m2": 2.0}, {"mean": 1.0, "m2": 2.0},
+                                   {"count": 5}, {"mean": 1.0}, {"m2": 2.0}, {}])
+def test_mean_interval_from_moments_needs_all_three(given):
+    """Oracle: the rule "values, or count, mean and m2": any one missing is refused with that message; all three
+    give the t interval written out (mean +- t_{0.975, count-1} sqrt(m2 / (count - 1) / count)).
+
+    Kills: simulations.intervals.x_mean_interval__mutmut_29 and _30 (``and`` for one ``or``)."""
+    with pytest.raises(ValueError, match="^mean_interval needs values, or count, mean and m2$"):
+        mean_interval(**given)
+    ci = mean_interval(count=5, mean=1.0, m2=2.0)
+    half = stats.t.ppf(0.975, 4) * np.sqrt(2.0 / 4 / 5)
+    assert (float(ci.low), float(ci.high)) == pytest.approx((1.0 - half, 1.0 + half), rel=1e-12)
