@@ -809,12 +809,18 @@ def test_a_malformed_scheduler_address_gets_the_whole_documented_advice():
 
 
 @pytest.mark.parametrize("finish", ["all results", "interrupted"])
-def test_the_dask_executor_closes_its_client_and_local_cluster_within_the_stop_timeout(monkeypatch, finish):
+@pytest.mark.parametrize("address", [None, "tcp://scheduler.example:8786"])
+def test_the_dask_executor_closes_its_client_and_local_cluster_within_the_stop_timeout(monkeypatch, finish,
+                                                                                        address):
     """Oracle: a spy standing in for distributed records every call; the client and the LocalCluster it started
     are each closed once, with the executors' documented stop timeout (not distributed's defaults, which wait
     far longer for dead workers), whether the run finished or was abandoned by its consumer.
 
-    Kills: simulations.executors.xǁDaskExecutorǁmap_unordered__lfv_dropkw_2 (``cluster.close()``)."""
+    With an address, no cluster is started and the client connects to that address within the connect timeout.
+
+    Kills: simulations.executors.xǁDaskExecutorǁmap_unordered__lfv_dropkw_2 (``cluster.close()``), and the
+    narrowed run's timeouts map_unordered__mutmut_8 (``n_workers=None``), _24 (Client without the address), _38
+    (``pure=None``), _48 (``logger = None``)."""
     from types import SimpleNamespace
 
     from lfverify.simulations import executors
@@ -829,8 +835,8 @@ def test_the_dask_executor_closes_its_client_and_local_cluster_within_the_stop_t
             return self.value
 
     class Client:
-        def __init__(self, cluster):
-            calls.append(("client", cluster))
+        def __init__(self, *args, **kwargs):
+            calls.append(("client", args, kwargs))
 
         def run(self, function):
             calls.append(("run", function.__name__))
@@ -851,13 +857,34 @@ def test_the_dask_executor_closes_its_client_and_local_cluster_within_the_stop_t
 
     fake = SimpleNamespace(LocalCluster=LocalCluster, Client=Client, as_completed=lambda futures: iter(futures))
     monkeypatch.setattr(executors, "_import_distributed", lambda: fake)
-    results = DaskExecutor(n_workers=2).map_unordered(abs, [(-1,), (-2,), (-3,)])
+    monkeypatch.setattr(DaskExecutor, "check", lambda self: calls.append(("check", self.address)))
+    executor = DaskExecutor(n_workers=2) if address is None else DaskExecutor(address, connect_timeout=7.5)
+    results = executor.map_unordered(abs, [(-1,), (-2,), (-3,)])
     if finish == "all results":
         assert sorted(results) == [(0, 1), (1, 2), (2, 3)]
     else:
         assert next(results) == (0, 1)
         results.close()
     stop = {"timeout": executors._STOP_TIMEOUT}
-    assert [c for c in calls if c[0].endswith("close")] == [("client.close", stop), ("cluster.close", stop)]
-    assert calls[:3] == [("cluster", 2), ("client", calls[1][1]), ("run", "_single_threaded_blas")]
+    if address is None:
+        assert [c for c in calls if c[0].endswith("close")] == [("client.close", stop), ("cluster.close", stop)]
+        assert calls[0] == ("cluster", 2) and calls[1][0] == "client" and isinstance(calls[1][1][0], LocalCluster)
+    else:
+        assert [c for c in calls if c[0].endswith("close")] == [("client.close", stop)]
+        assert calls[:2] == [("check", address), ("client", (address,), {"timeout": 7.5})]
+    assert calls[2] == ("run", "_single_threaded_blas")
     assert [c for c in calls if c[0] == "submit"] == [("submit", (a,), False) for a in (-1, -2, -3)]
+
+
+def test_the_dask_executor_without_distributed_names_the_extra(monkeypatch):
+    """Oracle: the install hint typed here; the missing module simulated by a None entry in sys.modules (which makes
+    ``import distributed`` raise ImportError).
+
+    Kills: simulations.executors.x__import_distributed__mutmut_3 (the hint's text changed)."""
+    from lfverify.simulations import executors
+
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    with pytest.raises(ValueError) as caught:
+        executors._import_distributed()
+    assert str(caught.value) == "the Dask executor needs the 'distributed' extra: pip install \"lfverify[distributed]\""
+    assert isinstance(caught.value.__cause__, ImportError)
