@@ -652,6 +652,12 @@ def test_bad_protocol_settings():
         ProtocolConfig(tau=1.5)
     with pytest.raises(ValueError, match="train_size"):
         ProtocolConfig(train_size=2)
+    # the whole messages of the learning-rate rule (kills ProtocolConfig.__post_init__ mutmut_34: a zero rate
+    # accepted, and mutmut_40: ValueError(None))
+    with pytest.raises(ValueError, match=r"^learning_rates must lie in \(0\.0, inf\); got 0\.0$"):
+        ProtocolConfig(learning_rates=(0.1, 0.0))
+    with pytest.raises(ValueError, match="^learning_rates must hold at least one positive rate; got none$"):
+        ProtocolConfig(learning_rates=())
 
 
 # ---------------------------------------------------------------------- runner: records, resume, workers

@@ -392,6 +392,26 @@ def test_learning_rate_is_validated_on_the_4_to_1_sub_split_then_refit_on_all_tr
     assert non_first_choice, "no validation chose a rate other than the first: the choice is not exercised"
 
 
+def test_the_record_of_a_proposed_method_reports_its_final_fit(full):
+    """Oracle: the final fit's own optimization result, read from the spied model: iterations, phase-1 steps,
+    convergence, the optimizer's message and the training surrogate / metric (None where not finite) are the
+    record's, under the documented keys.
+
+    Kills: paper_benchmark.protocol.x__fit_proposed__mutmut_85 ("XXmessageXX")."""
+    for metric in FULL.metrics:
+        for method in SEC6_ALGORITHM:
+            final = [e for e in full.spy.events if e["kind"] == "lfc.fit" and e["metric"] == metric
+                     and e["method"] == method][-1]
+            result = final["model"].optimization_result_
+            record = full.record["results"][metric][method]
+            expected = {"iterations": result.iterations, "phase1_steps": result.phase1_steps,
+                        "converged": result.converged, "message": result.message,
+                        "train_surrogate": result.surrogate_utility if np.isfinite(result.surrogate_utility) else None,
+                        "train_metric": result.true_utility if np.isfinite(result.true_utility) else None}
+            assert {k: record[k] for k in expected} == expected
+            assert isinstance(record["message"], str) and record["message"]
+
+
 def test_u_gd_and_u_bfgs_start_from_the_erm_svm_solution_of_their_training_rows(full):
     """Sec. 6: "As the initializer of theta, the ERM minimizer trained by SVM was used."  App. C.2 Baseline 1: "The
     hinge loss and l2-regularization are employed with the regularization parameter 10^-2" (C = 1/lambda, the
