@@ -907,9 +907,14 @@ def run_widened(scratch: Scratch, jobs: dict[str, dict], *, max_children: int, s
             cwd, extra = scratch.root, ["-p", "mutation_import_hook"]
             env = {**scratch_env(f"{scratch.root}{os.pathsep}{BENCHMARKS}"), mutation_import_hook.ENV: str(spec)}
         start = time.perf_counter()
-        proc = start_child([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *extra,
-                            *job["tests"]], cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        code = wait_child(proc, limit)
+        try:
+            proc = start_child([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *extra,
+                                *job["tests"]], cwd=cwd, env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+            code = wait_child(proc, limit)
+        finally:
+            if job["source"] is not None:
+                spec.unlink(missing_ok=True)
         return key, {"tests": job["tests"], "status": widened_status(code), "exit_code": code,
                      "seconds": round(time.perf_counter() - start, 1), "limit": round(limit, 1)}
 
@@ -931,6 +936,8 @@ def run_widened(scratch: Scratch, jobs: dict[str, dict], *, max_children: int, s
         clean = saved.get(clean_key(job)) if job["source"] is not None or job["limit"] == "clean" else None
         if clean is not None and clean["exit_code"] != 0:
             what = "unmutated" if job["source"] is None else "unmutated, through the import hook"
+            if clean["exit_code"] is None:
+                return f"the clean run of its tests ({what}) did not finish within {clean['limit']:g} s"
             return f"the clean run of its tests ({what}) exited with {clean['exit_code']}"
         return None
 

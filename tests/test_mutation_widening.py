@@ -241,6 +241,7 @@ def test_operator_mutants_are_widened_in_a_fresh_process_that_imports_the_mutate
     assert said[1:] == ["  [widen] 3 clean runs of the tests of the mutants below (timing, and the import hook's "
                         "control)", "  [widen] 2 mutants run again in a fresh process"]
     assert (tmp_path / "lfverify" / "m.py").read_text() == MODULE
+    assert not list((tmp_path / ".lfverify-widened-sources").iterdir())  # each mutated source removed after its run
     # without widening the narrowed statuses are the results
     (tmp_path / "again").mkdir()
     plain = mt.run_operators(_operator_copy(tmp_path / "again"), mutants, max_children=1, widen=False,
@@ -296,3 +297,20 @@ def test_the_finder_leaves_every_other_module_to_the_normal_import(tmp_path):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert module.VALUE == 2 and finder.applied == ["tiny_hooked"]
+
+
+def test_a_clean_run_over_its_limit_leaves_the_mutant_unjudged_with_the_reason(tmp_path, monkeypatch):
+    """A timeout whose clean run does not finish cannot be judged again: its narrowed status stands and the reason
+    names the limit.  Oracle: a test that sleeps 30 s, a clean-run limit of 1 s (the slack made negative)."""
+    tests = tmp_path / "mutants" / "tests"
+    tests.mkdir(parents=True)
+    (tests / "test_slow.py").write_text("import time\ndef test_slow():\n    time.sleep(30)\n")
+    name = "lfverify.m.x_f__mutmut_1"
+    scratch = mt.Scratch(tmp_path, {"lfverify/m.py": [name]}, {"lfverify.m.x_f": ["tests/test_slow.py::test_slow"]},
+                         {"tests/test_slow.py::test_slow": 0.0}, {}, "HEAD abc")
+    limit = mt.wall_limit(scratch, ["tests/test_slow.py::test_slow"])
+    monkeypatch.setattr(mt, "WIDEN_SLACK_SECONDS", 1.0 - limit)
+    results = {name: {"status": "timeout"}}
+    mt.widen_undetected(scratch, results, {name: "lfverify.m"}, max_children=1, say=lambda line: None)
+    assert results[name] == {"status": "timeout",
+                             "widen_error": "the clean run of its tests (unmutated) did not finish within 1 s"}
