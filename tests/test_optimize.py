@@ -753,3 +753,30 @@ def test_a_row_with_a_non_finite_gradient_is_not_ok_and_the_other_rows_are():
     np.testing.assert_array_equal(out.value, [0.0, 1.0, 2.0, np.nan])
     np.testing.assert_array_equal(out.true_utility, [0.5, 1.5, 2.5, np.nan])
     assert np.isinf(out.gradient[1, 0]) and np.isfinite(np.delete(out.gradient, 1, axis=0)).all()
+
+
+def test_a_row_with_an_undefined_u_hat_after_phase_1_stops_there_and_leaves_the_batch_alone():
+    """Oracle: the documented stop ("U_hat or its gradient is not finite at the end of phase 1", theta the start,
+    no phase-2 iteration) for a row started where D_hat underflows to 0 (10 x the far iterate of the unbounded
+    sample above); the other row of the batch equals a run of its own.
+
+    Kills: optimize.x_maximize_surrogate_utility__mutmut_131 (the row left active)."""
+    rng = np.random.default_rng(0)
+    X = np.c_[np.r_[rng.normal(2, 0.3, size=(5, 2)), rng.normal(-2, 0.3, size=(15, 2))], np.ones(20)]
+    y = np.r_[np.ones(5), -np.ones(15)].astype(int)
+    objective = EmpiricalSurrogateUtility(M.f_beta(1.0), L.TauDiscrepantLogisticLoss(0.33), X, y)
+    far = 10 * maximize_surrogate_utility(objective, np.zeros(3), method="gd", learning_rate=10.0,
+                                          max_iter=300).theta
+    batch = maximize_surrogate_utility(objective, np.stack([far, np.zeros(3)]), method="gd", learning_rate=10.0,
+                                       max_iter=3)
+    alone = maximize_surrogate_utility(objective, np.zeros(3), method="gd", learning_rate=10.0, max_iter=3)
+    assert batch.message[0] == ("stopped: U_hat or its gradient is not finite at the end of phase 1 (D_hat -> 0: "
+                                "U_hat is unbounded above on this sample, e.g. S_1 holds no positive example and the "
+                                "data are separable); theta is the last finite iterate")
+    assert (batch.iterations[0], bool(batch.converged[0]), batch.phase1_steps[0]) == (0, False, 0)
+    # documented "phase1_steps : int or ndarray of int" (kills optimize.x__phase1__mutmut_5: float counts)
+    assert batch.phase1_steps.dtype.kind == "i" and batch.iterations.dtype.kind == "i"
+    assert type(alone.phase1_steps) is int and type(alone.iterations) is int
+    np.testing.assert_array_equal(batch.theta[0], far)
+    np.testing.assert_array_equal(batch.theta[1], alone.theta)
+    assert (batch.message[1], batch.iterations[1]) == (alone.message, alone.iterations)
