@@ -51,25 +51,30 @@ def uniform(tmp_path_factory):
     return _smoke("uniform-convergence", tmp_path_factory, figures=True)
 
 
+def _recomputed_errors(row, seed):
+    """(||V_hat - V|| at the row's worst theta, its max over the study's net) for a uniform-convergence record row,
+    recomputed with the core estimator on the row's replication drawn from ``seed``."""
+    population = sp.POPULATIONS[row["population"]]
+    metric, tau = sp.METRICS[row["metric"]]
+    loss = tau_logistic(tau)
+    X, y = sp.draw_replications(population, row["population"], row["n"], row["replication"], 1, seed)
+    core = EmpiricalSurrogateUtility(metric, loss, X[0], y[0])
+    theta = np.array([row["worst_theta_1"], row["worst_theta_2"]])
+    net = uc.theta_net(2, uc.C_THETA)
+    err = np.linalg.norm(core.gradient_direction(theta) - population.gradient_direction(metric, loss, theta))
+    net_err = np.linalg.norm(core.gradient_direction(net) - population.gradient_direction(metric, loss, net), axis=1)
+    return err, net_err.max()
+
+
 def test_uniform_convergence_sup_is_the_core_error_at_the_recorded_theta(uniform):
     out, summary = uniform
     rows = engine.read_records(out)
     for pop_name in ("finite", "bounded-logistic"):
-        population = sp.POPULATIONS[pop_name]
         for row in [r for r in rows if r["population"] == pop_name and r["replication"] == 1][:4]:
-            metric, tau = sp.METRICS[row["metric"]]
-            loss = tau_logistic(tau)
-            X, y = sp.draw_replications(population, pop_name, row["n"], row["replication"], 1,
-                                        uc.STUDY.seed)
-            core = EmpiricalSurrogateUtility(metric, loss, X[0], y[0])
-            theta = np.array([row["worst_theta_1"], row["worst_theta_2"]])
-            err = np.linalg.norm(core.gradient_direction(theta) - population.gradient_direction(metric, loss, theta))
+            err, net_max = _recomputed_errors(row, uc.STUDY.seed)
             assert err == pytest.approx(row["sup_error"], rel=1e-12, abs=0)
-            assert np.linalg.norm(theta) <= uc.C_THETA * (1 + 1e-12)
-            net = uc.theta_net(2, uc.C_THETA)
-            net_err = np.linalg.norm(core.gradient_direction(net) - population.gradient_direction(metric, loss, net),
-                                     axis=1)
-            assert row["net_sup_error"] == pytest.approx(net_err.max(), rel=1e-12, abs=0)
+            assert np.linalg.norm([row["worst_theta_1"], row["worst_theta_2"]]) <= uc.C_THETA * (1 + 1e-12)
+            assert row["net_sup_error"] == pytest.approx(net_max, rel=1e-12, abs=0)
             assert row["sup_error"] >= row["net_sup_error"]
 
 
@@ -119,29 +124,19 @@ def test_committed_uniform_convergence_records_reproduce_from_the_current_popula
     Kills: simulations.study_populations x__populations__mutmut_* (the finite population's constants) and
     x_replication_generator__mutmut_2 (the stream key's text)."""
     folder = COMMITTED / "uniform-convergence"
-    seed = json.loads((folder / "summary.json").read_text())["generated_by"]["seed"]
     summary = json.loads((folder / "summary.json").read_text())
-    population = sp.POPULATIONS[pop_name]
-    net = uc.theta_net(2, uc.C_THETA)
     checked = 0
     for row in engine.read_records(folder):
         if row["population"] != pop_name or row["n"] not in (100, 316) or row["replication"] not in (0, 29):
             continue
-        metric, tau = sp.METRICS[row["metric"]]
-        loss = tau_logistic(tau)
-        X, y = sp.draw_replications(population, pop_name, row["n"], row["replication"], 1, seed)
-        core = EmpiricalSurrogateUtility(metric, loss, X[0], y[0])
-        theta = np.array([row["worst_theta_1"], row["worst_theta_2"]])
-        err = np.linalg.norm(core.gradient_direction(theta) - population.gradient_direction(metric, loss, theta))
+        err, net_max = _recomputed_errors(row, summary["generated_by"]["seed"])
         assert err == pytest.approx(row["sup_error"], rel=1e-12, abs=0)
-        net_err = np.linalg.norm(core.gradient_direction(net) - population.gradient_direction(metric, loss, net),
-                                 axis=1)
-        assert row["net_sup_error"] == pytest.approx(net_err.max(), rel=1e-12, abs=0)
+        assert row["net_sup_error"] == pytest.approx(net_max, rel=1e-12, abs=0)
         checked += 1
     assert checked == 8  # 2 metrics x 2 sizes x 2 replications
     for metric_name in sp.METRICS:
         recorded = summary["settings"][f"{pop_name}/{metric_name}"]["constants"]["c_X"]
-        assert sp.feature_bound(population) == pytest.approx(recorded, rel=1e-15)
+        assert sp.feature_bound(sp.POPULATIONS[pop_name]) == pytest.approx(recorded, rel=1e-15)
 
 
 def test_replication_streams_follow_the_documented_key_and_labels_are_int64():
