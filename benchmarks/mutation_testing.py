@@ -816,12 +816,12 @@ def widened_files(scratch: Scratch, module: str, key: str) -> list[str]:
     tests, _ = tests_of_function(scratch, module, key)
     chosen, seconds = [], 0.0
     for group in (tests, tests_of_module(scratch, module)):
-        files = [f for f in test_files(group) if f not in chosen and not WIDEN_SKIPPED_FILES.match(f)]
-        for file in sorted(files, key=lambda f: (_tests_seconds(scratch, [f]), f)):
-            cost = _tests_seconds(scratch, [file])
-            if seconds + cost <= WIDEN_MAX_SECONDS:
+        cost = {f: _tests_seconds(scratch, [f]) for f in test_files(group)
+                if f not in chosen and not WIDEN_SKIPPED_FILES.match(f)}
+        for file in sorted(cost, key=lambda f: (cost[f], f)):
+            if seconds + cost[file] <= WIDEN_MAX_SECONDS:
                 chosen.append(file)
-                seconds += cost
+                seconds += cost[file]
     return chosen
 
 
