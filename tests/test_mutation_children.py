@@ -56,15 +56,23 @@ def _alive(pid: int) -> bool:
         return f.read().split(") ", 1)[1][0] != "Z"
 
 
-def _sleeper_started(pid_file, parent):
-    """(the parent's children, the sleeper's grandchild) once the sleeper has written its pid file (60 s at most)."""
+def _grandchild_pid(pid_file, parent=None):
+    """The pid the sleeper writes to ``pid_file`` (its grandchild's), once written (60 s at most); ``parent``, if
+    given, must stay alive meanwhile."""
     deadline = time.monotonic() + 60
     while not (pid_file.exists() and pid_file.read_text().endswith("\n")):
-        assert parent.poll() is None, parent.stderr.read() if parent.stderr else parent.returncode
+        if parent is not None:
+            assert parent.poll() is None, parent.stderr.read() if parent.stderr else parent.returncode
         assert time.monotonic() < deadline, "the sleeper never started"
         time.sleep(0.05)
+    return int(pid_file.read_text())
+
+
+def _sleeper_started(pid_file, parent):
+    """(the parent's children, the sleeper's grandchild) once the sleeper has written its pid file (60 s at most)."""
+    grandchild = _grandchild_pid(pid_file, parent)
     children = [int(p) for p in open(f"/proc/{parent.pid}/task/{parent.pid}/children").read().split()]
-    return children, int(pid_file.read_text())
+    return children, grandchild
 
 
 def _start(tmp_path, mode):
@@ -135,11 +143,7 @@ def test_an_interrupted_thread_pool_kills_its_childrens_groups_and_lets_children
     with pytest.raises(KeyboardInterrupt):
         with mt._thread_pool(2) as pool:
             future = pool.submit(sleep_in_a_child, None)
-            deadline = time.monotonic() + 60
-            while not (pid_file.exists() and pid_file.read_text().endswith("\n")):
-                assert time.monotonic() < deadline, "the sleeper never started"
-                time.sleep(0.05)
-            grandchild = int(pid_file.read_text())
+            grandchild = _grandchild_pid(pid_file)
             raise KeyboardInterrupt
     assert future.done() and future.result() == -signal.SIGKILL  # its child was killed, not left to time out
     assert _gone_within([grandchild]) == [] and not mt._LIVE_GROUPS
