@@ -780,3 +780,41 @@ def test_a_row_with_an_undefined_u_hat_after_phase_1_stops_there_and_leaves_the_
     np.testing.assert_array_equal(batch.theta[0], far)
     np.testing.assert_array_equal(batch.theta[1], alone.theta)
     assert (batch.message[1], batch.iterations[1]) == (alone.message, alone.iterations)
+
+
+@pytest.mark.parametrize("learning_rate, long_against_theta", [(1e5, True), (2.0 ** 39 * 5e-8, False)])
+def test_a_failed_first_search_is_a_maximum_only_when_its_shortest_trial_step_is_short(learning_rate,
+                                                                                       long_against_theta):
+    """Oracle: the documented BFGS stop (module docstring): when the normalized-gradient step and its 39 halvings
+    all fail to increase U_hat, the run is converged only if the shortest trial step, learning_rate / 2^39, is at
+    most sqrt(eps) max(1, ||theta||); otherwise it stops unconverged and names learning_rate as too large.  Started
+    1e-9 from a maximum (||theta|| ~ 5), every trial step overshoots it; the two learning rates give a shortest
+    step of 1.8e-7 (long) and 5e-8 (between sqrt(eps) = 1.5e-8 and sqrt(eps) ||theta|| = 8e-8: short only through
+    ||theta||).  The whole message is written out here from that rule.
+
+    Kills: optimize.x_maximize_surrogate_utility__mutmut_300 (the message's wording changed) and the branch's
+    comparison or its max(1, ||theta||)."""
+    rng = np.random.default_rng(0)
+    X = np.c_[rng.normal(size=(40, 2)), np.ones(40)]
+    y = np.where(X[:, 0] + 0.5 * rng.normal(size=40) > 0, 1, -1)
+    objective = EmpiricalSurrogateUtility(M.f_beta(1.0), L.TauDiscrepantLogisticLoss(0.33), X, y)
+    top = maximize_surrogate_utility(objective, np.zeros(X.shape[1]), method="bfgs", learning_rate=0.1,
+                                     max_iter=500, gtol=1e-14).theta
+    theta0 = top + 1e-9 * np.array([1.0, -1.0, 0.5])
+    result = maximize_surrogate_utility(objective, theta0, method="bfgs", learning_rate=learning_rate, max_iter=5,
+                                        gtol=1e-14)
+    shortest, size = learning_rate / 2.0 ** 39, float(np.linalg.norm(theta0))
+    sqrt_eps = float(np.finfo(np.float64).eps) ** 0.5
+    assert (shortest > sqrt_eps * max(1.0, size)) is long_against_theta  # the case is the one named
+    assert result.iterations == 1 and result.phase1_steps == 0
+    np.testing.assert_array_equal(result.theta, theta0)
+    if long_against_theta:
+        assert result.converged is False
+        assert result.message == (
+            "stopped: no increase of U_hat along the gradient, but even the shortest trial step "
+            f"({shortest:.3g}, after 40 halvings) is long against theta (||theta|| = {size:.3g}): "
+            f"learning_rate = {learning_rate:g} is too large to locate a maximum")
+    else:
+        assert result.converged is True
+        assert result.message == ("converged: no increase of U_hat along the gradient after 40 step halvings "
+                                  "(maximal to the line search's resolution)")
