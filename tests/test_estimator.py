@@ -287,7 +287,17 @@ def test_warns_when_phase_one_cannot_make_the_numerator_positive(data):
     assert [str(w.message) for w in caught] == [
         f"LinearFractionalClassifier: {clf.optimization_result_.message}; the parameters are those reached by "
         "Alg. 1's first phase"]
-    assert caught[0].filename == __file__  # stacklevel=3: the caller's fit() line
+
+
+def test_the_phase_one_warning_points_at_the_callers_fit_line(data):
+    """Oracle: ``stacklevel=3`` names the line that called ``fit`` (this file), not the library.  A test of its
+    own: mutation testing deselects it (a trampoline adds frames between the caller and ``warnings.warn``), and
+    the warning's sentence, checked above, stays measured."""
+    X, y = data
+    order = np.argsort(y, kind="stable")
+    with pytest.warns(ConvergenceWarning, match="phase 1") as caught:
+        LinearFractionalClassifier(**PAPER, metric="jaccard", split="first-half", max_iter=3).fit(X[order], y[order])
+    assert [w.filename for w in caught] == [__file__]
 
 
 def test_auto_threshold_cv_counts_the_smaller_class_whichever_label_it_has():
