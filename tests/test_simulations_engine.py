@@ -260,3 +260,52 @@ def test_a_study_with_duplicate_task_keys_is_refused(tmp_path):
         engine.run(doubled, mode="smoke", out=tmp_path / "run", executor="serial", progress=False, figures=False,
                    overrides=TINY)
     assert str(caught.value) == "study 'uniform-convergence' produced duplicate task keys"
+
+
+def test_a_sealed_record_lacking_keys_is_set_aside_naming_every_missing_key(reference, tmp_path, capsys):
+    """Oracle: the documented schema check, written out: a record whose hash is sound but which lacks its
+    ``study`` and ``key`` entries is damaged, "lacks 'study', 'key'" (every missing key, in the schema's order),
+    set aside and recomputed; the run's outputs equal the undamaged run's byte for byte.
+
+    Kills: simulations.engine.x__load_record__mutmut_14 (the keys joined by another separator)."""
+    import shutil
+
+    from lfverify.sealed_records import seal
+
+    out = tmp_path / "run"
+    shutil.copytree(reference, out)
+    path = sorted((out / "records").glob("*.json"))[0]
+    record = json.loads(path.read_text())
+    for key in ("sha256", "study", "key"):
+        del record[key]
+    path.write_text(json.dumps(seal(record)))
+    result = _run(out)
+    assert (result.computed, result.skipped) == (1, 17)
+    assert _outputs(out) == _outputs(reference)
+    assert f"record {path} is damaged: lacks 'study', 'key'" in capsys.readouterr().err
+    assert path.with_name(path.name + ".damaged").exists()
+
+
+def test_figures_receive_every_row_the_summary_and_the_folder(tmp_path, monkeypatch):
+    """Oracle: a spy in place of the study's figure function (matplotlib reported available): it is called once
+    with the rows written to records.csv (the same CSV text), the summary written to summary.json and the output
+    folder, and what it returns is the run's ``figures``.
+
+    Kills: simulations.engine.x_run__mutmut_275 (the figures given ``None`` for the rows)."""
+    import dataclasses
+
+    from lfverify import plotting
+
+    calls = []
+
+    def figures(rows, summary, out):
+        calls.append((engine._csv_text(rows), summary, out))
+        return [out / "spy.png"]
+
+    monkeypatch.setattr(plotting, "matplotlib_available", lambda: True)
+    study = dataclasses.replace(STUDIES["uniform-convergence"], figures=figures)
+    out = tmp_path / "run"
+    result = engine.run(study, mode="smoke", out=out, executor="serial", progress=False, figures=True,
+                        overrides=TINY)
+    assert calls == [((out / "records.csv").read_text(), json.loads((out / "summary.json").read_text()), out)]
+    assert result.figures == [out / "spy.png"]
