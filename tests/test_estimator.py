@@ -330,3 +330,80 @@ def test_score_rejects_sample_weights_summing_to_zero(data):
     weights[np.flatnonzero(clf.predict(X) == y)[0]] = 1.0
     assert clf.score(X, y, sample_weight=weights) == pytest.approx(
         f1_score(y, clf.predict(X), sample_weight=weights, zero_division=0.0), abs=1e-14)
+
+
+def test_score_names_the_unknown_labels_and_the_fitted_classes(data):
+    """Oracle: the documented message, written out: the distinct unknown labels (sorted, at most 5) and the fitted
+    classes.  Kills: estimator.xǁLinearFractionalClassifierǁscore__mutmut_21 (``np.unique(None)``)."""
+    X, y = data
+    clf = LinearFractionalClassifier(max_iter=3).fit(X, y)
+    y_bad = y.copy()
+    y_bad[:9] = [9, 7, 9, 3, 11, 13, 15, 7, 17]  # 7 distinct unknown labels
+    with pytest.raises(ValueError) as caught:
+        clf.score(X, y_bad)
+    assert str(caught.value) == "y holds labels [3, 7, 9, 11, 13] that are not among the fitted classes [0, 1]"
+
+
+@pytest.mark.parametrize("options, expected_tau", [
+    ({}, 1.0),  # the cost-sensitive objective: tau = 1 (class docstring)
+    ({"objective": "surrogate-utility", "metric": "f1"}, 0.33),  # Sec. 6: tau = 0.33 for F_1
+    ({"objective": "surrogate-utility", "metric": "jaccard"}, 0.75),  # and 0.75 for Jaccard
+    ({"objective": "surrogate-utility", "metric": "jaccard", "tau": 0.4}, 0.4),  # a caller's tau, as given
+])
+def test_tau_is_the_resolved_tau(data, options, expected_tau):
+    """Oracle: the documented resolution of ``tau`` (Sec. 6's values; the class docstring), every branch.
+    Kills: estimator.xǁLinearFractionalClassifierǁfit__mutmut_128 (``tau_ = None``)."""
+    X, y = data
+    assert LinearFractionalClassifier(max_iter=2, **options).fit(X, y).tau_ == expected_tau
+
+
+@pytest.mark.parametrize("init", ["zeros", "random"])
+def test_the_named_starts_are_zeros_and_a_normal_draw_from_the_seeds_first_child(data, monkeypatch, init):
+    """Oracle: a spy on Alg. 1 records the start it receives; "zeros" is the zero vector of d + 1 parameters and
+    "random" the standard normal draw of the seed's child 1, recomputed here from numpy's SeedSequence recipe
+    (``SeedSequence(seed, spawn_key=(1,))``).  Kills: estimator.xǁLinearFractionalClassifierǁ_initial_theta__mutmut_17
+    ("zeros" then falls through to the random draw)."""
+    from lfverify import estimator
+
+    X, y = data
+    starts = []
+    real = estimator.maximize_surrogate_utility
+    monkeypatch.setattr(estimator, "maximize_surrogate_utility",
+                        lambda objective, theta0, **kw: starts.append(np.array(theta0)) or real(objective, theta0, **kw))
+    LinearFractionalClassifier(**PAPER, init=init, max_iter=1, random_state=2020).fit(X, y)
+    expected = (np.zeros(X.shape[1] + 1) if init == "zeros" else
+                np.random.default_rng(np.random.SeedSequence(2020, spawn_key=(1,))).standard_normal(X.shape[1] + 1))
+    assert len(starts) == 1
+    np.testing.assert_array_equal(starts[0], expected)
+
+
+def test_cost_sensitive_threshold_folds_follow_the_seed_and_the_callers_options(data, monkeypatch):
+    """Oracle: a spy on the folds' inner fits, checked against the documented protocol: ``threshold_cv`` = 3
+    stratified shuffled folds whose seed is the child 2 of random_state, word 0 modulo 2^31 - 1 (the folds
+    recomputed here with scikit-learn's StratifiedKFold), each fitted on its training rows at the final class
+    weights, from the final theta, with the caller's C, max_iter, gtol and fit_intercept=False.
+
+    Kills: estimator.xǁLinearFractionalClassifierǁ_cross_fitted_rate__mutmut_34 (another fold seed) and
+    _mutmut_66 (fit_intercept_column dropped: the callee's default True applies)."""
+    from sklearn.model_selection import StratifiedKFold
+
+    from lfverify import estimator
+
+    X, y = data
+    calls = []
+    real = estimator.fit_at_weights
+    monkeypatch.setattr(estimator, "fit_at_weights",
+                        lambda loss, Z, ys, weights, **kw: calls.append((Z.copy(), weights, kw))
+                        or real(loss, Z, ys, weights, **kw))
+    clf = LinearFractionalClassifier(threshold_cv=3, C=0.5, max_iter=7, gtol=1e-5, fit_intercept=False,
+                                     random_state=2020)
+    clf.fit(X, y)
+    word = int(np.random.SeedSequence(2020, spawn_key=(2,)).generate_state(1)[0])
+    folds = StratifiedKFold(n_splits=3, shuffle=True, random_state=word % (2 ** 31 - 1))
+    expected_rows = [rows for rows, _ in folds.split(X, y)]
+    assert len(calls) == 3
+    for (Z, weights, kw), rows in zip(calls, expected_rows):
+        np.testing.assert_array_equal(Z, X[rows])
+        np.testing.assert_array_equal(weights, clf.optimization_result_.weights)
+        np.testing.assert_array_equal(kw.pop("theta0"), clf.coef_.ravel())
+        assert kw == {"C": 0.5, "fit_intercept_column": False, "max_iter": 7, "gtol": 1e-5}
