@@ -1,0 +1,48 @@
+"""The symbolic proofs can fail: a check whose printed form is planted wrong reports the erratum, in full.
+
+A proof check that only ever runs on the paper's true statements never exercises its failure branch; a mistake
+there (a wrong status, a garbled erratum record) would pass every test and surface only when the paper, or a
+change to the derivation, makes the check fail for real.  Each test here replaces one printed form of a claim's
+module by a deliberately wrong one and checks the outcome the check documents for that case.
+
+Oracle: the check's documented failure outcome, written out here (status, summary, every erratum field), and the
+planted difference expanded by hand for the first case of xi (in the comment beside it).
+"""
+
+import pytest
+
+from lfverify.proofs import lemma1_lower_bound as lemma1
+
+
+def _planted_w0_phi(a0p, a0n, b0, phi_xi, phi_mxi, q, r):
+    """Eq. (3)'s W_{0,phi} with the a_{0,+1} term's sign of phi flipped: (1 + phi(xi)) instead of (1 - phi(xi))."""
+    return a0p * (1 + phi_xi) * q + a0n * phi_mxi * r + b0
+
+
+def _planted_w1_phi(a1p, a1n, b1, phi_xi, phi_mxi, q, r):
+    """Eq. (3)'s W_{1,phi} with the a_{1,+1} term's sign of phi flipped: (1 - phi(xi)) instead of (1 + phi(xi))."""
+    return a1p * (1 - phi_xi) * q + a1n * phi_mxi * r + b1
+
+
+@pytest.mark.parametrize("which, planted, first_line", [
+    # W_0 - W_{0,phi} at xi > 0 (P = l(-xi) = 1, phi(xi) = 0 + s1, phi(-xi) = 1 + s2), a0p = A, a0n = -B, r = R:
+    #   A q - A (1 + s1) q - B r + B (1 + s2) r = -A q s1 + B r s2 (the symbols of Q, R are named q, r)
+    (0, ("printed_w0_phi", _planted_w0_phi), "xi > 0 [l(-xi)]: -A*q*s1 + B*r*s2"),
+    # W_{1,phi} - W_1 at xi > 0, a1p = C, a1n = E:
+    #   C (1 - s1) q + E (1 + s2) r - C q - E r = -C q s1 + E r s2
+    (1, ("printed_w1_phi", _planted_w1_phi), "xi > 0 [l(-xi)]: -C*q*s1 + E*r*s2"),
+])
+def test_lemma1_pointwise_checks_report_a_planted_sign_error(monkeypatch, which, planted, first_line):
+    """Kills: proofs.lemma1_lower_bound.x_check_w0_pointwise__mutmut_8 (the status dropped), _29, _33 (erratum
+    fields altered) and x_check_w1_pointwise__mutmut_28."""
+    monkeypatch.setattr(lemma1, *planted)
+    outcome = (lemma1.check_w0_pointwise, lemma1.check_w1_pointwise)[which]()
+    relation = ("W_0 >= W_{0,phi}", "W_1 <= W_{1,phi}")[which]
+    assert (outcome.status, outcome.summary) == ("erratum", f"{relation} has a monomial of unknown sign")
+    (erratum,) = outcome.errata
+    lines = erratum.derived.split("; ")
+    assert lines[0] == first_line
+    assert [line.split(":")[0] for line in lines] == ["xi > 0 [l(-xi)]", "xi < 0 [l(-xi)]", "xi = 0 [l(-xi)]",
+                                                      "xi = 0 [1 - l(xi)]"]
+    assert (erratum.location, erratum.printed, erratum.consequence, erratum.witness, erratum.evidence) == (
+        "Lemma 1 proof", relation, "Lemma 1 unproved", "see derived", "symbolic")
