@@ -46,3 +46,28 @@ def test_lemma1_pointwise_checks_report_a_planted_sign_error(monkeypatch, which,
                                                       "xi = 0 [1 - l(xi)]"]
     assert (erratum.location, erratum.printed, erratum.consequence, erratum.witness, erratum.evidence) == (
         "Lemma 1 proof", relation, "Lemma 1 unproved", "see derived", "symbolic")
+
+
+def test_table1_row_check_reports_a_planted_row_and_accepts_a_rescaled_one(monkeypatch):
+    """Jaccard = TP / (TP + FN + FP) with FN = pi - TP is TP / (FP + pi): (a0p, a0n, b0, a1p, a1n, b1) =
+    (1, 0, 0, 0, 1, pi) (by hand).  A printed row with a1p = 1 (TP / (TP + FP + pi), another metric) is an
+    erratum naming both rows; the true row times 2 is the same utility and is verified with scale factor 2.
+
+    Kills: proofs.table1.x__check_row__mutmut_56 and _60 (the erratum's location and derived row altered)."""
+    from lfverify.proofs import table1
+
+    rows = dict(table1.PRINTED_COEFFICIENTS)
+    monkeypatch.setattr(table1, "PRINTED_COEFFICIENTS", {**rows, "Jaccard": (1, 0, 0, 1, 1, table1.PI)})
+    outcome = table1.check_jaccard_row()
+    derived = "a0p=1, a0n=0, b0=0, a1p=0, a1n=1, b1=pi"
+    assert (outcome.status, outcome.summary) == ("erratum", f"Jaccard: derived ({derived}) differs from the printed row")
+    (erratum,) = outcome.errata
+    assert (erratum.location, erratum.printed, erratum.derived, erratum.consequence, erratum.witness,
+            erratum.evidence) == ("Tab. 1 (tab:generalized-performance-metrics), row Jaccard", "(1, 0, 0, 1, 1, pi)",
+                                  "(1, 0, 0, 0, 1, pi)", "the printed coefficients define another metric",
+                                  "symbolic", "polynomial identity in TP, FP")
+    monkeypatch.setattr(table1, "PRINTED_COEFFICIENTS", {**rows, "Jaccard": (2, 0, 0, 0, 2, 2 * table1.PI)})
+    outcome = table1.check_jaccard_row()
+    assert (outcome.status, outcome.errata) == ("verified", ())
+    assert outcome.summary == (f"Jaccard: substituting FN = pi - TP, TN = 1 - pi - FP gives ({derived}); equal to "
+                               "the printed row (scale factor 2).")
