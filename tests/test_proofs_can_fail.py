@@ -71,3 +71,21 @@ def test_table1_row_check_reports_a_planted_row_and_accepts_a_rescaled_one(monke
     assert (outcome.status, outcome.errata) == ("verified", ())
     assert outcome.summary == (f"Jaccard: substituting FN = pi - TP, TN = 1 - pi - FP gives ({derived}); equal to "
                                "the printed row (scale factor 2).")
+
+
+def test_prop8_case3_accepts_a_printed_reduction_equal_up_to_a_factor(monkeypatch):
+    """The converse direction: the check must also be able to *verify*.  By hand, accuracy's surrogate integrand
+    (1 - phi(f)) eta - phi(-f)(1 - eta) + (1 - pi) (App. A.3) has f-derivative -phi'(f) eta + phi'(-f)(1 - eta),
+    which at phi'(f*) = phi'(-f*) = d0 is d0 (1 - 2 eta) = -d0 (2 eta - 1).  A printed reduction
+    (2 eta - 1) phi'(-f*) is that up to the factor -1, so case 3 is verified with both forms in its summary (the
+    paper's printed phi'(-f*) = 0 is an erratum; see ERRATA.md).
+
+    Kills: proofs.prop8_accuracy_calibration.x_check_case3__mutmut_20 (``reduced * printed``: never free of eta)
+    and _mutmut_6 (phi'(0)'s symbol renamed)."""
+    from lfverify.proofs import prop8_accuracy_calibration as prop8
+
+    monkeypatch.setattr(prop8, "PRINTED_CASE3_REDUCED", (2 * prop8.ETA - 1) * prop8.DNEG)
+    outcome = prop8.check_case3()
+    assert (outcome.status, outcome.errata) == ("verified", ())
+    assert outcome.summary == ("case 3 reduces to -d0*(2*eta - 1) = 0, the printed d0*(2*eta - 1) = 0 up to a "
+                               "factor")
