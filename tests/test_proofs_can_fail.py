@@ -89,3 +89,21 @@ def test_prop8_case3_accepts_a_printed_reduction_equal_up_to_a_factor(monkeypatc
     assert (outcome.status, outcome.errata) == ("verified", ())
     assert outcome.summary == ("case 3 reduces to -d0*(2*eta - 1) = 0, the printed d0*(2*eta - 1) = 0 up to a "
                                "factor")
+
+
+def test_lemma1_population_check_reports_a_planted_violation(monkeypatch):
+    """Lemma 1's independent evidence (U_phi <= U on seeded random populations) with the core library's U_phi
+    planted 1/64 above U at every case: the erratum, with the gap (exactly 1/64 in binary floating point).
+    Kills mutants of check_populations' erratum branch (never reached while the library is right)."""
+    from lfverify import populations
+
+    def planted(self, metric, loss, scores):
+        return self.utility_of_scores(metric, scores, zero_division=0.0) + 1 / 64
+
+    monkeypatch.setattr(populations.FiniteSupportPopulation, "surrogate_utility_of_scores", planted)
+    outcome = lemma1.check_populations()
+    assert (outcome.status, outcome.summary) == ("erratum", "U_phi > U found")
+    (erratum,) = outcome.errata
+    assert (erratum.location, erratum.printed, erratum.derived, erratum.consequence, erratum.witness,
+            erratum.evidence) == ("Lemma 1", "U_phi <= U", "violated", "Lemma 1 false", "max gap 0.0156",
+                                  "core library")
