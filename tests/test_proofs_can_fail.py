@@ -107,3 +107,19 @@ def test_lemma1_population_check_reports_a_planted_violation(monkeypatch):
     assert (erratum.location, erratum.printed, erratum.derived, erratum.consequence, erratum.witness,
             erratum.evidence) == ("Lemma 1", "U_phi <= U", "violated", "Lemma 1 false", "max gap 0.0156",
                                   "core library")
+
+
+def test_nonnegativity_h0_check_reports_a_planted_expectation(monkeypatch):
+    """Jaccard's W_0,phi(xi, q) = (1 - phi(xi)) q tends to q as xi -> oo (phi -> 0), so E[H_0,phi(eta)] = E[eta]
+    = pi (by hand).  With App. A's printed value planted as 2 pi, the check reports the erratum with both values.
+    Kills mutants of _check_h0's erratum branch (never reached while App. A's value is right)."""
+    from lfverify.proofs import nonnegativity
+
+    w0_phi, w1_phi, _ = nonnegativity.METRICS["Jaccard"]
+    monkeypatch.setitem(nonnegativity.METRICS, "Jaccard", (w0_phi, w1_phi, 2 * nonnegativity.PI))
+    outcome = nonnegativity.check_jaccard_h0()
+    assert (outcome.status, outcome.summary) == ("erratum", "Jaccard: E[H_0,phi] = pi")
+    (erratum,) = outcome.errata
+    assert (erratum.location, erratum.printed, erratum.derived, erratum.consequence, erratum.witness,
+            erratum.evidence) == ("App. A, sec:supp:non-negativity-of-surrogate-utilities", "2*pi", "pi",
+                                  "see summary", "symbolic", "symbolic")
