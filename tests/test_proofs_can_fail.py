@@ -123,3 +123,48 @@ def test_nonnegativity_h0_check_reports_a_planted_expectation(monkeypatch):
     assert (erratum.location, erratum.printed, erratum.derived, erratum.consequence, erratum.witness,
             erratum.evidence) == ("App. A, sec:supp:non-negativity-of-surrogate-utilities", "2*pi", "pi",
                                   "see summary", "symbolic", "symbolic")
+
+
+def test_table1_library_check_reports_a_planted_library_metric(monkeypatch):
+    """lfverify.metrics.jaccard planted to return F_1 ((2, 0, 0, 1, 1, pi), not Jaccard's (1, 0, 0, 0, 1, pi)):
+    the comparison of the library with the derived rows names exactly that metric."""
+    from lfverify import metrics
+    from lfverify.proofs import table1
+
+    monkeypatch.setattr(metrics, "jaccard", lambda: metrics.f_beta(1.0))
+    outcome = table1.check_library_coefficients()
+    assert (outcome.status, outcome.summary) == (
+        "erratum", "lfverify.metrics disagrees with the derived coefficients for ['jaccard()']")
+    (erratum,) = outcome.errata
+    assert (erratum.location, erratum.printed, erratum.derived, erratum.consequence, erratum.witness,
+            erratum.evidence) == ("lfverify.metrics (not the paper)", "library coefficients", "see summary",
+                                  "the library computes another metric", "jaccard()", "exact comparison")
+
+
+def test_table1_definition1_checks_report_a_planted_range_and_a_planted_metric(monkeypatch):
+    """F_beta meets Definition 1 for every beta > 0 (the verified claim); a caption planted as 0 < beta < 1 is an
+    erratum naming the derived set.  A Jaccard row planted as FP / (TP + FN + FP) has a0p = 0, against Definition
+    1's a_{0,+1} > 0, and one planted as 2 TP / (TP + FN + FP) meets the signs but reaches U = 2 at TP = pi,
+    FP = 0, against U <= 1 (both by hand): each an erratum."""
+    import sympy as sp
+
+    from lfverify.proofs import table1
+
+    monkeypatch.setitem(table1.PRINTED_PARAMETER_RANGE, "F_beta", sp.Interval.open(0, 1))
+    outcome = table1.check_f_beta_definition1()
+    assert (outcome.status, outcome.summary) == ("erratum", "F_beta satisfies Definition 1 for beta in "
+                                                            "Interval.open(0, oo)")
+    (erratum,) = outcome.errata
+    assert (erratum.location, erratum.printed, erratum.derived, erratum.consequence, erratum.witness,
+            erratum.evidence) == ("Tab. 1 caption", "beta > 0", "Interval.open(0, oo)", "see summary",
+                                  "Interval.open(0, oo)", "symbolic")
+
+    for planted in (table1.FP / (table1.TP + table1.FN + table1.FP),  # a0p = 0: a sign constraint fails
+                    2 * table1.TP / (table1.TP + table1.FN + table1.FP)):  # signs hold, U = 2 TP / (FP + pi) > 1
+        monkeypatch.setitem(table1.PRINTED_DEFINITION, "Jaccard", planted)
+        outcome = table1.check_jaccard_definition1()
+        assert (outcome.status, outcome.summary) == ("erratum", "Jaccard violates Definition 1")
+        (erratum,) = outcome.errata
+        assert (erratum.location, erratum.printed, erratum.derived, erratum.consequence, erratum.witness,
+                erratum.evidence) == ("Tab. 1", "Jaccard row", "violates Definition 1", "see summary", "symbolic",
+                                      "symbolic")
