@@ -168,3 +168,61 @@ def test_table1_definition1_checks_report_a_planted_range_and_a_planted_metric(m
         assert (erratum.location, erratum.printed, erratum.derived, erratum.consequence, erratum.witness,
                 erratum.evidence) == ("Tab. 1", "Jaccard row", "violates Definition 1", "see summary", "symbolic",
                                       "symbolic")
+
+
+def _planted_w_tilde(k, a_pos, a_neg, b, phi_xi, phi_mxi, y):
+    """Eq. (6)'s per-sample W~_0(xi, +1) planted with (1 + phi(xi)) (W~_1's form) instead of (1 - phi(xi))."""
+    if y == 1:
+        return a_pos * (1 + phi_xi) + b
+    return a_neg * phi_mxi + b
+
+
+def _planted_v_hat(w0, gw0, w1, gw1):
+    """Eq. (7)'s V_hat planted with twice its value."""
+    m, r = len(w0), len(w1)
+    return 2 * sum(w1[j] * gw0[i] - w0[i] * gw1[j] for i in range(m) for j in range(r)) / (m * r)
+
+
+def test_lemma3_checks_report_planted_scores_and_gradients(monkeypatch):
+    """Lemma 3's checks with a printed form planted wrong.  (i) W~_0(xi, +1) with (1 + phi): E_Y[W~_0] - W_0,phi =
+    q a (1 + phi) - q a (1 - phi) = 2 a phi q (by hand), W~_1 untouched: undecided with [2*a_pos*phi_xi*q, 0].
+    (ii) V_hat doubled: grad U_hat = V_hat / D_hat^2 fails (an erratum) and E_S[V_hat] = 2 V_phi != V_phi for
+    every n (an erratum naming n = 2, 3, 4)."""
+    from lfverify.proofs import lemma3_unbiased_gradient as lemma3
+
+    monkeypatch.setattr(lemma3, "printed_w_tilde", _planted_w_tilde)
+    outcome = lemma3.check_per_sample_scores()
+    assert (outcome.status, outcome.summary, outcome.errata) == (
+        "undecided", "E_Y[W~_k] - W_k,phi = [2*a_pos*phi_xi*q, 0]", ())
+
+    monkeypatch.setattr(lemma3, "printed_v_hat", _planted_v_hat)
+    outcome = lemma3.check_empirical_gradient_identity()
+    assert (outcome.status, outcome.summary) == ("erratum", "grad U_hat != V_hat / D_hat^2")
+    (erratum,) = outcome.errata
+    assert (erratum.location, erratum.printed, erratum.derived, erratum.consequence, erratum.witness,
+            erratum.evidence) == ("Sec. 3.3", "grad U_hat = V_hat / D_hat^2", "differs", "NGA direction wrong",
+                                  "symbolic", "symbolic")
+    outcome = lemma3.check_unbiased()
+    assert (outcome.status, outcome.summary) == ("erratum", "E_S[V_hat] != V_phi for n in [2, 3, 4]")
+    (erratum,) = outcome.errata
+    assert (erratum.location, erratum.printed, erratum.consequence, erratum.witness, erratum.evidence) == (
+        "Lemma 3 (lem:unbiased-gradient)", "V_phi = E_S[V_hat]", "V_hat biased", "symbolic", "exact enumeration")
+    assert erratum.derived == str(lemma3.sp.expand(lemma3.derived_v_phi().subs(lemma3.SIMPLEX)))  # bias = V_phi
+
+
+def test_lemma3_population_gradient_check_reports_a_planted_sign(monkeypatch):
+    """Sec. 3.3's V_phi planted with the opposite sign: the quotient-rule check is an erratum whose printed and
+    derived forms add up to 0."""
+    import sympy as sp
+
+    from lfverify.proofs import lemma3_unbiased_gradient as lemma3
+
+    monkeypatch.setattr(lemma3, "printed_v_phi", lambda e_w0, e_gw0, e_w1, e_gw1: e_w0 * e_gw1 - e_w1 * e_gw0)
+    outcome = lemma3.check_population_gradient()
+    assert (outcome.status, outcome.summary) == ("erratum",
+                                                 "Sec. 3.3's gradient direction disagrees with the quotient rule")
+    (erratum,) = outcome.errata
+    assert (erratum.location, erratum.consequence, erratum.witness, erratum.evidence) == (
+        "Sec. 3.3", "see summary", "symbolic", "symbolic")
+    printed, derived = sp.sympify(erratum.printed), sp.sympify(erratum.derived)
+    assert printed != 0 and sp.expand(printed + derived) == 0
