@@ -226,3 +226,27 @@ def test_lemma3_population_gradient_check_reports_a_planted_sign(monkeypatch):
         "Sec. 3.3", "see summary", "symbolic", "symbolic")
     printed, derived = sp.sympify(erratum.printed), sp.sympify(erratum.derived)
     assert printed != 0 and sp.expand(printed + derived) == 0
+
+
+def test_lemma2_checks_compare_with_the_printed_constraints_and_range(monkeypatch):
+    """(i) From Eq. (6) by hand: d^2/dxi^2 of W~_0(xi, +1) = a0p (1 - phi(xi)) + b0 is -a0p phi'', of W~_0(xi, -1)
+    = a0n phi(-xi) + b0 is a0n phi'', of W~_1(xi, +1) a1p phi'', of W~_1(xi, -1) a1n phi''.  With Definition 1's
+    constraint on a0n planted as a0n >= 0, the derived "concave iff a0n <= 0" no longer matches: undecided, every
+    case line in the summary.  (ii) With Fig. 2's caption range planted as the derived (0, 1], the range check
+    verifies instead of reporting its erratum, naming that range (it used to say "every tau > 0" whatever the
+    range compared: found by this test)."""
+    import sympy as sp
+
+    from lfverify.proofs import lemma2_quasi_concavity as lemma2
+
+    monkeypatch.setitem(lemma2.SIGN_CONSTRAINTS, lemma2.A0N, lemma2.A0N >= 0)
+    outcome = lemma2.check_score_concavity()
+    assert (outcome.status, outcome.errata) == ("undecided", ())
+    assert outcome.summary == ("W~_0(., +1) concave iff -a0p <= 0, i.e. a0p >= 0; "
+                               "W~_0(., -1) concave iff a0n <= 0, i.e. a0n >= 0; "
+                               "W~_1(., +1) convex iff a1p >= 0, i.e. a1p >= 0; "
+                               "W~_1(., -1) convex iff a1n >= 0, i.e. a1n >= 0")
+    monkeypatch.setattr(lemma2, "PRINTED_TAU_RANGE", sp.Interval.Lopen(0, 1))
+    outcome = lemma2.check_fig2_tau_range()
+    assert (outcome.status, outcome.summary, outcome.errata) == (
+        "verified", "Fig. 2's loss is convex exactly for tau in Interval.Lopen(0, 1), the caption's range.", ())
