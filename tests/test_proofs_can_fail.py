@@ -250,3 +250,17 @@ def test_lemma2_checks_compare_with_the_printed_constraints_and_range(monkeypatc
     outcome = lemma2.check_fig2_tau_range()
     assert (outcome.status, outcome.summary, outcome.errata) == (
         "verified", "Fig. 2's loss is convex exactly for tau in Interval.Lopen(0, 1), the caption's range.", ())
+
+
+def test_thm7_remark_check_is_undecided_with_a_planted_bracket(monkeypatch):
+    """Prop. 5's bracket planted with its intercept's sign flipped, + (a1n U - a0n): at eta = 0 it is
+    a1n U - a0n >= 0 under U, a1n >= 0 >= a0n, so "intercept <= 0" can no longer be decided (SymPy's ask gives
+    None: it is 0 at a1n = a0n = 0), while (1) is still implied and the bracket without (3) is still a0p eta."""
+    from lfverify.proofs import counterexamples_prop5 as remark
+
+    planted = (remark.a0p - remark.a0n - (remark.a1p - remark.a1n) * remark.u) * remark.eta + (
+        remark.a1n * remark.u - remark.a0n)
+    monkeypatch.setattr(remark, "PRINTED_BRACKET", planted)
+    outcome = remark.check_thm7_pathology_remark()
+    assert (outcome.status, outcome.errata) == ("undecided", ())
+    assert outcome.summary == "(1) implied: True; bracket without (3): a0p*eta; intercept <= 0: None"
