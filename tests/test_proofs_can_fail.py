@@ -12,6 +12,7 @@ planted difference expanded by hand for the first case of xi (in the comment bes
 import pytest
 
 from lfverify.proofs import lemma1_lower_bound as lemma1
+from lfverify.proofs.stationary_conditions import BETA
 
 
 def _planted_w0_phi(a0p, a0n, b0, phi_xi, phi_mxi, q, r):
@@ -264,3 +265,28 @@ def test_thm7_remark_check_is_undecided_with_a_planted_bracket(monkeypatch):
     outcome = remark.check_thm7_pathology_remark()
     assert (outcome.status, outcome.errata) == ("undecided", ())
     assert outcome.summary == "(1) implied: True; bracket without (3): a0p*eta; intercept <= 0: None"
+
+
+@pytest.mark.parametrize("check, printed_name, planted, label", [
+    # eq:supp:jaccard-stationary-eta with phi'(f*) and phi'(-f*) swapped
+    ("check_jaccard_eta", "printed_jaccard_stationary_eta",
+     lambda dpos, dneg, ustar: dpos * ustar / (dneg + dpos * ustar), "eq:supp:jaccard-stationary-eta"),
+    # eq:supp:fbeta-stationary-eta with phi'(f*) and phi'(-f*) swapped
+    ("check_fbeta_eta", "printed_fbeta_stationary_eta",
+     lambda dpos, dneg, ustar, beta=None: dpos * ustar / ((1 + BETA**2) * dneg + (dpos + dneg) * ustar),
+     "eq:supp:fbeta-stationary-eta"),
+    # accuracy: by hand the derivative of (1 - phi(f)) eta - phi(-f)(1 - eta) is -phi'(f) eta + phi'(-f)(1 - eta)
+    # = -[(phi'(f) + phi'(-f)) eta - phi'(-f)], the printed form up to -1; planted with phi'(f) as the constant
+    ("check_accuracy_condition", "printed_accuracy_stationary_condition",
+     lambda eta, dpos, dneg: (dpos + dneg) * eta - dpos, "eq:supp:accuracy-stationary-condition"),
+])
+def test_stationary_condition_checks_are_undecided_with_a_planted_form(monkeypatch, check, printed_name, planted,
+                                                                        label):
+    """App. A's stationary conditions, each with its printed form planted wrong: the check is undecided, naming
+    the equation (the documented fallback for a disagreement it does not classify)."""
+    from lfverify.proofs import stationary_conditions
+
+    monkeypatch.setattr(stationary_conditions, printed_name, planted)
+    outcome = getattr(stationary_conditions, check)()
+    assert (outcome.status, outcome.errata) == ("undecided", ())
+    assert outcome.summary == f"{label}: the derivation disagrees with the printed form; not classified"
