@@ -290,3 +290,21 @@ def test_stationary_condition_checks_are_undecided_with_a_planted_form(monkeypat
     outcome = getattr(stationary_conditions, check)()
     assert (outcome.status, outcome.errata) == ("undecided", ())
     assert outcome.summary == f"{label}: the derivation disagrees with the printed form; not classified"
+
+
+def test_thm2_case1_is_undecided_when_the_printed_stationary_eta_is_planted(monkeypatch):
+    """eq:supp:jaccard-stationary-eta planted with p and q swapped: case 1 is undecided and names the derived eta,
+    which is the true printed form q U* / (p + q U*) (the claim verified with the paper's text)."""
+    import sympy as sp
+
+    from lfverify.proofs import thm2_jaccard_calibration as thm2
+
+    true_form = thm2.PRINTED_ETA_STATIONARY
+    monkeypatch.setattr(thm2, "PRINTED_ETA_STATIONARY", thm2.p * thm2.S / (thm2.q + thm2.p * thm2.S))
+    outcome = thm2.check_case1()
+    assert (outcome.status, outcome.errata) == ("undecided", ())
+    prefix, suffix = "derived stationary eta ", " differs from eq:supp:jaccard-stationary-eta"
+    assert outcome.summary.startswith(prefix) and outcome.summary.endswith(suffix)
+    named = sp.sympify(outcome.summary[len(prefix):-len(suffix)],
+                       locals={str(s): s for s in true_form.free_symbols})
+    assert sp.cancel(named - true_form) == 0
