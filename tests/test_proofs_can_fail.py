@@ -1,12 +1,14 @@
-"""The symbolic proofs can fail: a check whose printed form is planted wrong reports the erratum, in full.
+"""The symbolic proofs can fail: a check whose printed form is planted wrong reports its documented failure.
 
 A proof check that only ever runs on the paper's true statements never exercises its failure branch; a mistake
 there (a wrong status, a garbled erratum record) would pass every test and surface only when the paper, or a
 change to the derivation, makes the check fail for real.  Each test here replaces one printed form of a claim's
-module by a deliberately wrong one and checks the outcome the check documents for that case.
+module by a deliberately wrong one (monkeypatch) and checks the outcome the check documents for that case: an
+erratum with every field, or "undecided" with its whole summary.  Where a check verifies a claim the paper gets
+wrong, the converse is planted too (a printed form right up to a factor must verify).
 
-Oracle: the check's documented failure outcome, written out here (status, summary, every erratum field), and the
-planted difference expanded by hand for the first case of xi (in the comment beside it).
+Oracle: the documented outcome, written out here, and the planted residual (or the true form) derived by hand in
+the comment or docstring beside each case.
 """
 
 import pytest
