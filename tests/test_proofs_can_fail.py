@@ -17,6 +17,15 @@ from lfverify.proofs import lemma1_lower_bound as lemma1
 from lfverify.proofs.stationary_conditions import BETA
 
 
+def _erratum_fields(outcome, summary):
+    """Checks that ``outcome`` is an erratum with this summary and exactly one record; returns the record's fields
+    (location, printed, derived, consequence, witness, evidence)."""
+    assert (outcome.status, outcome.summary) == ("erratum", summary)
+    (erratum,) = outcome.errata
+    return (erratum.location, erratum.printed, erratum.derived, erratum.consequence, erratum.witness,
+            erratum.evidence)
+
+
 def _planted_w0_phi(a0p, a0n, b0, phi_xi, phi_mxi, q, r):
     """Eq. (3)'s W_{0,phi} with the a_{0,+1} term's sign of phi flipped: (1 + phi(xi)) instead of (1 - phi(xi))."""
     return a0p * (1 + phi_xi) * q + a0n * phi_mxi * r + b0
@@ -41,14 +50,12 @@ def test_lemma1_pointwise_checks_report_a_planted_sign_error(monkeypatch, which,
     monkeypatch.setattr(lemma1, *planted)
     outcome = (lemma1.check_w0_pointwise, lemma1.check_w1_pointwise)[which]()
     relation = ("W_0 >= W_{0,phi}", "W_1 <= W_{1,phi}")[which]
-    assert (outcome.status, outcome.summary) == ("erratum", f"{relation} has a monomial of unknown sign")
-    (erratum,) = outcome.errata
-    lines = erratum.derived.split("; ")
+    location, printed, derived, *rest = _erratum_fields(outcome, f"{relation} has a monomial of unknown sign")
+    assert (location, printed, rest) == ("Lemma 1 proof", relation, ["Lemma 1 unproved", "see derived", "symbolic"])
+    lines = derived.split("; ")
     assert lines[0] == first_line
     assert [line.split(":")[0] for line in lines] == ["xi > 0 [l(-xi)]", "xi < 0 [l(-xi)]", "xi = 0 [l(-xi)]",
                                                       "xi = 0 [1 - l(xi)]"]
-    assert (erratum.location, erratum.printed, erratum.consequence, erratum.witness, erratum.evidence) == (
-        "Lemma 1 proof", relation, "Lemma 1 unproved", "see derived", "symbolic")
 
 
 def test_table1_row_check_reports_a_planted_row_and_accepts_a_rescaled_one(monkeypatch):
@@ -63,12 +70,9 @@ def test_table1_row_check_reports_a_planted_row_and_accepts_a_rescaled_one(monke
     monkeypatch.setattr(table1, "PRINTED_COEFFICIENTS", {**rows, "Jaccard": (1, 0, 0, 1, 1, table1.PI)})
     outcome = table1.check_jaccard_row()
     derived = "a0p=1, a0n=0, b0=0, a1p=0, a1n=1, b1=pi"
-    assert (outcome.status, outcome.summary) == ("erratum", f"Jaccard: derived ({derived}) differs from the printed row")
-    (erratum,) = outcome.errata
-    assert (erratum.location, erratum.printed, erratum.derived, erratum.consequence, erratum.witness,
-            erratum.evidence) == ("Tab. 1 (tab:generalized-performance-metrics), row Jaccard", "(1, 0, 0, 1, 1, pi)",
-                                  "(1, 0, 0, 0, 1, pi)", "the printed coefficients define another metric",
-                                  "symbolic", "polynomial identity in TP, FP")
+    assert _erratum_fields(outcome, f"Jaccard: derived ({derived}) differs from the printed row") == (
+        "Tab. 1 (tab:generalized-performance-metrics), row Jaccard", "(1, 0, 0, 1, 1, pi)", "(1, 0, 0, 0, 1, pi)",
+        "the printed coefficients define another metric", "symbolic", "polynomial identity in TP, FP")
     monkeypatch.setattr(table1, "PRINTED_COEFFICIENTS", {**rows, "Jaccard": (2, 0, 0, 0, 2, 2 * table1.PI)})
     outcome = table1.check_jaccard_row()
     assert (outcome.status, outcome.errata) == ("verified", ())
@@ -105,11 +109,8 @@ def test_lemma1_population_check_reports_a_planted_violation(monkeypatch):
 
     monkeypatch.setattr(populations.FiniteSupportPopulation, "surrogate_utility_of_scores", planted)
     outcome = lemma1.check_populations()
-    assert (outcome.status, outcome.summary) == ("erratum", "U_phi > U found")
-    (erratum,) = outcome.errata
-    assert (erratum.location, erratum.printed, erratum.derived, erratum.consequence, erratum.witness,
-            erratum.evidence) == ("Lemma 1", "U_phi <= U", "violated", "Lemma 1 false", "max gap 0.0156",
-                                  "core library")
+    assert _erratum_fields(outcome, "U_phi > U found") == (
+        "Lemma 1", "U_phi <= U", "violated", "Lemma 1 false", "max gap 0.0156", "core library")
 
 
 def test_nonnegativity_h0_check_reports_a_planted_expectation(monkeypatch):
@@ -121,11 +122,9 @@ def test_nonnegativity_h0_check_reports_a_planted_expectation(monkeypatch):
     w0_phi, w1_phi, _ = nonnegativity.METRICS["Jaccard"]
     monkeypatch.setitem(nonnegativity.METRICS, "Jaccard", (w0_phi, w1_phi, 2 * nonnegativity.PI))
     outcome = nonnegativity.check_jaccard_h0()
-    assert (outcome.status, outcome.summary) == ("erratum", "Jaccard: E[H_0,phi] = pi")
-    (erratum,) = outcome.errata
-    assert (erratum.location, erratum.printed, erratum.derived, erratum.consequence, erratum.witness,
-            erratum.evidence) == ("App. A, sec:supp:non-negativity-of-surrogate-utilities", "2*pi", "pi",
-                                  "see summary", "symbolic", "symbolic")
+    assert _erratum_fields(outcome, "Jaccard: E[H_0,phi] = pi") == (
+        "App. A, sec:supp:non-negativity-of-surrogate-utilities", "2*pi", "pi", "see summary", "symbolic",
+        "symbolic")
 
 
 def test_table1_library_check_reports_a_planted_library_metric(monkeypatch):
@@ -136,12 +135,9 @@ def test_table1_library_check_reports_a_planted_library_metric(monkeypatch):
 
     monkeypatch.setattr(metrics, "jaccard", lambda: metrics.f_beta(1.0))
     outcome = table1.check_library_coefficients()
-    assert (outcome.status, outcome.summary) == (
-        "erratum", "lfverify.metrics disagrees with the derived coefficients for ['jaccard()']")
-    (erratum,) = outcome.errata
-    assert (erratum.location, erratum.printed, erratum.derived, erratum.consequence, erratum.witness,
-            erratum.evidence) == ("lfverify.metrics (not the paper)", "library coefficients", "see summary",
-                                  "the library computes another metric", "jaccard()", "exact comparison")
+    assert _erratum_fields(outcome, "lfverify.metrics disagrees with the derived coefficients for ['jaccard()']") == (
+        "lfverify.metrics (not the paper)", "library coefficients", "see summary",
+        "the library computes another metric", "jaccard()", "exact comparison")
 
 
 def test_table1_definition1_checks_report_a_planted_range_and_a_planted_metric(monkeypatch):
@@ -155,22 +151,15 @@ def test_table1_definition1_checks_report_a_planted_range_and_a_planted_metric(m
 
     monkeypatch.setitem(table1.PRINTED_PARAMETER_RANGE, "F_beta", sp.Interval.open(0, 1))
     outcome = table1.check_f_beta_definition1()
-    assert (outcome.status, outcome.summary) == ("erratum", "F_beta satisfies Definition 1 for beta in "
-                                                            "Interval.open(0, oo)")
-    (erratum,) = outcome.errata
-    assert (erratum.location, erratum.printed, erratum.derived, erratum.consequence, erratum.witness,
-            erratum.evidence) == ("Tab. 1 caption", "beta > 0", "Interval.open(0, oo)", "see summary",
-                                  "Interval.open(0, oo)", "symbolic")
+    assert _erratum_fields(outcome, "F_beta satisfies Definition 1 for beta in Interval.open(0, oo)") == (
+        "Tab. 1 caption", "beta > 0", "Interval.open(0, oo)", "see summary", "Interval.open(0, oo)", "symbolic")
 
     for planted in (table1.FP / (table1.TP + table1.FN + table1.FP),  # a0p = 0: a sign constraint fails
                     2 * table1.TP / (table1.TP + table1.FN + table1.FP)):  # signs hold, U = 2 TP / (FP + pi) > 1
         monkeypatch.setitem(table1.PRINTED_DEFINITION, "Jaccard", planted)
         outcome = table1.check_jaccard_definition1()
-        assert (outcome.status, outcome.summary) == ("erratum", "Jaccard violates Definition 1")
-        (erratum,) = outcome.errata
-        assert (erratum.location, erratum.printed, erratum.derived, erratum.consequence, erratum.witness,
-                erratum.evidence) == ("Tab. 1", "Jaccard row", "violates Definition 1", "see summary", "symbolic",
-                                      "symbolic")
+        assert _erratum_fields(outcome, "Jaccard violates Definition 1") == (
+            "Tab. 1", "Jaccard row", "violates Definition 1", "see summary", "symbolic", "symbolic")
 
 
 def _planted_w_tilde(k, a_pos, a_neg, b, phi_xi, phi_mxi, y):
@@ -200,17 +189,13 @@ def test_lemma3_checks_report_planted_scores_and_gradients(monkeypatch):
 
     monkeypatch.setattr(lemma3, "printed_v_hat", _planted_v_hat)
     outcome = lemma3.check_empirical_gradient_identity()
-    assert (outcome.status, outcome.summary) == ("erratum", "grad U_hat != V_hat / D_hat^2")
-    (erratum,) = outcome.errata
-    assert (erratum.location, erratum.printed, erratum.derived, erratum.consequence, erratum.witness,
-            erratum.evidence) == ("Sec. 3.3", "grad U_hat = V_hat / D_hat^2", "differs", "NGA direction wrong",
-                                  "symbolic", "symbolic")
+    assert _erratum_fields(outcome, "grad U_hat != V_hat / D_hat^2") == (
+        "Sec. 3.3", "grad U_hat = V_hat / D_hat^2", "differs", "NGA direction wrong", "symbolic", "symbolic")
     outcome = lemma3.check_unbiased()
-    assert (outcome.status, outcome.summary) == ("erratum", "E_S[V_hat] != V_phi for n in [2, 3, 4]")
-    (erratum,) = outcome.errata
-    assert (erratum.location, erratum.printed, erratum.consequence, erratum.witness, erratum.evidence) == (
-        "Lemma 3 (lem:unbiased-gradient)", "V_phi = E_S[V_hat]", "V_hat biased", "symbolic", "exact enumeration")
-    assert erratum.derived == str(lemma3.sp.expand(lemma3.derived_v_phi().subs(lemma3.SIMPLEX)))  # bias = V_phi
+    bias = str(lemma3.sp.expand(lemma3.derived_v_phi().subs(lemma3.SIMPLEX)))  # 2 V_phi - V_phi = V_phi
+    assert _erratum_fields(outcome, "E_S[V_hat] != V_phi for n in [2, 3, 4]") == (
+        "Lemma 3 (lem:unbiased-gradient)", "V_phi = E_S[V_hat]", bias, "V_hat biased", "symbolic",
+        "exact enumeration")
 
 
 def test_lemma3_population_gradient_check_reports_a_planted_sign(monkeypatch):
@@ -222,12 +207,10 @@ def test_lemma3_population_gradient_check_reports_a_planted_sign(monkeypatch):
 
     monkeypatch.setattr(lemma3, "printed_v_phi", lambda e_w0, e_gw0, e_w1, e_gw1: e_w0 * e_gw1 - e_w1 * e_gw0)
     outcome = lemma3.check_population_gradient()
-    assert (outcome.status, outcome.summary) == ("erratum",
-                                                 "Sec. 3.3's gradient direction disagrees with the quotient rule")
-    (erratum,) = outcome.errata
-    assert (erratum.location, erratum.consequence, erratum.witness, erratum.evidence) == (
-        "Sec. 3.3", "see summary", "symbolic", "symbolic")
-    printed, derived = sp.sympify(erratum.printed), sp.sympify(erratum.derived)
+    location, printed, derived, *rest = _erratum_fields(
+        outcome, "Sec. 3.3's gradient direction disagrees with the quotient rule")
+    assert (location, rest) == ("Sec. 3.3", ["see summary", "symbolic", "symbolic"])
+    printed, derived = sp.sympify(printed), sp.sympify(derived)
     assert printed != 0 and sp.expand(printed + derived) == 0
 
 
