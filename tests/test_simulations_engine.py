@@ -309,3 +309,21 @@ def test_figures_receive_every_row_the_summary_and_the_folder(tmp_path, monkeypa
                         overrides=TINY)
     assert calls == [((out / "records.csv").read_text(), json.loads((out / "summary.json").read_text()), out)]
     assert result.figures == [out / "spy.png"]
+
+
+def test_run_json_holds_the_documented_identity_and_its_fingerprint(reference):
+    """Oracle: run.json's documented content, written out: the run's identity (format, study, mode, resolved
+    config, seed, lfverify version) and its fingerprint, recomputed here with hashlib as 16 hex digits of the
+    SHA-256 of the identity's canonical JSON (sorted keys).  Every record carries the same fingerprint.
+
+    Kills: simulations.engine.x_run__mutmut_38 (the identity's "seed" key renamed)."""
+    import hashlib
+
+    study = STUDIES["uniform-convergence"]
+    summary = json.loads((reference / "summary.json").read_text())
+    identity = {"format": engine._FORMAT, "study": study.name, "mode": "smoke", "config": summary["config"],
+                "seed": study.seed, "lfverify_version": engine.__version__}
+    fingerprint = hashlib.sha256(json.dumps(identity, sort_keys=True).encode()).hexdigest()[:16]
+    assert json.loads((reference / "run.json").read_text()) == {**identity, "fingerprint": fingerprint}
+    records = sorted((reference / "records").glob("*.json"))
+    assert records and {json.loads(p.read_text())["fingerprint"] for p in records} == {fingerprint}
