@@ -7,6 +7,7 @@ Oracle for every check: an uninterrupted serial run of the same configuration, c
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -32,6 +33,13 @@ def _run(out, executor="serial", **kwargs):
 
 def _outputs(out):
     return (out / "records.csv").read_bytes(), (out / "summary.json").read_bytes()
+
+
+def _finished_run(reference, tmp_path):
+    """A finished run's folder, to resume or damage: a copy of the reference run."""
+    out = tmp_path / "run"
+    shutil.copytree(reference, out)
+    return out
 
 
 @pytest.fixture(scope="module")
@@ -221,8 +229,7 @@ def test_resuming_a_finished_run_reads_its_records_and_writes_none(reference, tm
     spy on the engine's record writer during a resume of a finished run.
 
     Kills: simulations.engine.x__load_record__mutmut_66 (every record re-sealed on each resume)."""
-    out = tmp_path / "run"
-    _run(out)
+    out = _finished_run(reference, tmp_path)
     writes = []
     real = engine._write_record
     monkeypatch.setattr(engine, "_write_record", lambda path, text: writes.append(path) or real(path, text))
@@ -237,8 +244,7 @@ def test_a_sound_record_of_another_fingerprint_is_refused_with_the_whole_message
     Kills: simulations.engine.x__load_record__mutmut_63 (``ValueError(None)``)."""
     from lfverify.sealed_records import seal
 
-    out = tmp_path / "run"
-    _run(out)
+    out = _finished_run(reference, tmp_path)
     path = sorted((out / "records").glob("*.json"))[0]
     record = json.loads(path.read_text())
     expected_fingerprint = record["fingerprint"]
@@ -268,12 +274,9 @@ def test_a_sealed_record_lacking_keys_is_set_aside_naming_every_missing_key(refe
     set aside and recomputed; the run's outputs equal the undamaged run's byte for byte.
 
     Kills: simulations.engine.x__load_record__mutmut_14 (the keys joined by another separator)."""
-    import shutil
-
     from lfverify.sealed_records import seal
 
-    out = tmp_path / "run"
-    shutil.copytree(reference, out)
+    out = _finished_run(reference, tmp_path)
     path = sorted((out / "records").glob("*.json"))[0]
     record = json.loads(path.read_text())
     for key in ("sha256", "study", "key"):
