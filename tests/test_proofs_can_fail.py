@@ -293,3 +293,143 @@ def test_thm2_case1_is_undecided_when_the_printed_stationary_eta_is_planted(monk
     named = sp.sympify(outcome.summary[len(prefix):-len(suffix)],
                        locals={str(s): s for s in true_form.free_symbols})
     assert sp.cancel(named - true_form) == 0
+
+
+def _undecided_summary(outcome):
+    """The summary of an undecided outcome (no erratum records, the default method)."""
+    assert (outcome.status, outcome.errata) == ("undecided", ())
+    return outcome.summary
+
+
+def test_thm2_case1_is_undecided_with_a_planted_denominator_or_chain(monkeypatch):
+    """App. A.2 case 1.  By hand eta_STA - U/(1+U) = q S/(p + q S) - U/(1+U) = (q S (1 + U) - U (p + q S)) /
+    ((U + 1)(S q + p)); its denominator is negative (p, q < 0).  (i) The printed denominator planted as its
+    negative, -(p + q S)(1 + U), is positive: undecided, naming the difference.  (ii) The chain's last line planted
+    as q (S - 2 tau): the tau-discrepancy slack becomes p - 2 tau q = s - tau q (p = tau q + s), not s, and the
+    last line q (g - tau) (S = tau + g) is of unknown sign: both steps are named."""
+    from lfverify.proofs import thm2_jaccard_calibration as thm2
+
+    p, q, S, U, tau = thm2.p, thm2.q, thm2.S, thm2.U, thm2.tau
+    monkeypatch.setattr(thm2, "PRINTED_CASE1_DENOMINATOR", -(p + q * S) * (1 + U))
+    assert _undecided_summary(thm2.check_case1()) == (
+        "difference (S*q*(U + 1) - U*(S*q + p))/((U + 1)*(S*q + p)) vs printed; denominator negative: False")
+    monkeypatch.undo()
+    chain = thm2.PRINTED_CASE1_CHAIN
+    monkeypatch.setattr(thm2, "PRINTED_CASE1_CHAIN", (*chain[:3], q * (S - 2 * tau)))
+    assert _undecided_summary(thm2.check_case1()) == "could not confirm: tau-discrepancy step, U* >= tau step"
+
+
+def test_thm2_case2_is_undecided_with_a_planted_bound(monkeypatch):
+    """App. A.2 case 2 with the middle bound planted as U*/(2 + U*): eta(r) = S/(S + r) still matches and
+    decreases, but at r = 1 it is S/(1 + S), not the planted bound; the monotone step (S + g)/(1 + S + g) -
+    S/(2 + S) = (S + 2 g)/((S + 2)(S + g + 1)) (by hand) is named with the rest."""
+    from lfverify.proofs import thm2_jaccard_calibration as thm2
+
+    first, _, third = thm2.PRINTED_CASE2_CHAIN
+    monkeypatch.setattr(thm2, "PRINTED_CASE2_CHAIN", (first, thm2.S / (2 + thm2.S), third))
+    assert _undecided_summary(thm2.check_case2()) == (
+        "eta(r) = S/(S + r); decreasing True; slope (x + 1)**(-2); step (S + 2*g)/((S + 2)*(S + g + 1))")
+
+
+def test_thm2_closing_line_and_theorem_are_undecided_when_their_witnesses_do_not_reproduce(monkeypatch):
+    """The closing-line erratum needs a maximiser with f*(x) = 0 at an atom: with the non-dominating population
+    (whose f* < 0 everywhere) in place of the kink population it is undecided.  The theorem's errata need both
+    counterexamples reproduced: with the kink one planted as not reproduced, it is undecided and says which."""
+    from lfverify.proofs import thm2_jaccard_calibration as thm2
+
+    monkeypatch.setattr(thm2, "_kink_population", thm2._nondominating_population)
+    assert _undecided_summary(thm2.check_closing_line()) == "the comparison point did not reproduce"
+    monkeypatch.undo()
+    monkeypatch.setattr(thm2, "kink_counterexample_reproduced", lambda counterexample, optimum: False)
+    assert _undecided_summary(thm2.check_theorem()) == (
+        "the counterexamples did not reproduce (kink: False, non-dominating: True)")
+
+
+def test_thm1_tau_range_is_undecided_with_a_planted_supremum_or_library_function(monkeypatch):
+    """Thm. 1's hypothesis solved for tau gives tau_max = beta^2 U*/(1 + beta^2 + U*) (by hand: (beta^2 - tau) U*
+    >= (1 + beta^2) tau), with d tau_max/dU* = beta^2 (1 + beta^2)/(U* + beta^2 + 1)^2 and beta^2 - tau_max =
+    beta^2 (1 + beta^2)/(U* + beta^2 + 1).  (i) The printed supremum planted as beta^2/(1 + beta^2) (tau_max at
+    U* = 1 is beta^2/(2 + beta^2)): undecided, naming those three.  (ii) The library's fbeta_max_tau planted
+    2^-20 high: undecided, naming the largest difference 2^-20 = 9.54e-07."""
+    from lfverify import calibration
+    from lfverify.proofs import thm1_fbeta_calibration as thm1
+
+    monkeypatch.setattr(thm1, "PRINTED_TAU_SUP", thm1.B2 / (1 + thm1.B2))
+    assert _undecided_summary(thm1.check_tau_range()) == (
+        "tau_max = S*beta**2/(S + beta**2 + 1): increasing=beta**2*(beta**2 + 1)/(S + beta**2 + 1)**2, beta^2 - "
+        "tau_max=beta**2*(beta**2 + 1)/(S + beta**2 + 1)")
+    monkeypatch.undo()
+    library = calibration.fbeta_max_tau
+    monkeypatch.setattr(calibration, "fbeta_max_tau", lambda beta, u_star: library(beta, u_star) + 2.0**-20)
+    assert _undecided_summary(thm1.check_tau_range()) == (
+        "fbeta_max_tau differs from the derived tau_max by up to 9.54e-07")
+
+
+def test_thm1_case1_is_undecided_with_a_planted_stationary_eta_or_fig6_bound(monkeypatch):
+    """App. A.1 case 1.  (i) eq:supp:fbeta-stationary-eta planted with p and q swapped: undecided, naming the
+    derived q U*/((1 + beta^2) p + (p + q) U*) (expanded).  (ii) Fig. 6's lower bound of B planted as 2 beta^2:
+    B - 2 beta^2 = (1 + beta^2)(1 - U)/U - beta^2 is not (1 + beta^2) v at U = 1/(1 + v), so only "Fig. 6 bound"
+    fails."""
+    from lfverify.proofs import thm1_fbeta_calibration as thm1
+
+    p, q, S, B2 = thm1.p, thm1.q, thm1.S, thm1.B2
+    monkeypatch.setattr(thm1, "PRINTED_ETA_STATIONARY", p * S / ((1 + B2) * q + (p + q) * S))
+    assert _undecided_summary(thm1.check_case1()) == (
+        "the derived stationary eta S*q/(S*p + S*q + beta**2*p + p) differs from eq:supp:fbeta-stationary-eta")
+    monkeypatch.undo()
+    monkeypatch.setattr(thm1, "PRINTED_FACTOR_B_LOWER", 2 * B2)
+    assert _undecided_summary(thm1.check_case1()) == "could not confirm: Fig. 6 bound"
+
+
+def test_thm1_case1_sign_step_is_undecided_with_a_planted_loss(monkeypatch):
+    """The sign step's library evidence: tau phi'(-m) - phi'(m) <= 0 for m > 0.  A planted tau-logistic whose
+    derivative is -1 everywhere gives tau * (-1) - (-1) = 1 - tau > 0 for tau = 0.05, the first tau tried."""
+    from lfverify import losses
+
+    class ConstantSlope:
+        def derivative(self, margins):
+            return -1.0 + 0.0 * margins
+
+    monkeypatch.setattr(losses, "tau_logistic", lambda tau: ConstantSlope())
+    from lfverify.proofs import thm1_fbeta_calibration as thm1
+
+    assert _undecided_summary(thm1.check_case1()) == "tau phi'(-m) - phi'(m) > 0 for tau-logistic(0.05)"
+
+
+def test_thm1_case2_is_undecided_with_planted_lines_or_evidence(monkeypatch):
+    """App. A.1 case 2, each failure branch:
+    (i) the printed second line planted as U*/((1 + beta^2) + (r + 1) U*) (r dropped from the first term):
+        undecided, naming the derived eta(r) = U*/((1 + beta^2) r + (r + 1) U*);
+    (ii) the printed first bound planted as U*/((1 + beta^2)(1 + 2U*)): printed - derived (U*/(1 + beta^2 + 2U*))
+        = U* (1 + beta^2 + 2U* - (1 + beta^2)(1 + 2U*))/(...) = -2 beta^2 U*^2/((2U* + 1)(beta^2 + 1)(2U* +
+        beta^2 + 1)) (by hand), not the expected gap;
+    (iii) the second bound planted as U/(2 + beta^2): at U = U* + g both steps have numerators of unknown sign,
+        2U*^2 + 2U* g - U* + beta^2 g + g and U*^2 beta^2 + U*^2 + U* beta^2 g + U* g - U* + beta^2 g + g (by hand);
+    (iv) the finite-difference evidence planted as (eta, derived, printed) = (1/4, 1/2, 1/8): undecided with them."""
+    from lfverify.proofs import thm1_fbeta_calibration as thm1
+
+    S, B2, U, r = thm1.S, thm1.B2, thm1.U, thm1.r
+    monkeypatch.setattr(thm1, "PRINTED_CASE2_LINE2", S / ((1 + B2) + (r + 1) * S))
+    assert _undecided_summary(thm1.check_case2()) == (
+        "eta(r) = S/(S*r + S + beta**2*r + r) differs from the printed second line")
+    monkeypatch.undo()
+    monkeypatch.setattr(thm1, "PRINTED_CASE2_FIRST_BOUND", S / ((1 + B2) * (1 + 2 * S)))
+    assert _undecided_summary(thm1.check_case2()) == (
+        "eta(r) decreasing: True; printed - derived = -2*S**2*beta**2/((2*S + 1)*(beta**2 + 1)*(2*S + beta**2 + 1))")
+    monkeypatch.undo()
+    monkeypatch.setattr(thm1, "PRINTED_CASE2_SECOND_BOUND", U / (2 + B2))
+    assert _undecided_summary(thm1.check_case2()) == (
+        "second step: (2*S**2 + 2*S*g - S + beta**2*g + g)/((beta**2 + 2)*(2*S + beta**2 + 1)), (S**2*beta**2 + "
+        "S**2 + S*beta**2*g + S*g - S + beta**2*g + g)/((S + 1)*(beta**2 + 1)*(beta**2 + 2))")
+    monkeypatch.undo()
+    monkeypatch.setattr(thm1, "_fd_stationary_eta_evidence", lambda: (0.25, 0.5, 0.125, 0.75, 2.0))
+    assert _undecided_summary(thm1.check_case2()) == "finite differences: eta = 0.25, derived 0.5, printed 0.125"
+
+
+def test_thm1_theorem_is_undecided_when_a_counterexample_does_not_reproduce(monkeypatch):
+    """Thm. 1's errata need both counterexamples reproduced: the kink one planted as not reproduced."""
+    from lfverify.proofs import thm1_fbeta_calibration as thm1
+
+    monkeypatch.setattr(thm1, "kink_counterexample_reproduced", lambda counterexample, optimum: False)
+    assert _undecided_summary(thm1.check_theorem()) == (
+        "the counterexamples did not reproduce (kink: False, non-dominating: True)")

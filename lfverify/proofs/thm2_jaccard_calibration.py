@@ -84,7 +84,7 @@ def check_case1() -> Outcome:
     if not (same and PRINTED_CASE1_DENOMINATOR.is_negative):
         return Outcome(
             "undecided",
-            f"difference {num}/{den} vs printed; denominator negative: {PRINTED_CASE1_DENOMINATOR.is_negative}",
+            f"difference ({num})/({den}) vs printed; denominator negative: {PRINTED_CASE1_DENOMINATOR.is_negative}",
         )
     u, s, g = sp.symbols("u s g", nonnegative=True)
     chain = PRINTED_CASE1_CHAIN
