@@ -433,3 +433,121 @@ def test_thm1_theorem_is_undecided_when_a_counterexample_does_not_reproduce(monk
     monkeypatch.setattr(thm1, "kink_counterexample_reproduced", lambda counterexample, optimum: False)
     assert _undecided_summary(thm1.check_theorem()) == (
         "the counterexamples did not reproduce (kink: False, non-dominating: True)")
+
+
+def test_prop5_checks_are_undecided_with_planted_printed_forms(monkeypatch):
+    """Prop. 5 and its proof, each check with one printed form planted wrong (by hand: with symbolic
+    coefficients the bracket is (Da0 - Da1 U) eta - (a1n U - a0n), Da_k = a_{k,+1} - a_{k,-1}, so its root in eta
+    is (a1n U - a0n)/(Da0 - Da1 U); F_beta's bracket is (1 + beta^2) eta - U, Jaccard's (1 + U) eta - U):
+    (i) the third gradient line doubled: only line 3 is named; (ii) the bracket's intercept sign flipped;
+    (iii) eta_OPT with -a0n replaced by +a0n: the derived root is named; (iv) an enumeration planted with 1 of
+    10 disagreements; (v) Jaccard's printed bracket planted as (1 + U) eta + U: both derived brackets named."""
+    from lfverify.proofs import prop5_bayes_optimal_set as prop5
+
+    lines = prop5.printed_gradient_lines
+    monkeypatch.setattr(prop5, "printed_gradient_lines", lambda *args: (*lines(*args)[:2], 2 * lines(*args)[2]))
+    assert _undecided_summary(prop5.check_frechet_derivative()) == (
+        "d U-bar / d lambda_1 differs from printed line(s) [3]; not classified")
+    monkeypatch.undo()
+    monkeypatch.setattr(prop5, "printed_bayes_bracket",
+                        lambda eta, u, c: (c.da0 - c.da1 * u) * eta + (c.a1n * u - c.a0n))
+    assert _undecided_summary(prop5.check_threshold()) == (
+        "the derived bracket differs from Prop. 5's printed one; not classified")
+    monkeypatch.undo()
+    monkeypatch.setattr(prop5, "printed_eta_opt", lambda u, c: (c.a1n * u + c.a0n) / (c.da0 - c.da1 * u))
+    assert _undecided_summary(prop5.check_threshold()) == (
+        "solving the bracket for eta gave [(U*a1n - a0n)/(U*a1n - U*a1p - a0n + a0p)]; not classified")
+    monkeypatch.undo()
+    monkeypatch.setattr(prop5, "_brute_force_evidence", lambda bracket, threshold: (10, 9, 5, 5))
+    assert _undecided_summary(prop5.check_threshold()) == (
+        "enumeration disagrees with the derived characterisation in 1 of 10 and 0 of 5 cases; not classified")
+    monkeypatch.undo()
+    monkeypatch.setattr(prop5, "PRINTED_JACCARD_BRACKET", (1 + prop5.U) * prop5.ETA + prop5.U)
+    assert _undecided_summary(prop5.check_fbeta_jaccard_sets()) == (
+        "derived brackets -U + beta**2*eta + eta, U*eta - U + eta differ from the printed ones; not classified")
+
+
+def test_prop5_accuracy_check_reports_planted_brackets_integrand_and_coefficients(monkeypatch):
+    """Accuracy = TP + TN = TP - FP + (1 - pi): (a0p, a0n, b0, a1p, a1n, b1) = (1, -1, 1 - pi, 0, 0, 1) (by hand),
+    bracket 2 eta - 1 from either coefficient set (it involves neither b0 nor b1).  (i) The printed bracket
+    planted as 2 eta + 1: undecided, naming both derived brackets and the planted one; (ii) App. A.3's integrand
+    planted with + pi for + (1 - pi): undecided; (iii) the printed coefficients planted equal to the derived ones:
+    the converse, verified (no erratum)."""
+    from lfverify.proofs import prop5_bayes_optimal_set as prop5
+
+    monkeypatch.setattr(prop5, "PRINTED_ACCURACY_BRACKET", 2 * prop5.ETA + 1)
+    assert _undecided_summary(prop5.check_accuracy_coefficients()) == (
+        "accuracy brackets 2*eta - 1 (derived coefficients), 2*eta - 1 (printed coefficients) and the printed "
+        "2*eta + 1 differ; not classified")
+    monkeypatch.undo()
+    lam, eta = prop5.LAMBDA, prop5.ETA
+    monkeypatch.setattr(prop5, "PRINTED_U_ACC_INTEGRAND", lam * eta - lam * (1 - eta) + prop5.PI)
+    assert _undecided_summary(prop5.check_accuracy_coefficients()) == (
+        "accuracy's derived coefficients disagree with App. A.3's U^Acc; not classified")
+    monkeypatch.undo()
+    monkeypatch.setattr(prop5, "PRINTED_ACCURACY_COEFFICIENTS", prop5.ACCURACY)
+    outcome = prop5.check_accuracy_coefficients()
+    assert (outcome.status, outcome.summary, outcome.errata) == (
+        "verified", "the printed accuracy coefficients equal the derived ones", ())
+
+
+def test_prop8_checks_reach_their_undecided_and_converse_branches(monkeypatch):
+    """Prop. 8 (App. A.3).  The derived stationary eta is phi'(-f*)/(phi'(-f*) + phi'(f*)) = 1/(1 + phi'(f*)/
+    phi'(-f*)) (by hand, from -phi'(f) eta + phi'(-f)(1 - eta) = 0):
+    (i) case 1's printed eta planted as 1/(1 - ratio): undecided, naming the derived eta;
+    (ii) the hinge witness planted as the logistic loss (slopes -0.5, not -1, at +-1/2): undecided;
+    (iii) case 2's printed eta planted as the derived 1/(1 + ratio): the converse, verified;
+    (iv) the exponential loss planted as the logistic one: the finite-difference root moves off 1/(1 + e^2);
+    (v) case 3's atom planted at eta = 5/8 (not 1/2): the logistic witness is no longer stationary at 0;
+    (vi) App. A.3's integrand planted with + pi for + (1 - pi): undecided, naming Eq. (3)'s scores."""
+    from lfverify import losses
+    from lfverify.proofs import prop8_accuracy_calibration as prop8
+
+    ratio = prop8.DPOS / prop8.DNEG
+    monkeypatch.setattr(prop8, "PRINTED_CASE1_ETA", 1 / (1 - ratio))
+    assert _undecided_summary(prop8.check_case1()) == (
+        "case 1: derived eta dphi_neg/(dphi_neg + dphi_pos) differs from the printed one; not classified")
+    monkeypatch.undo()
+    monkeypatch.setattr(prop8, "hinge", losses.logistic)
+    assert _undecided_summary(prop8.check_case1()) == (
+        "case 1: the hinge witness does not behave as expected; not classified")
+    monkeypatch.undo()
+    monkeypatch.setattr(prop8, "PRINTED_CASE2_ETA", 1 / (1 + ratio))
+    outcome = prop8.check_case2()
+    assert (outcome.status, outcome.summary, outcome.errata) == ("verified", "case 2's eta is the derived one", ())
+    monkeypatch.undo()
+    monkeypatch.setattr(prop8, "exponential", losses.logistic)
+    assert _undecided_summary(prop8.check_case2()) == (
+        "case 2: the finite-difference root disagrees with the derived eta; not classified")
+    monkeypatch.undo()
+    population_with = prop8._population_with
+    monkeypatch.setattr(prop8, "_population_with", lambda eta_first: population_with(0.625))
+    assert _undecided_summary(prop8.check_case3()) == (
+        "case 3: the logistic witness does not behave as expected; not classified")
+    monkeypatch.undo()
+    phi, xi, eta = prop8.PHI, prop8.XI, prop8.ETA
+    monkeypatch.setattr(prop8, "PRINTED_SURROGATE_INTEGRAND", (1 - phi(xi)) * eta - phi(-xi) * (1 - eta) + prop8.PI)
+    assert _undecided_summary(prop8.check_bartlett()) == (
+        "accuracy's Eq. (3) scores eta*(1 - phi(xi)) - pi - (1 - eta)*phi(-xi) + 1, 1 differ from App. A.3's U^Acc_phi")
+
+
+def test_prop8_bartlett_check_counts_maximisers_of_the_wrong_sign(monkeypatch):
+    """The conclusion's library check with the maximiser's sign planted flipped: every case disagrees.  The
+    number of cases is recounted here from the check's documented draw (seed 20200826, 40 eta per loss for the
+    four losses, |eta - 1/2| < 0.01 skipped)."""
+    import numpy as np
+
+    from lfverify.proofs import prop8_accuracy_calibration as prop8
+
+    rng = np.random.default_rng(20200826)
+    cases = sum(int(np.sum(np.abs(rng.uniform(0.02, 0.98, 40) - 0.5) >= 0.01)) for _ in range(4))
+    search = prop8.minimize_scalar
+
+    def flipped(*args, **kwargs):
+        result = search(*args, **kwargs)
+        result.x = -result.x
+        return result
+
+    monkeypatch.setattr(prop8, "minimize_scalar", flipped)
+    assert _undecided_summary(prop8.check_bartlett()) == (
+        f"the surrogate maximiser has the wrong sign in {cases} of {cases} cases")

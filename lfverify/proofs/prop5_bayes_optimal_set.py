@@ -309,7 +309,9 @@ def check_accuracy_coefficients() -> Outcome:
     bracket_derived = bracket_for(derived)
     bracket_printed = bracket_for(printed)  # the bracket does not involve b0, b1
     if sp.expand(bracket_derived - PRINTED_ACCURACY_BRACKET) != 0 or sp.expand(bracket_printed - bracket_derived) != 0:
-        return Outcome("undecided", f"accuracy brackets {bracket_derived}, {bracket_printed} differ from 2 eta - 1; not classified")
+        return Outcome("undecided", f"accuracy brackets {bracket_derived} (derived coefficients), {bracket_printed} "
+                                    f"(printed coefficients) and the printed {PRINTED_ACCURACY_BRACKET} differ; "
+                                    "not classified")
     # App. A.3 writes U^Acc out: its integrand must be W_0 = a0p lambda eta + a0n lambda (1 - eta) + b0 with W_1 = 1
     w0 = derived.a0p * LAMBDA * ETA + derived.a0n * LAMBDA * (1 - ETA) + derived.b0
     if sp.expand(w0 - PRINTED_U_ACC_INTEGRAND) != 0 or derived.b1 != 1 or derived.a1p != 0 or derived.a1n != 0:
