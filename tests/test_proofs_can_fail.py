@@ -551,3 +551,67 @@ def test_prop8_bartlett_check_counts_maximisers_of_the_wrong_sign(monkeypatch):
     monkeypatch.setattr(prop8, "minimize_scalar", flipped)
     assert _undecided_summary(prop8.check_bartlett()) == (
         f"the surrogate maximiser has the wrong sign in {cases} of {cases} cases")
+
+
+def test_thm7_checks_are_undecided_or_verified_with_planted_printed_forms(monkeypatch):
+    """App. A.4 (Thm. 7), each check with one printed form planted.  By hand H(t) = 1/eta_OPT - 1 =
+    (a1p t - a0p)/(a0n - a1n t), its partial fraction ((a0p a1n - a0n a1p)/a1n^2)/(t - a0n/a1n) - a1p/a1n, and
+    with a1n = 0, H = (a1p t - a0p)/a0n with slope a1p/a0n and H(1 - g) - H(1) = -a1p g/a0n:
+    (i) H planted with + a0p: only H is named false;
+    (ii) the partial fraction planted right: the converse, verified (the paper's is an erratum);
+    (iii) the library evidence for it planted as disagreeing: undecided;
+    (iv) condition (5) planted as the derived condition + 1: the derived - printed difference is -1 < 0;
+    (v) H planted as twice the derived one (every check derives it through _derived_h): H' doubles, named;
+    (vi) the text's H(1) planted with (a1n + a0n): undecided;
+    (vii) a1n = 0's printed H planted with + a0p/a0n: undecided, naming H, slope and step;
+    (viii) case 2's sign expression planted as a0p - a1p U: F_1's value at U = 1/2 is 3/2, not -3/2;
+    (ix) condition (b) planted twice as large: F_beta's derived (b) is beta^2 U*/(U* + beta^2 + 1) (as in
+    Thm. 1), Jaccard's U*, (c) -U(U* + beta^2 + 1)/(U*(U - beta^2 - 1)) and U/U*."""
+    from lfverify.proofs import thm7_general_calibration as thm7
+
+    a0p, a0n, a1p, a1n, t, S, U = thm7.a0p, thm7.a0n, thm7.a1p, thm7.a1n, thm7.t, thm7.S, thm7.U
+    planted = [
+        ("PRINTED_H", (a1p * t + a0p) / (a0n - a1n * t), thm7.check_equivalence_chain,
+         "H False, K True, steps (True, True, True)"),
+        ("_threshold_evidence", lambda *args: (0.5, 1.0, False), thm7.check_partial_fraction,
+         "the witness / library evidence did not reproduce"),
+        ("PRINTED_CONDITION_5", a0p * a1n - a0n * a1p + 1, thm7.check_monotonicity,
+         "could not confirm the monotonicity analysis"),
+        ("PRINTED_H1_TEXT", (a0p - a1p) / (a1n + a0n), thm7.check_h_at_one, "could not confirm the H(1) analysis"),
+        ("PRINTED_H_A1N_ZERO", (a1p / a0n) * t + a0p / a0n, thm7.check_a1n_zero,
+         "H = (-a0p + a1p*t)/a0n, slope a1p/a0n, step -a1p*g/a0n"),
+        ("PRINTED_CASE2_POSITIVE", a0p - a1p * U, thm7.check_sign_claims, "could not confirm the sign analysis"),
+        ("PRINTED_CONDITION_B", 2 * thm7.PRINTED_CONDITION_B, thm7.check_reduction,
+         "(b): S*beta**2/(S + beta**2 + 1), S; (c): -U*(S + beta**2 + 1)/(S*(U - beta**2 - 1)), U/S"),
+    ]
+    for name, value, check, summary in planted:
+        monkeypatch.setattr(thm7, name, value)
+        assert _undecided_summary(check()) == summary, name
+        monkeypatch.undo()
+    derived_h = thm7._derived_h
+    monkeypatch.setattr(thm7, "_derived_h", lambda: (derived_h()[0], 2 * derived_h()[1]))
+    assert _undecided_summary(thm7.check_monotonicity()) == "H'(t) = 2*(a0n*a1p - a0p*a1n)/(-a0n + a1n*t)**2"
+    monkeypatch.undo()
+    monkeypatch.setattr(thm7, "PRINTED_H_PARTIAL",
+                        ((a0p * a1n - a0n * a1p) / a1n**2) / (t - a0n / a1n) - a1p / a1n)
+    outcome = thm7.check_partial_fraction()
+    assert (outcome.status, outcome.summary, outcome.errata) == (
+        "verified", "the printed partial fraction equals H", ())
+
+
+def test_thm7_theorem_is_undecided_when_the_counterexample_does_not_reproduce(monkeypatch):
+    """Thm. 7's erratum needs U(f*) < U-dagger at the exact surrogate maximiser of Thm. 1's kink witness
+    (U-dagger = 27/31 = 0.870968, atoms 1 and 2 with f* = 0).  Planted with U(f*) = U-dagger: undecided, naming
+    what was found (no condition failed)."""
+    from lfverify.proofs import thm7_general_calibration as thm7
+
+    counterexample = thm7.library_counterexample
+
+    def planted(*args):
+        found = counterexample(*args)
+        return {**found, "utility": found["bayes"]}
+
+    monkeypatch.setattr(thm7, "library_counterexample", planted)
+    assert _undecided_summary(thm7.check_theorem()) == (
+        "the counterexample did not reproduce: failed conditions [], U(f*) = 0.870968, U-dagger = 0.870968, atoms "
+        "with f* = 0: (1, 2)")

@@ -548,7 +548,9 @@ def check_theorem() -> Outcome:
     k = library_counterexample(metric, F1_COEFFICIENTS, kw, ke, kt, kb, report)
     conditions = k["hypotheses"]
     if not (conditions.holds and k["utility"] < k["bayes"] - 1e-3 and 1 in k["opt"].zero_atoms):
-        return Outcome("undecided", f"the counterexample did not reproduce: {conditions.failed}")
+        return Outcome("undecided", f"the counterexample did not reproduce: failed conditions {conditions.failed}, "
+                                    f"U(f*) = {k['utility']:.6g}, U-dagger = {k['bayes']:.6g}, atoms with f* = 0: "
+                                    f"{k['opt'].zero_atoms}")
     erratum = Erratum(
         location=(
             "App. A.4, thm:general-calibration; case 2 at f*(x) = 0 (the stationary eta eq:supp:stationary-condition)"
