@@ -615,3 +615,53 @@ def test_thm7_theorem_is_undecided_when_the_counterexample_does_not_reproduce(mo
     assert _undecided_summary(thm7.check_theorem()) == (
         "the counterexample did not reproduce: failed conditions [], U(f*) = 0.870968, U-dagger = 0.870968, atoms "
         "with f* = 0: (1, 2)")
+
+
+def test_lemma4_checks_reach_their_undecided_and_converse_branches(monkeypatch):
+    """App. C (Lemma 4), each check with one printed form (or library function) planted.  By hand:
+    psi(m) = phi'(m) m/|m| has psi' = m phi''/|m| + phi'/|m| - sign(m) phi'/m (d(m/|m|)/dm = 1/|m| - sign(m)/m);
+    the bounded-difference constant at m = n/2 is 4 c_X (c_0 rho_1 + c_1 rho_0)/n and McDiarmid's two-sided tail
+    inverts to 2 sqrt(2) c_X (c_0 rho_1 + c_1 rho_0) sqrt(log(2/delta))/sqrt(n); the proof's pieces assemble to
+    the printed E_S[E(S)] constant (with (A'') = 4 rho_1, not 2 rho_1):
+    (i) the last psi' line doubled: undecided, naming the derived psi';
+    (ii) tau_logistic's gamma_{+1} planted 2^-20 high: the library's smoothness differs by 9.54e-07;
+    (iii) (B)'s factor planted as 2 (the derived one): the witnesses no longer show the printed slip;
+    (iv) the bounded-difference constant planted halved: undecided, naming the derived constants and inversion;
+    (v) (A'')'s coefficient planted as 2 rho_1: undecided, naming the rebuilt constant;
+    (vi) the final display planted as the sum of the two displays: the converse, verified;
+    (vii) the plain printed bound function planted 2^-20 high: it disagrees with the symbolic form."""
+    from lfverify import losses
+    from lfverify.proofs import lemma4_uniform_convergence as lemma4
+
+    lines = lemma4.PRINTED_PSI_LINES
+    tau_logistic = losses.tau_logistic
+
+    class PlantedSmoothness:
+        def __init__(self, tau):
+            self.smoothness = (tau_logistic(tau).smoothness[0], tau_logistic(tau).smoothness[1] + 2.0**-20)
+
+    printed_bound = lemma4.printed_uniform_convergence_bound
+    cx, rho0, rho1, c0, c1, n = lemma4.cX, lemma4.rho0, lemma4.rho1, lemma4.c0, lemma4.c1, lemma4.n
+    planted = [
+        (lemma4, "PRINTED_PSI_LINES", (*lines[:2], 2 * lines[2]), lemma4.check_psi_derivative,
+         "psi' = m*Derivative(phi(m), (m, 2))/Abs(m) + Derivative(phi(m), m)/Abs(m) - sign(m)*Derivative(phi(m), "
+         "m)/m"),
+        (losses, "tau_logistic", PlantedSmoothness, lemma4.check_smoothness_constants,
+         "library smoothness differs by 9.54e-07"),
+        (lemma4, "PRINTED_B_FACTOR", 2, lemma4.check_nonsmooth_rademacher, "the witnesses did not reproduce"),
+        (lemma4, "PRINTED_BD_CONSTANT", 2 * cx * (rho1 * c0 + rho0 * c1) / n, lemma4.check_bounded_difference,
+         "constant 4*c_X*(c_0*rho_1 + c_1*rho_0)/n, 4*c_X*(c_0*rho_1 + c_1*rho_0)/n; tail True; inversion "
+         "[2*sqrt(2)*c_X*(c_0*rho_1 + c_1*rho_0)*sqrt(log(2/delta))/sqrt(n)]"),
+        (lemma4, "PRINTED_A2_COEFF", 2 * rho1, lemma4.check_expectation_bound,
+         "rebuilt constant sqrt(2)*c_Theta*c_X*(4*c_0*c_X*d*gamma + 4*c_1*c_X*d*gamma + 8*c_X*rho_0*rho_1)/sqrt(n)"),
+        (lemma4, "printed_uniform_convergence_bound", lambda **values: printed_bound(**values) + 2.0**-20,
+         lemma4.check_final_bound, "the plain bound functions disagree with the symbolic forms"),
+    ]
+    for module, name, value, check, summary in planted:
+        monkeypatch.setattr(module, name, value)
+        assert _undecided_summary(check()) == summary, name
+        monkeypatch.undo()
+    monkeypatch.setattr(lemma4, "PRINTED_FINAL", lemma4.PRINTED_EXPECTATION + lemma4.PRINTED_DEVIATION)
+    outcome = lemma4.check_final_bound()
+    assert (outcome.status, outcome.summary, outcome.errata) == (
+        "verified", "the final display is the sum of the two previous displays", ())
