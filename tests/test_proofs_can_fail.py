@@ -665,3 +665,39 @@ def test_lemma4_checks_reach_their_undecided_and_converse_branches(monkeypatch):
     outcome = lemma4.check_final_bound()
     assert (outcome.status, outcome.summary, outcome.errata) == (
         "verified", "the final display is the sum of the two previous displays", ())
+
+
+def test_counterexample_checks_are_undecided_when_their_witnesses_are_planted(monkeypatch):
+    """The counterexample checks report "undecided" (never a false erratum) when a witness does not reproduce:
+    (i) the remark after Thm. 7 with recall's third witness planted with eta = (1/10, 1/5, 3/5): every atom has
+        eta > 0, so the only Bayes labeling is 111 (by hand), not {101, 111}; the conditions of both witnesses are
+        named ((2) fails for the first, (3), (4), (5) for recall, whose a0n = a1n = 0);
+    (ii) the (A') pull-out with the exact Rademacher average planted as minus the sum of |entries|: scaling
+        the entries by |x_il| <= 1 then raises it, so the expectation inequality fails;
+    (iii) the continuous-population figures with kink_band's lower end planted 2^-20 off the quadrature's;
+    (iv) Gower-Legendre(1/2) with Lemma 1's random search planted as finding a gap of 1.0 (U_phi above U):
+        undecided, naming every sub-result (the dip 0.00452079494097 of the 50-digit witness unchanged)."""
+    from fractions import Fraction
+
+    from lfverify.proofs import corrected_calibration, corrected_rademacher, counterexamples, counterexamples_prop5
+
+    monkeypatch.setattr(counterexamples_prop5, "ETA_3", (Fraction(1, 10), Fraction(1, 5), Fraction(3, 5)))
+    conditions = "'(1)': True, '(2)': {}, '(3)': {}, '(4)': {}, '(5) printed': {}, '(5) derived': {}"
+    assert _undecided_summary(counterexamples_prop5.check_thm7_pathology_remark()) == (
+        "witnesses did not reproduce: [(0, 0)], {" + conditions.format(False, True, True, True, True)
+        + "}, [(1, 1, 1)], {" + conditions.format(True, False, False, False, False) + "}")
+    monkeypatch.undo()
+    monkeypatch.setattr(corrected_rademacher, "_exact_sup_average",
+                        lambda vectors, n: -sum(abs(x) for row in vectors for x in row))
+    assert _undecided_summary(corrected_rademacher.check_kahane_step()) == "the witness did not reproduce"
+    monkeypatch.undo()
+    band = corrected_calibration.kink_band
+    monkeypatch.setattr(corrected_calibration, "kink_band",
+                        lambda *args: (band(*args)[0] + 2.0**-20, band(*args)[1]))
+    assert _undecided_summary(corrected_calibration.check_continuous_populations()) == (
+        "the continuous-population figures did not reproduce")
+    monkeypatch.undo()
+    monkeypatch.setattr(counterexamples, "_lemma1_random_cases", lambda count, seed: (1.0, None))
+    assert _undecided_summary(counterexamples.check_gower_legendre_below_one()) == (
+        "Gower-Legendre(1/2) did not reproduce: W1 term True, concave True, F-bar True, dip 0.00452079494097, library "
+        "True, violations ['a_{1,-1} >= 0'], Lemma 1 (True, True, True, 1.0)")
