@@ -217,3 +217,30 @@ def test_steps_are_recorded_and_a_failed_step_cannot_be_verified():
     with pytest.raises(ValueError, match="cannot contain a step whose check failed"):
         Outcome("verified", "s", steps=st.as_tuple())
     assert Outcome("undecided", "s", steps=st.as_tuple()).steps[1].holds is False
+
+
+@pytest.mark.parametrize("first", ["stationary_conditions", "thm1"])
+def test_stationary_derivations_do_not_depend_on_which_ran_first(first):
+    """The stationary eta of Thms. 1 and 2 and App. A's stationary-condition checks, derived in a fresh process in
+    either order.  With SymPy 1.14's cache on, diff(phi(xi + gamma), gamma) after the same derivative with a
+    same-named gamma of other assumptions returned phi' at the *other* gamma, so .subs(gamma, 0) missed it and
+    thm1's derivation raised "unrenamed derivative" after stationary_conditions had run (and stationary_conditions
+    raised "unexpected derivative point gamma + xi" after thm1) - a result that depended on which tests ran before.
+    Oracle (by hand, G'(0) = 0 on Eq. (3)): eta = q U*/((1 + beta^2) p + (p + q) U*) for F_beta, q U*/(p + q U*)
+    for Jaccard, with p = phi'(f*), q = phi'(-f*)."""
+    import subprocess
+    import sys
+
+    imports = ("from lfverify.proofs import stationary_conditions as s, thm1_fbeta_calibration as t1, "
+               "thm2_jaccard_calibration as t2\n")
+    stationary = ("print([getattr(s, c)().status for c in ('check_jaccard_eta', 'check_fbeta_eta', "
+                  "'check_fbeta_condition', 'check_general_gateaux')])\n")
+    thm1 = "print(t1._fbeta_stationary_eta(), t2._jaccard_stationary_eta(), sep='; ')\n"
+    code = imports + (stationary + thm1 if first == "stationary_conditions" else thm1 + stationary)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    if first != "stationary_conditions":
+        lines.reverse()
+    assert lines == ["['verified', 'verified', 'verified', 'erratum']",
+                     "S*q/(S*p + S*q + beta**2*p + p); S*q/(S*q + p)"]

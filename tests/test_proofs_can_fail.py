@@ -252,6 +252,18 @@ def test_thm7_remark_check_is_undecided_with_a_planted_bracket(monkeypatch):
     assert outcome.summary == "(1) implied: True; bracket without (3): a0p*eta; intercept <= 0: None"
 
 
+def _printed_stationary_forms():
+    from lfverify.proofs import stationary_conditions as forms
+
+    return {"fbeta_lines": forms.printed_fbeta_gateaux_lines,
+            "fbeta_condition": forms.printed_fbeta_stationary_condition,
+            "scores_a4": forms.printed_scores_a4, "general_lines": forms.printed_general_gateaux_lines}
+
+
+#: the printed forms as transcribed, for planted variants of them (captured before any monkeypatch)
+_PRINTED = _printed_stationary_forms()
+
+
 @pytest.mark.parametrize("check, printed_name, planted, label", [
     # eq:supp:jaccard-stationary-eta with phi'(f*) and phi'(-f*) swapped
     ("check_jaccard_eta", "printed_jaccard_stationary_eta",
@@ -264,6 +276,24 @@ def test_thm7_remark_check_is_undecided_with_a_planted_bracket(monkeypatch):
     # = -[(phi'(f) + phi'(-f)) eta - phi'(-f)], the printed form up to -1; planted with phi'(f) as the constant
     ("check_accuracy_condition", "printed_accuracy_stationary_condition",
      lambda eta, dpos, dneg: (dpos + dneg) * eta - dpos, "eq:supp:accuracy-stationary-condition"),
+    # App. A.1's third line of G'(0) doubled
+    ("check_fbeta_condition", "printed_fbeta_gateaux_lines",
+     lambda *args, **kwargs: (*_PRINTED["fbeta_lines"](*args, **kwargs)[:2],
+                              2 * _PRINTED["fbeta_lines"](*args, **kwargs)[2]), "F_beta G'(0)"),
+    # eq:supp:fbeta-stationary-condition's second line with the sign of its constant phi'(-f*) U* flipped
+    ("check_fbeta_condition", "printed_fbeta_stationary_condition",
+     lambda eta, dpos, dneg, ustar, **kwargs: (
+         _PRINTED["fbeta_condition"](eta, dpos, dneg, ustar, **kwargs)[0],
+         _PRINTED["fbeta_condition"](eta, dpos, dneg, ustar, **kwargs)[1] - 2 * dneg * ustar),
+     "eq:supp:fbeta-stationary-condition"),
+    # App. A.4's W_{1,phi} doubled: neither Eq. (3) nor its mirror image
+    ("check_general_scores", "printed_scores_a4",
+     lambda xi, q, c: (_PRINTED["scores_a4"](xi, q, c)[0], 2 * _PRINTED["scores_a4"](xi, q, c)[1]),
+     "App. A.4's W_{k,phi}"),
+    # App. A.4's first line of G'(0) doubled
+    ("check_general_gateaux", "printed_general_gateaux_lines",
+     lambda *args: (2 * _PRINTED["general_lines"](*args)[0], *_PRINTED["general_lines"](*args)[1:]),
+     "App. A.4 G'(0), first two lines"),
 ])
 def test_stationary_condition_checks_are_undecided_with_a_planted_form(monkeypatch, check, printed_name, planted,
                                                                         label):
@@ -701,3 +731,51 @@ def test_counterexample_checks_are_undecided_when_their_witnesses_are_planted(mo
     assert _undecided_summary(counterexamples.check_gower_legendre_below_one()) == (
         "Gower-Legendre(1/2) did not reproduce: W1 term True, concave True, F-bar True, dip 0.00452079494097, library "
         "True, violations ['a_{1,-1} >= 0'], Lemma 1 (True, True, True, 1.0)")
+
+
+def test_stationary_condition_checks_verify_printed_forms_planted_right(monkeypatch):
+    """The converse of the planted-wrong cases: App. A.4's scores printed as Eq. (3) itself verify; eq:supp:
+    stationary-condition printed as the derived eta = (-a0n + a1n U*) phi'(-f*) / ((a0p + a1p U*) phi'(f*) +
+    (-a0n + a1n U*) phi'(-f*)) (by hand from the stationary condition; the paper prints a0p - a1p U*) verifies,
+    naming it (expanded)."""
+    from lfverify.proofs import stationary_conditions as forms
+
+    monkeypatch.setattr(forms, "printed_scores_a4", forms.scores_eq3)
+    outcome = forms.check_general_scores()
+    assert (outcome.status, outcome.summary, outcome.errata) == ("verified", "App. A.4's W_{k,phi} equal Eq. (3)'s",
+                                                                 ())
+    monkeypatch.undo()
+    monkeypatch.setattr(forms, "printed_general_stationary_eta", lambda dpos, dneg, ustar, c: (
+        (-c.a0n + c.a1n * ustar) * dneg / ((c.a0p + c.a1p * ustar) * dpos + (-c.a0n + c.a1n * ustar) * dneg)))
+    outcome = forms.check_general_eta()
+    assert (outcome.status, outcome.errata) == ("verified", ())
+    assert outcome.summary == ("eta(x-bar) = dphi_neg*(U_star*a1n - a0n)/(U_star*a1n*dphi_neg + U_star*a1p*dphi_pos "
+                               "- a0n*dphi_neg + a0p*dphi_pos) as printed")
+
+
+@pytest.mark.parametrize("name, wrong_at", [("f_beta", 0.25), ("f_beta", 0.5), ("f_beta", 1.0), ("f_beta", 2.0),
+                                            ("f_beta", 3.0), ("gower_legendre", 0.0), ("gower_legendre", 0.5),
+                                            ("gower_legendre", 1.0), ("gower_legendre", 2.0),
+                                            ("gower_legendre", 3.0)])
+def test_table1_library_check_compares_at_every_documented_parameter(monkeypatch, name, wrong_at):
+    """The library comparison's summary promises beta in {1/4, 1/2, 1, 2, 3} and alpha in {0, 1/2, 1, 2, 3}: with
+    the library's metric planted wrong (its a0p doubled) at exactly one of those parameters, the check reports an
+    erratum naming exactly that point.  Kills proofs.table1.x_check_library_coefficients__mutmut_36 (alpha 1/2
+    replaced by 3/2, so 1/2 was never compared)."""
+    import dataclasses
+
+    from lfverify import metrics
+    from lfverify.proofs import table1
+
+    library = getattr(metrics, name)
+
+    def planted(parameter):
+        metric = library(parameter)
+        return dataclasses.replace(metric, a0p=2 * metric.a0p) if parameter == wrong_at else metric
+
+    monkeypatch.setattr(metrics, name, planted)
+    outcome = table1.check_library_coefficients()
+    point = f"{name}({wrong_at:g})"
+    assert _erratum_fields(outcome, f"lfverify.metrics disagrees with the derived coefficients for ['{point}']") == (
+        "lfverify.metrics (not the paper)", "library coefficients", "see summary",
+        "the library computes another metric", point, "exact comparison")

@@ -45,7 +45,9 @@ __all__ = ["ETA", "USTAR", "DPOS", "DNEG", "PHI", "XI", "scores_eq3", "gateaux_d
 # ---------------------------------------------------------------------------------------------- symbols
 PHI = sp.Function("phi")
 XI = sp.Symbol("xi", real=True)  # f*(x-bar)
-GAMMA = sp.Symbol("gamma", real=True)
+# the perturbation f* + gamma delta f: a Dummy, unique by construction (SymPy 1.14 with its cache on returns
+# phi's derivative at another module's same-named "gamma" of other assumptions; see thm1_fbeta_calibration)
+GAMMA = sp.Dummy("gamma", real=True)
 ETA = sp.Symbol("eta", positive=True)  # eta(x-bar), in (0, 1)
 PBAR = sp.Symbol("p_bar", positive=True)  # p(x-bar) = P(X = x-bar)
 R0, R1 = sp.symbols("R0 R1", real=True)  # contributions of the other atoms to E[W_0,phi], E[W_1,phi]

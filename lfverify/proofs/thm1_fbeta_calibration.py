@@ -96,7 +96,12 @@ def stationary_eta(w0, w1, xi, eta, phi, value=S, dphi_at_f=p, dphi_at_minus_f=q
     SymPy differentiates G, imposes N(0) = value * D(0), and solves G'(0) = 0 for eta; phi'(xi) and
     phi'(-xi) are then renamed p and q.
     """
-    gamma, w, n_rest, d_rest = sp.symbols("gamma w N_rest D_rest", positive=True)
+    # gamma is a Dummy: with SymPy 1.14's cache on, diff(phi(xi + gamma), gamma) after the same derivative with
+    # a Symbol("gamma") of other assumptions (stationary_conditions had one) returned phi's derivative at the
+    # *other* gamma, which .subs(gamma, 0) then left in place: the derivation raised or not depending on what
+    # ran before it in the process (SYMPY_USE_CACHE=no: always right).  A Dummy is never equal to another symbol.
+    gamma = sp.Dummy("gamma", positive=True)
+    w, n_rest, d_rest = sp.symbols("w N_rest D_rest", positive=True)
     G = (n_rest + w * w0.subs(xi, xi + gamma)) / (d_rest + w * w1.subs(xi, xi + gamma))
     dG = sp.diff(G, gamma).subs(gamma, 0)
     dG = dG.subs(n_rest, value * (d_rest + w * w1) - w * w0)
