@@ -244,3 +244,28 @@ def test_stationary_derivations_do_not_depend_on_which_ran_first(first):
         lines.reverse()
     assert lines == ["['verified', 'verified', 'verified', 'erratum']",
                      "S*q/(S*p + S*q + beta**2*p + p); S*q/(S*q + p)"]
+
+
+@pytest.mark.parametrize("tau", [1 / 3, 0.5, 0.75, 1.0])
+@pytest.mark.parametrize("base", [2.0, 10.0])
+def test_mpmath_tau_logistic_is_the_library_loss_at_50_digits(tau, base):
+    """The proofs' 50-digit witnesses evaluate the tau-logistic loss with lfverify.proofs.mpmath_tau_logistic; it
+    must be the core library's loss (and its derivative, the left one at 0) on both pieces.  Oracle: lfverify.losses
+    .tau_logistic in float64, whose log1p / exp evaluation is correct to a few ulp, hence rtol 1e-15 (~4.5 ulp);
+    the mpmath value is exact to 50 digits.  A planted slip (the left piece's slope s = tau instead of 1, or the
+    derivative's sign) moves values at m < 0 by far more."""
+    import mpmath as mp
+
+    from lfverify.losses import tau_logistic
+    from lfverify.proofs.mpmath_tau_logistic import tau_logistic_derivative_mp, tau_logistic_mp
+
+    library = tau_logistic(tau, base=base)
+    margins = [-30.0, -2.5, -0.5, -1e-3, 0.0, 1e-3, 0.5, 2.5, 30.0]
+    with mp.workdps(50):
+        phi, dphi = tau_logistic_mp(tau, base), tau_logistic_derivative_mp(tau, base)
+        values = [float(phi(mp.mpf(m))) for m in margins]
+        slopes = [float(dphi(mp.mpf(m))) for m in margins]
+    for m, value, slope in zip(margins, values, slopes):
+        assert float(library.value(m)) == pytest.approx(value, rel=1e-15, abs=0), m
+        side = "left" if m == 0.0 else "right"
+        assert float(library.derivative(m, side=side)) == pytest.approx(slope, rel=1e-15, abs=0), m

@@ -44,6 +44,7 @@ import sympy as sp
 from . import lemma4_uniform_convergence as lemma4
 from .claims import Claim, Erratum, Outcome, Steps
 from .lemma3_unbiased_gradient import printed_w_tilde
+from .mpmath_tau_logistic import tau_logistic_derivative_mp
 
 __all__ = [
     "CLAIMS",
@@ -149,16 +150,6 @@ jump_s = sp.Symbol("J", nonnegative=True)
 
 def _bound_expr():
     return kappa * (2 * (gp + gm) * R_F + sp.Abs(dplus) * S_n + jump_s * R_I)
-
-
-def _tau_logistic_mp(tau):
-    t = mp.mpf(tau)
-
-    def dphi(u):
-        s = t if u > 0 else 1
-        return -s / (1 + mp.exp(s * u)) / mp.log(2)
-
-    return dphi
 
 
 def check_lemma() -> Outcome:
@@ -305,7 +296,7 @@ def check_lemma() -> Outcome:
     # the witnesses of E28, E29: the corrected bound holds where the printed one fails (50 digits)
     with mp.workdps(50):
         tau = mp.mpf(1) / 2
-        dphi = _tau_logistic_mp(tau)
+        dphi = tau_logistic_derivative_mp(tau)
         ln2 = mp.log(2)
         g_minus, g_plus = 1 / (4 * ln2), tau**2 / (4 * ln2)
         slope, jump = tau / (2 * ln2), (1 - tau) / (2 * ln2)

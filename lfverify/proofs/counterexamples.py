@@ -32,6 +32,7 @@ import numpy as np
 import sympy as sp
 
 from .claims import Claim, Erratum, Outcome
+from .mpmath_tau_logistic import tau_logistic_mp
 from .thm1_fbeta_calibration import tau_logistic_surrogate_maximiser
 
 __all__ = ["CLAIMS"]
@@ -124,16 +125,6 @@ def _bayes_threshold(coef, utility) -> Fraction:
     return (a1n * utility - a0n) / slope
 
 
-def _tau_logistic_mp(tau_value, base=2):
-    t = _mpf(tau_value)
-
-    def phi(m):
-        s = t if m > 0 else 1
-        return mp.log1p(mp.exp(-s * m)) / mp.log(base)
-
-    return phi
-
-
 # ======================================================================= Gower-Legendre with 0 < alpha < 1
 def _empirical_mp(coef, phi, X, y, theta):
     """(N_hat, D_hat) of Eq. (6) from the per-sample definitions: S_0 = the first floor(n/2) samples, S_1 = the
@@ -201,7 +192,7 @@ def check_gower_legendre_below_one() -> Outcome:
     point = tuple(a + (b - a) * GL_K for a, b in zip(GL_THETA1, GL_THETA2))
     thetas = (GL_THETA1, GL_THETA2, point)
     with mp.workdps(DPS):
-        phi_mp = _tau_logistic_mp(GL_TAU)
+        phi_mp = tau_logistic_mp(GL_TAU)
         nd = [_empirical_mp(coef, phi_mp, GL_X, GL_Y, t) for t in thetas]
         in_fbar = all(n >= 0 and d > 0 for n, d in nd)
         values = [n / d for n, d in nd]
@@ -309,7 +300,7 @@ def _one_sided(coef, e, u, tau_value):
         a0p, a0n, a1p, a1n = (_mpf(v) for v in coef[:4])
         t, e = _mpf(tau_value), _mpf(e)
         A, B = (a0p + u * a1p) * e, (u * a1n - a0n) * (1 - e)
-        phi = _tau_logistic_mp(tau_value)
+        phi = tau_logistic_mp(tau_value)
 
         def g(z):
             return A * phi(z) + B * phi(-z)

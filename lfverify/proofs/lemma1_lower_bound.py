@@ -19,6 +19,7 @@ import numpy as np
 import sympy as sp
 
 from .claims import Claim, Erratum, Outcome
+from .mpmath_tau_logistic import tau_logistic_mp
 
 # non-negative stand-ins: a0p = A, a0n = -B, a1p = C, a1n = E; q and r = 1 - q; phi(xi) = l(xi) + S1,
 # phi(-xi) = l(-xi) + S2 (the hypothesis phi >= l); phi itself is a free non-negative symbol where only
@@ -224,7 +225,7 @@ def check_positive_denominator() -> Outcome:
                    for v in (sp.expand(num / den).subs({tp: t, fp: f}), sp.expand(1 - num / den).subs({tp: t, fp: f})))
     # single atom with eta = 1/2, f = 1, logistic loss (phi >= l)
     with mp.workdps(50):
-        phi = lambda t: mp.log(1 + mp.exp(-t)) / mp.log(2)
+        phi = tau_logistic_mp(1)  # the logistic loss log2(1 + e^-t)
         q, f = mp.mpf(1) / 2, 1
         n_phi = k["a0p"] * (1 - phi(f)) * q + k["a0n"] * phi(-f) * (1 - q) + k["b0"]  # Eq. (3)
         d_phi = k["a1p"] * (1 + phi(f)) * q + k["a1n"] * phi(-f) * (1 - q) + k["b1"]

@@ -21,6 +21,7 @@ import numpy as np
 import sympy as sp
 
 from .claims import Claim, Erratum, Outcome
+from .mpmath_tau_logistic import tau_logistic_mp
 
 M, TAU = sp.symbols("m tau", real=True)
 XI = sp.Symbol("xi", real=True)
@@ -54,12 +55,6 @@ B0, B1 = sp.symbols("b0 b1", real=True)
 SIGN_CONSTRAINTS = {A0P: A0P >= 0, A0N: A0N <= 0, A1P: A1P >= 0, A1N: A1N >= 0}
 
 
-def _tau_logistic_mp(t, tau):
-    """Fig. 2's loss in mpmath."""
-    s = 1 if t <= 0 else tau
-    return mp.log(1 + mp.exp(-s * t)) / mp.log(2)
-
-
 def check_tau_logistic_convexity() -> Outcome:
     """Convexity of Fig. 2's loss: phi'' >= 0 on both pieces, continuity at 0, and phi'(0-) <= phi'(0+)."""
     second = [sp.factor(sp.diff(piece, M, 2)) for piece in (PHI_LEFT, PHI_RIGHT)]
@@ -88,7 +83,8 @@ def check_fig2_tau_range() -> Outcome:
         return Outcome("verified", f"Fig. 2's loss is convex exactly for tau in {convex_set}, the caption's range.")
     tau, h = 2, mp.mpf(1) / 10
     with mp.workdps(50):
-        midpoint_gap = _tau_logistic_mp(-h, tau) + _tau_logistic_mp(h, tau) - 2 * _tau_logistic_mp(0, tau)
+        phi = tau_logistic_mp(tau)  # Fig. 2's loss
+        midpoint_gap = phi(-h) + phi(h) - 2 * phi(0)
         slopes = (-1 / (2 * mp.log(2)), -tau / (2 * mp.log(2)))
     return Outcome(
         "erratum",

@@ -36,6 +36,7 @@ import numpy as np
 import sympy as sp
 
 from .claims import Claim, Erratum, Outcome
+from .mpmath_tau_logistic import tau_logistic_derivative_mp, tau_logistic_mp
 
 __all__ = [
     "CLAIMS",
@@ -277,15 +278,12 @@ def _nonsmooth_rademacher_outcome() -> Outcome:
 
     t = mp.mpf(1) / 2
     ln2 = mp.log(2)
-
-    def dphi_tau(u):  # tau-logistic derivative, base 2; left piece (slope 1) on u <= 0
-        s = t if u > 0 else 1
-        return -s / (1 + mp.exp(s * u)) / ln2
-
+    dphi_tau = tau_logistic_derivative_mp(t)  # base 2; left piece (slope 1) on u <= 0
     gamma_minus, gamma_plus = 1 / (4 * ln2), t**2 / (4 * ln2)
+    logistic_derivative = tau_logistic_derivative_mp(1)
 
     def psi_minus(u):  # psi_{-1}(u) = phi_{-1}'(u) u/|u|, phi_{-1}(u) = log_2(1 + e^{-u}) on all of R
-        return -1 / (1 + mp.exp(u)) / ln2 * mp.sign(u)
+        return logistic_derivative(u) * mp.sign(u)
 
     h = mp.mpf(1) / 100
     jump = abs(psi_minus(-h) - psi_minus(h))
@@ -460,13 +458,7 @@ def _witness_lower_bound(n_value, c_theta):
         c_theta = mp.mpf(c_theta)
         theta0 = c_theta / 2
 
-        def phi_(u):
-            s = t if u > 0 else 1
-            return mp.log1p(mp.exp(-s * u)) / ln2
-
-        def dphi_(u):
-            s = t if u > 0 else 1
-            return -s / (1 + mp.exp(s * u)) / ln2
+        phi_, dphi_ = tau_logistic_mp(t), tau_logistic_derivative_mp(t)
 
         xi = theta0  # x = 1
         # W~0(xi, +1) = 2(1 - phi(xi)), W~0(xi, -1) = 0; W~1(xi, +1) = 1 + phi(xi) + 1/2, W~1(xi, -1) = phi(-xi) + 1/2

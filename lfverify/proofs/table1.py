@@ -16,6 +16,7 @@ from __future__ import annotations
 import sympy as sp
 
 from .claims import Claim, Erratum, Outcome
+from .mpmath_tau_logistic import tau_logistic_mp
 
 TP, FN, FP, TN = sp.symbols("TP FN FP TN", nonnegative=True)
 PI = sp.Symbol("pi", positive=True)  # class prior, 0 < pi < 1
@@ -256,7 +257,7 @@ def _lemma1_gower_legendre_witness():
     coeffs = [c.subs({ALPHA: alpha, PI: eta}) for c in derive_coefficients(PRINTED_DEFINITION["Gower-Legendre"])]
     a0p, a0n, b0, a1p, a1n, b1 = (mp.mpf(sp.Rational(c).p) / sp.Rational(c).q for c in coeffs)
     with mp.workdps(50):
-        phi = lambda t: mp.log(1 + mp.exp(-t)) / mp.log(2)
+        phi = tau_logistic_mp(1)  # the logistic loss log2(1 + e^-t)
         q = mp.mpf(1) / 10
         n_phi = a0p * (1 - phi(f)) * q + a0n * phi(-f) * (1 - q) + b0   # Eq. (3), W_{0,phi}
         d_phi = a1p * (1 + phi(f)) * q + a1n * phi(-f) * (1 - q) + b1   # Eq. (3), W_{1,phi}

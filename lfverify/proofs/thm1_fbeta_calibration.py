@@ -32,6 +32,7 @@ import sympy as sp
 from scipy.optimize import brentq
 
 from .claims import Claim, Erratum, Outcome
+from .mpmath_tau_logistic import tau_logistic_mp
 
 __all__ = [
     "CLAIMS",
@@ -167,12 +168,8 @@ def tau_logistic_surrogate_maximiser(coefficients, weights, eta, tau_value, base
         w = [mp.mpf(Fraction(v).numerator) / Fraction(v).denominator for v in weights]
         e = [mp.mpf(Fraction(v).numerator) / Fraction(v).denominator for v in eta]
         t = mp.mpf(Fraction(tau_value).numerator) / Fraction(tau_value).denominator
-        log_base = mp.log(base)
         prior = sum(wi * ei for wi, ei in zip(w, e))
-
-        def phi(m):
-            s = t if m > 0 else 1
-            return mp.log1p(mp.exp(-s * m)) / log_base
+        phi = tau_logistic_mp(t, base)
 
         def u_phi(xs):
             num = sum(wi * (a0p * (1 - phi(x)) * ei + a0n * phi(-x) * (1 - ei)) for wi, ei, x in zip(w, e, xs))
