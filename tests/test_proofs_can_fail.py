@@ -779,3 +779,66 @@ def test_table1_library_check_compares_at_every_documented_parameter(monkeypatch
     assert _erratum_fields(outcome, f"lfverify.metrics disagrees with the derived coefficients for ['{point}']") == (
         "lfverify.metrics (not the paper)", "library coefficients", "see summary",
         "the library computes another metric", point, "exact comparison")
+
+
+def test_lemma2_numerator_hessian_check_reports_a_planted_concave_loss(monkeypatch):
+    """Lemma 2's numerical evidence with the tau-logistic loss planted concave (phi'' = -10^6 everywhere): every
+    w_i'' = slope0[y_i] phi'' is then >= 0 (slope0 = -a0p <= 0 for y = +1, a0n <= 0 for y = -1), so each sampled
+    Hessian H = X^T diag(w'') X / m is positive semidefinite with entries far above 1.  For such H, max |H_ij| <=
+    max H_ii <= lambda_max <= trace H <= 3 max H_ii (d = 3), so the reported relative eigenvalue lambda_max / max(1,
+    max |H_ij|) lies in [1, 3] (by hand).  Kills proofs.lemma2_quasi_concavity.x_check_numerator_hessian__mutmut_222
+    (the erratum's location altered)."""
+    import numpy as np
+
+    from lfverify import losses
+    from lfverify.proofs import lemma2_quasi_concavity as lemma2
+
+    class Concave:
+        def second_derivative(self, margins):
+            return np.full_like(margins, -1e6, dtype=float)
+
+    monkeypatch.setattr(losses, "tau_logistic", lambda tau: Concave())
+    location, printed, derived, consequence, witness, evidence = _erratum_fields(
+        lemma2.check_numerator_hessian(), "positive Hessian eigenvalue of N_hat")
+    assert (location, printed, derived, consequence, evidence) == (
+        "Lemma 2", "N_hat concave", "Hessian not NSD", "Lemma 2 false", "numpy eigvalsh")
+    prefix = "relative eigenvalue "
+    assert witness.startswith(prefix) and 1.0 <= float(witness[len(prefix):]) <= 3.0
+
+
+def test_nonnegativity_supremum_check_reaches_its_verified_and_undecided_branches(monkeypatch):
+    """App. A's f_check.  (i) derive_h0 planted as finding the supremum attained (for both metrics): the printed
+    f_check exists, so the claim is verified and each metric's line says "sup attained" (before, the lines said
+    "not attained" under a "the supremum is attained" summary).  (ii) The core library's U_phi planted constant
+    (1/2 at every c): the symbolic non-attainment stands, but the library no longer shows U_phi(f = c)
+    decreasing to 0, so the check is undecided and names the values.  Kills mutants of the verified summary
+    (e.g. proofs.nonnegativity.x_check_supremum_attained__mutmut_147)."""
+    from lfverify import populations
+    from lfverify.proofs import nonnegativity
+
+    derive_h0 = nonnegativity.derive_h0
+    monkeypatch.setattr(nonnegativity, "derive_h0", lambda w0_phi: (*derive_h0(w0_phi)[:2], True))
+    outcome = nonnegativity.check_supremum_attained()
+    line = "sup attained, E[W_1,phi(f_l = l)] -> oo at eta = 1/2"
+    assert (outcome.status, outcome.errata) == ("verified", ())
+    assert outcome.summary == f"the supremum is attained: F_beta: {line}; Jaccard: {line}"
+    monkeypatch.undo()
+    monkeypatch.setattr(populations.FiniteSupportPopulation, "surrogate_utility_of_scores",
+                        lambda self, metric, loss, scores: 0.5 + 0.0 * scores[:, 0])
+    halves = ", ".join(["0.5"] * 4)
+    assert _undecided_summary(nonnegativity.check_supremum_attained()) == (
+        "not attained symbolically, but the core library's U_phi(f = c) at c = 2, 8, 32, 128 does not decrease to "
+        f"below 0.05: F_1 {halves}; Jaccard {halves}")
+
+
+def test_lemma1_pointwise_lines_print_a_zero_difference_as_zero(monkeypatch):
+    """A case whose difference W_0 - W_{0,phi} expands to no monomial at all is still listed, as "0" (a reader of
+    the verified summary must see that every case was examined).  Planted: the certificate returns no monomials.
+    Kills proofs.lemma1_lower_bound.x__pointwise__mutmut_98 ('0' altered)."""
+    monkeypatch.setattr(lemma1, "_certify", lambda difference: (True, []))
+    outcome = lemma1.check_w0_pointwise()
+    assert (outcome.status, outcome.errata) == ("verified", ())
+    cases = "; ".join(f"{case}: 0" for case in ("xi > 0 [l(-xi)]", "xi < 0 [l(-xi)]", "xi = 0 [l(-xi)]",
+                                                 "xi = 0 [1 - l(xi)]"))
+    assert outcome.summary == ("W_0 - W_{0,phi} with a0p = A, a0n = -B, q, r = 1 - q, phi(+-xi) = l(+-xi) + s expands "
+                               f"to non-negative monomials: {cases} (uses ; b_0 cancels).")
