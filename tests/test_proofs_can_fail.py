@@ -399,7 +399,8 @@ def test_thm1_case1_is_undecided_with_a_planted_stationary_eta_or_fig6_bound(mon
     """App. A.1 case 1.  (i) eq:supp:fbeta-stationary-eta planted with p and q swapped: undecided, naming the
     derived q U*/((1 + beta^2) p + (p + q) U*) (expanded).  (ii) Fig. 6's lower bound of B planted as 2 beta^2:
     B - 2 beta^2 = (1 + beta^2)(1 - U)/U - beta^2 is not (1 + beta^2) v at U = 1/(1 + v), so only "Fig. 6 bound"
-    fails."""
+    fails.  (iii) Fig. 5's bound planted (below).  Kills proofs.thm1_fbeta_calibration.x_check_case1__mutmut_134
+    (the name "Fig. 5 equivalence" altered)."""
     from lfverify.proofs import thm1_fbeta_calibration as thm1
 
     p, q, S, B2 = thm1.p, thm1.q, thm1.S, thm1.B2
@@ -409,6 +410,11 @@ def test_thm1_case1_is_undecided_with_a_planted_stationary_eta_or_fig6_bound(mon
     monkeypatch.undo()
     monkeypatch.setattr(thm1, "PRINTED_FACTOR_B_LOWER", 2 * B2)
     assert _undecided_summary(thm1.check_case1()) == "could not confirm: Fig. 6 bound"
+    monkeypatch.undo()
+    # (iii) Fig. 5's lower bound of A planted as tau/(2 beta^2): beta^2 (1 + beta^2 + U*)(A - tau/(2 beta^2)) is no
+    # longer (beta^2 - tau)(U* - (1 + beta^2) tau/(beta^2 - tau)), so only "Fig. 5 equivalence" fails
+    monkeypatch.setattr(thm1, "PRINTED_FACTOR_A_LOWER", thm1.tau / (2 * B2))
+    assert _undecided_summary(thm1.check_case1()) == "could not confirm: Fig. 5 equivalence"
 
 
 def test_thm1_case1_sign_step_is_undecided_with_a_planted_loss(monkeypatch):
@@ -842,3 +848,15 @@ def test_lemma1_pointwise_lines_print_a_zero_difference_as_zero(monkeypatch):
                                                  "xi = 0 [1 - l(xi)]"))
     assert outcome.summary == ("W_0 - W_{0,phi} with a0p = A, a0n = -B, q, r = 1 - q, phi(+-xi) = l(+-xi) + s expands "
                                f"to non-negative monomials: {cases} (uses ; b_0 cancels).")
+
+
+def test_thm7_reduction_is_undecided_when_the_exact_evidence_is_not_exact(monkeypatch):
+    """Thm. 7's reduction checks F_beta's (c) bound >= 1 at 300 exact rational points; with SymPy's lambdify planted
+    to return the float 0.5 (neither exact nor >= 1) the check is undecided, never verified.  Kills
+    proofs.thm7_general_calibration.x_check_reduction__mutmut_247 (the status replaced by None)."""
+    import sympy
+
+    from lfverify.proofs import thm7_general_calibration as thm7
+
+    monkeypatch.setattr(sympy, "lambdify", lambda *args, **kwargs: (lambda *values: 0.5))
+    assert _undecided_summary(thm7.check_reduction()) == "F_beta's (c) bound fell below 1 or was not exact"
