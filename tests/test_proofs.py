@@ -269,3 +269,60 @@ def test_mpmath_tau_logistic_is_the_library_loss_at_50_digits(tau, base):
         assert float(library.value(m)) == pytest.approx(value, rel=1e-15, abs=0), m
         side = "left" if m == 0.0 else "right"
         assert float(library.derivative(m, side=side)) == pytest.approx(slope, rel=1e-15, abs=0), m
+
+
+def test_corrected_uniform_convergence_bound_at_unequal_class_constants():
+    """Lemma 4's corrected bound (lemma4_uniform_convergence.corrected_uniform_convergence_bound) is asymmetric in
+    the two classes: it pairs rho0 with c1 and rho1 with c0.  Oracle: the formula evaluated by hand at n = 8, d = 1,
+    delta = 1/2, c_X = c_Theta = 1, (c0, c1) = (1, 2), (rho0, rho1) = (3, 5), gamma = 1/4, |phi'(0+)| = 1/2,
+    jump = 1, (kappa0, kappa1) = (1, 2); m = n/2 = 4, R_m = c_X c_Theta/sqrt(m) = 1/2:
+      Lipschitz part (4 d c_X gamma (c1 kappa0 + c0 kappa1) + 8 rho0 rho1 c_X) R_m = (4 + 120)/2 = 62;
+      offsets (2 d c_X slope (c1 kappa0 + c0 kappa1) + 2 c_X (rho0 c1 + rho1 c0))/sqrt(m) = (4 + 22)/2 = 13;
+      jump 2 d c_X jump (c1 kappa0 + c0 kappa1) sqrt(2 log(2 N_m)/m) with N_4 = C(4,0) + C(4,1) + 1 = 6:
+      8 sqrt(log(12)/2);
+      McDiarmid sqrt(8 c_X^2 (rho1 c0 + rho0 c1)^2 log(2/delta)/n) = 11 sqrt(log 4).
+    rtol 1e-14: a few roundings of a sum of three terms.  rho0 and rho1 swapped anywhere moves 22 to 26 or 11 to
+    13."""
+    import math
+
+    from lfverify.proofs.lemma4_uniform_convergence import corrected_uniform_convergence_bound
+
+    value = corrected_uniform_convergence_bound(8, 1, 0.5, 1.0, 1.0, 1.0, 2.0, 3.0, 5.0, 0.25, slope_at_zero=0.5,
+                                                jump=1.0, kappa0=1.0, kappa1=2.0)
+    expected = 62 + 13 + 8 * math.sqrt(math.log(12) / 2) + 11 * math.sqrt(math.log(4))
+    assert value == pytest.approx(expected, rel=1e-14, abs=0)
+
+
+def test_thm1_local_evidence_perturbs_every_atom_independently_at_three_scales(monkeypatch):
+    """Thm. 1's library counterexamples (thm1_fbeta_calibration.library_counterexample) back the exact maximiser
+    with local evidence: no random perturbation of its scores raises U_phi.  That evidence is only as wide as the
+    perturbations: 600 Gaussian directions, 200 at each scale 1e-4, 1e-2, 1, independent across atoms.  A spy on
+    FiniteSupportPopulation.surrogate_utility_of_scores records the perturbed score matrix.  Oracle: the recipe in
+    the docstring; the perturbations of each block must span all J atoms (rank J, not one shared shift) with a
+    root-mean-square of their scale: for 200 J standard normals the RMS is within 0.8..1.2 of 1 with a standard
+    error ~1/sqrt(400 J) <= 0.035 (J >= 2), i.e. > 5 standard errors."""
+    import numpy as np
+
+    from lfverify.metrics import f_beta
+    from lfverify.populations import FiniteSupportPopulation
+    from lfverify.proofs import thm1_fbeta_calibration as thm1
+
+    seen = []
+    original = FiniteSupportPopulation.surrogate_utility_of_scores
+
+    def spy(self, metric, loss, scores, *args, **kwargs):
+        seen.append(np.array(scores, dtype=float, copy=True))
+        return original(self, metric, loss, scores, *args, **kwargs)
+
+    monkeypatch.setattr(FiniteSupportPopulation, "surrogate_utility_of_scores", spy)
+    (weights, eta, tau, base), _ = thm1._witness_populations()
+    result = thm1.library_counterexample(f_beta(1.0), thm1.F1_COEFFICIENTS, weights, eta, tau, base,
+                                         lambda *args: None)
+    scores = np.array([float(x) for x in result["opt"].scores])
+    (perturbed,) = [s for s in seen if s.ndim == 2]
+    assert perturbed.shape == (600, len(scores)) and len(scores) >= 2
+    for block, scale in enumerate([1e-4, 1e-2, 1.0]):
+        step = (perturbed[200 * block:200 * (block + 1)] - scores) / scale
+        assert np.linalg.matrix_rank(step) == len(scores), scale
+        assert 0.8 < np.sqrt(np.mean(step**2)) < 1.2, scale
+    assert result["perturbation_best"] <= result["lib_value"]

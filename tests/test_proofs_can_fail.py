@@ -503,6 +503,31 @@ def test_prop5_checks_are_undecided_with_planted_printed_forms(monkeypatch):
         "derived brackets -U + beta**2*eta + eta, U*eta - U + eta differ from the printed ones; not classified")
 
 
+def test_prop5_threshold_evidence_admits_only_optima_with_a_positive_slope(monkeypatch):
+    """Prop. 5's optimum is {eta > delta(U-dagger)} only where the slope Da0 - Da1 U-dagger of the bracket is > 0;
+    the enumeration must gate its threshold evidence on that sign.  None of the seven evidence metrics has a
+    negative slope at its optimum, so the gate is exercised with a planted eighth metric whose slope is negative
+    everywhere: U = (TP + 1)/(TP/2 + 0.2) (a0p = 1, a1p = 1/2, b0 = 1, b1 = 0.2, a0n = a1n = 0).  By hand: U falls
+    in TP (its derivative has the sign of 0.2 - 1/2), so U-dagger = U(TP = 0) = 5, attained only by predicting
+    nothing positive (every eta_j, p_j > 0); the slope is 1 - 5/2 < 0 and the bracket (1 - U/2) eta is < 0 at every
+    classifier's own U (> 2 for every TP), so the characterisation still agrees with enumeration in all 30
+    populations, while the threshold evidence must admit none of them.  A gate with the slope mistyped as
+    Da0 - Da1/U (= 0.9 > 0 here) admits them and predicts eta > delta = 0 (everything positive): undecided."""
+    from lfverify.metrics import LinearFractionalMetric
+    from lfverify.proofs import prop5_bayes_optimal_set as prop5
+
+    reversed_metric = LinearFractionalMetric(a0p=1.0, a0n=0.0, a1p=0.5, a1n=0.0, b0_const=1.0, b1_const=0.2,
+                                             name="slope < 0 at its optimum")
+    seven = prop5._evidence_metrics()
+    monkeypatch.setattr(prop5, "_evidence_metrics", lambda: [*seven, reversed_metric])
+    outcome = prop5.check_threshold()
+    assert outcome.status == "verified", outcome.summary
+    # 30 populations x 8 metrics enumerated; the threshold evidence is the 30 x 7 cases of the paper's metrics
+    # (their slopes at the optimum are all > 0: the count without the planted metric is 210 as well)
+    assert "metrics (240 cases)" in outcome.summary and "in all 210 cases with Da0 - Da1 U-dagger > 0" in (
+        outcome.summary)
+
+
 def test_prop5_accuracy_check_reports_planted_brackets_integrand_and_coefficients(monkeypatch):
     """Accuracy = TP + TN = TP - FP + (1 - pi): (a0p, a0n, b0, a1p, a1n, b1) = (1, -1, 1 - pi, 0, 0, 1) (by hand),
     bracket 2 eta - 1 from either coefficient set (it involves neither b0 nor b1).  (i) The printed bracket
