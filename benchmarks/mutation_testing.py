@@ -60,6 +60,7 @@ from __future__ import annotations
 import argparse
 import ast
 import contextlib
+import fcntl
 import functools
 import hashlib
 import io
@@ -1259,8 +1260,21 @@ def _main(argv=None) -> int:
            "copy_runs": copy_phases(scratch),
            "seconds": {**scratch.seconds, "mutmut": t1 - t0, "operators": t2 - t1,
                        "total": time.perf_counter() - started}}
-    data = build_data(fresh, previous, run=run, modules_known=modules, excluded=excluded)
-    return _write(args.out, data)
+    return merge_and_write(args.out, fresh, run=run, modules_known=modules, excluded=excluded)
+
+
+def merge_and_write(out: Path, fresh: dict, **build) -> int:
+    """Merge ``fresh`` modules into the results in ``out`` as they are NOW (not as they were when this run started),
+    under an exclusive lock on ``out``'s folder: two invocations measuring different modules (each on its own
+    --workdir) keep each other's modules, whichever finishes last."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    folder = os.open(out.parent, os.O_RDONLY)
+    try:
+        fcntl.flock(folder, fcntl.LOCK_EX)
+        previous = json.loads(out.read_text(encoding="utf-8")) if out.exists() else None
+        return _write(out, build_data(fresh, previous, **build))
+    finally:
+        os.close(folder)  # releases the lock
 
 
 def _write(out: Path, data: dict) -> int:

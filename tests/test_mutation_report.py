@@ -156,6 +156,32 @@ def test_results_merge_per_module_upgrade_the_issue_4_format_and_total_over_stra
     assert again["modules"] == data["modules"] and again["overall"] == data["overall"]  # report-only is stable
 
 
+def test_results_are_merged_with_the_file_as_it_is_when_a_run_ends(tmp_path, monkeypatch):
+    """Two invocations on different modules (each on its own --workdir) must keep each other's modules: the end of a
+    run merges into the results as they are then, not as they were when the run started.  Oracle: the module
+    written by the other run after this one started is still there, with its own summary; this run's module is
+    added; and a module both measured takes this run's record."""
+    monkeypatch.setattr(mt, "markdown_report", lambda data: "report\n")
+    out = tmp_path / "results" / "mutation.json"
+    reason = {"mutation": "return x / sign", "reason": "exact"}
+    equivalents = {f"{PREFIX}.x_a__mutmut_2": reason}
+    # the other run finishes first (its module: scores) while this run (atomic_write) is still going
+    assert mt.merge_and_write(out, {"scores": mt.upgrade_legacy(_legacy_module())}, run=None,
+                              equivalents=equivalents) == 0
+    assert mt.merge_and_write(out, {"atomic_write": _fresh_module()}, run=None, equivalents=equivalents) == 0
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert list(data["modules"]) == ["atomic_write", "scores"]
+    assert data["modules"]["scores"]["summary"]["rate"] == 8 / 9
+    assert (tmp_path / "results" / "mutation.md").read_text(encoding="utf-8") == "report\n"
+    # measured again: this run's record replaces the file's
+    remeasured = mt.upgrade_legacy(_legacy_module())
+    remeasured["provenance"] = {**remeasured["provenance"], "date": "2027-02-02T00:00:00Z"}
+    assert mt.merge_and_write(out, {"scores": remeasured}, run=None, equivalents=equivalents) == 0
+    again = json.loads(out.read_text(encoding="utf-8"))["modules"]
+    assert list(again) == ["atomic_write", "scores"] and again["scores"]["provenance"]["date"] == "2027-02-02T00:00:00Z"
+    assert again["atomic_write"] == data["modules"]["atomic_write"]
+
+
 def test_markdown_lists_modules_strata_survivors_per_module_and_what_was_not_measured():
     known = {"scores": mt.Module("scores", "lfverify/scores.py"),
              "atomic_write": mt.Module("atomic_write", "lfverify/atomic_write.py"),
