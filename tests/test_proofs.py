@@ -326,3 +326,33 @@ def test_thm1_local_evidence_perturbs_every_atom_independently_at_three_scales(m
         assert np.linalg.matrix_rank(step) == len(scores), scale
         assert 0.8 < np.sqrt(np.mean(step**2)) < 1.2, scale
     assert result["perturbation_best"] <= result["lib_value"]
+
+
+def test_exact_numbers_enter_mpmath_rounded_once_and_random_fractions_lie_on_their_grid():
+    """lfverify.proofs.exact_numbers: the witnesses' Fractions enter mpmath as p/q rounded once at the current
+    precision, a float at its exact binary value; random fractions are low + (high - low) k/997, both ends
+    reachable.  Oracle: mpmath at 50 digits (mpf(1)/3, the float 0.1 = 3602879701896397/2^55 exactly), and the grid
+    written out."""
+    import random
+    from fractions import Fraction
+
+    import mpmath as mp
+
+    from lfverify.proofs.exact_numbers import exact_mpf, random_fraction
+
+    with mp.workdps(50):
+        third = mp.mpf(1) / 3
+        assert exact_mpf(Fraction(1, 3)) == third and exact_mpf("1/3") == third
+        assert exact_mpf(0.1) == mp.mpf(3602879701896397) / 2**55 != mp.mpf(1) / 10
+        assert exact_mpf("0.1") == mp.mpf(1) / 10 and exact_mpf(7) == 7
+        assert exact_mpf(third) == third
+    with mp.workdps(15):
+        assert exact_mpf(third) != third  # an mpf is rounded to the current precision
+    low, high = Fraction(1, 10), Fraction(3)
+    draws = [random_fraction(random.Random(5), low, high) for _ in range(2)]
+    assert draws[0] == draws[1]  # seeded
+    rng = random.Random(2020)
+    many = [random_fraction(rng, low, high) for _ in range(4000)]
+    steps = {(x - low) / (high - low) * 997 for x in many}
+    assert all(s.denominator == 1 and 0 <= s <= 997 for s in steps)
+    assert {0, 997} <= steps  # both ends drawn (4000 draws of 998 values: P(an end missed) ~ 2 e^-4)

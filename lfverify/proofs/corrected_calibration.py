@@ -43,6 +43,7 @@ import sympy as sp
 from . import prop5_bayes_optimal_set as prop5
 from .claims import Claim, Erratum, Outcome, Steps
 from .counterexamples import _exact_bayes, _exact_utility
+from .exact_numbers import exact_mpf, random_fraction
 from .thm1_fbeta_calibration import PRINTED_TAU_SUP, PRINTED_U_STAR_LOWER, surrogate_scores
 from .thm1_fbeta_calibration import tau_logistic_surrogate_maximiser as _exact_maximiser
 
@@ -162,8 +163,7 @@ def _eq(lhs, rhs) -> str:
 def _common(*values):
     """The values in one arithmetic: mpmath if any is an mpf, float if any is a float, else exact Fractions."""
     if any(isinstance(v, mp.mpf) for v in values):
-        return [v if isinstance(v, mp.mpf) else mp.mpf(Fraction(v).numerator) / Fraction(v).denominator
-                for v in values]
+        return [exact_mpf(v) for v in values]
     if any(isinstance(v, float) for v in values):
         return [float(v) for v in values]
     return [Fraction(v) for v in values]
@@ -437,10 +437,6 @@ def _witness_analyses() -> list[_WitnessAnalysis]:
     return out
 
 
-def _rational(rng, low, high, den=997):
-    return low + (high - low) * Fraction(rng.randint(0, den), den)
-
-
 # ------------------------------------------------------------------------------------------ claim: sign pattern
 SIGN_PATTERN_STATEMENT = r"""**Proposition (the sign pattern of the surrogate maximiser).** Let $U$ satisfy
 Definition 1 with $b_1 > 0$ and $a_{0,-1} \neq 0$ or $a_{1,-1} \neq 0$ (Thm. 7's condition (3)); let
@@ -588,9 +584,9 @@ def check_sign_pattern() -> Outcome:
     rng = random.Random(SEED)
     worst = 0
     for _ in range(200):
-        coefs = (_rational(rng, F(1, 10), F(3)), -_rational(rng, F(0), F(2)), _rational(rng, F(0), F(2)),
-                 _rational(rng, F(1, 10), F(2)))
-        rho_v, u_v = _rational(rng, F(0), F(1)), _rational(rng, F(1, 97), F(1))
+        coefs = (random_fraction(rng, F(1, 10), F(3)), -random_fraction(rng, F(0), F(2)), random_fraction(rng, F(0), F(2)),
+                 random_fraction(rng, F(1, 10), F(2)))
+        rho_v, u_v = random_fraction(rng, F(0), F(1)), random_fraction(rng, F(1, 97), F(1))
         mine = kink_band(_Coef(coefs + (0, 0, 0, 0)), rho_v, u_v)
         subs = dict(zip((a0p, a0n, a1p, a1n), map(sp.Rational, map(str, coefs))))
         lo, hi = _band_of(subs, sp.Rational(str(u_v)))
@@ -800,10 +796,10 @@ def check_criterion() -> Outcome:
     rng = random.Random(SEED + 1)
     bad = 0
     for _ in range(200):
-        coefs = (_rational(rng, F(1, 10), F(3)), -_rational(rng, F(0), F(2)), _rational(rng, F(0), F(2)),
-                 _rational(rng, F(1, 10), F(2)))
-        ud = _rational(rng, F(1, 97), F(1))
-        us = ud * _rational(rng, F(1, 97), F(1))
+        coefs = (random_fraction(rng, F(1, 10), F(3)), -random_fraction(rng, F(0), F(2)), random_fraction(rng, F(0), F(2)),
+                 random_fraction(rng, F(1, 10), F(2)))
+        ud = random_fraction(rng, F(1, 97), F(1))
+        us = ud * random_fraction(rng, F(1, 97), F(1))
         subs = dict(zip((a0p, a0n, a1p, a1n), map(sp.Rational, map(str, coefs))))
         subs.update({UDAG: sp.Rational(str(ud)), USTAR: sp.Rational(str(us))})
         coef = _Coef(coefs + (0, 0, 0, 0))

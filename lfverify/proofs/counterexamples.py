@@ -32,6 +32,7 @@ import numpy as np
 import sympy as sp
 
 from .claims import Claim, Erratum, Outcome
+from .exact_numbers import exact_mpf
 from .mpmath_tau_logistic import tau_logistic_mp
 from .thm1_fbeta_calibration import tau_logistic_surrogate_maximiser
 
@@ -74,11 +75,6 @@ SHIFT = 1e-12  # f* + SHIFT: a maximising sequence approaching f* from above, ev
 
 
 # ------------------------------------------------------------------------------------------------ helpers
-def _mpf(x) -> mp.mpf:
-    x = F(x)
-    return mp.mpf(x.numerator) / x.denominator
-
-
 def _nstr(x, digits=12) -> str:
     return mp.nstr(mp.mpf(x), digits)
 
@@ -129,11 +125,11 @@ def _bayes_threshold(coef, utility) -> Fraction:
 def _empirical_mp(coef, phi, X, y, theta):
     """(N_hat, D_hat) of Eq. (6) from the per-sample definitions: S_0 = the first floor(n/2) samples, S_1 = the
     rest, b_k per sample as c_k + d_k 1{y = +1} (lfverify's default, unbiased for b_k(pi))."""
-    a0p, a0n, a1p, a1n, c0, d0, c1, d1 = (_mpf(v) for v in coef)
+    a0p, a0n, a1p, a1n, c0, d0, c1, d1 = (exact_mpf(v) for v in coef)
     m = len(X) // 2
 
     def scores(x, label):
-        xi = sum(_mpf(t) * _mpf(v) for t, v in zip(theta, x))
+        xi = sum(exact_mpf(t) * exact_mpf(v) for t, v in zip(theta, x))
         if label == 1:
             return a0p * (1 - phi(xi)) + c0 + d0, a1p * (1 + phi(xi)) + c1 + d1
         return a0n * phi(-xi) + c0, a1n * phi(-xi) + c1
@@ -297,8 +293,8 @@ def _one_sided(coef, e, u, tau_value):
     B = (u a1n - a0n)(1 - eta)): the decisive margins (tau A - B)/(A + B), (tau B - A)/(A + B) and the one-sided
     derivatives g'(0-), g'(0+) by numerical one-sided differentiation (mpmath.diff) of the loss formula."""
     with mp.workdps(DPS):
-        a0p, a0n, a1p, a1n = (_mpf(v) for v in coef[:4])
-        t, e = _mpf(tau_value), _mpf(e)
+        a0p, a0n, a1p, a1n = (exact_mpf(v) for v in coef[:4])
+        t, e = exact_mpf(tau_value), exact_mpf(e)
         A, B = (a0p + u * a1p) * e, (u * a1n - a0n) * (1 - e)
         phi = tau_logistic_mp(tau_value)
 

@@ -9,23 +9,16 @@ caller's ``mp.workdps`` block.
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import mpmath as mp
+
+from .exact_numbers import exact_mpf
 
 __all__ = ["tau_logistic_mp", "tau_logistic_derivative_mp"]
 
 
-def _exact_mpf(value):
-    """An int, Fraction or float (exactly) or an mpf as an mpf at the current precision."""
-    if isinstance(value, Fraction):
-        return mp.mpf(value.numerator) / value.denominator
-    return mp.mpf(value)
-
-
 def tau_logistic_mp(tau, base=2):
     """phi(m) = log_base(1 + e^{-s m}), s = tau for m > 0 and 1 for m <= 0 (Sec. 6's tau-logistic loss)."""
-    t, ln_base = _exact_mpf(tau), mp.log(base)
+    t, ln_base = exact_mpf(tau), mp.log(base)
 
     def phi(m):
         s = t if m > 0 else 1
@@ -36,7 +29,7 @@ def tau_logistic_mp(tau, base=2):
 
 def tau_logistic_derivative_mp(tau, base=2):
     """phi'(m) = -s / ((1 + e^{s m}) ln base), s = tau for m > 0 and 1 for m <= 0 (left derivative at 0)."""
-    t, ln_base = _exact_mpf(tau), mp.log(base)
+    t, ln_base = exact_mpf(tau), mp.log(base)
 
     def dphi(m):
         s = t if m > 0 else 1

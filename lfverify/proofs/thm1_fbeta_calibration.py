@@ -32,6 +32,7 @@ import sympy as sp
 from scipy.optimize import brentq
 
 from .claims import Claim, Erratum, Outcome
+from .exact_numbers import exact_mpf, random_fraction
 from .mpmath_tau_logistic import tau_logistic_mp
 
 __all__ = [
@@ -130,11 +131,6 @@ def _rational_points(count, seed, draw):
     return [draw(rng) for _ in range(count)]
 
 
-def _frac(rng, low, high, den=997):
-    """A pseudo-random rational in [low, high] (both Fractions)."""
-    return low + (high - low) * Fraction(rng.randint(0, den), den)
-
-
 def _nstr(x, digits=12):
     return mp.nstr(mp.mpf(x), digits)
 
@@ -162,12 +158,10 @@ def tau_logistic_surrogate_maximiser(coefficients, weights, eta, tau_value, base
     derivative on the side it points to (bisection to 2^-200).  The iteration S <- U_phi(f(S)) increases to S*.
     """
     with mp.workdps(dps):
-        a0p, a0n, a1p, a1n, c0, d0, c1, d1 = (
-            mp.mpf(Fraction(c).numerator) / Fraction(c).denominator for c in coefficients
-        )
-        w = [mp.mpf(Fraction(v).numerator) / Fraction(v).denominator for v in weights]
-        e = [mp.mpf(Fraction(v).numerator) / Fraction(v).denominator for v in eta]
-        t = mp.mpf(Fraction(tau_value).numerator) / Fraction(tau_value).denominator
+        a0p, a0n, a1p, a1n, c0, d0, c1, d1 = (exact_mpf(c) for c in coefficients)
+        w = [exact_mpf(v) for v in weights]
+        e = [exact_mpf(v) for v in eta]
+        t = exact_mpf(tau_value)
         prior = sum(wi * ei for wi, ei in zip(w, e))
         phi = tau_logistic_mp(t, base)
 
@@ -250,7 +244,7 @@ def check_tau_range() -> Outcome:
         return Outcome("undecided", f"tau_max = {tau_max}: increasing={increasing}, beta^2 - tau_max={below}")
     worst = 0.0
     for b, u in _rational_points(
-        200, SEED, lambda g: (_frac(g, Fraction(1, 10), Fraction(5)), _frac(g, Fraction(0), Fraction(1)))
+        200, SEED, lambda g: (random_fraction(g, Fraction(1, 10), Fraction(5)), random_fraction(g, Fraction(0), Fraction(1)))
     ):
         exact = tau_max.subs(
             {beta: sp.Rational(b.numerator, b.denominator), S: sp.Rational(u.numerator, u.denominator)}
@@ -338,13 +332,13 @@ def check_case1() -> Outcome:
     difference = sp.lambdify((beta, tau, S, U, p, q), num / den, modules=[])
 
     def draw(g):
-        b = _frac(g, Fraction(1, 5), Fraction(4))
-        t = _frac(g, Fraction(1, 1000), b * b / (2 + b * b))
+        b = random_fraction(g, Fraction(1, 5), Fraction(4))
+        t = random_fraction(g, Fraction(1, 1000), b * b / (2 + b * b))
         s_min = (1 + b * b) * t / (b * b - t)
-        s = s_min if g.random() < 0.2 else _frac(g, s_min, Fraction(1))
-        u = Fraction(1) if g.random() < 0.2 else _frac(g, Fraction(1, 997), Fraction(1))
-        qq = -_frac(g, Fraction(1, 997), Fraction(3))
-        pp = t * qq if g.random() < 0.2 else _frac(g, t * qq, Fraction(0))  # phi'(m) in [tau phi'(-m), 0]
+        s = s_min if g.random() < 0.2 else random_fraction(g, s_min, Fraction(1))
+        u = Fraction(1) if g.random() < 0.2 else random_fraction(g, Fraction(1, 997), Fraction(1))
+        qq = -random_fraction(g, Fraction(1, 997), Fraction(3))
+        pp = t * qq if g.random() < 0.2 else random_fraction(g, t * qq, Fraction(0))  # phi'(m) in [tau phi'(-m), 0]
         return b, t, s, u, pp, qq
 
     values = [difference(*point) for point in _rational_points(300, SEED + 1, draw)]
@@ -444,10 +438,10 @@ def check_case2() -> Outcome:
     rng = random.Random(SEED + 2)
     fails = 0
     for _ in range(300):
-        b = _frac(rng, Fraction(1001, 1000), Fraction(4))
-        t = _frac(rng, Fraction(1, 1000), b * b / (2 + b * b))
-        s = _frac(rng, (1 + b * b) * t / (b * b - t), Fraction(1))
-        rr = 1 + _frac(rng, Fraction(0), Fraction(1, 10))
+        b = random_fraction(rng, Fraction(1001, 1000), Fraction(4))
+        t = random_fraction(rng, Fraction(1, 1000), b * b / (2 + b * b))
+        s = random_fraction(rng, (1 + b * b) * t / (b * b - t), Fraction(1))
+        rr = 1 + random_fraction(rng, Fraction(0), Fraction(1, 10))
         eta_val = s / ((1 + b * b) * rr + (rr + 1) * s)
         fails += eta_val > s / ((1 + b * b) * (1 + s))
     # with r >= 1/tau (tau-discrepancy, f*(x) < 0) at the largest admissible tau = beta^2 U*/(1 + beta^2 + U*):

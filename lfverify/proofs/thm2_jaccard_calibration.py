@@ -20,11 +20,11 @@ from fractions import Fraction
 import sympy as sp
 
 from .claims import Claim, Erratum, Outcome
+from .exact_numbers import random_fraction
 from .thm1_fbeta_calibration import (
     kink_counterexample_reproduced,
     nondominating_counterexample_reproduced,
     SEED,
-    _frac,
     _nstr,
     _rational_points,
     library_counterexample,
@@ -109,11 +109,11 @@ def check_case1() -> Outcome:
     difference = sp.lambdify((tau, S, U, p, q), num / den, modules=[])
 
     def draw(rng):
-        t = _frac(rng, Fraction(1, 1000), Fraction(999, 1000))
-        s_ = t if rng.random() < 0.2 else _frac(rng, t, Fraction(1))
-        u_ = Fraction(1) if rng.random() < 0.2 else _frac(rng, Fraction(1, 997), Fraction(1))
-        qq = -_frac(rng, Fraction(1, 997), Fraction(3))
-        pp = t * qq if rng.random() < 0.2 else _frac(rng, t * qq, Fraction(0))
+        t = random_fraction(rng, Fraction(1, 1000), Fraction(999, 1000))
+        s_ = t if rng.random() < 0.2 else random_fraction(rng, t, Fraction(1))
+        u_ = Fraction(1) if rng.random() < 0.2 else random_fraction(rng, Fraction(1, 997), Fraction(1))
+        qq = -random_fraction(rng, Fraction(1, 997), Fraction(3))
+        pp = t * qq if rng.random() < 0.2 else random_fraction(rng, t * qq, Fraction(0))
         return t, s_, u_, pp, qq
 
     values = [difference(*pt) for pt in _rational_points(300, SEED + 11, draw)]
