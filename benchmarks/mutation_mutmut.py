@@ -34,7 +34,11 @@ from pathlib import Path
 MUTMUT_VERSION = "3.8."  #: the driver uses mutmut.__main__'s steps, which are not a public interface
 #: mutmut's timeout: a worker gets (estimated seconds of its tests + constant) * multiplier of wall time (and twice
 #: that in CPU seconds); the estimates come from the stats run, which is slower than a mutant's run, so 5x
-#: leaves room for a loaded machine while a hanging mutant costs minutes, not mutmut's default 15x.
+#: leaves room for a loaded machine while a hanging mutant costs minutes, not mutmut's default 15x.  mutmut 3.8
+#: counts only each test's call phase, not its fixtures' set-up, so a test whose work is in a session fixture (the
+#: report tests' derivations of every claim, ~15 s alone) gets about constant * multiplier = 25 s: enough on an
+#: otherwise idle machine, not with a second copy measured at the same time (measured: every narrowed run of the
+#: proofs modules timed out then).  Timeouts are judged again (mutation_widening), but one copy at a time.
 TIMEOUT_MULTIPLIER = 5.0
 TIMEOUT_CONSTANT = 5.0
 #: Tests that fail on unmutated code behind mutmut's trampolines (found by running the suite inside ``mutants/``),

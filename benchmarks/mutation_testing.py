@@ -52,8 +52,9 @@ mutants, stats and every result obtained on it are reused while the code is the 
 ``--fresh`` starts over).  Results: ``benchmarks/results/mutation.json`` (per module: strata with counts, the
 undetected mutants with their diffs and tests, provenance) and ``benchmarks/results/mutation.md`` (the tables and
 the survivors per module, for test writers); both generated, written atomically, merged per module into the results as
-they are when the run ends (so two runs on different modules, each with its own ``--workdir``, can share the 2
-cores: the serial parts of one copy's set-up leave a core free).  Not part of
+they are when the run ends (two runs on different modules, each with its own ``--workdir``, keep each other's
+results; but run them one after the other: mutmut's time limits assume an otherwise idle machine, see
+``mutation_mutmut.TIMEOUT_MULTIPLIER``).  Not part of
 the test suite; ``tests/test_mutation_*.py`` check the operators, sampling, intervals and report.
 """
 
