@@ -356,3 +356,55 @@ def test_exact_numbers_enter_mpmath_rounded_once_and_random_fractions_lie_on_the
     steps = {(x - low) / (high - low) * 997 for x in many}
     assert all(s.denominator == 1 and 0 <= s <= 997 for s in steps)
     assert {0, 997} <= steps  # both ends drawn (4000 draws of 998 values: P(an end missed) ~ 2 e^-4)
+
+
+def test_thm7_conditions_truth_table():
+    """counterexamples_prop5._conditions: Thm. 7's (1)-(5) as printed and (5) as derived, for coefficient rows that
+    put each comparison on both sides of its boundary.  Oracle: each condition evaluated by hand (columns a0p, a0n,
+    a1p, a1n):
+      (1, -2, 1, 1): (1) 3 > 0; (2) 0 <= 0; (3) a0n != 0; (4) 1 - 2 != 0; (5) printed 1 - 2 = -1; derived 1 + 2 = 3;
+      (1, 1, 3/2, 1): (1) 0 > 0 fails; (2) 1/2 <= 0 fails; (4) 2 != 0; (5) printed 1 + 3/2; derived 1 - 3/2 < 0;
+      (2, 0, 0, 0): (3) and (4) fail (a0n = a1n = 0); (5) both 0 > 0 fail;
+      (1, -1, 0, 1): (4) 1 - 1 = 0 fails; (5) printed 1 + 0 = 1 > 0, derived 1 - 0 = 1 > 0."""
+    from fractions import Fraction as F
+
+    from lfverify.proofs.counterexamples_prop5 import _conditions
+
+    names = ["(1)", "(2)", "(3)", "(4)", "(5) printed", "(5) derived"]
+    rows = {(1, -2, 1, 1): [True, True, True, True, False, True],
+            (1, 1, F(3, 2), 1): [False, False, True, True, True, False],
+            (2, 0, 0, 0): [True, True, False, False, False, False],
+            (1, -1, 0, 1): [True, True, True, False, True, True]}
+    for coef, expected in rows.items():
+        conditions = _conditions((*map(F, coef), 0, 1, 0, 1))
+        assert list(conditions) == names
+        assert [bool(conditions[n]) for n in names] == expected, coef
+
+
+def test_signs_of_an_exact_maximiser_truth_table():
+    """counterexamples._signs: 0 at the kink atoms (f* = 0 exactly), else the sign of the score; oracle by hand."""
+    from types import SimpleNamespace
+
+    from lfverify.proofs.counterexamples import _signs
+
+    opt = SimpleNamespace(zero_atoms=[1, 3], scores=[0.5, 0.0, -0.25, 1e-300, -1e-300])
+    assert _signs(opt) == (1, 0, -1, 0, -1)
+
+
+def test_thm1_zero_counted_positive_checks_the_hypotheses_for_f1(monkeypatch):
+    """The erratum 'f = 0 counted positive' for Thm. 1 is about F_1 (beta = 1, the witness's metric): the library's
+    check of Thm. 1's hypotheses must be asked about beta = 1 (the tau range beta^2/(2 + beta^2) is 1/3 there, 2/3
+    at beta = 2, and the witness's tau = 1/20 satisfies both, so only a spy sees the difference)."""
+    import lfverify.calibration as calibration
+    from lfverify.proofs import counterexamples
+
+    seen = []
+    original = calibration.fbeta_calibration
+
+    def spy(beta, *args, **kwargs):
+        seen.append(beta)
+        return original(beta, *args, **kwargs)
+
+    monkeypatch.setattr(calibration, "fbeta_calibration", spy)
+    outcome = counterexamples.check_thm1_zero_counted_positive()
+    assert outcome.status == "erratum" and seen and set(seen) == {1.0}
