@@ -584,8 +584,8 @@ def check_sign_pattern() -> Outcome:
     rng = random.Random(SEED)
     worst = 0
     for _ in range(200):
-        coefs = (random_fraction(rng, F(1, 10), F(3)), -random_fraction(rng, F(0), F(2)), random_fraction(rng, F(0), F(2)),
-                 random_fraction(rng, F(1, 10), F(2)))
+        coefs = (random_fraction(rng, F(1, 10), F(3)), -random_fraction(rng, F(0), F(2)),
+                 random_fraction(rng, F(0), F(2)), random_fraction(rng, F(1, 10), F(2)))
         rho_v, u_v = random_fraction(rng, F(0), F(1)), random_fraction(rng, F(1, 97), F(1))
         mine = kink_band(_Coef(coefs + (0, 0, 0, 0)), rho_v, u_v)
         subs = dict(zip((a0p, a0n, a1p, a1n), map(sp.Rational, map(str, coefs))))
@@ -796,8 +796,8 @@ def check_criterion() -> Outcome:
     rng = random.Random(SEED + 1)
     bad = 0
     for _ in range(200):
-        coefs = (random_fraction(rng, F(1, 10), F(3)), -random_fraction(rng, F(0), F(2)), random_fraction(rng, F(0), F(2)),
-                 random_fraction(rng, F(1, 10), F(2)))
+        coefs = (random_fraction(rng, F(1, 10), F(3)), -random_fraction(rng, F(0), F(2)),
+                 random_fraction(rng, F(0), F(2)), random_fraction(rng, F(1, 10), F(2)))
         ud = random_fraction(rng, F(1, 97), F(1))
         us = ud * random_fraction(rng, F(1, 97), F(1))
         subs = dict(zip((a0p, a0n, a1p, a1n), map(sp.Rational, map(str, coefs))))

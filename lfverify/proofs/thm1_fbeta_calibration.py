@@ -244,7 +244,8 @@ def check_tau_range() -> Outcome:
         return Outcome("undecided", f"tau_max = {tau_max}: increasing={increasing}, beta^2 - tau_max={below}")
     worst = 0.0
     for b, u in _rational_points(
-        200, SEED, lambda g: (random_fraction(g, Fraction(1, 10), Fraction(5)), random_fraction(g, Fraction(0), Fraction(1)))
+        200, SEED,
+        lambda g: (random_fraction(g, Fraction(1, 10), Fraction(5)), random_fraction(g, Fraction(0), Fraction(1))),
     ):
         exact = tau_max.subs(
             {beta: sp.Rational(b.numerator, b.denominator), S: sp.Rational(u.numerator, u.denominator)}
