@@ -16,6 +16,7 @@ from __future__ import annotations
 import sympy as sp
 
 from .claims import Claim, Erratum, Outcome
+from .exact_numbers import exact_mpf
 from .mpmath_tau_logistic import tau_logistic_mp
 
 TP, FN, FP, TN = sp.symbols("TP FN FP TN", nonnegative=True)
@@ -255,7 +256,7 @@ def _lemma1_gower_legendre_witness():
 
     alpha, eta, f = 2, sp.Rational(1, 10), -6
     coeffs = [c.subs({ALPHA: alpha, PI: eta}) for c in derive_coefficients(PRINTED_DEFINITION["Gower-Legendre"])]
-    a0p, a0n, b0, a1p, a1n, b1 = (mp.mpf(sp.Rational(c).p) / sp.Rational(c).q for c in coeffs)
+    a0p, a0n, b0, a1p, a1n, b1 = (exact_mpf(sp.Rational(c)) for c in coeffs)
     with mp.workdps(50):
         phi = tau_logistic_mp(1)  # the logistic loss log2(1 + e^-t)
         q = mp.mpf(1) / 10
