@@ -12,6 +12,7 @@ the comment or docstring beside each case.
 """
 
 import pytest
+import sympy as sp
 
 from lfverify.proofs import lemma1_lower_bound as lemma1
 from lfverify.proofs.stationary_conditions import BETA
@@ -885,3 +886,84 @@ def test_thm7_reduction_is_undecided_when_the_exact_evidence_is_not_exact(monkey
 
     monkeypatch.setattr(sympy, "lambdify", lambda *args, **kwargs: (lambda *values: 0.5))
     assert _undecided_summary(thm7.check_reduction()) == "F_beta's (c) bound fell below 1 or was not exact"
+
+
+def test_thm1_case1_is_undecided_when_its_end_to_end_points_are_not_exact(monkeypatch):
+    """App. A.1 case 1's end-to-end chain is evaluated at 300 rational points in Fraction arithmetic; with the
+    grid draw planted to return floats (the same grid points, rounded to float64) every value is a float and the
+    check is undecided, never verified.  Kills proofs.thm1_fbeta_calibration.x_check_case1__mutmut_320 (the status
+    replaced by None)."""
+    from fractions import Fraction
+
+    from lfverify.proofs import thm1_fbeta_calibration as thm1
+
+    exact_draw = thm1.random_fraction
+    monkeypatch.setattr(thm1, "random_fraction",
+                        lambda rng, low, high, den=997: float(exact_draw(rng, Fraction(low), Fraction(high), den)))
+    assert _undecided_summary(thm1.check_case1()) == "the end-to-end check did not run in exact arithmetic"
+
+
+def test_thm1_dinkelbach_gives_up_after_59_steps(monkeypatch):
+    """tau_logistic_surrogate_maximiser's iteration budget: U_phi at the start, then at most 59 Dinkelbach steps,
+    each evaluating U_phi once (Eq. (3): phi(f(x_j)) and phi(-f(x_j)) in the numerator and again in the denominator,
+    4 J calls of phi for J atoms), then RuntimeError.  Planted: a phi that drifts by 1e-20 per call (the
+    convergence test asks for 1e-45), so the iteration never converges.  Spy oracle: exactly 4 J (1 + 59) calls.
+    Kills proofs.thm1_fbeta_calibration.x_tau_logistic_surrogate_maximiser__mutmut_173 (60 steps)."""
+    import mpmath as mp
+    from fractions import Fraction as F
+
+    from lfverify.proofs import thm1_fbeta_calibration as thm1
+
+    calls = []
+    exact_loss = thm1.tau_logistic_mp
+
+    def drifting_loss(tau, base=2):
+        phi = exact_loss(tau, base)
+
+        def drifting(x):
+            calls.append(x)
+            return phi(x) + len(calls) * mp.mpf(10) ** -20
+        return drifting
+
+    monkeypatch.setattr(thm1, "tau_logistic_mp", drifting_loss)
+    f1 = (2, 0, 1, 1, 0, 0, 0, 1)  # F_1 = 2 TP / (TP + FP + pi): (a0p, a0n, a1p, a1n, b0 const, prior, b1 const, prior)
+    weights, eta = (F(1, 10), F(9, 10)), (F(19, 20), F(1, 5))
+    with pytest.raises(RuntimeError, match="^Dinkelbach's iteration did not converge$"):
+        thm1.tau_logistic_surrogate_maximiser(f1, weights, eta, F(1))
+    assert len(calls) == 4 * len(weights) * (1 + 59)
+
+
+@pytest.mark.parametrize("planted, status", [
+    ((1, -1, 1 - sp.Symbol("pi", positive=True), 0, 1, 1), "erratum"),  # a1n = 1 planted: not proportional
+    ((2, -2, 2 - 2 * sp.Symbol("pi", positive=True), 0, 0, 2), "verified"),  # App. A.3's row times 2
+])
+def test_table1_accuracy_check_reports_a_planted_row_and_accepts_a_rescaled_one(monkeypatch, planted, status):
+    """App. A.3's U^Acc = TP + TN = TP - FP + (1 - pi), so (a0p, a0n, b0, a1p, a1n, b1) = (1, -1, 1 - pi, 0, 0, 1)
+    up to a common factor (by hand).  A planted a1n = 1 is an erratum with the whole record; the row times 2 is the
+    same metric and verifies.  Kills proofs.table1.x_check_accuracy_coefficients__mutmut_12 (the record dropped)
+    and _13 (the status dropped)."""
+    from lfverify.proofs import table1
+
+    monkeypatch.setattr(table1, "PRINTED_ACCURACY_APP_A3", planted)
+    outcome = table1.check_accuracy_coefficients()
+    if status == "verified":
+        assert (outcome.status, outcome.errata) == ("verified", ())
+        return
+    assert _erratum_fields(outcome, "accuracy: derived coefficients disagree with App. A.3's U^Acc") == (
+        "App. A.3", "(1, -1, 1 - pi, 0, 1, 1)", "(1, -1, 1 - pi, 0, 0, 1)", "see summary", "symbolic", "symbolic")
+
+
+@pytest.mark.parametrize("right_piece", ["increasing", "phi(0) = 2"])
+def test_nonnegativity_conclusion_needs_a_decreasing_right_piece_with_phi0_one(monkeypatch, right_piece):
+    """App. A's conclusion U_phi* > 0 takes f = c > 0 and uses phi(c) < phi(0) = 1: both facts about Fig. 2's right
+    piece are required.  Planted right pieces failing one of them each (1 + t: phi(0) = 1 but increasing; 2 e^-t:
+    decreasing but phi(0) = 2) make the check undecided, naming decreasing False; the true loss verifies (the claim
+    registry).  Truth table of the conjunction; kills proofs.nonnegativity.x__check_conclusion__mutmut_5 (and -> or)."""
+    from lfverify.proofs import nonnegativity
+
+    exact_pieces = nonnegativity.phi_pieces
+    planted = {"increasing": lambda t: 1 + t, "phi(0) = 2": lambda t: 2 * sp.exp(-t)}[right_piece]
+    monkeypatch.setattr(nonnegativity, "phi_pieces", lambda t: (exact_pieces(t)[0], planted(t)))
+    outcome = nonnegativity.check_jaccard_conclusion()
+    assert (outcome.status, outcome.errata) == ("undecided", ())
+    assert outcome.summary.startswith("Jaccard: decreasing False, num_ok True, den_ok True, smallest ")

@@ -261,7 +261,8 @@ def _check_conclusion(name, metric) -> Outcome:
                                    f"{' at beta = 1' if name == 'F_beta' else ''} < 0. Core library: U_phi(f = 1) > 0 on {count} seeded random "
                                    "finite-support populations x tau.",
                        method=f"symbolic; core library on {count} seeded cases")
-    return Outcome("undecided", f"{name}: num_ok {num_ok}, den_ok {den_ok}, smallest {smallest}")
+    return Outcome("undecided",
+                   f"{name}: decreasing {decreasing}, num_ok {num_ok}, den_ok {den_ok}, smallest {smallest}")
 
 
 def check_fbeta_conclusion() -> Outcome:
