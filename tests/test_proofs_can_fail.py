@@ -967,3 +967,14 @@ def test_nonnegativity_conclusion_needs_a_decreasing_right_piece_with_phi0_one(m
     outcome = nonnegativity.check_jaccard_conclusion()
     assert (outcome.status, outcome.errata) == ("undecided", ())
     assert outcome.summary.startswith("Jaccard: decreasing False, num_ok True, den_ok True, smallest ")
+
+
+def test_thm1_case1_names_the_product_step_when_its_line_is_planted(monkeypatch):
+    """App. A.1 case 1's product step: the printed factorisation minus the line after the first inequality is
+    U (1 + beta^2 + U*) q (A B - tau).  With that line planted as twice itself the difference is off by the line
+    (non-zero), so only "product step" fails, by name.  Kills proofs.thm1_fbeta_calibration.x_check_case1__mutmut_142
+    (the name "product step" altered)."""
+    from lfverify.proofs import thm1_fbeta_calibration as thm1
+
+    monkeypatch.setattr(thm1, "PRINTED_CASE1_AFTER_FIRST", 2 * thm1.PRINTED_CASE1_AFTER_FIRST)
+    assert _undecided_summary(thm1.check_case1()) == "could not confirm: product step"
