@@ -1188,13 +1188,13 @@ def _main(argv=None) -> int:
     operator_sample = getattr(args, "operator_sample", args.sample)
     if args.max_children < 1:
         parser.error(f"--max-children must be >= 1; got {args.max_children}")
-    if args.out.exists():
-        json.loads(args.out.read_text(encoding="utf-8"))  # unreadable results fail now, not after the mutants ran
     if args.report_only:
         if not args.out.exists():
             parser.error(f"--report-only needs existing results in {args.out}")
         modules, excluded = discover_modules(REPO)
-        return merge_and_write(args.out, {}, run=None, modules_known=modules, excluded=excluded)
+        return merge_and_write(args.out, {}, run=None, modules_known=modules, excluded=excluded)  # parses args.out
+    if args.out.exists():
+        json.loads(args.out.read_text(encoding="utf-8"))  # unreadable results fail now, not after the mutants ran
     if shutil.which("mutmut") is None:
         parser.error("mutmut is not installed; `pip install mutmut==3.8.1`")
 
