@@ -34,10 +34,10 @@ from pathlib import Path
 
 import numpy as np
 
-from lfverify.atomic_write import write_text_atomically
-from lfverify.empirical import EmpiricalSurrogateUtility, _reference_gradient_direction
-from lfverify.losses import tau_logistic
-from lfverify.metrics import f1
+from lfverify.io._atomic import write_text_atomically
+from lfverify.core._empirical import EmpiricalSurrogateUtility, _reference_gradient_direction
+from lfverify.core._losses import tau_logistic
+from lfverify.core._metrics import f1
 from timing import best_time  # benchmarks/timing.py
 
 # ---------------------------------------------------------------------- constants

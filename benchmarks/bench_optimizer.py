@@ -1,4 +1,4 @@
-"""Benchmark of U-BFGS (Alg. 1 + BFGS, lfverify.optimize) on adult against scikit-learn's LogisticRegression and
+"""Benchmark of U-BFGS (Alg. 1 + BFGS, lfverify.learn._optimize) on adult against scikit-learn's LogisticRegression and
 the W-ERM baseline's grid (App. C.2).
 
 Issue 6's performance targets, on adult's 80 % training split (39,074 x 123 after the merge and [0, 1] scaling of
@@ -44,14 +44,14 @@ from pathlib import Path
 import numpy as np
 from threadpoolctl import threadpool_info, threadpool_limits
 
-from lfverify.atomic_write import write_text_atomically
-from lfverify.baselines import WeightedERMClassifier
-from lfverify.datasets import load_dataset
-from lfverify.empirical import EmpiricalSurrogateUtility
-from lfverify.estimator import erm_initial_parameters
-from lfverify.losses import tau_logistic
-from lfverify.metrics import f1
-from lfverify.optimize import maximize_surrogate_utility
+from lfverify.io._atomic import write_text_atomically
+from lfverify.learn._baselines import WeightedERMClassifier
+from lfverify.learn._datasets import load_dataset
+from lfverify.core._empirical import EmpiricalSurrogateUtility
+from lfverify.learn._estimator import erm_initial_parameters
+from lfverify.core._losses import tau_logistic
+from lfverify.core._metrics import f1
+from lfverify.learn._optimize import maximize_surrogate_utility
 from data_splits import eight_two_split  # benchmarks/data_splits.py
 from timing import best_time, interleaved_best_times  # benchmarks/timing.py
 
@@ -68,9 +68,9 @@ TARGETS = {"ubfgs_over_logreg_max": 2.0, "werm_over_ubfgs_min": 5.0}
 QUICK = {"n_train": 4000, "repeats": 1}
 OUT = Path(__file__).with_name("results") / "optimizer.json"
 #: (module file, function) pairs whose cumulative time the profile reports.
-_PROFILED = {("empirical.py", name) for name in ("evaluate", "numerator", "denominator", "numerator_gradient",
+_PROFILED = {("_empirical.py", name) for name in ("evaluate", "numerator", "denominator", "numerator_gradient",
                                                  "true_utility")} | \
-            {("optimize.py", name) for name in ("maximize_surrogate_utility", "_phase1", "_bfgs_line_search",
+            {("_optimize.py", name) for name in ("maximize_surrogate_utility", "_phase1", "_bfgs_line_search",
                                                 "_bfgs_update", "_values")}
 
 
@@ -129,7 +129,8 @@ def profile_ubfgs(X, y, theta0, seed, repeats):
     for (filename, _, name), (_, calls, _, cumulative, _) in pstats.Stats(profiler).stats.items():
         module = Path(filename).name
         if (module, name) in _PROFILED:
-            functions[f"{module[:-3]}.{name}"] = {"calls": calls, "cumulative_seconds": cumulative}
+            # "_empirical.py" -> "empirical.<name>"
+            functions[f"{module[1:-3]}.{name}"] = {"calls": calls, "cumulative_seconds": cumulative}
     theta = result.theta
     unit = {name: best_time(lambda name=name: getattr(objective, name)(theta), 3 * repeats)
             for name in ("numerator", "denominator", "true_utility")}

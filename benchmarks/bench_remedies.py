@@ -36,12 +36,12 @@ import numpy as np
 from scipy import sparse
 from threadpoolctl import threadpool_limits
 
-from lfverify.atomic_write import write_text_atomically
-from lfverify.empirical import EmpiricalSurrogateUtility
-from lfverify.estimator import LinearFractionalClassifier
-from lfverify.losses import tau_logistic
-from lfverify.metrics import f1
-from lfverify.optimize import maximize_surrogate_utility
+from lfverify.io._atomic import write_text_atomically
+from lfverify.core._empirical import EmpiricalSurrogateUtility
+from lfverify.learn._estimator import LinearFractionalClassifier
+from lfverify.core._losses import tau_logistic
+from lfverify.core._metrics import f1
+from lfverify.learn._optimize import maximize_surrogate_utility
 from data_splits import eight_two_split  # benchmarks/data_splits.py
 from timing import best_time, interleaved_best_times  # benchmarks/timing.py
 

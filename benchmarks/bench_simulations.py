@@ -5,7 +5,7 @@ Every figure is measured in this run, so ratios transfer across machines:
 1. Wall time of the quick uniform-convergence study (Lemma 4) with the process executor on all cores, in a fresh
    folder.  Target: < 60 s on 2 cores.  Its throughput is the number of (sample x parameter) pairs at which V_hat
    is evaluated (net + refinement, both metrics) per second of wall time.
-2. The V_hat kernel (:class:`lfverify.simulations.replicated.ReplicatedSamples` + ``estimates``) on the study's largest
+2. The V_hat kernel (:class:`lfverify.simulations._replicated.ReplicatedSamples` + ``estimates``) on the study's largest
    shape (n = 10^4 samples of a replication, K = 257 net points, d = 2), everything on one core (BLAS limited to
    one thread: the kernel is single-threaded, and a two-thread BLAS product timed beside another job varies by
    10x), against
@@ -45,14 +45,15 @@ from pathlib import Path
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from lfverify.atomic_write import write_text_atomically
-from lfverify.empirical import EmpiricalSurrogateUtility
-from lfverify.losses import tau_logistic
-from lfverify.simulations import STUDIES, engine
-from lfverify.simulations import study_populations as sp
-from lfverify.simulations import uniform_convergence as uc
-from lfverify.simulations.executors import ProcessExecutor, SerialExecutor
-from lfverify.simulations.replicated import ReplicatedSamples, estimates
+from lfverify.io._atomic import write_text_atomically
+from lfverify.core._empirical import EmpiricalSurrogateUtility
+from lfverify.core._losses import tau_logistic
+from lfverify.simulations import STUDIES
+import lfverify.simulations._engine as engine
+import lfverify.simulations._study_populations as sp
+import lfverify.simulations._study_uniform_convergence as uc
+from lfverify.parallel._executors import ProcessExecutor, SerialExecutor
+from lfverify.simulations._replicated import ReplicatedSamples, estimates
 from timing import best_time  # benchmarks/timing.py
 
 SEED = 20200826_0007

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lfverify.datasets import load_dataset
+from lfverify.learn._datasets import load_dataset
 
 
 def eight_two_split(name: str, seed: int, n_train_max: int | None = None):

@@ -31,12 +31,12 @@ from pathlib import Path
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import LinearSVC
 
-from lfverify.atomic_write import write_text_atomically
-from lfverify.datasets import load_dataset
-from lfverify.paper_benchmark.paper_values import printed_result
-from lfverify.paper_benchmark.protocol import (_TEST_FRACTION, _score, child_seed, metric_object, split_indices,
+from lfverify.io._atomic import write_text_atomically
+from lfverify.learn._datasets import load_dataset
+from lfverify.paper._tables import printed_result
+from lfverify.experiments._protocol import (_TEST_FRACTION, _score, child_seed, metric_object, split_indices,
                                               trial_seed_sequence)
-from lfverify.paper_benchmark.statistics import summarize
+from lfverify.experiments._statistics import summarize
 
 LAMBDA = 1e-2
 TRIALS = 10

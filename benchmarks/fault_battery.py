@@ -33,7 +33,7 @@ import threading
 import time
 from pathlib import Path
 
-CLI = [sys.executable, "-c", "import sys; from lfverify.cli import main; sys.exit(main(sys.argv[1:]))"]
+CLI = [sys.executable, "-c", "import sys; from lfverify.app._cli import main; sys.exit(main(sys.argv[1:]))"]
 SMOKE_ANYWHERE = ["simulate", "uniform-convergence", "--mode", "smoke", "--no-figures"]
 SMOKE = [*SMOKE_ANYWHERE, "--serial"]
 BENCH_SMALL = ["bench", "--datasets", "heart", "--trials", "1", "--experiments", "table", "--methods", "ERM",
@@ -232,7 +232,7 @@ def _rows(keep):
         record = json.loads(path.read_text())
         record["rows"] = record["rows"][:keep]
         with contextlib.suppress(Exception):  # keep the hash consistent where there is one
-            from lfverify.sealed_records import content_hash
+            from lfverify.io._sealed_records import content_hash
             if "sha256" in record:
                 record["sha256"] = content_hash(record)
         path.write_text(json.dumps(record))
@@ -332,8 +332,8 @@ def build(battery: Battery, data_available: bool):
             return judge(status, err)
         return item
 
-    sample = ("import numpy as np, warnings\nfrom lfverify.empirical import EmpiricalSurrogateUtility\n"
-              "from lfverify import metrics as M, losses as L\nfrom lfverify.optimize import "
+    sample = ("import numpy as np, warnings\nfrom lfverify.core._empirical import EmpiricalSurrogateUtility\n"
+              "from lfverify import metrics as M, losses as L\nfrom lfverify.learn._optimize import "
               "maximize_surrogate_utility\nrng = np.random.default_rng(0)\nX = rng.normal(size=(40, 2))\n"
               "y = np.where(X[:, 0] + rng.normal(size=40) > 0, 1, -1)\n"
               "u = EmpiricalSurrogateUtility(M.f1(), L.tau_logistic(0.33), X, y)\n")
@@ -429,9 +429,9 @@ def build(battery: Battery, data_available: bool):
         return item
 
     battery.add("tracebacks", "value_from_counts(n_samples=0)", library_error(
-        "from lfverify.metrics import f1\nf1().value_from_counts(1, 0, 1, n_samples=0)"))
+        "from lfverify.core._metrics import f1\nf1().value_from_counts(1, 0, 1, n_samples=0)"))
     battery.add("tracebacks", "complex y", library_error(
-        "import numpy as np\nfrom lfverify.validation import check_labels\ncheck_labels(np.array([1 + 1j, -1, 1]))"))
+        "import numpy as np\nfrom lfverify.core._validation import check_labels\ncheck_labels(np.array([1 + 1j, -1, 1]))"))
     battery.add("tracebacks", "Ctrl-C (SIGINT to the process group)", lambda: kill_outcome(
         [*quick, "--workers", "2", "--out", str(root / "int-sim")], signal.SIGINT, group=True))
 
@@ -442,7 +442,7 @@ def main(argv=None):
     parser.add_argument("--skip-slow", action="store_true", help="leave out the SIGKILL of verify")
     parser.add_argument("--only", metavar="CATEGORY", help="run the items of one category only")
     args = parser.parse_args(argv)
-    status, _ = run([], code="from lfverify.datasets import dataset_root; dataset_root()")
+    status, _ = run([], code="from lfverify.learn._datasets import dataset_root; dataset_root()")
     with tempfile.TemporaryDirectory(prefix="fault-battery-") as tmp:
         battery = Battery(Path(tmp), args.skip_slow)
         build(battery, data_available=status == 0)

@@ -89,7 +89,7 @@ import mutation_mutmut
 import mutation_operators
 from mutation_statistics import Stratum, estimate, sample_names
 
-from lfverify.atomic_write import write_text_atomically
+from lfverify.io._atomic import write_text_atomically
 
 REPO = Path(__file__).resolve().parents[1]
 BENCHMARKS = Path(__file__).resolve().parent

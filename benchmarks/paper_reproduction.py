@@ -3,7 +3,7 @@
 The table runs live in separate ``lfverify bench`` output folders (one per group of data sets, so that each
 could be run, and resumed, on its own); this script reads their ``summary.json`` files, applies the issue's
 acceptance rule (within 3 combined standard errors of the printed value) to every printed cell, and lists every
-U-GD / U-BFGS cell outside it with the diagnosis of :mod:`lfverify.paper_benchmark.reproduction`.  It runs no
+U-GD / U-BFGS cell outside it with the diagnosis of :mod:`lfverify.experiments._reproduction`.  It runs no
 trial (seconds).
 
 Usage::
@@ -19,8 +19,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from lfverify.atomic_write import write_text_atomically
-from lfverify.paper_benchmark.reproduction import compare_with_paper, load_table_values, markdown_reproduction
+from lfverify.io._atomic import write_text_atomically
+from lfverify.experiments._reproduction import compare_with_paper, load_table_values, markdown_reproduction
 
 RESULTS = Path(__file__).resolve().parent / "results" / "paper"
 #: The 50-trial table runs: folder -> (label of its row in the counts table, its data sets in the row's order).
@@ -52,7 +52,7 @@ def build_report(results: Path = RESULTS) -> str:
              + ", ".join(f"`{name}/`" for name in GROUPS) + " (do not edit). Trials per cell: "
              + ", ".join(map(str, trials)) + ".", "",
              "A cell agrees when |ours - printed| <= 3 sqrt(se_ours^2 + se_paper^2) (the issue's acceptance rule; "
-             "F_1 and Jaccard together). Diagnoses: `lfverify/paper_benchmark/reproduction.py`; discussion: "
+             "F_1 and Jaccard together). Diagnoses: `lfverify/experiments/_reproduction.py`; discussion: "
              "FINDINGS.md.", "",
              markdown_reproduction(rows, groups=groups, training=training)]
     return "\n".join(lines)

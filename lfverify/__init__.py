@@ -1,3 +1,5 @@
 """lfverify: Bao & Sugiyama (AISTATS 2020), executable and machine-checked."""
 
-__version__ = "0.1.0"
+from lfverify._version import __version__
+
+__all__ = ["__version__"]

@@ -99,7 +99,7 @@ class Coefficients:
         return self.c1 + self.d1 * prior
 
     def as_floats(self) -> dict:
-        """Keyword arguments of lfverify.metrics.LinearFractionalMetric."""
+        """Keyword arguments of lfverify.core._metrics.LinearFractionalMetric."""
         return dict(a0p=float(self.a0p), a0n=float(self.a0n), a1p=float(self.a1p), a1n=float(self.a1n),
                     b0_const=float(self.c0), b0_prior=float(self.d0), b1_const=float(self.c1),
                     b1_prior=float(self.d1))
@@ -140,7 +140,7 @@ class ExactPopulation:
 
     def library(self):
         """The same population in lfverify (one-hot atoms, so theta = the vector of per-atom scores)."""
-        from lfverify.populations import FiniteSupportPopulation
+        from lfverify.core._populations import FiniteSupportPopulation
 
         J = self.size
         return FiniteSupportPopulation(np.eye(J), np.array([float(w) for w in self.weights]),

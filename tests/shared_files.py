@@ -1,6 +1,6 @@
 """Where the tests find the project's shared inputs: the paper's LaTeX source and the staged data sets.
 
-The data sets are found by lfverify.datasets.dataset_root itself; the paper is searched the same way (walking up
+The data sets are found by lfverify.learn._datasets.dataset_root itself; the paper is searched the same way (walking up
 from the current folder and from this folder, then /work).  ``None`` when absent (the tests that need them are
 skipped with a reason).
 """
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from lfverify.datasets import dataset_root
+from lfverify.learn._datasets import dataset_root
 
 
 def find_shared(relative: str) -> Path | None:

@@ -72,9 +72,9 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from lfverify.losses import exponential, hinge, logistic, sigmoid, squared_hinge, tau_logistic
-from lfverify.metrics import LinearFractionalMetric, accuracy, f_beta, gower_legendre, jaccard
-from lfverify.populations import FiniteSupportPopulation
+from lfverify.core._losses import exponential, hinge, logistic, sigmoid, squared_hinge, tau_logistic
+from lfverify.core._metrics import LinearFractionalMetric, accuracy, f_beta, gower_legendre, jaccard
+from lfverify.core._populations import FiniteSupportPopulation
 
 __all__ = [
     "corner_values",
@@ -170,7 +170,7 @@ def admissible_metrics():
 
 def definition1_by_corners(metric: LinearFractionalMetric) -> dict[str, bool]:
     """Definition 1 decided from the corner values (module docstring), exactly; keys as in
-    :class:`lfverify.metrics.AdmissibilityReport`.  This is the hand derivation the generator relies on,
+    :class:`lfverify.core._metrics.AdmissibilityReport`.  This is the hand derivation the generator relies on,
     written out once so that a test can compare it with ``metric.admissibility()``."""
     c = corner_values(metric)
     vertex_pairs = (("D00", "D10"), ("D00", "D11"), ("D01", "D10"), ("D01", "D11"))

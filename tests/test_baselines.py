@@ -1,4 +1,4 @@
-"""Tests of lfverify.baselines (App. C.2): ERM, W-ERM, Plug-in and the TunedThresholdClassifierCV peer.
+"""Tests of lfverify.learn._baselines (App. C.2): ERM, W-ERM, Plug-in and the TunedThresholdClassifierCV peer.
 
 Oracles are independent brute-force re-computations: every (lambda, cost) or (lambda, threshold) pair refit
 with scikit-learn directly on the stored splits and scored with scikit-learn's own f1_score / jaccard_score;
@@ -18,8 +18,8 @@ from sklearn.metrics import accuracy_score, f1_score, jaccard_score
 from sklearn.model_selection import GridSearchCV, cross_val_score
 from sklearn.svm import LinearSVC
 
-from lfverify import baselines as B
-from lfverify.metrics import accuracy, f1, jaccard
+import lfverify.learn._baselines as B
+from lfverify.core._metrics import accuracy, f1, jaccard
 
 # liblinear's hinge dual converges slowly at lambda = 1e-5 on overlapping classes (C = 1 / (lambda n) is large);
 # the summary warning is tested on its own in test_unconverged_fits_give_one_summary_warning.
@@ -197,7 +197,7 @@ def test_custom_grids_bound_the_choices_and_bad_grids_are_rejected():
 def test_tuned_threshold_uses_sklearn_scorers_and_agrees_with_its_predict():
     from sklearn.metrics import fbeta_score
 
-    from lfverify.metrics import f_beta
+    from lfverify.core._metrics import f_beta
 
     assert B._scorer_for(f1())._score_func is f1_score
     assert B._scorer_for(jaccard())._score_func is jaccard_score
@@ -275,9 +275,9 @@ def test_bad_training_data_and_prediction_input_give_clear_errors():
 def test_import_without_scikit_learn_says_what_to_install(monkeypatch):
     for name in [m for m in sys.modules if m == "sklearn" or m.startswith("sklearn.")]:
         monkeypatch.setitem(sys.modules, name, None)  # None in sys.modules makes `import` fail
-    monkeypatch.delitem(sys.modules, "lfverify.baselines")
-    with pytest.raises(ImportError, match=r"lfverify.baselines needs scikit-learn .*pip install 'scikit-learn>=1\.5'"):
-        importlib.import_module("lfverify.baselines")
+    monkeypatch.delitem(sys.modules, "lfverify.learn._baselines")
+    with pytest.raises(ImportError, match=r"lfverify.learn._baselines needs scikit-learn .*pip install 'scikit-learn>=1\.5'"):
+        importlib.import_module("lfverify.learn._baselines")
 
 
 @pytest.mark.parametrize("name, chosen", [("w-erm", "cost_"), ("plug-in", "threshold_")])

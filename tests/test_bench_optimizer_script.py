@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from benchmark_scripts import load_benchmark_script
-from lfverify.datasets import dataset_root
+from lfverify.learn._datasets import dataset_root
 
 
 def _load():

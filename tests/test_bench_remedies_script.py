@@ -7,7 +7,7 @@ import json
 import pytest
 
 from benchmark_scripts import load_benchmark_script
-from lfverify.datasets import dataset_root
+from lfverify.learn._datasets import dataset_root
 
 
 def _has_data():

@@ -1,4 +1,4 @@
-"""Tests of the calibration predicates (Thms. 1, 2, 7 and Prop. 8) in lfverify.calibration.
+"""Tests of the calibration predicates (Thms. 1, 2, 7 and Prop. 8) in lfverify.core._calibration_conditions.
 
 Oracles: the theorem statements transcribed independently in the tests, bisection for the largest tau,
 and hand-evaluated coefficient expressions for Table 1 metrics.
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lfverify.calibration import (
+from lfverify.core._calibration_conditions import (
     accuracy_calibration,
     fbeta_calibration,
     fbeta_max_tau,
@@ -18,8 +18,8 @@ from lfverify.calibration import (
     jaccard_calibration,
     jaccard_max_tau,
 )
-from lfverify.losses import hinge, logistic, sigmoid, tau_logistic
-from lfverify.metrics import accuracy, f1, f_beta, jaccard
+from lfverify.core._losses import hinge, logistic, sigmoid, tau_logistic
+from lfverify.core._metrics import accuracy, f1, f_beta, jaccard
 
 
 def _bisect_largest_tau(beta, u):
@@ -152,7 +152,7 @@ def test_theorem_7_condition_b_as_printed_is_negative_for_accuracy():
 
 def test_theorem_7_reports_a_metric_outside_definition_1():
     """Gower-Legendre(2) violates a_{1,+1} >= 0: Thm. 7's report must say so instead of assuming Definition 1."""
-    from lfverify.metrics import gower_legendre
+    from lfverify.core._metrics import gower_legendre
 
     report = general_calibration(gower_legendre(2.0), tau_logistic(0.3), surrogate_optimum=0.8,
                                  true_utility_at_optimum=0.8)
@@ -197,8 +197,8 @@ from fractions import Fraction  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from lfverify.losses import SurrogateLoss, squared_hinge  # noqa: E402
-from lfverify.metrics import LinearFractionalMetric, gower_legendre  # noqa: E402
+from lfverify.core._losses import SurrogateLoss, squared_hinge  # noqa: E402
+from lfverify.core._metrics import LinearFractionalMetric, gower_legendre  # noqa: E402
 
 KINK_CAVEAT = ("phi has a kink at 0: the surrogate maximiser can take f*(x) = 0 (predicted -1) where eta is above the "
                "Bayes threshold, so the printed hypotheses do not guarantee calibration (ERRATA.md, the 'theorem' "

@@ -30,8 +30,8 @@ Findings pinned here (see also ERRATA.md, the 'theorem' entries of Thms. 1, 2 an
 Oracles: exact rational arithmetic (U, U-dagger by brute force over all 2^J classifiers, Prop. 5's
 threshold), mpmath at 40-60 digits (the surrogate maximiser and its Dinkelbach certificate, numerical
 one-sided derivatives with mpmath.diff), the theorem statements transcribed in ``calibration_search``.
-lfverify (FiniteSupportPopulation, lfverify.calibration) is the code under test, and on every population generated
-here the corrected statements (lfverify/proofs/corrected_calibration.py) must predict what the oracle finds
+lfverify (FiniteSupportPopulation, lfverify.core._calibration_conditions) is the code under test, and on every population generated
+here the corrected statements (lfverify/proofs/corrected_calibration_theorems.py) must predict what the oracle finds
 (tests/corrected_statement_check.py; their own tests are in test_corrected_calibration.py).  Not repeated here:
 test_calibration.py (the hypotheses as predicates), test_populations.py (U, U_phi, U-dagger of
 FiniteSupportPopulation against mpmath / brute force), lfverify/proofs (the symbolic case analysis).
@@ -63,9 +63,9 @@ from corrected_statement_check import assert_corrected_statement_agrees
 from hypothesis import event, given, note
 from hypothesis import strategies as st
 
-from lfverify.calibration import fbeta_calibration, jaccard_calibration
-from lfverify.losses import tau_logistic
-from lfverify.metrics import f_beta, jaccard
+from lfverify.core._calibration_conditions import fbeta_calibration, jaccard_calibration
+from lfverify.core._losses import tau_logistic
+from lfverify.core._metrics import f_beta, jaccard
 
 F = Fraction
 
@@ -100,7 +100,7 @@ def populations(draw):
 
 
 def _library_report(name, tau, u_star):
-    """lfverify.calibration's check of Thm. 1 / Thm. 2 for the tau-logistic loss (code under test)."""
+    """lfverify.core._calibration_conditions's check of Thm. 1 / Thm. 2 for the tau-logistic loss (code under test)."""
     _, _, beta2 = METRICS[name]
     loss = tau_logistic(float(tau))
     if beta2 is None:
@@ -206,7 +206,7 @@ def test_theorem_hypotheses_imply_the_weak_form(pop, name, tau_k):
     """Thms. 1 / 2, weak form: whenever the hypotheses hold (checked from the statements; the tau-logistic loss
     is convex, non-increasing, differentiable off 0 and tau-discrepant, dominates the 0/1 loss), (i) every atom
     with f*(x) != 0 has the sign of the Bayes rule {eta > delta(U-dagger)} (Prop. 5), (ii) completing the kink
-    atoms by the Bayes rule attains U-dagger, (iii) U*_phi <= U-dagger (Lemma 1).  lfverify.calibration's
+    atoms by the Bayes rule attains U-dagger, (iii) U*_phi <= U-dagger (Lemma 1).  lfverify.core._calibration_conditions's
     report of the hypotheses must agree with the transcription (away from the boundary, |slack| > 1e-12).
 
     Oracles: exact rational arithmetic (U-dagger by brute force over all 2^J classifiers, the threshold),
@@ -301,7 +301,7 @@ def _confirm_kink_counterexample(name, weights, eta, tau, *, expected):
     holds, slack = _own_hypotheses(name, tau, opt.value)
     assert holds and slack > mp.mpf("1e-3")
     report = _library_report(name, tau, opt.value)
-    assert report.holds  # every printed hypothesis holds according to lfverify.calibration
+    assert report.holds  # every printed hypothesis holds according to lfverify.core._calibration_conditions
     a = analyse(coef, pop, opt)
     assert_corrected_statement_agrees(coef, pop, tau, opt, a)
     assert opt.signs == expected["signs"]

@@ -6,7 +6,9 @@ import sys
 
 import pytest
 
-from lfverify import __version__, cli, verification
+from lfverify import __version__
+import lfverify.app._cli as cli
+import lfverify.app._self_checks as verification
 
 
 def test_version(capsys):
@@ -43,12 +45,12 @@ def test_metrics_table_and_bad_argument(capsys):
 
 
 def test_console_script_is_installed():
-    out = subprocess.run([sys.executable, "-m", "lfverify.cli", "--version"], capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-m", "lfverify.app._cli", "--version"], capture_output=True, text=True, check=True)
     assert __version__ in out.stdout
 
 
 def test_atomic_write_leaves_the_old_file_on_failure(tmp_path):
-    from lfverify.atomic_write import write_text_atomically
+    from lfverify.io._atomic import write_text_atomically
 
     target = tmp_path / "sub" / "out.txt"
     write_text_atomically(target, "first")
@@ -63,7 +65,7 @@ def test_atomic_path_writes_a_hidden_temporary_beside_the_destination(tmp_path):
     is hidden and named after the destination (.NAME.*.tmp, which .gitignore's '*.tmp' rule and a reader listing
     the folder rely on), and is gone afterwards.  Oracle: the documented naming.  (Kills mkstemp's dir=, prefix=
     and suffix= keywords dropped.)"""
-    from lfverify.atomic_write import atomic_path, write_bytes_atomically
+    from lfverify.io._atomic import atomic_path, write_bytes_atomically
 
     target = tmp_path / "deep" / "summary.json"
     with atomic_path(target) as tmp:
@@ -82,7 +84,7 @@ def test_atomic_write_gives_the_file_the_mode_of_any_new_file(tmp_path):
     functions and atomic_path, with a non-default umask in force."""
     import os
 
-    from lfverify import atomic_write
+    import lfverify.io._atomic as atomic_write
 
     atomic_write._new_file_mode.cache_clear()
     old = os.umask(0o027)
@@ -101,7 +103,7 @@ def test_atomic_write_gives_the_file_the_mode_of_any_new_file(tmp_path):
         atomic_write._new_file_mode.cache_clear()
 
 
-# ------------------------------------------------------------------ lfverify.simulations.cli, with spies
+# ------------------------------------------------------------------ lfverify.app._simulate_command, with spies
 
 def test_simulate_verdict_lines_exact():
     """Oracle: the documented listing, hand-written - every "verdict" / "rate_verdict" string under "settings" and
@@ -109,7 +111,7 @@ def test_simulate_verdict_lines_exact():
     of findings; a summary without "verdicts" lists no verdict block.
 
     Kills: simulations.cli.x__verdict_lines__mutmut_34, _mutmut_5, _mutmut_6, _mutmut_48."""
-    from lfverify.simulations.cli import _verdict_lines
+    from lfverify.app._simulate_command import _verdict_lines
 
     summary = {"settings": {"mode": "smoke"},
                "main": {"f1": {"verdict": "holds", "table": [{"rate_verdict": "slope ok", "n": 10}]}},
@@ -134,8 +136,8 @@ def test_simulate_dask_timeout_reaches_make_executor(monkeypatch, tmp_path):
     default) must reach it as dask_timeout=7.5.
 
     Kills: simulations.cli.x_executor_from_args__mutmut_11."""
-    from lfverify.simulations import cli as scli
-    from lfverify.simulations import executors
+    import lfverify.app._simulate_command as scli
+    import lfverify.parallel._executors as executors
 
     seen = []
     monkeypatch.setattr(executors, "make_executor", lambda *a, **k: seen.append((a, k)) or "executor")
@@ -151,9 +153,11 @@ def test_simulate_run_passes_its_options_to_the_engine(monkeypatch, tmp_path, ca
     Kills: simulations.cli.x_run__mutmut_18, simulations.cli.x_run__mutmut_56, simulations.cli.x_run__mutmut_57."""
     from types import SimpleNamespace
 
-    from lfverify import output_folder
-    from lfverify.simulations import STUDY_NAMES, engine, executors
-    from lfverify.simulations import cli as scli
+    import lfverify.io._output_folder as output_folder
+    from lfverify.simulations import STUDY_NAMES
+    import lfverify.simulations._engine as engine
+    import lfverify.parallel._executors as executors
+    import lfverify.app._simulate_command as scli
 
     fake = SimpleNamespace(check=lambda: None, describe=lambda: "fake executor")
     monkeypatch.setattr(executors, "make_executor", lambda *a, **k: fake)

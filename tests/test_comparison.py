@@ -1,4 +1,4 @@
-"""The ``compare`` experiment (lfverify/paper_benchmark/comparison.py and its wiring in protocol / command).
+"""The ``compare`` experiment (lfverify/experiments/_comparison.py and its wiring in protocol / command).
 
 Oracles: hand-made trial values whose one-sided Welch decisions are recomputed with
 ``scipy.stats.ttest_ind(equal_var=False, alternative="greater")``; hand-made timing files whose ratios are written
@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from lfverify.estimator import LinearFractionalClassifier
-from lfverify.paper_benchmark import comparison
-from lfverify.paper_benchmark.comparison import (collect_fit_time_ratios, compare_targets, format_ratio,
+from lfverify.learn._estimator import LinearFractionalClassifier
+import lfverify.experiments._comparison as comparison
+from lfverify.experiments._comparison import (collect_fit_time_ratios, compare_targets, format_ratio,
                                                  markdown_compare_table, median_ratios)
 
 from shared_files import DATA_ROOT, needs_data
@@ -121,9 +121,9 @@ def test_reused_baselines_are_charged_their_whole_fit_for_the_second_metric(monk
     whole fit, so the Jaccard time includes it.  Spy: the F_1 fit's own duration."""
     import time
 
-    from lfverify.baselines import PlugInClassifier
-    from lfverify.datasets import load_dataset
-    from lfverify.paper_benchmark.protocol import ProtocolConfig, run_trial
+    from lfverify.learn._baselines import PlugInClassifier
+    from lfverify.learn._datasets import load_dataset
+    from lfverify.experiments._protocol import ProtocolConfig, run_trial
 
     durations = []
     original = PlugInClassifier.fit
@@ -148,9 +148,9 @@ def test_remedies_in_the_protocol_are_the_estimators_options(monkeypatch):
     """Spy on LinearFractionalClassifier: each remedy column fits it once per metric on the whole training set with
     its options (REMEDY_METHODS), the paper's tau and max_iter for the surrogate utility, and a SeedSequence
     seed; the record keeps the fitted threshold (and the cross-validated positive rate)."""
-    import lfverify.estimator as estimator
-    from lfverify.datasets import load_dataset
-    from lfverify.paper_benchmark.protocol import ProtocolConfig, run_trial
+    import lfverify.learn._estimator as estimator
+    from lfverify.learn._datasets import load_dataset
+    from lfverify.experiments._protocol import ProtocolConfig, run_trial
 
     seen = []
     original = estimator.LinearFractionalClassifier.fit
@@ -182,9 +182,9 @@ def test_the_remedies_options_are_part_of_the_fingerprint(monkeypatch):
     """Old records must not be reused once a remedy's options (or the estimator's defaults they spell out) change:
     the compare cells' settings carry the options, so the fingerprint moves with them; a table run without remedies
     keeps its fingerprint."""
-    from lfverify.paper_benchmark import protocol
-    from lfverify.paper_benchmark.command import BenchOptions, build_cells
-    from lfverify.paper_benchmark.runner import fingerprint
+    import lfverify.experiments._protocol as protocol
+    from lfverify.experiments._command import BenchOptions, build_cells
+    from lfverify.experiments._runner import fingerprint
 
     options = BenchOptions(datasets=("heart",), experiments=("compare", "table"), trials=1, data_root=DATA_ROOT)
     before = {kind: fingerprint(cells[0].settings_dict) for kind, cells in build_cells(options).items()}
@@ -196,7 +196,7 @@ def test_the_remedies_options_are_part_of_the_fingerprint(monkeypatch):
 
 @needs_data
 def test_bench_compare_command_writes_the_comparison(tmp_path):
-    from lfverify.cli import main
+    from lfverify.app._cli import main
 
     out = tmp_path / "cmp"
     code = main(["bench", "--out", str(out), "--datasets", "heart", "--experiments", "compare", "--trials", "2",
@@ -219,7 +219,7 @@ def test_bench_compare_command_writes_the_comparison(tmp_path):
 
 
 def test_compare_is_not_a_default_experiment():
-    from lfverify.paper_benchmark.command import DEFAULT_EXPERIMENTS, EXPERIMENTS, BenchOptions
+    from lfverify.experiments._command import DEFAULT_EXPERIMENTS, EXPERIMENTS, BenchOptions
 
     assert "compare" in EXPERIMENTS and "compare" not in DEFAULT_EXPERIMENTS
     assert BenchOptions().experiments == DEFAULT_EXPERIMENTS

@@ -1,4 +1,4 @@
-"""The corrected Thms. 1, 2 and 7 (lfverify/proofs/corrected_calibration.py) attacked on generated populations.
+"""The corrected Thms. 1, 2 and 7 (lfverify/proofs/corrected_calibration_theorems.py) attacked on generated populations.
 
 The corrected statements say, for a population with posteriors eta and a loss with kink ratio
 rho = phi'(0+)/phi'(0-): the surrogate maximiser over all f is > 0 / 0 / < 0 above / inside / below the band
@@ -10,7 +10,7 @@ U* = U-dagger).
 
 Oracles: tests/calibration_search.py (certified Dinkelbach maximiser at 40-60 digits; U-dagger, U(sgn f*) and every
 completion of the kink atoms by brute force over all classifiers, exact rationals; independent of lfverify); for the
-continuous population, lfverify.simulations.pointwise_optimum (quadrature; a separate implementation from the
+continuous population, lfverify.core._pointwise_optimum (quadrature; a separate implementation from the
 statements under test).  Each property test records on which side of each condition its populations fall; the
 searches below MUST find populations on both sides of every condition, so the statements are not vacuous.
 """
@@ -40,7 +40,7 @@ from hypothesis import strategies as st
 from strategies import general_admissible_metrics
 from test_calibration_properties import METRICS, populations
 
-from lfverify.proofs.corrected_calibration import (
+from lfverify.proofs.corrected_calibration_theorems import (
     bayes_threshold,
     finite_support_verdict,
     kink_band,
@@ -241,7 +241,7 @@ def test_statement_functions_reject_bad_input():
 # ------------------------------------------------------------------------------------------------ continuous eta
 @pytest.fixture(scope="module")
 def gaussian_rows():
-    from lfverify.proofs.corrected_calibration import _continuous_figures
+    from lfverify.proofs.corrected_calibration_theorems import _continuous_figures
 
     return {name: _continuous_figures(name) for name in ("F_1", "Jaccard")}
 
@@ -249,7 +249,7 @@ def gaussian_rows():
 def test_no_calibration_on_a_continuous_population(gaussian_rows):
     """(e) / Theorem 1 (corrected) 4.: on the calibration study's Gaussian population (eta(X) has a positive density)
     sgn(f*) is never Bayes optimal, for tau = 1/20, 33/100, 3/4 and the plain logistic tau = 1; the weak form holds
-    exactly when tau <= the bound (tau_F, U*/U-dagger).  Oracle: lfverify.simulations.pointwise_optimum (Dinkelbach on
+    exactly when tau <= the bound (tau_F, U*/U-dagger).  Oracle: lfverify.core._pointwise_optimum (Dinkelbach on
     the log-odds scale with panelled Gauss-Legendre quadrature, a separate implementation; gaps below 1e-9 are zero at
     its ~1e-12 accuracy).  Non-vacuity: both sides of the bound occur (F_1 at 1/20 holds, at 3/4 fails), and a
     population with a mass gap around delta is calibrated (test_conditions_pinned)."""

@@ -1,4 +1,4 @@
-"""Tests of lfverify.datasets: the paper's data sets (App. C.1, Table 3) from the staged offline copies, and
+"""Tests of lfverify.learn._datasets: the paper's data sets (App. C.1, Table 3) from the staged offline copies, and
 user files.
 
 The acceptance check is :func:`test_every_staged_dataset_matches_the_manifest`: every data set loads, and its
@@ -15,7 +15,7 @@ import shutil
 import numpy as np
 import pytest
 
-from lfverify import datasets as D
+import lfverify.learn._datasets as D
 from shared_files import DATA_ROOT as ROOT, needs_data
 
 

@@ -1,4 +1,4 @@
-"""Tests of the empirical estimators U_hat (Eq. (6)) and V_hat (Eq. (7)) in lfverify.empirical.
+"""Tests of the empirical estimators U_hat (Eq. (6)) and V_hat (Eq. (7)) in lfverify.core._empirical.
 
 Oracles: the literal double sum of Eq. (7) (``_reference_gradient_direction``), per-sample loops of Eq. (6),
 central finite differences, scikit-learn's metrics, and exact enumeration of all samples of a finite-support
@@ -14,17 +14,17 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from sklearn.metrics import f1_score
 
-from lfverify import empirical
-from lfverify.empirical import (
+import lfverify.core._empirical as empirical
+from lfverify.core._empirical import (
     EmpiricalSurrogateUtility,
     SampleSplit,
     _reference_gradient_direction,
     _reference_surrogate_utility,
     sample_split,
 )
-from lfverify.losses import exponential, hinge, logistic, sigmoid, squared_hinge, tau_logistic
-from lfverify.metrics import accuracy, f1, f_beta, gower_legendre, jaccard
-from lfverify.populations import FiniteSupportPopulation
+from lfverify.core._losses import exponential, hinge, logistic, sigmoid, squared_hinge, tau_logistic
+from lfverify.core._metrics import accuracy, f1, f_beta, gower_legendre, jaccard
+from lfverify.core._populations import FiniteSupportPopulation
 
 METRICS = [f1(), f_beta(2.0), f_beta(0.5), jaccard(), accuracy(), gower_legendre(1.0)]
 LOSSES = [tau_logistic(0.33), tau_logistic(0.75), logistic(), hinge(), squared_hinge(), sigmoid()]
@@ -290,8 +290,8 @@ def test_overflowing_scores_raise_instead_of_returning_inf_or_nan():
 def test_per_sample_surrogate_scores_match_the_cases_of_eq6(seed, metric, loss, prior, side):
     """scores.surrogate_scores (the offset + slope * phi(y xi) form) equals Eq. (6) written case by case
     (oracle: ``_reference_scores``), values and xi-derivatives, including margins exactly at 0 and at kinks."""
-    from lfverify.empirical import _reference_scores
-    from lfverify.scores import surrogate_scores
+    from lfverify.core._empirical import _reference_scores
+    from lfverify.core._scores import surrogate_scores
 
     rng = np.random.default_rng(seed)
     xi = np.concatenate([rng.normal(scale=3, size=20), [0.0, 1.0, -1.0]])
@@ -346,7 +346,7 @@ def test_true_utility_passes_zero_division_through():
     """Precision TP / (TP + FP) (b = 0): theta = 0 predicts every sample negative (sgn(0) = -1), which is 0/0."""
     import warnings
 
-    from lfverify.metrics import LinearFractionalMetric
+    from lfverify.core._metrics import LinearFractionalMetric
 
     precision = LinearFractionalMetric(a0p=1.0, a0n=0.0, a1p=1.0, a1n=1.0, name="precision")
     X, y, _ = _data(13, 20, 2)
@@ -483,7 +483,7 @@ def test_constructor_messages_name_argument_and_received_value():
     X, y, _ = _data(20, 6, 2)
     cases = [
         (TypeError, "metric must be a LinearFractionalMetric; got str", dict(metric="f1")),
-        (TypeError, "loss must be a SurrogateLoss (lfverify.losses); got function", dict(loss=lambda m: m)),
+        (TypeError, "loss must be a SurrogateLoss (lfverify.core._losses); got function", dict(loss=lambda m: m)),
         (ValueError, "split must be 'first-half', 'random' or a SampleSplit; got 'halves'", dict(split="halves")),
         (TypeError, "split must be 'first-half', 'random' or a SampleSplit; got tuple", dict(split=(0, 1))),
         (ValueError, "side must be 'right' or 'left'; got 'both'", dict(side="both")),

@@ -2,7 +2,7 @@
 
 import re
 
-from lfverify.estimator import ERM_REGULARIZATION, hinge_erm_svm
+from lfverify.learn._estimator import ERM_REGULARIZATION, hinge_erm_svm
 
 from benchmark_scripts import load_benchmark_script
 from shared_files import needs_data

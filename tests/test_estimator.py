@@ -1,4 +1,4 @@
-"""LinearFractionalClassifier (lfverify/estimator.py): scikit-learn conformance and agreement with Alg. 1.
+"""LinearFractionalClassifier (lfverify/learn/_estimator.py): scikit-learn conformance and agreement with Alg. 1.
 
 Oracles: scikit-learn's own estimator checks (every option at a non-default value too); ``maximize_surrogate_
 utility`` called directly on the same objective (exact equality: the same floating-point operations);
@@ -17,12 +17,12 @@ from sklearn.model_selection import GridSearchCV, cross_val_score
 from sklearn.svm import LinearSVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from lfverify.empirical import EmpiricalSurrogateUtility
-from lfverify.estimator import (ERM_REGULARIZATION, LinearFractionalClassifier, default_tau,
+from lfverify.core._empirical import EmpiricalSurrogateUtility
+from lfverify.learn._estimator import (ERM_REGULARIZATION, LinearFractionalClassifier, default_tau,
                                 erm_initial_parameters, resolve_metric)
-from lfverify.losses import tau_logistic
-from lfverify.metrics import f1, gower_legendre, jaccard
-from lfverify.optimize import maximize_surrogate_utility
+from lfverify.core._losses import tau_logistic
+from lfverify.core._metrics import f1, gower_legendre, jaccard
+from lfverify.learn._optimize import maximize_surrogate_utility
 
 #: The paper's configuration (Alg. 1 on U_hat, sgn(theta^T x)); the tests of Alg. 1's wiring use it.
 PAPER = {"objective": "surrogate-utility", "threshold": "zero"}
@@ -363,7 +363,7 @@ def test_the_named_starts_are_zeros_and_a_normal_draw_from_the_seeds_first_child
     "random" the standard normal draw of the seed's child 1, recomputed here from numpy's SeedSequence recipe
     (``SeedSequence(seed, spawn_key=(1,))``).  Kills: estimator.xǁLinearFractionalClassifierǁ_initial_theta__mutmut_17
     ("zeros" then falls through to the random draw)."""
-    from lfverify import estimator
+    import lfverify.learn._estimator as estimator
 
     X, y = data
     starts = []
@@ -387,7 +387,7 @@ def test_cost_sensitive_threshold_folds_follow_the_seed_and_the_callers_options(
     _mutmut_66 (fit_intercept_column dropped: the callee's default True applies)."""
     from sklearn.model_selection import StratifiedKFold
 
-    from lfverify import estimator
+    import lfverify.learn._estimator as estimator
 
     X, y = data
     calls = []

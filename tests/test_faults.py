@@ -28,16 +28,17 @@ import pytest
 from benchmark_scripts import load_benchmark_script
 from shared_files import DATA_ROOT, needs_data
 
-from lfverify import cli
-from lfverify import losses as L
-from lfverify import metrics as M
-from lfverify.empirical import EmpiricalSurrogateUtility
-from lfverify.optimize import maximize_surrogate_utility
-from lfverify.output_folder import MARKER, claim_output_folder, settings_fingerprint
-from lfverify.sealed_records import content_hash
-from lfverify.simulations import STUDIES, engine
-from lfverify.simulations.executors import DaskExecutor
-from lfverify.validation import check_features, check_labels, check_parameters
+import lfverify.app._cli as cli
+import lfverify.core._losses as L
+import lfverify.core._metrics as M
+from lfverify.core._empirical import EmpiricalSurrogateUtility
+from lfverify.learn._optimize import maximize_surrogate_utility
+from lfverify.io._output_folder import MARKER, claim_output_folder, settings_fingerprint
+from lfverify.io._sealed_records import content_hash
+from lfverify.simulations import STUDIES
+import lfverify.simulations._engine as engine
+from lfverify.parallel._executors import DaskExecutor
+from lfverify.core._validation import check_features, check_labels, check_parameters
 
 #: A very small uniform-convergence run: 2 populations x 3 sample sizes, one task of 4 replications each.
 TINY = {"sample_sizes": [100, 200, 300], "replications": 4, "refinement_rounds": 1, "samples_per_task": 1200}
@@ -146,7 +147,7 @@ def test_a_record_damaged_after_it_was_checked_is_refused_with_the_fixing_comman
 
 @needs_data
 def test_damaged_benchmark_records_are_named_set_aside_and_recomputed(tmp_path, capsys):
-    from lfverify.paper_benchmark.runner import Cell, record_path, run_cells
+    from lfverify.experiments._runner import Cell, record_path, run_cells
 
     settings = {"metrics": ["f1"], "methods": ["ERM", "Plug-in"], "max_iter": 3, "learning_rates": [0.1], "seed": 0}
     key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in settings.items()))
@@ -274,8 +275,8 @@ def _no_work(monkeypatch):
     import dataclasses
 
     import lfverify.proofs as proofs
-    from lfverify import report
-    from lfverify.paper_benchmark import command
+    import lfverify.app._report as report
+    import lfverify.experiments._command as command
 
     def forbidden(*args, **kwargs):
         raise AssertionError("work started before the output location was checked")
@@ -481,7 +482,7 @@ needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="ne
 #: slowed to 0.3 s each, so that a signal reliably arrives mid-run.
 SLOW_TINY_CLI = f"""
 import sys, time
-import lfverify.simulations.engine as engine
+import lfverify.simulations._engine as engine
 from lfverify.simulations import STUDIES
 STUDIES["uniform-convergence"].modes["smoke"].update({TINY!r})
 write = engine._write_record
@@ -489,7 +490,7 @@ def slow(path, text):
     write(path, text)
     time.sleep(0.3)
 engine._write_record = slow
-from lfverify.cli import main
+from lfverify.app._cli import main
 sys.exit(main(sys.argv[1:]))
 """
 
@@ -586,7 +587,7 @@ def test_ctrl_c_on_the_terminal_is_one_line_without_worker_tracebacks(tmp_path):
 def test_dask_local_cluster_workers_do_not_outlive_their_parent(sig, group, status, tmp_path):
     """distributed's nanny-started workers exit when their parent's pipe closes (SIGKILL); SIGTERM / Ctrl-C close
     the cluster with a timeout.  The signal comes once the run computes: a Ctrl-C while the LocalCluster starts
-    may be ignored (lfverify.simulations.executors)."""
+    may be ignored (lfverify.parallel._executors)."""
     pytest.importorskip("distributed")
     out = tmp_path / "out"
     proc = _start(["simulate", "uniform-convergence", "--quick", "--dask-local", "2", "--no-figures", "--out",
@@ -632,7 +633,7 @@ def test_worker_initializer_exits_when_the_parent_is_already_gone():
     """The race the kernel's parent-death signal cannot cover: a worker whose parent died before it asked for it
     exits at once (the check after prctl), with status 1."""
     code = textwrap.dedent("""
-        from lfverify.simulations.executors import _exit_with_parent
+        from lfverify.parallel._executors import _exit_with_parent
         _exit_with_parent(parent_pid=1)  # not our parent: as if ours had died and we were re-parented
         raise SystemExit(0)
     """)
@@ -648,7 +649,7 @@ def test_infer_owner_attributes_unmarked_folders_by_their_files(tmp_path):
 
     Kills: output_folder.x__infer_owner__mutmut_11, output_folder.x__infer_owner__mutmut_6,
     output_folder.x__infer_owner__mutmut_51."""
-    from lfverify.output_folder import _infer_owner
+    from lfverify.io._output_folder import _infer_owner
 
     report = tmp_path / "report"
     report.mkdir()
@@ -666,7 +667,7 @@ def _fake_worker_modules(monkeypatch, parent_pid, ppids, platform="linux"):
     """Replace the modules _exit_with_parent uses by recorders; ``ppids`` are getppid's successive answers."""
     from types import SimpleNamespace
 
-    from lfverify.simulations import executors
+    import lfverify.parallel._executors as executors
 
     seen = {"prctl": [], "threads": [], "sleeps": [], "exits": []}
 
@@ -729,7 +730,7 @@ def test_stop_pool_survives_a_worker_that_is_already_gone(monkeypatch):
     ignored; the other worker, still alive after join, is killed.
 
     Kills: simulations.executors.x__stop_pool__mutmut_19."""
-    from lfverify.simulations import executors
+    import lfverify.parallel._executors as executors
 
     calls = []
 
@@ -771,7 +772,7 @@ def test_check_scheduler_bounds_the_identity_exchange_by_the_timeout(monkeypatch
     import asyncio
 
     pytest.importorskip("distributed")
-    from lfverify.simulations import executors
+    import lfverify.parallel._executors as executors
 
     real_wait_for, bounds = asyncio.wait_for, []
 
@@ -797,7 +798,7 @@ def test_a_malformed_scheduler_address_gets_the_whole_documented_advice():
     import re
 
     pytest.importorskip("distributed")
-    from lfverify.simulations import executors
+    import lfverify.parallel._executors as executors
 
     for address in ("tcp://localhost", "tcp://host:notaport"):
         with pytest.raises(ValueError) as caught:
@@ -823,7 +824,7 @@ def test_the_dask_executor_closes_its_client_and_local_cluster_within_the_stop_t
     (``pure=None``), _48 (``logger = None``)."""
     from types import SimpleNamespace
 
-    from lfverify.simulations import executors
+    import lfverify.parallel._executors as executors
 
     calls = []
 
@@ -881,7 +882,7 @@ def test_the_dask_executor_without_distributed_names_the_extra(monkeypatch):
     ``import distributed`` raise ImportError).
 
     Kills: simulations.executors.x__import_distributed__mutmut_3 (the hint's text changed)."""
-    from lfverify.simulations import executors
+    import lfverify.parallel._executors as executors
 
     monkeypatch.setitem(sys.modules, "distributed", None)
     with pytest.raises(ValueError) as caught:

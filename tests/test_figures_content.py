@@ -1,9 +1,9 @@
-"""Content of every figure the package draws: lfverify.plotting, the benchmark's and the studies' figures.
+"""Content of every figure the package draws: lfverify.io._figures, the benchmark's and the studies' figures.
 
 Oracles: a spy on ``save_figure`` (patched where each module looks it up) that records the matplotlib Figure it
 receives, checked against the documented layout (figure size in inches, axes grid, titles, labels, scales, font
 sizes, legend entries) and against the data passed in, with every mean, standard error, band, fitted and
-reference line computed by hand and typed out as literals; for :func:`lfverify.plotting.save_figure` the written
+reference line computed by hand and typed out as literals; for :func:`lfverify.io._figures.save_figure` the written
 PNG itself, read back with Pillow (pixel size = figsize x 110 dpi, no text chunk), and spies on
 ``importlib.util.find_spec`` / ``Figure.tight_layout`` / ``pyplot.switch_backend``.
 """
@@ -22,13 +22,13 @@ matplotlib = pytest.importorskip("matplotlib")
 from matplotlib.colors import to_hex  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-from lfverify import plotting  # noqa: E402
-from lfverify.paper_benchmark import figures as pb_figures  # noqa: E402
-from lfverify.simulations import calibration as cal  # noqa: E402
-from lfverify.simulations import consistency as con  # noqa: E402
-from lfverify.simulations import figures as sim_figures  # noqa: E402
-from lfverify.simulations import unbiasedness as ub  # noqa: E402
-from lfverify.simulations import uniform_convergence as uc  # noqa: E402
+import lfverify.io._figures as plotting
+import lfverify.experiments._figures as pb_figures
+import lfverify.simulations._study_calibration as cal
+import lfverify.simulations._study_consistency as con
+import lfverify.simulations._rate_figures as sim_figures
+import lfverify.simulations._study_unbiasedness as ub
+import lfverify.simulations._study_uniform_convergence as uc
 
 BLUE, ORANGE, GREEN = "#1f77b4", "#ff7f0e", "#2ca02c"  # tab:blue, tab:orange, tab:green (matplotlib's C0, C1, C2)
 
@@ -85,10 +85,10 @@ def _band_vertices(xs, low, high):
     return np.unique(np.array([(x, y) for x, y in zip(xs, low)] + [(x, y) for x, y in zip(xs, high)]), axis=0)
 
 
-# ---------------------------------------------------------------------------------------------- lfverify.plotting
+# ---------------------------------------------------------------------------------------------- lfverify.io._figures
 def test_matplotlib_available_asks_find_spec_for_matplotlib(monkeypatch):
     """True exactly when ``importlib.util.find_spec("matplotlib")`` finds a spec.  Oracle: a spy on find_spec.
-    Kills `lfverify.plotting.x_matplotlib_available__mutmut_2` ("XXmatplotlibXX") and `_mutmut_4` (is None)."""
+    Kills `lfverify.io._figures.x_matplotlib_available__mutmut_2` ("XXmatplotlibXX") and `_mutmut_4` (is None)."""
     assert plotting.matplotlib_available() is True  # matplotlib is installed (importorskip above)
     asked = []
     for answer, expected in ((None, False), (object(), True)):
@@ -114,7 +114,7 @@ def test_pyplot_switches_to_agg_from_another_backend():
 def test_pyplot_forces_agg_and_reports_a_backend_that_cannot_be_set_up(monkeypatch):
     """``matplotlib.use("Agg", force=True)``: when switching to Agg fails, the ImportError reaches the caller
     instead of being swallowed (force=False would go on with the old backend).  Oracle: a planted ImportError in
-    pyplot.switch_backend.  Kills `lfverify.plotting.x_pyplot__mutmut_8` (force=False)."""
+    pyplot.switch_backend.  Kills `lfverify.io._figures.x_pyplot__mutmut_8` (force=False)."""
     import matplotlib.pyplot as mpl_pyplot
 
     mpl_pyplot.switch_backend("svg")
@@ -157,7 +157,7 @@ def test_save_figure_writes_the_png_exactly(tmp_path, kwargs, tight_calls):
     "Software" entry removed: nothing but the pixels and the resolution), into a created folder, and closed;
     tight_layout only when asked (the default is False; the axes then keep rcParams' subplot box 0.125, 0.11,
     0.9, 0.88).  Oracle: Pillow reading the file; a spy on Figure.tight_layout; the hand-typed rcParams box.
-    Kills `lfverify.plotting.x_save_figure__mutmut_1` (default True), `_mutmut_5` / `_mutmut_9` (dpi None /
+    Kills `lfverify.io._figures.x_save_figure__mutmut_1` (default True), `_mutmut_5` / `_mutmut_9` (dpi None /
     dropped), `_mutmut_6` / `_mutmut_10` (metadata None / dropped), `_mutmut_14`, `_mutmut_15`, `_mutmut_16`
     (the "Software" key misspelled)."""
     from PIL import Image
@@ -223,7 +223,7 @@ def test_plot_curves_draws_each_method_as_mean_and_standard_error_band(saved, tm
     Tuned-threshold, then others), x sorted, line = mean, band = mean +- se (a single trial: no band),
     labels and titles with their font sizes, the legend on the first panel only, tight_layout asked of
     save_figure.  Oracle: means and standard errors worked out by hand.
-    Kills `lfverify.paper_benchmark.figures.x__band__mutmut_9` (se 1.0 for a single trial), `_band__mutmut_21`
+    Kills `lfverify.experiments._figures.x__band__mutmut_9` (se 1.0 for a single trial), `_band__mutmut_21`
     (the mean not passed to plot), `_band__mutmut_38` (band down to 0), `x_plot_curves__mutmut_37` (xlabel size
     9), `x_plot_curves__mutmut_58` (tight_layout not asked), `x_plot_curves__lfv_dropkw_2` (legend font size)."""
     path = tmp_path / "curves.png"
@@ -259,7 +259,7 @@ def test_plot_curves_draws_each_method_as_mean_and_standard_error_band(saved, tm
 
 def test_plot_curves_lays_out_five_panels_on_a_four_column_grid(saved, tmp_path):
     """Five data sets: 2 rows x 4 columns, 3.6 x 2.9 inches per panel (14.4 x 5.8), the three unused cells
-    hidden.  Oracle: the documented layout, typed out.  Kills `lfverify.paper_benchmark.figures.x__figure__mutmut_18`
+    hidden.  Oracle: the documented layout, typed out.  Kills `lfverify.experiments._figures.x__figure__mutmut_18`
     (no figsize), `x__figure__mutmut_21` (4.6 per column), `x__figure__lfv_args_1` (rows and columns swapped)."""
     curves = {name: {"ERM": {0.5: [0.1, 0.2]}} for name in ("e", "d", "c", "b", "a")}
     pb_figures.plot_curves(curves, tmp_path / "five.png", xlabel="tau", ylabel="test jaccard", title="t")
@@ -290,7 +290,7 @@ def test_plot_convergence_draws_mean_and_band_per_checkpoint(saved, tmp_path):
     """Records of other metrics are ignored; per data set (sorted) and checkpoint, the mean +- se over trials of
     U-GD and U-BFGS, x = the checkpoints; title (size 9), "iteration", "test <metric>", legend on the first panel.
     Oracle: means and standard errors worked out by hand.
-    Kills `lfverify.paper_benchmark.figures.x_plot_convergence__mutmut_51` (title size 10)."""
+    Kills `lfverify.experiments._figures.x_plot_convergence__mutmut_51` (title size 10)."""
     records = [_record("heart", "f1", [0.1, 0.5, 0.6], [0.2, 0.6, 0.7]),
                _record("heart", "f1", [0.3, 0.7, 0.8], [0.4, 0.6, 0.9]),
                _record("breast-cancer", "jaccard", [9.0, 9.0, 9.0], [9.0, 9.0, 9.0]),
@@ -319,7 +319,7 @@ def test_plot_convergence_draws_mean_and_band_per_checkpoint(saved, tmp_path):
 
 @pytest.mark.parametrize("records", [[], [_record("heart", "jaccard", [0.1], [0.2], checkpoints=(0,))]])
 def test_plot_convergence_rejects_records_without_the_metric(saved, tmp_path, records):
-    """Oracle: the documented message.  Kills `lfverify.paper_benchmark.figures.x_plot_convergence__mutmut_14`."""
+    """Oracle: the documented message.  Kills `lfverify.experiments._figures.x_plot_convergence__mutmut_14`."""
     message = "records: nothing to plot (no convergence records for this metric)"
     with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
         pb_figures.plot_convergence(records, "f1", tmp_path / "x.png", title="t")
@@ -364,7 +364,7 @@ def test_loglog_rate_figure_draws_points_fit_and_reference(saved, tmp_path):
     and the dotted reference line through the first point with the claimed exponent; grid on both tick levels
     (alpha 0.3), legend (size 7), tight_layout applied by the function itself.  Oracle: the lines worked out by
     hand (2 n^-1/2 = 0.2 at n = 100 and 0.05 at 1600; 0.3 (n / 50)^-1 = 0.075 at 200).
-    Kills `lfverify.simulations.figures.x_loglog_rate_figure__mutmut_66` (geomspace to 50),
+    Kills `lfverify.simulations._rate_figures.x_loglog_rate_figure__mutmut_66` (geomspace to 50),
     `_mutmut_73` (fit is None), `_mutmut_114` (grid * n0), `_mutmut_149` (grid alpha), `__lfv_dropkw_1` (no
     figsize), `__lfv_args_3` (fit x and y swapped)."""
     path = tmp_path / "rate.png"
@@ -411,7 +411,7 @@ def test_consistency_figures_one_rate_panel_per_quantity(saved, tmp_path):
     """Three log-log panels (distance, surrogate gap, |true gap|) with the claimed exponents -1/2, -1, -1/2, each
     series labelled by metric and tau, means and standard errors taken from the table columns of that quantity.
     Oracle: a summary typed by hand and the titles / labels typed out.  Kills
-    `lfverify.simulations.consistency.x__figures__mutmut_19` (lower-cased label), `_mutmut_22` (exponent -1.5),
+    `lfverify.simulations._study_consistency.x__figures__mutmut_19` (lower-cased label), `_mutmut_22` (exponent -1.5),
     `_mutmut_30` (s['TAU']), `_mutmut_40` (s["TABLE"])."""
     names = ("distance", "surrogate_gap", "true_gap_abs")
     summary = {"settings": {}}
@@ -526,7 +526,7 @@ def test_calibration_figures_tau_sweep(saved, tmp_path):
     """Second figure: one 11 x 4.4 inch row of two panels; per metric the linear-model gap ("o-", size 4), the
     measured gap with its asymmetric interval ("x"), the sign gap ("s--") against tau, a green span tau +- 0.02
     where the hypotheses hold; "tau" on x, legend size 7.  Oracle: a summary typed by hand.
-    Kills `lfverify.simulations.calibration.x__figures__mutmut_190` (no "o-"), `_mutmut_252`
+    Kills `lfverify.simulations._study_calibration.x__figures__mutmut_190` (no "o-"), `_mutmut_252`
     (x["HYPOTHESES_HOLD"]), `_mutmut_276` ("XXtauXX"), `__lfv_dropkw_3` (legend font size)."""
     cal._figures([], _calibration_summary(), tmp_path)
     fig = saved[1].fig
@@ -561,7 +561,7 @@ def test_unbiasedness_figures_scaled_bias_per_population(saved, tmp_path):
     """Per population a 6.4 x 4.6 inch panel of n x projection (split "o", same-sample "s", size 4, caps 2) with
     1.96 n s.e. bars per metric, the exact bias line at 1 and zero; the title gives the replications of the first
     F1 row.  Oracle: a summary typed by hand (n x mean: 100 x 0.01 = 1, 400 x 0.0025 = 1; split 0).
-    Kills `lfverify.simulations.unbiasedness.x__figures__mutmut_43` (fmt None), `_mutmut_48` (y dropped),
+    Kills `lfverify.simulations._study_unbiasedness.x__figures__mutmut_43` (fmt None), `_mutmut_48` (y dropped),
     `_mutmut_59` (capsize 3), `_mutmut_120` (save_figure(None)), `__lfv_dropkw_1` (no figsize)."""
     summary = {"settings": {f"{p}/{m}": {"table": [
         {"n": n, "replications": 20 + 10 * j, "split_projection": 0.0, "split_projection_standard_error": se,

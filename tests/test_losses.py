@@ -1,6 +1,6 @@
 """Tests of the surrogate losses (Sec. 2-3, Fig. 2, Definition of a tau-discrepant loss).
 
-Every reference value is computed here, independently of :mod:`lfverify.losses`: the loss formulas are written
+Every reference value is computed here, independently of :mod:`lfverify.core._losses`: the loss formulas are written
 out in mpmath and evaluated at 50 significant digits, derivatives come from ``mpmath.diff`` (and, where a
 finite-difference quotient of the formula cannot resolve them, from the derivative written out by hand), and
 the stated properties (convexity, monotonicity, 0/1 domination, discrepancy, Lipschitz and smoothness
@@ -20,7 +20,7 @@ from hypothesis import assume, example, given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from lfverify.losses import exponential, hinge, logistic, sigmoid, squared_hinge, tau_logistic
+from lfverify.core._losses import exponential, hinge, logistic, sigmoid, squared_hinge, tau_logistic
 
 EPS = float(np.finfo(np.float64).eps)  # 2.22e-16, unit roundoff u = EPS / 2
 TINY = float(np.finfo(np.float64).tiny)  # smallest normal double; below it doubles carry no relative precision
@@ -722,7 +722,7 @@ class _TestLoss:
 
     @staticmethod
     def make(value, derivative):
-        from lfverify.losses import SurrogateLoss
+        from lfverify.core._losses import SurrogateLoss
 
         class Loss(SurrogateLoss):
             name = "test loss"

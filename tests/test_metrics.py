@@ -2,7 +2,7 @@
 
 Expected values are written here from the definitions in TP, FN, FP, TN (Table 1 of the paper), computed in
 exact rational arithmetic where rounding matters, or taken from scikit-learn; they are never computed by
-:mod:`lfverify.metrics` itself.
+:mod:`lfverify.core._metrics` itself.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from sklearn.metrics import accuracy_score, fbeta_score, jaccard_score
 
-from lfverify.metrics import (
+from lfverify.core._metrics import (
     LinearFractionalMetric,
     UndefinedMetricWarning,
     accuracy,
@@ -807,7 +807,7 @@ def test_exact_rational_inputs_are_converted_to_float64():
 def test_zero_over_zero_warning_points_at_the_calling_line(entry):
     """The UndefinedMetricWarning is attributed to the caller's line here, however many lfverify frames lie
     between (oracle: this file and the line of the call)."""
-    from lfverify.populations import FiniteSupportPopulation
+    from lfverify.core._populations import FiniteSupportPopulation
 
     metric = f1()
     precision = LinearFractionalMetric(a0p=1.0, a0n=0.0, a1p=1.0, a1n=1.0, name="precision")

@@ -55,10 +55,10 @@ from corrected_statement_check import assert_corrected_statement_agrees
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from lfverify.empirical import EmpiricalSurrogateUtility, SampleSplit, _reference_gradient_direction
-from lfverify.losses import logistic, sigmoid, squared_hinge, tau_logistic
-from lfverify.metrics import LinearFractionalMetric, f1, f_beta, gower_legendre, jaccard
-from lfverify.populations import FiniteSupportPopulation
+from lfverify.core._empirical import EmpiricalSurrogateUtility, SampleSplit, _reference_gradient_direction
+from lfverify.core._losses import logistic, sigmoid, squared_hinge, tau_logistic
+from lfverify.core._metrics import LinearFractionalMetric, f1, f_beta, gower_legendre, jaccard
+from lfverify.core._populations import FiniteSupportPopulation
 
 F = Fraction
 MARGIN = 1e-9  # a violation must exceed float rounding (~1e-15) by far; each hit is then confirmed exactly

@@ -1,4 +1,4 @@
-"""Algorithm 1 (hybrid) with Algorithm 2 (U-GD) and BFGS (U-BFGS): lfverify/optimize.py.
+"""Algorithm 1 (hybrid) with Algorithm 2 (U-GD) and BFGS (U-BFGS): lfverify/learn/_optimize.py.
 
 Oracles: a literal transcription of Algorithm 2 driven by the double sum of Eq. (7) (``_reference_gradient_direction``),
 scipy.optimize's BFGS on U_hat with the quotient-rule gradient (an independent quasi-Newton implementation), and
@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
-from lfverify import losses as L
-from lfverify import metrics as M
-from lfverify.empirical import EmpiricalSurrogateUtility, _reference_gradient_direction
-from lfverify.optimize import maximize_surrogate_utility
+import lfverify.core._losses as L
+import lfverify.core._metrics as M
+from lfverify.core._empirical import EmpiricalSurrogateUtility, _reference_gradient_direction
+from lfverify.learn._optimize import maximize_surrogate_utility
 
 
 def _problem(n=400, d=4, seed=0, tau=0.33, metric=None):
@@ -253,7 +253,7 @@ def test_callback_gets_copies_and_must_be_callable():
 # ---------------------------------------------------------------------------------------------------------------
 # Path oracles: dense textbook twins of the documented updates, compared iterate by iterate.
 #
-# The twins below re-state the updates that lfverify/optimize.py documents (module notes and docstrings) for ONE
+# The twins below re-state the updates that lfverify/learn/_optimize.py documents (module notes and docstrings) for ONE
 # parameter vector with plain numpy: a dense inverse-Hessian matrix, Python loops, no batching, no masks.  They
 # only use EmpiricalSurrogateUtility's scalar methods (numerator, numerator_gradient, value, gradient), and the
 # BFGS twin minimises f = -U_hat in Nocedal & Wright's notation (product form (6.17) of the update instead of the
@@ -738,7 +738,7 @@ def test_a_row_with_a_non_finite_gradient_is_not_ok_and_the_other_rows_are():
     Kills: optimize.x__evaluate__lfv_dropkw_1 (``np.isfinite(gradient).all()`` over the whole batch)."""
     from types import SimpleNamespace
 
-    from lfverify.optimize import _evaluate
+    from lfverify.learn._optimize import _evaluate
 
     class Objective:
         def evaluate(self, theta, *, true_utility, direction):

@@ -1,4 +1,4 @@
-"""lfverify.output_folder: the run fingerprint and the owner marker, against their documented formats (issue 17).
+"""lfverify.io._output_folder: the run fingerprint and the owner marker, against their documented formats (issue 17).
 
 Oracles: the canonical JSON text of a settings dict typed by hand and hashed with hashlib (the docstring's rule:
 SHA-256 of the JSON with sorted keys, other values by repr, first 16 hex digits); the marker file's text typed by
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from lfverify import __version__
-from lfverify.output_folder import MARKER, claim_output_folder, owner_of, settings_fingerprint
+from lfverify.io._output_folder import MARKER, claim_output_folder, owner_of, settings_fingerprint
 
 
 def test_fingerprint_is_the_sha256_of_the_canonical_text_with_other_values_by_repr():
@@ -51,7 +51,7 @@ def test_what_counts_as_results_in_a_folder(tmp_path, layout, holds):
     """Oracle: the rule 'a file other than the marker (and hidden files), at any depth', one case per clause.
 
     Kills: output_folder.x__holds_results__mutmut_14 (``Path(None) == path``: the top-level marker counted)."""
-    from lfverify.output_folder import _holds_results
+    from lfverify.io._output_folder import _holds_results
 
     out = tmp_path / "run"
     out.mkdir()

@@ -1,4 +1,4 @@
-"""lfverify.paper_benchmark: the paper's printed tables, the bold rule, reports, the protocol, resume, the command.
+"""lfverify.experiments: the paper's printed tables, the bold rule, reports, the protocol, resume, the command.
 
 Oracles: the paper's LaTeX source (re-parsed here, independently of the hand transcription); scipy's
 ``ttest_ind(equal_var=False)`` / ``ttest_rel`` for the one-sided tests; numbers with a known answer for the
@@ -14,19 +14,19 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from lfverify.paper_benchmark import paper_values
-from lfverify.paper_benchmark.curve_claims import plug_in_significant_wins, small_sample_comparisons, tau_shapes
-from lfverify.paper_benchmark.paper_values import PAPER_METHODS, PAPER_RESULTS, PAPER_TABLE2_DATASETS
-from lfverify.paper_benchmark.protocol import (ProtocolConfig, child_seed, run_convergence, run_trial,
+import lfverify.paper._tables as paper_values
+from lfverify.experiments._curve_claims import plug_in_significant_wins, small_sample_comparisons, tau_shapes
+from lfverify.paper._tables import PAPER_METHODS, PAPER_RESULTS, PAPER_TABLE2_DATASETS
+from lfverify.experiments._protocol import (ProtocolConfig, child_seed, run_convergence, run_trial,
                                                split_indices, trial_seed_sequence)
-from lfverify.paper_benchmark.report import (collect_curve_errors, collect_curve_values, convergence_summary,
+from lfverify.experiments._markdown import (collect_curve_errors, collect_curve_values, convergence_summary,
                                              format_mean_se, iterations_to_final, markdown_curve_table,
                                              markdown_convergence_table, markdown_learning_rate_table,
                                              markdown_results_table, markdown_sample_complexity_claims,
                                              markdown_tau_claims, markdown_training_table,
                                              collect_training_values, surrogate_metric_tradeoff)
-from lfverify.paper_benchmark.runner import Cell, fingerprint, load_records, record_path, run_cells
-from lfverify.paper_benchmark.statistics import (bold_methods, one_sided_p_value, summarize,
+from lfverify.experiments._runner import Cell, fingerprint, load_records, record_path, run_cells
+from lfverify.experiments._statistics import (bold_methods, one_sided_p_value, summarize,
                                                  within_combined_standard_errors)
 from shared_files import DATA_ROOT, PAPER_TEX, needs_data, needs_tex
 
@@ -237,7 +237,7 @@ def test_bold_rule_p_value_exactly_alpha_is_bold_and_alpha_zero_is_refused(monke
     (not bold), p above alpha is bold; alpha = 0 (and 1) lie outside (0, 1) and are refused.  Oracle: the module
     docstring's rule 'bold iff p >= alpha', with the p-value function monkeypatched to return the given value.
     Kills: paper_benchmark.statistics.x_bold_methods__mutmut_53, paper_benchmark.statistics.x_bold_methods__mutmut_6"""
-    from lfverify.paper_benchmark import statistics as st
+    import lfverify.experiments._statistics as st
 
     trials = {"A": [0.9, 0.8, 0.7], "B": [0.5, 0.4, 0.3]}
     for p, expected in ((0.05, True), (0.049999, False), (0.050001, True)):
@@ -455,7 +455,7 @@ def test_curve_claim_tables_name_the_paper_and_count():
 
 def test_p_values_print_with_three_significant_digits_or_n_a():
     """Oracle: hand-typed strings.  Kills: paper_benchmark.report.x__format_p__mutmut_1"""
-    from lfverify.paper_benchmark.report import _format_p
+    from lfverify.experiments._markdown import _format_p
 
     assert _format_p(None) == "n/a"
     assert _format_p(0.0123456) == "0.0123"
@@ -593,7 +593,7 @@ def test_split_indices_sizes_and_both_classes():
 def heart():
     if DATA_ROOT is None:
         pytest.skip("the staged data sets (shared/datasets) are not available")
-    from lfverify.datasets import load_dataset
+    from lfverify.learn._datasets import load_dataset
 
     return load_dataset("heart", root=DATA_ROOT)
 
@@ -688,7 +688,7 @@ def _record_bytes(out):
 def test_records_are_byte_identical_on_every_executor(tmp_path):
     """Serial, 2 spawned processes and a real Dask LocalCluster of 2 processes write the same record files, byte
     for byte (timings go to their own files; every cell runs with one BLAS thread)."""
-    from lfverify.simulations.executors import DaskExecutor, ProcessExecutor, SerialExecutor
+    from lfverify.parallel._executors import DaskExecutor, ProcessExecutor, SerialExecutor
 
     cells = _cells(trials=3, methods=["U-BFGS", "ERM", "Plug-in"])
     outputs = {}
@@ -709,9 +709,9 @@ def test_records_are_byte_identical_on_every_executor(tmp_path):
 @needs_data
 def test_bench_executor_options_reach_the_runner(tmp_path, monkeypatch):
     """--serial, --workers N, --jobs N, --dask-local N and --dask ADDRESS each select their executor."""
-    from lfverify.cli import build_parser
-    from lfverify.paper_benchmark.command import make_bench_executor, options_from_args
-    from lfverify.simulations.executors import DaskExecutor, ProcessExecutor, SerialExecutor
+    from lfverify.app._cli import build_parser
+    from lfverify.experiments._command import make_bench_executor, options_from_args
+    from lfverify.parallel._executors import DaskExecutor, ProcessExecutor, SerialExecutor
 
     def executor(*argv):
         return make_bench_executor(options_from_args(build_parser().parse_args(["bench", "--out", "x", *argv])))
@@ -731,7 +731,7 @@ def test_bench_executor_options_reach_the_runner(tmp_path, monkeypatch):
 
 @needs_data
 def test_resume_skips_finished_trials_and_refuses_other_settings(tmp_path, monkeypatch):
-    from lfverify.paper_benchmark import runner
+    import lfverify.experiments._runner as runner
 
     cells = _cells(trials=2)
     run_cells(cells[:1], tmp_path, jobs=1, data_root=DATA_ROOT, progress=False)  # an "interrupted" run
@@ -749,7 +749,7 @@ def test_resume_skips_finished_trials_and_refuses_other_settings(tmp_path, monke
 
 @needs_data
 def test_an_interruption_keeps_the_finished_records(tmp_path, monkeypatch):
-    from lfverify.paper_benchmark import runner
+    import lfverify.experiments._runner as runner
 
     cells = _cells(trials=2)
     original = runner._run_cell
@@ -770,21 +770,21 @@ def test_an_interruption_keeps_the_finished_records(tmp_path, monkeypatch):
 @needs_data
 def test_a_trial_loads_its_data_set_from_the_given_root(monkeypatch):
     """Spy on the loader a trial uses: the data set's name and the runner's ``data_root`` both reach
-    :func:`lfverify.datasets.load_dataset` (an explicit root is not replaced by the default search).
+    :func:`lfverify.learn._datasets.load_dataset` (an explicit root is not replaced by the default search).
 
     Kills: paper_benchmark.runner.x__dataset__lfv_dropkw_1 (``load_dataset(name)``)."""
-    import lfverify.datasets
-    from lfverify.paper_benchmark import runner
+    import lfverify.learn._datasets
+    import lfverify.experiments._runner as runner
 
     calls = []
-    monkeypatch.setattr(lfverify.datasets, "load_dataset", lambda *a, **k: calls.append((a, k)) or "loaded")
+    monkeypatch.setattr(lfverify.learn._datasets, "load_dataset", lambda *a, **k: calls.append((a, k)) or "loaded")
     assert runner._dataset("heart", "/data/root") == "loaded"
     assert runner._dataset("sonar", None) == "loaded"
     assert calls == [(("heart",), {"root": "/data/root"}), (("sonar",), {"root": None})]
 
 
 def test_bench_command_writes_the_report(tmp_path):
-    from lfverify.cli import main
+    from lfverify.app._cli import main
 
     out = tmp_path / "bench"
     code = main(["bench", "--out", str(out), "--datasets", "heart", "--trials", "2", "--methods", "U-BFGS,ERM",
@@ -810,7 +810,7 @@ def test_bench_command_writes_the_report(tmp_path):
     (["--trials", "0"], "trials must be an int >= 1"),
 ])
 def test_bench_command_rejects_bad_input(tmp_path, capsys, argv, message):
-    from lfverify.cli import main
+    from lfverify.app._cli import main
 
     extra = [] if DATA_ROOT is None else ["--data-root", str(DATA_ROOT)]
     assert main(["bench", "--out", str(tmp_path), *extra, *argv]) == 2

@@ -1,4 +1,4 @@
-"""lfverify.paper_benchmark.reproduction: our cells beside the printed Tables 4-5 and the diagnosis of each
+"""lfverify.experiments._reproduction: our cells beside the printed Tables 4-5 and the diagnosis of each
 disagreement; and benchmarks/paper_reproduction.py, whose committed output must match the committed runs.
 
 Oracles: hand-made trial values with an exactly known mean and standard error (two trials m - s, m + s have
@@ -12,8 +12,8 @@ import math
 import pytest
 
 from benchmark_scripts import load_benchmark_script
-from lfverify.paper_benchmark.paper_values import printed_result
-from lfverify.paper_benchmark.reproduction import (compare_with_paper, diagnose, load_table_values,
+from lfverify.paper._tables import printed_result
+from lfverify.experiments._reproduction import (compare_with_paper, diagnose, load_table_values,
                                                    markdown_reproduction)
 
 
@@ -137,8 +137,8 @@ def test_findings_counts_table_is_the_generated_one():
 def test_validate_options_fills_in_every_available_data_set(monkeypatch):
     """datasets=None means every available data set, and a given list comes back as a tuple.  Oracle: a stubbed
     available_datasets returning ['a', 'b'].  Kills: paper_benchmark.command.x_validate_options__mutmut_158"""
-    import lfverify.datasets as datasets
-    from lfverify.paper_benchmark.command import BenchOptions, validate_options
+    import lfverify.learn._datasets as datasets
+    from lfverify.experiments._command import BenchOptions, validate_options
 
     monkeypatch.setattr(datasets, "available_datasets", lambda root=None: ["a", "b"])
     assert validate_options(BenchOptions()).datasets == ("a", "b")

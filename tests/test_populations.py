@@ -1,4 +1,4 @@
-"""Tests of the exact populations (lfverify.populations) and their quadrature (lfverify.quadrature).
+"""Tests of the exact populations (lfverify.core._populations) and their quadrature (lfverify.core._quadrature).
 
 Every test names its oracle.  The reference values of the continuous populations are pinned literals,
 computed once with mpmath at 40 digits from the definitions by :func:`_mpmath_references` below (rerun
@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 from scipy.special import expit
 
-from lfverify.losses import exponential, hinge, tau_logistic
-from lfverify.metrics import accuracy, f1, jaccard
-from lfverify.populations import BoundedLogisticPopulation, FiniteSupportPopulation, GaussianPopulation
-from lfverify.quadrature import gaussian_expectation, interval_expectation
-from lfverify.scores import score_coefficients, surrogate_scores
+from lfverify.core._losses import exponential, hinge, tau_logistic
+from lfverify.core._metrics import accuracy, f1, jaccard
+from lfverify.core._populations import BoundedLogisticPopulation, FiniteSupportPopulation, GaussianPopulation
+from lfverify.core._quadrature import gaussian_expectation, interval_expectation
+from lfverify.core._scores import score_coefficients, surrogate_scores
 
 # ---------------------------------------------------------------------- the populations under test
 GAUSS = dict(mean_positive=(1.0, 0.5), mean_negative=(-0.5, 0.0), covariance=((1.0, 0.3), (0.3, 0.8)), prior=0.3)
@@ -71,7 +71,7 @@ REFERENCE = {
 RTOL = 1e-10
 
 # Table 1 coefficients (a0p, a0n, c0, d0, a1p, a1n, c1, d1) with b_k = c_k + d_k pi, typed in from the paper
-# (and App. A.3 for accuracy) so that the oracles do not use lfverify.metrics.
+# (and App. A.3 for accuracy) so that the oracles do not use lfverify.core._metrics.
 TABLE1 = {"f1": (2, 0, 0, 0, 1, 1, 0, 1), "jaccard": (1, 0, 0, 0, 0, 1, 0, 1), "accuracy": (1, -1, 1, -1, 0, 0, 1, 0)}
 
 
@@ -602,9 +602,9 @@ from fractions import Fraction  # noqa: E402
 from scipy.special import ndtr  # noqa: E402
 from scipy.stats import multivariate_normal  # noqa: E402
 
-from lfverify import populations  # noqa: E402
-from lfverify.losses import logistic  # noqa: E402
-from lfverify.metrics import LinearFractionalMetric  # noqa: E402
+import lfverify.core._populations as populations
+from lfverify.core._losses import logistic  # noqa: E402
+from lfverify.core._metrics import LinearFractionalMetric  # noqa: E402
 
 
 def exactly(text):

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from shared_files import PAPER_TEX, needs_tex
 
-from lfverify import cli
+import lfverify.app._cli as cli
 from lfverify.proofs import MODULES, ClaimResult, all_claims, run_claims
-from lfverify.proofs.claims import Claim, Outcome
-from lfverify.proofs.errata import errata_markdown
+from lfverify.proofs._claims import Claim, Outcome
+from lfverify.proofs._errata import errata_markdown
 
 ERRATA = Path(__file__).resolve().parents[1] / "ERRATA.md"
 CLAIMS = all_claims()
@@ -95,7 +95,7 @@ PROOFS = Path(__file__).resolve().parents[1] / "proofs"
 
 @pytest.fixture(scope="session")
 def rendered(results):
-    from lfverify.proofs.render import render_documents
+    from lfverify.proofs._render import render_documents
 
     return render_documents([results[c.key] for c in CLAIMS])
 
@@ -113,9 +113,9 @@ def test_render_documents_every_derived_claim_with_its_printed_statement_and_cor
     """Each registry claim with derivations has a document holding its printed LaTeX, every attached derivation,
     every erratum it produced (numbered as in ERRATA.md), and, where it fails as stated, its corrected statement with
     the steps of the correcting derivations.  Oracle: the registry, ERRATA.md and the proof outcomes themselves."""
-    from lfverify.proofs.printed import PRINTED_STATEMENTS
-    from lfverify.proofs.render import GENERATED, document_name
-    from lfverify.registry import PAPER_CLAIMS, corrected_claim_of
+    from lfverify.paper._printed import PRINTED_STATEMENTS
+    from lfverify.proofs._render import GENERATED, document_name
+    from lfverify.paper._registry import PAPER_CLAIMS, corrected_claim_of
 
     errata_text = ERRATA.read_text()
     derived = [c for c in PAPER_CLAIMS if any(e.kind == "derivation" for e in c.evidence)]
@@ -140,7 +140,7 @@ def test_render_documents_every_derived_claim_with_its_printed_statement_and_cor
 
 
 def test_render_is_deterministic_and_carries_no_paths_or_times(rendered, results):
-    from lfverify.proofs.render import render_documents
+    from lfverify.proofs._render import render_documents
 
     again = render_documents([results[c.key] for c in CLAIMS])
     assert again == rendered
@@ -152,7 +152,7 @@ def test_render_is_deterministic_and_carries_no_paths_or_times(rendered, results
 @needs_tex
 def test_printed_statements_are_verbatim_from_the_tex():
     """Oracle: the paper's LaTeX source; every transcription occurs in it verbatim, under its own label."""
-    from lfverify.proofs.printed import PRINTED_STATEMENTS
+    from lfverify.paper._printed import PRINTED_STATEMENTS
 
     tex = PAPER_TEX.read_text()
     for label, text in PRINTED_STATEMENTS.items():
@@ -165,7 +165,7 @@ def test_cli_render_writes_the_folder_and_removes_stale_documents(monkeypatch, t
     cached = [results[c.key] for c in CLAIMS]
     monkeypatch.setattr("lfverify.proofs.run_claims", lambda claims, progress=None: cached)
     target = tmp_path / "deep" / "proofs"
-    from lfverify.proofs.render import GENERATED
+    from lfverify.proofs._render import GENERATED
 
     target.mkdir(parents=True)
     (target / "stale.md").write_text(GENERATED + "\nold\n")  # an earlier render's document: removed
@@ -209,7 +209,7 @@ def test_cli_render_errors_are_one_line(monkeypatch, tmp_path, capsys, results):
 
 def test_steps_are_recorded_and_a_failed_step_cannot_be_verified():
     """Outcome refuses 'verified' with a failed step; Steps records and reports failures."""
-    from lfverify.proofs.claims import Steps
+    from lfverify.proofs._claims import Steps
 
     st = Steps()
     assert st.add("a", "x = 1", check="SymPy") and not st.add("b", holds=False)
@@ -249,15 +249,15 @@ def test_stationary_derivations_do_not_depend_on_which_ran_first(first):
 @pytest.mark.parametrize("tau", [1 / 3, 0.5, 0.75, 1.0])
 @pytest.mark.parametrize("base", [2.0, 10.0])
 def test_mpmath_tau_logistic_is_the_library_loss_at_50_digits(tau, base):
-    """The proofs' 50-digit witnesses evaluate the tau-logistic loss with lfverify.proofs.mpmath_tau_logistic; it
-    must be the core library's loss (and its derivative, the left one at 0) on both pieces.  Oracle: lfverify.losses
+    """The proofs' 50-digit witnesses evaluate the tau-logistic loss with lfverify.proofs._mpmath_tau_logistic; it
+    must be the core library's loss (and its derivative, the left one at 0) on both pieces.  Oracle: lfverify.core._losses
     .tau_logistic in float64, whose log1p / exp evaluation is correct to a few ulp, hence rtol 1e-15 (~4.5 ulp);
     the mpmath value is exact to 50 digits.  A planted slip (the left piece's slope s = tau instead of 1, or the
     derivative's sign) moves values at m < 0 by far more."""
     import mpmath as mp
 
-    from lfverify.losses import tau_logistic
-    from lfverify.proofs.mpmath_tau_logistic import tau_logistic_derivative_mp, tau_logistic_mp
+    from lfverify.core._losses import tau_logistic
+    from lfverify.proofs._mpmath_tau_logistic import tau_logistic_derivative_mp, tau_logistic_mp
 
     library = tau_logistic(tau, base=base)
     margins = [-30.0, -2.5, -0.5, -1e-3, 0.0, 1e-3, 0.5, 2.5, 30.0]
@@ -303,9 +303,9 @@ def test_thm1_local_evidence_perturbs_every_atom_independently_at_three_scales(m
     error ~1/sqrt(400 J) <= 0.035 (J >= 2), i.e. > 5 standard errors."""
     import numpy as np
 
-    from lfverify.metrics import f_beta
-    from lfverify.populations import FiniteSupportPopulation
-    from lfverify.proofs import thm1_fbeta_calibration as thm1
+    from lfverify.core._metrics import f_beta
+    from lfverify.core._populations import FiniteSupportPopulation
+    import lfverify.proofs.thm1_fbeta_calibration as thm1
 
     seen = []
     original = FiniteSupportPopulation.surrogate_utility_of_scores
@@ -329,7 +329,7 @@ def test_thm1_local_evidence_perturbs_every_atom_independently_at_three_scales(m
 
 
 def test_exact_numbers_enter_mpmath_rounded_once_and_random_fractions_lie_on_their_grid():
-    """lfverify.proofs.exact_numbers: the witnesses' Fractions enter mpmath as p/q rounded once at the current
+    """lfverify.proofs._exact_numbers: the witnesses' Fractions enter mpmath as p/q rounded once at the current
     precision, a float at its exact binary value; random fractions are low + (high - low) k/997, both ends
     reachable.  Oracle: mpmath at 50 digits (mpf(1)/3, the float 0.1 = 3602879701896397/2^55 exactly), and the grid
     written out."""
@@ -338,7 +338,7 @@ def test_exact_numbers_enter_mpmath_rounded_once_and_random_fractions_lie_on_the
 
     import mpmath as mp
 
-    from lfverify.proofs.exact_numbers import exact_mpf, random_fraction
+    from lfverify.proofs._exact_numbers import exact_mpf, random_fraction
 
     with mp.workdps(50):
         third = mp.mpf(1) / 3
@@ -395,8 +395,8 @@ def test_thm1_zero_counted_positive_checks_the_hypotheses_for_f1(monkeypatch):
     """The erratum 'f = 0 counted positive' for Thm. 1 is about F_1 (beta = 1, the witness's metric): the library's
     check of Thm. 1's hypotheses must be asked about beta = 1 (the tau range beta^2/(2 + beta^2) is 1/3 there, 2/3
     at beta = 2, and the witness's tau = 1/20 satisfies both, so only a spy sees the difference)."""
-    import lfverify.calibration as calibration
-    from lfverify.proofs import counterexamples
+    import lfverify.core._calibration_conditions as calibration
+    import lfverify.proofs.counterexamples as counterexamples
 
     seen = []
     original = calibration.fbeta_calibration

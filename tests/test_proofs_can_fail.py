@@ -14,7 +14,7 @@ the comment or docstring beside each case.
 import pytest
 import sympy as sp
 
-from lfverify.proofs import lemma1_lower_bound as lemma1
+import lfverify.proofs.lemma1_lower_bound as lemma1
 from lfverify.proofs.stationary_conditions import BETA
 
 
@@ -65,7 +65,7 @@ def test_table1_row_check_reports_a_planted_row_and_accepts_a_rescaled_one(monke
     erratum naming both rows; the true row times 2 is the same utility and is verified with scale factor 2.
 
     Kills: proofs.table1.x__check_row__mutmut_56 and _60 (the erratum's location and derived row altered)."""
-    from lfverify.proofs import table1
+    import lfverify.proofs.table1 as table1
 
     rows = dict(table1.PRINTED_COEFFICIENTS)
     monkeypatch.setattr(table1, "PRINTED_COEFFICIENTS", {**rows, "Jaccard": (1, 0, 0, 1, 1, table1.PI)})
@@ -90,7 +90,7 @@ def test_prop8_case3_accepts_a_printed_reduction_equal_up_to_a_factor(monkeypatc
 
     Kills: proofs.prop8_accuracy_calibration.x_check_case3__mutmut_20 (``reduced * printed``: never free of eta)
     and _mutmut_6 (phi'(0)'s symbol renamed)."""
-    from lfverify.proofs import prop8_accuracy_calibration as prop8
+    import lfverify.proofs.prop8_accuracy_calibration as prop8
 
     monkeypatch.setattr(prop8, "PRINTED_CASE3_REDUCED", (2 * prop8.ETA - 1) * prop8.DNEG)
     outcome = prop8.check_case3()
@@ -103,7 +103,7 @@ def test_lemma1_population_check_reports_a_planted_violation(monkeypatch):
     """Lemma 1's independent evidence (U_phi <= U on seeded random populations) with the core library's U_phi
     planted 1/64 above U at every case: the erratum, with the gap (exactly 1/64 in binary floating point).
     Kills mutants of check_populations' erratum branch (never reached while the library is right)."""
-    from lfverify import populations
+    import lfverify.core._populations as populations
 
     def planted(self, metric, loss, scores):
         return self.utility_of_scores(metric, scores, zero_division=0.0) + 1 / 64
@@ -118,7 +118,7 @@ def test_nonnegativity_h0_check_reports_a_planted_expectation(monkeypatch):
     """Jaccard's W_0,phi(xi, q) = (1 - phi(xi)) q tends to q as xi -> oo (phi -> 0), so E[H_0,phi(eta)] = E[eta]
     = pi (by hand).  With App. A's printed value planted as 2 pi, the check reports the erratum with both values.
     Kills mutants of _check_h0's erratum branch (never reached while App. A's value is right)."""
-    from lfverify.proofs import nonnegativity
+    import lfverify.proofs.nonnegativity as nonnegativity
 
     w0_phi, w1_phi, _ = nonnegativity.METRICS["Jaccard"]
     monkeypatch.setitem(nonnegativity.METRICS, "Jaccard", (w0_phi, w1_phi, 2 * nonnegativity.PI))
@@ -129,15 +129,15 @@ def test_nonnegativity_h0_check_reports_a_planted_expectation(monkeypatch):
 
 
 def test_table1_library_check_reports_a_planted_library_metric(monkeypatch):
-    """lfverify.metrics.jaccard planted to return F_1 ((2, 0, 0, 1, 1, pi), not Jaccard's (1, 0, 0, 0, 1, pi)):
+    """lfverify.core._metrics.jaccard planted to return F_1 ((2, 0, 0, 1, 1, pi), not Jaccard's (1, 0, 0, 0, 1, pi)):
     the comparison of the library with the derived rows names exactly that metric."""
-    from lfverify import metrics
-    from lfverify.proofs import table1
+    import lfverify.core._metrics as metrics
+    import lfverify.proofs.table1 as table1
 
     monkeypatch.setattr(metrics, "jaccard", lambda: metrics.f_beta(1.0))
     outcome = table1.check_library_coefficients()
-    assert _erratum_fields(outcome, "lfverify.metrics disagrees with the derived coefficients for ['jaccard()']") == (
-        "lfverify.metrics (not the paper)", "library coefficients", "see summary",
+    assert _erratum_fields(outcome, "lfverify.core._metrics disagrees with the derived coefficients for ['jaccard()']") == (
+        "lfverify.core._metrics (not the paper)", "library coefficients", "see summary",
         "the library computes another metric", "jaccard()", "exact comparison")
 
 
@@ -148,7 +148,7 @@ def test_table1_definition1_checks_report_a_planted_range_and_a_planted_metric(m
     FP = 0, against U <= 1 (both by hand): each an erratum."""
     import sympy as sp
 
-    from lfverify.proofs import table1
+    import lfverify.proofs.table1 as table1
 
     monkeypatch.setitem(table1.PRINTED_PARAMETER_RANGE, "F_beta", sp.Interval.open(0, 1))
     outcome = table1.check_f_beta_definition1()
@@ -181,7 +181,7 @@ def test_lemma3_checks_report_planted_scores_and_gradients(monkeypatch):
     q a (1 + phi) - q a (1 - phi) = 2 a phi q (by hand), W~_1 untouched: undecided with [2*a_pos*phi_xi*q, 0].
     (ii) V_hat doubled: grad U_hat = V_hat / D_hat^2 fails (an erratum) and E_S[V_hat] = 2 V_phi != V_phi for
     every n (an erratum naming n = 2, 3, 4)."""
-    from lfverify.proofs import lemma3_unbiased_gradient as lemma3
+    import lfverify.proofs.lemma3_unbiased_gradient as lemma3
 
     monkeypatch.setattr(lemma3, "printed_w_tilde", _planted_w_tilde)
     outcome = lemma3.check_per_sample_scores()
@@ -204,7 +204,7 @@ def test_lemma3_population_gradient_check_reports_a_planted_sign(monkeypatch):
     derived forms add up to 0."""
     import sympy as sp
 
-    from lfverify.proofs import lemma3_unbiased_gradient as lemma3
+    import lfverify.proofs.lemma3_unbiased_gradient as lemma3
 
     monkeypatch.setattr(lemma3, "printed_v_phi", lambda e_w0, e_gw0, e_w1, e_gw1: e_w0 * e_gw1 - e_w1 * e_gw0)
     outcome = lemma3.check_population_gradient()
@@ -224,7 +224,7 @@ def test_lemma2_checks_compare_with_the_printed_constraints_and_range(monkeypatc
     range compared: found by this test)."""
     import sympy as sp
 
-    from lfverify.proofs import lemma2_quasi_concavity as lemma2
+    import lfverify.proofs.lemma2_quasi_concavity as lemma2
 
     monkeypatch.setitem(lemma2.SIGN_CONSTRAINTS, lemma2.A0N, lemma2.A0N >= 0)
     outcome = lemma2.check_score_concavity()
@@ -243,7 +243,7 @@ def test_thm7_remark_check_is_undecided_with_a_planted_bracket(monkeypatch):
     """Prop. 5's bracket planted with its intercept's sign flipped, + (a1n U - a0n): at eta = 0 it is
     a1n U - a0n >= 0 under U, a1n >= 0 >= a0n, so "intercept <= 0" can no longer be decided (SymPy's ask gives
     None: it is 0 at a1n = a0n = 0), while (1) is still implied and the bracket without (3) is still a0p eta."""
-    from lfverify.proofs import counterexamples_prop5 as remark
+    import lfverify.proofs.counterexamples_prop5 as remark
 
     planted = (remark.a0p - remark.a0n - (remark.a1p - remark.a1n) * remark.u) * remark.eta + (
         remark.a1n * remark.u - remark.a0n)
@@ -254,7 +254,7 @@ def test_thm7_remark_check_is_undecided_with_a_planted_bracket(monkeypatch):
 
 
 def _printed_stationary_forms():
-    from lfverify.proofs import stationary_conditions as forms
+    import lfverify.proofs.stationary_conditions as forms
 
     return {"fbeta_lines": forms.printed_fbeta_gateaux_lines,
             "fbeta_condition": forms.printed_fbeta_stationary_condition,
@@ -300,7 +300,7 @@ def test_stationary_condition_checks_are_undecided_with_a_planted_form(monkeypat
                                                                         label):
     """App. A's stationary conditions, each with its printed form planted wrong: the check is undecided, naming
     the equation (the documented fallback for a disagreement it does not classify)."""
-    from lfverify.proofs import stationary_conditions
+    import lfverify.proofs.stationary_conditions as stationary_conditions
 
     monkeypatch.setattr(stationary_conditions, printed_name, planted)
     outcome = getattr(stationary_conditions, check)()
@@ -313,7 +313,7 @@ def test_thm2_case1_is_undecided_when_the_printed_stationary_eta_is_planted(monk
     which is the true printed form q U* / (p + q U*) (the claim verified with the paper's text)."""
     import sympy as sp
 
-    from lfverify.proofs import thm2_jaccard_calibration as thm2
+    import lfverify.proofs.thm2_jaccard_calibration as thm2
 
     true_form = thm2.PRINTED_ETA_STATIONARY
     monkeypatch.setattr(thm2, "PRINTED_ETA_STATIONARY", thm2.p * thm2.S / (thm2.q + thm2.p * thm2.S))
@@ -338,7 +338,7 @@ def test_thm2_case1_is_undecided_with_a_planted_denominator_or_chain(monkeypatch
     negative, -(p + q S)(1 + U), is positive: undecided, naming the difference.  (ii) The chain's last line planted
     as q (S - 2 tau): the tau-discrepancy slack becomes p - 2 tau q = s - tau q (p = tau q + s), not s, and the
     last line q (g - tau) (S = tau + g) is of unknown sign: both steps are named."""
-    from lfverify.proofs import thm2_jaccard_calibration as thm2
+    import lfverify.proofs.thm2_jaccard_calibration as thm2
 
     p, q, S, U, tau = thm2.p, thm2.q, thm2.S, thm2.U, thm2.tau
     monkeypatch.setattr(thm2, "PRINTED_CASE1_DENOMINATOR", -(p + q * S) * (1 + U))
@@ -354,7 +354,7 @@ def test_thm2_case2_is_undecided_with_a_planted_bound(monkeypatch):
     """App. A.2 case 2 with the middle bound planted as U*/(2 + U*): eta(r) = S/(S + r) still matches and
     decreases, but at r = 1 it is S/(1 + S), not the planted bound; the monotone step (S + g)/(1 + S + g) -
     S/(2 + S) = (S + 2 g)/((S + 2)(S + g + 1)) (by hand) is named with the rest."""
-    from lfverify.proofs import thm2_jaccard_calibration as thm2
+    import lfverify.proofs.thm2_jaccard_calibration as thm2
 
     first, _, third = thm2.PRINTED_CASE2_CHAIN
     monkeypatch.setattr(thm2, "PRINTED_CASE2_CHAIN", (first, thm2.S / (2 + thm2.S), third))
@@ -366,7 +366,7 @@ def test_thm2_closing_line_and_theorem_are_undecided_when_their_witnesses_do_not
     """The closing-line erratum needs a maximiser with f*(x) = 0 at an atom: with the non-dominating population
     (whose f* < 0 everywhere) in place of the kink population it is undecided.  The theorem's errata need both
     counterexamples reproduced: with the kink one planted as not reproduced, it is undecided and says which."""
-    from lfverify.proofs import thm2_jaccard_calibration as thm2
+    import lfverify.proofs.thm2_jaccard_calibration as thm2
 
     monkeypatch.setattr(thm2, "_kink_population", thm2._nondominating_population)
     assert _undecided_summary(thm2.check_closing_line()) == "the comparison point did not reproduce"
@@ -382,8 +382,8 @@ def test_thm1_tau_range_is_undecided_with_a_planted_supremum_or_library_function
     beta^2 (1 + beta^2)/(U* + beta^2 + 1).  (i) The printed supremum planted as beta^2/(1 + beta^2) (tau_max at
     U* = 1 is beta^2/(2 + beta^2)): undecided, naming those three.  (ii) The library's fbeta_max_tau planted
     2^-20 high: undecided, naming the largest difference 2^-20 = 9.54e-07."""
-    from lfverify import calibration
-    from lfverify.proofs import thm1_fbeta_calibration as thm1
+    import lfverify.core._calibration_conditions as calibration
+    import lfverify.proofs.thm1_fbeta_calibration as thm1
 
     monkeypatch.setattr(thm1, "PRINTED_TAU_SUP", thm1.B2 / (1 + thm1.B2))
     assert _undecided_summary(thm1.check_tau_range()) == (
@@ -402,7 +402,7 @@ def test_thm1_case1_is_undecided_with_a_planted_stationary_eta_or_fig6_bound(mon
     B - 2 beta^2 = (1 + beta^2)(1 - U)/U - beta^2 is not (1 + beta^2) v at U = 1/(1 + v), so only "Fig. 6 bound"
     fails.  (iii) Fig. 5's bound planted (below).  Kills proofs.thm1_fbeta_calibration.x_check_case1__mutmut_134
     (the name "Fig. 5 equivalence" altered)."""
-    from lfverify.proofs import thm1_fbeta_calibration as thm1
+    import lfverify.proofs.thm1_fbeta_calibration as thm1
 
     p, q, S, B2 = thm1.p, thm1.q, thm1.S, thm1.B2
     monkeypatch.setattr(thm1, "PRINTED_ETA_STATIONARY", p * S / ((1 + B2) * q + (p + q) * S))
@@ -421,14 +421,14 @@ def test_thm1_case1_is_undecided_with_a_planted_stationary_eta_or_fig6_bound(mon
 def test_thm1_case1_sign_step_is_undecided_with_a_planted_loss(monkeypatch):
     """The sign step's library evidence: tau phi'(-m) - phi'(m) <= 0 for m > 0.  A planted tau-logistic whose
     derivative is -1 everywhere gives tau * (-1) - (-1) = 1 - tau > 0 for tau = 0.05, the first tau tried."""
-    from lfverify import losses
+    import lfverify.core._losses as losses
 
     class ConstantSlope:
         def derivative(self, margins):
             return -1.0 + 0.0 * margins
 
     monkeypatch.setattr(losses, "tau_logistic", lambda tau: ConstantSlope())
-    from lfverify.proofs import thm1_fbeta_calibration as thm1
+    import lfverify.proofs.thm1_fbeta_calibration as thm1
 
     assert _undecided_summary(thm1.check_case1()) == "tau phi'(-m) - phi'(m) > 0 for tau-logistic(0.05)"
 
@@ -443,7 +443,7 @@ def test_thm1_case2_is_undecided_with_planted_lines_or_evidence(monkeypatch):
     (iii) the second bound planted as U/(2 + beta^2): at U = U* + g both steps have numerators of unknown sign,
         2U*^2 + 2U* g - U* + beta^2 g + g and U*^2 beta^2 + U*^2 + U* beta^2 g + U* g - U* + beta^2 g + g (by hand);
     (iv) the finite-difference evidence planted as (eta, derived, printed) = (1/4, 1/2, 1/8): undecided with them."""
-    from lfverify.proofs import thm1_fbeta_calibration as thm1
+    import lfverify.proofs.thm1_fbeta_calibration as thm1
 
     S, B2, U, r = thm1.S, thm1.B2, thm1.U, thm1.r
     monkeypatch.setattr(thm1, "PRINTED_CASE2_LINE2", S / ((1 + B2) + (r + 1) * S))
@@ -465,7 +465,7 @@ def test_thm1_case2_is_undecided_with_planted_lines_or_evidence(monkeypatch):
 
 def test_thm1_theorem_is_undecided_when_a_counterexample_does_not_reproduce(monkeypatch):
     """Thm. 1's errata need both counterexamples reproduced: the kink one planted as not reproduced."""
-    from lfverify.proofs import thm1_fbeta_calibration as thm1
+    import lfverify.proofs.thm1_fbeta_calibration as thm1
 
     monkeypatch.setattr(thm1, "kink_counterexample_reproduced", lambda counterexample, optimum: False)
     assert _undecided_summary(thm1.check_theorem()) == (
@@ -479,7 +479,7 @@ def test_prop5_checks_are_undecided_with_planted_printed_forms(monkeypatch):
     (i) the third gradient line doubled: only line 3 is named; (ii) the bracket's intercept sign flipped;
     (iii) eta_OPT with -a0n replaced by +a0n: the derived root is named; (iv) an enumeration planted with 1 of
     10 disagreements; (v) Jaccard's printed bracket planted as (1 + U) eta + U: both derived brackets named."""
-    from lfverify.proofs import prop5_bayes_optimal_set as prop5
+    import lfverify.proofs.prop5_bayes_optimal_set as prop5
 
     lines = prop5.printed_gradient_lines
     monkeypatch.setattr(prop5, "printed_gradient_lines", lambda *args: (*lines(*args)[:2], 2 * lines(*args)[2]))
@@ -514,8 +514,8 @@ def test_prop5_threshold_evidence_admits_only_optima_with_a_positive_slope(monke
     classifier's own U (> 2 for every TP), so the characterisation still agrees with enumeration in all 30
     populations, while the threshold evidence must admit none of them.  A gate with the slope mistyped as
     Da0 - Da1/U (= 0.9 > 0 here) admits them and predicts eta > delta = 0 (everything positive): undecided."""
-    from lfverify.metrics import LinearFractionalMetric
-    from lfverify.proofs import prop5_bayes_optimal_set as prop5
+    from lfverify.core._metrics import LinearFractionalMetric
+    import lfverify.proofs.prop5_bayes_optimal_set as prop5
 
     reversed_metric = LinearFractionalMetric(a0p=1.0, a0n=0.0, a1p=0.5, a1n=0.0, b0_const=1.0, b1_const=0.2,
                                              name="slope < 0 at its optimum")
@@ -535,7 +535,7 @@ def test_prop5_accuracy_check_reports_planted_brackets_integrand_and_coefficient
     planted as 2 eta + 1: undecided, naming both derived brackets and the planted one; (ii) App. A.3's integrand
     planted with + pi for + (1 - pi): undecided; (iii) the printed coefficients planted equal to the derived ones:
     the converse, verified (no erratum)."""
-    from lfverify.proofs import prop5_bayes_optimal_set as prop5
+    import lfverify.proofs.prop5_bayes_optimal_set as prop5
 
     monkeypatch.setattr(prop5, "PRINTED_ACCURACY_BRACKET", 2 * prop5.ETA + 1)
     assert _undecided_summary(prop5.check_accuracy_coefficients()) == (
@@ -562,8 +562,8 @@ def test_prop8_checks_reach_their_undecided_and_converse_branches(monkeypatch):
     (iv) the exponential loss planted as the logistic one: the finite-difference root moves off 1/(1 + e^2);
     (v) case 3's atom planted at eta = 5/8 (not 1/2): the logistic witness is no longer stationary at 0;
     (vi) App. A.3's integrand planted with + pi for + (1 - pi): undecided, naming Eq. (3)'s scores."""
-    from lfverify import losses
-    from lfverify.proofs import prop8_accuracy_calibration as prop8
+    import lfverify.core._losses as losses
+    import lfverify.proofs.prop8_accuracy_calibration as prop8
 
     ratio = prop8.DPOS / prop8.DNEG
     monkeypatch.setattr(prop8, "PRINTED_CASE1_ETA", 1 / (1 - ratio))
@@ -599,7 +599,7 @@ def test_prop8_bartlett_check_counts_maximisers_of_the_wrong_sign(monkeypatch):
     four losses, |eta - 1/2| < 0.01 skipped)."""
     import numpy as np
 
-    from lfverify.proofs import prop8_accuracy_calibration as prop8
+    import lfverify.proofs.prop8_accuracy_calibration as prop8
 
     rng = np.random.default_rng(20200826)
     cases = sum(int(np.sum(np.abs(rng.uniform(0.02, 0.98, 40) - 0.5) >= 0.01)) for _ in range(4))
@@ -629,7 +629,7 @@ def test_thm7_checks_are_undecided_or_verified_with_planted_printed_forms(monkey
     (viii) case 2's sign expression planted as a0p - a1p U: F_1's value at U = 1/2 is 3/2, not -3/2;
     (ix) condition (b) planted twice as large: F_beta's derived (b) is beta^2 U*/(U* + beta^2 + 1) (as in
     Thm. 1), Jaccard's U*, (c) -U(U* + beta^2 + 1)/(U*(U - beta^2 - 1)) and U/U*."""
-    from lfverify.proofs import thm7_general_calibration as thm7
+    import lfverify.proofs.thm7_general_calibration as thm7
 
     a0p, a0n, a1p, a1n, t, S, U = thm7.a0p, thm7.a0n, thm7.a1p, thm7.a1n, thm7.t, thm7.S, thm7.U
     planted = [
@@ -665,7 +665,7 @@ def test_thm7_theorem_is_undecided_when_the_counterexample_does_not_reproduce(mo
     """Thm. 7's erratum needs U(f*) < U-dagger at the exact surrogate maximiser of Thm. 1's kink witness
     (U-dagger = 27/31 = 0.870968, atoms 1 and 2 with f* = 0).  Planted with U(f*) = U-dagger: undecided, naming
     what was found (no condition failed)."""
-    from lfverify.proofs import thm7_general_calibration as thm7
+    import lfverify.proofs.thm7_general_calibration as thm7
 
     counterexample = thm7.library_counterexample
 
@@ -692,8 +692,8 @@ def test_lemma4_checks_reach_their_undecided_and_converse_branches(monkeypatch):
     (v) (A'')'s coefficient planted as 2 rho_1: undecided, naming the rebuilt constant;
     (vi) the final display planted as the sum of the two displays: the converse, verified;
     (vii) the plain printed bound function planted 2^-20 high: it disagrees with the symbolic form."""
-    from lfverify import losses
-    from lfverify.proofs import lemma4_uniform_convergence as lemma4
+    import lfverify.core._losses as losses
+    import lfverify.proofs.lemma4_uniform_convergence as lemma4
 
     lines = lemma4.PRINTED_PSI_LINES
     tau_logistic = losses.tau_logistic
@@ -741,7 +741,10 @@ def test_counterexample_checks_are_undecided_when_their_witnesses_are_planted(mo
         undecided, naming every sub-result (the dip 0.00452079494097 of the 50-digit witness unchanged)."""
     from fractions import Fraction
 
-    from lfverify.proofs import corrected_calibration, corrected_rademacher, counterexamples, counterexamples_prop5
+    import lfverify.proofs.corrected_calibration_theorems as corrected_calibration
+    import lfverify.proofs.corrected_rademacher as corrected_rademacher
+    import lfverify.proofs.counterexamples as counterexamples
+    import lfverify.proofs.counterexamples_prop5 as counterexamples_prop5
 
     monkeypatch.setattr(counterexamples_prop5, "ETA_3", (Fraction(1, 10), Fraction(1, 5), Fraction(3, 5)))
     conditions = "'(1)': True, '(2)': {}, '(3)': {}, '(4)': {}, '(5) printed': {}, '(5) derived': {}"
@@ -770,7 +773,7 @@ def test_stationary_condition_checks_verify_printed_forms_planted_right(monkeypa
     stationary-condition printed as the derived eta = (-a0n + a1n U*) phi'(-f*) / ((a0p + a1p U*) phi'(f*) +
     (-a0n + a1n U*) phi'(-f*)) (by hand from the stationary condition; the paper prints a0p - a1p U*) verifies,
     naming it (expanded)."""
-    from lfverify.proofs import stationary_conditions as forms
+    import lfverify.proofs.stationary_conditions as forms
 
     monkeypatch.setattr(forms, "printed_scores_a4", forms.scores_eq3)
     outcome = forms.check_general_scores()
@@ -796,8 +799,8 @@ def test_table1_library_check_compares_at_every_documented_parameter(monkeypatch
     replaced by 3/2, so 1/2 was never compared)."""
     import dataclasses
 
-    from lfverify import metrics
-    from lfverify.proofs import table1
+    import lfverify.core._metrics as metrics
+    import lfverify.proofs.table1 as table1
 
     library = getattr(metrics, name)
 
@@ -808,8 +811,8 @@ def test_table1_library_check_compares_at_every_documented_parameter(monkeypatch
     monkeypatch.setattr(metrics, name, planted)
     outcome = table1.check_library_coefficients()
     point = f"{name}({wrong_at:g})"
-    assert _erratum_fields(outcome, f"lfverify.metrics disagrees with the derived coefficients for ['{point}']") == (
-        "lfverify.metrics (not the paper)", "library coefficients", "see summary",
+    assert _erratum_fields(outcome, f"lfverify.core._metrics disagrees with the derived coefficients for ['{point}']") == (
+        "lfverify.core._metrics (not the paper)", "library coefficients", "see summary",
         "the library computes another metric", point, "exact comparison")
 
 
@@ -822,8 +825,8 @@ def test_lemma2_numerator_hessian_check_reports_a_planted_concave_loss(monkeypat
     (the erratum's location altered)."""
     import numpy as np
 
-    from lfverify import losses
-    from lfverify.proofs import lemma2_quasi_concavity as lemma2
+    import lfverify.core._losses as losses
+    import lfverify.proofs.lemma2_quasi_concavity as lemma2
 
     class Concave:
         def second_derivative(self, margins):
@@ -845,8 +848,8 @@ def test_nonnegativity_supremum_check_reaches_its_verified_and_undecided_branche
     (1/2 at every c): the symbolic non-attainment stands, but the library no longer shows U_phi(f = c)
     decreasing to 0, so the check is undecided and names the values.  Kills mutants of the verified summary
     (e.g. proofs.nonnegativity.x_check_supremum_attained__mutmut_147)."""
-    from lfverify import populations
-    from lfverify.proofs import nonnegativity
+    import lfverify.core._populations as populations
+    import lfverify.proofs.nonnegativity as nonnegativity
 
     derive_h0 = nonnegativity.derive_h0
     monkeypatch.setattr(nonnegativity, "derive_h0", lambda w0_phi: (*derive_h0(w0_phi)[:2], True))
@@ -882,7 +885,7 @@ def test_thm7_reduction_is_undecided_when_the_exact_evidence_is_not_exact(monkey
     proofs.thm7_general_calibration.x_check_reduction__mutmut_247 (the status replaced by None)."""
     import sympy
 
-    from lfverify.proofs import thm7_general_calibration as thm7
+    import lfverify.proofs.thm7_general_calibration as thm7
 
     monkeypatch.setattr(sympy, "lambdify", lambda *args, **kwargs: (lambda *values: 0.5))
     assert _undecided_summary(thm7.check_reduction()) == "F_beta's (c) bound fell below 1 or was not exact"
@@ -895,7 +898,7 @@ def test_thm1_case1_is_undecided_when_its_end_to_end_points_are_not_exact(monkey
     replaced by None)."""
     from fractions import Fraction
 
-    from lfverify.proofs import thm1_fbeta_calibration as thm1
+    import lfverify.proofs.thm1_fbeta_calibration as thm1
 
     exact_draw = thm1.random_fraction
     monkeypatch.setattr(thm1, "random_fraction",
@@ -912,7 +915,7 @@ def test_thm1_dinkelbach_gives_up_after_59_steps(monkeypatch):
     import mpmath as mp
     from fractions import Fraction as F
 
-    from lfverify.proofs import thm1_fbeta_calibration as thm1
+    import lfverify.proofs.thm1_fbeta_calibration as thm1
 
     calls = []
     exact_loss = thm1.tau_logistic_mp
@@ -942,7 +945,7 @@ def test_table1_accuracy_check_reports_a_planted_row_and_accepts_a_rescaled_one(
     up to a common factor (by hand).  A planted a1n = 1 is an erratum with the whole record; the row times 2 is the
     same metric and verifies.  Kills proofs.table1.x_check_accuracy_coefficients__mutmut_12 (the record dropped)
     and _13 (the status dropped)."""
-    from lfverify.proofs import table1
+    import lfverify.proofs.table1 as table1
 
     monkeypatch.setattr(table1, "PRINTED_ACCURACY_APP_A3", planted)
     outcome = table1.check_accuracy_coefficients()
@@ -959,7 +962,7 @@ def test_nonnegativity_conclusion_needs_a_decreasing_right_piece_with_phi0_one(m
     piece are required.  Planted right pieces failing one of them each (1 + t: phi(0) = 1 but increasing; 2 e^-t:
     decreasing but phi(0) = 2) make the check undecided, naming decreasing False; the true loss verifies (the claim
     registry).  Truth table of the conjunction; kills proofs.nonnegativity.x__check_conclusion__mutmut_5 (and -> or)."""
-    from lfverify.proofs import nonnegativity
+    import lfverify.proofs.nonnegativity as nonnegativity
 
     exact_pieces = nonnegativity.phi_pieces
     planted = {"increasing": lambda t: 1 + t, "phi(0) = 2": lambda t: 2 * sp.exp(-t)}[right_piece]
@@ -974,7 +977,7 @@ def test_thm1_case1_names_the_product_step_when_its_line_is_planted(monkeypatch)
     U (1 + beta^2 + U*) q (A B - tau).  With that line planted as twice itself the difference is off by the line
     (non-zero), so only "product step" fails, by name.  Kills proofs.thm1_fbeta_calibration.x_check_case1__mutmut_142
     (the name "product step" altered)."""
-    from lfverify.proofs import thm1_fbeta_calibration as thm1
+    import lfverify.proofs.thm1_fbeta_calibration as thm1
 
     monkeypatch.setattr(thm1, "PRINTED_CASE1_AFTER_FIRST", 2 * thm1.PRINTED_CASE1_AFTER_FIRST)
     assert _undecided_summary(thm1.check_case1()) == "could not confirm: product step"

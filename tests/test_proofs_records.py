@@ -8,11 +8,11 @@ a stale file that is not UTF-8.  Oracle: the texts and records written out here 
 
 import pytest
 
-from lfverify import proofs
+import lfverify.proofs as proofs
 from lfverify.proofs import ClaimResult, all_claims, run_claims
-from lfverify.proofs.claims import Claim, Erratum, Outcome, Step, Steps
-from lfverify.proofs.errata import HEADER, errata_markdown
-from lfverify.proofs.render import GENERATED, _steps, write_documents
+from lfverify.proofs._claims import Claim, Erratum, Outcome, Step, Steps
+from lfverify.proofs._errata import HEADER, errata_markdown
+from lfverify.proofs._render import GENERATED, _steps, write_documents
 
 
 def _claim(key, outcome, *, title="Lemma 9: a planted claim", label="lem:planted"):

@@ -25,8 +25,8 @@ import pytest
 from hypothesis import assume, event, example, given
 from hypothesis import strategies as st
 
-from lfverify.empirical import EmpiricalSurrogateUtility
-from lfverify.losses import (
+from lfverify.core._empirical import EmpiricalSurrogateUtility
+from lfverify.core._losses import (
     ExponentialLoss,
     HingeLoss,
     SigmoidLoss,
@@ -38,8 +38,8 @@ from lfverify.losses import (
     squared_hinge,
     tau_logistic,
 )
-from lfverify.metrics import LinearFractionalMetric, accuracy, f1, f_beta
-from lfverify.populations import FiniteSupportPopulation
+from lfverify.core._metrics import LinearFractionalMetric, accuracy, f1, f_beta
+from lfverify.core._populations import FiniteSupportPopulation
 
 from strategies import (
     FinitePopulationCase,

@@ -1,4 +1,4 @@
-"""Spy tests of the benchmark protocol's data path (lfverify.paper_benchmark.protocol) against App. C and Sec. 6.
+"""Spy tests of the benchmark protocol's data path (lfverify.experiments._protocol) against App. C and Sec. 6.
 
 tests/test_paper_benchmark.py checks the protocol's value ranges and its determinism; these tests check WHICH ROWS
 each fit sees, WHICH ROWS score it, WHICH START each fit begins from and WHICH SETTINGS reach it.  The fits are
@@ -23,7 +23,7 @@ it is the fourth appendix section of the .tex, so lettered D in the compiled sup
 split, C.2 baselines, C.4 benchmark tables, C.5 sample complexity, C.6 tau sensitivity.
 
 Every test was seen to fail on a copy of the repository with the mutants named in its docstring planted in
-lfverify/paper_benchmark/protocol.py ("Kills: ...").
+lfverify/experiments/_protocol.py ("Kills: ...").
 """
 
 from __future__ import annotations
@@ -39,12 +39,13 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import f1_score, jaccard_score
 from sklearn.svm import LinearSVC
 
-from lfverify import baselines, estimator
-from lfverify.datasets import Dataset
-from lfverify.empirical import EmpiricalSurrogateUtility
-from lfverify.estimator import LinearFractionalClassifier
-from lfverify.paper_benchmark import protocol
-from lfverify.paper_benchmark.protocol import (ALL_METHODS, BASELINE_METHODS, PAPER_TAU,
+import lfverify.learn._baselines as baselines
+import lfverify.learn._estimator as estimator
+from lfverify.learn._datasets import Dataset
+from lfverify.core._empirical import EmpiricalSurrogateUtility
+from lfverify.learn._estimator import LinearFractionalClassifier
+import lfverify.experiments._protocol as protocol
+from lfverify.experiments._protocol import (ALL_METHODS, BASELINE_METHODS, PAPER_TAU,
                                                REMEDY_METHODS, ProtocolConfig, _subsample, child_seed, run_trial,
                                                split_indices, trial_seed_sequence)
 

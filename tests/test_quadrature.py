@@ -1,4 +1,4 @@
-"""Tests of lfverify.quadrature: composite Gauss-Legendre for Gaussian and interval expectations.
+"""Tests of lfverify.core._quadrature: composite Gauss-Legendre for Gaussian and interval expectations.
 
 Oracles: closed forms (Gaussian moments, E[max(0, 1 - xi)] and E[exp(-xi)] of a normal xi, integrals of
 1 / (1 + (u/a)^2) and of polynomials against a density), the rule as the docstrings state it (window, panel
@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 from scipy.special import ndtr
 
-from lfverify import quadrature
-from lfverify.quadrature import GAUSSIAN_HALF_WIDTH, MAX_NODES_PER_ROW, gaussian_expectation, interval_expectation
+import lfverify.core._quadrature as quadrature
+from lfverify.core._quadrature import GAUSSIAN_HALF_WIDTH, MAX_NODES_PER_ROW, gaussian_expectation, interval_expectation
 
 
 def exactly(text: str) -> str:
@@ -256,7 +256,7 @@ def test_interval_argument_messages():
 
 # ------------------------------------------------------------------------------ the docstring's measurements
 def test_documented_gauss_hermite_comparison_is_reproduced():
-    """``python -m lfverify.quadrature`` prints the errors the module docstring quotes (2 significant digits), and
+    """``python -m lfverify.core._quadrature`` prints the errors the module docstring quotes (2 significant digits), and
     its mpmath reference for the hinge is the closed form, printed to 25 significant digits."""
     saved = mpmath.mp.dps
     out = io.StringIO()

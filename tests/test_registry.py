@@ -1,4 +1,4 @@
-"""The claims registry (lfverify/registry.py): every claim of the paper has a check, and every check exists.
+"""The claims registry (lfverify/paper/_registry.py): every claim of the paper has a check, and every check exists.
 
 Oracle: the paper's LaTeX source (its \\label{...} commands), and the test files / proof modules / self-checks /
 studies / benchmark experiments themselves.
@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from lfverify import registry as R
+import lfverify.paper._registry as R
 from lfverify.proofs import all_claims
-from lfverify.verification import CHECKS
+from lfverify.app._self_checks import CHECKS
 from shared_files import PAPER_TEX, needs_tex
 
 REPO = Path(__file__).resolve().parents[1]
@@ -76,7 +76,7 @@ def test_property_test_evidence_names_existing_tests():
 
 
 def test_simulation_and_benchmark_evidence_name_existing_studies_and_experiments():
-    from lfverify.paper_benchmark.command import EXPERIMENTS
+    from lfverify.experiments._command import EXPERIMENTS
     from lfverify.simulations import STUDIES
 
     assert {e.target for _, e in _evidence("simulation")} <= set(STUDIES)
@@ -127,7 +127,7 @@ def test_evidence_helpers_build_the_documented_kind_target_and_note():
     """Each helper, called with and without a note, against records typed out by hand (the kinds of the module
     docstring; the note defaults to "").
 
-    Kills `lfverify.registry.x__b__mutmut_3`, `_7`, `_8`, `x__c__mutmut_1`, `_3`, `_4`, `_5`, `x__d__mutmut_2`,
+    Kills `lfverify.paper._registry.x__b__mutmut_3`, `_7`, `_8`, `x__c__mutmut_1`, `_3`, `_4`, `_5`, `x__d__mutmut_2`,
     `_6`, `x__s__mutmut_3`, `x__t__mutmut_3`, `_7` and `x__t__lfv_args_1` (a target or note dropped, swapped or
     None, a wrong kind, a non-empty default note)."""
     for helper, kind in _HELPER_KINDS.items():
@@ -138,11 +138,11 @@ def test_evidence_helpers_build_the_documented_kind_target_and_note():
 
 
 def test_registered_evidence_is_what_each_call_site_of_registry_py_says():
-    """Oracle: the source of lfverify/registry.py itself.  Every call ``_d/_c/_t/_s/_b(target[, note])`` of the
+    """Oracle: the source of lfverify/paper/_registry.py itself.  Every call ``_d/_c/_t/_s/_b(target[, note])`` of the
     registry, in source order, is one registered Evidence (PAPER_CLAIMS, then CORRECTED_CLAIMS) with the helper's
     kind, the call's target and note ("" when omitted), so no note or target is lost or swapped at import time.
 
-    Kills (at import time) the mutants of `lfverify.registry._b/_c/_d/_s/_t` named in the test above."""
+    Kills (at import time) the mutants of `lfverify.paper._registry._b/_c/_d/_s/_t` named in the test above."""
     tree = ast.parse((REPO / "lfverify" / "registry.py").read_text())
     calls = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
                     and n.func.id in _HELPER_KINDS), key=lambda n: (n.lineno, n.col_offset))

@@ -1,5 +1,5 @@
-"""The remedies beyond the paper: the cost-sensitive objective (lfverify/cost_sensitive.py) and the threshold refit
-of LinearFractionalClassifier (lfverify/estimator.py, lfverify/thresholds.py), and sparse input.
+"""The remedies beyond the paper: the cost-sensitive objective (lfverify/learn/_cost_sensitive.py) and the threshold refit
+of LinearFractionalClassifier (lfverify/learn/_estimator.py, lfverify/learn/_thresholds.py), and sparse input.
 
 Oracles: the per-sample loop ``_reference_weighted_risk`` and central finite differences for the objective;
 scikit-learn's ``LogisticRegression(class_weight, C)``, which minimises the same weighted risk (the natural log
@@ -21,16 +21,16 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import FixedThresholdClassifier, TunedThresholdClassifierCV
 
-import lfverify.cost_sensitive as cost_sensitive
-import lfverify.estimator as estimator_module
-from lfverify.cost_sensitive import (WeightedSurrogateRisk, _reference_weighted_risk, bayes_level_weights,
+import lfverify.learn._cost_sensitive as cost_sensitive
+import lfverify.learn._estimator as estimator_module
+from lfverify.learn._cost_sensitive import (WeightedSurrogateRisk, _reference_weighted_risk, bayes_level_weights,
                                      fit_at_weights, fit_cost_sensitive)
-from lfverify.empirical import EmpiricalSurrogateUtility
-from lfverify.estimator import LinearFractionalClassifier
-from lfverify.losses import tau_logistic
-from lfverify.metrics import accuracy, f1, f_beta, jaccard
-from lfverify.populations import GaussianPopulation
-from lfverify.thresholds import _reference_best_threshold
+from lfverify.core._empirical import EmpiricalSurrogateUtility
+from lfverify.learn._estimator import LinearFractionalClassifier
+from lfverify.core._losses import tau_logistic
+from lfverify.core._metrics import accuracy, f1, f_beta, jaccard
+from lfverify.core._populations import GaussianPopulation
+from lfverify.learn._thresholds import _reference_best_threshold
 
 PAPER = {"objective": "surrogate-utility", "threshold": "zero"}
 
@@ -288,7 +288,7 @@ def test_sparse_empirical_utility_matches_dense():
 
 
 def test_sparse_input_is_checked_and_never_silently_densified():
-    from lfverify.validation import check_features
+    from lfverify.core._validation import check_features
 
     bad = sparse.csr_matrix(np.array([[1.0, 0.0], [0.0, np.inf]]))
     with pytest.raises(ValueError, match=r"X must contain only finite values; got inf at index \(1, 1\)"):
@@ -332,7 +332,7 @@ def test_fit_cost_sensitive_checks_c_before_the_other_options():
     """C = 0 is refused by fit_cost_sensitive itself, before tol is read (message typed out by hand): a check that
     let C = 0 through would report the bad tol instead (fit_at_weights re-checks C only later).
 
-    Kills `lfverify.cost_sensitive.x_fit_cost_sensitive__mutmut_41` (C's check without low_inclusive=False)."""
+    Kills `lfverify.learn._cost_sensitive.x_fit_cost_sensitive__mutmut_41` (C's check without low_inclusive=False)."""
     with pytest.raises(ValueError, match=r"^" + re.escape("C must lie in (0.0, inf); got 0.0") + r"$"):
         fit_cost_sensitive(f1(), tau_logistic(1.0), _TINY_X, [1, -1, 1], C=0.0, tol=-1.0)
     with pytest.raises(ValueError, match=r"^" + re.escape("tol must lie in [0.0, inf); got -1.0") + r"$"):
@@ -342,9 +342,9 @@ def test_fit_cost_sensitive_checks_c_before_the_other_options():
 def test_weighted_risk_names_its_arguments_in_full_messages():
     """Bad y, penalized and theta are named (messages typed out by hand).
 
-    Kills `lfverify.cost_sensitive.xǁWeightedSurrogateRiskǁ__init____mutmut_25` ("XXyXX" for y),
+    Kills `lfverify.learn._cost_sensitive.xǁWeightedSurrogateRiskǁ__init____mutmut_25` ("XXyXX" for y),
     `...__init____mutmut_77` (ValueError(None) for penalized) and
-    `lfverify.cost_sensitive.xǁWeightedSurrogateRiskǁvalue_and_gradient__mutmut_4` (theta's name None)."""
+    `lfverify.learn._cost_sensitive.xǁWeightedSurrogateRiskǁvalue_and_gradient__mutmut_4` (theta's name None)."""
     loss = tau_logistic(1.0)
     with pytest.raises(ValueError, match=r"^" + re.escape(
             "y must hold labels in {-1, +1} or in {0, 1} (0 is mapped to -1); got values [1, 2]") + r"$"):

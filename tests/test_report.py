@@ -1,4 +1,4 @@
-"""lfverify verify's report (lfverify/report.py): evidence outcomes, regressions, REPORT.md / report.json.
+"""lfverify verify's report (lfverify/app/_report.py): evidence outcomes, regressions, REPORT.md / report.json.
 
 Oracles: hand-built study summaries and benchmark summaries with known verdicts; the registry itself (every
 claim appears in the report); a planted failing self-check must turn into a regression and exit status 1.
@@ -8,8 +8,10 @@ import json
 
 import pytest
 
-from lfverify import cli, report, verification
-from lfverify.registry import PAPER_CLAIMS
+import lfverify.app._cli as cli
+import lfverify.app._report as report
+import lfverify.app._self_checks as verification
+from lfverify.paper._registry import PAPER_CLAIMS
 
 
 @pytest.fixture(scope="module")
@@ -117,7 +119,7 @@ def test_bad_mode():
 def test_full_mode_runs_the_full_studies_and_the_paper_protocol(monkeypatch, tmp_path):
     """--full passes mode "full" to every study and the paper's defaults (50 trials, every data set) to the
     benchmark; the runners are replaced by recorders (the real full run takes hours)."""
-    import lfverify.paper_benchmark.command as command
+    import lfverify.experiments._command as command
     import lfverify.simulations as simulations
 
     studies, options = [], []
@@ -137,7 +139,7 @@ def test_full_mode_runs_the_full_studies_and_the_paper_protocol(monkeypatch, tmp
         return report.write_text_atomically(opts.out / "paper_benchmark.md", "# bench\n")
 
     monkeypatch.setattr(command, "run_benchmark", fake_benchmark)
-    from lfverify.simulations.executors import SerialExecutor
+    from lfverify.parallel._executors import SerialExecutor
 
     where = SerialExecutor()
     result = report.run_verification("full", out=tmp_path, figures=False, executor=where)
@@ -153,7 +155,7 @@ def test_full_mode_runs_the_full_studies_and_the_paper_protocol(monkeypatch, tmp
 def test_failing_claims_link_to_corrected_statements_that_hold(self_check_only_report):
     """REPORT.md: every 'fails as stated' row names its corrected statement, which has a row of its own in the
     'Corrected statements' table with verdict 'holds'; report.json links both ways.  Oracle: the registry."""
-    from lfverify.registry import CORRECTED_CLAIMS
+    from lfverify.paper._registry import CORRECTED_CLAIMS
 
     result, out = self_check_only_report
     text = (out / "REPORT.md").read_text()
@@ -178,7 +180,7 @@ def test_a_regressed_corrected_statement_fails_the_run(monkeypatch, tmp_path):
     """A corrected statement whose derivation no longer verifies regresses the report (and lfverify verify exits 1).
     Oracle: a planted proof result with the status 'undecided'."""
     from lfverify.proofs import ClaimResult, all_claims
-    from lfverify.proofs.claims import Outcome
+    from lfverify.proofs._claims import Outcome
 
     claims = {c.key: c for c in all_claims()}
     planted = [ClaimResult(claims["corrected_calibration.fbeta"], Outcome("undecided", "planted"), 0.0)]
@@ -281,7 +283,7 @@ def test_the_executor_is_checked_before_any_work(monkeypatch, tmp_path):
     """The executor given to run_verification is the one checked before the first derivation (e.g. an
     unreachable Dask scheduler fails at once).  Oracle: a spy executor whose check() raises; the derivations
     must not start.  Kills: report.x_run_verification__mutmut_22"""
-    from lfverify.simulations.executors import SerialExecutor
+    from lfverify.parallel._executors import SerialExecutor
 
     class Unreachable(SerialExecutor):
         def check(self):
@@ -298,7 +300,7 @@ def test_the_executor_is_checked_before_any_work(monkeypatch, tmp_path):
 def test_benchmark_data_set_failure_is_an_error(monkeypatch, tmp_path):
     """A data set that does not load stops the benchmark with the evidence (benchmark, datasets, error, message).
     Oracle: the planted exception.  Kills: report.x__run_benchmark__mutmut_45"""
-    import lfverify.datasets as datasets
+    import lfverify.learn._datasets as datasets
 
     def broken():
         raise FileNotFoundError("planted")
@@ -317,9 +319,9 @@ def test_benchmark_options_name_the_verify_command_and_a_failure_marks_every_exp
     '--full'); when it raises, each of the four experiments table, convergence, sample-complexity, tau is an
     error with the message.  Oracle: the hand-typed command strings and experiment names.
     Kills: report.x__run_benchmark__mutmut_79, report.x__run_benchmark__mutmut_98"""
-    import lfverify.datasets as datasets
-    import lfverify.paper_benchmark.command as command
-    from lfverify.simulations.executors import SerialExecutor
+    import lfverify.learn._datasets as datasets
+    import lfverify.experiments._command as command
+    from lfverify.parallel._executors import SerialExecutor
 
     seen = []
 
@@ -373,7 +375,7 @@ def test_tau_discrepancy_check_needs_both_of_its_conditions(monkeypatch):
     Kills: verification.x__check_tau_discrepancy__mutmut_39."""
     from types import SimpleNamespace
 
-    from lfverify import losses
+    import lfverify.core._losses as losses
 
     assert verification._check_tau_discrepancy()[0] is True
     fake_logistic = SimpleNamespace(is_tau_discrepant=lambda tau: tau == 0.33)
@@ -406,10 +408,10 @@ def test_benchmark_without_scikit_learn_marks_every_experiment_as_an_error(monke
     Kills: report.x__run_benchmark__mutmut_98 (the loop of the ImportError branch with "TABLE")."""
     import sys
 
-    import lfverify.datasets as datasets
+    import lfverify.learn._datasets as datasets
 
     monkeypatch.setattr(datasets, "available_datasets", lambda: [])
-    monkeypatch.setitem(sys.modules, "lfverify.paper_benchmark.command", None)
+    monkeypatch.setitem(sys.modules, "lfverify.experiments._command", None)
     results, markdown, figures = report._run_benchmark("quick", tmp_path, None, False, lambda text: None)
     assert (markdown, figures) == ("", [])
     assert list(results) == ["datasets", "table", "convergence", "sample-complexity", "tau"]
@@ -417,7 +419,7 @@ def test_benchmark_without_scikit_learn_marks_every_experiment_as_an_error(monke
     for name in ("table", "convergence", "sample-complexity", "tau"):
         e = results[name]
         assert (e.kind, e.target, e.outcome, e.figure) == (
-            "benchmark", name, "error", "import of lfverify.paper_benchmark.command halted; None in sys.modules")
+            "benchmark", name, "error", "import of lfverify.experiments._command halted; None in sys.modules")
 
 
 def test_a_finished_benchmark_is_judged_experiment_by_experiment_against_the_record(monkeypatch, tmp_path):
@@ -427,9 +429,9 @@ def test_a_finished_benchmark_is_judged_experiment_by_experiment_against_the_rec
     and the written markdown is returned.  Oracle: hand-typed names, outcomes and figures.
 
     Kills: report.x__run_benchmark__mutmut_98 (the verdict loop with "TABLE")."""
-    import lfverify.datasets as datasets
-    import lfverify.paper_benchmark.command as command
-    from lfverify.simulations.executors import SerialExecutor
+    import lfverify.learn._datasets as datasets
+    import lfverify.experiments._command as command
+    from lfverify.parallel._executors import SerialExecutor
 
     def finished_benchmark(options, *, executor=None):
         (options.out / "summary.json").write_text("{}")

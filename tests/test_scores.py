@@ -1,4 +1,4 @@
-"""Tests of lfverify.scores: the per-sample surrogate scores of Eq. (6) and the ratio algebra U = N / D,
+"""Tests of lfverify.core._scores: the per-sample surrogate scores of Eq. (6) and the ratio algebra U = N / D,
 V = D grad N - N grad D, grad U = V / D^2 (Sec. 3.3, Lemma 3) shared by the empirical and population code.
 
 Oracles: the cases of Eq. (6) written out per label, and exact rational arithmetic (``fractions.Fraction``) for
@@ -13,9 +13,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from lfverify.losses import hinge, tau_logistic
-from lfverify.metrics import LinearFractionalMetric, f_beta, gower_legendre, jaccard
-from lfverify.scores import gradient_direction, ratio_and_direction, score_coefficients, surrogate_scores
+from lfverify.core._losses import hinge, tau_logistic
+from lfverify.core._metrics import LinearFractionalMetric, f_beta, gower_legendre, jaccard
+from lfverify.core._scores import gradient_direction, ratio_and_direction, score_coefficients, surrogate_scores
 
 
 def exactly(text: str) -> str:

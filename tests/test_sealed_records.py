@@ -1,4 +1,4 @@
-"""lfverify.sealed_records: every way a record read back can be damaged, named exactly (issue 17).
+"""lfverify.io._sealed_records: every way a record read back can be damaged, named exactly (issue 17).
 
 Oracles: SHA-256 of the canonical JSON text computed here with hashlib (sorted keys, no whitespace, the hash
 left out, as the module docstring specifies); the exact reason of each damaged case written by hand from the
@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from lfverify.sealed_records import DamagedRecord, content_hash, read_sealed, report_damaged, seal, set_aside
+from lfverify.io._sealed_records import DamagedRecord, content_hash, read_sealed, report_damaged, seal, set_aside
 
 RECORD = {"task": 3, "rows": [[1, 0.5], [2, -0.25]], "name": "ä"}
 

@@ -11,14 +11,14 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from lfverify.calibration import fbeta_calibration
-from lfverify.losses import tau_logistic
-from lfverify.simulations import calibration as cal
-from lfverify.simulations import consistency as con
-from lfverify.simulations import unbiasedness as ub
-from lfverify.simulations.maximisers import PopulationMaximiser
-from lfverify.simulations.pointwise_optimum import GaussianEta, PointwiseOptimum
-from lfverify.simulations.rates import LimitFit
+from lfverify.core._calibration_conditions import fbeta_calibration
+from lfverify.core._losses import tau_logistic
+import lfverify.simulations._study_calibration as cal
+import lfverify.simulations._study_consistency as con
+import lfverify.simulations._study_unbiasedness as ub
+from lfverify.simulations._maximisers import PopulationMaximiser
+from lfverify.core._pointwise_optimum import GaussianEta, PointwiseOptimum
+from lfverify.simulations._rates import LimitFit
 
 
 # ---------------------------------------------------------------------------------------------- unbiasedness
@@ -52,7 +52,7 @@ def test_unbiasedness_summary_of_hand_made_rows():
     last entry 1.2); the Bonferroni quantile is scipy's normal quantile at 1 - 0.05 / (16 keys x 7 entries) two-
     sided.  Two sample sizes are too few for the power-law fit: the rate is the documented "no fit" dict.
 
-    Kills `lfverify.simulations.unbiasedness.x__summarize__mutmut_115` (the key same_sample_standard_error
+    Kills `lfverify.simulations._study_unbiasedness.x__summarize__mutmut_115` (the key same_sample_standard_error
     misspelt), `x__summarize__mutmut_159` (mean[-2] in the projection's z), `x__summarize__mutmut_187` (the key
     holds of the no-fit rate misspelt)."""
     context = {(p, m): {"bias_coefficient": _B} for p in ("finite", "bounded-logistic") for m in ("F1", "Jaccard")}
@@ -102,7 +102,7 @@ def test_unbiasedness_summary_visible_bias_truth_table():
     """Oracle: "visible" is z_vs_zero > q at the smallest n (strict), with q scipy's normal quantile; the
     projection's mean is set to q * se exactly (not visible) and to the next double above it (visible).
 
-    Kills `lfverify.simulations.unbiasedness.x__summarize__mutmut_159` too (the projection's z read from the last
+    Kills `lfverify.simulations._study_unbiasedness.x__summarize__mutmut_159` too (the projection's z read from the last
     entry, 1.2 / 0.5, would not straddle q)."""
     context = {(p, m): {"bias_coefficient": _B} for p in ("finite", "bounded-logistic") for m in ("F1", "Jaccard")}
     q = stats.norm.ppf(0.5 + (1.0 - (1.0 - 0.95) / 112) / 2)
@@ -159,7 +159,7 @@ def test_calibration_summary_of_hand_made_rows(monkeypatch):
     measured gap over 3 replications with t at 2 degrees of freedom; the fit of the limit receives the table (a
     spy); max_admissible_tau_at_tau_max is the max_tau of the last tau of the sweep (0.75 -> 0.77, not 0.44).
 
-    Kills `lfverify.simulations.calibration.x__summarize__mutmut_222` (entries[-2])."""
+    Kills `lfverify.simulations._study_calibration.x__summarize__mutmut_222` (entries[-2])."""
     spy = _LimitSpy(-0.01, 0.03)
     monkeypatch.setattr(cal, "fit_limit", spy)
     summary = cal._summarize(_calibration_rows(), {"taus": ["0.33", "0.75"], "sweep_n": 5000}, {})
@@ -226,7 +226,7 @@ def test_calibration_limit_interval_truth_table(monkeypatch, ci_low, ci_high, co
     """Oracle: a truth table for the closed intervals [ci_low, ci_high] of the fitted limit (a spy for fit_limit)
     against 0 and the exact linear gap 0.02 of the hand-made rows, at both ends and one double outside them.
 
-    Kills `lfverify.simulations.calibration.x__summarize__mutmut_92` (ci_low < 0 in limit_covers_zero)."""
+    Kills `lfverify.simulations._study_calibration.x__summarize__mutmut_92` (ci_low < 0 in limit_covers_zero)."""
     monkeypatch.setattr(cal, "fit_limit", _LimitSpy(ci_low, ci_high))
     summary = cal._summarize(_calibration_rows(), {"taus": ["0.33", "0.75"], "sweep_n": 5000}, {})
     for metric in ("F1", "Jaccard"):
@@ -246,7 +246,7 @@ def test_calibration_blocks_cover_every_replication_once(R, n, samples_per_task,
     """Oracle: the (first, count) blocks typed out by hand: per_task = max(1, min(R, samples_per_task // n))
     replications per task, consecutive, covering 0..R-1 exactly once.
 
-    Kills `lfverify.simulations.calibration.x__blocks__lfv_args_1` (range(0, per_task, R))."""
+    Kills `lfverify.simulations._study_calibration.x__blocks__lfv_args_1` (range(0, per_task, R))."""
     assert cal._blocks(R, n, samples_per_task) == blocks
 
 
@@ -254,9 +254,9 @@ def test_calibration_population_row_forwards_each_step_and_names_every_component
     """Oracle: spies for the two maximisers return hand-typed results (theta* = (1.5, 0.75, -0.25), U_phi(theta*) =
     0.625); the pointwise optimum must start Dinkelbach's iteration from U_phi(theta*) (0.625), not from another
     field of the linear maximiser, and the row must hold every value, theta* as theta_1, theta_2, theta_3, and
-    the printed hypotheses of Thm. 1 (lfverify.calibration.fbeta_calibration called here).
+    the printed hypotheses of Thm. 1 (lfverify.core._calibration_conditions.fbeta_calibration called here).
 
-    Kills `lfverify.simulations.calibration.x__population_row__mutmut_88` (theta_{j + 2}) and
+    Kills `lfverify.simulations._study_calibration.x__population_row__mutmut_88` (theta_{j + 2}) and
     `x__population_row__lfv_start_1` (start=opt.start_spread)."""
     bayes = cal.POPULATION.bayes_optimal_utility(cal.METRICS["F1"])
     received = {}
@@ -313,7 +313,7 @@ def test_consistency_summary_table_of_hand_made_rows():
     surrogate gap, the true gap and its absolute value (at n = 100 the true gaps 0.1 and -0.02: mean 0.04, mean
     of |.| 0.06), and the fraction converged 1/2.
 
-    Kills `lfverify.simulations.consistency.x__summarize__mutmut_62` (the true_gap columns misnamed)."""
+    Kills `lfverify.simulations._study_consistency.x__summarize__mutmut_62` (the true_gap columns misnamed)."""
     summary = con._summarize(_consistency_rows(), {}, {})
     values = {100: ((0.4, 0.2, 0.1), (0.2, 0.1, -0.02)), 400: ((0.2, 0.05, 0.04), (0.1, 0.03, 0.02)),
               1600: ((0.1, 0.01, 0.02), (0.05, 0.008, 0.01))}

@@ -17,9 +17,10 @@ import time
 import numpy as np
 import pytest
 
-from lfverify.simulations import STUDIES, engine, run_study
-from lfverify.simulations.engine import Task, seed_sequence, spawn_key
-from lfverify.simulations.executors import DaskExecutor, ProcessExecutor, SerialExecutor, make_executor
+from lfverify.simulations import STUDIES, run_study
+import lfverify.simulations._engine as engine
+from lfverify.simulations._engine import Task, seed_sequence, spawn_key
+from lfverify.parallel._executors import DaskExecutor, ProcessExecutor, SerialExecutor, make_executor
 
 #: A tiny uniform-convergence run: 2 populations x 3 sample sizes, 6 replications, 9 tasks per population.
 TINY = {"sample_sizes": [100, 200, 400], "replications": 6, "refinement_rounds": 2, "samples_per_task": 600}
@@ -102,7 +103,7 @@ def test_resume_skips_finished_tasks_and_reproduces_the_uninterrupted_run(refere
     script = tmp_path / "slow_run.py"
     script.write_text(textwrap.dedent(f"""
         import sys, time
-        import lfverify.simulations.engine as engine
+        import lfverify.simulations._engine as engine
         from lfverify.simulations import run_study
         write = engine._write_record
         def slow(path, text):
@@ -242,7 +243,7 @@ def test_a_sound_record_of_another_fingerprint_is_refused_with_the_whole_message
     run.json agrees (as two runs writing one folder would leave it).
 
     Kills: simulations.engine.x__load_record__mutmut_63 (``ValueError(None)``)."""
-    from lfverify.sealed_records import seal
+    from lfverify.io._sealed_records import seal
 
     out = _finished_run(reference, tmp_path)
     path = sorted((out / "records").glob("*.json"))[0]
@@ -274,7 +275,7 @@ def test_a_sealed_record_lacking_keys_is_set_aside_naming_every_missing_key(refe
     set aside and recomputed; the run's outputs equal the undamaged run's byte for byte.
 
     Kills: simulations.engine.x__load_record__mutmut_14 (the keys joined by another separator)."""
-    from lfverify.sealed_records import seal
+    from lfverify.io._sealed_records import seal
 
     out = _finished_run(reference, tmp_path)
     path = sorted((out / "records").glob("*.json"))[0]
@@ -297,7 +298,7 @@ def test_figures_receive_every_row_the_summary_and_the_folder(tmp_path, monkeypa
     Kills: simulations.engine.x_run__mutmut_275 (the figures given ``None`` for the rows)."""
     import dataclasses
 
-    from lfverify import plotting
+    import lfverify.io._figures as plotting
 
     calls = []
 

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from lfverify.simulations.intervals import clopper_pearson, mean_interval, merge_moments
-from lfverify.simulations.rates import fit_limit, fit_power_law, fit_rate, fit_rate_of_means
+from lfverify.simulations._intervals import clopper_pearson, mean_interval, merge_moments
+from lfverify.simulations._rates import fit_limit, fit_power_law, fit_rate, fit_rate_of_means
 
 SIZES = np.array([100, 316, 1000, 3162, 10000])
 

@@ -1,4 +1,4 @@
-"""lfverify/simulations/replicated.py (V_hat for R replications x K parameters from per-class sums) against
+"""lfverify/simulations/_replicated.py (V_hat for R replications x K parameters from per-class sums) against
 EmpiricalSurrogateUtility, the core estimator (itself tested against the literal double sum of Eq. (7)).
 
 The same-sample estimator is checked against EmpiricalSurrogateUtility on the doubled sample (X, X): its first-half
@@ -9,12 +9,12 @@ V = D grad N - N grad D (the two computations sum the same terms in different or
 import numpy as np
 import pytest
 
-from lfverify.empirical import EmpiricalSurrogateUtility
-from lfverify.losses import hinge, tau_logistic
-from lfverify.metrics import f1, gower_legendre, jaccard
-from lfverify.populations import BoundedLogisticPopulation, FiniteSupportPopulation
-from lfverify.simulations import replicated
-from lfverify.simulations.replicated import class_sums, estimates
+from lfverify.core._empirical import EmpiricalSurrogateUtility
+from lfverify.core._losses import hinge, tau_logistic
+from lfverify.core._metrics import f1, gower_legendre, jaccard
+from lfverify.core._populations import BoundedLogisticPopulation, FiniteSupportPopulation
+import lfverify.simulations._replicated as replicated
+from lfverify.simulations._replicated import class_sums, estimates
 
 
 def _samples(population, R, n, seed):
@@ -121,7 +121,7 @@ def test_estimates_rejects_bad_arguments_and_overflow_is_reported():
         estimates(sums, f1(), estimator="pooled")
     with pytest.raises(TypeError, match="LinearFractionalMetric"):
         estimates(sums, "F1")
-    from lfverify.losses import exponential
+    from lfverify.core._losses import exponential
 
     with pytest.raises(ValueError, match="overflow"):
         class_sums(X, y, np.full((1, 2), 1e300), exponential())
@@ -132,7 +132,7 @@ def test_one_sided_derivative_at_the_kink_follows_side():
     on the kink of the tau-logistic phi (margin 0), where phi' jumps, so the right and left derivatives give
     different V_hat; each must match the core estimator's, through class_sums and ReplicatedSamples.class_sums.
 
-    Kills `lfverify.simulations.replicated.xǁReplicatedSamplesǁclass_sums__mutmut_9` ("left" refused)."""
+    Kills `lfverify.simulations._replicated.xǁReplicatedSamplesǁclass_sums__mutmut_9` ("left" refused)."""
     X, y = _samples(FINITE, 2, 12, seed=7)
     assert np.any(np.all(X == [1.0, 0.5], axis=2))  # some sample sits on the kink
     theta = np.array([[0.5, -1.0], [0.3, 0.2]])
@@ -155,12 +155,12 @@ def test_replicated_samples_class_sums_messages():
     class_sums, which checks the loss first): a loss that is not a SurrogateLoss names its type, an unknown side
     is quoted.
 
-    Kills `lfverify.simulations.replicated.xǁReplicatedSamplesǁclass_sums__mutmut_5` (type(None) in the message)
+    Kills `lfverify.simulations._replicated.xǁReplicatedSamplesǁclass_sums__mutmut_5` (type(None) in the message)
     and `xǁReplicatedSamplesǁclass_sums__mutmut_9`."""
     import re
 
     samples = replicated.ReplicatedSamples(np.zeros((2, 6, 2)), np.ones((2, 6), dtype=int))
-    with pytest.raises(TypeError, match=re.escape("loss must be a SurrogateLoss (lfverify.losses); got str") + "$"):
+    with pytest.raises(TypeError, match=re.escape("loss must be a SurrogateLoss (lfverify.core._losses); got str") + "$"):
         samples.class_sums(np.zeros((1, 2)), "logistic")
     with pytest.raises(ValueError, match=re.escape("side must be 'right' or 'left'; got 'middle'") + "$"):
         samples.class_sums(np.zeros((1, 2)), tau_logistic(0.5), side="middle")

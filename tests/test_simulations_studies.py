@@ -17,18 +17,19 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from lfverify.empirical import EmpiricalSurrogateUtility
-from lfverify.losses import tau_logistic
-from lfverify.metrics import f1, jaccard
-from lfverify.populations import BoundedLogisticPopulation, FiniteSupportPopulation, GaussianPopulation
-from lfverify.scores import surrogate_scores
-from lfverify.simulations import STUDIES, engine, run_study
-from lfverify.simulations import calibration as cal
-from lfverify.simulations import unbiasedness as ub
-from lfverify.simulations import study_populations as sp
-from lfverify.simulations import uniform_convergence as uc
-from lfverify.simulations.maximisers import empirical_maximiser, population_maximiser
-from lfverify.simulations.pointwise_optimum import (
+from lfverify.core._empirical import EmpiricalSurrogateUtility
+from lfverify.core._losses import tau_logistic
+from lfverify.core._metrics import f1, jaccard
+from lfverify.core._populations import BoundedLogisticPopulation, FiniteSupportPopulation, GaussianPopulation
+from lfverify.core._scores import surrogate_scores
+from lfverify.simulations import STUDIES, run_study
+import lfverify.simulations._engine as engine
+import lfverify.simulations._study_calibration as cal
+import lfverify.simulations._study_unbiasedness as ub
+import lfverify.simulations._study_populations as sp
+import lfverify.simulations._study_uniform_convergence as uc
+from lfverify.simulations._maximisers import empirical_maximiser, population_maximiser
+from lfverify.core._pointwise_optimum import (
     FiniteEta,
     GaussianEta,
     pointwise_surrogate_optimum,
@@ -395,7 +396,7 @@ def test_every_summary_has_flat_boolean_verdicts(uniform, unbiased, consistency,
 
 
 def test_cli_runs_a_study_and_reports_errors(tmp_path, capsys):
-    from lfverify.cli import main
+    from lfverify.app._cli import main
 
     assert main(["simulate", "unbiasedness", "--mode", "smoke", "--serial", "--out", str(tmp_path),
                  "--no-figures"]) == 0
@@ -449,7 +450,7 @@ def test_pointwise_optimum_reports_a_decreasing_dinkelbach_iteration(monkeypatch
     after the first step); the documented RuntimeError names both values and says the problem was not solved.
 
     Kills: simulations.pointwise_optimum.x_pointwise_surrogate_optimum__mutmut_51."""
-    import lfverify.simulations.pointwise_optimum as po
+    import lfverify.core._pointwise_optimum as po
 
     values = iter([0.5, 0.2])
     monkeypatch.setattr(po, "surrogate_utility_of_eta", lambda *a, **k: (next(values), 1.0, 1.0))
@@ -494,7 +495,7 @@ def test_consistency_sample_records_name_their_columns(consistency):
     kind, metric, tau, n, replication, the four fit values and theta_1, theta_2, with tau the metric's tau of
     the study (F_1: 0.33, Jaccard: 0.75), and every (metric, n, replication) once.
 
-    Kills `lfverify.simulations.consistency.x__run_task__mutmut_69` (the column tau misnamed)."""
+    Kills `lfverify.simulations._study_consistency.x__run_task__mutmut_69` (the column tau misnamed)."""
     out, _ = consistency
     rows = [r for r in engine.read_records(out) if r["kind"] == "sample"]
     assert rows and all(set(r) == {"kind", "metric", "tau", "n", "replication", "empirical_surrogate_utility",
@@ -510,7 +511,7 @@ def test_empirical_maximiser_keeps_the_best_start():
     on the core estimator), each start is its own result, so the maximiser must return the start of largest
     U_hat by EmpiricalSurrogateUtility, here the middle one of three, whatever the order of the starts.
 
-    Kills `lfverify.simulations.maximisers.x_empirical_maximiser__mutmut_43` (argmax(None): the first start)."""
+    Kills `lfverify.simulations._maximisers.x_empirical_maximiser__mutmut_43` (argmax(None): the first start)."""
     population = BoundedLogisticPopulation(slope=3.0, offset=-0.5)
     X, y = population.sample(200, seed=4)
     metric, loss = f1(), tau_logistic(0.33)
@@ -552,7 +553,7 @@ class _QuadraticPopulation:
 
 def _scripted_minimize(monkeypatch, xs):
     """Replace scipy's minimize in the maximisers module by a spy returning the given points in turn."""
-    import lfverify.simulations.maximisers as mx
+    import lfverify.simulations._maximisers as mx
     from types import SimpleNamespace
 
     calls, points = [], iter(xs)
@@ -567,7 +568,7 @@ def test_population_maximiser_keeps_the_best_bfgs_result(monkeypatch):
     the spread |(1, 2.5) - (-3, 0)| = sqrt(22.25), Hessian eigenvalues -2; and BFGS received each start with
     the exact gradient, gtol 1e-11 and 2000 iterations.
 
-    Kills `lfverify.simulations.maximisers.x_population_maximiser__mutmut_44` (values = None: the first result)."""
+    Kills `lfverify.simulations._maximisers.x_population_maximiser__mutmut_44` (values = None: the first result)."""
     calls = _scripted_minimize(monkeypatch, [[-3.0, 0.0], [1.0, 2.5]])
     opt = population_maximiser(_QuadraticPopulation(), f1(), tau_logistic(0.33), starts=[[0.0, 0.0], [2.0, 2.0]],
                                newton_steps=0)
@@ -590,7 +591,7 @@ def test_population_maximiser_newton_acceptance_truth_table(monkeypatch, offset,
     and one double either side; an accepted step lands on the maximum (1, 2) of -|theta - (1, 2)|^2 (Newton is exact
     on a quadratic), a rejected one leaves (0, 0).
 
-    Kills `lfverify.simulations.maximisers.x_population_maximiser__mutmut_86` (> instead of >=)."""
+    Kills `lfverify.simulations._maximisers.x_population_maximiser__mutmut_86` (> instead of >=)."""
     threshold = -5.0 - 1e-15
     trial_value = {0.0: threshold, -1: np.nextafter(threshold, -np.inf), 1: np.nextafter(threshold, np.inf)}[offset]
     _scripted_minimize(monkeypatch, [[0.0, 0.0]])
@@ -608,10 +609,10 @@ def test_pointwise_optimum_integrates_with_the_kink_interval_as_breakpoints(monk
     eta_lo = tau c / (tau c + a), eta_hi = c / (c + tau a), a = a_0+ + u a_1+, c = u a_1- - a_0- (scipy's logit),
     with u the start, then the running maximum of the returned values.
 
-    Kills `lfverify.simulations.pointwise_optimum.x_pointwise_surrogate_optimum__lfv_dist_1` (logit(1 - lo))."""
+    Kills `lfverify.core._pointwise_optimum.x_pointwise_surrogate_optimum__lfv_dist_1` (logit(1 - lo))."""
     from scipy.special import logit
 
-    import lfverify.simulations.pointwise_optimum as po
+    import lfverify.core._pointwise_optimum as po
 
     real, calls = po.surrogate_utility_of_eta, []
 
@@ -640,7 +641,7 @@ def test_score_moments_reproduce_the_population_at_steep_parameters():
     |theta_1| from 12 to 60, where phi(theta^T x) bends within 1 / |theta_1| of the kink in u, so that the
     quadrature's panels must be that narrow (width 1 / max(|theta_1|, slope, 4)) to reach 1e-12.
 
-    Kills `lfverify.simulations.unbiasedness.x_score_moments__mutmut_113` (width = 1.0 * max(...): one panel each
+    Kills `lfverify.simulations._study_unbiasedness.x_score_moments__mutmut_113` (width = 1.0 * max(...): one panel each
     side of the kink, relative errors of ~3e-7)."""
     population = sp.POPULATIONS["bounded-logistic"]
     theta = np.array([[40.0, 3.0], [-25.0, -10.0], [60.0, 0.0], [12.0, 20.0]])

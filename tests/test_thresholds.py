@@ -1,4 +1,4 @@
-"""The exact metric-maximising threshold (lfverify/thresholds.py), an extension beyond the paper.
+"""The exact metric-maximising threshold (lfverify/learn/_thresholds.py), an extension beyond the paper.
 
 Oracles: brute force over every threshold that changes the predictions (``_reference_best_threshold``, direct
 counting, O(n^2)); exact rational counts of the predictions a threshold makes (Fraction arithmetic for the metric
@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lfverify.metrics import accuracy, f1, f_beta, gower_legendre, jaccard
-from lfverify.thresholds import (_reference_best_threshold, best_threshold, positive_rate_from_folds,
+from lfverify.core._metrics import accuracy, f1, f_beta, gower_legendre, jaccard
+from lfverify.learn._thresholds import (_reference_best_threshold, best_threshold, positive_rate_from_folds,
                                  threshold_for_positive_rate)
 
 METRICS = [f1(), jaccard(), f_beta(2.0), f_beta(0.5), accuracy(), gower_legendre(1.0)]
@@ -128,8 +128,8 @@ def test_bad_scores_and_rates_are_named_in_full_messages():
     """Full messages, typed out by hand: the first non-finite score's index (2: the inf before the nan), a NaN or
     empty score array for threshold_for_positive_rate, and a rate outside [0, 1] (1.5 just above it).
 
-    Kills `lfverify.thresholds.x__check_scores__mutmut_21` (argmin(None) in the message),
-    `lfverify.thresholds.x_threshold_for_positive_rate__mutmut_16` (ValueError(None)), `..._mutmut_27` ("RATE")
+    Kills `lfverify.learn._thresholds.x__check_scores__mutmut_21` (argmin(None) in the message),
+    `lfverify.learn._thresholds.x_threshold_for_positive_rate__mutmut_16` (ValueError(None)), `..._mutmut_27` ("RATE")
     and `..._mutmut_29` (high=2.0 lets 1.5 through)."""
     import re
 

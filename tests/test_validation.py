@@ -1,4 +1,4 @@
-"""Tests of lfverify.validation: what every public entry point accepts, returns and how it refuses bad input.
+"""Tests of lfverify.core._validation: what every public entry point accepts, returns and how it refuses bad input.
 
 The error messages are part of the contract (house standard: the message names the argument, what was expected
 and what was received), so they are matched exactly, with ``re.escape`` of the full expected text.
@@ -11,7 +11,7 @@ import re
 import numpy as np
 import pytest
 
-from lfverify.validation import check_features, check_labels, check_parameters, check_real
+from lfverify.core._validation import check_features, check_labels, check_parameters, check_real
 
 
 def exactly(text: str) -> str:

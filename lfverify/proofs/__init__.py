@@ -21,7 +21,7 @@ Thm. 7 (thm:general-calibration)                       ``thm7_general_calibratio
 Non-negativity of U_phi* (sec:supp:non-negativity...)  ``nonnegativity``
 Lemma 4, Lemma lem:non-smooth-rademacher               ``lemma4_uniform_convergence``
 Counterexamples found by the property tests (tests/)   ``counterexamples``, ``counterexamples_prop5``
-Thms. 1, 2, 7 corrected (and proved)                   ``corrected_calibration``
+Thms. 1, 2, 7 corrected (and proved)                   ``corrected_calibration_theorems``
 lem:non-smooth-rademacher corrected, Lemma 4's rate    ``corrected_rademacher``
 =====================================================  ===================================
 
@@ -35,7 +35,7 @@ import importlib
 import time
 from dataclasses import dataclass
 
-from .claims import Claim, Erratum, Outcome
+from lfverify.proofs._claims import Claim, Erratum, Outcome
 
 __all__ = ["MODULES", "all_claims", "ClaimResult", "run_claims", "Claim", "Erratum", "Outcome"]
 
@@ -54,7 +54,7 @@ MODULES = (
     "lemma4_uniform_convergence",
     "counterexamples",
     "counterexamples_prop5",
-    "corrected_calibration",
+    "corrected_calibration_theorems",
     "corrected_rademacher",
 )
 

@@ -41,10 +41,10 @@ from fractions import Fraction
 import mpmath as mp
 import sympy as sp
 
-from . import lemma4_uniform_convergence as lemma4
-from .claims import Claim, Erratum, Outcome, Steps
-from .lemma3_unbiased_gradient import printed_w_tilde
-from .mpmath_tau_logistic import tau_logistic_derivative_mp
+import lfverify.proofs.lemma4_uniform_convergence as lemma4
+from lfverify.proofs._claims import Claim, Erratum, Outcome, Steps
+from lfverify.proofs.lemma3_unbiased_gradient import printed_w_tilde
+from lfverify.proofs._mpmath_tau_logistic import tau_logistic_derivative_mp
 
 __all__ = [
     "CLAIMS",

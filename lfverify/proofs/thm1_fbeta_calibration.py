@@ -3,7 +3,7 @@
 Claims checked here:
 
 * the range of tau stated after Thm. 1, (0, beta^2 / (2 + beta^2)], and the largest tau as a function of
-  U*_phi (compared with :func:`lfverify.calibration.fbeta_max_tau`);
+  U*_phi (compared with :func:`lfverify.core._calibration_conditions.fbeta_max_tau`);
 * case 1 of the proof (f*(x) > 0, eta(x) < U(f*)/(1 + beta^2)): the difference of eq:supp:f-case1-contradiction
   over a common denominator, the printed factorisation, and each inequality (Figs. 5 and 6, the product
   step, the sign step from tau-discrepancy and convexity);
@@ -31,9 +31,9 @@ import numpy as np
 import sympy as sp
 from scipy.optimize import brentq
 
-from .claims import Claim, Erratum, Outcome
-from .exact_numbers import exact_mpf, random_fraction
-from .mpmath_tau_logistic import tau_logistic_mp
+from lfverify.proofs._claims import Claim, Erratum, Outcome
+from lfverify.proofs._exact_numbers import exact_mpf, random_fraction
+from lfverify.proofs._mpmath_tau_logistic import tau_logistic_mp
 
 __all__ = [
     "CLAIMS",
@@ -229,7 +229,7 @@ def check_tau_range() -> Outcome:
     increasing in U* and below beta^2, evaluates it at U* = 1 (U*_phi <= U <= 1) and compares the
     supremum with the printed beta^2/(2 + beta^2); fbeta_max_tau is compared at 200 rational points.
     """
-    from ..calibration import fbeta_max_tau
+    from lfverify.core._calibration_conditions import fbeta_max_tau
 
     linear = sp.expand((B2 - tau) * S - (1 + B2) * tau)  # >= 0  <=>  hypothesis (beta^2 - tau > 0)
     (tau_max,) = sp.solve(linear, tau)
@@ -256,7 +256,7 @@ def check_tau_range() -> Outcome:
     return Outcome(
         "verified",
         "Thm. 1's hypothesis <=> tau <= beta^2 U*/(1 + beta^2 + U*) (< beta^2, increasing in U*); with "
-        "0 < U* <= 1 the admissible tau fill (0, beta^2/(2 + beta^2)], as printed; lfverify.calibration."
+        "0 < U* <= 1 the admissible tau fill (0, beta^2/(2 + beta^2)], as printed; lfverify.core._calibration_conditions."
         "fbeta_max_tau agrees at 200 rational points.",
         method="symbolic; fbeta_max_tau compared at 200 exact rational points (float tolerance 1e-12)",
     )
@@ -271,7 +271,7 @@ def check_case1() -> Outcome:
     product step: A = tau/beta^2 + a, B = beta^2 + c with a, c >= 0; the sign step: the derivative ordering
     from convexity and tau-discrepancy) and checks the whole chain at 300 exact rational points.
     """
-    from ..losses import tau_logistic
+    from lfverify.core._losses import tau_logistic
 
     eta_sta = _fbeta_stationary_eta()
     if sp.cancel(eta_sta - PRINTED_ETA_STATIONARY) != 0:
@@ -366,9 +366,9 @@ def _fd_stationary_eta_evidence():
     Two atoms, F_3, logistic loss; x-bar has score -1/10 (so r = phi'(-0.1)/phi'(0.1) > 1).  Returns
     (eta found, derived S/((1+b^2) r + (r+1) S), printed first bound) with S = U_phi(f), r from the library.
     """
-    from ..losses import logistic
-    from ..metrics import f_beta
-    from ..populations import FiniteSupportPopulation
+    from lfverify.core._losses import logistic
+    from lfverify.core._metrics import f_beta
+    from lfverify.core._populations import FiniteSupportPopulation
 
     metric, loss = f_beta(3.0), logistic()
     scores = np.array([-0.1, 3.0])
@@ -564,8 +564,8 @@ def library_counterexample(metric, coefficients, weights, eta, tau_value, base, 
     ``report(loss, surrogate_optimum, tau, true_utility_at_optimum)`` is the library's check of the theorem's
     hypotheses.
     """
-    from ..losses import tau_logistic
-    from ..populations import FiniteSupportPopulation
+    from lfverify.core._losses import tau_logistic
+    from lfverify.core._populations import FiniteSupportPopulation
 
     opt = tau_logistic_surrogate_maximiser(coefficients, weights, eta, tau_value, base)
     loss = tau_logistic(float(tau_value), base=float(base))
@@ -610,8 +610,8 @@ def check_theorem() -> Outcome:
     of Thm. 1.  For both, an exact maximiser (:func:`tau_logistic_surrogate_maximiser`) on a three-/two-atom
     distribution is evaluated with the core library.
     """
-    from ..calibration import fbeta_calibration
-    from ..metrics import f_beta
+    from lfverify.core._calibration_conditions import fbeta_calibration
+    from lfverify.core._metrics import f_beta
 
     metric = f_beta(1.0)
     (kw, ke, kt, kb), (nw, ne, nt, nb) = _witness_populations()
@@ -670,7 +670,7 @@ def check_theorem() -> Outcome:
             "Dinkelbach's certificate at 50 digits (max_f E[W0 - U* W1] = 0 with each atom's convex problem solved"
             " exactly; at the eta = 3/5 atom the one-sided derivatives at 0 have opposite signs); the core library"
             f" gives U_phi(f*) = {kink['lib_value']:.12g}, no deterministic perturbation (600 draws) exceeds it,"
-            " lfverify.calibration.fbeta_calibration reports every hypothesis of Thm. 1 as holding, and f* with the"
+            " lfverify.core._calibration_conditions.fbeta_calibration reports every hypothesis of Thm. 1 as holding, and f* with the"
             f" eta = 3/5 atom's 0 replaced by 1e-9 has U_phi = {kink['shifted_value']:.12g} and U ="
             f" {kink['shifted_utility']:.12g} = U-dagger"
         ),

@@ -19,9 +19,9 @@ from fractions import Fraction
 
 import sympy as sp
 
-from .claims import Claim, Erratum, Outcome
-from .exact_numbers import random_fraction
-from .thm1_fbeta_calibration import (
+from lfverify.proofs._claims import Claim, Erratum, Outcome
+from lfverify.proofs._exact_numbers import random_fraction
+from lfverify.proofs.thm1_fbeta_calibration import (
     kink_counterexample_reproduced,
     nondominating_counterexample_reproduced,
     SEED,
@@ -175,8 +175,8 @@ def _nondominating_population():
 
 
 def _counterexample(population):
-    from ..calibration import jaccard_calibration
-    from ..metrics import jaccard
+    from lfverify.core._calibration_conditions import jaccard_calibration
+    from lfverify.core._metrics import jaccard
 
     weights, eta, t, base = population
 

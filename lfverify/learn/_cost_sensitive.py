@@ -1,0 +1,250 @@
+"""The surrogate risk weighted at the Bayes threshold of the metric: a remedy for the direction (an extension).
+
+Not in the paper.  Why it is needed, in the paper's own terms (Dinkelbach's separation, which the calibration
+findings of ERRATA.md use): for a level u >= 0,
+
+    N(f) - u D(f) = const(u) - E[ a_u(Y) phi(Y f(X)) ],   a_u(+1) = a_{0,+1} + u a_{1,+1},
+                                                            a_u(-1) = u a_{1,-1} - a_{0,-1}
+
+(the scores of Eq. (3) are affine in phi, :mod:`lfverify.core._scores`), so maximising U_phi = N / D is minimising the
+class-weighted surrogate risk E[a_u(Y) phi(Y f)] at u = U_phi*, and with a differentiable phi (tau = 1) that risk's
+pointwise minimiser changes sign at eta = a_u(-1) / (a_u(+1) + a_u(-1)).  Alg. 1 therefore fits the direction for
+the level set of eta at u = U_phi*, the surrogate's optimum, which Lemma 1 only bounds *below* the metric: on adult
+(F_1) U_phi* = 0.27 puts that level at eta = 0.106, while Prop. 5's Bayes classifier thresholds eta at
+delta(U-dagger) = U-dagger / 2 = 0.345.  The exact threshold (:mod:`lfverify.learn._thresholds`) corrects the offset but
+not the direction, which was fitted for the wrong level set.
+
+The remedy weighs the surrogate risk so that its pointwise minimiser changes sign at the Bayes threshold of the
+metric's current value v, delta(v) (:meth:`lfverify.core._metrics.LinearFractionalMetric.bayes_optimal_threshold`):
+
+    minimise over theta   sum_i w(y_i) phi(y_i theta^T x_i) / sum_i w(y_i)  +  (alpha / 2) ||w_theta||^2,
+    w(+1) = 1 - delta(v),  w(-1) = delta(v),
+
+(w(-1) / (w(+1) + w(-1)) = delta(v): the same weights as a_u up to a positive factor, at the level u whose boundary
+is delta(v)), and iterates v <- the metric of the fitted classifier after the exact threshold, on the training
+sample (Dinkelbach's outer update, applied to the metric itself instead of to U_hat).  The first fit weighs the
+classes equally (delta = 1/2, accuracy's level); each later fit starts from the previous solution.  This is the cost-sensitive
+reduction of Parambath et al. (2014) and Koyejo et al. (2014), the paper's related-work family (iii), with the cost
+found by the fixed-point iteration instead of a grid.  The penalty (l2 on the weights, not the intercept) is
+scikit-learn's ``LogisticRegression(C)`` in these units: alpha = 1 / (C n ln 2) for phi in bits (Fig. 2's log2).
+
+``_reference_weighted_risk`` is the deliberately simple twin of the objective and its gradient (test oracle).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import NamedTuple
+
+import numpy as np
+
+from lfverify.core._losses import SurrogateLoss
+from lfverify.core._metrics import LinearFractionalMetric
+from lfverify.learn._thresholds import best_threshold
+from lfverify.core._validation import check_features, check_labels, check_parameters, check_real
+
+__all__ = ["CostSensitiveFit", "bayes_level_weights", "WeightedSurrogateRisk", "fit_at_weights", "fit_cost_sensitive"]
+
+
+def bayes_level_weights(metric: LinearFractionalMetric, utility: float) -> tuple[float, float]:
+    """(w(+1), w(-1)) = (1 - delta, delta), delta = the Bayes threshold on eta at the metric value ``utility``.
+
+    The weighted surrogate risk's pointwise minimiser (phi differentiable and decreasing) is positive exactly where
+    eta > w(-1) / (w(+1) + w(-1)) = delta (module docstring; Prop. 5 for delta).
+
+    Raises
+    ------
+    ValueError
+        If delta is not inside (0, 1) (then one class would carry no weight).
+    """
+    delta = float(metric.bayes_optimal_threshold(check_real(utility, "utility")))
+    if not 0.0 < delta < 1.0:
+        raise ValueError(f"utility: the Bayes threshold of {metric.name} at U = {utility:g} is {delta:g}, outside "
+                         "(0, 1): no weighting of the two classes puts the boundary there")
+    return 1.0 - delta, delta
+
+
+class WeightedSurrogateRisk:
+    """sum_i w(y_i) phi(y_i theta^T x_i) / sum_i w(y_i) + (alpha / 2) ||theta_penalized||^2 and its gradient.
+
+    Parameters
+    ----------
+    loss : SurrogateLoss
+    X : ndarray or scipy.sparse matrix of shape (n, d), finite (an intercept is a column of ones)
+    y : array_like of shape (n,), labels in {-1, +1} or {0, 1}
+    weights : (w_positive, w_negative), both > 0
+    alpha : float >= 0
+        l2 penalty.
+    penalized : ndarray of bool, shape (d,), or None
+        Which coordinates the penalty applies to (``None``: all).
+    """
+
+    def __init__(self, loss, X, y, weights, *, alpha=0.0, penalized=None):
+        if not isinstance(loss, SurrogateLoss):
+            raise TypeError(f"loss must be a SurrogateLoss (lfverify.core._losses); got {type(loss).__name__}")
+        self.loss = loss
+        self.X = check_features(X, "X", accept_sparse=True)
+        n, d = self.X.shape
+        self.y = check_labels(y, "y", n_samples=n).astype(np.float64)
+        w_pos, w_neg = (check_real(w, "weights", low=0.0, low_inclusive=False) for w in weights)
+        sample_weights = np.where(self.y > 0, w_pos, w_neg)
+        self._signed_weights = sample_weights * self.y / sample_weights.sum()  # w_i y_i / sum_j w_j
+        self._weights = sample_weights / sample_weights.sum()
+        self.alpha = check_real(alpha, "alpha", low=0.0)
+        mask = np.ones(d, dtype=bool) if penalized is None else np.asarray(penalized, dtype=bool)
+        if mask.shape != (d,):
+            raise ValueError(f"penalized must be a boolean array of shape ({d},); got shape {mask.shape}")
+        self._penalized = mask.astype(np.float64)
+        self.n_features = d
+
+    def value_and_gradient(self, theta) -> tuple[float, np.ndarray]:
+        """The objective and its gradient at one theta of shape (d,)."""
+        th, single = check_parameters(theta, self.n_features, "theta")
+        if not single:
+            raise ValueError(f"theta must have shape ({self.n_features},); got shape {np.shape(theta)}")
+        th = th[0]
+        margins = self.y * np.asarray(self.X @ th).ravel()
+        with np.errstate(over="ignore", invalid="ignore"):
+            phi, dphi = self.loss.value_and_derivative(margins, side="right")
+            value = float(self._weights @ phi)
+            # d/dtheta phi(y_i theta^T x_i) = phi'(m_i) y_i x_i
+            gradient = np.asarray(self.X.T @ (self._signed_weights * dphi)).ravel()
+        if not (math.isfinite(value) and np.isfinite(gradient).all()):
+            raise ValueError("theta: the weighted surrogate risk overflows (a margin is too large for the loss); "
+                             "use a smaller theta or a larger penalty")
+        shrunk = self._penalized * th
+        return value + 0.5 * self.alpha * float(shrunk @ shrunk), gradient + self.alpha * shrunk
+
+
+class CostSensitiveFit(NamedTuple):
+    """The result of :func:`fit_cost_sensitive`."""
+
+    theta: np.ndarray  #: the direction (and intercept, if X has a column of ones)
+    threshold: float  #: the exact threshold on theta^T x chosen on the training sample
+    train_utility: float  #: the metric of sgn(theta^T x - threshold) on the training sample
+    weights: tuple  #: (w(+1), w(-1)) of the last inner fit
+    utility_history: tuple  #: v_1, v_2, ...: the training metric after each inner fit (and its exact threshold)
+    inner_iterations: tuple  #: L-BFGS iterations of each inner fit
+    converged: bool  #: the metric changed by at most ``tol`` in the last step
+
+
+def _penalty(C: float, n: int) -> float:
+    """alpha = 1 / (C n ln 2): ``LogisticRegression(C)``'s penalty for the mean loss in bits (module docstring)."""
+    return 1.0 / (C * n * math.log(2.0))
+
+
+def _penalized_columns(d: int, fit_intercept_column: bool) -> np.ndarray:
+    mask = np.ones(d, dtype=bool)
+    if fit_intercept_column:
+        mask[-1] = False  # the intercept's column of ones is not penalised
+    return mask
+
+
+def _minimize(risk: WeightedSurrogateRisk, theta0, max_iter, gtol):
+    from scipy.optimize import minimize
+
+    # ftol = 64 eps, as scikit-learn's lbfgs solver: the fit stops on gtol (or max_iter), not on a stalled decrease
+    result = minimize(risk.value_and_gradient, theta0, jac=True, method="L-BFGS-B",
+                      options={"maxiter": max_iter, "gtol": gtol, "ftol": 64 * np.finfo(float).eps})
+    return result.x, int(result.nit), bool(result.success)
+
+
+def fit_at_weights(loss, X, y, weights, *, C: float = 1.0, fit_intercept_column: bool = True, max_iter: int = 500,
+                   gtol: float = 1e-6, theta0=None) -> tuple[np.ndarray, int, bool]:
+    """One inner fit: minimise :class:`WeightedSurrogateRisk` at fixed class ``weights`` by L-BFGS-B.
+
+    Returns (theta, iterations, converged).  Parameters as in :func:`fit_cost_sensitive`.
+    """
+    X = check_features(X, "X", min_samples=2, accept_sparse=True)
+    n, d = X.shape
+    C = check_real(C, "C", low=0.0, low_inclusive=False)
+    theta = np.zeros(d) if theta0 is None else check_parameters(theta0, d, "theta0")[0][0].copy()
+    risk = WeightedSurrogateRisk(loss, X, y, weights, alpha=_penalty(C, n),
+                                 penalized=_penalized_columns(d, fit_intercept_column))
+    return _minimize(risk, theta, int(max_iter), check_real(gtol, "gtol", low=0.0))
+
+
+def fit_cost_sensitive(metric, loss, X, y, *, C: float = 1.0, fit_intercept_column: bool = True,
+                       max_level_iter: int = 5, tol: float = 1e-4, max_iter: int = 500, gtol: float = 1e-6,
+                       theta0=None) -> CostSensitiveFit:
+    """Minimise the surrogate risk weighted at the Bayes threshold of the metric's value, iterated (module docstring).
+
+    Parameters
+    ----------
+    metric : LinearFractionalMetric
+    loss : SurrogateLoss
+        Differentiable at 0 for the boundary to be exactly the Bayes threshold (the tau-logistic loss with tau = 1).
+    X : ndarray or scipy.sparse matrix of shape (n, d)
+        With an intercept, its last column is the constant 1 (``fit_intercept_column``); that column is not
+        penalised.
+    y : array_like of shape (n,), labels in {-1, +1} or {0, 1}, both classes present
+    C : float > 0, keyword-only
+        Inverse penalty strength, as scikit-learn's ``LogisticRegression(C)``: alpha = 1 / (C n ln 2).
+    fit_intercept_column : bool, keyword-only
+        Whether X's last column is the intercept's column of ones (left out of the penalty).
+    max_level_iter : int >= 1, keyword-only
+        Inner fits at most: the first with equal class weights, each later one at the Bayes level of the metric
+        after the previous fit.
+    tol : float >= 0, keyword-only
+        Stop when the training metric changes by at most ``tol``.
+    max_iter, gtol : keyword-only
+        L-BFGS-B's iteration limit and projected-gradient tolerance for each inner fit.
+    theta0 : array_like of shape (d,) or None, keyword-only
+        Start of the first inner fit (zeros by default); each later fit starts from the previous solution.
+
+    Returns
+    -------
+    CostSensitiveFit
+    """
+    if not isinstance(metric, LinearFractionalMetric):
+        raise TypeError(f"metric must be a LinearFractionalMetric; got {type(metric).__name__}")
+    X = check_features(X, "X", min_samples=2, accept_sparse=True)
+    n, d = X.shape
+    labels = check_labels(y, "y", n_samples=n)
+    C = check_real(C, "C", low=0.0, low_inclusive=False)
+    tol = check_real(tol, "tol", low=0.0)
+    gtol = check_real(gtol, "gtol", low=0.0)
+    for name, value in (("max_level_iter", max_level_iter), ("max_iter", max_iter)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} must be an int >= 1; got {value!r}")
+    theta = np.zeros(d) if theta0 is None else check_parameters(theta0, d, "theta0")[0][0].copy()
+    weights = (0.5, 0.5)  # the first fit: equal weights (delta = 1/2)
+    history, iterations, converged, all_ok = [], [], False, True
+    for step in range(int(max_level_iter)):
+        theta, nit, ok = fit_at_weights(loss, X, labels, weights, C=C, fit_intercept_column=fit_intercept_column,
+                                        max_iter=max_iter, gtol=gtol, theta0=theta)
+        iterations.append(nit)
+        all_ok &= ok
+        choice = best_threshold(np.asarray(X @ theta).ravel(), labels, metric)
+        converged = step > 0 and abs(choice.value - history[-1]) <= tol
+        history.append(choice.value)
+        if converged or step == max_level_iter - 1:
+            break
+        weights = bayes_level_weights(metric, choice.value)
+    if not all_ok:
+        from sklearn.exceptions import ConvergenceWarning
+
+        warnings.warn(f"fit_cost_sensitive: L-BFGS-B stopped at max_iter = {max_iter} in some inner fit",
+                      ConvergenceWarning, stacklevel=2)
+    return CostSensitiveFit(theta, choice.threshold, choice.value, weights, tuple(history), tuple(iterations),
+                            converged)
+
+
+# ---------------------------------------------------------------------- reference twin (test oracle)
+def _reference_weighted_risk(loss, X, y, weights, theta, *, alpha=0.0, penalized=None):
+    """The objective and gradient of :class:`WeightedSurrogateRisk` by explicit loops over samples (test oracle)."""
+    X = np.asarray(X, dtype=np.float64)
+    theta = np.asarray(theta, dtype=np.float64)
+    labels = [1.0 if int(v) == 1 else -1.0 for v in y]
+    w = [weights[0] if v > 0 else weights[1] for v in labels]
+    total_weight = sum(w)
+    value, gradient = 0.0, np.zeros(X.shape[1])
+    for i, label in enumerate(labels):
+        margin = label * float(X[i] @ theta)
+        value += w[i] * float(loss.value(margin)) / total_weight
+        gradient += w[i] * float(loss.derivative(margin, side="right")) * label * X[i] / total_weight
+    mask = np.ones(X.shape[1]) if penalized is None else np.asarray(penalized, dtype=np.float64)
+    value += 0.5 * alpha * float(np.sum((mask * theta) ** 2))
+    gradient += alpha * mask * theta
+    return value, gradient

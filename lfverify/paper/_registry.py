@@ -1,0 +1,345 @@
+"""The claims registry: every numbered claim and artefact of the paper, mapped to the checks that verify it.
+
+Each :class:`PaperClaim` names a paper object by its LaTeX label (authoritative) and by the number used in
+ERRATA.md and the issue tracker ("Lemma 1", "Thm. 7", ...; the .tex numbers lemmas, theorems, propositions
+and definitions with one shared counter, so printed numbers vary between versions).  Its :class:`Evidence`
+entries say how the claim is checked:
+
+* ``derivation`` - the SymPy derivations of :mod:`lfverify.proofs` whose claims carry this LaTeX label;
+* ``self-check`` - a quick numerical check of :mod:`lfverify.app._self_checks` (target: the check's name);
+* ``property-test`` - a Hypothesis/pytest test in ``tests/`` (target: ``path::test_name``; run by ``pytest``,
+  not by ``lfverify verify``, because the tests are not installed);
+* ``simulation`` - a Monte-Carlo study of :mod:`lfverify.simulations` (target: the study's name);
+* ``benchmark`` - a part of the App. C protocol of :mod:`lfverify.experiments` (target: the experiment).
+
+``expected`` is the recorded verdict on the claim as printed: ``holds``, ``holds (errata in the printed
+proof)``, ``fails as stated``, ``reproduced``, ``partly reproduced`` or ``definition`` (nothing to prove; its
+consequences are checked).  ``lfverify verify`` re-runs the evidence and reports a regression when any piece
+of evidence no longer gives its own recorded result.  ``tests/test_registry.py`` fails when a numbered
+claim, table, figure or algorithm of the .tex has no entry here (or in :data:`NOT_CLAIMS`, with the reason).
+
+Every claim that fails as stated has a corrected statement in :data:`CORRECTED_CLAIMS`: a claim of its own
+(verdict ``holds``), proved by the derivations of :mod:`lfverify.proofs.corrected_calibration_theorems` and
+:mod:`lfverify.proofs.corrected_rademacher` (a derivation target may name a proof claim's key instead of a
+label) and attacked by property tests; ``corrects`` names the label of the printed claim it replaces.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Evidence", "PaperClaim", "PAPER_CLAIMS", "CORRECTED_CLAIMS", "NOT_CLAIMS", "EVIDENCE_KINDS", "VERDICTS",
+           "claim_by_label", "corrected_claim_of"]
+
+EVIDENCE_KINDS = ("derivation", "self-check", "property-test", "simulation", "benchmark")
+VERDICTS = ("holds", "holds (errata in the printed proof)", "fails as stated", "reproduced", "partly reproduced",
+            "definition")
+
+
+@dataclass(frozen=True)
+class Evidence:
+    kind: str  #: one of EVIDENCE_KINDS
+    target: str  #: LaTeX label, check name, test node id, study name or benchmark experiment
+    note: str = ""  #: what this piece of evidence shows
+
+    def __post_init__(self):
+        if self.kind not in EVIDENCE_KINDS:
+            raise ValueError(f"kind must be one of {EVIDENCE_KINDS}; got {self.kind!r}")
+
+
+@dataclass(frozen=True)
+class PaperClaim:
+    label: str  #: LaTeX label (e.g. "lem:utility-lower-bound")
+    number: str  #: e.g. "Lemma 1"
+    statement: str  #: one line
+    expected: str  #: one of VERDICTS
+    evidence: tuple[Evidence, ...]
+    summary: str = ""  #: the finding in one sentence, for the report
+    corrects: str = ""  #: for a corrected statement: the label of the printed claim it replaces
+
+    def __post_init__(self):
+        if self.expected not in VERDICTS:
+            raise ValueError(f"expected must be one of {VERDICTS}; got {self.expected!r}")
+        if not self.evidence:
+            raise ValueError(f"{self.label}: every claim needs at least one piece of evidence")
+
+
+def _d(label, note=""):
+    return Evidence("derivation", label, note)
+
+
+def _c(name, note=""):
+    return Evidence("self-check", name, note)
+
+
+def _t(node, note=""):
+    return Evidence("property-test", node, note)
+
+
+def _s(study, note=""):
+    return Evidence("simulation", study, note)
+
+
+def _b(experiment, note=""):
+    return Evidence("benchmark", experiment, note)
+
+
+_P = "tests/test_properties.py::"
+_K = "tests/test_corrected_calibration.py::"
+_R = "tests/test_corrected_rademacher.py::"
+_N = "tests/test_necessity.py::"
+_C = "tests/test_calibration_properties.py::"
+
+PAPER_CLAIMS: tuple[PaperClaim, ...] = (
+    PaperClaim(
+        "def:metric", "Definition 1", "linear-fractional utility U = (a0 . (TP, FP) + b0) / (a1 . (TP, FP) + b1) "
+        "with sign and range constraints", "definition",
+        (_d("def:metric"), _c("Table 1 rows F_beta, Jaccard, accuracy, Gower-Legendre(1) satisfy Definition 1"),
+         _t(_P + "test_generated_metrics_satisfy_definition_1_and_admissibility_agrees"),
+         _t(_N + "test_sign_constraints_are_needed_for_lemma1_pinned", "each sign constraint is needed by Lemma 1")),
+        "Each sign constraint is necessary (Lemma 1 fails without it); Gower-Legendre meets them only at alpha = 1."),
+    PaperClaim(
+        "tab:generalized-performance-metrics", "Table 1", "coefficients of accuracy, F_beta, Jaccard, "
+        "Gower-Legendre as linear-fractional utilities", "holds (errata in the printed proof)",
+        (_d("tab:generalized-performance-metrics"), _c("Table 1 coefficients reproduce the metric definitions"),
+         _c("Gower-Legendre(alpha != 1) satisfies Definition 1's sign constraints")),
+        "Every row reproduces its metric; Gower-Legendre violates Definition 1 for alpha != 1 and App. A's "
+        "accuracy coefficients b0 = b1 = 0 are a misprint (ERRATA E1, E33)."),
+    PaperClaim(
+        "lem:utility-lower-bound", "Lemma 1", "U_phi(f) <= U(f) for a loss phi >= the 0/1 loss",
+        "holds (errata in the printed proof)",
+        (_d("lem:utility-lower-bound"), _c("Lemma 1: U_phi <= U"),
+         _t(_P + "test_lemma1_exact_on_finite_support_populations"),
+         _t(_P + "test_lemma1_empirical_split_statement_exact"),
+         _t(_N + "test_lemma1_needs_domination_pinned", "domination of the 0/1 loss is necessary")),
+        "Holds exactly for admissible metrics and dominating losses; the proof's algebra has misprints (E2, E3)."),
+    PaperClaim(
+        "def:discrepant-loss", "Definition 2", "tau-discrepant loss: phi(m) / phi(-m) behaviour with parameter tau",
+        "definition",
+        (_c("Definition 2: the tau-logistic loss is tau-discrepant, the logistic loss is not"),
+         _t(_P + "test_tau_logistic_discrepancy_for_generated_tau"),
+         _t(_N + "test_tau_discrepancy_is_needed_pinned", "calibration fails without tau-discrepancy")),
+        "The paper's tau-logistic loss is tau-discrepant exactly for its tau; the plain logistic loss is not."),
+    PaperClaim(
+        "fig:fisher-consistent-surrogate-loss", "Fig. 2", "the tau-discrepant logistic loss (caption and curve)",
+        "holds (errata in the printed proof)", (_d("fig:fisher-consistent-surrogate-loss"),),
+        "The caption's description disagrees with the plotted definition (ERRATA E4)."),
+    PaperClaim(
+        "lem:quasi-concavity", "Lemma 2", "N_hat concave; U_hat quasi-concave on {N_hat >= 0} for convex phi",
+        "holds (errata in the printed proof)",
+        (_d("lem:quasi-concavity"), _d("sec:supp:quasi-concavity"),
+         _t(_P + "test_lemma2_exact_concavity_superlevel_set_and_quasi_concavity"),
+         _t(_N + "test_lemma2_needs_convexity_pinned", "convexity of phi is necessary"),
+         _t(_N + "test_gower_legendre_alpha_below_one_needs_a1n_for_lemma2_pinned")),
+        "Holds for Definition-1 metrics; fails for Gower-Legendre with 0 < alpha < 1 (ERRATA E33)."),
+    PaperClaim(
+        "alg:hybrid", "Algorithm 1", "hybrid optimisation: ascend N_hat until positive, then maximise U_hat",
+        "reproduced",
+        (_c("Alg. 1: phase 1 makes N_hat positive; U-BFGS reaches the Nelder-Mead maximum"),
+         _t("tests/test_optimize.py::test_phase1_reaches_positive_numerator"),
+         _t("tests/test_optimize.py::test_bfgs_reaches_scipy_bfgs_maximum"),
+         _b("convergence", "U-BFGS reaches its final utility within 30 iterations")),
+        "Implemented in lfverify.learn._optimize; phase 1 always ends with N_hat > 0 when its sup is positive."),
+    PaperClaim(
+        "lem:unbiased-gradient", "Lemma 3", "E_S[V_hat] = V for independent halves S_0, S_1 (Eq. (7))", "holds",
+        (_d("lem:unbiased-gradient"), _d("eq:gradient-estimator"), _d("sec:gradient-direction"),
+         _c("Eq. (7) factorises to D grad N - N grad D"), _c("Lemma 3: V_hat is unbiased"),
+         _t(_P + "test_lemma3_unbiased_direction_by_exact_enumeration"),
+         _t(_N + "test_lemma3_needs_independent_halves_pinned", "the same-sample estimator is biased"),
+         _s("unbiasedness", "mean of V_hat - V over 10^4 replications; same-sample bias ~ 1/n")),
+        "Exact by enumeration; the same-sample version is biased, with bias shrinking like 1/n."),
+    PaperClaim(
+        "alg:u-ga", "Algorithm 2", "normalized gradient ascent with V_hat / ||V_hat||", "reproduced",
+        (_c("Alg. 2: U-GD iterates equal Alg. 2 driven by the double sum of Eq. (7)"),
+         _t("tests/test_optimize.py::test_gd_follows_algorithm_2_literally"),
+         _b("convergence", "U-GD against U-BFGS by iteration")),
+        "Implemented as method='gd'; iterates equal a literal transcription driven by the double sum of Eq. (7)."),
+    PaperClaim(
+        "thm:f-measure-calibration", "Theorem 1", "F_beta-calibration of the surrogate utility for "
+        "tau-discrepant phi with tau <= beta^2 U_phi* / (1 + beta^2 + U_phi*)", "fails as stated",
+        (_d("thm:f-measure-calibration"), _d("eq:supp:f-case1-contradiction"), _d("eq:supp:fbeta-stationary-eta"),
+         _d("eq:supp:fbeta-stationary-condition"),
+         _t(_C + "test_theorem_1_kink_counterexample_of_errata_pinned"),
+         _s("calibration", "Gaussian population: U-dagger - U(theta*) for F1, tau = 0.33")),
+        "False as stated: the maximiser can sit at the loss's kink f = 0, predicted negative (ERRATA E12, E13)."),
+    PaperClaim(
+        "thm:jaccard-calibration", "Theorem 2", "Jaccard-calibration for tau-discrepant phi with "
+        "tau <= U_phi*", "fails as stated",
+        (_d("thm:jaccard-calibration"), _d("eq:supp:jaccard-stationary-eta"),
+         _t(_C + "test_theorem_2_kink_counterexample_of_errata_pinned"),
+         _s("calibration", "Gaussian population: U-dagger - U(theta*) for Jaccard, tau = 0.75")),
+        "False as stated, for the same kink at 0 (ERRATA E15, E16)."),
+    PaperClaim(
+        "lem:uniform-convergence", "Lemma 4", "sup_theta ||V_hat - V|| = O_p(n^-1/2) with an explicit bound",
+        "holds (errata in the printed proof)",
+        (_d("lem:uniform-convergence"), _d("eq:supp:expectation-difference"),
+         _s("uniform-convergence", "fitted slope of E sup ||V_hat - V|| against n")),
+        "The n^-1/2 rate is measured; the printed bound drops a factor sqrt(2) c_X c_Theta (ERRATA E31, E32)."),
+    PaperClaim(
+        "lem:non-smooth-rademacher", "Lemma (App. C)", "Rademacher complexity of phi composed with F for "
+        "non-smooth phi", "fails as stated", (_d("lem:non-smooth-rademacher"),),
+        "The statement is false (ERRATA E29); the uniform-convergence rate still holds by other means."),
+    PaperClaim(
+        "thm:consistency", "Theorem 5", "consistency of the empirical maximiser theta_hat_n", "reproduced",
+        (_s("consistency", "||theta_hat_n - theta*|| and utility gaps against n"),),
+        "theta_hat_n approaches theta* (the population maximiser) at the fitted rate reported."),
+    PaperClaim(
+        "prop:bayes-optimal-set", "Proposition 5", "Bayes-optimal classifiers threshold eta at delta(U-dagger)",
+        "holds (errata in the printed proof)",
+        (_d("prop:bayes-optimal-set"), _c("Prop. 5: Bayes-optimal classifiers threshold eta at delta(U-dagger)"),
+         _c("Prop. 5 on a Gaussian population: the Bayes boundary sits at eta = delta(U-dagger)"),
+         _t(_P + "test_prop5_threshold_characterisation_by_brute_force")),
+        "The threshold characterisation holds; a remark after its proof has a misprint (ERRATA E5)."),
+    PaperClaim(
+        "prop:calibration", "Proposition 6", "sup over non-Bayes f of U_phi < sup U_phi implies calibration",
+        "holds",
+        (_t(_C + "test_weak_form_holds_under_the_sharper_condition",
+            "where the gap condition holds, every maximiser's non-kink sign pattern is Bayes optimal"),
+         _t(_C + "test_theorem_hypotheses_imply_the_weak_form")),
+        "A correct logical reduction; Theorems 1, 2, 7 fail because their proofs do not establish its "
+        "hypothesis at the kink f = 0, not because of Proposition 6."),
+    PaperClaim(
+        "prop:accuracy-calibration", "Proposition 8", "accuracy-calibration of the surrogate utility",
+        "holds (errata in the printed proof)",
+        (_d("prop:accuracy-calibration"), _d("sec:supp:accuracy-calibration"),
+         _d("eq:supp:accuracy-stationary-condition")),
+        "The conclusion holds; cases 1-3 of the proof have misprints (ERRATA E17-E19)."),
+    PaperClaim(
+        "thm:general-calibration", "Theorem 7", "U-calibration for general linear-fractional metrics under "
+        "conditions (a), (b)", "fails as stated",
+        (_d("thm:general-calibration"), _d("enum:supp:tau:surrogate"), _d("enum:supp:tau:true"),
+         _d("eq:supp:stationary-condition"), _d("eq:supp:calibration:contradiction:1"),
+         _d("eq:supp:calibration:contradiction:2"),
+         _t(_P + "test_remark_after_thm7_pathologies_are_swapped")),
+        "False as stated (kink at 0), with misprints in (b), (4)-(6) and case 2 (ERRATA E6-E9, E20-E25, E36)."),
+    PaperClaim(
+        "sec:supp:non-negativity-of-surrogate-utilities", "App. A.5", "the optimal surrogate utilities are "
+        "non-negative", "holds (errata in the printed proof)",
+        (_d("sec:supp:non-negativity-of-surrogate-utilities"),),
+        "Holds; the construction f_check in the proof is misprinted (ERRATA E26, E27)."),
+    PaperClaim(
+        "fig:supp:jaccard-calibration", "Fig. 8", "the Jaccard calibration construction of App. A.2", "holds",
+        (_d("fig:supp:jaccard-calibration"),), "The plotted construction matches the derivation."),
+    PaperClaim(
+        "tab:supp:datasets", "Table 3", "the 18 benchmark data sets: dimension, size, prior", "partly reproduced",
+        (_b("datasets", "every staged data set loaded and checked against MANIFEST.md"),),
+        "16 of 18 data sets staged; cod-rna missing, w8a partial, sonar's prior differs from the paper."),
+    PaperClaim(
+        "tab:benchmark-result", "Table 2", "U-GD / U-BFGS match or beat ERM, W-ERM, Plug-in on four data sets",
+        "partly reproduced", (_b("table", "means and standard errors against the printed values"),),
+        "Our means against the printed values, within 3 combined standard errors or explained."),
+    PaperClaim(
+        "tab:supp:result-f1", "Table 4", "F1 on all data sets", "partly reproduced", (_b("table"),)),
+    PaperClaim(
+        "tab:supp:result-jac", "Table 5", "Jaccard on all data sets", "partly reproduced", (_b("table"),)),
+    PaperClaim(
+        "fig:itertest", "Fig. 3 (and Figs. 9-10)", "U-BFGS converges within ~30 iterations, faster than U-GD",
+        "partly reproduced", (_b("convergence"),)),
+    PaperClaim(
+        "fig:sample-complexity", "Fig. 4 (and Figs. 11-12)", "the proposed methods win at small sample sizes",
+        "partly reproduced", (_b("sample-complexity"),)),
+    PaperClaim(
+        "fig:supp:f1-sensitivity", "Figs. 13-14", "performance sensitivity on tau", "partly reproduced",
+        (_b("tau"),)),
+)
+
+#: The corrected statements of the claims that fail as stated (one each), proved in lfverify/proofs/corrected_*.py.
+CORRECTED_CLAIMS: tuple[PaperClaim, ...] = (
+    PaperClaim(
+        "corrected:thm:f-measure-calibration", "Theorem 1 (corrected)", "with phi >= 1{t <= 0} added: off the kink "
+        "band f* has the Bayes sign when phi'(0+)/phi'(0-) <= tau_F(U*, U-dagger), and F_beta-calibration holds iff "
+        "the band carries no mass except at delta(U-dagger)", "holds",
+        (_d("corrected_calibration.fbeta"), _d("corrected_calibration.sign_pattern"),
+         _d("corrected_calibration.criterion"),
+         _t(_K + "test_sign_pattern_is_the_certified_maximisers", "the band's closed form against Dinkelbach"),
+         _t(_K + "test_criterion_agrees_with_brute_force", "calibration, sign rule, weak form against brute force"),
+         _t(_K + "test_tau_bound_implies_the_weak_form"),
+         _t(_K + "test_each_condition_is_needed_search", "populations on both sides of every condition"),
+         _t(_K + "test_no_calibration_on_a_continuous_population")),
+        "The weak form holds for rho <= U*(1 + beta^2 - U-dagger)/(U-dagger (1 + beta^2 + U*)), implied by the printed "
+        "hypothesis and up to (1 + beta^2 - U-dagger)/(1 + beta^2 + U-dagger) (above the printed beta^2/(2 + beta^2) "
+        "when U-dagger < 1); calibration needs a mass gap around the band and fails on every eta-continuous "
+        "population (ERRATA E37).",
+        corrects="thm:f-measure-calibration"),
+    PaperClaim(
+        "corrected:thm:jaccard-calibration", "Theorem 2 (corrected)", "with phi >= 1{t <= 0} added: the weak form for "
+        "phi'(0+)/phi'(0-) <= U*/U-dagger, Jaccard-calibration iff the kink band carries no mass except at delta",
+        "holds",
+        (_d("corrected_calibration.jaccard"), _d("corrected_calibration.sign_pattern"),
+         _d("corrected_calibration.criterion"),
+         _t(_K + "test_sign_pattern_is_the_certified_maximisers"), _t(_K + "test_criterion_agrees_with_brute_force"),
+         _t(_K + "test_tau_bound_implies_the_weak_form"), _t(_K + "test_each_condition_is_needed_search"),
+         _t(_K + "test_no_calibration_on_a_continuous_population")),
+        "The weak form holds for rho <= U*/U-dagger (the printed tau <= U* implies it); calibration on eta-continuous "
+        "populations needs rho = 1 and U* = U-dagger.",
+        corrects="thm:jaccard-calibration"),
+    PaperClaim(
+        "corrected:thm:general-calibration", "Theorem 7 (corrected)", "under (1)-(3) and phi >= 1{t <= 0}: condition "
+        "(b) with H(1) = (a0p - a1p)/(a1n - a0n) implies the weak form; (c), (4)-(6) are not needed; calibration iff "
+        "the mass conditions of the exact criterion hold", "holds",
+        (_d("corrected_calibration.general"), _d("corrected_calibration.sign_pattern"),
+         _d("corrected_calibration.criterion"),
+         _t(_K + "test_general_metrics_agree_with_brute_force"), _t(_K + "test_tau_bound_implies_the_weak_form")),
+        "For a general Definition-1 metric the band is [rho c/(rho c + a), c/(c + rho a)]; corrected (b) implies "
+        "rho <= c alpha/(a gamma), the weak form; on eta-continuous populations only rho = 1, a1p = 0 and "
+        "(a1n = 0 or U* = U-dagger) can be calibrated (accuracy: Prop. 8, Bartlett et al.).",
+        corrects="thm:general-calibration"),
+    PaperClaim(
+        "corrected:lem:non-smooth-rademacher", "Lemma (App. C) (corrected)", "R(W~' o F) <= kappa [2 (gamma_+ + "
+        "gamma_-) R(F) + |phi'(0+)| E|sum sigma|/n + |phi'(0-) - phi'(0+)| R(I_F)], and Lemma 4's rate without the "
+        "printed lemma", "holds",
+        (_d("corrected_rademacher.lemma"), _d("corrected_rademacher.rate"),
+         _t(_R + "test_corrected_lemma_holds_on_generated_samples", "exact right side, grid lower bound of the left"),
+         _t(_R + "test_printed_lemma_and_the_jump_term_are_needed_search")),
+        "Constant and jump terms make the contraction bound true for tau-discrepant losses; with Massart's lemma the "
+        "uniform deviation of V_hat is O(sqrt(d log n / n)) explicitly, O(n^-1/2) with the VC entropy bound.",
+        corrects="lem:non-smooth-rademacher"),
+)
+
+#: Labels of the .tex that are not claims, with the reason (tests/test_registry.py requires one or the other).
+NOT_CLAIMS = {
+    "fig:overview": "an overview diagram of the paper's contributions",
+    "fig:hybrid": "an illustration of Algorithm 1 (its behaviour is Algorithm 1's entry)",
+    "def:consistency": "the definition of U-calibration; used by Theorems 1, 2, 7 and Proposition 6",
+    "def:rademacher-complexity": "the standard definition of Rademacher complexity",
+    "tab:comparison": "a related-work comparison table, no claim about the data",
+    "fig:supp:f1-calibration-1": "an illustration of the proof of Theorem 1 (case analysis)",
+    "fig:supp:f1-calibration-2": "an illustration of the proof of Theorem 1 (case analysis)",
+    "fig:supp:f1-calibration-3": "an illustration of the proof of Theorem 1; its caption's misprint is ERRATA E11",
+    "fig:supp:f1-itertest": "the per-data-set panels of Fig. 3, covered by fig:itertest",
+    "fig:supp:jac-itertest": "the per-data-set panels of Fig. 3, covered by fig:itertest",
+    "fig:supp:f1-sample-complexity": "the per-data-set panels of Fig. 4, covered by fig:sample-complexity",
+    "fig:supp:jac-sample-complexity": "the per-data-set panels of Fig. 4, covered by fig:sample-complexity",
+    "fig:supp:jac-sensitivity": "the Jaccard panels of the tau sensitivity, covered by fig:supp:f1-sensitivity",
+}
+
+
+def corrected_claim_of(label: str) -> PaperClaim | None:
+    """The corrected statement of the printed claim ``label`` (None when it has none)."""
+    return next((c for c in CORRECTED_CLAIMS if c.corrects == label), None)
+
+
+def claim_by_label(label: str) -> PaperClaim:
+    """The registry entry of a LaTeX label (or of a corrected statement's label)."""
+    for claim in PAPER_CLAIMS + CORRECTED_CLAIMS:
+        if claim.label == label:
+            return claim
+    raise ValueError(f"label must be one of the registry's labels; got {label!r}")
+
+
+#: Prefixes of the LaTeX labels that name a claim, table, figure, algorithm or definition.
+CLAIM_LABEL_PREFIXES = ("def:", "lem:", "thm:", "prop:", "tab:", "fig:", "alg:")
+
+
+def claim_labels_in_tex(tex: str) -> list[str]:
+    r"""Every \label{...} of ``tex`` with a prefix of :data:`CLAIM_LABEL_PREFIXES`, in order of appearance."""
+    import re
+
+    labels = re.findall(r"\\label\{([^}]*)\}", tex)
+    return [label for label in dict.fromkeys(labels) if label.startswith(CLAIM_LABEL_PREFIXES)]
+
+
+def unregistered_labels(labels, claims=PAPER_CLAIMS, not_claims=NOT_CLAIMS) -> list[str]:
+    """The labels that have neither a registry entry nor a reason in ``not_claims``."""
+    known = {c.label for c in claims} | set(not_claims)
+    return [label for label in labels if label not in known]

@@ -1,0 +1,378 @@
+"""Where the tasks of a study run: in this process, in local worker processes, or on a Dask cluster.
+
+Every executor has one method, ``map_unordered(function, argument_tuples)``, yielding ``(index, result)`` as
+tasks finish (in any order); the engine writes each result to disk at once.  The numbers never depend on the
+executor: every task draws from its own ``SeedSequence`` (see :mod:`lfverify.simulations._engine`), and the worker
+processes limit BLAS to one thread (``threadpoolctl``, when installed), the parallelism being across tasks.
+
+* :class:`SerialExecutor` - in-process, in task order (debugging, tests, tiny studies).
+* :class:`ProcessExecutor` - ``concurrent.futures.ProcessPoolExecutor`` with ``max_workers`` (default: all
+  cores) processes started with the "spawn" method (no fork of a process holding BLAS or tqdm threads).
+* :class:`DaskExecutor` - ``distributed.Client`` connected to ``address`` (``--dask tcp://host:port``), or to a
+  ``LocalCluster`` of ``n_workers`` single-threaded worker processes that it starts and stops
+  (``--dask-local N``).  Needs the ``distributed`` extra (``pip install "lfverify[distributed]"``).
+
+No worker outlives its run:
+
+* an exception in the consumer (a failed task, Ctrl-C, or SIGTERM turned into an exception by ``lfverify``'s
+  command line) stops the workers at once: the process pool's workers are terminated (killed if they do not stop
+  within a few seconds) instead of finishing their tasks, and the Dask client and LocalCluster are closed with a
+  timeout;
+* a worker process whose parent dies (SIGKILL, a crash) exits on its own: on Linux the kernel sends it SIGKILL
+  (``prctl(PR_SET_PDEATHSIG)``), and everywhere a watchdog thread exits when ``os.getppid()`` changes.  Dask
+  LocalCluster workers get the same from ``distributed`` (each nanny-started worker exits when the pipe its parent
+  holds open closes);
+* workers ignore SIGINT: a Ctrl-C reaches the whole process group, and only the parent handles it.  The workers
+  are started while this process ignores SIGINT (a disposition inherited through exec).  A Ctrl-C in those
+  moments - milliseconds for the process pool, the 2-3 s a LocalCluster takes to start - stays pending (SIGINT is
+  also blocked in the main thread) unless the kernel hands it to an older thread, such as a BLAS thread, which
+  then ignores it: press Ctrl-C again once the run has started.
+
+A Dask scheduler address is checked before the first task (:meth:`DaskExecutor.check`): within
+``connect_timeout`` seconds (``--dask-timeout``, default :data:`DASK_CONNECT_TIMEOUT`) something must listen
+there and answer Dask's handshake and an ``identity`` request as a scheduler; otherwise one ValueError names the
+address and what to try.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import logging
+import os
+import signal
+import socket
+import sys
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from multiprocessing import get_context
+
+__all__ = ["SerialExecutor", "ProcessExecutor", "DaskExecutor", "make_executor", "EXECUTORS",
+           "DASK_CONNECT_TIMEOUT"]
+
+#: Names accepted by :func:`make_executor` (besides an executor instance).
+EXECUTORS = ("serial", "processes", "dask")
+
+#: Seconds allowed by default to reach a Dask scheduler and hear it answer (``--dask-timeout``).
+DASK_CONNECT_TIMEOUT = 10.0
+#: Seconds a stopped worker or cluster is given before it is killed.
+_STOP_TIMEOUT = 5.0
+#: Seconds between two parent checks of a worker's watchdog.
+_PARENT_POLL_SECONDS = 0.5
+_PR_SET_PDEATHSIG = 1
+
+
+def _single_threaded_blas() -> None:
+    """Worker initializer: one BLAS thread per worker process (the parallelism is across tasks)."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - optional; results are still reproducible, only slower
+        return
+    threadpool_limits(1)
+
+
+def _exit_with_parent(parent_pid: int) -> None:
+    """Make this worker process exit when the process ``parent_pid`` that started it dies (module docstring)."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):  # no libc or no prctl: the watchdog still works
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+    if os.getppid() != parent_pid:  # the parent died before the line above took effect
+        os._exit(1)
+
+    def watch():
+        while os.getppid() == parent_pid:
+            time.sleep(_PARENT_POLL_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="lfverify-parent-watchdog", daemon=True).start()
+
+
+@contextlib.contextmanager
+def _sigint_held():
+    """Start worker processes under this (module docstring): SIGINT is ignored, a disposition the workers inherit
+    through exec (a blocked mask is not: multiprocessing's spawn clears it), and blocked in this thread - and so in
+    the threads started meanwhile, which start Dask's workers - so that a Ctrl-C arriving now stays pending and is
+    delivered when this ends instead of being lost."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    blocking = hasattr(signal, "pthread_sigmask")
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if blocking else None
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)  # first the handler, then the pending Ctrl-C, if any
+        if blocking:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
+def _process_worker_initializer(parent_pid: int) -> None:
+    """Initializer of the process pool's workers: exit with the parent, leave Ctrl-C to it, one BLAS thread."""
+    _exit_with_parent(parent_pid)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _single_threaded_blas()
+
+
+def _check_workers(value, name):
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be a positive int; got {value!r}")
+    return value
+
+
+class SerialExecutor:
+    """Run every task in this process, in order."""
+
+    name = "serial"
+
+    def map_unordered(self, function, argument_tuples):
+        for index, arguments in enumerate(argument_tuples):
+            yield index, function(*arguments)
+
+    def check(self) -> None:
+        """Nothing to check (see :meth:`DaskExecutor.check`)."""
+
+    def describe(self) -> str:
+        return "serial (in-process)"
+
+
+class ProcessExecutor:
+    """Run tasks in ``max_workers`` local processes (default ``os.cpu_count()``).
+
+    At most ``2 * max_workers`` tasks are in flight, so a large study does not pickle all its arguments at once.
+    """
+
+    name = "processes"
+
+    def __init__(self, max_workers: int | None = None):
+        self.max_workers = _check_workers(max_workers, "max_workers") or os.cpu_count() or 1
+
+    def map_unordered(self, function, argument_tuples):
+        arguments = list(argument_tuples)
+        if not arguments:
+            return
+        pool = ProcessPoolExecutor(max_workers=self.max_workers, mp_context=get_context("spawn"),
+                                   initializer=_process_worker_initializer, initargs=(os.getpid(),))
+        finished = False
+        try:
+            pending = {}
+            queue = iter(enumerate(arguments))
+            with _sigint_held():  # the first submissions start the workers
+                for index, args in queue:
+                    pending[pool.submit(function, *args)] = index
+                    if len(pending) >= 2 * self.max_workers:
+                        break
+            while pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    index = pending.pop(future)
+                    yield index, future.result()
+                    nxt = next(queue, None)
+                    if nxt is not None:
+                        pending[pool.submit(function, *nxt[1])] = nxt[0]
+            finished = True
+        finally:
+            if finished:
+                pool.shutdown(wait=True)
+            else:  # an error, Ctrl-C, SIGTERM or an abandoned iteration: stop the workers now
+                _stop_pool(pool)
+
+    def check(self) -> None:
+        """Nothing to check (see :meth:`DaskExecutor.check`)."""
+
+    def describe(self) -> str:
+        return f"{self.max_workers} local processes"
+
+
+def _stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Cancel what has not started and stop the running workers now: SIGTERM, then SIGKILL after a timeout."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        with contextlib.suppress(OSError, ValueError):
+            process.terminate()
+    deadline = time.monotonic() + _STOP_TIMEOUT
+    for process in processes:
+        with contextlib.suppress(OSError, ValueError):
+            process.join(max(0.0, deadline - time.monotonic()))
+            if process.is_alive():
+                process.kill()
+                process.join(_STOP_TIMEOUT)
+
+
+class DaskExecutor:
+    """Run tasks on a Dask distributed cluster: an existing scheduler at ``address``, or a LocalCluster of
+    ``n_workers`` processes (one thread each) started here and closed when the study ends.
+
+    ``connect_timeout`` (seconds, default :data:`DASK_CONNECT_TIMEOUT`) bounds the wait for the scheduler at
+    ``address``: see :meth:`check`."""
+
+    name = "dask"
+
+    def __init__(self, address: str | None = None, *, n_workers: int | None = None,
+                 connect_timeout: float | None = None):
+        from lfverify.core._validation import check_real
+
+        if (address is None) == (n_workers is None):
+            raise ValueError("DaskExecutor needs exactly one of address (e.g. 'tcp://host:8786') and n_workers "
+                             f"(a LocalCluster); got address={address!r}, n_workers={n_workers!r}")
+        if address is not None and (not isinstance(address, str) or not address):
+            raise ValueError(f"address must be a scheduler address such as 'tcp://127.0.0.1:8786'; got {address!r}")
+        self.address = address
+        self.n_workers = _check_workers(n_workers, "n_workers")
+        self.connect_timeout = DASK_CONNECT_TIMEOUT if connect_timeout is None else check_real(
+            connect_timeout, "connect_timeout (--dask-timeout)", low=0.0, low_inclusive=False)
+        _import_distributed()  # fail early, with the install hint
+
+    def check(self) -> None:
+        """Make sure a Dask scheduler answers at ``address`` within ``connect_timeout`` seconds (nothing to check
+        for a LocalCluster).
+
+        Raises
+        ------
+        ValueError
+            Naming the address and what to try, if the address is malformed, nothing listens there, nothing
+            answers in time, or what answers is not a Dask scheduler (an HTTP server, for instance).
+        """
+        if self.address is not None:
+            _check_scheduler(self.address, self.connect_timeout)
+
+    def map_unordered(self, function, argument_tuples):
+        distributed = _import_distributed()
+        arguments = list(argument_tuples)
+        if not arguments:
+            return
+        cluster = None
+        if self.address is None:
+            # silence_logs: the workers' warnings about tasks cancelled by an interruption stay off the terminal
+            with _sigint_held():
+                cluster = distributed.LocalCluster(n_workers=self.n_workers, threads_per_worker=1, processes=True,
+                                                   dashboard_address=None, silence_logs=logging.ERROR)
+            client = distributed.Client(cluster)
+        else:
+            self.check()
+            try:
+                client = distributed.Client(self.address, timeout=self.connect_timeout)
+            except (OSError, TimeoutError) as exc:
+                raise ValueError(_dask_advice(self.address, f"the client could not connect ({exc})",
+                                              self.connect_timeout)) from exc
+        finished = False
+        try:
+            client.run(_single_threaded_blas)
+            futures = [client.submit(function, *args, pure=False) for args in arguments]
+            index_of = {future.key: index for index, future in enumerate(futures)}
+            for future in distributed.as_completed(futures):
+                yield index_of[future.key], future.result()
+            finished = True
+        finally:
+            logger = logging.getLogger("distributed")
+            level = logger.level
+            if not finished:  # the cancelled tasks' warnings are expected: keep the terminal to one line
+                logger.setLevel(logging.CRITICAL)
+            try:
+                with contextlib.suppress(Exception):
+                    client.close(timeout=_STOP_TIMEOUT)
+                if cluster is not None:
+                    with contextlib.suppress(Exception):
+                        cluster.close(timeout=_STOP_TIMEOUT)
+            finally:
+                logger.setLevel(level)
+
+    def describe(self) -> str:
+        return f"Dask at {self.address}" if self.address else f"Dask LocalCluster of {self.n_workers} processes"
+
+
+def _dask_advice(address: str, problem: str, timeout: float | None = None) -> str:
+    slow = "" if timeout is None else f", raise --dask-timeout (now {timeout:g} s) on a slow network"
+    return (f"--dask {address}: {problem}; check the address (`dask scheduler` listens on tcp://HOST:8786){slow}, "
+            "or run locally with --dask-local N or --workers N")
+
+
+def _check_scheduler(address: str, timeout: float) -> None:
+    """Raise ValueError (:func:`_dask_advice`) unless a Dask scheduler answers at ``address`` within ``timeout``."""
+    from distributed.comm import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(address, strict=False)
+        host, port = parse_host_port(location) if scheme in ("tcp", "tls") else (None, None)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(_dask_advice(address, f"not a scheduler address such as tcp://127.0.0.1:8786 ({exc})")) \
+            from exc
+    if scheme in ("tcp", "tls"):
+        try:  # refused or unreachable: say so at once, without the client's retries
+            socket.create_connection((host, port), timeout=timeout).close()
+        except socket.timeout as exc:
+            raise ValueError(_dask_advice(address, f"no answer within {timeout:g} s (host unreachable or port "
+                                                   "filtered)", timeout)) from exc
+        except OSError as exc:
+            raise ValueError(_dask_advice(address, f"cannot connect ({exc.strerror or exc})")) from exc
+    outcome = {}
+
+    def probe():
+        async def identity():
+            from distributed.comm import connect
+
+            comm = await connect(address, timeout=timeout)
+            try:
+                await comm.write({"op": "identity", "reply": True})
+                return await comm.read()
+            finally:
+                comm.abort()
+
+        try:
+            outcome["reply"] = asyncio.run(asyncio.wait_for(identity(), timeout))
+        except BaseException as exc:  # noqa: BLE001 - anything here means "not a scheduler that answers"
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=probe, name="lfverify-dask-probe", daemon=True)
+    thread.start()
+    thread.join(timeout + _STOP_TIMEOUT)
+    error, reply = outcome.get("error"), outcome.get("reply")
+    if thread.is_alive() or isinstance(error, (TimeoutError, asyncio.TimeoutError)):
+        raise ValueError(_dask_advice(address, f"something listens there but no Dask scheduler answered within "
+                                               f"{timeout:g} s (is it another service?)", timeout))
+    if error is not None:
+        raise ValueError(_dask_advice(address, "what answers there is not a Dask scheduler (its reply is not Dask's "
+                                               f"protocol: {type(error).__name__}); is it an HTTP server or another "
+                                               "service?")) from error
+    if not isinstance(reply, dict) or reply.get("type") != "Scheduler":
+        raise ValueError(_dask_advice(address, "what answers there is not a Dask scheduler (its identity: "
+                                               f"{str(reply)[:80]!r})"))
+
+
+def _import_distributed():
+    try:
+        import distributed
+    except ImportError as exc:
+        raise ValueError("the Dask executor needs the 'distributed' extra: pip install \"lfverify[distributed]\"") \
+            from exc
+    return distributed
+
+
+def make_executor(executor="processes", *, workers: int | None = None, dask_address: str | None = None,
+                  dask_local: int | None = None, dask_timeout: float | None = None):
+    """An executor from a name ("serial", "processes", "dask") or an instance (returned as is).
+
+    ``workers`` sets the number of local processes; ``dask_address`` / ``dask_local`` select the Dask executor
+    (a scheduler address, or the size of a LocalCluster to start) and may not be combined; ``dask_timeout`` is
+    the seconds allowed to reach the scheduler (:class:`DaskExecutor`).
+    """
+    if hasattr(executor, "map_unordered"):
+        return executor
+    if dask_address is not None and dask_local is not None:
+        raise ValueError("give either a Dask scheduler address (--dask) or a LocalCluster size (--dask-local), "
+                         "not both")
+    if dask_address is not None or dask_local is not None:
+        return DaskExecutor(dask_address, n_workers=dask_local, connect_timeout=dask_timeout)
+    if executor == "serial":
+        return SerialExecutor()
+    if executor == "processes":
+        return ProcessExecutor(workers)
+    if executor == "dask":
+        raise ValueError("the Dask executor needs a scheduler address or a LocalCluster size "
+                         "(dask_address / dask_local)")
+    raise ValueError(f"executor must be one of {EXECUTORS} or an executor instance; got {executor!r}")

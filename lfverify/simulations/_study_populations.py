@@ -1,0 +1,62 @@
+"""The populations, metrics and per-replication samples shared by the uniform-convergence, consistency and
+unbiasedness studies.
+
+* ``finite``: 5 atoms in R^2 with their weights and eta (:class:`lfverify.core._populations.FiniteSupportPopulation`;
+  every population quantity is a finite sum);
+* ``bounded-logistic``: x = (u, 1), u ~ U[-1, 1], eta = sigmoid(3 u - 0.5)
+  (:class:`lfverify.core._populations.BoundedLogisticPopulation`: ||x|| <= sqrt 2, Lemma 4's bounded inputs, and a
+  linear model containing the Bayes classifier);
+* metrics F_1 with the tau-logistic loss at tau = 0.33 and Jaccard at tau = 0.75 (Sec. 6's choices).
+
+Replication r of a study at sample size n draws from ``SeedSequence(study seed, key (population, n, r))``, so its
+sample does not depend on how replications are grouped into tasks or which worker runs them.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from lfverify.core._metrics import f1, jaccard
+from lfverify.core._populations import BoundedLogisticPopulation, FiniteSupportPopulation
+from lfverify.simulations._engine import seed_sequence
+
+__all__ = ["POPULATIONS", "METRICS", "feature_bound", "replication_generator", "draw_replications"]
+
+
+def _populations():
+    return {
+        "finite": FiniteSupportPopulation(
+            atoms=[[1.0, 0.5], [-0.7, 1.2], [0.3, -1.1], [-1.2, -0.4], [0.6, 0.9]],
+            weights=[0.3, 0.2, 0.2, 0.15, 0.15],
+            eta=[0.85, 0.4, 0.15, 0.3, 0.6],
+        ),
+        "bounded-logistic": BoundedLogisticPopulation(slope=3.0, offset=-0.5),
+    }
+
+
+#: name -> population (the finite one has 5 atoms in R^2; the continuous one is x = (u, 1), u ~ U[-1, 1]).
+POPULATIONS = _populations()
+#: name -> (metric, tau of the tau-logistic loss)
+METRICS = {"F1": (f1(), 0.33), "Jaccard": (jaccard(), 0.75)}
+
+
+def feature_bound(population) -> float:
+    """c_X = max ||x|| over the support."""
+    if isinstance(population, FiniteSupportPopulation):
+        return float(np.max(np.linalg.norm(population.atoms, axis=1)))
+    return math.sqrt(2.0)  # x = (u, 1) with |u| <= 1
+
+
+def replication_generator(study_seed, population: str, n: int, replication: int) -> np.random.Generator:
+    """The stream of one replication: independent of how replications are grouped into tasks."""
+    key = (("population", population), ("n", int(n)), ("replication", int(replication)))
+    return np.random.default_rng(seed_sequence(study_seed, key))
+
+
+def draw_replications(population, pop_name, n, first, count, study_seed):
+    """(X, y) of shapes (count, n, d), (count, n), replication r drawn from its own stream."""
+    draws = [population.sample(n, seed=replication_generator(study_seed, pop_name, n, r))
+             for r in range(first, first + count)]
+    return np.stack([d[0] for d in draws]), np.stack([d[1] for d in draws]).astype(np.int64)
