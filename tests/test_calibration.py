@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from lfverify.core._calibration_conditions import (
     accuracy_calibration,
+    calibration_reports,
     fbeta_calibration,
     fbeta_max_tau,
     general_calibration,
@@ -161,9 +162,9 @@ def test_theorem_7_reports_a_metric_outside_definition_1():
 
 
 def test_metric_calibration_report_dispatches_by_family():
-    reports = f1().calibration_report(tau_logistic(0.33), surrogate_optimum=0.99, true_utility_at_optimum=0.9)
+    reports = calibration_reports(f1(), tau_logistic(0.33), surrogate_optimum=0.99, true_utility_at_optimum=0.9)
     assert [r.theorem.split(" ")[1] for r in reports] == ["1", "7"]
-    reports = jaccard().calibration_report(tau_logistic(0.75), surrogate_optimum=0.8)
+    reports = calibration_reports(jaccard(), tau_logistic(0.75), surrogate_optimum=0.8)
     assert [r.theorem for r in reports] == ["Thm. 2 (Jaccard-calibration)"]
     assert "hypotheses hold" in str(reports[0])
 
@@ -182,8 +183,8 @@ def test_bad_input():
 
 def test_metric_calibration_report_passes_an_explicit_tau_through():
     """An explicit tau reaches every report (a surviving mutant once dropped it in the dispatch)."""
-    reports = f1().calibration_report(tau_logistic(0.33), surrogate_optimum=0.99, true_utility_at_optimum=0.9,
-                                      tau=0.5)
+    reports = calibration_reports(f1(), tau_logistic(0.33), surrogate_optimum=0.99, true_utility_at_optimum=0.9,
+                                  tau=0.5)
     assert [r.tau for r in reports] == [0.5, 0.5]
     assert not reports[0].holds  # 2 * 0.5 / (1 - 0.5) = 2 > 0.99
 
@@ -448,9 +449,9 @@ def test_kink_caveat_only_for_a_loss_with_a_kink_at_zero():
 
 def test_calibration_reports_dispatch_for_every_family_and_pass_tau():
     loss = tau_logistic(0.33)
-    reports = jaccard().calibration_report(loss, surrogate_optimum=0.8, true_utility_at_optimum=0.7, tau=0.5)
+    reports = calibration_reports(jaccard(), loss, surrogate_optimum=0.8, true_utility_at_optimum=0.7, tau=0.5)
     assert [(r.theorem, r.tau) for r in reports] == [("Thm. 2 (Jaccard-calibration)", 0.5),
                                                       ("Thm. 7 (general U-calibration)", 0.5)]
-    reports = accuracy().calibration_report(logistic(), surrogate_optimum=0.8)
+    reports = calibration_reports(accuracy(), logistic(), surrogate_optimum=0.8)
     assert [r.theorem for r in reports] == ["Prop. 8 (accuracy-calibration)"] and reports[0].holds
-    assert gower_legendre(0.5).calibration_report(loss, surrogate_optimum=0.8) == []
+    assert calibration_reports(gower_legendre(0.5), loss, surrogate_optimum=0.8) == []

@@ -45,7 +45,7 @@ def test_metrics_table_and_bad_argument(capsys):
 
 
 def test_console_script_is_installed():
-    out = subprocess.run([sys.executable, "-m", "lfverify.app._cli", "--version"], capture_output=True, text=True, check=True)
+    out = subprocess.run([sys.executable, "-m", "lfverify", "--version"], capture_output=True, text=True, check=True)
     assert __version__ in out.stdout
 
 
@@ -135,13 +135,12 @@ def test_simulate_dask_timeout_reaches_make_executor(monkeypatch, tmp_path):
     """Oracle: a spy make_executor records its keyword arguments; --dask ADDRESS --dask-timeout 7.5 (not the
     default) must reach it as dask_timeout=7.5.
 
-    Kills: simulations.cli.x_executor_from_args__mutmut_11."""
-    import lfverify.app._simulate_command as scli
-    import lfverify.parallel._executors as executors
+    Kills: simulations.cli.x_executor_from_args__mutmut_11 (before the move to lfverify.app._executor_options)."""
+    import lfverify.app._executor_options as options
 
     seen = []
-    monkeypatch.setattr(executors, "make_executor", lambda *a, **k: seen.append((a, k)) or "executor")
-    assert scli.executor_from_args(_simulate_args(tmp_path, dask="tcp://10.0.0.1:8786", dask_timeout=7.5)) == "executor"
+    monkeypatch.setattr(options, "make_executor", lambda *a, **k: seen.append((a, k)) or "executor")
+    assert options.executor_from_args(_simulate_args(tmp_path, dask="tcp://10.0.0.1:8786", dask_timeout=7.5)) == "executor"
     assert seen == [((), {"dask_address": "tcp://10.0.0.1:8786", "dask_local": None, "dask_timeout": 7.5})]
 
 

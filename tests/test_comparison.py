@@ -183,7 +183,7 @@ def test_the_remedies_options_are_part_of_the_fingerprint(monkeypatch):
     the compare cells' settings carry the options, so the fingerprint moves with them; a table run without remedies
     keeps its fingerprint."""
     import lfverify.experiments._protocol as protocol
-    from lfverify.experiments._command import BenchOptions, build_cells
+    from lfverify.experiments._benchmark import BenchOptions, build_cells
     from lfverify.experiments._runner import fingerprint
 
     options = BenchOptions(datasets=("heart",), experiments=("compare", "table"), trials=1, data_root=DATA_ROOT)
@@ -219,7 +219,7 @@ def test_bench_compare_command_writes_the_comparison(tmp_path):
 
 
 def test_compare_is_not_a_default_experiment():
-    from lfverify.experiments._command import DEFAULT_EXPERIMENTS, EXPERIMENTS, BenchOptions
+    from lfverify.experiments._benchmark import DEFAULT_EXPERIMENTS, EXPERIMENTS, BenchOptions
 
     assert "compare" in EXPERIMENTS and "compare" not in DEFAULT_EXPERIMENTS
     assert BenchOptions().experiments == DEFAULT_EXPERIMENTS

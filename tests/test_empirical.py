@@ -483,7 +483,7 @@ def test_constructor_messages_name_argument_and_received_value():
     X, y, _ = _data(20, 6, 2)
     cases = [
         (TypeError, "metric must be a LinearFractionalMetric; got str", dict(metric="f1")),
-        (TypeError, "loss must be a SurrogateLoss (lfverify.core._losses); got function", dict(loss=lambda m: m)),
+        (TypeError, "loss must be a SurrogateLoss (lfverify.core); got function", dict(loss=lambda m: m)),
         (ValueError, "split must be 'first-half', 'random' or a SampleSplit; got 'halves'", dict(split="halves")),
         (TypeError, "split must be 'first-half', 'random' or a SampleSplit; got tuple", dict(split=(0, 1))),
         (ValueError, "side must be 'right' or 'left'; got 'both'", dict(side="both")),

@@ -407,3 +407,31 @@ def test_cost_sensitive_threshold_folds_follow_the_seed_and_the_callers_options(
         np.testing.assert_array_equal(weights, clf.optimization_result_.weights)
         np.testing.assert_array_equal(kw.pop("theta0"), clf.coef_.ravel())
         assert kw == {"C": 0.5, "fit_intercept_column": False, "max_iter": 7, "gtol": 1e-5}
+
+
+@pytest.mark.parametrize("options", [{}, {"threshold_cv": 3}, {"objective": "surrogate-utility"},
+                                     {"objective": "surrogate-utility", "threshold": "zero", "init": "erm"}])
+def test_fit_checks_X_once_and_the_public_entry_points_check_it_themselves(data, monkeypatch, options):
+    """Oracle: a spy on lfverify's feature and label checks wherever the learning and core modules bound them.
+    After scikit-learn's ``validate_data`` inside ``fit``, no module checks X or y again (the fit goes through the
+    unchecked internals); the companion calls the public ``fit_cost_sensitive`` / ``EmpiricalSurrogateUtility``,
+    which must check them (so the spy can see a check)."""
+    import lfverify.core._empirical as empirical
+    import lfverify.learn._cost_sensitive as cost_sensitive
+    import lfverify.learn._thresholds as thresholds
+    from lfverify.learn._cost_sensitive import fit_cost_sensitive
+
+    seen = []
+    for module in (empirical, cost_sensitive, thresholds):
+        for name in ("check_features", "check_labels"):
+            if hasattr(module, name):
+                original = getattr(module, name)
+                monkeypatch.setattr(module, name, lambda *a, _o=original, _n=name, **k: seen.append(_n) or _o(*a, **k))
+    X, y = data
+    LinearFractionalClassifier(random_state=0, **options).fit(X, y)
+    assert seen == []
+    fit_cost_sensitive(f1(), tau_logistic(1.0), X, np.where(y == 1, 1, -1), max_level_iter=1)
+    assert seen == ["check_features", "check_labels"]
+    seen.clear()
+    EmpiricalSurrogateUtility(f1(), tau_logistic(0.3), X, np.where(y == 1, 1, -1))
+    assert seen == ["check_features", "check_labels"]

@@ -276,7 +276,7 @@ def _no_work(monkeypatch):
 
     import lfverify.proofs as proofs
     import lfverify.app._report as report
-    import lfverify.experiments._command as command
+    import lfverify.experiments._benchmark as command
 
     def forbidden(*args, **kwargs):
         raise AssertionError("work started before the output location was checked")
@@ -457,7 +457,7 @@ def test_every_failure_is_one_line_and_debug_shows_the_traceback(monkeypatch, ca
     def boom(args):
         raise KeyError("planted")
 
-    monkeypatch.setitem(cli.SUBCOMMANDS, "metrics", (cli.SUBCOMMANDS["metrics"][0], boom))
+    monkeypatch.setattr(cli.command_module("metrics"), "run", boom)
     assert cli.main(["metrics"]) == 3
     line = _one_error_line(capsys.readouterr().err, "internal error")
     assert line == ("lfverify metrics: internal error: KeyError: 'planted' (a bug; run again with --debug for the "
@@ -469,7 +469,7 @@ def test_every_failure_is_one_line_and_debug_shows_the_traceback(monkeypatch, ca
     def interrupted(args):
         raise KeyboardInterrupt
 
-    monkeypatch.setitem(cli.SUBCOMMANDS, "metrics", (cli.SUBCOMMANDS["metrics"][0], interrupted))
+    monkeypatch.setattr(cli.command_module("metrics"), "run", interrupted)
     assert cli.main(["metrics"]) == 130
     assert "interrupted (Ctrl-C)" in _one_error_line(capsys.readouterr().err, "interrupted")
     assert cli.main(["metrics", "--alpha", "nan"]) == 130  # (the planted command ignores its options)

@@ -13,25 +13,52 @@ import re
 import numpy as np
 import pytest
 from scipy import stats
-
-import lfverify.paper._tables as paper_values
-from lfverify.experiments._curve_claims import plug_in_significant_wins, small_sample_comparisons, tau_shapes
-from lfverify.paper._tables import PAPER_METHODS, PAPER_RESULTS, PAPER_TABLE2_DATASETS
-from lfverify.experiments._protocol import (ProtocolConfig, child_seed, run_convergence, run_trial,
-                                               split_indices, trial_seed_sequence)
-from lfverify.experiments._markdown import (collect_curve_errors, collect_curve_values, convergence_summary,
-                                             format_mean_se, iterations_to_final, markdown_curve_table,
-                                             markdown_convergence_table, markdown_learning_rate_table,
-                                             markdown_results_table, markdown_sample_complexity_claims,
-                                             markdown_tau_claims, markdown_training_table,
-                                             collect_training_values, surrogate_metric_tradeoff)
-from lfverify.experiments._runner import Cell, fingerprint, load_records, record_path, run_cells
-from lfverify.experiments._statistics import (bold_methods, one_sided_p_value, summarize,
-                                                 within_combined_standard_errors)
 from shared_files import DATA_ROOT, PAPER_TEX, needs_data, needs_tex
 
-
-
+import lfverify.paper._tables as paper_values
+from lfverify.core._seeding import child
+from lfverify.experiments._curve_claims import (
+    plug_in_significant_wins,
+    small_sample_comparisons,
+    tau_shapes,
+)
+from lfverify.experiments._markdown import (
+    collect_curve_errors,
+    collect_curve_values,
+    collect_training_values,
+    convergence_summary,
+    format_mean_se,
+    iterations_to_final,
+    markdown_convergence_table,
+    markdown_curve_table,
+    markdown_learning_rate_table,
+    markdown_results_table,
+    markdown_sample_complexity_claims,
+    markdown_tau_claims,
+    markdown_training_table,
+    surrogate_metric_tradeoff,
+)
+from lfverify.experiments._protocol import (
+    ProtocolConfig,
+    run_convergence,
+    run_trial,
+    split_indices,
+    trial_seed_sequence,
+)
+from lfverify.experiments._runner import (
+    Cell,
+    fingerprint,
+    load_records,
+    record_path,
+    run_cells,
+)
+from lfverify.experiments._statistics import (
+    bold_methods,
+    one_sided_p_value,
+    summarize,
+    within_combined_standard_errors,
+)
+from lfverify.paper._tables import PAPER_METHODS, PAPER_RESULTS, PAPER_TABLE2_DATASETS
 
 # ---------------------------------------------------------------------- the printed tables (transcription)
 _CELL = re.compile(r"^(\\textbf\{)?\s*(\d\.\d{3}) \((\d+)\)\s*\}?$")
@@ -576,7 +603,7 @@ def test_trial_seeds_are_fixed_and_distinct():
     assert a.generate_state(2).tolist() == trial_seed_sequence(0, "heart", 3).generate_state(2).tolist()
     others = [trial_seed_sequence(0, "heart", 4), trial_seed_sequence(0, "sonar", 3), trial_seed_sequence(1, "heart", 3)]
     assert all(o.generate_state(2).tolist() != a.generate_state(2).tolist() for o in others)
-    assert child_seed(a, 1).generate_state(1).tolist() == child_seed(a, 1).generate_state(1).tolist()
+    assert child(a, 1).generate_state(1).tolist() == child(a, 1).generate_state(1).tolist()
 
 
 def test_split_indices_sizes_and_both_classes():
@@ -688,7 +715,11 @@ def _record_bytes(out):
 def test_records_are_byte_identical_on_every_executor(tmp_path):
     """Serial, 2 spawned processes and a real Dask LocalCluster of 2 processes write the same record files, byte
     for byte (timings go to their own files; every cell runs with one BLAS thread)."""
-    from lfverify.parallel._executors import DaskExecutor, ProcessExecutor, SerialExecutor
+    from lfverify.parallel._executors import (
+        DaskExecutor,
+        ProcessExecutor,
+        SerialExecutor,
+    )
 
     cells = _cells(trials=3, methods=["U-BFGS", "ERM", "Plug-in"])
     outputs = {}
@@ -709,9 +740,14 @@ def test_records_are_byte_identical_on_every_executor(tmp_path):
 @needs_data
 def test_bench_executor_options_reach_the_runner(tmp_path, monkeypatch):
     """--serial, --workers N, --jobs N, --dask-local N and --dask ADDRESS each select their executor."""
+    from lfverify.app._bench_command import options_from_args
     from lfverify.app._cli import build_parser
-    from lfverify.experiments._command import make_bench_executor, options_from_args
-    from lfverify.parallel._executors import DaskExecutor, ProcessExecutor, SerialExecutor
+    from lfverify.experiments._benchmark import make_bench_executor
+    from lfverify.parallel._executors import (
+        DaskExecutor,
+        ProcessExecutor,
+        SerialExecutor,
+    )
 
     def executor(*argv):
         return make_bench_executor(options_from_args(build_parser().parse_args(["bench", "--out", "x", *argv])))
@@ -773,8 +809,8 @@ def test_a_trial_loads_its_data_set_from_the_given_root(monkeypatch):
     :func:`lfverify.learn._datasets.load_dataset` (an explicit root is not replaced by the default search).
 
     Kills: paper_benchmark.runner.x__dataset__lfv_dropkw_1 (``load_dataset(name)``)."""
-    import lfverify.learn._datasets
     import lfverify.experiments._runner as runner
+    import lfverify.learn._datasets
 
     calls = []
     monkeypatch.setattr(lfverify.learn._datasets, "load_dataset", lambda *a, **k: calls.append((a, k)) or "loaded")

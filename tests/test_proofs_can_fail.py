@@ -136,8 +136,8 @@ def test_table1_library_check_reports_a_planted_library_metric(monkeypatch):
 
     monkeypatch.setattr(metrics, "jaccard", lambda: metrics.f_beta(1.0))
     outcome = table1.check_library_coefficients()
-    assert _erratum_fields(outcome, "lfverify.core._metrics disagrees with the derived coefficients for ['jaccard()']") == (
-        "lfverify.core._metrics (not the paper)", "library coefficients", "see summary",
+    assert _erratum_fields(outcome, "lfverify.core disagrees with the derived coefficients for ['jaccard()']") == (
+        "lfverify.core (not the paper)", "library coefficients", "see summary",
         "the library computes another metric", "jaccard()", "exact comparison")
 
 
@@ -811,8 +811,8 @@ def test_table1_library_check_compares_at_every_documented_parameter(monkeypatch
     monkeypatch.setattr(metrics, name, planted)
     outcome = table1.check_library_coefficients()
     point = f"{name}({wrong_at:g})"
-    assert _erratum_fields(outcome, f"lfverify.core._metrics disagrees with the derived coefficients for ['{point}']") == (
-        "lfverify.core._metrics (not the paper)", "library coefficients", "see summary",
+    assert _erratum_fields(outcome, f"lfverify.core disagrees with the derived coefficients for ['{point}']") == (
+        "lfverify.core (not the paper)", "library coefficients", "see summary",
         "the library computes another metric", point, "exact comparison")
 
 

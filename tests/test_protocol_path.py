@@ -39,15 +39,24 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import f1_score, jaccard_score
 from sklearn.svm import LinearSVC
 
+import lfverify.experiments._protocol as protocol
 import lfverify.learn._baselines as baselines
 import lfverify.learn._estimator as estimator
-from lfverify.learn._datasets import Dataset
 from lfverify.core._empirical import EmpiricalSurrogateUtility
+from lfverify.core._seeding import child
+from lfverify.experiments._protocol import (
+    ALL_METHODS,
+    BASELINE_METHODS,
+    PAPER_TAU,
+    REMEDY_METHODS,
+    ProtocolConfig,
+    _subsample,
+    run_trial,
+    split_indices,
+    trial_seed_sequence,
+)
+from lfverify.learn._datasets import Dataset
 from lfverify.learn._estimator import LinearFractionalClassifier
-import lfverify.experiments._protocol as protocol
-from lfverify.experiments._protocol import (ALL_METHODS, BASELINE_METHODS, PAPER_TAU,
-                                               REMEDY_METHODS, ProtocolConfig, _subsample, child_seed, run_trial,
-                                               split_indices, trial_seed_sequence)
 
 #: W-ERM's liblinear grid on the tiny sample stops some fits at max_iter (counted and warned by the baseline).
 pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
@@ -597,7 +606,7 @@ def test_the_split_fractions_reach_both_splits(monkeypatch):
 def test_each_method_is_seeded_by_its_fixed_child_of_the_trial_seed(full, monkeypatch):
     """App. C.2: W-ERM's and Plug-in's splits are "at random"; the module docstring: one SeedSequence per
     (data set, trial) "whose fixed children seed ... the baselines (2)", and "a method's position seeds its fits
-    (child_seed(seq, 2, index))" (the index in ALL_METHODS), "so a trial's numbers do not depend on ... the other
+    (child(seq, 2, index))" (the index in ALL_METHODS), "so a trial's numbers do not depend on ... the other
     experiments".
 
     Each baseline (make_baseline's seed, the random_state its fit runs with) and each remedy (the estimator's
@@ -668,11 +677,11 @@ def test_the_int_seed_trial_and_data_set_name_fix_the_draws(monkeypatch):
         with pytest.raises(ValueError, match="seed must be an int >= 0"):
             run_trial(DATA, TRIAL, config, seed=bad)
     seq = trial_seed_sequence(SEED, DATA.name, TRIAL)
-    before = child_seed(seq, 2, 4).generate_state(4).tolist()
+    before = child(seq, 2, 4).generate_state(4).tolist()
     seq.spawn(3)
-    assert child_seed(seq, 2, 4).generate_state(4).tolist() == before
-    assert _key(child_seed(seq, 2, 4)) == _key(_documented_child(SEED, DATA.name, TRIAL, 2, 4))
-    assert child_seed(seq, 2, 5).generate_state(4).tolist() != before
+    assert child(seq, 2, 4).generate_state(4).tolist() == before
+    assert _key(child(seq, 2, 4)) == _key(_documented_child(SEED, DATA.name, TRIAL, 2, 4))
+    assert child(seq, 2, 5).generate_state(4).tolist() != before
 
 
 def test_the_documented_seed_child_reproduces_the_trial_and_an_int_seed_equals_its_seed_sequence(monkeypatch):
@@ -686,7 +695,7 @@ def test_the_documented_seed_child_reproduces_the_trial_and_an_int_seed_equals_i
     4/5 of the rows): refitting on the trial's training rows with the documented child reproduces the trial's
     inner rows and test predictions exactly; an int s and SeedSequence(s) give the same inner rows and
     coefficients, the same SeedSequence object fitted twice gives the same again (not advanced), and a spawned
-    child child_seed(SeedSequence(s), 2, 3) gives other inner rows.
+    child child(SeedSequence(s), 2, 3) gives other inner rows.
     Kills: the seed handed over as an int drawn from the child (int(child.generate_state(1)[0])); the trial's
     SeedSequence itself handed over; the remedy seeded by a fresh SeedSequence(seed); Cost-sensitive+CV's
     threshold_cv=5 dropped (no folds).
@@ -717,7 +726,7 @@ def test_the_documented_seed_child_reproduces_the_trial_and_an_int_seed_equals_i
         sequence = np.random.SeedSequence(11)
         assert refit(method, sequence)[:3] == as_int
         assert refit(method, sequence)[:3] == as_int  # the SeedSequence was not advanced by the first fit
-        assert refit(method, child_seed(np.random.SeedSequence(11), 2, 3))[0] != as_int[0]
+        assert refit(method, child(np.random.SeedSequence(11), 2, 3))[0] != as_int[0]
 
 
 def test_split_indices_and_subsample_partition_as_documented():

@@ -119,7 +119,7 @@ def test_bad_mode():
 def test_full_mode_runs_the_full_studies_and_the_paper_protocol(monkeypatch, tmp_path):
     """--full passes mode "full" to every study and the paper's defaults (50 trials, every data set) to the
     benchmark; the runners are replaced by recorders (the real full run takes hours)."""
-    import lfverify.experiments._command as command
+    import lfverify.experiments._benchmark as command
     import lfverify.simulations as simulations
 
     studies, options = [], []
@@ -320,7 +320,7 @@ def test_benchmark_options_name_the_verify_command_and_a_failure_marks_every_exp
     error with the message.  Oracle: the hand-typed command strings and experiment names.
     Kills: report.x__run_benchmark__mutmut_79, report.x__run_benchmark__mutmut_98"""
     import lfverify.learn._datasets as datasets
-    import lfverify.experiments._command as command
+    import lfverify.experiments._benchmark as command
     from lfverify.parallel._executors import SerialExecutor
 
     seen = []
@@ -400,28 +400,6 @@ def test_progress_names_every_self_check_as_it_runs(monkeypatch, tmp_path):
     assert said == ["self-check: planted one", "self-check: planted two"]
 
 
-def test_benchmark_without_scikit_learn_marks_every_experiment_as_an_error(monkeypatch, tmp_path):
-    """When the benchmark cannot be imported (scikit-learn missing; planted by a None entry in sys.modules), each
-    of the four experiments table, convergence, sample-complexity, tau is an error carrying the ImportError's
-    message, after the data sets loaded.  Oracle: the hand-typed experiment names and Python's message.
-
-    Kills: report.x__run_benchmark__mutmut_98 (the loop of the ImportError branch with "TABLE")."""
-    import sys
-
-    import lfverify.learn._datasets as datasets
-
-    monkeypatch.setattr(datasets, "available_datasets", lambda: [])
-    monkeypatch.setitem(sys.modules, "lfverify.experiments._command", None)
-    results, markdown, figures = report._run_benchmark("quick", tmp_path, None, False, lambda text: None)
-    assert (markdown, figures) == ("", [])
-    assert list(results) == ["datasets", "table", "convergence", "sample-complexity", "tau"]
-    assert results["datasets"].outcome == "as recorded"
-    for name in ("table", "convergence", "sample-complexity", "tau"):
-        e = results[name]
-        assert (e.kind, e.target, e.outcome, e.figure) == (
-            "benchmark", name, "error", "import of lfverify.experiments._command halted; None in sys.modules")
-
-
 def test_a_finished_benchmark_is_judged_experiment_by_experiment_against_the_record(monkeypatch, tmp_path):
     """Spy on paper_benchmark.command.run_benchmark that finishes with an empty summary.json: each of the four
     experiments table, convergence, sample-complexity, tau gets the verdict "does not hold: no <name> results in
@@ -430,7 +408,7 @@ def test_a_finished_benchmark_is_judged_experiment_by_experiment_against_the_rec
 
     Kills: report.x__run_benchmark__mutmut_98 (the verdict loop with "TABLE")."""
     import lfverify.learn._datasets as datasets
-    import lfverify.experiments._command as command
+    import lfverify.experiments._benchmark as command
     from lfverify.parallel._executors import SerialExecutor
 
     def finished_benchmark(options, *, executor=None):

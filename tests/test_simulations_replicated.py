@@ -160,7 +160,7 @@ def test_replicated_samples_class_sums_messages():
     import re
 
     samples = replicated.ReplicatedSamples(np.zeros((2, 6, 2)), np.ones((2, 6), dtype=int))
-    with pytest.raises(TypeError, match=re.escape("loss must be a SurrogateLoss (lfverify.core._losses); got str") + "$"):
+    with pytest.raises(TypeError, match=re.escape("loss must be a SurrogateLoss (lfverify.core); got str") + "$"):
         samples.class_sums(np.zeros((1, 2)), "logistic")
     with pytest.raises(ValueError, match=re.escape("side must be 'right' or 'left'; got 'middle'") + "$"):
         samples.class_sums(np.zeros((1, 2)), tau_logistic(0.5), side="middle")

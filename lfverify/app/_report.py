@@ -1,11 +1,11 @@
 """``lfverify verify``: run every check of the claims registry and write REPORT.md and report.json.
 
-The registry (:mod:`lfverify.paper._registry`) maps each claim of the paper to its evidence.  This module runs the
+The registry (:mod:`lfverify.paper`) maps each claim of the paper to its evidence.  This module runs the
 evidence that the installed package can run on its own - the SymPy derivations (:mod:`lfverify.proofs`), the
-quick self-checks (:mod:`lfverify.app._self_checks`), the Monte-Carlo studies (:mod:`lfverify.simulations`) and the
+quick self-checks (:mod:`lfverify.app`), the Monte-Carlo studies (:mod:`lfverify.simulations`) and the
 App. C benchmark (:mod:`lfverify.experiments`) - and lists the property tests, which ``pytest`` runs.
 
-Claims that fail as stated link to their corrected statements (:data:`lfverify.paper._registry.CORRECTED_CLAIMS`), which
+Claims that fail as stated link to their corrected statements (:data:`lfverify.paper.CORRECTED_CLAIMS`), which
 are reported as claims of their own, in a second table of REPORT.md.
 
 Every piece of evidence has a recorded result (a proof claim's ``expected`` status, a self-check's
@@ -28,8 +28,28 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from lfverify._version import __version__
+from lfverify.experiments._benchmark import BenchOptions, run_benchmark
+from lfverify.experiments._curve_claims import small_sample_comparisons
+from lfverify.experiments._statistics import summarize, within_combined_standard_errors
 from lfverify.io._atomic import write_text_atomically
+from lfverify.io._figures import matplotlib_available
+from lfverify.io._output_folder import (
+    check_output_folder,
+    claim_output_folder,
+    settings_fingerprint,
+)
+from lfverify.learn._datasets import (
+    DATASETS_ENV_VARIABLE,
+    available_datasets,
+    dataset_root,
+    load_dataset,
+)
 from lfverify.paper._registry import CORRECTED_CLAIMS, PAPER_CLAIMS, PaperClaim
+from lfverify.paper._tables import printed_result
+from lfverify.parallel._executors import make_executor
+from lfverify.proofs import all_claims, run_claims
+from lfverify.proofs._errata import errata_markdown
+from lfverify.simulations import run_study
 
 __all__ = ["EvidenceResult", "ClaimReport", "VerificationReport", "run_verification", "MODES",
            "STUDY_EXPECTATIONS", "BENCHMARK_EXPECTATIONS"]
@@ -145,8 +165,6 @@ class VerificationReport:
 
 # ---------------------------------------------------------------------------------------------- runners
 def _run_derivations(progress):
-    from lfverify.proofs import all_claims, run_claims
-
     started = time.perf_counter()
     results = run_claims(all_claims(), progress=lambda c: progress(f"derivation: {c.title}"))
     by_label: dict[str, list] = {}
@@ -231,7 +249,7 @@ def run_verification(mode: str = "quick", *, out, executor="processes", jobs: in
     mode : {"quick", "full"}
     out : path-like, keyword-only
         Output folder; studies and the benchmark keep their records below it, so a re-run resumes.
-    executor : "serial", "processes" or an executor instance of :mod:`lfverify.parallel._executors`
+    executor : "serial", "processes" or an executor instance of :mod:`lfverify.parallel`
         Where the Monte-Carlo tasks and the benchmark's trials run (Dask: pass a DaskExecutor).
     jobs : int or None
         Worker processes of a "processes" executor (default: the number of CPUs).
@@ -248,11 +266,9 @@ def run_verification(mode: str = "quick", *, out, executor="processes", jobs: in
     out = Path(out)
     say = progress or (lambda text: None)
     started = time.perf_counter()
-    from lfverify.parallel._executors import make_executor
 
     executor = make_executor(executor, workers=jobs)
     _check_before_work(out, mode, executor, benchmark)
-    from lfverify.io._figures import matplotlib_available
 
     figures = figures and matplotlib_available()
 
@@ -267,8 +283,6 @@ def run_verification(mode: str = "quick", *, out, executor="processes", jobs: in
         wanted_studies &= set(studies)
     study_results, rates, figure_paths = {}, [], []
     for name in sorted(wanted_studies):
-        from lfverify.simulations import run_study
-
         say(f"simulation: {name} ({study_mode or mode})")
         t0 = time.perf_counter()
         try:
@@ -308,7 +322,6 @@ def run_verification(mode: str = "quick", *, out, executor="processes", jobs: in
     claims = [claim_report(claim) for claim in PAPER_CLAIMS]
     corrected = [claim_report(claim) for claim in CORRECTED_CLAIMS]
 
-    from lfverify.proofs._errata import errata_markdown
 
     result = VerificationReport(mode, claims, time.perf_counter() - started, errata_markdown(proof_results), rates,
                                 bench_markdown, figure_paths, corrected)
@@ -321,11 +334,8 @@ def _check_before_work(out: Path, mode: str, executor, benchmark: bool) -> None:
     subfolders the studies and the benchmark write, the Dask scheduler, and an explicit data-set folder."""
     import os
 
-    from lfverify.io._output_folder import check_output_folder, claim_output_folder, settings_fingerprint
     
     if benchmark:
-        from lfverify.learn._datasets import DATASETS_ENV_VARIABLE, dataset_root
-
         if os.environ.get(DATASETS_ENV_VARIABLE):
             dataset_root()  # FileNotFoundError naming the variable
     getattr(executor, "check", lambda: None)()
@@ -341,8 +351,6 @@ def _run_benchmark(mode, out, executor, figures, say):
     results = {}
     t0 = time.perf_counter()
     try:
-        from lfverify.learn._datasets import available_datasets, load_dataset
-
         say("benchmark: data sets")
         names = available_datasets()
         for name in names:
@@ -353,12 +361,6 @@ def _run_benchmark(mode, out, executor, figures, say):
     except Exception as exc:  # noqa: BLE001
         results["datasets"] = EvidenceResult("benchmark", "datasets", "error", f"{type(exc).__name__}: {exc}",
                                              time.perf_counter() - t0)
-        return results, "", []
-    try:
-        from lfverify.experiments._command import BenchOptions, run_benchmark
-    except ImportError as exc:  # scikit-learn missing
-        for name in ("table", "convergence", "sample-complexity", "tau"):
-            results.setdefault(name, EvidenceResult("benchmark", name, "error", str(exc)))
         return results, "", []
     options = BenchOptions(out=out, figures=figures, progress=None, command=f"lfverify verify --{mode}",
                            **(VERIFY_QUICK_BENCHMARK if mode == "quick" else {}))
@@ -398,8 +400,6 @@ def _benchmark_verdict(name, summary) -> tuple[bool, str]:
     * tau: some tau of the proven range ((0, 1/3] for F1, (0, 1) for Jaccard) is at least as good as every tau
       outside it (the sensitivity claim of App. C.6 that the proven ranges are where tau should be chosen).
     """
-    from lfverify.paper._tables import printed_result
-    from lfverify.experiments._statistics import summarize, within_combined_standard_errors
 
     part = summary.get(name)
     if not part:
@@ -433,8 +433,6 @@ def _benchmark_verdict(name, summary) -> tuple[bool, str]:
         return total > 0 and 2 * fast > total, (f"U-BFGS reaches its final surrogate utility within 30 iterations "
                                                 f"(median over trials) in {fast} of {total} (data set, metric) pairs")
     if name == "sample-complexity":
-        from lfverify.experiments._curve_claims import small_sample_comparisons
-
         wins = total = 0
         for metric, per_dataset in part.items():
             curves = {d: {m: {float(x): v for x, v in xs.items()} for m, xs in ms.items()}

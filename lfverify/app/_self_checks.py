@@ -17,8 +17,12 @@ import numpy as np
 
 import lfverify.core._losses as L
 import lfverify.core._metrics as M
-from lfverify.core._empirical import EmpiricalSurrogateUtility, _reference_gradient_direction
+from lfverify.core._empirical import (
+    EmpiricalSurrogateUtility,
+    _reference_gradient_direction,
+)
 from lfverify.core._populations import FiniteSupportPopulation, GaussianPopulation
+from lfverify.learn._optimize import maximize_surrogate_utility
 
 __all__ = ["Check", "CheckResult", "CHECKS", "run_checks"]
 
@@ -178,7 +182,6 @@ def _optimizer_problem():
 def _check_algorithm1() -> tuple[bool, str]:
     from scipy.optimize import minimize
 
-    from lfverify.learn._optimize import maximize_surrogate_utility
 
     objective, _, _ = _optimizer_problem()
     start = np.array([-2.0, 2.0, 0.0])  # N_hat < 0 here: phase 1 must run
@@ -193,8 +196,6 @@ def _check_algorithm1() -> tuple[bool, str]:
 
 
 def _check_algorithm2() -> tuple[bool, str]:
-    from lfverify.learn._optimize import maximize_surrogate_utility
-
     objective, X, y = _optimizer_problem()
     theta = np.array([0.5, -0.2, 0.1])
     result = maximize_surrogate_utility(objective, theta, method="gd", learning_rate=0.05, max_iter=10)

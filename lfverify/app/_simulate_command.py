@@ -1,22 +1,27 @@
 """``lfverify simulate NAME [--quick|--full] --out DIR``: run (or resume) a Monte-Carlo study.
 
-Registered in :mod:`lfverify.app._cli` through :func:`add_arguments` and :func:`run`.
+Loaded by :mod:`lfverify.app` when the command is ``simulate``: :func:`add_arguments` and :func:`run`.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-__all__ = ["add_arguments", "add_executor_arguments", "executor_from_args", "run", "HELP"]
+from lfverify.app._executor_options import add_executor_arguments, executor_from_args
+from lfverify.io._output_folder import (
+    check_output_folder,
+    claim_output_folder,
+    settings_fingerprint,
+)
+from lfverify.simulations import STUDIES, STUDY_NAMES
+from lfverify.simulations._engine import run as run_engine
 
-HELP = "run a Monte-Carlo study of Lemma 4, Thm. 5, Thms. 1-2 or Lemma 3 (resumable; serial, processes or Dask)"
+__all__ = ["add_arguments", "run"]
 
 
 def add_arguments(parser) -> None:
     """The options of ``lfverify simulate``."""
-    from lfverify.simulations import STUDY_NAMES
 
     parser.add_argument("name", choices=[*STUDY_NAMES, "all"],
                         help="the study (uniform-convergence: Lemma 4; consistency: Thm. 5; calibration: Thms. 1-2; "
@@ -33,35 +38,6 @@ def add_arguments(parser) -> None:
     parser.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
     parser.add_argument("--progress", action="store_true", default=None,
                         help="force the progress bar (default: only when stderr is a terminal)")
-
-
-def add_executor_arguments(parser):
-    """Where the tasks run: --serial, --workers N, --dask ADDRESS or --dask-local N (exclusive).
-
-    Shared by ``lfverify simulate``, ``lfverify verify`` and ``lfverify bench``; :func:`executor_from_args` reads
-    them.  Returns the mutually exclusive group (``bench`` adds its older ``--jobs N`` to it).
-    """
-    where = parser.add_mutually_exclusive_group()
-    where.add_argument("--serial", action="store_true", help="run the simulations in this process")
-    where.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: all cores)")
-    where.add_argument("--dask", metavar="ADDRESS", help="a Dask scheduler, e.g. tcp://127.0.0.1:8786")
-    where.add_argument("--dask-local", type=int, metavar="N", help="start a Dask LocalCluster of N worker processes")
-    parser.add_argument("--dask-timeout", type=float, metavar="SECONDS",
-                        help="seconds to reach the --dask scheduler and hear it answer (default 10)")
-    return where
-
-
-def executor_from_args(args):
-    """The executor selected by :func:`add_executor_arguments`' options."""
-    from lfverify.parallel._executors import make_executor
-
-    if args.serial:
-        return make_executor("serial")
-    if args.dask or args.dask_local is not None:
-        return make_executor(dask_address=args.dask, dask_local=args.dask_local, dask_timeout=args.dask_timeout)
-    if args.dask_timeout is not None:
-        raise ValueError("--dask-timeout applies to --dask ADDRESS only")
-    return make_executor("processes", workers=args.workers)
 
 
 def _verdict_lines(summary: dict) -> list[str]:
@@ -97,17 +73,12 @@ def _verdict_lines(summary: dict) -> list[str]:
 
 def run(args) -> int:
     """Run the selected study (or all of them) and print where the results went and the verdicts."""
-    from lfverify.io._output_folder import check_output_folder
-    from lfverify.simulations import STUDIES, STUDY_NAMES
-    from lfverify.simulations._engine import run as run_engine
 
     executor = executor_from_args(args)
     executor.check()  # a Dask scheduler must answer before any work starts
     names = list(STUDY_NAMES) if args.name == "all" else [args.name]
     out = check_output_folder(args.out, option="--out")
     if args.name == "all":  # each study also claims its own subfolder
-        from lfverify.io._output_folder import claim_output_folder, settings_fingerprint
-
         seed = "default" if args.seed is None else args.seed
         claim_output_folder(out, command="simulate all", settings=f"mode {args.mode}, seed {seed}",
                             fingerprint=settings_fingerprint({"mode": args.mode, "seed": args.seed}))

@@ -25,8 +25,18 @@ from scipy import sparse
 
 from lfverify.core._losses import SurrogateLoss
 from lfverify.core._metrics import LinearFractionalMetric
-from lfverify.core._scores import gradient_direction, ratio_and_direction, score_coefficients
-from lfverify.core._validation import check_features, check_labels, check_parameters, check_real
+from lfverify.core._scores import (
+    gradient_direction,
+    ratio_and_direction,
+    score_coefficients,
+)
+from lfverify.core._seeding import as_generator
+from lfverify.core._validation import (
+    check_features,
+    check_labels,
+    check_parameters,
+    check_real,
+)
 
 __all__ = ["SampleSplit", "sample_split", "EmpiricalEvaluation", "EmpiricalSurrogateUtility"]
 
@@ -59,7 +69,7 @@ def sample_split(n_samples: int, *, shuffle: bool = False, seed=None) -> SampleS
     if n_samples < 2:
         raise ValueError(f"n_samples must be at least 2 so that both halves S_0 and S_1 are non-empty; got {n_samples}")
     m = n_samples // 2
-    order = np.random.default_rng(seed).permutation(n_samples) if shuffle else np.arange(n_samples)
+    order = as_generator(seed, "seed").permutation(n_samples) if shuffle else np.arange(n_samples)
     return SampleSplit(np.sort(order[:m]), np.sort(order[m:]))
 
 
@@ -119,7 +129,7 @@ class EmpiricalSurrogateUtility:
         Seed of the "random" split.
     prior : float in (0, 1) or None, keyword-only
         ``None`` (default) uses the per-sample unbiased form of prior-dependent offsets b_k (see
-        :mod:`lfverify.core._scores`); a float uses b_k(prior) as constants.
+        :mod:`lfverify.core`); a float uses b_k(prior) as constants.
     side : {"right", "left"}, keyword-only
         One-sided derivative of phi at a kink.
 
@@ -133,10 +143,22 @@ class EmpiricalSurrogateUtility:
         if not isinstance(metric, LinearFractionalMetric):
             raise TypeError(f"metric must be a LinearFractionalMetric; got {type(metric).__name__}")
         if not isinstance(loss, SurrogateLoss):
-            raise TypeError(f"loss must be a SurrogateLoss (lfverify.core._losses); got {type(loss).__name__}")
+            raise TypeError(f"loss must be a SurrogateLoss (lfverify.core); got {type(loss).__name__}")
         X = check_features(X, "X", min_samples=2, accept_sparse=True)
+        y = check_labels(y, "y", n_samples=X.shape[0])
+        self._set_data(metric, loss, X, y, split, seed, prior, side)
+
+    @classmethod
+    def _unchecked(cls, metric, loss, X, y, *, split="first-half", seed=None, prior=None, side="right"):
+        """The objective for data its caller has validated (X finite float64 ndarray or CSR with at least 2 rows,
+        y in {-1, +1} of the same length): the estimator's path after scikit-learn's ``validate_data``, so that X is
+        checked once per fit.  The other arguments are checked as by the constructor."""
+        objective = cls.__new__(cls)
+        objective._set_data(metric, loss, X, np.asarray(y), split, seed, prior, side)
+        return objective
+
+    def _set_data(self, metric, loss, X, y, split, seed, prior, side):
         n, d = X.shape
-        y = check_labels(y, "y", n_samples=n)
         if isinstance(split, str):
             if split not in ("first-half", "random"):
                 raise ValueError(f"split must be 'first-half', 'random' or a SampleSplit; got {split!r}")
@@ -295,7 +317,7 @@ class EmpiricalSurrogateUtility:
         """V_hat(theta) of Eq. (7) in O(n d): D_hat grad N_hat - N_hat grad D_hat.  Shape (d,) or (K, d).
 
         Unlike U_hat, V_hat is defined whatever the sign of D_hat, so this never raises for D_hat <= 0; it raises
-        ValueError if V_hat overflows (:func:`lfverify.core._scores.gradient_direction`).
+        ValueError if V_hat overflows (:func:`lfverify.core.gradient_direction`).
         """
         th, single = self._theta(theta)
         s0 = self._sums(self._parts[0], th, gradient=True, counts=False)

@@ -181,7 +181,7 @@ class LinearFractionalMetric:
 
     Examples
     --------
-    >>> from lfverify.core._metrics import f_beta
+    >>> from lfverify.core import f_beta
     >>> f1 = f_beta(1.0)
     >>> float(f1.value(tp=0.3, fp=0.1, prior=0.4))     # 2 * 0.3 / (0.3 + 0.1 + 0.4)
     0.75
@@ -412,18 +412,6 @@ class LinearFractionalMetric:
             )
         out = (self.a1n * u - self.a0n) / slope
         return out[()] if out.ndim == 0 else out
-
-    # ------------------------------------------------------------------ calibration (Thms. 1, 2, 7)
-    def calibration_report(self, loss, *, surrogate_optimum, true_utility_at_optimum=None, tau=None):
-        """The sufficient calibration conditions that apply to this metric, checked.
-
-        Dispatches to Thm. 1 (F_beta), Thm. 2 (Jaccard) or Prop. 8 (accuracy) by family and always adds
-        Thm. 7 (general) when ``true_utility_at_optimum`` is given.  See :mod:`lfverify.core._calibration_conditions`.
-        """
-        import lfverify.core._calibration_conditions as calibration
-
-        return calibration.calibration_reports(self, loss, surrogate_optimum=surrogate_optimum,
-                                               true_utility_at_optimum=true_utility_at_optimum, tau=tau)
 
 
 # ---------------------------------------------------------------------- Table 1

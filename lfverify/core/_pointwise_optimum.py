@@ -70,7 +70,7 @@ class FiniteEta:
 
 class GaussianEta:
     """eta(X) for X | Y ~ N(mu_Y, Sigma), P(Y=+1) = pi: z = logit(eta) | Y ~ N(m_Y, s^2), m_Y = w^T mu_Y + b,
-    s^2 = w^T Sigma w (built from a :class:`lfverify.core._populations.GaussianPopulation`)."""
+    s^2 = w^T Sigma w (built from a :class:`lfverify.core.GaussianPopulation`)."""
 
     def __init__(self, population):
         w = population.bayes_direction

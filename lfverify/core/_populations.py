@@ -9,19 +9,19 @@ moments per class y in {-1, +1} (index 0 for y = -1, 1 for y = +1):
     G[:, c, :]   = E[phi'(y theta^T X) y X 1{Y = y}]
 
 from which U (Eq. (1)), U_phi (Eq. (4)), V_phi (Sec. 3.3) and grad U_phi follow through the same score algebra
-as the empirical estimators (:mod:`lfverify.core._scores`).  Subclasses supply the moments:
+as the empirical estimators (:mod:`lfverify.core`).  Subclasses supply the moments:
 
 * :class:`FiniteSupportPopulation` - atoms with weights and eta per atom; everything is a finite sum, and
   the Bayes-optimal utility U-dagger is found exactly (Prop. 5: a threshold on eta).
 * :class:`GaussianPopulation` - two Gaussian classes with a shared covariance, so eta is a sigmoid of an
   affine function of x (the linear model with an intercept contains the Bayes classifier).  Given y,
   theta^T X is Gaussian: TP/FP are normal CDFs, the loss moments are 1-D Gaussian expectations
-  (:func:`lfverify.core._quadrature.gaussian_expectation`, split at the kinks of phi) and the gradient moment
+  (:func:`lfverify.core.gaussian_expectation`, split at the kinks of phi) and the gradient moment
   follows from Gaussian conditioning.  U-dagger maximizes U over thresholds of w^T x (Prop. 5).
 * :class:`BoundedLogisticPopulation` - x = (u, 1) with u ~ Uniform[-1, 1] and eta(u) = sigmoid(a u + b):
   ||x|| <= sqrt 2, the bounded-input assumption of Lemma 4.  TP/FP and U-dagger are closed forms in
   softplus; the loss moments are composite Gauss-Legendre integrals over u
-  (:func:`lfverify.core._quadrature.interval_expectation`).
+  (:func:`lfverify.core.interval_expectation`).
 
 Both continuous populations are deterministic to about 1e-15 relative (no Monte Carlo): the tests pin their
 values against mpmath references at 40 digits.
@@ -40,7 +40,12 @@ from scipy.special import expit, ndtr
 
 from lfverify.core._metrics import LinearFractionalMetric
 from lfverify.core._quadrature import gaussian_expectation, interval_expectation
-from lfverify.core._scores import RatioDirection, ratio_and_direction, score_coefficients
+from lfverify.core._scores import (
+    RatioDirection,
+    ratio_and_direction,
+    score_coefficients,
+)
+from lfverify.core._seeding import as_generator
 from lfverify.core._validation import check_features, check_parameters, check_real
 
 __all__ = [
@@ -69,7 +74,7 @@ class BayesOptimal(NamedTuple):
 
 
 def _rng(seed):
-    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    return as_generator(seed, "seed")
 
 
 def _check_n_samples(n_samples) -> int:
@@ -377,7 +382,7 @@ class GaussianPopulation(Population):
 
     * TP = pi Phi(m_+ / s), FP = (1 - pi) Phi(m_- / s) (exact; s = 0 gives the indicator of m_y > 0);
     * E[phi(y xi) | y] is a 1-D Gaussian expectation in the margin t = y xi ~ N(y m_y, s^2), computed by
-      composite Gauss-Legendre split at the kinks of phi (:func:`~lfverify.core._quadrature.gaussian_expectation`);
+      composite Gauss-Legendre split at the kinks of phi (:func:`~lfverify.core.gaussian_expectation`);
     * E[phi'(y xi) y x | y] uses E[x | xi, y] = mu_y + Sigma theta_x (xi - m_y) / s^2, which with
       z = (t - y m_y) / s gives y mu_y E[phi'(t)] + Sigma theta_x E[phi'(t) z] / s; the intercept component
       is y E[phi'(t)].
@@ -578,7 +583,7 @@ class BoundedLogisticPopulation(Population):
     * TP / FP: {theta^T x > 0} is an interval of u, so TP = (1/2) integral of eta over it and FP that of
       1 - eta = sigmoid(-slope u - offset), both in closed form.
     * Loss moments: (1/2) integral_{-1}^{1} phi(y theta^T x) P(Y=y | u) du and the gradient analogue, by
-      composite Gauss-Legendre (:func:`~lfverify.core._quadrature.interval_expectation`) split where the margin
+      composite Gauss-Legendre (:func:`~lfverify.core.interval_expectation`) split where the margin
       y (theta_1 u + theta_2) hits a kink of phi, with panels of width <= min(0.25, 1/|theta_1|, 1/|slope|):
       the logistic pieces of phi and eta have their complex poles at distance >= pi / |theta_1| and
       pi / |slope| from the real u-axis, so every panel sees rho >= 12 (error ~1e-35 with 16 nodes).

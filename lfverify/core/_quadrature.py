@@ -1,13 +1,13 @@
 """Deterministic 1-D quadrature for population expectations of piecewise-smooth integrands.
 
-The continuous populations of :mod:`lfverify.core._populations` reduce every population quantity of the linear
+The continuous populations of :mod:`lfverify.core` reduce every population quantity of the linear
 model (U_phi of Eq. (4), V_phi of Sec. 3.3) to one-dimensional expectations E[g(xi)] of a surrogate loss
 phi and its derivative, with xi either Gaussian (:func:`gaussian_expectation`) or supported on a finite
 interval (:func:`interval_expectation`).  Both use one rule: *composite Gauss-Legendre*, i.e. the domain is
 cut at every breakpoint of the integrand (the kinks of phi, where phi' jumps) and each piece into panels,
 and every panel gets an n-point Gauss-Legendre rule (n = 16 by default).  On a panel where the integrand
 is analytic inside the Bernstein ellipse with parameter rho, the n-point rule has error O(rho^(-2n)); the
-panel widths below are chosen so that rho >= 12 for every loss in :mod:`lfverify.core._losses`, which puts the
+panel widths below are chosen so that rho >= 12 for every loss in :mod:`lfverify.core`, which puts the
 truncation error far below double precision.
 
 Why not plain Gauss-Hermite.  The tau-discrepant logistic loss (kink at m = 0) and the hinge (kink at
@@ -25,7 +25,7 @@ relative errors)::
     numpy hermegauss, 200 nodes                   9.7e-04
     gaussian_expectation (49 panels x 16 nodes)   3.8e-19
 
-(rerun: ``python3 -m lfverify.core._quadrature``).
+(rerun: ``python3 -m lfverify.core``).
 """
 
 from __future__ import annotations

@@ -1,13 +1,28 @@
-"""The paper's experiments (Sec. 6, App. C): Tables 2, 4, 5, convergence, sample complexity and tau sensitivity.
+"""The paper's experiments (Sec. 6, App. C): Tables 2, 4, 5, convergence, sample complexity and tau sensitivity,
+and the comparison with the estimators a user would pick instead.
 
-Modules: :mod:`.paper_values` (the printed Tables 4-5 and the data sets App. C.5-C.6 name, transcribed once),
-:mod:`.protocol` (one trial of the App. C protocol), :mod:`.runner` (parallel trials, resumable records),
-:mod:`.statistics` (means, standard errors, the one-sided t-test bold rule), :mod:`.curve_claims` (App. C.5-C.6's
-statements decided on a run), :mod:`.report` (markdown), :mod:`.reproduction` (every printed cell against
-several runs, with a diagnosis of each disagreement), :mod:`.figures` (PNG), :mod:`.command` (``lfverify bench``).
-Needs scikit-learn (the ``bench`` extra); matplotlib for figures.
+:func:`run_benchmark` runs the experiments that :class:`BenchOptions` select (``lfverify bench``) and writes
+``paper_benchmark.md``, ``summary.json`` and the figures.  Private modules: one trial of the App. C protocol,
+parallel resumable trials, the bold rule's statistics, the curve claims of App. C.5-C.6, the markdown tables, the
+reproduction of every printed cell and the figures.
 """
 
-from lfverify.experiments._command import BenchOptions, add_arguments, run, run_benchmark
+from lfverify.experiments._benchmark import (
+    DEFAULT_EXPERIMENTS,
+    EXPERIMENTS,
+    QUICK,
+    BenchOptions,
+    run_benchmark,
+    validate_options,
+)
+from lfverify.experiments._protocol import (
+    ALL_METHODS,
+    COMPARE_METHODS,
+    TABLE_METHODS,
+    run_trial,
+)
+from lfverify.experiments._reproduction import compare_with_paper, markdown_reproduction
 
-__all__ = ["BenchOptions", "add_arguments", "run", "run_benchmark"]
+__all__ = ["BenchOptions", "run_benchmark", "validate_options", "EXPERIMENTS", "DEFAULT_EXPERIMENTS", "QUICK",
+           "ALL_METHODS", "TABLE_METHODS", "COMPARE_METHODS", "run_trial", "compare_with_paper",
+           "markdown_reproduction"]

@@ -1,6 +1,6 @@
 """The ``compare`` experiment's report: the paper's methods, the remedies and the estimators a user would pick.
 
-Not an experiment of the paper.  Every method of :data:`lfverify.experiments._protocol.COMPARE_METHODS` runs on
+Not an experiment of the paper.  Every method of :data:`lfverify.experiments.COMPARE_METHODS` runs on
 the same splits (App. C.1's 8:2); the report gives, per data set and metric,
 
 * the mean test metric and its standard error (x 10^4), **bold** when it is the best or not significantly below
@@ -9,7 +9,7 @@ the same splits (App. C.1's 8:2); the report gives, per data set and metric,
 * the fit time as a ratio to ``LogisticRegression()`` fitted in the same trial, on the same training set, by the
   same worker: the median over trials of (method seconds / LogReg seconds).  A method's fit time includes its
   own validation; U-GD and U-BFGS are charged the ERM starts they need (App. C's protocol computes them once per
-  trial for both, :class:`lfverify.experiments._protocol._ERMStarts`); the test predictions are not timed;
+  trial for both, :class:`lfverify.experiments`); the test predictions are not timed;
 
 and the issue's targets for each remedy, decided by the same one-sided test at level ``alpha``:
 
@@ -26,7 +26,12 @@ import statistics as _statistics
 from collections import defaultdict
 
 from lfverify.experiments._markdown import bold_mean_se, collect_table_values
-from lfverify.experiments._statistics import bold_methods, one_sided_p_value, rejects, summarize
+from lfverify.experiments._statistics import (
+    bold_methods,
+    one_sided_p_value,
+    rejects,
+    summarize,
+)
 
 __all__ = ["TIME_BASE", "PEER", "PAPER_METHOD", "REMEDIES", "collect_fit_time_ratios", "median_ratios",
            "compare_targets", "format_ratio", "markdown_compare_table", "markdown_compare_targets", "compare_section",

@@ -6,7 +6,7 @@
 * :func:`plot_convergence` - test metric against the iteration for U-GD and U-BFGS from N(0, I) starts
   (Sec. 6, Fig. 3; App. C.3, Figs. 4-5).
 
-Each function writes one PNG atomically (:func:`lfverify.io._figures.save_figure`).
+Each function writes one PNG atomically (:func:`lfverify.io.save_figure`).
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
-from lfverify.io._figures import pyplot, save_figure
 from lfverify.experiments._markdown import method_sort_key
 from lfverify.experiments._statistics import summarize
+from lfverify.io._figures import pyplot, save_figure
 
 __all__ = ["plot_curves", "plot_convergence"]
 

@@ -18,10 +18,25 @@ from typing import NamedTuple
 
 import numpy as np
 
-from lfverify.experiments._curve_claims import plug_in_significant_wins, small_sample_comparisons, tau_shapes
-from lfverify.paper._tables import (PAPER_METHODS, PAPER_SMALL_SAMPLE_WINS, PAPER_TAU_EXTREMUM, PAPER_TAU_INCREASING,
-                           printed_result)
-from lfverify.experiments._statistics import bold_methods, one_sided_p_value, rejects, summarize, within_combined_standard_errors
+from lfverify.experiments._curve_claims import (
+    plug_in_significant_wins,
+    small_sample_comparisons,
+    tau_shapes,
+)
+from lfverify.experiments._statistics import (
+    bold_methods,
+    one_sided_p_value,
+    rejects,
+    summarize,
+    within_combined_standard_errors,
+)
+from lfverify.paper._tables import (
+    PAPER_METHODS,
+    PAPER_SMALL_SAMPLE_WINS,
+    PAPER_TAU_EXTREMUM,
+    PAPER_TAU_INCREASING,
+    printed_result,
+)
 
 __all__ = ["method_sort_key", "collect_table_values", "markdown_results_table", "format_mean_se", "bold_mean_se",
            "markdown_learning_rate_table", "iterations_to_final",
@@ -309,7 +324,7 @@ def _format_p(p_value: float | None) -> str:
 
 
 def markdown_sample_complexity_claims(curves: dict, metric: str, *, alpha: float = 0.05) -> str:
-    """App. C.5's two statements decided on the run (:mod:`lfverify.experiments._curve_claims`)."""
+    """App. C.5's two statements decided on the run (:mod:`lfverify.experiments`)."""
     named = PAPER_SMALL_SAMPLE_WINS.get(metric, ())
     rows = small_sample_comparisons(curves, alpha=alpha)
     lines = [f"App. C.5, {_METRIC_TITLES.get(metric, metric)}: \"either U-GD or U-BFGS works better than Plug-in "
@@ -335,7 +350,7 @@ def markdown_sample_complexity_claims(curves: dict, metric: str, *, alpha: float
 
 
 def markdown_tau_claims(curves: dict, metric: str, *, alpha: float = 0.05) -> str:
-    """App. C.6's two statements decided on the run (:mod:`lfverify.experiments._curve_claims`)."""
+    """App. C.6's two statements decided on the run (:mod:`lfverify.experiments`)."""
     increasing, extremum = PAPER_TAU_INCREASING.get(metric, ()), PAPER_TAU_EXTREMUM.get(metric, ())
     rows = sorted(tau_shapes(curves, alpha=alpha), key=lambda r: (r.dataset, method_sort_key(r.method)))
 

@@ -10,7 +10,7 @@ A trial on a data set (App. C.1, Sec. 6):
    learning rate of {10, 0.1, 1e-3, 1e-5} (Sec. 6), keep the rate with the best validation metric, refit on the
    whole training set with it (scikit-learn's ``refit``; the paper does not say whether it refits), and score
    the test set;
-4. baselines from :func:`lfverify.learn._baselines.make_baseline` (ERM, W-ERM, Plug-in as App. C.2, and scikit-learn's
+4. baselines from :func:`lfverify.learn.make_baseline` (ERM, W-ERM, Plug-in as App. C.2, and scikit-learn's
    ``TunedThresholdClassifierCV`` as a modern plug-in peer, and a plain ``LogisticRegression()``), fit on the
    whole training set (each does its own App. C.2 validation splits), scored on the test set.  ERM does not
    depend on the metric and is fitted once per trial;
@@ -37,16 +37,23 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lfverify.core._empirical import EmpiricalSurrogateUtility
+from lfverify.core._losses import tau_logistic
+from lfverify.core._metrics import f1, jaccard
+from lfverify.core._seeding import as_seed_sequence, child
 from lfverify.core._validation import check_real
+from lfverify.learn._baselines import make_baseline
+from lfverify.learn._estimator import LinearFractionalClassifier, erm_initial_parameters
+from lfverify.learn._optimize import maximize_surrogate_utility
 
 __all__ = ["PROPOSED_METHODS", "BASELINE_METHODS", "REMEDY_METHODS", "ALL_METHODS", "TABLE_METHODS",
            "COMPARE_METHODS", "LEARNING_RATES", "PAPER_TAU", "METRICS",
-           "ProtocolConfig", "trial_seed_sequence", "child_seed", "split_indices", "run_trial", "run_convergence",
+           "ProtocolConfig", "trial_seed_sequence", "split_indices", "run_trial", "run_convergence",
            "metric_object", "check_metric_names", "check_methods"]
 
 #: The proposed methods (Sec. 6): Alg. 1 with normalized gradient ascent (Alg. 2) or normalized BFGS.
 PROPOSED_METHODS = {"U-GD": "gd", "U-BFGS": "bfgs"}
-#: Table column name -> lfverify.learn._baselines name.
+#: Table column name -> lfverify.learn name.
 BASELINE_METHODS = {"ERM": "erm", "W-ERM": "w-erm", "Plug-in": "plug-in", "Tuned-threshold": "tuned-threshold",
                     "LogReg": "logistic-regression"}
 #: The remedies (extensions beyond the paper): column name -> options of LinearFractionalClassifier, spelled out
@@ -60,7 +67,7 @@ REMEDY_METHODS = {"U-BFGS+refit": {"objective": "surrogate-utility", "threshold"
                                      "init": "zeros", "C": 1.0},
                   "Cost-sensitive+CV": {"objective": "cost-sensitive", "threshold": "refit", "threshold_cv": 5,
                                         "init": "zeros", "C": 1.0}}
-#: Every method; a method's position seeds its fits (child_seed(seq, 2, index)), so new methods go last.
+#: Every method; a method's position seeds its fits (child(seq, 2, index)), so new methods go last.
 ALL_METHODS = ("U-GD", "U-BFGS", "ERM", "W-ERM", "Plug-in", "Tuned-threshold", "LogReg", "U-BFGS+refit",
                "Cost-sensitive", "Cost-sensitive+CV")
 #: Tables 2, 4 and 5 (and the sample-complexity figure): the paper's five methods and the modern peer.
@@ -81,7 +88,6 @@ _VALIDATION_FRACTION = 0.2  # Sec. 6: "divided into 4 to 1"
 
 def metric_object(name: str):
     """The LinearFractionalMetric of a benchmark metric name ("f1" or "jaccard")."""
-    from lfverify.core._metrics import f1, jaccard
 
     check_metric_names((name,))
     return f1() if name == "f1" else jaccard()
@@ -156,12 +162,7 @@ def trial_seed_sequence(seed: int, dataset: str, trial: int) -> np.random.SeedSe
     """The SeedSequence of one (data set, trial): entropy ``seed``, spawn key (crc32(dataset), trial)."""
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be an int >= 0; got {seed!r}")
-    return np.random.SeedSequence(seed, spawn_key=(zlib.crc32(dataset.encode()), int(trial)))
-
-
-def child_seed(seq: np.random.SeedSequence, *key: int) -> np.random.SeedSequence:
-    """A fixed child of ``seq`` (the same whatever else was spawned before)."""
-    return np.random.SeedSequence(seq.entropy, spawn_key=tuple(seq.spawn_key) + tuple(int(k) for k in key))
+    return child(as_seed_sequence(seed, "seed"), zlib.crc32(dataset.encode()), trial)
 
 
 def _has_both_classes(y, minimum: int = 1) -> bool:
@@ -211,13 +212,11 @@ class _ERMStarts:
 
     def __init__(self, X_train, y_train, seq):
         self.X_train, self.y_train = X_train, y_train
-        self.fit_idx, self.val_idx = split_indices(X_train.shape[0], _VALIDATION_FRACTION, child_seed(seq, 1),
+        self.fit_idx, self.val_idx = split_indices(X_train.shape[0], _VALIDATION_FRACTION, child(seq, 1),
                                                    y=y_train)
         self.seconds = {}  #: wall time of each start computed ("fit_start", "train_start")
 
     def _timed_start(self, name, rows):
-        from lfverify.learn._estimator import erm_initial_parameters
-
         started = time.perf_counter()
         theta = erm_initial_parameters(self.X_train[rows], self.y_train[rows])
         self.seconds[name] = time.perf_counter() - started
@@ -236,7 +235,6 @@ class _ERMStarts:
 
 def _fit_proposed(method, metric_name, config, starts: _ERMStarts):
     """Learning rate by 4:1 validation, then refit on the whole training set.  Returns (classifier, info)."""
-    from lfverify.learn._estimator import LinearFractionalClassifier
 
     metric = metric_object(metric_name)
     X_train, y_train, fit_idx, val_idx = starts.X_train, starts.y_train, starts.fit_idx, starts.val_idx
@@ -267,7 +265,6 @@ def _fit_proposed(method, metric_name, config, starts: _ERMStarts):
 
 def _fit_remedy(method, metric_name, config, X_train, y_train, seed):
     """A remedy of :data:`REMEDY_METHODS` fitted on the whole training set.  Returns (classifier, info)."""
-    from lfverify.learn._estimator import LinearFractionalClassifier
 
     options = dict(REMEDY_METHODS[method])
     if options.get("objective") == "surrogate-utility":
@@ -286,7 +283,7 @@ def _finite_or_none(value):
 
 
 def run_trial(dataset, trial: int, config: ProtocolConfig, *, seed: int = 0) -> dict:
-    """One trial on ``dataset`` (an :class:`lfverify.learn._datasets.Dataset`): every method and metric of ``config``.
+    """One trial on ``dataset`` (an :class:`lfverify.learn.Dataset`): every method and metric of ``config``.
 
     Returns
     -------
@@ -300,10 +297,10 @@ def run_trial(dataset, trial: int, config: ProtocolConfig, *, seed: int = 0) -> 
     """
     seq = trial_seed_sequence(seed, dataset.name, trial)
     X, y = dataset.X, dataset.y
-    train_idx, test_idx = split_indices(X.shape[0], _TEST_FRACTION, child_seed(seq, 0), y=y)
+    train_idx, test_idx = split_indices(X.shape[0], _TEST_FRACTION, child(seq, 0), y=y)
     X_train, y_train, X_test, y_test = X[train_idx], y[train_idx], X[test_idx], y[test_idx]
     if config.train_size is not None:
-        keep = _subsample(X_train.shape[0], config.train_size, child_seed(seq, 3, config.train_size), y_train)
+        keep = _subsample(X_train.shape[0], config.train_size, child(seq, 3, config.train_size), y_train)
         X_train, y_train = X_train[keep], y_train[keep]
     results = {m: {} for m in config.metrics}
     errors = {m: {} for m in config.metrics}
@@ -319,16 +316,14 @@ def run_trial(dataset, trial: int, config: ProtocolConfig, *, seed: int = 0) -> 
                     model, info = _fit_proposed(method, metric_name, config, starts)
                 elif method in REMEDY_METHODS:
                     model, info = _fit_remedy(method, metric_name, config, X_train, y_train,
-                                              child_seed(seq, 2, ALL_METHODS.index(method)))
+                                              child(seq, 2, ALL_METHODS.index(method)))
                 elif method in fitted_baselines:  # the first metric's fit, re-selected for this one (no refit)
                     first_metric, fitted, fit_seconds = fitted_baselines[method]
                     model, info = fitted.for_metric(metric), {"fitted_for": first_metric}
                     start -= fit_seconds  # a standalone fit for this metric would have cost the whole fit
                 else:
-                    from lfverify.learn._baselines import make_baseline
-
                     model = make_baseline(BASELINE_METHODS[method], metric,
-                                          seed=child_seed(seq, 2, ALL_METHODS.index(method)))
+                                          seed=child(seq, 2, ALL_METHODS.index(method)))
                     model.fit(X_train, y_train)
                     info = {}
                     if hasattr(model, "for_metric"):  # not the tuned-threshold peer: its CV scores the metric
@@ -357,9 +352,6 @@ def run_convergence(dataset, trial: int, *, metrics=METRICS, max_iter: int = 300
     before pass k contributes its last iterate).  The start, the split and the learning rate are shared by both
     methods.
     """
-    from lfverify.core._empirical import EmpiricalSurrogateUtility
-    from lfverify.core._losses import tau_logistic
-    from lfverify.learn._optimize import maximize_surrogate_utility
 
     metrics = check_metric_names(metrics)
     if checkpoints is None:
@@ -367,10 +359,10 @@ def run_convergence(dataset, trial: int, *, metrics=METRICS, max_iter: int = 300
     checkpoints = sorted({int(k) for k in checkpoints if 0 <= int(k) <= max_iter} | {max_iter})
     seq = trial_seed_sequence(seed, dataset.name, trial)
     X, y = dataset.X, dataset.y
-    train_idx, test_idx = split_indices(X.shape[0], _TEST_FRACTION, child_seed(seq, 0), y=y)
+    train_idx, test_idx = split_indices(X.shape[0], _TEST_FRACTION, child(seq, 0), y=y)
     Z_train = np.hstack([X[train_idx], np.ones((train_idx.size, 1))])
     Z_test = np.hstack([X[test_idx], np.ones((test_idx.size, 1))])
-    theta0 = np.random.default_rng(child_seed(seq, 4)).standard_normal(Z_train.shape[1])
+    theta0 = np.random.default_rng(child(seq, 4)).standard_normal(Z_train.shape[1])
     out = {"dataset": dataset.name, "trial": int(trial), "checkpoints": checkpoints, "results": {}, "timing": {}}
     for metric_name in metrics:
         metric = metric_object(metric_name)

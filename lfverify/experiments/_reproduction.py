@@ -30,9 +30,13 @@ import math
 from pathlib import Path
 from typing import NamedTuple
 
-from lfverify.paper._tables import PAPER_METHODS, printed_result
 from lfverify.experiments._markdown import surrogate_metric_tradeoff
-from lfverify.experiments._statistics import TrialSummary, summarize, within_combined_standard_errors
+from lfverify.experiments._statistics import (
+    TrialSummary,
+    summarize,
+    within_combined_standard_errors,
+)
+from lfverify.paper._tables import PAPER_METHODS, printed_result
 
 __all__ = ["CellComparison", "load_table_values", "compare_with_paper", "diagnose", "markdown_reproduction",
            "SMALL_DIFFERENCE"]

@@ -5,7 +5,7 @@ Every unit of work (a *cell*: experiment, data set, parameter, trial) writes one
 ``os.replace``) as soon as it finishes, so an interrupted run loses at most the cells in flight and the next run
 with the same ``--out`` skips every cell whose record exists.  Each record carries the fingerprint of the settings
 that produced it; finding a record with another fingerprint is an error (mixing settings in one table would be
-wrong), not a silent overwrite.  Each record also carries the SHA-256 of its content (:mod:`lfverify.io._sealed_records`)
+wrong), not a silent overwrite.  Each record also carries the SHA-256 of its content (:mod:`lfverify.io`)
 and is checked when read back (hash, keys and types, its cell, one result or error per metric and method of the
 cell); a damaged record is reported, set aside as ``*.json.damaged`` and its cell recomputed, never used.
 
@@ -13,7 +13,7 @@ A record holds only what the cell computed, so it is the same byte for byte whic
 times of the cell and of each method's fit go beside it, to ``<out>/timings/<same path>`` (written first: a
 record without its timing file only means the time is unknown).
 
-Cells run on the executors of the Monte-Carlo studies (:mod:`lfverify.parallel._executors`): in this process,
+Cells run on the executors of the Monte-Carlo studies (:mod:`lfverify.parallel`): in this process,
 in local worker processes, or on a Dask cluster.  Every cell runs with one BLAS thread (workers and this process
 alike), which keeps the floating-point sums, and so the records, independent of where it ran; each worker loads
 each data set once.  Every cell draws from its own SeedSequence
@@ -34,6 +34,8 @@ from pathlib import Path
 from lfverify.io._atomic import write_text_atomically
 from lfverify.io._output_folder import settings_fingerprint
 from lfverify.io._sealed_records import DamagedRecord, read_sealed, report_damaged, seal
+from lfverify.learn._datasets import load_dataset
+from lfverify.parallel._executors import make_executor
 
 __all__ = ["Cell", "record_path", "timing_path", "load_records", "load_timings", "run_cells", "fingerprint"]
 
@@ -166,8 +168,6 @@ def load_timings(out: Path, cells) -> dict:
 # ---------------------------------------------------------------------- workers
 @functools.lru_cache(maxsize=4)
 def _dataset(name: str, root: str | None):
-    from lfverify.learn._datasets import load_dataset
-
     return load_dataset(name, root=root)
 
 
@@ -204,8 +204,6 @@ def _run_cell(cell: Cell, data_root: str | None) -> tuple[dict, dict]:
 
 
 def _as_executor(executor, jobs):
-    from lfverify.parallel._executors import make_executor
-
     if executor is not None:
         return make_executor(executor)
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
@@ -222,12 +220,12 @@ def run_cells(cells, out, *, executor=None, jobs: int = 1, data_root=None, progr
     cells : sequence of Cell
     out : path
         Output folder (records go to ``out/records``, wall times to ``out/timings``).
-    executor : None, "serial", "processes" or an executor of :mod:`lfverify.parallel._executors`, keyword-only
+    executor : None, "serial", "processes" or an executor of :mod:`lfverify.parallel`, keyword-only
         Where the cells run (e.g. a ``DaskExecutor``); ``None`` chooses from ``jobs``.
     jobs : int >= 1, keyword-only
         Without ``executor``: 1 runs in this process, more in that many local worker processes.
     data_root : path or None
-        Passed to :func:`lfverify.learn._datasets.load_dataset`.
+        Passed to :func:`lfverify.learn.load_dataset`.
     progress : bool or None
         Show a tqdm bar on stderr; ``None`` (default) shows it only when stderr is a terminal.
     """

@@ -1,7 +1,7 @@
 """matplotlib set-up shared by every figure of the package (the ``plot`` extra, imported lazily).
 
-The studies (:mod:`lfverify.simulations._rate_figures` and the studies' own panels), the benchmark
-(:mod:`lfverify.experiments._figures`) and ``lfverify verify`` draw with the non-interactive Agg backend,
+The studies (:mod:`lfverify.simulations` and the studies' own panels), the benchmark
+(:mod:`lfverify.experiments`) and ``lfverify verify`` draw with the non-interactive Agg backend,
 headless, and write PNGs atomically (to a temporary name, then ``os.replace``) without the "Software"
 metadata, so that the same data give the same bytes.
 """

@@ -1,7 +1,7 @@
 """JSON records that carry their own integrity: a SHA-256 of their content, checked whenever they are read back.
 
-The simulation engine (:mod:`lfverify.simulations._engine`) and the benchmark runner
-(:mod:`lfverify.experiments._runner`) keep one record per finished unit of work and resume from them, so a
+The simulation engine (:mod:`lfverify.simulations`) and the benchmark runner
+(:mod:`lfverify.experiments`) keep one record per finished unit of work and resume from them, so a
 record read back must be exactly what was written.  :func:`seal` adds ``"sha256"``, the SHA-256 of the record's
 canonical JSON text (sorted keys, no whitespace, the hash itself left out); it depends only on the content, so a
 record is the same byte for byte whichever executor produced it.  :func:`read_sealed` reads a record back and

@@ -61,31 +61,23 @@ that says so.
 from __future__ import annotations
 
 import copy
-import numbers
 import warnings
 from typing import NamedTuple
 
 import numpy as np
+from scipy.special import expit
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import f1_score, fbeta_score, jaccard_score, make_scorer
+from sklearn.model_selection import StratifiedKFold, TunedThresholdClassifierCV
+from sklearn.svm import LinearSVC
+from sklearn.utils.validation import check_is_fitted
 
 from lfverify.core._metrics import LinearFractionalMetric
+from lfverify.core._seeding import as_seed_sequence, check_seed, child
 from lfverify.core._validation import check_features, check_labels
-
-try:
-    from scipy.special import expit
-    from sklearn.base import BaseEstimator, ClassifierMixin
-    from sklearn.exceptions import ConvergenceWarning
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.metrics import f1_score, fbeta_score, jaccard_score, make_scorer
-    from sklearn.model_selection import StratifiedKFold, TunedThresholdClassifierCV
-    from sklearn.svm import LinearSVC
-    from sklearn.utils.validation import check_is_fitted
-except ImportError as exc:  # pragma: no cover - scikit-learn is a dependency of lfverify
-    raise ImportError("lfverify.learn._baselines needs scikit-learn (>= 1.5, for TunedThresholdClassifierCV), a dependency "
-                      "of lfverify; install it with `pip install 'scikit-learn>=1.5'`") from exc
-
-# The metric names and ERM's lambda are the estimator's, so that a baseline and LinearFractionalClassifier built
-# from the same arguments optimise and start from the same things.
-from lfverify.learn._estimator import ERM_REGULARIZATION, hinge_erm_svm, resolve_metric  # noqa: E402  (imports scikit-learn)
+from lfverify.learn._estimator import ERM_REGULARIZATION, hinge_erm_svm, resolve_metric
 
 __all__ = [
     "BASELINES",
@@ -109,20 +101,10 @@ REGULARIZATION_GRID = (1e-1, 1e-3, 1e-5)
 COST_GRID = tuple(1e-3 + (1 - 2e-3) / 20 * i for i in range(1, 21))
 THRESHOLD_GRID = COST_GRID
 
-def _seed_sequence(random_state) -> np.random.SeedSequence:
-    if random_state is None or isinstance(random_state, np.random.SeedSequence):
-        return random_state if random_state is not None else np.random.SeedSequence()
-    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool) and random_state >= 0:
-        return np.random.SeedSequence(int(random_state))
-    raise TypeError(f"random_state must be None, a non-negative int or a numpy SeedSequence; got {random_state!r}")
-
-
 def _generators(random_state):
     """(Generator for the splits, int seed for scikit-learn), both from SeedSequence(random_state)."""
-    base = _seed_sequence(random_state)
-    # Children built from (entropy, spawn_key) rather than base.spawn(): spawn() advances a SeedSequence passed
-    # in as random_state, and a second fit would then draw different splits.
-    split_seq, sklearn_seq = (np.random.SeedSequence(base.entropy, spawn_key=(*base.spawn_key, k)) for k in (0, 1))
+    base = as_seed_sequence(random_state, "random_state")
+    split_seq, sklearn_seq = child(base, 0), child(base, 1)
     return np.random.default_rng(split_seq), int(sklearn_seq.generate_state(1)[0] % (2**31 - 1))
 
 
@@ -279,7 +261,7 @@ class HingeERMClassifier(_MetricIndependentFit):
 
     Parameters
     ----------
-    metric : LinearFractionalMetric or a metric name of :func:`lfverify.learn._estimator.resolve_metric`
+    metric : LinearFractionalMetric or a metric name of :func:`lfverify.learn.resolve_metric`
         Used only by :meth:`score` (ERM itself optimises accuracy).
     regularization : float
         lambda of ``sum_i hinge_i + (lambda / 2) ||w||^2``; ``C = 1 / lambda`` (see ``ERM_REGULARIZATION``).
@@ -325,7 +307,7 @@ class WeightedERMClassifier(_GridValidatedFit):
 
     Parameters
     ----------
-    metric : LinearFractionalMetric or a metric name of :func:`lfverify.learn._estimator.resolve_metric`
+    metric : LinearFractionalMetric or a metric name of :func:`lfverify.learn.resolve_metric`
     regularization_grid : sequence of float
     cost_grid : sequence of float in (0, 1)
     max_iter : int
@@ -400,7 +382,7 @@ class PlugInClassifier(_GridValidatedFit):
 
     Parameters
     ----------
-    metric : LinearFractionalMetric or a metric name of :func:`lfverify.learn._estimator.resolve_metric`
+    metric : LinearFractionalMetric or a metric name of :func:`lfverify.learn.resolve_metric`
     regularization_grid : sequence of float
     threshold_grid : sequence of float in (0, 1)
     max_iter : int
@@ -569,7 +551,7 @@ def make_baseline(name, metric, *, seed=None):
     Parameters
     ----------
     name : {"erm", "w-erm", "plug-in", "tuned-threshold", "logistic-regression"}
-    metric : LinearFractionalMetric or a metric name of :func:`lfverify.learn._estimator.resolve_metric`
+    metric : LinearFractionalMetric or a metric name of :func:`lfverify.learn.resolve_metric`
         The metric its validation maximises (ERM ignores it except in ``score``).
     seed : None, int or SeedSequence, keyword-only
         ``random_state`` of the classifier (its validation splits and scikit-learn's seeds).
@@ -581,5 +563,5 @@ def make_baseline(name, metric, *, seed=None):
     if not isinstance(name, str) or name not in _CLASSES:
         raise ValueError(f"name must be one of the baselines {BASELINES}; got {name!r}")
     resolve_metric(metric)
-    _seed_sequence(seed)
+    check_seed(seed, "seed")
     return _CLASSES[name](metric, random_state=seed)

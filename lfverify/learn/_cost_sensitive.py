@@ -6,16 +6,16 @@ findings of ERRATA.md use): for a level u >= 0,
     N(f) - u D(f) = const(u) - E[ a_u(Y) phi(Y f(X)) ],   a_u(+1) = a_{0,+1} + u a_{1,+1},
                                                             a_u(-1) = u a_{1,-1} - a_{0,-1}
 
-(the scores of Eq. (3) are affine in phi, :mod:`lfverify.core._scores`), so maximising U_phi = N / D is minimising the
+(the scores of Eq. (3) are affine in phi, :mod:`lfverify.core`), so maximising U_phi = N / D is minimising the
 class-weighted surrogate risk E[a_u(Y) phi(Y f)] at u = U_phi*, and with a differentiable phi (tau = 1) that risk's
 pointwise minimiser changes sign at eta = a_u(-1) / (a_u(+1) + a_u(-1)).  Alg. 1 therefore fits the direction for
 the level set of eta at u = U_phi*, the surrogate's optimum, which Lemma 1 only bounds *below* the metric: on adult
 (F_1) U_phi* = 0.27 puts that level at eta = 0.106, while Prop. 5's Bayes classifier thresholds eta at
-delta(U-dagger) = U-dagger / 2 = 0.345.  The exact threshold (:mod:`lfverify.learn._thresholds`) corrects the offset but
+delta(U-dagger) = U-dagger / 2 = 0.345.  The exact threshold (:mod:`lfverify.learn`) corrects the offset but
 not the direction, which was fitted for the wrong level set.
 
 The remedy weighs the surrogate risk so that its pointwise minimiser changes sign at the Bayes threshold of the
-metric's current value v, delta(v) (:meth:`lfverify.core._metrics.LinearFractionalMetric.bayes_optimal_threshold`):
+metric's current value v, delta(v) (:meth:`lfverify.core.LinearFractionalMetric.bayes_optimal_threshold`):
 
     minimise over theta   sum_i w(y_i) phi(y_i theta^T x_i) / sum_i w(y_i)  +  (alpha / 2) ||w_theta||^2,
     w(+1) = 1 - delta(v),  w(-1) = delta(v),
@@ -41,8 +41,13 @@ import numpy as np
 
 from lfverify.core._losses import SurrogateLoss
 from lfverify.core._metrics import LinearFractionalMetric
-from lfverify.learn._thresholds import best_threshold
-from lfverify.core._validation import check_features, check_labels, check_parameters, check_real
+from lfverify.core._validation import (
+    check_features,
+    check_labels,
+    check_parameters,
+    check_real,
+)
+from lfverify.learn._thresholds import _best_threshold
 
 __all__ = ["CostSensitiveFit", "bayes_level_weights", "WeightedSurrogateRisk", "fit_at_weights", "fit_cost_sensitive"]
 
@@ -82,21 +87,34 @@ class WeightedSurrogateRisk:
 
     def __init__(self, loss, X, y, weights, *, alpha=0.0, penalized=None):
         if not isinstance(loss, SurrogateLoss):
-            raise TypeError(f"loss must be a SurrogateLoss (lfverify.core._losses); got {type(loss).__name__}")
+            raise TypeError(f"loss must be a SurrogateLoss (lfverify.core); got {type(loss).__name__}")
+        X = check_features(X, "X", accept_sparse=True)
+        labels = check_labels(y, "y", n_samples=X.shape[0])
+        weights = tuple(check_real(w, "weights", low=0.0, low_inclusive=False) for w in weights)
+        alpha = check_real(alpha, "alpha", low=0.0)
+        mask = np.ones(X.shape[1], dtype=bool) if penalized is None else np.asarray(penalized, dtype=bool)
+        if mask.shape != (X.shape[1],):
+            raise ValueError(f"penalized must be a boolean array of shape ({X.shape[1]},); got shape {mask.shape}")
+        self._set_data(loss, X, labels, weights, alpha, mask)
+
+    @classmethod
+    def _unchecked(cls, loss, X, labels, weights, alpha, mask):
+        """The risk for inputs its caller has validated (X finite float64 or CSR, labels in {-1, +1}, weights > 0,
+        alpha >= 0, mask of shape (d,)): the path of :func:`fit_cost_sensitive`, which validates once."""
+        risk = cls.__new__(cls)
+        risk._set_data(loss, X, labels, weights, alpha, mask)
+        return risk
+
+    def _set_data(self, loss, X, labels, weights, alpha, mask):
         self.loss = loss
-        self.X = check_features(X, "X", accept_sparse=True)
-        n, d = self.X.shape
-        self.y = check_labels(y, "y", n_samples=n).astype(np.float64)
-        w_pos, w_neg = (check_real(w, "weights", low=0.0, low_inclusive=False) for w in weights)
-        sample_weights = np.where(self.y > 0, w_pos, w_neg)
+        self.X = X
+        self.y = np.asarray(labels, dtype=np.float64)
+        sample_weights = np.where(self.y > 0, weights[0], weights[1])
         self._signed_weights = sample_weights * self.y / sample_weights.sum()  # w_i y_i / sum_j w_j
         self._weights = sample_weights / sample_weights.sum()
-        self.alpha = check_real(alpha, "alpha", low=0.0)
-        mask = np.ones(d, dtype=bool) if penalized is None else np.asarray(penalized, dtype=bool)
-        if mask.shape != (d,):
-            raise ValueError(f"penalized must be a boolean array of shape ({d},); got shape {mask.shape}")
+        self.alpha = alpha
         self._penalized = mask.astype(np.float64)
-        self.n_features = d
+        self.n_features = X.shape[1]
 
     def value_and_gradient(self, theta) -> tuple[float, np.ndarray]:
         """The objective and its gradient at one theta of shape (d,)."""
@@ -129,6 +147,10 @@ class CostSensitiveFit(NamedTuple):
     converged: bool  #: the metric changed by at most ``tol`` in the last step
 
 
+#: Defaults of :func:`fit_cost_sensitive`: inner fits at most, and the change of the training metric that stops them.
+MAX_LEVEL_ITER, LEVEL_TOL = 5, 1e-4
+
+
 def _penalty(C: float, n: int) -> float:
     """alpha = 1 / (C n ln 2): ``LogisticRegression(C)``'s penalty for the mean loss in bits (module docstring)."""
     return 1.0 / (C * n * math.log(2.0))
@@ -156,17 +178,27 @@ def fit_at_weights(loss, X, y, weights, *, C: float = 1.0, fit_intercept_column:
 
     Returns (theta, iterations, converged).  Parameters as in :func:`fit_cost_sensitive`.
     """
+    if not isinstance(loss, SurrogateLoss):
+        raise TypeError(f"loss must be a SurrogateLoss (lfverify.core); got {type(loss).__name__}")
     X = check_features(X, "X", min_samples=2, accept_sparse=True)
-    n, d = X.shape
+    labels = check_labels(y, "y", n_samples=X.shape[0])
+    weights = tuple(check_real(w, "weights", low=0.0, low_inclusive=False) for w in weights)
     C = check_real(C, "C", low=0.0, low_inclusive=False)
-    theta = np.zeros(d) if theta0 is None else check_parameters(theta0, d, "theta0")[0][0].copy()
-    risk = WeightedSurrogateRisk(loss, X, y, weights, alpha=_penalty(C, n),
-                                 penalized=_penalized_columns(d, fit_intercept_column))
-    return _minimize(risk, theta, int(max_iter), check_real(gtol, "gtol", low=0.0))
+    theta = np.zeros(X.shape[1]) if theta0 is None else check_parameters(theta0, X.shape[1], "theta0")[0][0].copy()
+    return _fit_at_weights(loss, X, labels, weights, C, fit_intercept_column, int(max_iter),
+                           check_real(gtol, "gtol", low=0.0), theta)
+
+
+def _fit_at_weights(loss, X, labels, weights, C, fit_intercept_column, max_iter, gtol, theta):
+    """:func:`fit_at_weights` for validated inputs (labels in {-1, +1}, theta a fresh array of shape (d,))."""
+    n, d = X.shape
+    risk = WeightedSurrogateRisk._unchecked(loss, X, labels, weights, _penalty(C, n),
+                                            _penalized_columns(d, fit_intercept_column))
+    return _minimize(risk, theta, max_iter, gtol)
 
 
 def fit_cost_sensitive(metric, loss, X, y, *, C: float = 1.0, fit_intercept_column: bool = True,
-                       max_level_iter: int = 5, tol: float = 1e-4, max_iter: int = 500, gtol: float = 1e-6,
+                       max_level_iter: int = MAX_LEVEL_ITER, tol: float = LEVEL_TOL, max_iter: int = 500, gtol: float = 1e-6,
                        theta0=None) -> CostSensitiveFit:
     """Minimise the surrogate risk weighted at the Bayes threshold of the metric's value, iterated (module docstring).
 
@@ -208,15 +240,26 @@ def fit_cost_sensitive(metric, loss, X, y, *, C: float = 1.0, fit_intercept_colu
     for name, value in (("max_level_iter", max_level_iter), ("max_iter", max_iter)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
             raise ValueError(f"{name} must be an int >= 1; got {value!r}")
+    if not isinstance(loss, SurrogateLoss):
+        raise TypeError(f"loss must be a SurrogateLoss (lfverify.core); got {type(loss).__name__}")
     theta = np.zeros(d) if theta0 is None else check_parameters(theta0, d, "theta0")[0][0].copy()
+    return _fit_cost_sensitive(metric, loss, X, labels, C=C, fit_intercept_column=fit_intercept_column,
+                               max_level_iter=int(max_level_iter), tol=tol, max_iter=int(max_iter), gtol=gtol,
+                               theta=theta)
+
+
+def _fit_cost_sensitive(metric, loss, X, labels, *, C, fit_intercept_column, max_level_iter, tol, max_iter, gtol,
+                        theta) -> CostSensitiveFit:
+    """:func:`fit_cost_sensitive` for validated inputs (X finite float64 or CSR with at least 2 rows, labels in
+    {-1, +1}, the numbers checked, theta a fresh array of shape (d,)): the estimator's path after scikit-learn's
+    ``validate_data``, so that X is checked once per fit."""
     weights = (0.5, 0.5)  # the first fit: equal weights (delta = 1/2)
     history, iterations, converged, all_ok = [], [], False, True
     for step in range(int(max_level_iter)):
-        theta, nit, ok = fit_at_weights(loss, X, labels, weights, C=C, fit_intercept_column=fit_intercept_column,
-                                        max_iter=max_iter, gtol=gtol, theta0=theta)
+        theta, nit, ok = _fit_at_weights(loss, X, labels, weights, C, fit_intercept_column, max_iter, gtol, theta)
         iterations.append(nit)
         all_ok &= ok
-        choice = best_threshold(np.asarray(X @ theta).ravel(), labels, metric)
+        choice = _best_threshold(np.asarray(X @ theta).ravel(), labels, metric, 0.0)
         converged = step > 0 and abs(choice.value - history[-1]) <= tol
         history.append(choice.value)
         if converged or step == max_level_iter - 1:
@@ -226,7 +269,7 @@ def fit_cost_sensitive(metric, loss, X, y, *, C: float = 1.0, fit_intercept_colu
         from sklearn.exceptions import ConvergenceWarning
 
         warnings.warn(f"fit_cost_sensitive: L-BFGS-B stopped at max_iter = {max_iter} in some inner fit",
-                      ConvergenceWarning, stacklevel=2)
+                      ConvergenceWarning, stacklevel=3)
     return CostSensitiveFit(theta, choice.threshold, choice.value, weights, tuple(history), tuple(iterations),
                             converged)
 

@@ -3,13 +3,13 @@
 :class:`LinearFractionalClassifier` fits a linear model f(x) = theta^T x (plus an intercept) for a linear-fractional
 metric (F_beta, Jaccard, ...) and predicts sgn(f(x)) with sgn(0) = -1 (Sec. 2).  Two objectives:
 
-* ``objective="surrogate-utility"`` - **the paper's method**: Algorithm 1 (:func:`lfverify.learn._optimize.
+* ``objective="surrogate-utility"`` - **the paper's method**: Algorithm 1 (:func:`lfverify.learn.
   maximize_surrogate_utility`, U-BFGS or U-GD) on the empirical surrogate utility U_hat of Eq. (6) with the
   tau-discrepant logistic loss of Sec. 6 (Fig. 2); tau = 0.33 for F_1 and 0.75 for Jaccard.  With
   ``threshold="zero", init="erm"`` it is exactly the paper's configuration (Sec. 6, App. C), which ``lfverify
   bench`` runs as U-GD / U-BFGS.
 * ``objective="cost-sensitive"`` (default) - **an extension**: the surrogate risk weighted so that its boundary
-  is the Bayes threshold of the metric's current value, iterated (:mod:`lfverify.learn._cost_sensitive`).  Alg. 1's
+  is the Bayes threshold of the metric's current value, iterated (:mod:`lfverify.learn`).  Alg. 1's
   maximiser fits the direction for the level set of eta at u = U_phi* (Dinkelbach's separation), and U_phi* is
   only Lemma 1's lower bound of the metric, so the direction is fitted for the wrong level set.
 
@@ -17,9 +17,9 @@ and two thresholds:
 
 * ``threshold="zero"``: predict sgn(theta^T x) (the paper);
 * ``threshold="refit"`` (default) - **an extension**: after the fit, the offset that maximises the empirical metric,
-  found exactly (:func:`lfverify.learn._thresholds.best_threshold`, one sort) on the training sample, or - with
+  found exactly (:func:`lfverify.learn.best_threshold`, one sort) on the training sample, or - with
   ``threshold_cv=K`` - the fraction of positives chosen on K held-out folds and applied to the training scores
-  (:func:`lfverify.learn._thresholds.positive_rate_from_folds`; K more fits, worth it where the training scores are
+  (:func:`lfverify.learn.positive_rate_from_folds`; K more fits, worth it where the training scores are
   optimistic: the default ``threshold_cv="auto"`` takes 5 folds when n_samples < 10 n_features, e.g. madelon's
   d = 500 with n = 2,080).  ERRATA.md explains why the paper's threshold 0 is not the Bayes one (Thms. 1, 2, 7
   fail at the kink).
@@ -37,7 +37,7 @@ chosen metric, not accuracy.
 Metric names
 ------------
 ``"f1"``, ``"f<beta>"`` for F_beta (``"f2"``, ``"f0.5"``, also ``"f_2"``), ``"jaccard"``, ``"accuracy"``, or a
-:class:`~lfverify.core._metrics.LinearFractionalMetric` (then ``tau`` is required for the surrogate utility unless it
+:class:`~lfverify.core.LinearFractionalMetric` (then ``tau`` is required for the surrogate utility unless it
 is an F_beta, Jaccard or accuracy metric).  Default tau for the surrogate utility (:func:`default_tau`): 0.33 for
 F_1 and 0.99 beta^2 / (2 + beta^2) for F_beta in general (slightly below the bound beta^2 / (2 + beta^2) stated
 after Thm. 1, as the paper's 0.33 is for F_1), 0.75 for Jaccard (Sec. 6), and 1 (the plain logistic loss) for
@@ -60,13 +60,14 @@ from sklearn.svm import LinearSVC
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from lfverify.learn._cost_sensitive import fit_at_weights, fit_cost_sensitive
 from lfverify.core._empirical import EmpiricalSurrogateUtility
 from lfverify.core._losses import tau_logistic
 from lfverify.core._metrics import LinearFractionalMetric, accuracy, f_beta, jaccard
-from lfverify.learn._optimize import METHODS, maximize_surrogate_utility
-from lfverify.learn._thresholds import best_threshold, positive_rate_from_folds, threshold_for_positive_rate
+from lfverify.core._seeding import as_seed_sequence, child
 from lfverify.core._validation import check_real
+from lfverify.learn._cost_sensitive import LEVEL_TOL, MAX_LEVEL_ITER, _fit_at_weights, _fit_cost_sensitive
+from lfverify.learn._optimize import METHODS, maximize_surrogate_utility
+from lfverify.learn._thresholds import _best_threshold, _positive_rate_from_folds, threshold_for_positive_rate
 
 __all__ = ["LinearFractionalClassifier", "resolve_metric", "default_tau", "ERM_REGULARIZATION",
            "hinge_erm_svm", "erm_initial_parameters", "OBJECTIVES", "THRESHOLDS"]
@@ -161,25 +162,6 @@ def default_tau(metric) -> float:
                      "explicitly (Thm. 7 gives the admissible range)")
 
 
-def _seed_sequence(random_state) -> np.random.SeedSequence:
-    """random_state (None, int >= 0, SeedSequence or Generator) as a SeedSequence."""
-    if isinstance(random_state, np.random.SeedSequence):
-        return random_state
-    if isinstance(random_state, np.random.Generator):
-        return np.random.SeedSequence(int(random_state.integers(2 ** 63)))
-    if random_state is None:
-        return np.random.SeedSequence()
-    if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool) and random_state >= 0:
-        return np.random.SeedSequence(int(random_state))
-    raise TypeError("random_state must be None, an int >= 0, a numpy SeedSequence or a numpy Generator; got "
-                    f"{random_state!r}")
-
-
-def _child(seq: np.random.SeedSequence, index: int) -> np.random.SeedSequence:
-    """The index-th child of seq, the same on every call (SeedSequence.spawn would advance a counter)."""
-    return np.random.SeedSequence(seq.entropy, spawn_key=tuple(seq.spawn_key) + (index,))
-
-
 def erm_initial_parameters(X, y, *, fit_intercept: bool = True, regularization: float = ERM_REGULARIZATION):
     """The ERM minimizer trained by SVM (Sec. 6's initializer): hinge loss + l2 (:func:`hinge_erm_svm`, C = 1/lambda).
 
@@ -219,7 +201,7 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         The metric to maximise and that :meth:`score` reports (names in the module docstring).
     objective : {"cost-sensitive", "surrogate-utility"}, default "cost-sensitive"
         "surrogate-utility": Alg. 1 on U_hat of Eq. (6) (the paper).  "cost-sensitive": the surrogate risk
-        weighted at the Bayes threshold of the metric, iterated (:func:`lfverify.learn._cost_sensitive.
+        weighted at the Bayes threshold of the metric, iterated (:func:`lfverify.learn.
         fit_cost_sensitive`; an extension).
     threshold : {"refit", "zero"}, default "refit"
         "zero": predict sgn(theta^T x) (Sec. 2).  "refit": shift the intercept by the threshold that maximises the
@@ -282,7 +264,7 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
     n_features_in_ : int
     metric_ : LinearFractionalMetric
     tau_ : float
-    optimization_result_ : lfverify.learn._optimize.OptimizationResult or lfverify.learn._cost_sensitive.CostSensitiveFit
+    optimization_result_ : lfverify.learn.OptimizationResult or lfverify.learn.CostSensitiveFit
         Everything the objective's optimizer returned.
     n_iter_ : int
         Alg. 1's phase-2 iterations, or the L-BFGS-B iterations summed over the cost-sensitive fits.
@@ -363,7 +345,7 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
                 return erm_initial_parameters(X, y_signed, fit_intercept=bool(self.fit_intercept))
             if self.init == "zeros":
                 return np.zeros(n_params)
-            return np.random.default_rng(_child(seq, 1)).standard_normal(n_params)
+            return np.random.default_rng(child(seq, 1)).standard_normal(n_params)
         theta = np.asarray(self.init, dtype=np.float64)
         if theta.shape != (n_params,):
             raise ValueError(f"init must have shape ({n_params},) (n_features{' + 1 for the intercept' if self.fit_intercept else ''}); "
@@ -380,12 +362,15 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
     def _fit_direction(self, Z, y_signed, theta0, metric, tau, gtol, seq):
         """theta of the chosen objective on (Z, y) from theta0: (theta, result, iterations, converged)."""
         if self.objective == "cost-sensitive":
-            result = fit_cost_sensitive(metric, tau_logistic(tau), Z, y_signed, C=self.C,
-                                        fit_intercept_column=bool(self.fit_intercept), max_iter=int(self.max_iter),
-                                        gtol=gtol, theta0=theta0)
+            # X was validated by validate_data and y mapped to {-1, +1}: the unchecked path (X checked once per fit)
+            result = _fit_cost_sensitive(metric, tau_logistic(tau), Z, y_signed, C=float(self.C),
+                                         fit_intercept_column=bool(self.fit_intercept),
+                                         max_level_iter=MAX_LEVEL_ITER, tol=LEVEL_TOL,
+                                         max_iter=int(self.max_iter), gtol=gtol,
+                                         theta=np.array(theta0, dtype=np.float64))
             return result.theta, result, int(sum(result.inner_iterations)), bool(result.converged)
-        objective = EmpiricalSurrogateUtility(metric, tau_logistic(tau), Z, y_signed, split=self.split,
-                                              seed=_child(seq, 0))
+        objective = EmpiricalSurrogateUtility._unchecked(metric, tau_logistic(tau), Z, y_signed, split=self.split,
+                                                         seed=child(seq, 0))
         result = maximize_surrogate_utility(objective, theta0, method=self.method,
                                             learning_rate=self.learning_rate, max_iter=self.max_iter,
                                             max_phase1_iter=self.max_phase1_iter, gtol=gtol, history=True)
@@ -415,22 +400,21 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"threshold_cv needs at least 2 samples of each class (one per held-out fold); the "
                              f"smaller class has {minority}")
         folds = StratifiedKFold(n_splits=max(2, min(n_folds, minority)), shuffle=True,
-                                random_state=int(_child(seq, 2).generate_state(1)[0] % (2 ** 31 - 1)))
+                                random_state=int(child(seq, 2).generate_state(1)[0] % (2 ** 31 - 1)))
         scores, labels = [], []
         for k, (rows, held) in enumerate(folds.split(np.zeros((y_signed.shape[0], 1)), y_signed)):
             if self.objective == "cost-sensitive":
-                fold_theta = fit_at_weights(tau_logistic(tau), Z[rows], y_signed[rows],
-                                            self.optimization_result_.weights, C=self.C,
-                                            fit_intercept_column=bool(self.fit_intercept),
-                                            max_iter=int(self.max_iter), gtol=gtol, theta0=theta)[0]
+                fold_theta = _fit_at_weights(tau_logistic(tau), Z[rows], y_signed[rows],
+                                             self.optimization_result_.weights, float(self.C),
+                                             bool(self.fit_intercept), int(self.max_iter), gtol, theta.copy())[0]
             else:
                 start = (erm_initial_parameters(X[rows], y_signed[rows], fit_intercept=bool(self.fit_intercept))
                          if isinstance(self.init, str) and self.init == "erm" else theta0)
                 fold_theta = self._fit_direction(Z[rows], y_signed[rows], start, metric, tau, gtol,
-                                                 _child(seq, 3 + k))[0]
-            scores.append(np.asarray(Z[held] @ fold_theta).ravel())
+                                                 child(seq, 3 + k))[0]
+            scores.append(np.asarray(Z[held] @ fold_theta, dtype=np.float64).ravel())
             labels.append(y_signed[held])
-        return positive_rate_from_folds(scores, labels, metric)
+        return _positive_rate_from_folds(scores, labels, metric)
 
     def fit(self, X, y):
         """Fit theta by the chosen objective, then the threshold.
@@ -465,7 +449,7 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         if X.shape[0] < 2:
             raise ValueError(f"X must have at least 2 samples (one for each half S_0, S_1); got {X.shape[0]}")
         y_signed = np.where(y == pos_label, 1, -1).astype(np.int8)
-        seq = _seed_sequence(self.random_state)
+        seq = as_seed_sequence(self.random_state, "random_state")
         Z = self._design(X)
         theta0 = self._initial_theta(X, y_signed, seq)
         theta, result, iterations, converged = self._fit_direction(Z, y_signed, theta0, metric, tau, gtol, seq)
@@ -476,7 +460,7 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         if self.threshold == "refit":
             scores = np.asarray(Z @ theta).ravel()
             if n_folds is None:
-                shift = best_threshold(scores, y_signed, metric).threshold
+                shift = _best_threshold(scores, y_signed, metric, 0.0).threshold
             else:
                 rate = self._cross_fitted_rate(X, Z, y_signed, theta0, theta, metric, tau, gtol, seq, n_folds)
                 shift = threshold_for_positive_rate(scores, rate)

@@ -10,7 +10,7 @@ Algorithm 1 has two phases for f_theta(x) = theta^T x:
 
 Every parameter vector of a batch theta0 of shape (K, d) advances on its own (its own phase, step sizes,
 inverse Hessian and stopping), but each iteration evaluates all active rows with one batched pass of
-:class:`~lfverify.core._empirical.EmpiricalSurrogateUtility` (one matrix product per chunk of samples).
+:class:`~lfverify.core.EmpiricalSurrogateUtility` (one matrix product per chunk of samples).
 
 Choices the paper leaves open (Alg. 1 only says ``gradient_based_update``), documented here:
 

@@ -12,7 +12,7 @@ values).  Sorting once and sweeping cumulative counts gives the metric of every 
 
     U_k = (a_{0,+1} TP_k + a_{0,-1} FP_k + b_0(P / n) n) / (a_{1,+1} TP_k + a_{1,-1} FP_k + b_1(P / n) n)
 
-(:meth:`lfverify.core._metrics.LinearFractionalMetric.value_from_counts`, 0/0 counted as 0 as scikit-learn does).  The
+(:meth:`lfverify.core.LinearFractionalMetric.value_from_counts`, 0/0 counted as 0 as scikit-learn does).  The
 chosen threshold lies half-way between the last positive and the first negative distinct value, so the chosen
 predictions are reproduced exactly on the sample and new points between the two are split evenly.
 
@@ -103,7 +103,11 @@ def best_threshold(scores, y, metric, *, reference: float = 0.0) -> ThresholdCho
     equal scores).  0/0 (possible only for metrics whose denominator vanishes) counts as 0.
     """
     s, labels = _check_scores(scores, y, metric)
-    reference = check_real(reference, "reference")
+    return _best_threshold(s, labels, metric, check_real(reference, "reference"))
+
+
+def _best_threshold(s, labels, metric, reference) -> ThresholdChoice:
+    """:func:`best_threshold` for validated inputs (finite float64 scores, labels in {-1, +1} of the same size)."""
     n = s.size
     order = np.argsort(-s, kind="stable")
     sorted_scores = s[order]
@@ -158,9 +162,14 @@ def positive_rate_from_folds(fold_scores, fold_labels, metric) -> float:
     pooled held-out predictions is found exactly by :func:`best_threshold` on -q.  Returns the fraction of pooled
     samples that r predicts positive.
     """
+    checked = [_check_scores(scores, y, metric) for scores, y in zip(fold_scores, fold_labels)]
+    return _positive_rate_from_folds([s for s, _ in checked], [y for _, y in checked], metric)
+
+
+def _positive_rate_from_folds(fold_scores, fold_labels, metric) -> float:
+    """:func:`positive_rate_from_folds` for validated folds (finite float64 scores, labels in {-1, +1})."""
     positions, labels = [], []
-    for scores, y in zip(fold_scores, fold_labels):
-        s, y = _check_scores(scores, y, metric)
+    for s, y in zip(fold_scores, fold_labels):
         descending = np.sort(s)[::-1]
         at_least = np.searchsorted(-descending, -s, side="right")  # #{fold scores >= s_i}
         positions.append(at_least / s.size)
@@ -168,7 +177,7 @@ def positive_rate_from_folds(fold_scores, fold_labels, metric) -> float:
     if not positions:
         raise ValueError("fold_scores must hold at least one fold")
     q, y = np.concatenate(positions), np.concatenate(labels)
-    choice = best_threshold(-q, y, metric)
+    choice = _best_threshold(-q, y, metric, 0.0)
     return choice.n_predicted_positive / q.size
 
 

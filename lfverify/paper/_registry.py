@@ -6,7 +6,7 @@ and definitions with one shared counter, so printed numbers vary between version
 entries say how the claim is checked:
 
 * ``derivation`` - the SymPy derivations of :mod:`lfverify.proofs` whose claims carry this LaTeX label;
-* ``self-check`` - a quick numerical check of :mod:`lfverify.app._self_checks` (target: the check's name);
+* ``self-check`` - a quick numerical check of :mod:`lfverify.app` (target: the check's name);
 * ``property-test`` - a Hypothesis/pytest test in ``tests/`` (target: ``path::test_name``; run by ``pytest``,
   not by ``lfverify verify``, because the tests are not installed);
 * ``simulation`` - a Monte-Carlo study of :mod:`lfverify.simulations` (target: the study's name);
@@ -139,7 +139,7 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
          _t("tests/test_optimize.py::test_phase1_reaches_positive_numerator"),
          _t("tests/test_optimize.py::test_bfgs_reaches_scipy_bfgs_maximum"),
          _b("convergence", "U-BFGS reaches its final utility within 30 iterations")),
-        "Implemented in lfverify.learn._optimize; phase 1 always ends with N_hat > 0 when its sup is positive."),
+        "Implemented in lfverify.learn; phase 1 always ends with N_hat > 0 when its sup is positive."),
     PaperClaim(
         "lem:unbiased-gradient", "Lemma 3", "E_S[V_hat] = V for independent halves S_0, S_1 (Eq. (7))", "holds",
         (_d("lem:unbiased-gradient"), _d("eq:gradient-estimator"), _d("sec:gradient-direction"),

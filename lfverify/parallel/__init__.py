@@ -1,1 +1,16 @@
-"""parallel"""
+"""Where tasks run: in this process, in local worker processes, or on a Dask cluster (:func:`make_executor`).
+
+Every executor yields ``(index, result)`` as tasks finish; no worker outlives its run.  The numbers never depend
+on the executor: each task seeds itself from its own key (:mod:`lfverify.core` seeding rule).
+"""
+
+from lfverify.parallel._executors import (
+    DASK_CONNECT_TIMEOUT,
+    EXECUTORS,
+    DaskExecutor,
+    ProcessExecutor,
+    SerialExecutor,
+    make_executor,
+)
+
+__all__ = ["make_executor", "SerialExecutor", "ProcessExecutor", "DaskExecutor", "EXECUTORS", "DASK_CONNECT_TIMEOUT"]

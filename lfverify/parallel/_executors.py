@@ -2,7 +2,7 @@
 
 Every executor has one method, ``map_unordered(function, argument_tuples)``, yielding ``(index, result)`` as
 tasks finish (in any order); the engine writes each result to disk at once.  The numbers never depend on the
-executor: every task draws from its own ``SeedSequence`` (see :mod:`lfverify.simulations._engine`), and the worker
+executor: every task draws from its own ``SeedSequence`` (see :mod:`lfverify.simulations`), and the worker
 processes limit BLAS to one thread (``threadpoolctl``, when installed), the parallelism being across tasks.
 
 * :class:`SerialExecutor` - in-process, in task order (debugging, tests, tiny studies).
@@ -48,6 +48,8 @@ import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from multiprocessing import get_context
+
+from lfverify.core._validation import check_real
 
 __all__ = ["SerialExecutor", "ProcessExecutor", "DaskExecutor", "make_executor", "EXECUTORS",
            "DASK_CONNECT_TIMEOUT"]
@@ -215,7 +217,6 @@ class DaskExecutor:
 
     def __init__(self, address: str | None = None, *, n_workers: int | None = None,
                  connect_timeout: float | None = None):
-        from lfverify.core._validation import check_real
 
         if (address is None) == (n_workers is None):
             raise ValueError("DaskExecutor needs exactly one of address (e.g. 'tcp://host:8786') and n_workers "

@@ -25,8 +25,9 @@ Thms. 1, 2, 7 corrected (and proved)                   ``corrected_calibration_t
 lem:non-smooth-rademacher corrected, Lemma 4's rate    ``corrected_rademacher``
 =====================================================  ===================================
 
-Besides the derivations: ``printed`` (the statements as printed, by label), ``render`` (the documents of the
-top-level ``proofs/`` folder, ``lfverify proofs --render``), ``errata`` (ERRATA.md).
+Each derivation module is public: it is the checkable text of one claim.  Besides them: :func:`render_documents`
+and :func:`write_documents` (the documents of the top-level ``proofs/`` folder, ``lfverify proofs --render``) and
+:func:`errata_markdown` (ERRATA.md); the statements as printed are :data:`lfverify.paper.PRINTED_STATEMENTS`.
 """
 
 from __future__ import annotations
@@ -35,9 +36,12 @@ import importlib
 import time
 from dataclasses import dataclass
 
-from lfverify.proofs._claims import Claim, Erratum, Outcome
+from lfverify.proofs._claims import Claim, Erratum, Outcome, Step, Steps
+from lfverify.proofs._errata import errata_markdown
+from lfverify.proofs._render import render_documents, write_documents
 
-__all__ = ["MODULES", "all_claims", "ClaimResult", "run_claims", "Claim", "Erratum", "Outcome"]
+__all__ = ["MODULES", "all_claims", "ClaimResult", "run_claims", "Claim", "Erratum", "Outcome", "Step", "Steps",
+           "errata_markdown", "render_documents", "write_documents"]
 
 MODULES = (
     "table1",

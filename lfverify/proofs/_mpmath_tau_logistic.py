@@ -2,7 +2,7 @@
 
 phi(m) = log_b(1 + e^{-s m}) with s = tau for m > 0 and s = 1 for m <= 0, and its derivative
 phi'(m) = -s / ((1 + e^{s m}) ln b) (at m = 0 the left derivative, -1/(2 ln b)).  In base 2 this is
-:func:`lfverify.core._losses.tau_logistic` (tau = 1: the logistic loss), evaluated at the caller's mpmath precision.
+:func:`lfverify.core.tau_logistic` (tau = 1: the logistic loss), evaluated at the caller's mpmath precision.
 Each function returns a closure; ``tau`` and ``ln b`` are converted when it is made, so make it inside the
 caller's ``mp.workdps`` block.
 """

@@ -1,14 +1,14 @@
 """The readable, machine-checked record: one Markdown document per claim of the paper, for the top-level ``proofs/``.
 
 ``lfverify proofs --render proofs/`` checks every derivation of :mod:`lfverify.proofs` and writes, for each claim of
-the registry (:mod:`lfverify.paper._registry`) that has derivations, a document with
+the registry (:mod:`lfverify.paper`) that has derivations, a document with
 
 * the claim as printed (its LaTeX source, :mod:`.printed`) and its label;
 * every derivation attached to it: what was derived, the check's status and method and, where the derivation records
   them, its steps as rendered LaTeX with how each was checked;
 * the verdict, and the errata its derivations produced (numbered as in ERRATA.md);
 * where the claim fails as stated, the corrected statement and its proof (the derivations named by its entry in
-  :data:`lfverify.paper._registry.CORRECTED_CLAIMS`) and the property tests that attack it;
+  :data:`lfverify.paper.CORRECTED_CLAIMS`) and the property tests that attack it;
 
 plus ``README.md``, an index.  The text is deterministic (no timings, dates or absolute paths; registry order), so a
 test can keep the committed folder equal to a fresh render, byte for byte.  Each file is written atomically.
@@ -20,6 +20,8 @@ import re
 from pathlib import Path
 
 from lfverify.io._atomic import write_text_atomically
+from lfverify.paper._printed import PRINTED_STATEMENTS
+from lfverify.paper._registry import PAPER_CLAIMS, corrected_claim_of
 
 __all__ = ["GENERATED", "document_name", "render_documents", "write_documents"]
 
@@ -89,8 +91,6 @@ def _targets(claim, kind="derivation"):
 def render_documents(results) -> dict[str, str]:
     """{file name: Markdown} for the registry's claims with derivations, and the index; ``results`` are the
     :class:`~lfverify.proofs.ClaimResult` of every proof claim, in :func:`~lfverify.proofs.all_claims` order."""
-    from lfverify.paper._registry import PAPER_CLAIMS, corrected_claim_of
-    from lfverify.paper._printed import PRINTED_STATEMENTS
 
     errata_numbers, counter = {}, 0
     for r in results:  # the numbering of ERRATA.md (errata_markdown)

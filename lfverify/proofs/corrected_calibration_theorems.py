@@ -41,11 +41,25 @@ import mpmath as mp
 import sympy as sp
 
 import lfverify.proofs.prop5_bayes_optimal_set as prop5
+from lfverify.core._losses import tau_logistic
+from lfverify.core._metrics import f1, jaccard
+from lfverify.core._pointwise_optimum import (
+    GaussianEta,
+    pointwise_surrogate_optimum,
+    surrogate_utility_of_eta,
+)
+from lfverify.core._reference_populations import GAUSSIAN_POPULATION as POPULATION
 from lfverify.proofs._claims import Claim, Erratum, Outcome, Steps
-from lfverify.proofs.counterexamples import _exact_bayes, _exact_utility
 from lfverify.proofs._exact_numbers import exact_mpf, random_fraction
-from lfverify.proofs.thm1_fbeta_calibration import PRINTED_TAU_SUP, PRINTED_U_STAR_LOWER, surrogate_scores
-from lfverify.proofs.thm1_fbeta_calibration import tau_logistic_surrogate_maximiser as _exact_maximiser
+from lfverify.proofs.counterexamples import _exact_bayes, _exact_utility
+from lfverify.proofs.thm1_fbeta_calibration import (
+    PRINTED_TAU_SUP,
+    PRINTED_U_STAR_LOWER,
+    surrogate_scores,
+)
+from lfverify.proofs.thm1_fbeta_calibration import (
+    tau_logistic_surrogate_maximiser as _exact_maximiser,
+)
 
 __all__ = [
     "CLAIMS",
@@ -454,7 +468,6 @@ for almost every $x$, and every maximiser $f^*$ has $f^*(x) > 0$ where $\eta(x) 
 $\eta(x) < \eta_{lo}$, and $f^*(x) = 0$ where $\eta_{lo} < \eta(x) < \eta_{hi}$ ($0$ is a minimiser at the end points).
 The band has an interior exactly when $\rho < 1$ (a kink at 0).  For the tau-logistic loss of Fig. 2, $\rho = \tau$;
 for Table 1's metrics:
-
 | metric | $\eta_{lo}$ | $\eta_{hi}$ |
 |---|---|---|
 <<ROWS>>"""
@@ -462,7 +475,6 @@ for Table 1's metrics:
 
 def check_sign_pattern() -> Outcome:
     """The sign pattern of the surrogate maximiser over all measurable f (see SIGN_PATTERN_STATEMENT)."""
-    from lfverify.core._losses import tau_logistic
 
     st = Steps()
     d = derived()
@@ -576,7 +588,7 @@ def check_sign_pattern() -> Outcome:
     st.add(
         "For the tau-logistic loss $\\rho = \\tau$ (Fig. 2; one-sided derivatives of its formula)",
         f"\\phi'(0^-) = {_tex(d_minus)}, \\quad \\phi'(0^+) = {_tex(d_plus)}",
-        check="SymPy limits of the derivative of each piece; lfverify.core._losses.tau_logistic's one-sided derivatives give "
+        check="SymPy limits of the derivative of each piece; lfverify.core.tau_logistic's one-sided derivatives give "
               "the same ratio for tau = 0.05, 0.33, 0.5, 0.75, 1 (1e-15)",
         holds=all(abs(r - v) <= 1e-15 for r, v in zip(lib_ratios, (0.05, 0.33, 0.5, 0.75, 1.0))),
     )
@@ -854,15 +866,11 @@ _CONTINUOUS_CACHE: dict = {}
 def _continuous_figures(name):
     """The calibration study's Gaussian population (eta(X) has a positive density on (0, 1)): for each tau of
     CONTINUOUS_TAUS, (tau, U*, U-dagger, eta_lo, eta_hi, delta, U(sgn f*), U(Bayes labelling of the band)) from
-    lfverify.core._pointwise_optimum (Dinkelbach on the log-odds scale, panelled Gauss-Legendre)."""
+    lfverify.core (Dinkelbach on the log-odds scale, panelled Gauss-Legendre)."""
     if name in _CONTINUOUS_CACHE:
         return _CONTINUOUS_CACHE[name]
     import numpy as np
 
-    from lfverify.core._losses import tau_logistic
-    from lfverify.core._metrics import f1, jaccard
-    from lfverify.simulations._study_calibration import POPULATION
-    from lfverify.core._pointwise_optimum import GaussianEta, pointwise_surrogate_optimum, surrogate_utility_of_eta
 
     metric = f1() if name == "F_1" else jaccard()
     distribution = GaussianEta(POPULATION)
@@ -909,7 +917,7 @@ def _continuous_step(st, name, bound_of):
         f"{rows[0][2]:.6g}$, $\\eta(X)$ with a positive density) the predicted weak form ($\\rho = \\tau$ against the "
         "bound) agrees with the quadrature for every tau, and $\\mathrm{sgn} f^*$ is never Bayes optimal, as (e) says",
         ", \\quad ".join(texts),
-        check="lfverify.core._pointwise_optimum (Dinkelbach on the log-odds scale, panelled Gauss-Legendre; "
+        check="lfverify.core (Dinkelbach on the log-odds scale, panelled Gauss-Legendre; "
               f"a gap below {GAP_ZERO:g} counts as 0)",
         holds=agree,
     )
@@ -1236,7 +1244,6 @@ def check_continuous_populations() -> Outcome:
     """The failure of Thms. 1 and 2 is generic: no calibration on eta-continuous populations (criterion (e)),
     confirmed by quadrature on the calibration study's Gaussian population for four taus, the plain logistic
     loss (tau = 1) included."""
-    from lfverify.core._metrics import f1, jaccard
 
     figures = {name: _continuous_figures(name) for name in ("F_1", "Jaccard")}
     metrics = {"F_1": f1(), "Jaccard": jaccard()}
@@ -1281,7 +1288,7 @@ def check_continuous_populations() -> Outcome:
         witness=("the calibration study's population (two Gaussian classes, means +-(2, 1), shared covariance "
                  "[[1, 0.3], [0.3, 1]], pi = 0.4; eta(X) has a positive density on (0, 1)), tau-logistic loss: "
                  + " | ".join(parts)),
-        evidence=("lfverify.core._pointwise_optimum (Dinkelbach over all measurable f on the log-odds scale, "
+        evidence=("lfverify.core (Dinkelbach over all measurable f on the log-odds scale, "
                   "panelled Gauss-Legendre quadrature, U-dagger from Prop. 5's exact threshold): its kink interval "
                   "equals corrected_calibration.kink_band and its Bayes threshold bayes_threshold to 1e-12, and "
                   f"U-dagger - U(sgn f*) > {GAP_ZERO:g} for every tau; the general argument is the verified claim "

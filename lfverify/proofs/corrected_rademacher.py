@@ -43,8 +43,8 @@ import sympy as sp
 
 import lfverify.proofs.lemma4_uniform_convergence as lemma4
 from lfverify.proofs._claims import Claim, Erratum, Outcome, Steps
-from lfverify.proofs.lemma3_unbiased_gradient import printed_w_tilde
 from lfverify.proofs._mpmath_tau_logistic import tau_logistic_derivative_mp
+from lfverify.proofs.lemma3_unbiased_gradient import printed_w_tilde
 
 __all__ = [
     "CLAIMS",

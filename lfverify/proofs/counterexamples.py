@@ -16,8 +16,8 @@ Claims checked here:
 Every figure is recomputed by the checks: the surrogate maximiser by Dinkelbach's method at 50 digits
 (:func:`.thm1_fbeta_calibration.tau_logistic_surrogate_maximiser`), the one-sided optimality conditions at the
 kink in mpmath, every true utility in exact rational arithmetic (fractions.Fraction; U-dagger by brute force over
-all 2^J classifiers), and the hypotheses / values with the core library (lfverify.core._populations, lfverify.core._metrics,
-lfverify.core._losses, lfverify.core._calibration_conditions, lfverify.core._empirical).  The output is deterministic (fixed seeds, fixed
+all 2^J classifiers), and the hypotheses / values with the core library (lfverify.core, lfverify.core,
+lfverify.core, lfverify.core, lfverify.core).  The output is deterministic (fixed seeds, fixed
 numbers of significant digits).
 """
 
@@ -31,6 +31,15 @@ import mpmath as mp
 import numpy as np
 import sympy as sp
 
+from lfverify.core._calibration_conditions import (
+    fbeta_calibration,
+    general_calibration,
+    jaccard_calibration,
+)
+from lfverify.core._empirical import EmpiricalSurrogateUtility
+from lfverify.core._losses import tau_logistic
+from lfverify.core._metrics import f_beta, gower_legendre, jaccard
+from lfverify.core._populations import FiniteSupportPopulation
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 from lfverify.proofs._exact_numbers import exact_mpf
 from lfverify.proofs._mpmath_tau_logistic import tau_logistic_mp
@@ -143,9 +152,6 @@ def _lemma1_random_cases(count, seed):
     """max (U_phi - U) over ``count`` seeded random finite-support cases of Gower-Legendre(alpha), tau-logistic(tau),
     alpha, tau in (0, 1), evaluated with the core library (cases with D_phi <= 0, where U_phi is undefined and
     the library refuses it, are skipped)."""
-    from lfverify.core._losses import tau_logistic
-    from lfverify.core._metrics import gower_legendre
-    from lfverify.core._populations import FiniteSupportPopulation
 
     rng = random.Random(seed)
     worst, done, skipped = -np.inf, 0, 0
@@ -169,9 +175,6 @@ def _lemma1_random_cases(count, seed):
 
 def check_gower_legendre_below_one() -> Outcome:
     """Gower-Legendre with 0 < alpha < 1: Lemma 2's quasi-concavity fails (50-digit witness), Lemma 1 holds."""
-    from lfverify.core._empirical import EmpiricalSurrogateUtility
-    from lfverify.core._losses import tau_logistic
-    from lfverify.core._metrics import gower_legendre
 
     # --- App. B's argument: the S_1 score of a negative sample, W~_1(xi, -1) = a_{1,-1} phi(-xi) + b_1
     alpha, xi, alpha_p = sp.symbols("alpha xi alpha'", real=True)
@@ -307,9 +310,6 @@ def _one_sided(coef, e, u, tau_value):
 
 def _zero_counted_positive(theorem, coef, metric, witness, theorem_witness, report):
     """Shared body of the two checks; returns (Outcome-or-None, figures)."""
-    from lfverify.core._calibration_conditions import general_calibration
-    from lfverify.core._losses import tau_logistic
-    from lfverify.core._populations import FiniteSupportPopulation
 
     weights, eta, tau_value = witness
     ex = _exact_analysis(coef, weights, eta, tau_value)
@@ -397,7 +397,7 @@ def _erratum(theorem, label_metric, metric_name, bound_text, witness, fig):
             f"signs ((tau A - B)/(A + B) = {_nstr(ratio_ab, 6)} and (tau B - A)/(A + B) = {_nstr(ratio_ba, 6)}, "
             "both < 0, i.e. g'(0-) < 0 < g'(0+)); utilities exact (brute force over all 2^J classifiers); core "
             f"library: U_phi(f*) = {lib['value']:.12g}, U_phi(f* + {SHIFT:g}) = {lib['shifted_value']:.12g}, "
-            f"U(f* + {SHIFT:g}) = {lib['shifted_utility']:.12g}, U-dagger = {lib['bayes']:.12g}; lfverify.core._calibration_conditions "
+            f"U(f* + {SHIFT:g}) = {lib['shifted_utility']:.12g}, U-dagger = {lib['bayes']:.12g}; lfverify.core "
             f"reports the hypotheses of {theorem} and conditions (1)-(6), (a)-(c) of Thm. 7 (at U(f*) = U(f* + 0)) "
             "as holding"
         ),
@@ -411,8 +411,6 @@ METHOD_PLUS = (f"mpmath {DPS} digits (Dinkelbach, one-sided derivatives at the k
 def check_thm1_zero_counted_positive() -> Outcome:
     """Thm. 1 with l(-f) (f = 0 counted positive): a hypotheses-holding F_1 population where sgn(f*) is
     Bayes-optimal but f* + 0 is not."""
-    from lfverify.core._calibration_conditions import fbeta_calibration
-    from lfverify.core._metrics import f_beta
 
     def report(loss, value, t):
         return fbeta_calibration(1.0, loss, surrogate_optimum=value, tau=t)
@@ -438,8 +436,6 @@ def check_thm1_zero_counted_positive() -> Outcome:
 def check_thm2_zero_counted_positive() -> Outcome:
     """Thm. 2 with l(-f) (f = 0 counted positive): a hypotheses-holding Jaccard population where sgn(f*) is
     Bayes-optimal but f* + 0 is not."""
-    from lfverify.core._calibration_conditions import jaccard_calibration
-    from lfverify.core._metrics import jaccard
 
     def report(loss, value, t):
         return jaccard_calibration(loss, surrogate_optimum=value, tau=t)

@@ -20,6 +20,8 @@ from fractions import Fraction
 
 import sympy as sp
 
+from lfverify.core._metrics import LinearFractionalMetric
+from lfverify.core._populations import FiniteSupportPopulation
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 
 __all__ = ["CLAIMS"]
@@ -64,8 +66,7 @@ def _conditions(coef):
 
 
 def _admissible(coef):
-    """Definition 1 exactly, via lfverify.core._metrics' exact decision (sign and range constraints)."""
-    from lfverify.core._metrics import LinearFractionalMetric
+    """Definition 1 exactly, via lfverify.core' exact decision (sign and range constraints)."""
 
     A0p, A0n, A1p, A1n, c0, d0, c1, d1 = (float(v) for v in coef)
     metric = LinearFractionalMetric(a0p=A0p, a0n=A0n, a1p=A1p, a1n=A1n, b0_const=c0, b0_prior=d0,
@@ -113,7 +114,6 @@ def check_thm7_pathology_remark() -> Outcome:
     if not (ok2 and ok3):
         return Outcome("undecided", f"witnesses did not reproduce: {optimal2}, {cond2}, {optimal3}, {cond3}")
     # the core library (independent of the enumeration above)
-    from lfverify.core._populations import FiniteSupportPopulation
 
     pop2 = FiniteSupportPopulation([[1.0], [-1.0]], [float(w) for w in WEIGHTS_2], [float(q) for q in ETA_2])
     pop3 = FiniteSupportPopulation([[0.0], [1.0], [2.0]], [float(w) for w in WEIGHTS_3], [float(q) for q in ETA_3])

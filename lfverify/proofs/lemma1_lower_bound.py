@@ -18,6 +18,9 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
+from lfverify.core._losses import logistic, tau_logistic
+from lfverify.core._metrics import LinearFractionalMetric, accuracy, f1, f_beta, jaccard
+from lfverify.core._populations import FiniteSupportPopulation
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 from lfverify.proofs._mpmath_tau_logistic import tau_logistic_mp
 
@@ -135,8 +138,6 @@ def check_zero_one_identity() -> Outcome:
     failing = [name for name, xi in CASES if not printed_identity_holds(xi)]
     if not failing:
         return Outcome("verified", "l(-xi) = 1 - l(xi) for every xi.")
-    from lfverify.core._metrics import f1
-    from lfverify.core._populations import FiniteSupportPopulation
 
     # F_1 of f = 0 on a single atom with eta = 1/2 (pi = 1/2): U = 2 TP / (TP + FP + pi)
     half = sp.Rational(1, 2)
@@ -211,9 +212,6 @@ def check_positive_denominator() -> Outcome:
     """
     import mpmath as mp
 
-    from lfverify.core._losses import logistic
-    from lfverify.core._metrics import LinearFractionalMetric
-    from lfverify.core._populations import FiniteSupportPopulation
 
     k = NEGATIVE_DENOMINATOR_METRIC
     tp, fp, pi = sp.symbols("TP FP pi", nonnegative=True)
@@ -252,7 +250,7 @@ def check_positive_denominator() -> Outcome:
                     "U_phi = N_phi / D >= N / D = U",
             consequence="yes for metrics with a negative denominator (Lemma 1 is false for them); none for Tab. 1's "
                         "F_beta, Jaccard and accuracy, whose denominators are positive. Fix: add E[W_1(f)] > 0 for "
-                        "all f to Definition 1 (lfverify.core._metrics.admissibility already checks it).",
+                        "all f to Definition 1 (lfverify.core.LinearFractionalMetric.admissibility already checks it).",
             witness=f"U = (TP - 1) / (-1) = 1 - TP (a0p = 1, a0n = 0, b0 = -1, a1p = a1n = 0, b1 = -1); single atom "
                     f"with eta = 1/2, f = 1, phi = log2(1 + e^-t): U = {mp.nstr(u, 12)}, U_phi = 1/2 + phi(1)/2 = "
                     f"{mp.nstr(u_phi, 12)}",
@@ -269,9 +267,6 @@ def check_populations() -> Outcome:
     """Independent evidence: U_phi <= U for F_1, F_2, Jaccard and accuracy with the tau-logistic loss on seeded
     random finite-support populations and random per-atom scores (all measurable functions), core library.
     """
-    from lfverify.core._losses import tau_logistic
-    from lfverify.core._metrics import accuracy, f_beta, jaccard
-    from lfverify.core._populations import FiniteSupportPopulation
 
     rng = np.random.default_rng(20200826)
     metrics = (f_beta(1.0), f_beta(2.0), jaccard(), accuracy())

@@ -20,6 +20,10 @@ import mpmath as mp
 import numpy as np
 import sympy as sp
 
+from lfverify.core._empirical import EmpiricalSurrogateUtility
+from lfverify.core._losses import tau_logistic
+from lfverify.core._metrics import accuracy, f_beta, jaccard
+from lfverify.core._scores import score_coefficients
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 from lfverify.proofs._mpmath_tau_logistic import tau_logistic_mp
 
@@ -99,7 +103,7 @@ def check_fig2_tau_range() -> Outcome:
                     "not a (convex) tau-discrepant loss",
             consequence="no for the theorems: Thm. 1 needs (1 + beta^2) tau / (beta^2 - tau) <= U_phi* <= 1, i.e. "
                         "tau <= beta^2 / (2 + beta^2) < 1, Thm. 2 has tau in (0, 1), and the experiments use "
-                        "tau = 0.33, 0.75; only the caption's range is wrong (lfverify.core._losses.tau_logistic "
+                        "tau = 0.33, 0.75; only the caption's range is wrong (lfverify.core.tau_logistic "
                         "accepts tau in (0, 1]).",
             witness=f"tau = 2, h = 1/10: phi(-h) + phi(h) - 2 phi(0) = {mp.nstr(midpoint_gap, 12)} < 0 (midpoint "
                     f"convexity fails); phi'(0-) = {mp.nstr(slopes[0], 12)} > phi'(0+) = {mp.nstr(slopes[1], 12)}",
@@ -187,9 +191,6 @@ def check_numerator_hessian() -> Outcome:
     if diff != sp.zeros(2, 2):
         return Outcome("undecided", f"Hessian mismatch {diff}")
     # numeric: NSD for F_1, Jaccard, accuracy and tau in {1/3, 3/4, 1} at seeded random points
-    from lfverify.core._losses import tau_logistic
-    from lfverify.core._metrics import accuracy, f_beta, jaccard
-    from lfverify.core._scores import score_coefficients
 
     rng = np.random.default_rng(20200826)
     worst, count = -np.inf, 0
@@ -245,9 +246,6 @@ def check_superlevel_sets() -> Outcome:
     excess = [sp.expand(printed_w1_tilde(0, y, a1p_nn, a1n_nn, B1, lambda _: phi_val) - B1) for y in (1, -1)]
     d_hat_bound = all(expr.is_nonnegative for expr in excess)  # W~_1 - b_1 = a1p (1 + phi) or a1n phi
     # numeric quasi-concavity along segments inside F-bar
-    from lfverify.core._empirical import EmpiricalSurrogateUtility
-    from lfverify.core._losses import tau_logistic
-    from lfverify.core._metrics import f_beta, jaccard
 
     rng = np.random.default_rng(20200826)
     tested, worst = 0, -np.inf

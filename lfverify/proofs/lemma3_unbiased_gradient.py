@@ -20,6 +20,10 @@ import itertools
 import numpy as np
 import sympy as sp
 
+from lfverify.core._losses import tau_logistic
+from lfverify.core._metrics import f1
+from lfverify.core._populations import FiniteSupportPopulation
+from lfverify.core._scores import surrogate_scores
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 
 THETA = sp.symbols("theta1 theta2", real=True)
@@ -170,10 +174,6 @@ def check_unbiased() -> Outcome:
 
 def _library_witness():
     """E_S[V_hat] (split) and E_S[V_hat] (same sample) for n = 2 with the core library's scores, vs V_phi."""
-    from lfverify.core._losses import tau_logistic
-    from lfverify.core._metrics import f1
-    from lfverify.core._populations import FiniteSupportPopulation
-    from lfverify.core._scores import surrogate_scores
 
     atoms = np.array([[1.0, 0.5], [1.0, -1.5]])
     weights, eta = np.array([0.3, 0.7]), np.array([0.8, 0.25])

@@ -5,7 +5,7 @@ Claims checked here:
 * psi'(m) = phi''(m) m/|m| for psi(m) = phi'(m) m/|m| (m != 0), the derivation printed in the proof of
   lem:non-smooth-rademacher;
 * the smoothness constants gamma_{-1}, gamma_{+1} of the tau-logistic pieces (against
-  ``lfverify.core._losses.tau_logistic(tau).smoothness``);
+  ``lfverify.core.tau_logistic(tau).smoothness``);
 * lem:non-smooth-rademacher itself: the Lipschitz claim for psi, the contraction step, and the factor of (B);
 * the bounded-difference constant and McDiarmid's tail / deviation;
 * the bound on E_S[E(S)] (the Rademacher step R_{n/2}(F) <= sqrt(2) c_X c_Theta / sqrt(n));
@@ -35,8 +35,14 @@ import mpmath as mp
 import numpy as np
 import sympy as sp
 
+from lfverify.core._losses import tau_logistic
+from lfverify.core._metrics import f_beta
+from lfverify.core._scores import surrogate_scores as library_scores
 from lfverify.proofs._claims import Claim, Erratum, Outcome
-from lfverify.proofs._mpmath_tau_logistic import tau_logistic_derivative_mp, tau_logistic_mp
+from lfverify.proofs._mpmath_tau_logistic import (
+    tau_logistic_derivative_mp,
+    tau_logistic_mp,
+)
 
 __all__ = [
     "CLAIMS",
@@ -234,9 +240,8 @@ def check_smoothness_constants() -> Outcome:
     """sup |phi''| of the tau-logistic pieces log_2(1 + e^{-s m}) (s = 1 for m <= 0, s = tau for m > 0).
 
     SymPy shows phi_s''(m) = s^2 / (4 ln 2 cosh^2(s m/2)) <= s^2/(4 ln 2), with the sup approached at m -> 0 on
-    each piece; compared with lfverify.core._losses.tau_logistic(tau).smoothness.
+    each piece; compared with lfverify.core.tau_logistic(tau).smoothness.
     """
-    from lfverify.core._losses import tau_logistic
 
     s = sp.Symbol("s", positive=True)
     x = sp.Symbol("x", real=True)
@@ -256,7 +261,7 @@ def check_smoothness_constants() -> Outcome:
     return Outcome(
         "verified",
         f"phi_s''(m) = s^2/(4 ln 2 cosh^2(s m/2)), so gamma_{{-1}} = {sup_value.subs(s, 1)} and gamma_{{+1}} = "
-        "tau^2/(4 log(2)) (sup at m -> 0); lfverify.core._losses.tau_logistic(tau).smoothness agrees for 5 values of tau.",
+        "tau^2/(4 log(2)) (sup at m -> 0); lfverify.core.tau_logistic(tau).smoothness agrees for 5 values of tau.",
     )
 
 
@@ -274,8 +279,6 @@ def check_nonsmooth_rademacher() -> Outcome:
 
 
 def _nonsmooth_rademacher_outcome() -> Outcome:
-    from lfverify.core._losses import tau_logistic
-
     t = mp.mpf(1) / 2
     ln2 = mp.log(2)
     dphi_tau = tau_logistic_derivative_mp(t)  # base 2; left piece (slope 1) on u <= 0
@@ -364,7 +367,7 @@ def _nonsmooth_rademacher_outcome() -> Outcome:
         evidence=(
             f"core library: max |tau_logistic(0.5).derivative| on 99999 grid points of (-1/2, 1/2) = {lib_sup:.7f} (the"
             " sup is approached as theta -> -1/2); gamma_(+1, -1) = (tau^2, 1)/(4 ln 2) (claim smoothness_constants;"
-            " lfverify.core._losses agrees)"
+            " lfverify.core agrees)"
         ),
     )
     b_erratum = Erratum(
@@ -514,9 +517,6 @@ def check_expectation_bound() -> Outcome:
     c_X, and R_{n/2}(F) <= c_X c_Theta / sqrt(n/2)) and compared; then the display is tested against an exact
     lower bound E||V_hat(theta0) - V(theta0)|| (which does not vanish as c_Theta -> 0).
     """
-    from lfverify.core._losses import tau_logistic
-    from lfverify.core._metrics import f_beta
-    from lfverify.core._scores import surrogate_scores as library_scores
 
     radem = PRINTED_RADEMACHER_LINEAR.subs(n, n / 2)
     a_prime = 2 * d_ * cX * (2 * gamma)  # symmetrisation, Kahane (x_l/c_X), lemma (2 gamma)
@@ -547,7 +547,7 @@ def check_expectation_bound() -> Outcome:
             )
         )
         rows.append((n_value, lower, bound, witness_corrected_bound(n_value, k)))
-    # library evidence for n = 2: V_hat from lfverify.core._scores.surrogate_scores on the four samples
+    # library evidence for n = 2: V_hat from lfverify.core.surrogate_scores on the four samples
     metric, loss = f_beta(1.0), tau_logistic(0.5)
     _, _, (w0, w1, g0, g1, v) = _witness_lower_bound(2, c_theta)
     lib_total = 0.0
@@ -588,7 +588,7 @@ def check_expectation_bound() -> Outcome:
         ),
         evidence=(
             "exact binomial sums at 50 digits; for n = 2 the four samples evaluated with"
-            f" lfverify.core._scores.surrogate_scores give {lib_total:.12g}; corrected_expectation_bound gives"
+            f" lfverify.core.surrogate_scores give {lib_total:.12g}; corrected_expectation_bound gives"
             f" {', '.join(f'{corr:.6g}' for *_, corr in rows)} >= the lower bounds"
         ),
     )

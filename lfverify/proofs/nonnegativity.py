@@ -18,6 +18,9 @@ import mpmath as mp
 import numpy as np
 import sympy as sp
 
+from lfverify.core._losses import tau_logistic
+from lfverify.core._metrics import f1, f_beta, jaccard
+from lfverify.core._populations import FiniteSupportPopulation
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 from lfverify.proofs._mpmath_tau_logistic import tau_logistic_mp
 
@@ -127,9 +130,6 @@ def check_fcheck_definition() -> Outcome:
     F_beta's true W_0(xi, q) = (1 + beta^2) l(-xi) q is maximized by any f > 0 (value (1 + beta^2) pi); at such
     an f, E[W_{0,phi}] = (1 + beta^2)(1 - phi(f)) pi < (1 + beta^2) pi = sup E[W_{0,phi}].
     """
-    from lfverify.core._losses import tau_logistic
-    from lfverify.core._metrics import f1
-    from lfverify.core._populations import FiniteSupportPopulation
 
     beta, eta, f, tau = 1, mp.mpf(1) / 2, 1, mp.mpf(1) / 3
     with mp.workdps(50):
@@ -179,9 +179,6 @@ def check_supremum_attained() -> Outcome:
         den_limit = sp.limit(den.subs(Q, sp.Rational(1, 2)), l, sp.oo)  # eta = 1/2
         sup = "attained" if attained else "not attained (phi > 0)"
         lines.append(f"{name}: sup {sup}, E[W_1,phi(f_l = l)] -> {den_limit} at eta = 1/2")
-    from lfverify.core._losses import tau_logistic
-    from lfverify.core._metrics import f1, jaccard
-    from lfverify.core._populations import FiniteSupportPopulation
 
     pop = FiniteSupportPopulation([[1.0]], [1.0], [0.5])
     cs = (2.0, 8.0, 32.0, 128.0)
@@ -241,8 +238,6 @@ def _check_conclusion(name, metric) -> Outcome:
     den_ok = all(sp.factor(w1_phi(phi_c, phi_mc, q)).is_positive for q in (0, 1, s_ / (1 + s_)))
     # a negative numerator is possible: f = -1 at q = 1 (phi(-1) = log2(1 + e) > 1)
     neg = sp.N(w0_phi(left.subs(XI, -1), 1).subs(BETA, 1), 15)
-    from lfverify.core._losses import tau_logistic
-    from lfverify.core._populations import FiniteSupportPopulation
 
     rng = np.random.default_rng(20200826)
     smallest, count = np.inf, 0
@@ -267,14 +262,12 @@ def _check_conclusion(name, metric) -> Outcome:
 
 def check_fbeta_conclusion() -> Outcome:
     """U_phi^{F_beta}* >= 0 (App. A's conclusion), shown directly and checked with the core library (F_1)."""
-    from lfverify.core._metrics import f_beta
 
     return _check_conclusion("F_beta", f_beta(1.0))
 
 
 def check_jaccard_conclusion() -> Outcome:
     """U_phi^{Jac}* >= 0 ("the same discussion holds"), shown directly and checked with the core library."""
-    from lfverify.core._metrics import jaccard
 
     return _check_conclusion("Jaccard", jaccard())
 

@@ -25,7 +25,13 @@ from typing import NamedTuple
 import numpy as np
 import sympy as sp
 
-from lfverify.core._metrics import LinearFractionalMetric, accuracy, f_beta, gower_legendre, jaccard
+from lfverify.core._metrics import (
+    LinearFractionalMetric,
+    accuracy,
+    f_beta,
+    gower_legendre,
+    jaccard,
+)
 from lfverify.core._populations import FiniteSupportPopulation
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 
@@ -341,8 +347,8 @@ def check_accuracy_coefficients() -> Outcome:
                      "a utility (and p(x)/E[W_1] > 0, used in the proof, fails)."),
         witness=(f"TP = {tp}, FP = {fp}, pi = {prior}: printed coefficients give U = (0.3 - 0.1 + 0)/0, undefined; "
                  f"derived give U = 0.3 - 0.1 + 0.6 = {value:.12g} = TP + TN"),
-        evidence=(f"lfverify.core._metrics.LinearFractionalMetric with the printed coefficients: value(TP={tp}, FP={fp}, "
-                  f"pi={prior}) raises {literal_result}; lfverify.core._metrics.accuracy() (the derived coefficients) "
+        evidence=(f"lfverify.core.LinearFractionalMetric with the printed coefficients: value(TP={tp}, FP={fp}, "
+                  f"pi={prior}) raises {literal_result}; lfverify.core.accuracy() (the derived coefficients) "
                   f"returns {value:.12g}, the accuracy TP + TN."),
     )
     return Outcome(

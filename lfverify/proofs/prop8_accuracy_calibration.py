@@ -29,7 +29,16 @@ from lfverify.core._metrics import accuracy
 from lfverify.core._populations import FiniteSupportPopulation
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 from lfverify.proofs.prop5_bayes_optimal_set import ACCURACY, PI
-from lfverify.proofs.stationary_conditions import DNEG, DPOS, ETA, PHI, XI, scores_eq3, stationary_bracket, stationary_eta
+from lfverify.proofs.stationary_conditions import (
+    DNEG,
+    DPOS,
+    ETA,
+    PHI,
+    XI,
+    scores_eq3,
+    stationary_bracket,
+    stationary_eta,
+)
 
 __all__ = ["CLAIMS"]
 
@@ -155,7 +164,7 @@ def check_case1() -> Outcome:
                  f"'phi'(-f*) < phi'(f*)' false), stationary eta = {eta_stationary} (not > 1/2); square loss (1 - m)^2 at "
                  f"f* = 2: phi'(f*) = {sq_dpos} > 0, phi'(-f*) = {sq_dneg}, ratio {sq_dpos / sq_dneg} not in (0, 1), "
                  f"eta = {sq_eta} (no stationary point in [0, 1])"),
-        evidence=(f"lfverify.core._losses.hinge().derivative(+-0.5) = {library_slopes}; FiniteSupportPopulation (3 atoms, eta = "
+        evidence=(f"lfverify.core.hinge().derivative(+-0.5) = {library_slopes}; FiniteSupportPopulation (3 atoms, eta = "
                   f"(0.5, 0.3, 0.8)), accuracy, hinge loss, scores (0.5, -0.5, 0.5): the central difference of "
                   f"surrogate_utility_of_scores in atom 1's score is < 1e-9 in absolute value (stationary with f* > 0 at eta = 1/2)."),
     )
@@ -216,7 +225,7 @@ def check_case2() -> Outcome:
                  f"= {float(eta_derived):.12g}, printed 1/(1 - e^2) = {float(eta_printed):.12g} (not a "
                  f"probability); hinge at f* = -2: phi'(-f*) = {hinge_dneg}, printed expression undefined, derived "
                  f"eta = {hinge_eta}"),
-        evidence=(f"FiniteSupportPopulation (3 atoms), accuracy, lfverify.core._losses.exponential(), score -1 at x-bar: the "
+        evidence=(f"FiniteSupportPopulation (3 atoms), accuracy, lfverify.core.exponential(), score -1 at x-bar: the "
                   f"central difference of surrogate_utility_of_scores in x-bar's score vanishes at eta(x-bar) = "
                   f"{root:.9f} (brentq over eta in (0, 1)), the derived value."),
     )
@@ -268,7 +277,7 @@ def check_case3() -> Outcome:
                      "{eta = 1/2} do not change the accuracy."),
         witness=(f"phi'(0) = -1 (hinge) or {phi0:.12g} (logistic), eta(x-bar) = 1/2, f*(x-bar) = 0: the printed reduced "
                  "condition phi'(0) = 0 is false (so the printed proof rules the case out), the derived one 0 = 0 holds"),
-        evidence=(f"FiniteSupportPopulation (3 atoms, eta = (0.5, 0.3, 0.8)), accuracy, lfverify.core._losses.logistic(): the "
+        evidence=(f"FiniteSupportPopulation (3 atoms, eta = (0.5, 0.3, 0.8)), accuracy, lfverify.core.logistic(): the "
                   "central difference of surrogate_utility_of_scores in x-bar's score at 0 is < 1e-9 in absolute value, and "
                   "maximising over that score (bounded Brent) gives |f*(x-bar)| < 1e-6: the surrogate maximiser "
                   "has f*(x-bar) = 0, outside B^Acc, when P(eta = 1/2) > 0."),

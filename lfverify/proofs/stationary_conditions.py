@@ -37,7 +37,14 @@ from lfverify.core._losses import hinge, logistic
 from lfverify.core._metrics import LinearFractionalMetric, f1
 from lfverify.core._populations import FiniteSupportPopulation
 from lfverify.proofs._claims import Claim, Erratum, Outcome
-from lfverify.proofs.prop5_bayes_optimal_set import ACCURACY, BETA, COEFFICIENT_SYMBOLS, F_BETA, JACCARD, Coefficients
+from lfverify.proofs.prop5_bayes_optimal_set import (
+    ACCURACY,
+    BETA,
+    COEFFICIENT_SYMBOLS,
+    F_BETA,
+    JACCARD,
+    Coefficients,
+)
 
 __all__ = ["ETA", "USTAR", "DPOS", "DNEG", "PHI", "XI", "scores_eq3", "gateaux_derivative", "stationary_bracket",
            "stationary_eta", "CLAIMS"]

@@ -15,6 +15,10 @@ from __future__ import annotations
 
 import sympy as sp
 
+import lfverify.core._metrics as metrics
+from lfverify.core._losses import logistic
+from lfverify.core._metrics import accuracy, gower_legendre
+from lfverify.core._populations import FiniteSupportPopulation
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 from lfverify.proofs._exact_numbers import exact_mpf
 from lfverify.proofs._mpmath_tau_logistic import tau_logistic_mp
@@ -183,11 +187,10 @@ def check_gower_legendre_row() -> Outcome:
 
 
 def check_library_coefficients() -> Outcome:
-    """Compares the derived rows with lfverify.core._metrics' f_beta, jaccard, gower_legendre at exact float parameters.
+    """Compares the derived rows with lfverify.core' f_beta, jaccard, gower_legendre at exact float parameters.
 
     The library stores b_k = b_k_const + b_k_prior * pi; its floats are converted exactly to rationals.
     """
-    import lfverify.core._metrics as metrics
 
     def library_vector(metric):
         r = [sp.Rational(v) for v in (metric.a0p, metric.a0n, metric.b0_const, metric.b0_prior,
@@ -206,10 +209,10 @@ def check_library_coefficients() -> Outcome:
     bad = [name for name, metric, derived, subs in cases
            if any(sp.expand(lib - der.subs(subs)) != 0 for lib, der in zip(library_vector(metric), derived))]
     if bad:
-        return Outcome("erratum", f"lfverify.core._metrics disagrees with the derived coefficients for {bad}", errata=(Erratum(
-            location="lfverify.core._metrics (not the paper)", printed="library coefficients", derived="see summary",
+        return Outcome("erratum", f"lfverify.core disagrees with the derived coefficients for {bad}", errata=(Erratum(
+            location="lfverify.core (not the paper)", printed="library coefficients", derived="see summary",
             consequence="the library computes another metric", witness=", ".join(bad), evidence="exact comparison"),))
-    return Outcome("verified", f"lfverify.core._metrics ships exactly the derived coefficients (scale 1, b_k as "
+    return Outcome("verified", f"lfverify.core ships exactly the derived coefficients (scale 1, b_k as "
                                f"const + prior * pi) for {len(cases)} metrics: f_beta at beta in "
                                "{1/4, 1/2, 1, 2, 3}, jaccard, gower_legendre at alpha in {0, 1/2, 1, 2, 3}, accuracy.",
                    method="exact rational comparison at 12 parameter points")
@@ -250,9 +253,6 @@ def _lemma1_gower_legendre_witness():
     import mpmath as mp
     import numpy as np
 
-    from lfverify.core._losses import logistic
-    from lfverify.core._metrics import gower_legendre
-    from lfverify.core._populations import FiniteSupportPopulation
 
     alpha, eta, f = 2, sp.Rational(1, 10), -6
     coeffs = [c.subs({ALPHA: alpha, PI: eta}) for c in derive_coefficients(PRINTED_DEFINITION["Gower-Legendre"])]
@@ -314,7 +314,7 @@ def check_gower_legendre_definition1() -> Outcome:
                     "so Lemma 1's U_phi <= U fails",
             evidence=f"core library (FiniteSupportPopulation, gower_legendre(2), logistic()): U_phi = "
                      f"{lib_u_phi:.12g}, U = {lib_u:.12g}; the derived coefficients equal "
-                     "lfverify.core._metrics.gower_legendre, whose docstring records the same restriction.",
+                     "lfverify.core.gower_legendre, whose docstring records the same restriction.",
         ),),
         method="symbolic (solve_univariate_inequality), witness in mpmath 50 digits",
     )
@@ -332,7 +332,6 @@ def check_accuracy_coefficients() -> Outcome:
         return Outcome("erratum", "accuracy: derived coefficients disagree with App. A.3's U^Acc", errata=(Erratum(
             location="App. A.3", printed=str(PRINTED_ACCURACY_APP_A3), derived=str(derived),
             consequence="see summary", witness="symbolic", evidence="symbolic"),))
-    from lfverify.core._metrics import accuracy
 
     shipped = accuracy()
     library = (shipped.a0p, shipped.a0n, shipped.b0_const + shipped.b0_prior * PI, shipped.a1p, shipped.a1n,
@@ -341,7 +340,7 @@ def check_accuracy_coefficients() -> Outcome:
     status = "verified" if same_as_library else "undecided"
     return Outcome(status, f"accuracy = TP + TN = TP - FP + (1 - pi): derived (a0p, a0n, b0, a1p, a1n, b1) = "
                            f"{derived}, as in App. A.3's U^Acc"
-                           + (" and lfverify.core._metrics.accuracy()" if same_as_library else "; the library differs"))
+                           + (" and lfverify.core.accuracy()" if same_as_library else "; the library differs"))
 
 
 CLAIMS = (
@@ -351,7 +350,7 @@ CLAIMS = (
           "tab:generalized-performance-metrics", "verified", check_jaccard_row),
     Claim("table1.gower_legendre_row", "Tab. 1: Gower-Legendre coefficients from its definition",
           "tab:generalized-performance-metrics", "verified", check_gower_legendre_row),
-    Claim("table1.library_coefficients", "Tab. 1: lfverify.core._metrics ships the derived coefficients",
+    Claim("table1.library_coefficients", "Tab. 1: lfverify.core ships the derived coefficients",
           "tab:generalized-performance-metrics", "verified", check_library_coefficients),
     Claim("table1.f_beta_definition1", "Tab. 1 / Def. 1: F_beta satisfies Definition 1 exactly for beta > 0",
           "def:metric", "verified", check_f_beta_definition1),

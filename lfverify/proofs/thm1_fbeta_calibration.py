@@ -3,7 +3,7 @@
 Claims checked here:
 
 * the range of tau stated after Thm. 1, (0, beta^2 / (2 + beta^2)], and the largest tau as a function of
-  U*_phi (compared with :func:`lfverify.core._calibration_conditions.fbeta_max_tau`);
+  U*_phi (compared with :func:`lfverify.core.fbeta_max_tau`);
 * case 1 of the proof (f*(x) > 0, eta(x) < U(f*)/(1 + beta^2)): the difference of eq:supp:f-case1-contradiction
   over a common denominator, the printed factorisation, and each inequality (Figs. 5 and 6, the product
   step, the sign step from tau-discrepancy and convexity);
@@ -31,6 +31,10 @@ import numpy as np
 import sympy as sp
 from scipy.optimize import brentq
 
+from lfverify.core._calibration_conditions import fbeta_calibration, fbeta_max_tau
+from lfverify.core._losses import logistic, tau_logistic
+from lfverify.core._metrics import f_beta
+from lfverify.core._populations import FiniteSupportPopulation
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 from lfverify.proofs._exact_numbers import exact_mpf, random_fraction
 from lfverify.proofs._mpmath_tau_logistic import tau_logistic_mp
@@ -175,7 +179,6 @@ def tau_logistic_surrogate_maximiser(coefficients, weights, eta, tau_value, base
             if t * A <= B and A >= t * B:
                 return mp.mpf(0), True
             if t * A > B:  # minimiser > 0: -A tau sigma(-tau xi) + B sigma(xi) = 0 (increasing in xi)
-
                 def dg(x):
                     return -A * t / (1 + mp.exp(t * x)) + B / (1 + mp.exp(-x))
 
@@ -183,7 +186,6 @@ def tau_logistic_surrogate_maximiser(coefficients, weights, eta, tau_value, base
                 while dg(hi) < 0:
                     hi *= 2
             else:  # minimiser < 0: -A sigma(-xi) + B tau sigma(tau xi) = 0
-
                 def dg(x):
                     return -A / (1 + mp.exp(x)) + B * t / (1 + mp.exp(-t * x))
 
@@ -229,7 +231,6 @@ def check_tau_range() -> Outcome:
     increasing in U* and below beta^2, evaluates it at U* = 1 (U*_phi <= U <= 1) and compares the
     supremum with the printed beta^2/(2 + beta^2); fbeta_max_tau is compared at 200 rational points.
     """
-    from lfverify.core._calibration_conditions import fbeta_max_tau
 
     linear = sp.expand((B2 - tau) * S - (1 + B2) * tau)  # >= 0  <=>  hypothesis (beta^2 - tau > 0)
     (tau_max,) = sp.solve(linear, tau)
@@ -256,7 +257,7 @@ def check_tau_range() -> Outcome:
     return Outcome(
         "verified",
         "Thm. 1's hypothesis <=> tau <= beta^2 U*/(1 + beta^2 + U*) (< beta^2, increasing in U*); with "
-        "0 < U* <= 1 the admissible tau fill (0, beta^2/(2 + beta^2)], as printed; lfverify.core._calibration_conditions."
+        "0 < U* <= 1 the admissible tau fill (0, beta^2/(2 + beta^2)], as printed; lfverify.core."
         "fbeta_max_tau agrees at 200 rational points.",
         method="symbolic; fbeta_max_tau compared at 200 exact rational points (float tolerance 1e-12)",
     )
@@ -271,7 +272,6 @@ def check_case1() -> Outcome:
     product step: A = tau/beta^2 + a, B = beta^2 + c with a, c >= 0; the sign step: the derivative ordering
     from convexity and tau-discrepancy) and checks the whole chain at 300 exact rational points.
     """
-    from lfverify.core._losses import tau_logistic
 
     eta_sta = _fbeta_stationary_eta()
     if sp.cancel(eta_sta - PRINTED_ETA_STATIONARY) != 0:
@@ -366,9 +366,6 @@ def _fd_stationary_eta_evidence():
     Two atoms, F_3, logistic loss; x-bar has score -1/10 (so r = phi'(-0.1)/phi'(0.1) > 1).  Returns
     (eta found, derived S/((1+b^2) r + (r+1) S), printed first bound) with S = U_phi(f), r from the library.
     """
-    from lfverify.core._losses import logistic
-    from lfverify.core._metrics import f_beta
-    from lfverify.core._populations import FiniteSupportPopulation
 
     metric, loss = f_beta(3.0), logistic()
     scores = np.array([-0.1, 3.0])
@@ -564,8 +561,6 @@ def library_counterexample(metric, coefficients, weights, eta, tau_value, base, 
     ``report(loss, surrogate_optimum, tau, true_utility_at_optimum)`` is the library's check of the theorem's
     hypotheses.
     """
-    from lfverify.core._losses import tau_logistic
-    from lfverify.core._populations import FiniteSupportPopulation
 
     opt = tau_logistic_surrogate_maximiser(coefficients, weights, eta, tau_value, base)
     loss = tau_logistic(float(tau_value), base=float(base))
@@ -610,8 +605,6 @@ def check_theorem() -> Outcome:
     of Thm. 1.  For both, an exact maximiser (:func:`tau_logistic_surrogate_maximiser`) on a three-/two-atom
     distribution is evaluated with the core library.
     """
-    from lfverify.core._calibration_conditions import fbeta_calibration
-    from lfverify.core._metrics import f_beta
 
     metric = f_beta(1.0)
     (kw, ke, kt, kb), (nw, ne, nt, nb) = _witness_populations()
@@ -670,7 +663,7 @@ def check_theorem() -> Outcome:
             "Dinkelbach's certificate at 50 digits (max_f E[W0 - U* W1] = 0 with each atom's convex problem solved"
             " exactly; at the eta = 3/5 atom the one-sided derivatives at 0 have opposite signs); the core library"
             f" gives U_phi(f*) = {kink['lib_value']:.12g}, no deterministic perturbation (600 draws) exceeds it,"
-            " lfverify.core._calibration_conditions.fbeta_calibration reports every hypothesis of Thm. 1 as holding, and f* with the"
+            " lfverify.core.fbeta_calibration reports every hypothesis of Thm. 1 as holding, and f* with the"
             f" eta = 3/5 atom's 0 replaced by 1e-9 has U_phi = {kink['shifted_value']:.12g} and U ="
             f" {kink['shifted_utility']:.12g} = U-dagger"
         ),

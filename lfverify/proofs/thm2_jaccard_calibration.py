@@ -19,15 +19,17 @@ from fractions import Fraction
 
 import sympy as sp
 
+from lfverify.core._calibration_conditions import jaccard_calibration
+from lfverify.core._metrics import jaccard
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 from lfverify.proofs._exact_numbers import random_fraction
 from lfverify.proofs.thm1_fbeta_calibration import (
-    kink_counterexample_reproduced,
-    nondominating_counterexample_reproduced,
     SEED,
     _nstr,
     _rational_points,
+    kink_counterexample_reproduced,
     library_counterexample,
+    nondominating_counterexample_reproduced,
     stationary_eta,
     surrogate_scores,
 )
@@ -175,9 +177,6 @@ def _nondominating_population():
 
 
 def _counterexample(population):
-    from lfverify.core._calibration_conditions import jaccard_calibration
-    from lfverify.core._metrics import jaccard
-
     weights, eta, t, base = population
 
     def report(loss, value, tau_value, _utility):

@@ -14,7 +14,7 @@ Claims checked here:
 
 Notation: a0p, a0n, a1p, a1n are a_{0,+1}, a_{0,-1}, a_{1,+1}, a_{1,-1}; Da0 = a0p - a0n, Da1 = a1p - a1n;
 S = U*_phi, U = U(f*); p = phi'(f*(x)), q = phi'(-f*(x)), r = p/q; K = (a0p + a1p S)/(-a0n + a1n S).
-Test metrics with a0n != 0: accuracy (lfverify.core._metrics.accuracy), Gower-Legendre (outside Definition 1 for
+Test metrics with a0n != 0: accuracy (lfverify.core.accuracy), Gower-Legendre (outside Definition 1 for
 alpha != 1) and two admissible custom metrics built below.
 """
 
@@ -25,6 +25,15 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
+from lfverify.core._calibration_conditions import general_calibration
+from lfverify.core._losses import logistic
+from lfverify.core._metrics import (
+    LinearFractionalMetric,
+    accuracy,
+    f_beta,
+    gower_legendre,
+)
+from lfverify.core._populations import FiniteSupportPopulation
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 from lfverify.proofs.thm1_fbeta_calibration import (
     F1_COEFFICIENTS,
@@ -92,8 +101,6 @@ def _at(expr, coefficients, **more):
 
 
 def _library_metric(coefficients, **offsets):
-    from lfverify.core._metrics import LinearFractionalMetric
-
     return LinearFractionalMetric(**{k: float(v) for k, v in coefficients.items()}, **offsets)
 
 
@@ -152,7 +159,6 @@ def check_equivalence_chain() -> Outcome:
 def _threshold_evidence(coefficients, offsets, atoms_eta, weights):
     """Core-library evidence that eta_OPT(U-dagger) is the Bayes threshold: the exact Bayes rule of a finite
     population predicts +1 exactly above metric.bayes_optimal_threshold(U-dagger).  Returns (U-dagger, H)."""
-    from lfverify.core._populations import FiniteSupportPopulation
 
     metric = _library_metric(coefficients, **offsets)
     pop = FiniteSupportPopulation(np.eye(len(weights)), np.array(weights), np.array(atoms_eta))
@@ -310,9 +316,6 @@ def check_monotonicity() -> Outcome:
 
 def check_h_at_one() -> Outcome:
     """H(1) from the derived H, against the text, condition (b) and the underbrace "= H(1)", and condition (4)."""
-    from lfverify.core._calibration_conditions import general_calibration
-    from lfverify.core._losses import logistic
-    from lfverify.core._metrics import accuracy, gower_legendre
 
     _, h = _derived_h()
     h1 = sp.factor(h.subs(t, 1))
@@ -325,7 +328,7 @@ def check_h_at_one() -> Outcome:
     gl = dict(a0p=1, a0n=-1, a1p=Fraction(1, 2), a1n=Fraction(-1, 2))  # Gower-Legendre alpha = 1/2 (outside Def. 1)
     gl_printed, gl_derived = _at(PRINTED_H1_CONDITION_B, gl), _at(h1, gl)
     m1_printed_den, m1_derived = _at(a1n + a0n, M1), _at(h1, M1)
-    # library: accuracy's threshold at U = 1 and Thm. 7's (b) as transcribed in lfverify.core._calibration_conditions
+    # library: accuracy's threshold at U = 1 and Thm. 7's (b) as transcribed in lfverify.core
     acc_threshold = float(accuracy().bayes_optimal_threshold(1.0))
     gl_threshold = float(gower_legendre(0.5).bayes_optimal_threshold(1.0))
     report = general_calibration(accuracy(), logistic(), surrogate_optimum=0.8, true_utility_at_optimum=0.9, tau=0.5)
@@ -357,7 +360,7 @@ def check_h_at_one() -> Outcome:
         consequence=(
             "Condition (b) is wrong whenever a0n != 0 (it agrees for F_beta and Jaccard, a0n = 0): for accuracy it"
             " reads tau <= -1, so the printed theorem excludes accuracy for every tau, whereas the derived (b) reads"
-            " tau <= 1, consistent with Prop. 8; lfverify.core._calibration_conditions.general_calibration transcribes the printed (b)"
+            " tau <= 1, consistent with Prop. 8; lfverify.core.general_calibration transcribes the printed (b)"
             " and should use a1n - a0n."
         ),
         witness=(
@@ -403,7 +406,6 @@ def check_sign_claims() -> Outcome:
     Case 2 is non-vacuous only if eta_OPT < 1 (eta(x) > eta_OPT and eta(x) <= 1); SymPy shows
     1 - eta_OPT = (a0p - a1p U)/(Da0 - Da1 U), so eta_OPT < 1 <=> a1p U - a0p < 0.
     """
-    from lfverify.core._metrics import f_beta
 
     eta_opt, h = _derived_h()
     one_minus = sp.factor(sp.cancel(1 - eta_opt))
@@ -531,11 +533,9 @@ def check_reduction() -> Outcome:
 def check_theorem() -> Outcome:
     """Thm. 7 on the exact counterexample of Thm. 1 (F_1, tau-logistic(1/20), three atoms).
 
-    lfverify.core._calibration_conditions.general_calibration evaluates conditions (1)-(6), (a)-(c) as printed (for F_beta the
+    lfverify.core.general_calibration evaluates conditions (1)-(6), (a)-(c) as printed (for F_beta the
     misprints in (b), (5), (6) are immaterial since a0n = 0) at the exact surrogate maximiser.
     """
-    from lfverify.core._calibration_conditions import general_calibration
-    from lfverify.core._metrics import f_beta
 
     (kw, ke, kt, kb), _ = _witness_populations()
     metric = f_beta(1.0)
@@ -568,7 +568,7 @@ def check_theorem() -> Outcome:
             " Thm. 7 holds"
         ),
         evidence=(
-            f"lfverify.core._calibration_conditions.general_calibration at (U*_phi, U(f*), tau = 1/20) reports all of (1)-(6), (a)-(c)"
+            f"lfverify.core.general_calibration at (U*_phi, U(f*), tau = 1/20) reports all of (1)-(6), (a)-(c)"
             f" as holding; the maximiser is certified by Dinkelbach's method at 50 digits and evaluated with the core"
             f" library"
         ),
@@ -578,7 +578,7 @@ def check_theorem() -> Outcome:
         "Thm. 7's conditions hold for F_1 with the tau-logistic loss on a three-atom distribution whose "
         "surrogate maximiser is not Bayes optimal.",
         errata=(erratum,),
-        method="mpmath 50 digits (Dinkelbach); core library; lfverify.core._calibration_conditions.general_calibration",
+        method="mpmath 50 digits (Dinkelbach); core library; lfverify.core.general_calibration",
     )
 
 

@@ -22,7 +22,9 @@ from lfverify.simulations._engine import MODES, RunResult, Study, Task, run
 from lfverify.simulations._study_calibration import STUDY as _CALIBRATION
 from lfverify.simulations._study_consistency import STUDY as _CONSISTENCY
 from lfverify.simulations._study_unbiasedness import STUDY as _UNBIASEDNESS
-from lfverify.simulations._study_uniform_convergence import STUDY as _UNIFORM_CONVERGENCE
+from lfverify.simulations._study_uniform_convergence import (
+    STUDY as _UNIFORM_CONVERGENCE,
+)
 
 __all__ = ["STUDIES", "STUDY_NAMES", "run_study", "run", "Study", "Task", "RunResult", "MODES"]
 

@@ -1,14 +1,14 @@
 """The simulation engine: a study is a grid of tasks, each with its own random stream, run by an executor,
 recorded one finished task at a time, and resumable.
 
-Layout of an output folder ``DIR`` (every file written atomically, :func:`lfverify.io._atomic.write_text_atomically`):
+Layout of an output folder ``DIR`` (every file written atomically, :func:`lfverify.io.write_text_atomically`):
 
 * ``DIR/lfverify-owner.json`` - the folder's owner (``simulate <study>``) and the run's fingerprint
-  (:mod:`lfverify.io._output_folder`): another command, or this study with other settings, refuses the folder.
+  (:mod:`lfverify.io`): another command, or this study with other settings, refuses the folder.
 * ``DIR/run.json`` - the run's identity (study, mode, configuration, seed, lfverify version) and its fingerprint;
   a folder never mixes the records of two configurations (a mismatch is an error, not a silent restart).
 * ``DIR/records/<task key>.json`` - one file per finished task: its key, the fingerprint, its rows and the
-  SHA-256 of that content (:mod:`lfverify.io._sealed_records`).  Resuming skips every task whose record exists and
+  SHA-256 of that content (:mod:`lfverify.io`).  Resuming skips every task whose record exists and
   passes its checks (hash, keys, types, the number of rows the study declares for the task); a damaged record is
   reported, set aside as ``*.json.damaged`` and recomputed, never used.  So a killed run continues where it
   stopped, and ends with results identical to an uninterrupted run (every task's numbers depend only on the
@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import hashlib
 import io
 import json
 import math
@@ -41,7 +40,9 @@ from typing import Any, Callable, Mapping, NamedTuple
 import numpy as np
 
 from lfverify._version import __version__
+from lfverify.core._seeding import as_seed_sequence, child, text_key
 from lfverify.io._atomic import write_text_atomically
+from lfverify.io._figures import matplotlib_available
 from lfverify.io._output_folder import claim_output_folder, settings_fingerprint
 from lfverify.io._sealed_records import DamagedRecord, read_sealed, report_damaged, seal
 from lfverify.parallel._executors import make_executor
@@ -103,17 +104,17 @@ def canonical_key(key) -> str:
 
 
 def spawn_key(key) -> tuple[int, ...]:
-    """Four 32-bit words of BLAKE2b(canonical key text): a stable, order-independent SeedSequence spawn key."""
-    text = key if isinstance(key, str) else canonical_key(key)
-    digest = hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
-    return tuple(int.from_bytes(digest[i:i + 4], "little") for i in range(0, 16, 4))
+    """The :func:`lfverify.core.text_key` of ``key``'s canonical text (or of ``key`` itself, a str): a stable,
+    order-independent SeedSequence spawn key."""
+    return text_key(key if isinstance(key, str) else canonical_key(key))
 
 
 def seed_sequence(study_seed: int, key) -> np.random.SeedSequence:
-    """The stream of ``key`` (a tuple of pairs or its canonical text) within the study seeded by ``study_seed``."""
+    """The stream of ``key`` (a tuple of pairs or its canonical text) within the study seeded by ``study_seed``: the
+    child of ``SeedSequence(study_seed)`` at :func:`spawn_key` (the package's seeding rule, :mod:`lfverify.core`)."""
     if isinstance(study_seed, bool) or not isinstance(study_seed, (int, np.integer)) or study_seed < 0:
         raise ValueError(f"study_seed must be a non-negative int; got {study_seed!r}")
-    return np.random.SeedSequence(entropy=int(study_seed), spawn_key=spawn_key(key))
+    return child(as_seed_sequence(int(study_seed), "study_seed"), *spawn_key(key))
 
 
 @dataclass(frozen=True)
@@ -334,7 +335,7 @@ def run(study: Study, *, mode: str = "quick", out, executor="processes", seed: i
         Output folder (created).  Re-running into the same folder resumes; a folder holding another
         configuration's records is refused (ValueError).
     executor : "serial", "processes", an executor instance, keyword-only
-        See :mod:`lfverify.parallel._executors`.
+        See :mod:`lfverify.parallel`.
     seed : int or None, keyword-only
         Study seed; ``None`` is the study's fixed seed.
     progress : bool or None, keyword-only
@@ -416,8 +417,6 @@ def run(study: Study, *, mode: str = "quick", out, executor="processes", seed: i
     write_text_atomically(out / "summary.json", json.dumps(summary, indent=2, allow_nan=False) + "\n")
     written = []
     if figures and study.figures is not None:
-        from lfverify.io._figures import matplotlib_available
-
         if matplotlib_available():
             written = list(study.figures(all_rows, summary, out))
         else:

@@ -7,7 +7,7 @@
   (the Z-estimation equation of Sec. 5), the Hessian's eigenvalues (all negative: a strict local maximum, the
   identifiability of Thm. 5 locally) and the spread of the maximisers reached from the different starts.
 * :func:`empirical_maximiser` - theta_hat_n = argmax U_hat by Algorithm 1 with U-BFGS
-  (:func:`lfverify.learn._optimize.maximize_surrogate_utility`), from several starts, keeping the best U_hat.
+  (:func:`lfverify.learn.maximize_surrogate_utility`), from several starts, keeping the best U_hat.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 :func:`loglog_rate_figure` draws Monte-Carlo means with error bars against n on log-log axes, the fitted line
 exp(a) n^slope and a reference line through the first point with the claimed exponent (n^-1/2 for Lemma 4).
-Files are written atomically by :func:`lfverify.io._figures.save_figure`.
+Files are written atomically by :func:`lfverify.io.save_figure`.
 """
 
 from __future__ import annotations

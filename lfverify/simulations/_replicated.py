@@ -1,7 +1,7 @@
 """V_hat (Eq. (7)) for R replications x K parameter vectors at once, for every metric, from per-class loss sums.
 
 Every empirical quantity of Eq. (6)-(7) is an affine function of a few sums over the sample (see
-:mod:`lfverify.core._scores`: W~_k = offset_k(y) + slope_k(y) phi(y xi)).  Splitting each replication's sample into
+:mod:`lfverify.core`: W~_k = offset_k(y) + slope_k(y) phi(y xi)).  Splitting each replication's sample into
 the four groups (half h in {S_0, S_1}) x (class c in {y = -1, y = +1}), the sums
 
     counts[r, h, c]                 number of samples in the group
@@ -17,7 +17,7 @@ give the sums.  Replications are a batch axis, so R small samples cost one vecto
 vector may differ per replication (Theta of shape (R, K, d)), which the local refinement of the
 uniform-convergence study uses.
 
-The split is the paper's (and :class:`lfverify.core._empirical.EmpiricalSurrogateUtility`'s default): S_0 = the first
+The split is the paper's (and :class:`lfverify.core.EmpiricalSurrogateUtility`'s default): S_0 = the first
 floor(n/2) samples.  The tests check every estimate against ``EmpiricalSurrogateUtility`` (and the same-sample
 one against it on the doubled sample (X, X)) to 1e-12.
 """
@@ -131,7 +131,7 @@ class ReplicatedSamples:
             On malformed theta, or if phi or phi' overflows for some margin.
         """
         if not isinstance(loss, SurrogateLoss):
-            raise TypeError(f"loss must be a SurrogateLoss (lfverify.core._losses); got {type(loss).__name__}")
+            raise TypeError(f"loss must be a SurrogateLoss (lfverify.core); got {type(loss).__name__}")
         if side not in ("right", "left"):
             raise ValueError(f"side must be 'right' or 'left'; got {side!r}")
         R, n, d = self.shape
@@ -184,7 +184,7 @@ def class_sums(X, y, theta, loss: SurrogateLoss, *, side: str = "right") -> Clas
     side : {"right", "left"}, keyword-only
     """
     if not isinstance(loss, SurrogateLoss):
-        raise TypeError(f"loss must be a SurrogateLoss (lfverify.core._losses); got {type(loss).__name__}")
+        raise TypeError(f"loss must be a SurrogateLoss (lfverify.core); got {type(loss).__name__}")
     return ReplicatedSamples(X, y).class_sums(theta, loss, side=side)
 
 

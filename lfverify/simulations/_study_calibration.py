@@ -2,17 +2,17 @@
 
 Population: X | Y=+1 ~ N((2, 1), Sigma), X | Y=-1 ~ N((-2, -1), Sigma), Sigma = [[1, 0.3], [0.3, 1]], pi = 0.4,
 with the intercept feature (x, 1), so the linear model contains the Bayes classifier sgn(w^T x + b) for every
-threshold (:class:`lfverify.core._populations.GaussianPopulation`; U-dagger by Prop. 5, exact).
+threshold (:class:`lfverify.core.GaussianPopulation`; U-dagger by Prop. 5, exact).
 
 For each metric (F_1, Jaccard) and tau of the tau-logistic loss the study computes, from the population:
 
 * theta*(tau) = argmax U_phi over the linear model (:func:`lfverify.simulations._maximisers.population_maximiser`)
   and the *linear gap* U-dagger - U(theta*);
-* the theorems' own setting, all measurable classifiers (:mod:`lfverify.core._pointwise_optimum`):
+* the theorems' own setting, all measurable classifiers (:mod:`lfverify.core`):
   (U_phi)* = sup_f U_phi, the kink interval of eta where the maximiser f* sits at 0, U(sgn f*) (sgn(0) = -1)
   and U when the kink region is labelled by the Bayes rule; the *sign gap* U-dagger - U(sgn f*);
 * the hypotheses of Thm. 1 (F_beta) / Thm. 2 (Jaccard) as printed, with (U_phi)* from the line above
-  (:mod:`lfverify.core._calibration_conditions`), and the largest admissible tau (the proven range);
+  (:mod:`lfverify.core`), and the largest admissible tau (the proven range);
 
 and, by simulation, U(theta_hat_n) for theta_hat_n = argmax U_hat (Algorithm 1 + U-BFGS):
 
@@ -32,18 +32,18 @@ import numpy as np
 from lfverify.core._calibration_conditions import fbeta_calibration, jaccard_calibration
 from lfverify.core._losses import tau_logistic
 from lfverify.core._metrics import f1, jaccard
-from lfverify.core._populations import GaussianPopulation
+from lfverify.core._pointwise_optimum import GaussianEta, pointwise_surrogate_optimum
+from lfverify.core._reference_populations import GAUSSIAN_POPULATION
+from lfverify.io._figures import pyplot, save_figure
 from lfverify.simulations._engine import Study, Task, seed_sequence
 from lfverify.simulations._intervals import mean_interval
 from lfverify.simulations._maximisers import empirical_maximiser, population_maximiser
-from lfverify.core._pointwise_optimum import GaussianEta, pointwise_surrogate_optimum
 from lfverify.simulations._rates import fit_limit
 
 __all__ = ["STUDY", "POPULATION", "METRICS", "MAIN_TAUS", "hypotheses"]
 
 SEED = 2020_0826_0006
-POPULATION = GaussianPopulation(mean_positive=[2.0, 1.0], mean_negative=[-2.0, -1.0],
-                                covariance=[[1.0, 0.3], [0.3, 1.0]], prior=0.4)
+POPULATION = GAUSSIAN_POPULATION
 METRICS = {"F1": f1(), "Jaccard": jaccard()}
 #: The taus of the issue's main settings (Sec. 6 uses tau = 0.33 for F_1 and 0.75 for Jaccard).
 MAIN_TAUS = {"F1": "0.33", "Jaccard": "0.75"}
@@ -239,8 +239,6 @@ def _summarize(rows, config, context):
 
 
 def _figures(rows, summary, out_dir):
-    from lfverify.io._figures import pyplot, save_figure
-
     plt = pyplot()
     paths = []
     fig, ax = plt.subplots(figsize=(6.4, 4.6))

@@ -27,7 +27,11 @@ from lfverify.simulations._engine import Study, Task
 from lfverify.simulations._intervals import mean_interval
 from lfverify.simulations._maximisers import empirical_maximiser, population_maximiser
 from lfverify.simulations._rates import fit_rate
-from lfverify.simulations._study_populations import METRICS, POPULATIONS, draw_replications
+from lfverify.simulations._study_populations import (
+    METRICS,
+    POPULATIONS,
+    draw_replications,
+)
 
 __all__ = ["STUDY", "POPULATION_NAME", "STARTS"]
 

@@ -1,10 +1,10 @@
 """The populations, metrics and per-replication samples shared by the uniform-convergence, consistency and
 unbiasedness studies.
 
-* ``finite``: 5 atoms in R^2 with their weights and eta (:class:`lfverify.core._populations.FiniteSupportPopulation`;
+* ``finite``: 5 atoms in R^2 with their weights and eta (:class:`lfverify.core.FiniteSupportPopulation`;
   every population quantity is a finite sum);
 * ``bounded-logistic``: x = (u, 1), u ~ U[-1, 1], eta = sigmoid(3 u - 0.5)
-  (:class:`lfverify.core._populations.BoundedLogisticPopulation`: ||x|| <= sqrt 2, Lemma 4's bounded inputs, and a
+  (:class:`lfverify.core.BoundedLogisticPopulation`: ||x|| <= sqrt 2, Lemma 4's bounded inputs, and a
   linear model containing the Bayes classifier);
 * metrics F_1 with the tau-logistic loss at tau = 0.33 and Jaccard at tau = 0.75 (Sec. 6's choices).
 
@@ -19,25 +19,18 @@ import math
 import numpy as np
 
 from lfverify.core._metrics import f1, jaccard
-from lfverify.core._populations import BoundedLogisticPopulation, FiniteSupportPopulation
+from lfverify.core._populations import FiniteSupportPopulation
+from lfverify.core._reference_populations import (
+    BOUNDED_LOGISTIC_POPULATION,
+    FINITE_POPULATION,
+)
 from lfverify.simulations._engine import seed_sequence
 
 __all__ = ["POPULATIONS", "METRICS", "feature_bound", "replication_generator", "draw_replications"]
 
 
-def _populations():
-    return {
-        "finite": FiniteSupportPopulation(
-            atoms=[[1.0, 0.5], [-0.7, 1.2], [0.3, -1.1], [-1.2, -0.4], [0.6, 0.9]],
-            weights=[0.3, 0.2, 0.2, 0.15, 0.15],
-            eta=[0.85, 0.4, 0.15, 0.3, 0.6],
-        ),
-        "bounded-logistic": BoundedLogisticPopulation(slope=3.0, offset=-0.5),
-    }
-
-
 #: name -> population (the finite one has 5 atoms in R^2; the continuous one is x = (u, 1), u ~ U[-1, 1]).
-POPULATIONS = _populations()
+POPULATIONS = {"finite": FINITE_POPULATION, "bounded-logistic": BOUNDED_LOGISTIC_POPULATION}
 #: name -> (metric, tau of the tau-logistic loss)
 METRICS = {"F1": (f1(), 0.33), "Jaccard": (jaccard(), 0.75)}
 

@@ -20,25 +20,32 @@ Verdicts (Bonferroni over every entry, n, metric and population, family-wise lev
 * ``same_sample_rate``: P for V_ss, fitted as c n^p over all n (:func:`lfverify.simulations._rates.fit_power_law`),
   decays like n^-1 (the interval of p covers -1 and lies within [-1.2, -0.8]).
 
-Replications are batched (:mod:`lfverify.simulations._replicated`); each task returns per-block moments
+Replications are batched (:mod:`lfverify.simulations`); each task returns per-block moments
 (count, mean, M2) merged in grid order (:func:`lfverify.simulations._intervals.merge_moments`).
 """
 
 from __future__ import annotations
 
-
 import numpy as np
 from scipy import stats
 
 from lfverify.core._losses import tau_logistic
-from lfverify.core._populations import BoundedLogisticPopulation, FiniteSupportPopulation
+from lfverify.core._populations import (
+    BoundedLogisticPopulation,
+    FiniteSupportPopulation,
+)
 from lfverify.core._quadrature import interval_expectation
 from lfverify.core._scores import surrogate_scores
+from lfverify.io._figures import pyplot, save_figure
 from lfverify.simulations._engine import Study, replicated_tasks
 from lfverify.simulations._intervals import mean_interval, merge_moments
 from lfverify.simulations._rates import fit_power_law
 from lfverify.simulations._replicated import ESTIMATORS, ReplicatedSamples, estimates
-from lfverify.simulations._study_populations import METRICS, POPULATIONS, draw_replications
+from lfverify.simulations._study_populations import (
+    METRICS,
+    POPULATIONS,
+    draw_replications,
+)
 
 __all__ = ["STUDY", "THETAS", "score_moments", "same_sample_bias_coefficient", "bias_checks"]
 
@@ -280,7 +287,6 @@ def _summarize(rows, config, context):
 def _figures(rows, summary, out_dir):
     """Per population: n x (projection of the mean of V_hat - V on the exact same-sample bias B, in units of
     |B|^2), which is 1 for the same-sample estimator at every n and 0 for Eq. (7)'s V_hat."""
-    from lfverify.io._figures import pyplot, save_figure
 
     plt = pyplot()
     paths = []

@@ -1,7 +1,7 @@
 """Study "uniform-convergence": Lemma 4, sup_{theta in Theta} ||V_hat(theta) - V(theta)|| = O_p(n^-1/2).
 
-For each population (finite support; bounded continuous, :class:`~lfverify.core._populations.BoundedLogisticPopulation`;
-:mod:`lfverify.simulations._study_populations`) and metric (F_1 with tau = 0.33, Jaccard with tau = 0.75), R replications
+For each population (finite support; bounded continuous, :class:`~lfverify.core.BoundedLogisticPopulation`;
+:mod:`lfverify.simulations`) and metric (F_1 with tau = 0.33, Jaccard with tau = 0.75), R replications
 at each of several log-spaced n measure
 
     E(S) = sup_{||theta|| <= c_Theta} ||V_hat(theta; S) - V(theta)||,
@@ -38,11 +38,21 @@ import numpy as np
 
 from lfverify.core._losses import tau_logistic
 from lfverify.core._scores import score_coefficients
+from lfverify.proofs.lemma4_uniform_convergence import (
+    corrected_uniform_convergence_bound,
+    printed_uniform_convergence_bound,
+    uniform_convergence_bound,
+)
 from lfverify.simulations._engine import Study, replicated_tasks
 from lfverify.simulations._intervals import clopper_pearson, mean_interval
 from lfverify.simulations._rates import fit_rate
 from lfverify.simulations._replicated import ReplicatedSamples, estimates
-from lfverify.simulations._study_populations import METRICS, POPULATIONS, draw_replications, feature_bound
+from lfverify.simulations._study_populations import (
+    METRICS,
+    POPULATIONS,
+    draw_replications,
+    feature_bound,
+)
 
 __all__ = ["STUDY", "theta_net", "lemma4_constants", "lemma4_bounds", "sup_errors"]
 
@@ -188,11 +198,6 @@ def lemma4_constants(metric, loss, c_X: float, c_Theta: float) -> dict:
 
 def lemma4_bounds(n: int, d: int, k: dict, delta: float = DELTA) -> dict:
     """Lemma 4's bound at n in the three forms (see the module notes)."""
-    from lfverify.proofs.lemma4_uniform_convergence import (  # imports SymPy: only when a summary is made
-        corrected_uniform_convergence_bound,
-        printed_uniform_convergence_bound,
-        uniform_convergence_bound,
-    )
 
     common = dict(n=n, d=d, delta=delta, c_X=k["c_X"], c_Theta=k["c_Theta"], c0=k["c0"], c1=k["c1"],
                   rho0=k["rho0"], rho1=k["rho1"])

@@ -1,4 +1,4 @@
-"""``lfverify bench``: the paper's experiments (Sec. 6, App. C) on the staged data sets, as files in ``--out``.
+"""The paper's experiments (Sec. 6, App. C) on the staged data sets, as files in ``--out``.
 
 Experiments (``--experiments``, all by default):
 
@@ -10,31 +10,32 @@ Experiments (``--experiments``, all by default):
   (``sample_complexity_<metric>.png``);
 * ``tau`` - App. C.6: U-GD and U-BFGS with tau in ``--taus`` (0.1, ..., 0.9) (``tau_sensitivity_<metric>.png``);
 * ``compare`` - not in the paper, not run by default: the paper's U-GD / U-BFGS, the remedies of
-  :class:`lfverify.learn._estimator.LinearFractionalClassifier` and the estimators a user would pick instead
+  :class:`lfverify.learn.LinearFractionalClassifier` and the estimators a user would pick instead
   (``TunedThresholdClassifierCV(LogisticRegression)``, plain ``LogisticRegression``, the paper's Plug-in) on the
-  same splits, with fit times as ratios to ``LogisticRegression`` (:mod:`lfverify.experiments._comparison`).
+  same splits, with fit times as ratios to ``LogisticRegression`` (:mod:`lfverify.experiments`).
 
 ``--quick`` shrinks everything to a few minutes on 2 cores (3 small data sets, a few trials, coarse grids);
 explicit options override it.  Records of finished trials are kept under ``--out/records`` and reused by the next
-run with the same settings (resume after an interruption; see :mod:`lfverify.experiments._runner`).
+run with the same settings (resume after an interruption; see :mod:`lfverify.experiments`).
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import os
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from lfverify.io._atomic import write_text_atomically
-from lfverify.core._validation import check_real
 import lfverify.experiments._protocol as protocol
+from lfverify.core._validation import check_real
 from lfverify.experiments._runner import Cell, load_timings, run_cells
+from lfverify.io._atomic import write_text_atomically
+from lfverify.io._output_folder import claim_output_folder
+from lfverify.learn._datasets import STAGED_DATASETS, available_datasets, load_dataset
+from lfverify.parallel._executors import make_executor
 
-__all__ = ["BenchOptions", "QUICK", "EXPERIMENTS", "DEFAULT_EXPERIMENTS", "add_arguments", "options_from_args", "run",
-           "run_benchmark", "DATASET_NOTES"]
+__all__ = ["BenchOptions", "QUICK", "EXPERIMENTS", "DEFAULT_EXPERIMENTS", "run_benchmark", "validate_options",
+           "DATASET_NOTES"]
 
 EXPERIMENTS = ("table", "convergence", "sample-complexity", "tau", "compare")
 #: What ``lfverify bench`` runs without ``--experiments``: the paper's experiments.
@@ -96,7 +97,6 @@ def _int_at_least(value, name, low):
 
 def validate_options(options: BenchOptions) -> BenchOptions:
     """Check every option (names, ranges, data sets present); raise ValueError naming the bad one."""
-    from lfverify.learn._datasets import available_datasets
 
     protocol.check_metric_names(options.metrics)
     protocol.check_methods(options.methods)
@@ -135,8 +135,6 @@ def validate_options(options: BenchOptions) -> BenchOptions:
 
 
 def _n_train(name: str, root) -> int:
-    from lfverify.learn._datasets import STAGED_DATASETS, load_dataset
-
     staged = STAGED_DATASETS.get(name)
     n = staged[1] if staged and staged[1] else load_dataset(name, root=root).X.shape[0]
     return n - int(round(0.2 * n))
@@ -191,8 +189,7 @@ EXECUTION_OPTIONS = ("out", "progress", "jobs", "executor", "dask_address", "das
 
 
 def make_bench_executor(options: BenchOptions):
-    """The executor of :mod:`lfverify.parallel._executors` that ``options`` select."""
-    from lfverify.parallel._executors import make_executor
+    """The executor of :mod:`lfverify.parallel` that ``options`` select."""
 
     if options.dask_timeout is not None and options.dask_address is None:
         raise ValueError("--dask-timeout applies to --dask ADDRESS only")
@@ -208,11 +205,9 @@ def run_benchmark(options: BenchOptions, *, executor=None) -> Path:
     """Run the selected experiments, write ``paper_benchmark.md``, ``summary.json`` and the figures; return the
     path of the markdown report.
 
-    ``executor`` (an executor instance of :mod:`lfverify.parallel._executors`, e.g. the one ``lfverify verify``
+    ``executor`` (an executor instance of :mod:`lfverify.parallel`, e.g. the one ``lfverify verify``
     uses for its studies) overrides the one the options select."""
     import lfverify.experiments._markdown as report
-
-    from lfverify.io._output_folder import claim_output_folder
     from lfverify.experiments._runner import fingerprint
 
     options = validate_options(options)
@@ -312,95 +307,3 @@ def run_benchmark(options: BenchOptions, *, executor=None) -> Path:
     report_path = write_text_atomically(out / "paper_benchmark.md", "\n".join(lines).rstrip() + "\n")
     write_text_atomically(out / "summary.json", json.dumps(summary, indent=1, sort_keys=True, default=repr) + "\n")
     return report_path
-
-
-# ---------------------------------------------------------------------- command line
-def _csv(kind):
-    def parse(text):
-        items = [t.strip() for t in text.split(",") if t.strip()]
-        try:
-            return tuple(kind(t) for t in items)
-        except ValueError as exc:
-            raise argparse.ArgumentTypeError(f"expected a comma-separated list of {kind.__name__}; got {text!r}") from exc
-    return parse
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of ``lfverify bench``."""
-    parser.add_argument("--out", metavar="DIR", default="bench-results",
-                        help="output folder: report, summary.json, figures, records (default: bench-results)")
-    parser.add_argument("--quick", action="store_true",
-                        help="a few minutes on 2 cores: " + ", ".join(f"{k}={v}" for k, v in QUICK.items()))
-    parser.add_argument("--datasets", type=_csv(str), help="comma-separated names (default: every available one)")
-    parser.add_argument("--metrics", type=_csv(str), help="comma-separated, of f1,jaccard (default: both)")
-    parser.add_argument("--methods", type=_csv(str),
-                        help=f"the table's methods, comma-separated, of {','.join(protocol.ALL_METHODS)} (default: "
-                             f"{','.join(protocol.TABLE_METHODS)})")
-    parser.add_argument("--experiments", type=_csv(str),
-                        help=f"comma-separated, of {','.join(EXPERIMENTS)} (default: {','.join(DEFAULT_EXPERIMENTS)})")
-    parser.add_argument("--trials", type=int, help="trials per data set (default 50)")
-    parser.add_argument("--compare-methods", type=_csv(str),
-                        help=f"the compare experiment's methods (default: {','.join(protocol.COMPARE_METHODS)})")
-    parser.add_argument("--compare-trials", type=int, help="trials of the compare experiment (default: --trials)")
-    parser.add_argument("--max-iter", type=int, help="U-GD / U-BFGS iterations in the tables (default 100)")
-    parser.add_argument("--sizes", type=_csv(int), help="training-set sizes (default 20,40,...,400)")
-    parser.add_argument("--size-trials", type=int, help="trials per size (default: --trials)")
-    parser.add_argument("--taus", type=_csv(float), help="taus of the sensitivity study (default 0.1,...,0.9)")
-    parser.add_argument("--tau-trials", type=int, help="trials per tau (default: --trials)")
-    parser.add_argument("--convergence-iter", type=int, help="iterations of the convergence study (default 300)")
-    parser.add_argument("--convergence-trials", type=int, help="trials of the convergence study (default: --trials)")
-    parser.add_argument("--seed", type=int, help="root seed (default 0)")
-    from lfverify.app._simulate_command import add_executor_arguments
-
-    where = add_executor_arguments(parser)
-    where.add_argument("--jobs", type=int, metavar="N", help="the same as --workers N (default: the number of CPUs)")
-    parser.add_argument("--test", choices=("welch", "paired"), help="the one-sided t-test of the bold rule")
-    parser.add_argument("--alpha", type=float, help="significance level of the bold rule (default 0.05)")
-    parser.add_argument("--data-root", metavar="DIR", help="folder of the staged data sets (default: see datasets)")
-    parser.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
-
-
-def options_from_args(args) -> BenchOptions:
-    """BenchOptions from parsed arguments: defaults < --quick < explicit options."""
-    values = {}
-    if args.quick:
-        values.update(QUICK)
-    mapping = {"datasets": "datasets", "metrics": "metrics", "methods": "methods", "experiments": "experiments",
-               "compare_methods": "compare_methods", "compare_trials": "compare_trials",
-               "trials": "trials", "max_iter": "max_iter", "sizes": "sizes", "size_trials": "size_trials",
-               "taus": "taus", "tau_trials": "tau_trials", "convergence_iter": "convergence_iter",
-               "convergence_trials": "convergence_trials", "seed": "seed", "jobs": "jobs", "workers": "jobs",
-               "test": "test", "alpha": "alpha", "data_root": "data_root", "dask": "dask_address",
-               "dask_local": "dask_local", "dask_timeout": "dask_timeout"}
-    for arg, option in mapping.items():
-        value = getattr(args, arg, None)
-        if value is not None:
-            values[option] = value
-    if getattr(args, "serial", False):
-        values["executor"] = "serial"
-    values.setdefault("jobs", os.cpu_count() or 1)
-    return BenchOptions(out=Path(args.out), figures=not args.no_figures, command=_command_line(args), **values)
-
-
-def _command_line(args) -> str:
-    """The invocation rebuilt from the parsed options (for the report's "Command:" line)."""
-    parts = ["lfverify bench"]
-    if args.quick:
-        parts.append("--quick")
-    parts += ["--out", str(args.out)]
-    for name, value in sorted(vars(args).items()):
-        if (name in ("quick", "out", "no_figures", "command", "debug") or value is None or value is False
-                or callable(value)):
-            continue
-        flag = "--" + name.replace("_", "-")
-        parts += [flag] if value is True else [flag, ",".join(map(str, value)) if isinstance(value, tuple) else str(value)]
-    if args.no_figures:
-        parts.append("--no-figures")
-    return " ".join(parts)
-
-
-def run(args) -> int:
-    """Entry point of ``lfverify bench`` (registered in :mod:`lfverify.app._cli`)."""
-    path = run_benchmark(options_from_args(args))
-    print(f"wrote {path}")
-    return 0

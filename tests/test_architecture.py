@@ -1,0 +1,143 @@
+"""The package's floor plan: each subpackage ("wing") imports only the wings below it, with no cycles and no
+function-level imports between wings.
+
+Oracle: the import statements of every module, read with :mod:`ast` (nothing is imported), against the order of
+:data:`WINGS`, which is also the order the package docstring of ``lfverify/__init__.py`` gives.  The checker is
+shown to fail on a planted package with an upward import, a function-level import and a cycle.
+"""
+
+from __future__ import annotations
+
+import ast
+import graphlib
+from pathlib import Path
+
+import pytest
+
+import lfverify
+
+PACKAGE = Path(lfverify.__file__).parent
+
+#: Bottom to top: a wing may import itself and the wings before it.
+WINGS = ("paper", "io", "core", "parallel", "learn", "proofs", "simulations", "experiments", "app")
+#: Modules of the package root: the version (a leaf every wing may import), the lazy public façade and ``-m``.
+ROOT_MODULES = {"lfverify", "lfverify._version", "lfverify.__main__"}
+
+
+def _module_name(path: Path, root: Path) -> str:
+    parts = path.relative_to(root.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path, module: str):
+    """(imported module, line, function-level?) for every import of the package in ``path``."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    top = module.split(".")[0]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    nested = {id(node) for scope in ast.walk(tree) if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                                           ast.ClassDef, ast.Lambda))
+              for node in ast.walk(scope) if node is not scope}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                names = [".".join(base + ([node.module] if node.module else []))]
+            else:
+                names = [node.module]
+        else:
+            continue
+        for name in names:
+            if name == top or name.startswith(top + "."):
+                yield name, node.lineno, id(node) in nested
+
+
+def _wing(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in WINGS else None
+
+
+def floor_plan_violations(root: Path, wings=WINGS, root_modules=ROOT_MODULES) -> list[str]:
+    """Every breach of the floor plan in the package at ``root``, one line each."""
+    problems, graph = [], {}
+    for path in sorted(root.rglob("*.py")):
+        module = _module_name(path, root)
+        wing = _wing(module)
+        if wing is None and module not in root_modules:
+            problems.append(f"{module}: belongs to no wing")
+            continue
+        graph.setdefault(module, set())
+        for target, line, nested in _imports(path, module):
+            where = f"{path.relative_to(root.parent)}:{line}"
+            target_wing = _wing(target)
+            if module in root_modules:
+                if target not in (f"{root.name}._version", f"{root.name}.app"):
+                    problems.append(f"{where}: the package root imports {target} (only the version and, for "
+                                    "`python -m`, the app)")
+                continue
+            if target_wing is None:
+                if target != f"{root.name}._version":
+                    problems.append(f"{where}: {module} imports {target}, which is in no wing")
+                continue
+            if wings.index(target_wing) > wings.index(wing):
+                problems.append(f"{where}: {wing} imports {target}, a wing above it")
+            if nested and target_wing != wing:
+                problems.append(f"{where}: function-level import of {target} (another wing) in {module}")
+            if not nested:
+                graph[module].add(target)
+    modules = set(graph)
+    try:
+        tuple(graphlib.TopologicalSorter({m: {t for t in ts if t in modules} for m, ts in graph.items()})
+              .static_order())
+    except graphlib.CycleError as exc:
+        problems.append(f"import cycle: {' -> '.join(exc.args[1])}")
+    return problems
+
+
+def test_the_package_keeps_its_floor_plan():
+    assert floor_plan_violations(PACKAGE) == []
+
+
+def test_the_package_docstring_lists_the_wings_in_their_order():
+    listed = [line.split("`")[1].split(".")[1] for line in lfverify.__doc__.splitlines()
+              if line.startswith(":mod:`lfverify.")]
+    assert tuple(listed) == WINGS
+    assert sorted(p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists()) == sorted(WINGS)
+
+
+def _plant(tmp_path, files: dict) -> Path:
+    root = tmp_path / "lfverify"
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root
+
+
+@pytest.mark.parametrize("files, expected", [
+    ({"core/__init__.py": "", "core/_a.py": "from lfverify.learn._b import x\n", "learn/__init__.py": "",
+      "learn/_b.py": "x = 1\n"},
+     "lfverify/core/_a.py:1: core imports lfverify.learn._b, a wing above it"),
+    ({"core/__init__.py": "", "core/_a.py": "x = 1\n", "learn/__init__.py": "",
+      "learn/_b.py": "def f():\n    from lfverify.core._a import x\n    return x\n"},
+     "lfverify/learn/_b.py:2: function-level import of lfverify.core._a (another wing) in lfverify.learn._b"),
+    ({"core/__init__.py": "", "core/_a.py": "from lfverify.core._b import y\nx = 1\n",
+      "core/_b.py": "from lfverify.core._a import x\ny = 1\n"},
+     "import cycle: "),
+    ({"core/__init__.py": "", "utils.py": "x = 1\n"}, "lfverify.utils: belongs to no wing"),
+    ({"__init__.py": "from lfverify.core import x\n", "core/__init__.py": "x = 1\n"},
+     "lfverify/__init__.py:1: the package root imports lfverify.core"),
+])
+def test_the_checker_finds_each_kind_of_breach(tmp_path, files, expected):
+    """Companion: a planted package with one breach each is reported (the real package passing is not vacuous)."""
+    problems = floor_plan_violations(_plant(tmp_path, files))
+    assert any(p.startswith(expected) for p in problems), problems
+
+
+def test_the_checker_accepts_a_clean_planted_package(tmp_path):
+    root = _plant(tmp_path, {"__init__.py": "from lfverify._version import v\n", "_version.py": "v = 1\n",
+                             "core/__init__.py": "from lfverify.core._a import x\n", "core/_a.py": "x = 1\n",
+                             "learn/__init__.py": "", "learn/_b.py": "from lfverify.core import x\n"
+                             "def f():\n    from lfverify.learn import g\n"})
+    assert floor_plan_violations(root) == []
