@@ -152,17 +152,16 @@ def test_simulate_run_passes_its_options_to_the_engine(monkeypatch, tmp_path, ca
     Kills: simulations.cli.x_run__mutmut_18, simulations.cli.x_run__mutmut_56, simulations.cli.x_run__mutmut_57."""
     from types import SimpleNamespace
 
+    import lfverify.app._executor_options as executor_options
+    import lfverify.app._simulate_command as scli
     import lfverify.io._output_folder as output_folder
     from lfverify.simulations import STUDY_NAMES
-    import lfverify.simulations._engine as engine
-    import lfverify.parallel._executors as executors
-    import lfverify.app._simulate_command as scli
 
     fake = SimpleNamespace(check=lambda: None, describe=lambda: "fake executor")
-    monkeypatch.setattr(executors, "make_executor", lambda *a, **k: fake)
+    monkeypatch.setattr(executor_options, "make_executor", lambda *a, **k: fake)
     claims, runs = [], []
-    monkeypatch.setattr(output_folder, "claim_output_folder", lambda path, **k: claims.append((path, k)))
-    monkeypatch.setattr(engine, "run", lambda study, **k: runs.append(k) or SimpleNamespace(computed=0, skipped=1,
+    monkeypatch.setattr(scli, "claim_output_folder", lambda path, **k: claims.append((path, k)))
+    monkeypatch.setattr(scli, "run_engine", lambda study, **k: runs.append(k) or SimpleNamespace(computed=0, skipped=1,
                                                                                             summary={}))
     out = tmp_path / "out"
     assert scli.run(_simulate_args(tmp_path, name="all")) == 0

@@ -8,7 +8,6 @@ out; a spy on the protocol's fits; the real command on one small data set.
 import json
 
 import numpy as np
-import pytest
 from scipy import stats
 
 from lfverify.learn._estimator import LinearFractionalClassifier

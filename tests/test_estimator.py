@@ -229,7 +229,8 @@ def test_metric_names_and_default_tau():
     ({"init": [1.0, 2.0]}, None, None, ValueError, r"init must have shape \(7,\)"),
     ({"split": "odd"}, None, None, ValueError, "split must be one of"),
     ({"pos_label": 5}, None, None, ValueError, "pos_label must be one of the classes"),
-    ({"random_state": -1}, None, None, TypeError, "random_state must be"),
+    ({"random_state": -1}, None, None, ValueError, "random_state must be .* got the negative int -1"),
+    ({"random_state": 1.5}, None, None, TypeError, r"random_state must be .* got 1\.5 \(float\)"),
     ({"learning_rate": -1.0, **PAPER}, None, None, ValueError, "learning_rate"),
     ({"objective": "ratio"}, None, None, ValueError, "objective must be one of"),
     ({"threshold": "auto"}, None, None, ValueError, "threshold must be one of"),
@@ -383,7 +384,7 @@ def test_cost_sensitive_threshold_folds_follow_the_seed_and_the_callers_options(
     recomputed here with scikit-learn's StratifiedKFold), each fitted on its training rows at the final class
     weights, from the final theta, with the caller's C, max_iter, gtol and fit_intercept=False.
 
-    Kills: estimator.xǁLinearFractionalClassifierǁ_cross_fitted_rate__mutmut_34 (another fold seed) and
+    Kills (before the move to the unchecked _fit_at_weights): estimator.xǁLinearFractionalClassifierǁ_cross_fitted_rate__mutmut_34 (another fold seed) and
     _mutmut_66 (fit_intercept_column dropped: the callee's default True applies)."""
     from sklearn.model_selection import StratifiedKFold
 
@@ -391,10 +392,11 @@ def test_cost_sensitive_threshold_folds_follow_the_seed_and_the_callers_options(
 
     X, y = data
     calls = []
-    real = estimator.fit_at_weights
-    monkeypatch.setattr(estimator, "fit_at_weights",
-                        lambda loss, Z, ys, weights, **kw: calls.append((Z.copy(), weights, kw))
-                        or real(loss, Z, ys, weights, **kw))
+    real = estimator._fit_at_weights
+    names = ("C", "fit_intercept_column", "max_iter", "gtol", "theta0")
+    monkeypatch.setattr(estimator, "_fit_at_weights",
+                        lambda loss, Z, ys, weights, *rest: calls.append((Z.copy(), weights, dict(zip(names, rest))))
+                        or real(loss, Z, ys, weights, *rest))
     clf = LinearFractionalClassifier(threshold_cv=3, C=0.5, max_iter=7, gtol=1e-5, fit_intercept=False,
                                      random_state=2020)
     clf.fit(X, y)

@@ -274,14 +274,13 @@ def _no_work(monkeypatch):
     """Make any start of real work fail the test: the checks must come first."""
     import dataclasses
 
-    import lfverify.proofs as proofs
     import lfverify.app._report as report
     import lfverify.experiments._benchmark as command
 
     def forbidden(*args, **kwargs):
         raise AssertionError("work started before the output location was checked")
 
-    monkeypatch.setattr(proofs, "run_claims", forbidden)
+    monkeypatch.setattr(report, "run_claims", forbidden)
     monkeypatch.setattr(report, "_run_derivations", forbidden)
     monkeypatch.setattr(command, "build_cells", forbidden)
     for name, study in list(STUDIES.items()):

@@ -137,7 +137,7 @@ def test_findings_counts_table_is_the_generated_one():
 def test_validate_options_fills_in_every_available_data_set(monkeypatch):
     """datasets=None means every available data set, and a given list comes back as a tuple.  Oracle: a stubbed
     available_datasets returning ['a', 'b'].  Kills: paper_benchmark.command.x_validate_options__mutmut_158"""
-    import lfverify.learn._datasets as datasets
+    import lfverify.experiments._benchmark as datasets  # validate_options reads available_datasets here
     from lfverify.experiments._benchmark import BenchOptions, validate_options
 
     monkeypatch.setattr(datasets, "available_datasets", lambda root=None: ["a", "b"])

@@ -405,6 +405,6 @@ def test_thm1_zero_counted_positive_checks_the_hypotheses_for_f1(monkeypatch):
         seen.append(beta)
         return original(beta, *args, **kwargs)
 
-    monkeypatch.setattr(calibration, "fbeta_calibration", spy)
+    monkeypatch.setattr(counterexamples, "fbeta_calibration", spy)
     outcome = counterexamples.check_thm1_zero_counted_positive()
     assert outcome.status == "erratum" and seen and set(seen) == {1.0}

@@ -391,7 +391,7 @@ def test_thm1_tau_range_is_undecided_with_a_planted_supremum_or_library_function
         "tau_max=beta**2*(beta**2 + 1)/(S + beta**2 + 1)")
     monkeypatch.undo()
     library = calibration.fbeta_max_tau
-    monkeypatch.setattr(calibration, "fbeta_max_tau", lambda beta, u_star: library(beta, u_star) + 2.0**-20)
+    monkeypatch.setattr(thm1, "fbeta_max_tau", lambda beta, u_star: library(beta, u_star) + 2.0**-20)
     assert _undecided_summary(thm1.check_tau_range()) == (
         "fbeta_max_tau differs from the derived tau_max by up to 9.54e-07")
 
@@ -421,14 +421,14 @@ def test_thm1_case1_is_undecided_with_a_planted_stationary_eta_or_fig6_bound(mon
 def test_thm1_case1_sign_step_is_undecided_with_a_planted_loss(monkeypatch):
     """The sign step's library evidence: tau phi'(-m) - phi'(m) <= 0 for m > 0.  A planted tau-logistic whose
     derivative is -1 everywhere gives tau * (-1) - (-1) = 1 - tau > 0 for tau = 0.05, the first tau tried."""
-    import lfverify.core._losses as losses
 
     class ConstantSlope:
         def derivative(self, margins):
             return -1.0 + 0.0 * margins
 
-    monkeypatch.setattr(losses, "tau_logistic", lambda tau: ConstantSlope())
     import lfverify.proofs.thm1_fbeta_calibration as thm1
+
+    monkeypatch.setattr(thm1, "tau_logistic", lambda tau: ConstantSlope())
 
     assert _undecided_summary(thm1.check_case1()) == "tau phi'(-m) - phi'(m) > 0 for tau-logistic(0.05)"
 
@@ -708,7 +708,7 @@ def test_lemma4_checks_reach_their_undecided_and_converse_branches(monkeypatch):
         (lemma4, "PRINTED_PSI_LINES", (*lines[:2], 2 * lines[2]), lemma4.check_psi_derivative,
          "psi' = m*Derivative(phi(m), (m, 2))/Abs(m) + Derivative(phi(m), m)/Abs(m) - sign(m)*Derivative(phi(m), "
          "m)/m"),
-        (losses, "tau_logistic", PlantedSmoothness, lemma4.check_smoothness_constants,
+        (lemma4, "tau_logistic", PlantedSmoothness, lemma4.check_smoothness_constants,
          "library smoothness differs by 9.54e-07"),
         (lemma4, "PRINTED_B_FACTOR", 2, lemma4.check_nonsmooth_rademacher, "the witnesses did not reproduce"),
         (lemma4, "PRINTED_BD_CONSTANT", 2 * cx * (rho1 * c0 + rho0 * c1) / n, lemma4.check_bounded_difference,
@@ -825,14 +825,13 @@ def test_lemma2_numerator_hessian_check_reports_a_planted_concave_loss(monkeypat
     (the erratum's location altered)."""
     import numpy as np
 
-    import lfverify.core._losses as losses
     import lfverify.proofs.lemma2_quasi_concavity as lemma2
 
     class Concave:
         def second_derivative(self, margins):
             return np.full_like(margins, -1e6, dtype=float)
 
-    monkeypatch.setattr(losses, "tau_logistic", lambda tau: Concave())
+    monkeypatch.setattr(lemma2, "tau_logistic", lambda tau: Concave())
     location, printed, derived, consequence, witness, evidence = _erratum_fields(
         lemma2.check_numerator_hessian(), "positive Hessian eigenvalue of N_hat")
     assert (location, printed, derived, consequence, evidence) == (

@@ -119,13 +119,12 @@ def test_bad_mode():
 def test_full_mode_runs_the_full_studies_and_the_paper_protocol(monkeypatch, tmp_path):
     """--full passes mode "full" to every study and the paper's defaults (50 trials, every data set) to the
     benchmark; the runners are replaced by recorders (the real full run takes hours)."""
-    import lfverify.experiments._benchmark as command
     import lfverify.simulations as simulations
 
     studies, options = [], []
     monkeypatch.setattr(report, "_run_derivations", lambda say: ([], {}, 0.0))
     monkeypatch.setattr(verification, "CHECKS", ())
-    monkeypatch.setattr(simulations, "run_study", lambda name, mode, **kw: studies.append((name, mode)) or
+    monkeypatch.setattr(report, "run_study", lambda name, mode, **kw: studies.append((name, mode)) or
                         {"verdicts": {"finite/F1": True, "finite/Jaccard": True, "bounded-logistic/F1": True,
                                       "bounded-logistic/Jaccard": True}})
 
@@ -138,7 +137,7 @@ def test_full_mode_runs_the_full_studies_and_the_paper_protocol(monkeypatch, tmp
         (opts.out / "summary.json").write_text("{}")
         return report.write_text_atomically(opts.out / "paper_benchmark.md", "# bench\n")
 
-    monkeypatch.setattr(command, "run_benchmark", fake_benchmark)
+    monkeypatch.setattr(report, "run_benchmark", fake_benchmark)
     from lfverify.parallel._executors import SerialExecutor
 
     where = SerialExecutor()
@@ -257,7 +256,6 @@ def test_a_failing_study_is_an_error_naming_the_study_and_its_figures_are_listed
     """A study that raises is reported as evidence (simulation, <study>, error, '<Type>: <message>'); the PNG
     files it left in its folder are listed (lower-case '.png').  Oracle: the planted exception and file names.
     Kills: report.x_run_verification__mutmut_91, report.x_run_verification__mutmut_112"""
-    import lfverify.simulations as simulations
 
     _no_derivations(monkeypatch)
 
@@ -268,7 +266,7 @@ def test_a_failing_study_is_an_error_naming_the_study_and_its_figures_are_listed
         (out / "notes.txt").write_text("")
         raise RuntimeError("planted")
 
-    monkeypatch.setattr(simulations, "run_study", failing_study)
+    monkeypatch.setattr(report, "run_study", failing_study)
     result = report.run_verification("quick", out=tmp_path, studies=["unbiasedness"], benchmark=False,
                                      figures=False, executor="serial")
     assert result.figures == ["simulations/unbiasedness/a.png", "simulations/unbiasedness/b.png"]
@@ -300,12 +298,11 @@ def test_the_executor_is_checked_before_any_work(monkeypatch, tmp_path):
 def test_benchmark_data_set_failure_is_an_error(monkeypatch, tmp_path):
     """A data set that does not load stops the benchmark with the evidence (benchmark, datasets, error, message).
     Oracle: the planted exception.  Kills: report.x__run_benchmark__mutmut_45"""
-    import lfverify.learn._datasets as datasets
 
     def broken():
         raise FileNotFoundError("planted")
 
-    monkeypatch.setattr(datasets, "available_datasets", broken)
+    monkeypatch.setattr(report, "available_datasets", broken)
     results, markdown, figures = report._run_benchmark("quick", tmp_path, None, False, lambda text: None)
     assert (markdown, figures) == ("", [])
     assert list(results) == ["datasets"]
@@ -319,8 +316,6 @@ def test_benchmark_options_name_the_verify_command_and_a_failure_marks_every_exp
     '--full'); when it raises, each of the four experiments table, convergence, sample-complexity, tau is an
     error with the message.  Oracle: the hand-typed command strings and experiment names.
     Kills: report.x__run_benchmark__mutmut_79, report.x__run_benchmark__mutmut_98"""
-    import lfverify.learn._datasets as datasets
-    import lfverify.experiments._benchmark as command
     from lfverify.parallel._executors import SerialExecutor
 
     seen = []
@@ -329,8 +324,8 @@ def test_benchmark_options_name_the_verify_command_and_a_failure_marks_every_exp
         seen.append(options.command)
         raise RuntimeError("planted")
 
-    monkeypatch.setattr(datasets, "available_datasets", lambda: [])
-    monkeypatch.setattr(command, "run_benchmark", failing_benchmark)
+    monkeypatch.setattr(report, "available_datasets", lambda: [])
+    monkeypatch.setattr(report, "run_benchmark", failing_benchmark)
     for mode in ("quick", "full"):
         results, markdown, figures = report._run_benchmark(mode, tmp_path, SerialExecutor(), False, lambda t: None)
         assert (markdown, figures) == ("", [])
@@ -407,8 +402,6 @@ def test_a_finished_benchmark_is_judged_experiment_by_experiment_against_the_rec
     and the written markdown is returned.  Oracle: hand-typed names, outcomes and figures.
 
     Kills: report.x__run_benchmark__mutmut_98 (the verdict loop with "TABLE")."""
-    import lfverify.learn._datasets as datasets
-    import lfverify.experiments._benchmark as command
     from lfverify.parallel._executors import SerialExecutor
 
     def finished_benchmark(options, *, executor=None):
@@ -416,8 +409,8 @@ def test_a_finished_benchmark_is_judged_experiment_by_experiment_against_the_rec
         (options.out / "BENCHMARK.md").write_text("# planted\n")
         return options.out / "BENCHMARK.md"
 
-    monkeypatch.setattr(datasets, "available_datasets", lambda: [])
-    monkeypatch.setattr(command, "run_benchmark", finished_benchmark)
+    monkeypatch.setattr(report, "available_datasets", lambda: [])
+    monkeypatch.setattr(report, "run_benchmark", finished_benchmark)
     results, markdown, figures = report._run_benchmark("quick", tmp_path, SerialExecutor(), False, lambda t: None)
     assert (markdown, figures) == ("# planted\n", [])
     assert list(results) == ["datasets", "table", "convergence", "sample-complexity", "tau"]

@@ -298,15 +298,13 @@ def test_figures_receive_every_row_the_summary_and_the_folder(tmp_path, monkeypa
     Kills: simulations.engine.x_run__mutmut_275 (the figures given ``None`` for the rows)."""
     import dataclasses
 
-    import lfverify.io._figures as plotting
-
     calls = []
 
     def figures(rows, summary, out):
         calls.append((engine._csv_text(rows), summary, out))
         return [out / "spy.png"]
 
-    monkeypatch.setattr(plotting, "matplotlib_available", lambda: True)
+    monkeypatch.setattr(engine, "matplotlib_available", lambda: True)
     study = dataclasses.replace(STUDIES["uniform-convergence"], figures=figures)
     out = tmp_path / "run"
     result = engine.run(study, mode="smoke", out=out, executor="serial", progress=False, figures=True,

@@ -30,7 +30,7 @@ def add_arguments(parser) -> None:
                              "re-running resumes finished simulation tasks and benchmark trials)")
     parser.add_argument("--json", action="store_true", help="print report.json instead of the table")
     parser.add_argument("--self-checks", action="store_true",
-                        help="only the quick self-checks of lfverify.app (seconds)")
+                        help="only the quick numerical self-checks (seconds)")
     add_executor_arguments(parser)
     parser.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
 

@@ -6,146 +6,38 @@ Imports nothing else from lfverify.
 
 from __future__ import annotations
 
-from lfverify.core._calibration_conditions import (
-    CalibrationCondition,
-    CalibrationReport,
-    accuracy_calibration,
-    calibration_reports,
-    fbeta_calibration,
-    fbeta_max_tau,
-    general_calibration,
-    jaccard_calibration,
-    jaccard_max_tau,
+from lfverify.core import (
+    _metrics,
+    _calibration_conditions,
+    _losses,
+    _scores,
+    _empirical,
+    _populations,
+    _reference_populations,
+    _quadrature,
+    _pointwise_optimum,
+    _seeding,
 )
-from lfverify.core._empirical import (
-    EmpiricalEvaluation,
-    EmpiricalSurrogateUtility,
-    SampleSplit,
-    sample_split,
-)
-from lfverify.core._losses import (
-    ExponentialLoss,
-    HingeLoss,
-    SigmoidLoss,
-    SquaredHingeLoss,
-    SurrogateLoss,
-    TauDiscrepantLogisticLoss,
-    exponential,
-    hinge,
-    logistic,
-    sigmoid,
-    squared_hinge,
-    tau_logistic,
-)
-from lfverify.core._metrics import (
-    AdmissibilityReport,
-    LinearFractionalMetric,
-    UndefinedMetricWarning,
-    accuracy,
-    f1,
-    f_beta,
-    gower_legendre,
-    jaccard,
-)
-from lfverify.core._pointwise_optimum import (
-    FiniteEta,
-    GaussianEta,
-    PointwiseOptimum,
-    pointwise_surrogate_optimum,
-    surrogate_utility_of_eta,
-)
-from lfverify.core._populations import (
-    BayesOptimal,
-    BoundedLogisticPopulation,
-    FiniteSupportPopulation,
-    GaussianPopulation,
-    LossMoments,
-    Population,
-)
-from lfverify.core._quadrature import (
-    gaussian_expectation,
-    interval_expectation,
-)
-from lfverify.core._reference_populations import (
-    BOUNDED_LOGISTIC_POPULATION,
-    FINITE_POPULATION,
-    GAUSSIAN_POPULATION,
-)
-from lfverify.core._scores import (
-    RatioDirection,
-    ScoreCoefficients,
-    gradient_direction,
-    ratio_and_direction,
-    score_coefficients,
-    surrogate_scores,
-)
-from lfverify.core._seeding import (
-    DEFAULT_SEED,
-    as_generator,
-    as_seed_sequence,
-    child,
-    text_key,
-)
+from lfverify.core._metrics import *  # noqa: F403 (each module's __all__ is public)
+from lfverify.core._calibration_conditions import *  # noqa: F403 (each module's __all__ is public)
+from lfverify.core._losses import *  # noqa: F403 (each module's __all__ is public)
+from lfverify.core._scores import *  # noqa: F403 (each module's __all__ is public)
+from lfverify.core._empirical import *  # noqa: F403 (each module's __all__ is public)
+from lfverify.core._populations import *  # noqa: F403 (each module's __all__ is public)
+from lfverify.core._reference_populations import *  # noqa: F403 (each module's __all__ is public)
+from lfverify.core._quadrature import *  # noqa: F403 (each module's __all__ is public)
+from lfverify.core._pointwise_optimum import *  # noqa: F403 (each module's __all__ is public)
+from lfverify.core._seeding import *  # noqa: F403 (each module's __all__ is public)
 
 __all__ = [
-    "LinearFractionalMetric",
-    "AdmissibilityReport",
-    "UndefinedMetricWarning",
-    "f_beta",
-    "f1",
-    "jaccard",
-    "gower_legendre",
-    "accuracy",
-    "CalibrationCondition",
-    "CalibrationReport",
-    "fbeta_max_tau",
-    "fbeta_calibration",
-    "jaccard_max_tau",
-    "jaccard_calibration",
-    "accuracy_calibration",
-    "general_calibration",
-    "calibration_reports",
-    "SurrogateLoss",
-    "TauDiscrepantLogisticLoss",
-    "HingeLoss",
-    "SquaredHingeLoss",
-    "ExponentialLoss",
-    "SigmoidLoss",
-    "tau_logistic",
-    "logistic",
-    "hinge",
-    "squared_hinge",
-    "exponential",
-    "sigmoid",
-    "ScoreCoefficients",
-    "score_coefficients",
-    "surrogate_scores",
-    "gradient_direction",
-    "RatioDirection",
-    "ratio_and_direction",
-    "SampleSplit",
-    "sample_split",
-    "EmpiricalEvaluation",
-    "EmpiricalSurrogateUtility",
-    "Population",
-    "LossMoments",
-    "BayesOptimal",
-    "FiniteSupportPopulation",
-    "GaussianPopulation",
-    "BoundedLogisticPopulation",
-    "FINITE_POPULATION",
-    "BOUNDED_LOGISTIC_POPULATION",
-    "GAUSSIAN_POPULATION",
-    "gaussian_expectation",
-    "interval_expectation",
-    "GaussianEta",
-    "FiniteEta",
-    "PointwiseOptimum",
-    "pointwise_surrogate_optimum",
-    "surrogate_utility_of_eta",
-    "DEFAULT_SEED",
-    "as_seed_sequence",
-    "as_generator",
-    "child",
-    "text_key",
+    *_metrics.__all__,
+    *_calibration_conditions.__all__,
+    *_losses.__all__,
+    *_scores.__all__,
+    *_empirical.__all__,
+    *_populations.__all__,
+    *_reference_populations.__all__,
+    *_quadrature.__all__,
+    *_pointwise_optimum.__all__,
+    *_seeding.__all__,
 ]

@@ -25,7 +25,7 @@ relative errors)::
     numpy hermegauss, 200 nodes                   9.7e-04
     gaussian_expectation (49 panels x 16 nodes)   3.8e-19
 
-(rerun: ``python3 -m lfverify.core``).
+(rerun: ``python -m lfverify.core._quadrature``).
 """
 
 from __future__ import annotations

@@ -81,7 +81,6 @@ from lfverify.learn._estimator import ERM_REGULARIZATION, hinge_erm_svm, resolve
 
 __all__ = [
     "BASELINES",
-    "ERM_REGULARIZATION",
     "REGULARIZATION_GRID",
     "COST_GRID",
     "THRESHOLD_GRID",

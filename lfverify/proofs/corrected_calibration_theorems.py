@@ -49,6 +49,7 @@ from lfverify.core._pointwise_optimum import (
     surrogate_utility_of_eta,
 )
 from lfverify.core._reference_populations import GAUSSIAN_POPULATION as POPULATION
+from lfverify.core._seeding import DEFAULT_SEED
 from lfverify.proofs._claims import Claim, Erratum, Outcome, Steps
 from lfverify.proofs._exact_numbers import exact_mpf, random_fraction
 from lfverify.proofs.counterexamples import _exact_bayes, _exact_utility
@@ -85,7 +86,7 @@ DP = sp.Symbol("d_+", nonpositive=True)  # phi'(0+)
 A, C = sp.symbols("a c", positive=True)  # Dinkelbach weights a(U*), c(U*) (positive: step 3)
 BETA = prop5.BETA
 TAU = sp.Symbol("tau", positive=True)
-SEED = 20200826
+SEED = DEFAULT_SEED
 DPS = 50
 
 # slack variables: U-dagger = 1/(1 + w) in (0, 1]; U* = U-dagger/(1 + z) in (0, U-dagger]; rho = 1/(1 + s) in (0, 1];
@@ -917,7 +918,7 @@ def _continuous_step(st, name, bound_of):
         f"{rows[0][2]:.6g}$, $\\eta(X)$ with a positive density) the predicted weak form ($\\rho = \\tau$ against the "
         "bound) agrees with the quadrature for every tau, and $\\mathrm{sgn} f^*$ is never Bayes optimal, as (e) says",
         ", \\quad ".join(texts),
-        check="lfverify.core (Dinkelbach on the log-odds scale, panelled Gauss-Legendre; "
+        check="lfverify.core.pointwise_surrogate_optimum (Dinkelbach on the log-odds scale, panelled Gauss-Legendre; "
               f"a gap below {GAP_ZERO:g} counts as 0)",
         holds=agree,
     )
@@ -1288,7 +1289,7 @@ def check_continuous_populations() -> Outcome:
         witness=("the calibration study's population (two Gaussian classes, means +-(2, 1), shared covariance "
                  "[[1, 0.3], [0.3, 1]], pi = 0.4; eta(X) has a positive density on (0, 1)), tau-logistic loss: "
                  + " | ".join(parts)),
-        evidence=("lfverify.core (Dinkelbach over all measurable f on the log-odds scale, "
+        evidence=("lfverify.core.pointwise_surrogate_optimum (Dinkelbach over all measurable f on the log-odds scale, "
                   "panelled Gauss-Legendre quadrature, U-dagger from Prop. 5's exact threshold): its kink interval "
                   "equals corrected_calibration.kink_band and its Bayes threshold bayes_threshold to 1e-12, and "
                   f"U-dagger - U(sgn f*) > {GAP_ZERO:g} for every tau; the general argument is the verified claim "

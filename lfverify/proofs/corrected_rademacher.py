@@ -42,6 +42,7 @@ import mpmath as mp
 import sympy as sp
 
 import lfverify.proofs.lemma4_uniform_convergence as lemma4
+from lfverify.core._seeding import DEFAULT_SEED
 from lfverify.proofs._claims import Claim, Erratum, Outcome, Steps
 from lfverify.proofs._mpmath_tau_logistic import tau_logistic_derivative_mp
 from lfverify.proofs.lemma3_unbiased_gradient import printed_w_tilde
@@ -55,7 +56,7 @@ __all__ = [
     "indicator_patterns_2d",
 ]
 
-SEED = 20200826
+SEED = DEFAULT_SEED
 F = Fraction
 
 

@@ -16,8 +16,8 @@ Claims checked here:
 Every figure is recomputed by the checks: the surrogate maximiser by Dinkelbach's method at 50 digits
 (:func:`.thm1_fbeta_calibration.tau_logistic_surrogate_maximiser`), the one-sided optimality conditions at the
 kink in mpmath, every true utility in exact rational arithmetic (fractions.Fraction; U-dagger by brute force over
-all 2^J classifiers), and the hypotheses / values with the core library (lfverify.core, lfverify.core,
-lfverify.core, lfverify.core, lfverify.core).  The output is deterministic (fixed seeds, fixed
+all 2^J classifiers), and the hypotheses / values with the core library (:mod:`lfverify.core`: populations, metrics,
+losses, calibration conditions, U_hat).  The output is deterministic (fixed seeds, fixed
 numbers of significant digits).
 """
 
@@ -40,6 +40,7 @@ from lfverify.core._empirical import EmpiricalSurrogateUtility
 from lfverify.core._losses import tau_logistic
 from lfverify.core._metrics import f_beta, gower_legendre, jaccard
 from lfverify.core._populations import FiniteSupportPopulation
+from lfverify.core._seeding import DEFAULT_SEED
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 from lfverify.proofs._exact_numbers import exact_mpf
 from lfverify.proofs._mpmath_tau_logistic import tau_logistic_mp
@@ -48,7 +49,7 @@ from lfverify.proofs.thm1_fbeta_calibration import tau_logistic_surrogate_maximi
 __all__ = ["CLAIMS"]
 
 F = Fraction
-SEED = 20200826
+SEED = DEFAULT_SEED
 DPS = 50
 
 # (a0p, a0n, a1p, a1n, b0_const, b0_prior, b1_const, b1_prior), b_k = const + prior pi (Table 1)
@@ -397,8 +398,8 @@ def _erratum(theorem, label_metric, metric_name, bound_text, witness, fig):
             f"signs ((tau A - B)/(A + B) = {_nstr(ratio_ab, 6)} and (tau B - A)/(A + B) = {_nstr(ratio_ba, 6)}, "
             "both < 0, i.e. g'(0-) < 0 < g'(0+)); utilities exact (brute force over all 2^J classifiers); core "
             f"library: U_phi(f*) = {lib['value']:.12g}, U_phi(f* + {SHIFT:g}) = {lib['shifted_value']:.12g}, "
-            f"U(f* + {SHIFT:g}) = {lib['shifted_utility']:.12g}, U-dagger = {lib['bayes']:.12g}; lfverify.core "
-            f"reports the hypotheses of {theorem} and conditions (1)-(6), (a)-(c) of Thm. 7 (at U(f*) = U(f* + 0)) "
+            f"U(f* + {SHIFT:g}) = {lib['shifted_utility']:.12g}, U-dagger = {lib['bayes']:.12g}; lfverify.core's calibration "
+            f"conditions report the hypotheses of {theorem} and conditions (1)-(6), (a)-(c) of Thm. 7 (at U(f*) = U(f* + 0)) "
             "as holding"
         ),
     )

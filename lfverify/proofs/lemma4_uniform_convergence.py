@@ -367,7 +367,7 @@ def _nonsmooth_rademacher_outcome() -> Outcome:
         evidence=(
             f"core library: max |tau_logistic(0.5).derivative| on 99999 grid points of (-1/2, 1/2) = {lib_sup:.7f} (the"
             " sup is approached as theta -> -1/2); gamma_(+1, -1) = (tau^2, 1)/(4 ln 2) (claim smoothness_constants;"
-            " lfverify.core agrees)"
+            " lfverify.core.tau_logistic agrees)"
         ),
     )
     b_erratum = Erratum(

@@ -27,6 +27,7 @@ from scipy.optimize import brentq, minimize_scalar
 from lfverify.core._losses import exponential, hinge, logistic, squared_hinge
 from lfverify.core._metrics import accuracy
 from lfverify.core._populations import FiniteSupportPopulation
+from lfverify.core._seeding import DEFAULT_SEED
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 from lfverify.proofs.prop5_bayes_optimal_set import ACCURACY, PI
 from lfverify.proofs.stationary_conditions import (
@@ -42,7 +43,7 @@ from lfverify.proofs.stationary_conditions import (
 
 __all__ = ["CLAIMS"]
 
-_SEED = 20200826
+_SEED = DEFAULT_SEED
 _N_POINTS = 300
 
 # ---- printed forms, transcribed from the LaTeX source
@@ -277,7 +278,7 @@ def check_case3() -> Outcome:
                      "{eta = 1/2} do not change the accuracy."),
         witness=(f"phi'(0) = -1 (hinge) or {phi0:.12g} (logistic), eta(x-bar) = 1/2, f*(x-bar) = 0: the printed reduced "
                  "condition phi'(0) = 0 is false (so the printed proof rules the case out), the derived one 0 = 0 holds"),
-        evidence=(f"FiniteSupportPopulation (3 atoms, eta = (0.5, 0.3, 0.8)), accuracy, lfverify.core.logistic(): the "
+        evidence=("FiniteSupportPopulation (3 atoms, eta = (0.5, 0.3, 0.8)), accuracy, lfverify.core.logistic(): the "
                   "central difference of surrogate_utility_of_scores in x-bar's score at 0 is < 1e-9 in absolute value, and "
                   "maximising over that score (bounded Brent) gives |f*(x-bar)| < 1e-6: the surrogate maximiser "
                   "has f*(x-bar) = 0, outside B^Acc, when P(eta = 1/2) > 0."),

@@ -35,6 +35,7 @@ from lfverify.core._calibration_conditions import fbeta_calibration, fbeta_max_t
 from lfverify.core._losses import logistic, tau_logistic
 from lfverify.core._metrics import f_beta
 from lfverify.core._populations import FiniteSupportPopulation
+from lfverify.core._seeding import DEFAULT_SEED
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 from lfverify.proofs._exact_numbers import exact_mpf, random_fraction
 from lfverify.proofs._mpmath_tau_logistic import tau_logistic_mp
@@ -82,7 +83,7 @@ PRINTED_CASE2_TEXT_LHS = S / (1 + S)
 PRINTED_FIG7_CAPTION_LHS = S / (1 + S**2)
 # ----------------------------------------------------------------------------------------------------------------
 
-SEED = 20200826
+SEED = DEFAULT_SEED
 
 
 # ------------------------------------------------------------------------------ shared derivation helpers
