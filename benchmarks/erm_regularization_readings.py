@@ -34,7 +34,8 @@ from sklearn.svm import LinearSVC
 from lfverify.io._atomic import write_text_atomically
 from lfverify.learn._datasets import load_dataset
 from lfverify.paper._tables import printed_result
-from lfverify.experiments._protocol import (_TEST_FRACTION, _score, child_seed, metric_object, split_indices,
+from lfverify.core._seeding import child as child_seed
+from lfverify.experiments._protocol import (_TEST_FRACTION, _score, metric_object, split_indices,
                                               trial_seed_sequence)
 from lfverify.experiments._statistics import summarize
 

@@ -1,4 +1,4 @@
-"""The corrected calibration statements (lfverify/proofs/corrected_calibration_theorems.py) against the certified maximiser.
+"""The corrected calibration statements (lfverify/proofs/corrected_calibration.py) against the certified maximiser.
 
 Shared by test_corrected_calibration.py, test_calibration_properties.py and test_necessity.py (not a test module), so
 that every population those tests generate is also a test of the corrected statements.
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from calibration_search import analyse, exact_utility
 
-from lfverify.proofs.corrected_calibration_theorems import finite_support_verdict
+from lfverify.proofs.corrected_calibration import finite_support_verdict
 
 
 def assert_corrected_statement_agrees(coef, pop, tau, opt, analysis=None):

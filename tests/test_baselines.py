@@ -66,7 +66,8 @@ def test_make_baseline_rejects_bad_arguments():
     with pytest.raises(ValueError, match=r"metric must be 'f1', 'f<beta>' .*, 'jaccard', 'accuracy' or a "
                                          r"LinearFractionalMetric; got 'auc'"):
         B.make_baseline("erm", "auc")
-    with pytest.raises(TypeError, match="random_state must be None, a non-negative int or a numpy SeedSequence"):
+    with pytest.raises(TypeError, match=r"^seed must be None, an int >= 0, a numpy SeedSequence or a numpy Generator; "
+                                        r"got 1\.5 \(float\)$"):
         B.make_baseline("erm", "f1", seed=1.5)
 
 

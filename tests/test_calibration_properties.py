@@ -31,7 +31,7 @@ Oracles: exact rational arithmetic (U, U-dagger by brute force over all 2^J clas
 threshold), mpmath at 40-60 digits (the surrogate maximiser and its Dinkelbach certificate, numerical
 one-sided derivatives with mpmath.diff), the theorem statements transcribed in ``calibration_search``.
 lfverify (FiniteSupportPopulation, lfverify.core._calibration_conditions) is the code under test, and on every population generated
-here the corrected statements (lfverify/proofs/corrected_calibration_theorems.py) must predict what the oracle finds
+here the corrected statements (lfverify/proofs/corrected_calibration.py) must predict what the oracle finds
 (tests/corrected_statement_check.py; their own tests are in test_corrected_calibration.py).  Not repeated here:
 test_calibration.py (the hypotheses as predicates), test_populations.py (U, U_phi, U-dagger of
 FiniteSupportPopulation against mpmath / brute force), lfverify/proofs (the symbolic case analysis).

@@ -1,4 +1,4 @@
-"""The corrected Thms. 1, 2 and 7 (lfverify/proofs/corrected_calibration_theorems.py) attacked on generated populations.
+"""The corrected Thms. 1, 2 and 7 (lfverify/proofs/corrected_calibration.py) attacked on generated populations.
 
 The corrected statements say, for a population with posteriors eta and a loss with kink ratio
 rho = phi'(0+)/phi'(0-): the surrogate maximiser over all f is > 0 / 0 / < 0 above / inside / below the band
@@ -40,7 +40,7 @@ from hypothesis import strategies as st
 from strategies import general_admissible_metrics
 from test_calibration_properties import METRICS, populations
 
-from lfverify.proofs.corrected_calibration_theorems import (
+from lfverify.proofs.corrected_calibration import (
     bayes_threshold,
     finite_support_verdict,
     kink_band,
@@ -241,7 +241,7 @@ def test_statement_functions_reject_bad_input():
 # ------------------------------------------------------------------------------------------------ continuous eta
 @pytest.fixture(scope="module")
 def gaussian_rows():
-    from lfverify.proofs.corrected_calibration_theorems import _continuous_figures
+    from lfverify.proofs.corrected_calibration import _continuous_figures
 
     return {name: _continuous_figures(name) for name in ("F_1", "Jaccard")}
 

@@ -810,10 +810,9 @@ def test_a_trial_loads_its_data_set_from_the_given_root(monkeypatch):
 
     Kills: paper_benchmark.runner.x__dataset__lfv_dropkw_1 (``load_dataset(name)``)."""
     import lfverify.experiments._runner as runner
-    import lfverify.learn._datasets
 
     calls = []
-    monkeypatch.setattr(lfverify.learn._datasets, "load_dataset", lambda *a, **k: calls.append((a, k)) or "loaded")
+    monkeypatch.setattr(runner, "load_dataset", lambda *a, **k: calls.append((a, k)) or "loaded")
     assert runner._dataset("heart", "/data/root") == "loaded"
     assert runner._dataset("sonar", None) == "loaded"
     assert calls == [(("heart",), {"root": "/data/root"}), (("sonar",), {"root": None})]

@@ -741,7 +741,7 @@ def test_counterexample_checks_are_undecided_when_their_witnesses_are_planted(mo
         undecided, naming every sub-result (the dip 0.00452079494097 of the 50-digit witness unchanged)."""
     from fractions import Fraction
 
-    import lfverify.proofs.corrected_calibration_theorems as corrected_calibration
+    import lfverify.proofs.corrected_calibration as corrected_calibration
     import lfverify.proofs.corrected_rademacher as corrected_rademacher
     import lfverify.proofs.counterexamples as counterexamples
     import lfverify.proofs.counterexamples_prop5 as counterexamples_prop5

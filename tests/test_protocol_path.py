@@ -208,10 +208,11 @@ def _install(mp, spy):
         spy.add("erm_start", rows=spy.rows(X), y=np.array(y), theta=theta)
         return theta
 
-    def objective_init(original, self, metric, loss, X, y, **kwargs):
+    def objective_init(original, self, metric, loss, X, y, split, *rest):
+        # _set_data: the one set-up of EmpiricalSurrogateUtility, validated (__init__) or not (_unchecked)
         spy.add("objective", rows=spy.rows(X, drop_intercept=True), y=np.array(y), metric_name=metric.name,
-                tau=loss.tau, split=kwargs.get("split"), objective=self)
-        return original(self, metric, loss, X, y, **kwargs)
+                tau=loss.tau, split=split, objective=self)
+        return original(self, metric, loss, X, y, split, *rest)
 
     def optimizer(original, objective, theta0, **kwargs):
         spy.add("optimizer", objective=objective, theta0=np.array(theta0, dtype=np.float64),
@@ -220,9 +221,13 @@ def _install(mp, spy):
         return original(objective, theta0, **kwargs)
 
     def cost_sensitive(original, *args, **kwargs):
-        X, y = (args[2], args[3]) if original.__name__ == "fit_cost_sensitive" else (args[1], args[2])
-        spy.add("cost_sensitive.fit", rows=spy.rows(X, drop_intercept=kwargs.get("fit_intercept_column", True)),
-                y=np.array(y))
+        # the estimator's unchecked paths: _fit_cost_sensitive(metric, loss, X, labels, *, fit_intercept_column,
+        # ...) and _fit_at_weights(loss, X, labels, weights, C, fit_intercept_column, ...)
+        if original.__name__ == "_fit_cost_sensitive":
+            X, y, intercept = args[2], args[3], kwargs["fit_intercept_column"]
+        else:
+            X, y, intercept = args[1], args[2], args[5]
+        spy.add("cost_sensitive.fit", rows=spy.rows(X, drop_intercept=intercept), y=np.array(y))
         return original(*args, **kwargs)
 
     wrap(LinearFractionalClassifier, "fit", lfc_fit)
@@ -231,10 +236,10 @@ def _install(mp, spy):
     wrap(LinearSVC, "fit", sklearn_fit)
     wrap(LogisticRegression, "fit", sklearn_fit)
     wrap(estimator, "erm_initial_parameters", erm_start)
-    wrap(EmpiricalSurrogateUtility, "__init__", objective_init)
+    wrap(EmpiricalSurrogateUtility, "_set_data", objective_init)
     wrap(estimator, "maximize_surrogate_utility", optimizer)
-    wrap(estimator, "fit_cost_sensitive", cost_sensitive)
-    wrap(estimator, "fit_at_weights", cost_sensitive)
+    wrap(estimator, "_fit_cost_sensitive", cost_sensitive)
+    wrap(estimator, "_fit_at_weights", cost_sensitive)
 
     # -- predictions and the scorer
     def predict(original, self, X):

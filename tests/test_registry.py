@@ -143,7 +143,7 @@ def test_registered_evidence_is_what_each_call_site_of_registry_py_says():
     kind, the call's target and note ("" when omitted), so no note or target is lost or swapped at import time.
 
     Kills (at import time) the mutants of `lfverify.paper._registry._b/_c/_d/_s/_t` named in the test above."""
-    tree = ast.parse((REPO / "lfverify" / "registry.py").read_text())
+    tree = ast.parse((REPO / "lfverify" / "paper" / "_registry.py").read_text())
     calls = sorted((n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
                     and n.func.id in _HELPER_KINDS), key=lambda n: (n.lineno, n.col_offset))
 

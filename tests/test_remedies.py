@@ -124,14 +124,15 @@ def test_cost_sensitive_path_equal_weights_then_the_bayes_level_of_each_fit(data
     stops once the metric moves by <= tol."""
     X, y = data
     calls = []
-    original = cost_sensitive.fit_at_weights
+    original = cost_sensitive._fit_at_weights
 
-    def spy(loss, Z, labels, weights, **kw):
-        result = original(loss, Z, labels, weights, **kw)
-        calls.append({"weights": weights, "theta0": np.array(kw["theta0"]), "theta": result[0]})
+    def spy(loss, Z, labels, weights, C, fit_intercept_column, max_iter, gtol, theta):
+        start = np.array(theta)  # the inner fit may reuse the array
+        result = original(loss, Z, labels, weights, C, fit_intercept_column, max_iter, gtol, theta)
+        calls.append({"weights": weights, "theta0": start, "theta": result[0]})
         return result
 
-    monkeypatch.setattr(cost_sensitive, "fit_at_weights", spy)
+    monkeypatch.setattr(cost_sensitive, "_fit_at_weights", spy)
     Z = _with_ones(X)
     fit = fit_cost_sensitive(f1(), tau_logistic(1.0), Z, y, max_level_iter=6, tol=1e-12)
     assert calls[0]["weights"] == (0.5, 0.5) and np.all(calls[0]["theta0"] == 0)
@@ -177,19 +178,19 @@ def test_threshold_cv_fits_each_fold_without_its_held_out_rows(data, monkeypatch
     the training sample."""
     X, y = data
     seen, received = [], []
-    original_fit = estimator_module.fit_at_weights
-    original_rate = estimator_module.positive_rate_from_folds
+    original_fit = estimator_module._fit_at_weights
+    original_rate = estimator_module._positive_rate_from_folds
 
-    def fit_spy(loss, Z, labels, weights, **kw):
+    def fit_spy(loss, Z, labels, weights, *rest):
         seen.append(Z.shape[0])
-        return original_fit(loss, Z, labels, weights, **kw)
+        return original_fit(loss, Z, labels, weights, *rest)
 
     def rate_spy(scores, labels, metric):
         received.append([s.size for s in scores])
         return original_rate(scores, labels, metric)
 
-    monkeypatch.setattr(estimator_module, "fit_at_weights", fit_spy)
-    monkeypatch.setattr(estimator_module, "positive_rate_from_folds", rate_spy)
+    monkeypatch.setattr(estimator_module, "_fit_at_weights", fit_spy)
+    monkeypatch.setattr(estimator_module, "_positive_rate_from_folds", rate_spy)
     clf = LinearFractionalClassifier(threshold_cv=4, random_state=0).fit(X, y)
     assert len(seen) == 4 and received == [[75, 75, 75, 75]]
     assert seen == [X.shape[0] - 75] * 4

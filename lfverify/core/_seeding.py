@@ -21,7 +21,7 @@ import numbers
 
 import numpy as np
 
-__all__ = ["DEFAULT_SEED", "check_seed", "as_seed_sequence", "as_generator", "child", "text_key"]
+__all__ = ["DEFAULT_SEED", "check_seed", "as_seed_sequence", "as_generator", "child", "text_key", "int_seed"]
 
 #: The fixed seed of the derivations' and the self-checks' seeded evidence.
 DEFAULT_SEED = 20200826
@@ -94,6 +94,12 @@ def child(seq: np.random.SeedSequence, *key: int) -> np.random.SeedSequence:
             raise ValueError(f"key items must be ints >= 0; got {k!r}")
         words.append(int(k))
     return np.random.SeedSequence(seq.entropy, spawn_key=tuple(seq.spawn_key) + tuple(words))
+
+
+def int_seed(seq: np.random.SeedSequence) -> int:
+    """An int in [0, 2^31 - 1) from ``seq``, for a library that takes an integer seed (scikit-learn's
+    ``random_state``): the first 32-bit word of its state, reduced."""
+    return int(seq.generate_state(1)[0] % (2 ** 31 - 1))
 
 
 def text_key(text: str) -> tuple[int, ...]:

@@ -75,7 +75,7 @@ from sklearn.svm import LinearSVC
 from sklearn.utils.validation import check_is_fitted
 
 from lfverify.core._metrics import LinearFractionalMetric
-from lfverify.core._seeding import as_seed_sequence, check_seed, child
+from lfverify.core._seeding import as_seed_sequence, check_seed, child, int_seed
 from lfverify.core._validation import check_features, check_labels
 from lfverify.learn._estimator import ERM_REGULARIZATION, hinge_erm_svm, resolve_metric
 
@@ -104,7 +104,7 @@ def _generators(random_state):
     """(Generator for the splits, int seed for scikit-learn), both from SeedSequence(random_state)."""
     base = as_seed_sequence(random_state, "random_state")
     split_seq, sklearn_seq = child(base, 0), child(base, 1)
-    return np.random.default_rng(split_seq), int(sklearn_seq.generate_state(1)[0] % (2**31 - 1))
+    return np.random.default_rng(split_seq), int_seed(sklearn_seq)
 
 
 def _stratified_holdout(y, fraction, rng):

@@ -63,7 +63,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from lfverify.core._empirical import EmpiricalSurrogateUtility
 from lfverify.core._losses import tau_logistic
 from lfverify.core._metrics import LinearFractionalMetric, accuracy, f_beta, jaccard
-from lfverify.core._seeding import as_seed_sequence, child
+from lfverify.core._seeding import as_seed_sequence, child, int_seed
 from lfverify.core._validation import check_real
 from lfverify.learn._cost_sensitive import LEVEL_TOL, MAX_LEVEL_ITER, _fit_at_weights, _fit_cost_sensitive
 from lfverify.learn._optimize import METHODS, maximize_surrogate_utility
@@ -400,7 +400,7 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"threshold_cv needs at least 2 samples of each class (one per held-out fold); the "
                              f"smaller class has {minority}")
         folds = StratifiedKFold(n_splits=max(2, min(n_folds, minority)), shuffle=True,
-                                random_state=int(child(seq, 2).generate_state(1)[0] % (2 ** 31 - 1)))
+                                random_state=int_seed(child(seq, 2)))
         scores, labels = [], []
         for k, (rows, held) in enumerate(folds.split(np.zeros((y_signed.shape[0], 1)), y_signed)):
             if self.objective == "cost-sensitive":

@@ -19,7 +19,7 @@ of evidence no longer gives its own recorded result.  ``tests/test_registry.py``
 claim, table, figure or algorithm of the .tex has no entry here (or in :data:`NOT_CLAIMS`, with the reason).
 
 Every claim that fails as stated has a corrected statement in :data:`CORRECTED_CLAIMS`: a claim of its own
-(verdict ``holds``), proved by the derivations of :mod:`lfverify.proofs.corrected_calibration_theorems` and
+(verdict ``holds``), proved by the derivations of :mod:`lfverify.proofs.corrected_calibration` and
 :mod:`lfverify.proofs.corrected_rademacher` (a derivation target may name a proof claim's key instead of a
 label) and attacked by property tests; ``corrects`` names the label of the printed claim it replaces.
 """

@@ -21,7 +21,7 @@ Thm. 7 (thm:general-calibration)                       ``thm7_general_calibratio
 Non-negativity of U_phi* (sec:supp:non-negativity...)  ``nonnegativity``
 Lemma 4, Lemma lem:non-smooth-rademacher               ``lemma4_uniform_convergence``
 Counterexamples found by the property tests (tests/)   ``counterexamples``, ``counterexamples_prop5``
-Thms. 1, 2, 7 corrected (and proved)                   ``corrected_calibration_theorems``
+Thms. 1, 2, 7 corrected (and proved)                   ``corrected_calibration``
 lem:non-smooth-rademacher corrected, Lemma 4's rate    ``corrected_rademacher``
 =====================================================  ===================================
 
@@ -58,7 +58,7 @@ MODULES = (
     "lemma4_uniform_convergence",
     "counterexamples",
     "counterexamples_prop5",
-    "corrected_calibration_theorems",
+    "corrected_calibration",
     "corrected_rademacher",
 )
 
