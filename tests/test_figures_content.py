@@ -327,11 +327,49 @@ def test_plot_convergence_rejects_records_without_the_metric(saved, tmp_path, re
 
 
 # ---------------------------------------------------------------------------------------------- loglog_rate_figure
-def _lines(ax):
-    """The fit lines (by label), the reference lines (dotted, 50 points) and the legend's reference proxy."""
-    fits = [line for line in ax.lines if line.get_label().startswith("  fit")]
-    refs = [line for line in ax.lines if line.get_linestyle() == ":" and len(line.get_xdata()) == 50]
-    proxies = [line for line in ax.lines if line.get_label().startswith("reference")]
+#: log n = 0, 0, 1, 1, 2, 2 and log error = 0, 0.2, 1, 1.2, 1.6, 1.8 (tests/test_simulations_rates.py works the fit
+#: out in fractions: log error = 1/6 + 0.8 log n, HC3 band pinned there); series B is series A halved.
+_N = np.exp([0.0, 0.0, 1.0, 1.0, 2.0, 2.0])
+_ERRORS = np.exp([0.0, 0.2, 1.0, 1.2, 1.6, 1.8])
+_FIT = {"slope": 0.8, "intercept": 1 / 6, "ci_low": 0.51397, "ci_high": 1.08602, "level": 0.95}
+_RATE_SERIES = [
+    {"label": "A", "n": _N, "errors": _ERRORS, "fit": _FIT, "ignored": True},
+    {"label": "B", "n": _N, "errors": _ERRORS / 2, "fit": {**_FIT, "intercept": 1 / 6 - math.log(2), "level": 0.9}},
+]
+#: per series: (geometric mean, low, high) at n = 1, e, e^2: exp(m -+ t s) with the group means m = 0.1, 1.1, 1.7
+#: of the logs, s = 0.1 their standard error and t = tan(0.475 pi) = 12.706204736174705 (A, 95 %) or tan(0.45 pi)
+#: = 6.3137515146750431 (B, 90 %): Student t with 1 degree of freedom is Cauchy.  mpmath at 40 digits.
+_POINTS = {
+    "A": [(1.1051709180756476248, 0.31017442649803816982, 3.9377932344396391284),
+          (3.0041660239464331121, 0.84314150720232292730, 10.704031793406240028),
+          (5.4739473917271997608, 1.5363039916629423352, 19.504017570743246474)],
+    "B": [(0.55258545903782381241, 0.29389805248686542898, 1.0389680603742308168),
+          (1.5020830119732165560, 0.79889773549454900496, 2.8242079988646118467),
+          (2.7369736958635998804, 1.4556865834340217752, 5.1460424909444664711)],
+}
+#: the confidence band of the fitted line at n = 1 and n = e^2: A at 95 % (t_{0.975, 4}, pinned in
+#: tests/test_simulations_rates.py), B at 90 % (t_{0.95, 4} = 2.1318467863266503, mpmath), both with the HC3
+#: variance 43/2450 of the fitted log at log n = 0 and 2.
+_BAND_ENDS = {"A": ((0.81778360865992138728, 1.7065791125026823394), (4.0505087298314362304, 8.4527416790212240851)),
+              "B": ((0.44534405447420902926, 0.78344619798158374231), (2.2058035418223416223, 3.8804344213718588212))}
+
+
+def _check_rate_points(container, points):
+    """The plotted points and bars of one series are the geometric means and intervals typed out in ``points``."""
+    x, y = container.lines[0].get_xdata(), container.lines[0].get_ydata()
+    np.testing.assert_allclose(x, [1.0, math.e, math.e**2], rtol=1e-15)
+    np.testing.assert_allclose(y, [p[0] for p in points], rtol=1e-13)
+    segments = np.array(_bar_segments(container))
+    np.testing.assert_allclose(segments[:, 0, 1], [p[1] for p in points], rtol=1e-13)
+    np.testing.assert_allclose(segments[:, 1, 1], [p[2] for p in points], rtol=1e-13)
+
+
+def _rate_lines(ax):
+    """(fit lines, dotted reference lines of 50 points, the legend's reference proxy) of a rate panel."""
+    lines = [line for line in ax.lines if len(line.get_xdata()) == 50]
+    fits = [line for line in lines if line.get_linestyle() == "-"]
+    refs = [line for line in lines if line.get_linestyle() == ":"]
+    proxies = [line for line in ax.lines if len(line.get_xdata()) == 0]
     return fits, refs, proxies
 
 
@@ -350,129 +388,184 @@ def _check_power_line(line, x0, y0, x1, y1, slope):
     np.testing.assert_allclose(np.diff(np.log(y)) / np.diff(np.log(x)), slope, rtol=1e-9)
 
 
-_SERIES = [
-    {"label": "F1 (tau = 0.33)", "n": [100, 400, 1600], "mean": [0.2, 0.1, 0.05], "se": [0.01, 0.02, 0.005],
-     "fit": {"slope": -0.5, "intercept": math.log(2.0), "ci_low": -0.61234, "ci_high": -0.4},  # 2 n^-1/2
-     "ignored": True},
-    {"label": "Jaccard (tau = 0.75)", "n": [50, 200], "mean": [0.3, 0.2], "se": [0.05, 0.04]},  # no fit
-]
+def _bands(ax):
+    """The fill_between bands of a panel (errorbar's bar collections left out)."""
+    from matplotlib.collections import PolyCollection
+
+    return [c for c in ax.collections if isinstance(c, PolyCollection)]
 
 
-def test_loglog_rate_figure_draws_points_fit_and_reference(saved, tmp_path):
-    """One 6.4 x 4.6 inch log-log panel; per series (colour C0, C1, ...) the means with 1.96 s.e. bars (marker o,
-    size 4, caps 2), the fit exp(a) n^slope on 50 geometric points from min n to max n (only when a fit is given)
-    and the dotted reference line through the first point with the claimed exponent; grid on both tick levels
-    (alpha 0.3), legend (size 7), tight_layout applied by the function itself.  Oracle: the lines worked out by
-    hand (2 n^-1/2 = 0.2 at n = 100 and 0.05 at 1600; 0.3 (n / 50)^-1 = 0.075 at 200).
-    Kills `lfverify.simulations._rate_figures.x_loglog_rate_figure__mutmut_66` (geomspace to 50),
-    `_mutmut_73` (fit is None), `_mutmut_114` (grid * n0), `_mutmut_149` (grid alpha), `__lfv_dropkw_1` (no
-    figsize), `__lfv_args_3` (fit x and y swapped)."""
+def _band_edges(collection):
+    """(x, lower edge, upper edge) of a fill_between band, from its polygon."""
+    vertices = _polygon(collection)
+    xs = np.unique(vertices[:, 0])
+    low = np.array([vertices[vertices[:, 0] == x, 1].min() for x in xs])
+    high = np.array([vertices[vertices[:, 0] == x, 1].max() for x in xs])
+    return xs, low, high
+
+
+def test_loglog_rate_figure_draws_what_the_fit_describes(saved, tmp_path):
+    """One 6.4 x 4.6 inch log-log panel; per series (colour C0, C1): the geometric mean exp(mean log error) of the
+    replications at each n with the Student-t interval of the mean log as bars (marker o, size 4, caps 2), at the
+    fit's level; the fitted line exp(a) n^b on 50 geometric points from min n to max n with its confidence band
+    (alpha 0.2) from the same fit; a dotted reference line with the claimed exponent through the fitted line at the
+    geometric middle of n; grid on both tick levels (alpha 0.3), a legend (size 7) naming every point,
+    bar, line and band.  Oracle: the points, bars and band ends worked out in mpmath (above), the lines by hand
+    (exp(1/6) = 1.1813604128656460 at n = 1, exp(1/6 + 1.6) = 5.8513164298203443 at e^2; the reference through
+    exp(29/30) at n = e: exp(59/30) at 1, exp(-1/30) at e^2)."""
     path = tmp_path / "rate.png"
-    assert sim_figures.loglog_rate_figure(path, _SERIES, title="Lemma 4: a title", ylabel="E sup", expected=-1.0,
-                                          xlabel="sample size") == path
+    assert sim_figures.loglog_rate_figure(path, _RATE_SERIES, title="Lemma 4: a title", ylabel="geometric mean",
+                                          expected=-1.0, xlabel="sample size") == path
     [call] = saved
     assert call.path == path and call.kwargs == {}
     fig = call.fig
     assert _size(fig) == pytest.approx([6.4, 4.6], rel=1e-12)
     [ax] = fig.axes
     assert (ax.get_xscale(), ax.get_yscale()) == ("log", "log")
-    assert (ax.get_xlabel(), ax.get_ylabel()) == ("sample size", "E sup")
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("sample size", "geometric mean")
     assert (ax.get_title(), ax.title.get_fontsize()) == ("Lemma 4: a title", 10)
     assert _grid_lines(ax, "major") and set(_grid_lines(ax, "major")) == {(True, 0.3)}
     assert _grid_lines(ax, "minor") and set(_grid_lines(ax, "minor")) == {(True, 0.3)}
-    assert _legend(ax) == (["  fit: slope -0.500 [-0.612, -0.400]", "reference n^-1", "F1 (tau = 0.33)",
-                            "Jaccard (tau = 0.75)"], {7.0})
-    # the points and their 95 % bars
-    first, second = ax.containers
-    for container, s, color in ((first, _SERIES[0], BLUE), (second, _SERIES[1], ORANGE)):
+    assert _legend(ax) == (["A: geometric mean exp(mean log), 95% CI",
+                            "  fit exp(a) n^b: b = 0.800 [0.514, 1.086], 95% band",
+                            "B: geometric mean exp(mean log), 90% CI",
+                            "  fit exp(a) n^b: b = 0.800 [0.514, 1.086], 90% band",
+                            "reference slope n^-1"], {7.0})
+    fits, refs, proxies = _rate_lines(ax)
+    for k, (container, band, fit, ref, name, color) in enumerate(zip(ax.containers, _bands(ax), fits, refs,
+                                                                      ("A", "B"), (BLUE, ORANGE))):
+        scale = 0.5**k
+        _check_rate_points(container, _POINTS[name])
         data = container.lines[0]
-        assert container.get_label() == s["label"]
-        assert list(data.get_xdata()) == s["n"] and list(data.get_ydata()) == s["mean"]
         assert (data.get_marker(), data.get_markersize(), data.get_linestyle()) == ("o", 4, "None")
         assert to_hex(data.get_color()) == color
         assert [cap.get_markersize() for cap in container.lines[1]] == [4, 4]  # caps of 2 points each side
-        assert _bar_segments(container) == [((n, m - 1.96 * e), (n, m + 1.96 * e))
-                                             for n, m, e in zip(s["n"], s["mean"], s["se"])]
-    fits, refs, proxies = _lines(ax)
-    [fit] = fits
-    _check_power_line(fit, 100, 0.2, 1600, 0.05, -0.5)
-    assert (fit.get_linestyle(), fit.get_linewidth(), to_hex(fit.get_color())) == ("-", 1, BLUE)
-    assert len(refs) == 2
-    _check_power_line(refs[0], 100, 0.2, 1600, 0.2 / 16, -1.0)
-    _check_power_line(refs[1], 50, 0.3, 200, 0.075, -1.0)
-    assert [(r.get_linewidth(), to_hex(r.get_color())) for r in refs] == [(1, BLUE), (1, ORANGE)]
+        _check_power_line(fit, 1.0, scale * 1.1813604128656460, math.e**2, scale * 5.8513164298203443, 0.8)
+        assert (fit.get_linewidth(), to_hex(fit.get_color())) == (1, color)
+        xs, low, high = _band_edges(band)
+        _check_geometric_grid(xs, 1.0, math.e**2)
+        (low0, high0), (low1, high1) = _BAND_ENDS[name]
+        np.testing.assert_allclose([low[0], high[0], low[-1], high[-1]], [low0, high0, low1, high1], rtol=1e-12)
+        line_y = np.asarray(fit.get_ydata())
+        assert np.all(low < line_y) and np.all(line_y < high)  # the band holds its line everywhere
+        assert (to_hex(band.get_facecolor()[0], keep_alpha=False), band.get_alpha()) == (color, 0.2)
+        _check_power_line(ref, 1.0, scale * 7.1468140262504863, math.e**2, scale * 0.96721610048200590, -1.0)
+        assert (ref.get_linewidth(), to_hex(ref.get_color())) == (1, color)
+    assert len(ax.containers) == len(_bands(ax)) == len(fits) == len(refs) == 2
     [proxy] = proxies
-    assert (len(proxy.get_xdata()), proxy.get_linestyle(), to_hex(proxy.get_color())) == (0, ":", "#000000")
+    assert (proxy.get_linestyle(), to_hex(proxy.get_color())) == (":", "#000000")
     assert ax.get_position().bounds != pytest.approx((0.125, 0.11, 0.775, 0.77), rel=0, abs=1e-6)  # tight layout
 
 
+def test_loglog_rate_points_of_arithmetic_means_fail_the_geometric_mean_check(saved, tmp_path, monkeypatch):
+    """Companion: the former figure plotted the arithmetic mean error (with its t interval) under a fit of the mean
+    log error; with the points computed that way (geometric_mean_interval replaced by mean_interval) the check of
+    the test above fails: (1 + e^0.2) / 2 = 1.1107013790800849 is not exp(0.1) = 1.1051709180756476."""
+    import lfverify.simulations._intervals as intervals
+
+    monkeypatch.setattr(intervals, "geometric_mean_interval", intervals.mean_interval)
+    sim_figures.loglog_rate_figure(tmp_path / "rate.png", _RATE_SERIES[:1], title="t", ylabel="y")
+    [ax] = saved[0].fig.axes
+    assert ax.containers[0].lines[0].get_ydata()[0] == pytest.approx(1.1107013790800849, rel=1e-13)
+    with pytest.raises(AssertionError):
+        _check_rate_points(ax.containers[0], _POINTS["A"])
+
+
 # ---------------------------------------------------------------------------------------------- studies' _figures
+def _consistency_rows():
+    """theta* = (0, 0), U_phi(theta*) = 0.5, U(theta*) = 0.8 for both metrics; per replication at n the distance,
+    surrogate gap and true gap planted as theta_hat = (d, 0), U_phi = 0.5 - g, U = 0.8 - t.  F1 at n = 100 has a
+    third replication whose surrogate gap is 0 (theta_hat = theta*): left out of that panel, kept in the others."""
+    rows = [{"kind": "population", "metric": m, "tau": tau, "theta_1": 0.0, "theta_2": 0.0, "surrogate_utility": 0.5,
+             "true_utility": 0.8} for m, tau in (("F1", 0.33), ("Jaccard", 0.75))]
+    for k, metric in enumerate(("F1", "Jaccard")):
+        for n, values in ((100, [(0.4, 0.04, 0.02), (0.2, 0.01, -0.01)] + ([(0.3, 0.0, 0.03)] if k == 0 else [])),
+                          (400, [(0.2, 0.01, 0.01), (0.1, 0.0025, -0.005)]),
+                          (1600, [(0.1, 0.0025, 0.005), (0.05, 0.000625, -0.0025)])):
+            for d, g, t in values:
+                rows.append({"kind": "sample", "metric": metric, "n": n, "theta_1": d * (k + 1), "theta_2": 0.0,
+                             "surrogate_utility": 0.5 - g, "true_utility": 0.8 - t})
+    return rows
+
+
 def test_consistency_figures_one_rate_panel_per_quantity(saved, tmp_path):
-    """Three log-log panels (distance, surrogate gap, |true gap|) with the claimed exponents -1/2, -1, -1/2, each
-    series labelled by metric and tau, means and standard errors taken from the table columns of that quantity.
-    Oracle: a summary typed by hand and the titles / labels typed out.  Kills
-    `lfverify.simulations._study_consistency.x__figures__mutmut_19` (lower-cased label), `_mutmut_22` (exponent -1.5),
-    `_mutmut_30` (s['TAU']), `_mutmut_40` (s["TABLE"])."""
+    """Three log-log panels (distance, surrogate gap, |true gap|) with the claimed exponents -1/2, -1, -1/2, a
+    series per metric whose points are the geometric means of that quantity's replications (non-positive gaps
+    left out, as in the fit) and whose line is that quantity's fit from the summary.  Oracle: rows planted by
+    hand (above) and exp(mean log) of the planted values written out, e.g. the F1 distance at n = 100:
+    (0.4 x 0.2 x 0.3)^(1/3), the F1 surrogate gap there sqrt(0.04 x 0.01) = 0.02 (the zero gap left out)."""
     names = ("distance", "surrogate_gap", "true_gap_abs")
-    summary = {"settings": {}}
-    for k, (metric, tau) in enumerate((("F1", 0.33), ("Jaccard", 0.75))):
-        table = [{"n": n, **{f"mean_{q}": (j + 1) * 0.1 * (k + 1) / (i + 1) for j, q in enumerate(names)},
-                  **{f"standard_error_{q}": 0.01 for q in names}} for i, n in enumerate((100, 400))]
-        summary["settings"][metric] = {"tau": tau, "table": table, "rate_fits": {
-            q: {"slope": -0.5 - j, "intercept": 0.0, "ci_low": -1.0, "ci_high": 0.0} for j, q in enumerate(names)}}
-    paths = con._figures([], summary, tmp_path)
+    summary = {"settings": {m: {"tau": tau, "rate_fits": {q: {"slope": -0.5 - j, "intercept": -1.0 - k, "ci_low": -1.0,
+                                                             "ci_high": 0.0, "level": 0.95}
+                                                         for j, q in enumerate(names)}}
+                            for k, (m, tau) in enumerate((("F1", 0.33), ("Jaccard", 0.75)))}}
+    paths = con._figures(_consistency_rows(), summary, tmp_path)
     assert paths == [tmp_path / "consistency_distance.png", tmp_path / "consistency_surrogate_gap.png",
                      tmp_path / "consistency_true_gap_abs.png"]
     assert [c.path for c in saved] == paths
-    labels = ["E ||theta_hat_n - theta*||", "E [U_phi(theta*) - U_phi(theta_hat_n)]",
-              "E |U(theta*) - U(theta_hat_n)|"]
-    for j, (call, label, expected) in enumerate(zip(saved, labels, (-0.5, -1.0, -0.5))):
+    labels = ["||theta_hat_n - theta*||", "U_phi(theta*) - U_phi(theta_hat_n)", "|U(theta*) - U(theta_hat_n)|"]
+    expected_points = {  # metric -> quantity -> geometric mean at n = 100, 400, 1600
+        "F1": {"distance": [(0.4 * 0.2 * 0.3) ** (1 / 3), math.sqrt(0.02), math.sqrt(0.005)],
+               "surrogate_gap": [0.02, 0.005, 0.00125], "true_gap_abs": [(0.02 * 0.01 * 0.03) ** (1 / 3),
+                                                                         math.sqrt(0.00005), math.sqrt(0.0000125)]},
+        "Jaccard": {"distance": [2 * math.sqrt(0.08), 2 * math.sqrt(0.02), 2 * math.sqrt(0.005)],
+                    "surrogate_gap": [0.02, 0.005, 0.00125],
+                    "true_gap_abs": [math.sqrt(0.0002), math.sqrt(0.00005), math.sqrt(0.0000125)]}}
+    for j, (call, name, label, expected) in enumerate(zip(saved, names, labels, (-0.5, -1.0, -0.5))):
         [ax] = call.fig.axes
         assert ax.get_title() == f"Thm. 5 on the bounded-logistic population: {label}"
-        assert (ax.get_xlabel(), ax.get_ylabel()) == ("n", label)
-        fit_label = f"  fit: slope {-0.5 - j:.3f} [-1.000, 0.000]"
-        assert _legend(ax) == ([fit_label, fit_label, f"reference n^{'-1' if expected == -1.0 else '-0.5'}",
-                                "F1 (tau = 0.33)", "Jaccard (tau = 0.75)"], {7.0})
-        assert [c.get_label() for c in ax.containers] == ["F1 (tau = 0.33)", "Jaccard (tau = 0.75)"]
-        for k, container in enumerate(ax.containers):
-            means = [(j + 1) * 0.1 * (k + 1), (j + 1) * 0.1 * (k + 1) / 2]
-            assert list(container.lines[0].get_ydata()) == means
-            assert _bar_segments(container) == [((n, m - 0.0196), (n, m + 0.0196)) for n, m in zip((100, 400), means)]
-        fits, refs, _ = _lines(ax)
-        assert [f.get_label() for f in fits] == [f"  fit: slope {-0.5 - j:.3f} [-1.000, 0.000]"] * 2
-        for k, ref in enumerate(refs):
-            m0 = (j + 1) * 0.1 * (k + 1)
-            _check_power_line(ref, 100, m0, 400, m0 * 4.0 ** expected, expected)
+        assert (ax.get_xlabel(), ax.get_ylabel()) == ("n", f"geometric mean of {label}")
+        fit_label = f"  fit exp(a) n^b: b = {-0.5 - j:.3f} [-1.000, 0.000], 95% band"
+        assert _legend(ax) == ([f"F1 (tau = 0.33): geometric mean exp(mean log), 95% CI", fit_label,
+                                f"Jaccard (tau = 0.75): geometric mean exp(mean log), 95% CI", fit_label,
+                                f"reference slope n^{'-1' if expected == -1.0 else '-0.5'}"], {7.0})
+        fits, refs, _ = _rate_lines(ax)
+        for k, (container, fit, ref, metric) in enumerate(zip(ax.containers, fits, refs, ("F1", "Jaccard"))):
+            np.testing.assert_allclose(container.lines[0].get_xdata(), [100, 400, 1600], rtol=0)
+            np.testing.assert_allclose(container.lines[0].get_ydata(), expected_points[metric][name], rtol=1e-13)
+            a, b = -1.0 - k, -0.5 - j
+            _check_power_line(fit, 100, math.exp(a) * 100**b, 1600, math.exp(a) * 1600**b, b)
+            at_400 = math.exp(a) * 400**b  # 400 = sqrt(100 x 1600), the reference's anchor
+            _check_power_line(ref, 100, at_400 * 0.25**expected, 1600, at_400 * 4**expected, expected)
 
 
 def test_uniform_convergence_figures_one_rate_panel_per_population(saved, tmp_path):
-    """One log-log panel per population (finite, bounded-logistic), a series per metric, reference n^-1/2.
-    Oracle: a summary typed by hand and the titles typed out."""
-    summary = {"settings": {f"{p}/{m}": {"tau": tau, "table": [{"n": 100, "mean_sup_error": 0.4, "standard_error": 0.1},
-                                                               {"n": 400, "mean_sup_error": 0.2,
-                                                                "standard_error": 0.05}],
-                                         "rate_fit": {"slope": -0.5, "intercept": math.log(4.0), "ci_low": -0.6,
-                                                      "ci_high": -0.4}}
-                            for p in ("finite", "bounded-logistic") for m, tau in (("F1", 0.33), ("Jaccard", 0.75))}}
-    paths = uc._figures([], summary, tmp_path)
+    """One log-log panel per population (finite, bounded-logistic), a series per metric drawn from that
+    population's and metric's rows only, reference n^-1/2.  Oracle: rows planted by hand (the sup errors of each
+    (population, metric) are those of _ERRORS times a factor of its own) and the titles typed out."""
+    factors = {("finite", "F1"): 1.0, ("finite", "Jaccard"): 0.5, ("bounded-logistic", "F1"): 0.25,
+               ("bounded-logistic", "Jaccard"): 0.125}
+    rows = [{"population": p, "metric": m, "tau": 0.0, "n": float(n), "replication": i, "sup_error": f * e}
+            for (p, m), f in factors.items() for i, (n, e) in enumerate(zip(_N, _ERRORS))]
+    summary = {"settings": {f"{p}/{m}": {"tau": tau, "rate_fit": {**_FIT, "intercept": 1 / 6 + math.log(f)}}
+                            for (p, m), f in factors.items() for tau in [0.33 if m == "F1" else 0.75]}}
+    paths = uc._figures(rows, summary, tmp_path)
     assert paths == [tmp_path / "uniform_convergence_finite.png", tmp_path / "uniform_convergence_bounded-logistic.png"]
     for call, pop in zip(saved, ("finite", "bounded-logistic")):
         [ax] = call.fig.axes
-        assert ax.get_title() == f"Lemma 4, {pop} population: E sup ||V_hat - V|| over ||theta|| <= 3"
-        assert ax.get_ylabel() == "E sup_theta ||V_hat(theta) - V(theta)||"
-        assert _legend(ax) == (["  fit: slope -0.500 [-0.600, -0.400]"] * 2 + [
-            "reference n^-0.5", "F1 (tau = 0.33)", "Jaccard (tau = 0.75)"], {7.0})
-        fits, refs, _ = _lines(ax)
-        for line in fits + refs:
-            _check_power_line(line, 100, 0.4, 400, 0.2, -0.5)
+        assert ax.get_title() == f"Lemma 4, {pop} population: sup ||V_hat - V|| over ||theta|| <= 3"
+        assert ax.get_ylabel() == "geometric mean of sup_theta ||V_hat(theta) - V(theta)||"
+        fit_label = "  fit exp(a) n^b: b = 0.800 [0.514, 1.086], 95% band"
+        assert _legend(ax) == (["F1 (tau = 0.33): geometric mean exp(mean log), 95% CI", fit_label,
+                                "Jaccard (tau = 0.75): geometric mean exp(mean log), 95% CI", fit_label,
+                                "reference slope n^-0.5"], {7.0})
+        fits, _, _ = _rate_lines(ax)
+        for container, fit, metric in zip(ax.containers, fits, ("F1", "Jaccard")):
+            f = factors[(pop, metric)]
+            _check_rate_points(container, [tuple(f * v for v in p) for p in _POINTS["A"]])
+            _check_power_line(fit, 1.0, f * 1.1813604128656460, math.e**2, f * 5.8513164298203443, 0.8)
 
 
 def _calibration_summary():
+    """Per metric: means exactly 0.01 + 0.3 n^-1/2 (+ 0.1 for Jaccard) at n = 100, 400, 1600 with standard errors
+    0.004, 0.002, 0.001 and 95 % intervals typed as mean - 0.02 .. mean + 0.03 (they need not be symmetric)."""
     def main(tau, shift):
-        return {"tau": tau, "table": [{"n": 100, "mean_gap": 0.04 + shift, "standard_error": 0.01},
-                                      {"n": 400, "mean_gap": 0.02 + shift, "standard_error": 0.005}],
+        return {"tau": tau, "table": [{"n": n, "mean_gap": 0.01 + shift + 0.3 / math.sqrt(n), "standard_error": se,
+                                       "ci_low": 0.01 + shift + 0.3 / math.sqrt(n) - 0.02,
+                                       "ci_high": 0.01 + shift + 0.3 / math.sqrt(n) + 0.03}
+                                      for n, se in ((100, 0.004), (400, 0.002), (1600, 0.001))],
                 "limit_fit": {"limit": 0.01 + shift, "coefficient": 0.3, "exponent": -0.5, "ci_low": 0.005 + shift,
-                              "ci_high": 0.015 + shift},
+                              "ci_high": 0.015 + shift, "level": 0.95},
                 "population": {"linear_gap": 0.012 + shift}}
 
     def sweep(hold):
@@ -486,9 +579,13 @@ def _calibration_summary():
 
 
 def test_calibration_figures_gap_against_n(saved, tmp_path):
-    """First figure: per metric the measured gap with 1.96 s.e. bars, the fit a + b n^-1/2 on the n range and
-    the exact linear gap as a dotted horizontal line; zero line; log x; legend size 7.  Oracle: a summary typed by
-    hand (fit 0.01 + 0.3 n^-1/2 = 0.04 at n = 100 and 0.025 at 400)."""
+    """First figure: per metric the measured mean gap with the table's 95 % interval as bars, the fit a + b n^-1/2
+    on the n range with its confidence band, the exact linear gap as a dotted horizontal line; zero line; log x;
+    legend size 7 naming each.  Oracle: a summary typed by hand (means on 0.01 + 0.3 n^-1/2: 0.04 at n = 100,
+    0.0175 at 1600); the band of the weighted fit with known standard errors worked out in fractions,
+    (X'WX)^-1 = [[3/875000, -1/12500], [-1/12500, 3/1250]], variance 1/87500 at n = 100 and 13/14000000 at 1600,
+    times z_{0.975} = 1.9599639845400542 (mpmath): [0.033374112397405267, 0.046625887602594733] at 100 and
+    [0.015611331446513110, 0.019388668553486890] at 1600 (no lack of fit: the means lie on the curve)."""
     paths = cal._figures([], _calibration_summary(), tmp_path)
     assert paths == [tmp_path / "calibration_gap_vs_n.png", tmp_path / "calibration_tau_sweep.png"]
     assert [c.path for c in saved] == paths and [c.kwargs for c in saved] == [{}, {}]
@@ -498,27 +595,38 @@ def test_calibration_figures_gap_against_n(saved, tmp_path):
     assert (ax.get_xscale(), ax.get_yscale()) == ("log", "linear")
     assert (ax.get_xlabel(), ax.get_ylabel()) == ("n", "U-dagger - U(theta_hat_n)")
     assert ax.get_title() == "Calibration on a Gaussian population with a linear Bayes classifier"
-    assert _legend(ax) == (["  fit a + b n^-1/2: a = 0.0100 [0.0050, 0.0150]", "  exact U-dagger - U(theta*) = 0.0120",
-                            "  fit a + b n^-1/2: a = 0.1100 [0.1050, 0.1150]", "  exact U-dagger - U(theta*) = 0.1120",
-                            "F1 (tau = 0.33): U-dagger - U(theta_hat_n)",
-                            "Jaccard (tau = 0.75): U-dagger - U(theta_hat_n)"], {7.0})
+    assert _legend(ax) == (["F1 (tau = 0.33): mean U-dagger - U(theta_hat_n), 95% CI",
+                            "  fit a + b n^-0.5 (WLS): a = 0.0100 [0.0050, 0.0150], 95% band",
+                            "  exact U-dagger - U(theta*) = 0.0120",
+                            "Jaccard (tau = 0.75): mean U-dagger - U(theta_hat_n), 95% CI",
+                            "  fit a + b n^-0.5 (WLS): a = 0.1100 [0.1050, 0.1150], 95% band",
+                            "  exact U-dagger - U(theta*) = 0.1120"], {7.0})
+    means = [0.04, 0.025, 0.0175]
     for k, (container, color) in enumerate(zip(ax.containers, (BLUE, ORANGE))):
         shift = 0.1 * k
-        assert list(container.lines[0].get_xdata()) == [100.0, 400.0]
-        assert list(container.lines[0].get_ydata()) == [0.04 + shift, 0.02 + shift]
+        assert list(container.lines[0].get_xdata()) == [100.0, 400.0, 1600.0]
+        np.testing.assert_allclose(container.lines[0].get_ydata(), np.add(means, shift), rtol=1e-14)
         assert to_hex(container.lines[0].get_color()) == color
-        assert _bar_segments(container) == [((100.0, 0.04 + shift - 0.0196), (100.0, 0.04 + shift + 0.0196)),
-                                            ((400.0, 0.02 + shift - 0.0098), (400.0, 0.02 + shift + 0.0098))]
-    fits = [line for line in ax.lines if line.get_label().startswith("  fit")]
-    for k, fit in enumerate(fits):
+        segments = np.array(_bar_segments(container))
+        np.testing.assert_allclose(segments[:, :, 1], [[m + shift - 0.02, m + shift + 0.03] for m in means],
+                                   rtol=1e-13)
+    fits = [line for line in ax.lines if len(line.get_xdata()) == 50]
+    assert len(fits) == len(_bands(ax)) == 2
+    for k, (fit, band, color) in enumerate(zip(fits, _bands(ax), (BLUE, ORANGE))):
         x, y = np.asarray(fit.get_xdata()), np.asarray(fit.get_ydata())
-        _check_geometric_grid(x, 100, 400)
+        _check_geometric_grid(x, 100, 1600)
         np.testing.assert_allclose(y, 0.01 + 0.1 * k + 0.3 / np.sqrt(x), rtol=1e-12)
-        assert (y[0], y[-1]) == (pytest.approx(0.04 + 0.1 * k, rel=1e-12), pytest.approx(0.025 + 0.1 * k, rel=1e-12))
-    exact = [line for line in ax.lines if line.get_label().startswith("  exact")]
-    assert [(list(line.get_ydata()), line.get_linestyle(), to_hex(line.get_color())) for line in exact] == [
-        ([0.012, 0.012], ":", BLUE), ([0.112, 0.112], ":", ORANGE)]
-    [zero] = [line for line in ax.lines if line.get_label().startswith("_") and list(line.get_ydata()) == [0, 0]]
+        xs, low, high = _band_edges(band)
+        np.testing.assert_allclose(xs, x, rtol=1e-15)
+        np.testing.assert_allclose([low[0], high[0], low[-1], high[-1]],
+                                   np.add([0.033374112397405267, 0.046625887602594733, 0.015611331446513110,
+                                           0.019388668553486890], 0.1 * k), rtol=1e-12)
+        assert np.all(low < y) and np.all(y < high)
+        assert (to_hex(band.get_facecolor()[0], keep_alpha=False), band.get_alpha()) == (color, 0.2)
+    exact = [line for line in ax.lines if line.get_linestyle() == ":"]
+    assert [(list(line.get_ydata()), to_hex(line.get_color())) for line in exact] == [
+        ([0.012, 0.012], BLUE), ([0.112, 0.112], ORANGE)]
+    [zero] = [line for line in ax.lines if list(line.get_ydata()) == [0, 0]]
     assert to_hex(zero.get_color()) == "#808080"
 
 

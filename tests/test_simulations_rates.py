@@ -1,15 +1,19 @@
 """The statistics of lfverify/simulations: fitted rates and their verdicts, limits, intervals.
 
 Oracles: synthetic data with a known exponent (the verdict must accept n^-1/2 with noise and reject a planted
-floor, n^-1/4 and n^-1), numpy on the pooled data for merged moments, scipy's exact binomial interval.
+floor, n^-1/4 and n^-1), numpy on the pooled data for merged moments, scipy's exact binomial interval, and for the
+statistics taken from SciPy / statsmodels literals worked out in exact fractions and mpmath (the recipe beside
+each, a textbook or R value as cross-check where there is one).
 """
+
+import math
 
 import numpy as np
 import pytest
 from scipy import stats
 
-from lfverify.simulations._intervals import clopper_pearson, mean_interval, merge_moments
-from lfverify.simulations._rates import fit_limit, fit_power_law, fit_rate, fit_rate_of_means
+from lfverify.simulations._intervals import clopper_pearson, geometric_mean_interval, mean_interval, merge_moments
+from lfverify.simulations._rates import fit_limit, fit_power_law, fit_rate, fit_rate_of_means, rate_fit_band
 
 SIZES = np.array([100, 316, 1000, 3162, 10000])
 
@@ -296,3 +300,89 @@ def test_mean_interval_from_moments_needs_all_three(given):
     ci = mean_interval(count=5, mean=1.0, m2=2.0)
     half = stats.t.ppf(0.975, 4) * np.sqrt(2.0 / 4 / 5)
     assert (float(ci.low), float(ci.high)) == pytest.approx((1.0 - half, 1.0 + half), rel=1e-12)
+
+
+# ---------------------------------------------------------------------- pinned literals (SciPy / statsmodels inside)
+@pytest.mark.parametrize("successes, trials, level, low, high", [
+    # 1 - 0.025^(1/150): the high end of 0 of 150 in closed form
+    (0, 150, 0.95, 0.0, 0.024292597166108544628),
+    (3, 50, 0.95, 0.012548587835334061947, 0.16548194660377289308),
+    (7, 3000, 0.9, 0.001095601166706350597, 0.0043782144372807439145),
+    (20, 20, 0.95, 0.83156652901691466294, 1.0),
+])
+def test_clopper_pearson_against_mpmath(successes, trials, level, low, high):
+    """Oracle: the Clopper-Pearson limits solved in mpmath (40 digits, Illinois root finding on [0, 1]):
+    I_low(k, n - k + 1) = (1 - level) / 2 and I_high(k + 1, n - k) = (1 + level) / 2 with I the regularized
+    incomplete beta, 0 and 1 at the ends.  (SciPy's binomtest, which root-finds to 2e-12 absolute, misses this
+    tolerance: 5.5e-13 relative for 0 of 150, 2.5e-12 for 7 of 3000.)"""
+    got = clopper_pearson(successes, trials, level=level)
+    assert got == (pytest.approx(low, rel=1e-13, abs=0), pytest.approx(high, rel=1e-13, abs=0))
+    assert all(type(v) is float for v in got)
+
+
+def test_mean_interval_of_the_sleep_data_is_the_textbook_t_interval():
+    """Student's sleep data, drug 1 (R's ``t.test(sleep$extra[1:10])``: 95 % CI -0.5297804 2.0297804).  Oracle:
+    mean 0.75 and s / sqrt(10) in exact fractions, t_{0.975, 9} = 2.2621571627982055 by mpmath root finding on the
+    incomplete beta; the interval 0.75 -+ t s / sqrt(10) to 40 digits."""
+    ci = mean_interval([0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0])
+    assert float(ci.mean) == pytest.approx(0.75, rel=1e-15, abs=0)
+    assert float(ci.standard_error) == pytest.approx(0.56573452745572773248, rel=1e-14, abs=0)
+    assert float(ci.low) == pytest.approx(-0.52978041352623256341, rel=1e-13, abs=0)
+    assert float(ci.high) == pytest.approx(2.0297804135262325634, rel=1e-13, abs=0)
+    assert (ci.count, ci.level) == (10, 0.95)
+
+
+def test_mean_interval_of_identical_replications_is_the_point_itself():
+    """Zero standard error (SciPy's t.interval is NaN for a zero scale): the interval is [mean, mean], per entry,
+    while the other entries keep their t interval (t_{0.975, 2} = 4.3026527297494637, mpmath; se = 1 / sqrt 3)."""
+    ci = mean_interval(np.array([[2.0, 0.0], [2.0, 1.0], [2.0, 2.0]]))
+    np.testing.assert_array_equal(ci.standard_error[0], 0.0)
+    assert (ci.low[0], ci.high[0]) == (2.0, 2.0)
+    half = 4.3026527297494637 / math.sqrt(3)
+    assert (ci.low[1], ci.high[1]) == (pytest.approx(1 - half, rel=1e-13), pytest.approx(1 + half, rel=1e-13))
+
+
+def test_geometric_mean_interval_of_powers_of_two():
+    """1, 2, 4, 8: the logs are (0, 1, 2, 3) ln 2, so the geometric mean is 2^1.5 = 2.8284271247461901 (not the
+    arithmetic mean 3.75), the standard error of the mean log ln 2 sqrt(5/3) / 2 = 0.44742458112988226 and the
+    95 % interval exp(1.5 ln 2 -+ t_{0.975, 3} se) with t_{0.975, 3} = 3.1824463052837096 (mpmath):
+    [0.68100615528897356, 11.747324070228607]."""
+    ci = geometric_mean_interval([1.0, 2.0, 4.0, 8.0])
+    assert float(ci.mean) == pytest.approx(2.8284271247461901, rel=1e-14, abs=0)
+    assert float(ci.standard_error) == pytest.approx(0.44742458112988226121, rel=1e-14, abs=0)
+    assert float(ci.low) == pytest.approx(0.68100615528897356229, rel=1e-13, abs=0)
+    assert float(ci.high) == pytest.approx(11.747324070228607429, rel=1e-13, abs=0)
+    with pytest.raises(ValueError, match="^values must be positive and finite to take logarithms$"):
+        geometric_mean_interval([1.0, 0.0, 2.0])
+
+
+#: log n = 0, 0, 1, 1, 2, 2 and log error = 0, 0.2, 1, 1.2, 1.6, 1.8: OLS line 1/6 + (4/5) log n exactly
+_N = np.exp([0.0, 0.0, 1.0, 1.0, 2.0, 2.0])
+_ERRORS = np.exp([0.0, 0.2, 1.0, 1.2, 1.6, 1.8])
+
+
+def test_fit_rate_lack_of_fit_is_the_classical_f_test_worked_exactly():
+    """Oracle, in fractions: the group means of log error (1/10, 11/10, 17/10) miss the line 1/6 + 4/5 log n by
+    (-1/15, 2/15, -1/15), so the lack-of-fit sum of squares is 2 (1 + 4 + 1) / 225 = 4/75 on 1 degree of freedom,
+    the pure-error one 3 x 2 x (1/10)^2 = 3/50 on 3: F = (4/75) / (1/50) = 8/3 and p = P(F(1, 3) > 8/3) =
+    I_{3 / (3 + 8/3)}(3/2, 1/2) = 0.20097622619892212559 (mpmath).  The slope's HC3 standard error sqrt(13/1225)
+    = 0.10301575072754255123 (the sandwich in fractions, leverages 5/12, 1/6, 5/12)."""
+    fit = fit_rate(_N, _ERRORS, expected=0.8, tolerance=1.0)
+    assert (fit.slope, fit.intercept) == (pytest.approx(0.8, rel=1e-14), pytest.approx(1 / 6, rel=1e-14))
+    assert fit.slope_standard_error == pytest.approx(0.10301575072754255123, rel=1e-13, abs=0)
+    assert fit.lack_of_fit_p == pytest.approx(0.20097622619892212559, rel=1e-12, abs=0)
+    half = 2.7764451051977943578 * 0.10301575072754255123  # t_{0.975, 4} (mpmath) x se
+    assert (fit.ci_low, fit.ci_high) == (pytest.approx(0.8 - half, rel=1e-13), pytest.approx(0.8 + half, rel=1e-13))
+
+
+@pytest.mark.parametrize("log_n, low, high", [
+    (0.0, 0.81778360865992138728, 1.7065791125026823394),
+    (0.5, 1.3427871279769526951, 2.3130937939665971056),
+    (2.0, 4.0505087298314362304, 8.4527416790212240851),
+])
+def test_rate_fit_band_is_the_hc3_t_band_worked_exactly(log_n, low, high):
+    """Oracle: the HC3 covariance of the data above in fractions, [[43/2450, -13/1225], [-13/1225, 13/1225]],
+    the variance of 1/6 + 4/5 x at x = log n, t_{0.975, 4} = 2.7764451051977943578 (mpmath), and the band
+    exp(1/6 + 4/5 x -+ t sqrt(var)) to 40 digits: the band of the geometric mean error, on the error scale."""
+    band_low, band_high = rate_fit_band(_N, _ERRORS, [math.exp(log_n)])
+    assert (band_low[0], band_high[0]) == (pytest.approx(low, rel=1e-13, abs=0), pytest.approx(high, rel=1e-13, abs=0))

@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from lfverify._version import __version__
+from lfverify.app._self_checks import run_checks
 from lfverify.experiments._benchmark import BenchOptions, run_benchmark
 from lfverify.experiments._curve_claims import small_sample_comparisons
 from lfverify.experiments._statistics import summarize, within_combined_standard_errors
@@ -274,7 +275,6 @@ def run_verification(mode: str = "quick", *, out, executor="processes", jobs: in
 
     proof_results, by_label, _ = _run_derivations(say)
     by_label = {**by_label, **{r.claim.key: [r] for r in proof_results}}  # corrected claims name proof keys
-    from lfverify.app._self_checks import run_checks
 
     checks = {r.name: r for r in run_checks(progress=lambda name: say(f"self-check: {name}"))}
 

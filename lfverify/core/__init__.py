@@ -7,26 +7,26 @@ Imports nothing else from lfverify.
 from __future__ import annotations
 
 from lfverify.core import (
-    _metrics,
     _calibration_conditions,
-    _losses,
-    _scores,
     _empirical,
-    _populations,
-    _reference_populations,
-    _quadrature,
+    _losses,
+    _metrics,
     _pointwise_optimum,
+    _populations,
+    _quadrature,
+    _reference_populations,
+    _scores,
     _seeding,
 )
-from lfverify.core._metrics import *  # noqa: F403 (each module's __all__ is public)
 from lfverify.core._calibration_conditions import *  # noqa: F403 (each module's __all__ is public)
-from lfverify.core._losses import *  # noqa: F403 (each module's __all__ is public)
-from lfverify.core._scores import *  # noqa: F403 (each module's __all__ is public)
 from lfverify.core._empirical import *  # noqa: F403 (each module's __all__ is public)
-from lfverify.core._populations import *  # noqa: F403 (each module's __all__ is public)
-from lfverify.core._reference_populations import *  # noqa: F403 (each module's __all__ is public)
-from lfverify.core._quadrature import *  # noqa: F403 (each module's __all__ is public)
+from lfverify.core._losses import *  # noqa: F403 (each module's __all__ is public)
+from lfverify.core._metrics import *  # noqa: F403 (each module's __all__ is public)
 from lfverify.core._pointwise_optimum import *  # noqa: F403 (each module's __all__ is public)
+from lfverify.core._populations import *  # noqa: F403 (each module's __all__ is public)
+from lfverify.core._quadrature import *  # noqa: F403 (each module's __all__ is public)
+from lfverify.core._reference_populations import *  # noqa: F403 (each module's __all__ is public)
+from lfverify.core._scores import *  # noqa: F403 (each module's __all__ is public)
 from lfverify.core._seeding import *  # noqa: F403 (each module's __all__ is public)
 
 __all__ = [

@@ -35,6 +35,8 @@ import math
 import numpy as np
 from numpy.polynomial.legendre import leggauss
 
+from lfverify.core._losses import hinge, tau_logistic
+
 __all__ = ["gaussian_expectation", "interval_expectation"]
 
 #: Half-width L of the standardized Gaussian window [-L - tail_rate * std, L].  The omitted mass
@@ -247,7 +249,6 @@ def _measure_against_gauss_hermite() -> None:  # pragma: no cover - documentatio
     """Print the Gauss-Hermite vs composite Gauss-Legendre errors quoted in the module docstring."""
     import mpmath
 
-    from lfverify.core._losses import hinge, tau_logistic
 
     with mpmath.workdps(40):  # local precision: the caller's mpmath.mp.dps is left alone
         mean, std = 0.3, 1.5

@@ -26,9 +26,12 @@ import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import lfverify.experiments._markdown as report
 import lfverify.experiments._protocol as protocol
 from lfverify.core._validation import check_real
-from lfverify.experiments._runner import Cell, load_timings, run_cells
+from lfverify.experiments._comparison import compare_section
+from lfverify.experiments._figures import plot_convergence, plot_curves
+from lfverify.experiments._runner import Cell, fingerprint, load_timings, run_cells
 from lfverify.io._atomic import write_text_atomically
 from lfverify.io._output_folder import claim_output_folder
 from lfverify.learn._datasets import STAGED_DATASETS, available_datasets, load_dataset
@@ -207,8 +210,6 @@ def run_benchmark(options: BenchOptions, *, executor=None) -> Path:
 
     ``executor`` (an executor instance of :mod:`lfverify.parallel`, e.g. the one ``lfverify verify``
     uses for its studies) overrides the one the options select."""
-    import lfverify.experiments._markdown as report
-    from lfverify.experiments._runner import fingerprint
 
     options = validate_options(options)
     executor = make_bench_executor(options) if executor is None else executor
@@ -259,7 +260,6 @@ def run_benchmark(options: BenchOptions, *, executor=None) -> Path:
                 lines.append(report.markdown_training_table(training, metric, alpha=options.alpha))
                 summary["training"][metric] = training
     if "compare" in records:
-        from lfverify.experiments._comparison import compare_section
 
         markdown, summary["compare"] = compare_section(records["compare"], timings["compare"],
                                                        metrics=options.metrics, methods=options.compare_methods,
@@ -275,7 +275,6 @@ def run_benchmark(options: BenchOptions, *, executor=None) -> Path:
                                                       for k, v in s.items()} for m, s in ms.items()}
                                               for d, ms in conv.items()}
             if options.figures:
-                from lfverify.experiments._figures import plot_convergence
 
                 path = plot_convergence(records["convergence"], metric, out / f"convergence_{metric}.png",
                                         title=f"Test {metric} by iteration (N(0, I) start)")
@@ -299,7 +298,6 @@ def run_benchmark(options: BenchOptions, *, executor=None) -> Path:
             summary[experiment][metric] = {d: {m: {repr(x): v for x, v in xs.items()} for m, xs in ms.items()}
                                            for d, ms in curves.items()}
             if options.figures and curves:
-                from lfverify.experiments._figures import plot_curves
 
                 path = plot_curves(curves, out / f"{stem}_{metric}.png", xlabel=label, ylabel=f"test {metric}",
                                    title=f"{title}: test {metric}")

@@ -31,6 +31,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import lfverify.experiments._protocol as protocol
+from lfverify.experiments._protocol import PROPOSED_METHODS
 from lfverify.io._atomic import write_text_atomically
 from lfverify.io._output_folder import settings_fingerprint
 from lfverify.io._sealed_records import DamagedRecord, read_sealed, report_damaged, seal
@@ -95,7 +97,6 @@ def _record_problem(record: dict, cell: Cell) -> str | None:
     metrics = settings.get("metrics", list(results))
     if not isinstance(errors, dict) or sorted(results) != sorted(metrics):
         return f"holds results for the metrics {sorted(results)}, not {sorted(metrics)}"
-    from lfverify.experiments._protocol import PROPOSED_METHODS
 
     methods = list(PROPOSED_METHODS) if cell.kind == "convergence" else settings.get("methods")
     for metric in metrics:
@@ -178,7 +179,6 @@ def _run_cell(cell: Cell, data_root: str | None) -> tuple[dict, dict]:
     from sklearn.exceptions import ConvergenceWarning
     from threadpoolctl import threadpool_limits
 
-    import lfverify.experiments._protocol as protocol
 
     settings = cell.settings_dict
     started = time.perf_counter()

@@ -5,13 +5,20 @@ sets.  Imports only :mod:`lfverify.core`.
 
 from __future__ import annotations
 
-from lfverify.learn import _optimize, _thresholds, _cost_sensitive, _estimator, _baselines, _datasets
+from lfverify.learn import (
+    _baselines,
+    _cost_sensitive,
+    _datasets,
+    _estimator,
+    _optimize,
+    _thresholds,
+)
+from lfverify.learn._baselines import *  # noqa: F403 (each module's __all__ is public)
+from lfverify.learn._cost_sensitive import *  # noqa: F403 (each module's __all__ is public)
+from lfverify.learn._datasets import *  # noqa: F403 (each module's __all__ is public)
+from lfverify.learn._estimator import *  # noqa: F403 (each module's __all__ is public)
 from lfverify.learn._optimize import *  # noqa: F403 (each module's __all__ is public)
 from lfverify.learn._thresholds import *  # noqa: F403 (each module's __all__ is public)
-from lfverify.learn._cost_sensitive import *  # noqa: F403 (each module's __all__ is public)
-from lfverify.learn._estimator import *  # noqa: F403 (each module's __all__ is public)
-from lfverify.learn._baselines import *  # noqa: F403 (each module's __all__ is public)
-from lfverify.learn._datasets import *  # noqa: F403 (each module's __all__ is public)
 
 __all__ = [
     *_optimize.__all__,

@@ -65,9 +65,18 @@ from lfverify.core._losses import tau_logistic
 from lfverify.core._metrics import LinearFractionalMetric, accuracy, f_beta, jaccard
 from lfverify.core._seeding import as_seed_sequence, child, int_seed
 from lfverify.core._validation import check_real
-from lfverify.learn._cost_sensitive import LEVEL_TOL, MAX_LEVEL_ITER, _fit_at_weights, _fit_cost_sensitive
+from lfverify.learn._cost_sensitive import (
+    LEVEL_TOL,
+    MAX_LEVEL_ITER,
+    _fit_at_weights,
+    _fit_cost_sensitive,
+)
 from lfverify.learn._optimize import METHODS, maximize_surrogate_utility
-from lfverify.learn._thresholds import _best_threshold, _positive_rate_from_folds, threshold_for_positive_rate
+from lfverify.learn._thresholds import (
+    _best_threshold,
+    _positive_rate_from_folds,
+    threshold_for_positive_rate,
+)
 
 __all__ = ["LinearFractionalClassifier", "resolve_metric", "default_tau", "ERM_REGULARIZATION",
            "hinge_erm_svm", "erm_initial_parameters", "OBJECTIVES", "THRESHOLDS"]

@@ -41,6 +41,7 @@ import mpmath as mp
 import sympy as sp
 
 import lfverify.proofs.prop5_bayes_optimal_set as prop5
+import lfverify.proofs.thm7_general_calibration as thm7
 from lfverify.core._losses import tau_logistic
 from lfverify.core._metrics import f1, jaccard
 from lfverify.core._pointwise_optimum import (
@@ -1161,7 +1162,6 @@ $$a = <<A>>,\quad c = <<C>>,\quad \alpha = <<ALPHA>>,\quad \gamma = <<GAMMA>>,\q
 
 def check_general() -> Outcome:
     """Thm. 7 corrected (see GENERAL_STATEMENT)."""
-    import lfverify.proofs.thm7_general_calibration as thm7
 
     st = Steps()
     d = derived()

@@ -1,8 +1,11 @@
 """Figures of the studies (matplotlib, the ``plot`` extra, imported lazily with the non-interactive Agg backend).
 
-:func:`loglog_rate_figure` draws Monte-Carlo means with error bars against n on log-log axes, the fitted line
-exp(a) n^slope and a reference line through the first point with the claimed exponent (n^-1/2 for Lemma 4).
-Files are written atomically by :func:`lfverify.io.save_figure`.
+:func:`loglog_rate_figure` draws what a rate fit (:func:`lfverify.simulations._rates.fit_rate`: OLS of log(error)
+on log(n) over the replications) describes: at each n the *geometric mean* exp(mean log error) with the Student-t
+interval of the mean of the logs, the fitted line exp(a) n^slope with its confidence band, and a reference line
+with the claimed exponent.  (The arithmetic mean error lies above the geometric mean by Jensen's inequality, so a
+log-log fit drawn over arithmetic means runs below the points.)  Files are written atomically by
+:func:`lfverify.io.save_figure`.
 """
 
 from __future__ import annotations
@@ -10,44 +13,61 @@ from __future__ import annotations
 import numpy as np
 
 from lfverify.io._figures import pyplot, save_figure
+from lfverify.simulations._intervals import geometric_mean_interval
+from lfverify.simulations._rates import rate_fit_band
 
 __all__ = ["loglog_rate_figure"]
 
 
 def loglog_rate_figure(path, series, *, title: str, ylabel: str, expected: float = -0.5, xlabel: str = "n"):
-    """One log-log panel: for each series, means +- 1.96 s.e., the fitted line and the reference line.
+    """One log-log panel: for each series, geometric means with their intervals, the fitted line, its band.
 
     Parameters
     ----------
     path : path of the PNG
     series : list of dict
-        Each with ``label``, ``n``, ``mean``, ``se`` (arrays) and optionally ``fit`` (a dict with ``slope`` and
-        ``intercept`` of log(mean) = intercept + slope log(n), plus ``ci_low``, ``ci_high``).
+        Each with ``label``, ``n`` and ``errors`` (one positive error per replication, as given to
+        :func:`~lfverify.simulations._rates.fit_rate`) and ``fit``: that fit's dict (``slope``, ``intercept``,
+        ``ci_low``, ``ci_high``, ``level``).  The points, bars and band are at the fit's level.
     expected : float
-        Exponent of the dashed reference line (drawn through each series' first point).
+        Exponent of the dotted reference line, drawn through each fitted line at the geometric middle of its n.
     """
+
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(6.4, 4.6))
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    handles, labels = [], []
     for i, s in enumerate(series):
         color = colors[i % len(colors)]
         n = np.asarray(s["n"], dtype=float)
-        mean = np.asarray(s["mean"], dtype=float)
-        se = np.asarray(s["se"], dtype=float)
-        ax.errorbar(n, mean, yerr=1.96 * se, fmt="o", ms=4, color=color, capsize=2, label=s["label"])
-        grid = np.geomspace(n.min(), n.max(), 50)
-        fit = s.get("fit")
-        if fit is not None:
-            ax.plot(grid, np.exp(fit["intercept"]) * grid ** fit["slope"], "-", color=color, lw=1,
-                    label=f"  fit: slope {fit['slope']:.3f} [{fit['ci_low']:.3f}, {fit['ci_high']:.3f}]")
-        ax.plot(grid, mean[0] * (grid / n[0]) ** expected, ":", color=color, lw=1)
-    ax.plot([], [], "k:", lw=1, label=f"reference n^{expected:g}")
+        errors = np.asarray(s["errors"], dtype=float)
+        fit = s["fit"]
+        level = fit["level"]
+        sizes = np.unique(n)
+        points = [geometric_mean_interval(errors[n == size], level=level) for size in sizes]
+        centre = np.array([float(p.mean) for p in points])
+        bars = np.array([[c - float(p.low) for c, p in zip(centre, points)],
+                         [float(p.high) - c for c, p in zip(centre, points)]])
+        handles.append(ax.errorbar(sizes, centre, yerr=bars, fmt="o", ms=4, color=color, capsize=2))
+        labels.append(f"{s['label']}: geometric mean exp(mean log), {100 * level:g}% CI")
+        grid = np.geomspace(sizes[0], sizes[-1], 50)
+        low, high = rate_fit_band(n, errors, grid, level=level)
+        band = ax.fill_between(grid, low, high, color=color, alpha=0.2, lw=0)
+        [line] = ax.plot(grid, np.exp(fit["intercept"]) * grid ** fit["slope"], "-", color=color, lw=1)
+        handles.append((band, line))  # drawn on top of each other in the legend
+        labels.append(f"  fit exp(a) n^b: b = {fit['slope']:.3f} [{fit['ci_low']:.3f}, {fit['ci_high']:.3f}], "
+                      f"{100 * level:g}% band")
+        middle = np.sqrt(sizes[0] * sizes[-1])
+        at_middle = np.exp(fit["intercept"]) * middle ** fit["slope"]
+        ax.plot(grid, at_middle * (grid / middle) ** expected, ":", color=color, lw=1)
+    handles.append(ax.plot([], [], "k:", lw=1)[0])
+    labels.append(f"reference slope n^{expected:g}")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="best")
+    ax.legend(handles, labels, fontsize=7, loc="best")
     fig.tight_layout()
     return save_figure(fig, path)

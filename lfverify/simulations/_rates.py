@@ -5,19 +5,24 @@ Two fits of log(error) = intercept + slope log(n):
 * :func:`fit_rate` - from the *replications*: ordinary least squares of every replication's log error on its
   log n, with heteroskedasticity-robust (HC3) standard errors and a Student t interval.  Used for positive
   per-replication errors (Lemma 4's sup, ||theta_hat_n - theta*||).  Beside it, the classical lack-of-fit F
-  test (replicates at each n give the pure-error variance) says whether the log-log plot is straight.
+  test (replicates at each n give the pure-error variance: statsmodels' ``compare_f_test`` of the line against
+  one mean per n) says whether the log-log plot is straight.  The line describes the *mean of log(error)* at
+  each n, i.e. the log of the geometric mean (:func:`lfverify.simulations._intervals.geometric_mean_interval`),
+  not the log of the mean error; :func:`rate_fit_band` gives its confidence band.
 * :func:`fit_rate_of_means` - from positive Monte-Carlo *means* with known standard errors: weighted least
   squares of log(mean) with the delta-method variances (se / mean)^2.  The slope's standard error is the
-  sampling one, inflated by sqrt(chi^2 / dof) (the Birge ratio, Student t with k - 2 degrees of freedom) when
-  the lack-of-fit chi^2 test rejects at 5 %.
+  sampling one (statsmodels' fixed scale 1, normal quantiles), inflated by sqrt(chi^2 / dof) (the Birge ratio:
+  statsmodels' default WLS scale, Student t with k - 2 degrees of freedom) when the lack-of-fit chi^2 test
+  rejects at 5 %.
 * :func:`fit_power_law` - mean = c n^p fitted to means of any sign (e.g. a bias that sinks into the noise at
   large n, where its logarithm is undefined) by nonlinear weighted least squares (scipy's curve_fit with the
-  known standard errors), the same Birge rule; points where the signal is lost in the noise weigh little.
+  known standard errors), the same Birge rule (curve_fit's ``absolute_sigma=False``); points where the signal is
+  lost in the noise weigh little.
 
 A rate claim "error = O(n^p)" holds here (Lemma 4: p = -1/2) when the slope's interval covers p *and* lies
 within [p - tolerance, p + tolerance]: a floor (planted bias), a different rate (n^-1/4, n^-1) and an
 imprecise fit all fail (tests/test_simulations_rates.py).  :func:`fit_limit` fits y = a + b n^p to means and
-gives the interval of a, the limit as n -> infinity.
+gives the interval of a, the limit as n -> infinity, and :func:`limit_fit_band` the band of the fitted curve.
 """
 
 from __future__ import annotations
@@ -29,7 +34,8 @@ from scipy import stats
 
 from lfverify.core._validation import check_real
 
-__all__ = ["RateFit", "fit_rate", "fit_rate_of_means", "fit_power_law", "LimitFit", "fit_limit", "rate_verdict"]
+__all__ = ["RateFit", "fit_rate", "rate_fit_band", "fit_rate_of_means", "fit_power_law", "LimitFit", "fit_limit",
+           "limit_fit_band", "rate_verdict"]
 
 
 class RateFit(NamedTuple):
@@ -64,9 +70,28 @@ def _check_settings(expected, tolerance, level):
     return expected, tolerance, level
 
 
-def _decide(slope, se, quantile, expected, tolerance):
-    low, high = slope - quantile * se, slope + quantile * se
-    return low, high, bool(low <= expected <= high and low >= expected - tolerance and high <= expected + tolerance)
+def _holds(low, high, expected, tolerance):
+    """The claim's verdict on the interval [low, high] of the slope."""
+    return bool(low <= expected <= high and low >= expected - tolerance and high <= expected + tolerance)
+
+
+def _replication_fit(sample_sizes, errors):
+    """OLS (statsmodels) of log(error) on [1, log n] with HC3 covariance and Student t (N - 2 degrees of freedom)
+    quantiles; returns (model, results, index of each replication's sample size in ``levels``, ``levels``)."""
+    import statsmodels.api as sm
+
+    n = np.asarray(sample_sizes, dtype=np.float64)
+    e = np.asarray(errors, dtype=np.float64)
+    if n.ndim != 1 or e.shape != n.shape:
+        raise ValueError(f"sample_sizes and errors must be 1-D arrays of one length; got shapes {n.shape}, {e.shape}")
+    if not (np.isfinite(n).all() and np.isfinite(e).all()) or np.any(n <= 0) or np.any(e <= 0):
+        raise ValueError("sample_sizes and errors must be finite and positive (errors are fitted on a log scale)")
+    levels, group, counts = np.unique(n, return_inverse=True, return_counts=True)
+    if levels.size < 3 or np.any(counts < 2):
+        raise ValueError(f"fit_rate needs >= 3 distinct sample sizes with >= 2 replications each; got counts "
+                         f"{dict(zip(levels.tolist(), counts.tolist()))}")
+    model = sm.OLS(np.log(e), np.column_stack([np.ones_like(n), np.log(n)]))
+    return model, model.fit(cov_type="HC3", use_t=True), group, levels
 
 
 def fit_rate(sample_sizes, errors, *, expected: float = -0.5, tolerance: float = 0.1,
@@ -93,32 +118,29 @@ def fit_rate(sample_sizes, errors, *, expected: float = -0.5, tolerance: float =
     import statsmodels.api as sm
 
     expected, tolerance, level = _check_settings(expected, tolerance, level)
-    n = np.asarray(sample_sizes, dtype=np.float64)
-    e = np.asarray(errors, dtype=np.float64)
-    if n.ndim != 1 or e.shape != n.shape:
-        raise ValueError(f"sample_sizes and errors must be 1-D arrays of one length; got shapes {n.shape}, {e.shape}")
-    if not (np.isfinite(n).all() and np.isfinite(e).all()) or np.any(n <= 0) or np.any(e <= 0):
-        raise ValueError("sample_sizes and errors must be finite and positive (errors are fitted on a log scale)")
-    levels, counts = np.unique(n, return_counts=True)
-    if levels.size < 3 or np.any(counts < 2):
-        raise ValueError(f"fit_rate needs >= 3 distinct sample sizes with >= 2 replications each; got counts "
-                         f"{dict(zip(levels.tolist(), counts.tolist()))}")
-    x, yv = np.log(n), np.log(e)
-    design = np.column_stack([np.ones_like(x), x])
-    fit = sm.OLS(yv, design).fit(cov_type="HC3")
+    model, fit, group, levels = _replication_fit(sample_sizes, errors)
     slope, se = float(fit.params[1]), float(fit.bse[1])
-    q = float(stats.t.ppf(0.5 + level / 2, n.size - 2))
-    low, high, holds = _decide(slope, se, q, expected, tolerance)
-    # lack of fit: residual sum of squares split into pure error (within n) and lack of fit (group means vs line)
-    group = np.searchsorted(levels, n)
-    group_mean = np.bincount(group, yv) / counts
-    pure = float(np.sum((yv - group_mean[group]) ** 2))
-    lack = float(np.sum(counts * (group_mean - (fit.params[0] + fit.params[1] * np.log(levels))) ** 2))
-    df_lack, df_pure = levels.size - 2, n.size - levels.size
-    p_lack = float(stats.f.sf((lack / df_lack) / (pure / df_pure), df_lack, df_pure)) if df_lack > 0 and pure > 0 \
-        else 1.0
-    return RateFit(slope, se, low, high, float(fit.params[0]), level, expected, tolerance, int(n.size),
-                   int(levels.size), p_lack, "OLS of log(error) on log(n) per replication, HC3 s.e.", holds)
+    low, high = (float(v) for v in fit.conf_int(alpha=1.0 - level)[1])
+    # lack of fit: the classical F test of the line (non-robust fit) against one mean per sample size
+    means = sm.OLS(model.endog, (group[:, None] == np.arange(levels.size)).astype(np.float64)).fit()
+    # a zero pure-error sum of squares (identical replications at every n) makes F undefined: nothing to test
+    p_lack = float(means.compare_f_test(model.fit())[1]) if means.ssr > 0 else 1.0
+    return RateFit(slope, se, low, high, float(fit.params[0]), level, expected, tolerance, int(model.nobs),
+                   int(levels.size), p_lack, "OLS of log(error) on log(n) per replication, HC3 s.e.",
+                   _holds(low, high, expected, tolerance))
+
+
+def rate_fit_band(sample_sizes, errors, at, *, level: float = 0.95):
+    """The confidence band of :func:`fit_rate`'s line at the sample sizes ``at``, back on the error scale.
+
+    Returns ``(low, high)``: exp of statsmodels' interval of intercept + slope log(n) (HC3 covariance, Student t
+    with N - 2 degrees of freedom, as the slope's interval), i.e. the band of the *geometric mean* error.
+    """
+    level = check_real(level, "level", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
+    at = np.asarray(at, dtype=np.float64)
+    fit = _replication_fit(sample_sizes, errors)[1]
+    band = fit.get_prediction(np.column_stack([np.ones_like(at), np.log(at)])).conf_int(alpha=1.0 - level)
+    return np.exp(band[:, 0]), np.exp(band[:, 1])
 
 
 def _check_series(sample_sizes, means, standard_errors, *, positive_means: bool):
@@ -141,18 +163,20 @@ def _check_series(sample_sizes, means, standard_errors, *, positive_means: bool)
     return n, y, se
 
 
-def _weighted_fit(design, response, sd, level):
-    """WLS with known standard deviations: params, covariance (Birge-inflated on lack of fit), quantile, p-value."""
+def _weighted_fit(design, response, sd):
+    """WLS with known standard deviations (statsmodels): the fitted results and the lack-of-fit p-value.
+
+    Known standard deviations: covariance (X'WX)^-1 (fixed scale 1) and normal quantiles.  When the chi^2 test of
+    the standardized residuals rejects at 5 %, statsmodels' default WLS results instead: the covariance scaled by
+    chi^2 / dof (the Birge ratio) and Student t quantiles with dof degrees of freedom.
+    """
     import statsmodels.api as sm
 
-    fit = sm.WLS(response, design, weights=1.0 / sd**2).fit()
+    model = sm.WLS(response, design, weights=1.0 / sd**2)
+    known = model.fit(cov_type="fixed scale", cov_kwds={"scale": 1.0}, use_t=False)
     dof = design.shape[0] - design.shape[1]
-    chi2 = float(np.sum(fit.wresid**2))
-    p_lack = float(stats.chi2.sf(chi2, dof)) if dof > 0 else 1.0
-    cov = np.asarray(fit.normalized_cov_params)
-    if dof > 0 and p_lack < 0.05:
-        return np.asarray(fit.params), cov * (chi2 / dof), float(stats.t.ppf(0.5 + level / 2, dof)), p_lack
-    return np.asarray(fit.params), cov, float(stats.norm.ppf(0.5 + level / 2)), p_lack
+    p_lack = float(stats.chi2.sf(known.ssr, dof)) if dof > 0 else 1.0  # ssr: sum of squared standardized residuals
+    return (model.fit() if dof > 0 and p_lack < 0.05 else known), p_lack
 
 
 def fit_rate_of_means(sample_sizes, means, standard_errors, *, expected: float = -0.5, tolerance: float = 0.1,
@@ -169,11 +193,11 @@ def fit_rate_of_means(sample_sizes, means, standard_errors, *, expected: float =
     expected, tolerance, level = _check_settings(expected, tolerance, level)
     n, y, se = _check_series(sample_sizes, means, standard_errors, positive_means=True)
     design = np.column_stack([np.ones_like(n), np.log(n)])
-    params, cov, q, p_lack = _weighted_fit(design, np.log(y), se / y, level)
-    slope, slope_se = float(params[1]), float(np.sqrt(cov[1, 1]))
-    low, high, holds = _decide(slope, slope_se, q, expected, tolerance)
-    return RateFit(slope, slope_se, low, high, float(params[0]), level, expected, tolerance, int(n.size),
-                   int(n.size), p_lack, "WLS of log(mean) on log(n), delta-method weights", holds)
+    fit, p_lack = _weighted_fit(design, np.log(y), se / y)
+    low, high = (float(v) for v in fit.conf_int(alpha=1.0 - level)[1])
+    return RateFit(float(fit.params[1]), float(fit.bse[1]), low, high, float(fit.params[0]), level, expected,
+                   tolerance, int(n.size), int(n.size), p_lack, "WLS of log(mean) on log(n), delta-method weights",
+                   _holds(low, high, expected, tolerance))
 
 
 def fit_power_law(sample_sizes, means, standard_errors, *, expected: float = -1.0, tolerance: float = 0.2,
@@ -201,18 +225,25 @@ def fit_power_law(sample_sizes, means, standard_errors, *, expected: float = -1.
     def model(nn, log_c, p):
         return sign * np.exp(log_c + p * np.log(nn))
 
-    params, cov = curve_fit(model, n, y, p0=(intercept0, slope0), sigma=se, absolute_sigma=True, maxfev=10000)
+    def fit(absolute_sigma):
+        return curve_fit(model, n, y, p0=(intercept0, slope0), sigma=se, absolute_sigma=absolute_sigma,
+                         maxfev=10000)
+
+    params, cov = fit(True)
     dof = n.size - 2
     chi2 = float(np.sum(((y - model(n, *params)) / se) ** 2))
     p_lack = float(stats.chi2.sf(chi2, dof)) if dof > 0 else 1.0
-    if dof > 0 and p_lack < 0.05:
-        cov, q = cov * (chi2 / dof), float(stats.t.ppf(0.5 + level / 2, dof))
-    else:
-        q = float(stats.norm.ppf(0.5 + level / 2))
+    inflate = dof > 0 and p_lack < 0.05
+    if inflate:
+        # the Birge rule: curve_fit's relative sigma scales the covariance by chi^2 / dof (same optimisation,
+        # same parameters); Student t quantiles with dof degrees of freedom
+        params, cov = fit(False)
     slope, slope_se = float(params[1]), float(np.sqrt(cov[1, 1]))
-    low, high, holds = _decide(slope, slope_se, q, expected, tolerance)
+    estimate = stats.t(dof, loc=slope, scale=slope_se) if inflate else stats.norm(loc=slope, scale=slope_se)
+    low, high = (float(v) for v in estimate.interval(level))
     return RateFit(slope, slope_se, low, high, float(params[0]), level, expected, tolerance, int(n.size),
-                   int(n.size), p_lack, "nonlinear WLS of mean = c n^p, known s.e.", holds)
+                   int(n.size), p_lack, "nonlinear WLS of mean = c n^p, known s.e.",
+                   _holds(low, high, expected, tolerance))
 
 
 def rate_verdict(fit: RateFit) -> str:
@@ -253,11 +284,24 @@ def fit_limit(sample_sizes, means, standard_errors, *, exponent: float = -0.5, l
     Standard errors as in :func:`fit_rate_of_means` (sampling, Birge-inflated on lack of fit).  Means may have
     any sign.
     """
+    fit, p_lack, exponent, level = _limit_fit(sample_sizes, means, standard_errors, exponent, level)
+    low, high = (float(v) for v in fit.conf_int(alpha=1.0 - level)[0])
+    return LimitFit(float(fit.params[0]), float(fit.bse[0]), low, high, float(fit.params[1]), exponent, level,
+                    int(fit.nobs), p_lack)
+
+
+def _limit_fit(sample_sizes, means, standard_errors, exponent, level):
+    """The checked arguments' WLS of y on [1, n^exponent] (:func:`_weighted_fit`): results, p_lack, exponent, level."""
     exponent = check_real(exponent, "exponent", high=0.0, high_inclusive=False)
     level = check_real(level, "level", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
     n, y, se = _check_series(sample_sizes, means, standard_errors, positive_means=False)
-    design = np.column_stack([np.ones_like(n), n**exponent])
-    params, cov, q, p_lack = _weighted_fit(design, y, se, level)
-    limit, limit_se = float(params[0]), float(np.sqrt(cov[0, 0]))
-    return LimitFit(limit, limit_se, limit - q * limit_se, limit + q * limit_se, float(params[1]), exponent, level,
-                    int(n.size), p_lack)
+    return (*_weighted_fit(np.column_stack([np.ones_like(n), n**exponent]), y, se), exponent, level)
+
+
+def limit_fit_band(sample_sizes, means, standard_errors, at, *, exponent: float = -0.5, level: float = 0.95):
+    """The confidence band ``(low, high)`` of :func:`fit_limit`'s curve a + b n^exponent at the sample sizes ``at``
+    (statsmodels' interval of the fitted mean, with the covariance and quantiles :func:`fit_limit` uses)."""
+    fit, _, exponent, level = _limit_fit(sample_sizes, means, standard_errors, exponent, level)
+    at = np.asarray(at, dtype=np.float64)
+    band = fit.get_prediction(np.column_stack([np.ones_like(at), at**exponent])).conf_int(alpha=1.0 - level)
+    return band[:, 0], band[:, 1]

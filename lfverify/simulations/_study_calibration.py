@@ -38,7 +38,7 @@ from lfverify.io._figures import pyplot, save_figure
 from lfverify.simulations._engine import Study, Task, seed_sequence
 from lfverify.simulations._intervals import mean_interval
 from lfverify.simulations._maximisers import empirical_maximiser, population_maximiser
-from lfverify.simulations._rates import fit_limit
+from lfverify.simulations._rates import fit_limit, limit_fit_band
 
 __all__ = ["STUDY", "POPULATION", "METRICS", "MAIN_TAUS", "hypotheses"]
 
@@ -242,24 +242,33 @@ def _figures(rows, summary, out_dir):
     plt = pyplot()
     paths = []
     fig, ax = plt.subplots(figsize=(6.4, 4.6))
+    handles, labels = [], []
     for i, (metric_name, s) in enumerate(summary["main"].items()):
         color = f"C{i}"
-        n = np.array([t["n"] for t in s["table"]], dtype=float)
-        ax.errorbar(n, [t["mean_gap"] for t in s["table"]], yerr=[1.96 * t["standard_error"] for t in s["table"]],
-                    fmt="o", ms=4, capsize=2, color=color,
-                    label=f"{metric_name} (tau = {s['tau']:g}): U-dagger - U(theta_hat_n)")
-        fit = s["limit_fit"]
+        table, fit = s["table"], s["limit_fit"]
+        n = np.array([t["n"] for t in table], dtype=float)
+        mean = np.array([t["mean_gap"] for t in table])
+        handles.append(ax.errorbar(n, mean, yerr=[mean - [t["ci_low"] for t in table],
+                                                  [t["ci_high"] for t in table] - mean],
+                                   fmt="o", ms=4, capsize=2, color=color))
+        labels.append(f"{metric_name} (tau = {s['tau']:g}): mean U-dagger - U(theta_hat_n), 95% CI")
+        # the band of the fit, from the same means and standard errors fit_limit was given in _summarize
         grid = np.geomspace(n.min(), n.max(), 50)
-        ax.plot(grid, fit["limit"] + fit["coefficient"] * grid ** fit["exponent"], "-", lw=1, color=color,
-                label=f"  fit a + b n^-1/2: a = {fit['limit']:.4f} [{fit['ci_low']:.4f}, {fit['ci_high']:.4f}]")
-        ax.axhline(s["population"]["linear_gap"], ls=":", color=color, lw=1,
-                   label=f"  exact U-dagger - U(theta*) = {s['population']['linear_gap']:.4f}")
+        low, high = limit_fit_band(n, mean, [t["standard_error"] for t in table], grid, exponent=fit["exponent"],
+                                   level=fit["level"])
+        band = ax.fill_between(grid, low, high, color=color, alpha=0.2, lw=0)
+        [line] = ax.plot(grid, fit["limit"] + fit["coefficient"] * grid ** fit["exponent"], "-", lw=1, color=color)
+        handles.append((band, line))
+        labels.append(f"  fit a + b n^{fit['exponent']:g} (WLS): a = {fit['limit']:.4f} [{fit['ci_low']:.4f}, "
+                      f"{fit['ci_high']:.4f}], {100 * fit['level']:g}% band")
+        handles.append(ax.axhline(s["population"]["linear_gap"], ls=":", color=color, lw=1))
+        labels.append(f"  exact U-dagger - U(theta*) = {s['population']['linear_gap']:.4f}")
     ax.axhline(0.0, color="grey", lw=0.8)
     ax.set_xscale("log")
     ax.set_xlabel("n")
     ax.set_ylabel("U-dagger - U(theta_hat_n)")
     ax.set_title("Calibration on a Gaussian population with a linear Bayes classifier", fontsize=10)
-    ax.legend(fontsize=7)
+    ax.legend(handles, labels, fontsize=7)
     ax.grid(True, alpha=0.3)
     fig.tight_layout()
     paths.append(save_figure(fig, out_dir / "calibration_gap_vs_n.png"))

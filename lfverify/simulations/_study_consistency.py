@@ -26,6 +26,7 @@ from lfverify.core._losses import tau_logistic
 from lfverify.simulations._engine import Study, Task
 from lfverify.simulations._intervals import mean_interval
 from lfverify.simulations._maximisers import empirical_maximiser, population_maximiser
+from lfverify.simulations._rate_figures import loglog_rate_figure
 from lfverify.simulations._rates import fit_rate
 from lfverify.simulations._study_populations import (
     METRICS,
@@ -111,16 +112,34 @@ def _theta(row):
     return np.array([row[k] for k in sorted(row) if k.startswith("theta_")])
 
 
+def _measured(rows, metric_name):
+    """theta*'s row, the metric's sample rows, their n and, per replication, ||theta_hat_n - theta*||, the
+    surrogate gap and the true-utility gap."""
+    star = next(r for r in rows if r["kind"] == "population" and r["metric"] == metric_name)
+    theta_star = _theta(star)
+    mine = [r for r in rows if r["kind"] == "sample" and r["metric"] == metric_name]
+    n = np.array([r["n"] for r in mine], dtype=float)
+    distance = np.array([np.linalg.norm(_theta(r) - theta_star) for r in mine])
+    surrogate_gap = np.array([star["surrogate_utility"] - r["surrogate_utility"] for r in mine])
+    true_gap = np.array([star["true_utility"] - r["true_utility"] for r in mine])
+    return star, mine, n, distance, surrogate_gap, true_gap
+
+
+def _fitted(n, distance, surrogate_gap, true_gap):
+    """The replications each rate is fitted on: name -> (n, positive values); a gap can underflow to 0 (or round
+    below it) only when theta_hat = theta*."""
+    out = {}
+    for name, values in (("distance", distance), ("surrogate_gap", surrogate_gap), ("true_gap_abs", np.abs(true_gap))):
+        keep = values > 0
+        out[name] = n[keep], values[keep]
+    return out
+
+
 def _summarize(rows, config, context):
     settings, verdicts = {}, {}
     for metric_name in METRICS:
-        star = next(r for r in rows if r["kind"] == "population" and r["metric"] == metric_name)
+        star, mine, n, distance, surrogate_gap, true_gap = _measured(rows, metric_name)
         theta_star = _theta(star)
-        mine = [r for r in rows if r["kind"] == "sample" and r["metric"] == metric_name]
-        n = np.array([r["n"] for r in mine], dtype=float)
-        distance = np.array([np.linalg.norm(_theta(r) - theta_star) for r in mine])
-        surrogate_gap = np.array([star["surrogate_utility"] - r["surrogate_utility"] for r in mine])
-        true_gap = np.array([star["true_utility"] - r["true_utility"] for r in mine])
         table = []
         for size in sorted(set(n.tolist())):
             at = n == size
@@ -132,12 +151,11 @@ def _summarize(rows, config, context):
                           **{f"mean_{k}": float(v.mean) for k, v in rows_at.items()},
                           **{f"standard_error_{k}": float(v.standard_error) for k, v in rows_at.items()}})
         fits = {}
-        for name, values in (("distance", distance), ("surrogate_gap", surrogate_gap),
-                             ("true_gap_abs", np.abs(true_gap))):
-            keep = values > 0  # a gap can underflow to 0 (or round below it) only when theta_hat = theta*
+        for name, (sizes, values) in _fitted(n, distance, surrogate_gap, true_gap).items():
             expected, tolerance = CLAIMS[name]
-            fit = fit_rate(n[keep], values[keep], expected=expected, tolerance=tolerance)
-            fits[name] = {**fit.as_dict(), "verdict": fit.verdict, "excluded_non_positive": int((~keep).sum())}
+            fit = fit_rate(sizes, values, expected=expected, tolerance=tolerance)
+            fits[name] = {**fit.as_dict(), "verdict": fit.verdict,
+                          "excluded_non_positive": int(n.size - sizes.size)}
         settings[metric_name] = {
             "metric": metric_name, "tau": star["tau"], "population": POPULATION_NAME,
             "theta_star": theta_star.tolist(),
@@ -157,20 +175,18 @@ def _summarize(rows, config, context):
 
 
 def _figures(rows, summary, out_dir):
-    from lfverify.simulations._rate_figures import loglog_rate_figure
 
+    fitted = {metric_name: _fitted(*_measured(rows, metric_name)[2:]) for metric_name in summary["settings"]}
     paths = []
-    for name, label, expected in (("distance", "E ||theta_hat_n - theta*||", -0.5),
-                                  ("surrogate_gap", "E [U_phi(theta*) - U_phi(theta_hat_n)]", -1.0),
-                                  ("true_gap_abs", "E |U(theta*) - U(theta_hat_n)|", -0.5)):
-        series = []
-        for metric_name, s in summary["settings"].items():
-            series.append({"label": f"{metric_name} (tau = {s['tau']:g})", "n": [t["n"] for t in s["table"]],
-                           "mean": [t[f"mean_{name}"] for t in s["table"]],
-                           "se": [t[f"standard_error_{name}"] for t in s["table"]], "fit": s["rate_fits"][name]})
-        paths.append(loglog_rate_figure(out_dir / f"consistency_{name}.png", series, expected=expected,
+    for name, label in (("distance", "||theta_hat_n - theta*||"),
+                        ("surrogate_gap", "U_phi(theta*) - U_phi(theta_hat_n)"),
+                        ("true_gap_abs", "|U(theta*) - U(theta_hat_n)|")):
+        series = [{"label": f"{metric_name} (tau = {s['tau']:g})", "n": fitted[metric_name][name][0],
+                   "errors": fitted[metric_name][name][1], "fit": s["rate_fits"][name]}
+                  for metric_name, s in summary["settings"].items()]
+        paths.append(loglog_rate_figure(out_dir / f"consistency_{name}.png", series, expected=CLAIMS[name][0],
                                         title=f"Thm. 5 on the {POPULATION_NAME} population: {label}",
-                                        ylabel=label))
+                                        ylabel=f"geometric mean of {label}"))
     return paths
 
 
