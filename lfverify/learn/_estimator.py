@@ -115,7 +115,7 @@ _F_BETA_NAME = re.compile(r"^f_?(\d+(?:\.\d*)?|\.\d+)$")
 
 
 def resolve_metric(metric) -> LinearFractionalMetric:
-    """The :class:`LinearFractionalMetric` named by ``metric`` (see the module docstring for the names).
+    """The :class:`~lfverify.core.LinearFractionalMetric` named by ``metric`` (see the module docstring for the names).
 
     Raises
     ------
@@ -201,8 +201,8 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         The metric to maximise and that :meth:`score` reports (names in the module docstring).
     objective : {"cost-sensitive", "surrogate-utility"}, default "cost-sensitive"
         "surrogate-utility": Alg. 1 on U_hat of Eq. (6) (the paper).  "cost-sensitive": the surrogate risk
-        weighted at the Bayes threshold of the metric, iterated (:func:`lfverify.learn.
-        fit_cost_sensitive`; an extension).
+        weighted at the Bayes threshold of the metric, iterated (:func:`~lfverify.learn.fit_cost_sensitive`;
+        an extension).
     threshold : {"refit", "zero"}, default "refit"
         "zero": predict sgn(theta^T x) (Sec. 2).  "refit": shift the intercept by the threshold that maximises the
         metric (an extension; see ``threshold_cv``).
