@@ -24,7 +24,7 @@ and two thresholds:
   d = 500 with n = 2,080).  ERRATA.md explains why the paper's threshold 0 is not the Bayes one (Thms. 1, 2, 7
   fail at the kink).
 
-The defaults (cost-sensitive, refit, zeros start) are what README's "Which estimator should I use?" measured against
+The defaults (cost-sensitive, refit, zeros start) are what docs/estimators.md ("Which estimator?") measured against
 scikit-learn's ``TunedThresholdClassifierCV(LogisticRegression())``; the paper's ERM start (``init="erm"``, a linear
 SVM at C = 100) stays available, but costs seconds on adult and does not change Alg. 1's end point.
 
