@@ -21,6 +21,7 @@ sys.path.insert(0, str(DOCS))
 
 from docutils import nodes  # noqa: E402
 from sphinx import addnodes  # noqa: E402
+from sphinx.ext import autosummary  # noqa: E402
 from sphinx.transforms import SphinxTransform  # noqa: E402
 from sphinx.transforms.post_transforms import SphinxPostTransform  # noqa: E402
 
@@ -55,6 +56,11 @@ autodoc_member_order = "bysource"
 autosummary_generate = False
 numpydoc_show_class_members = False
 numpydoc_xref_param_type = False
+
+# autosummary ends a summary at the first ". "; the paper's abbreviations (Eq. (6), App. C.2, Thm. 1, ...) do not end
+# a sentence.
+autosummary.WELL_KNOWN_ABBREVIATIONS = (*autosummary.WELL_KNOWN_ABBREVIATIONS, "App.", "Thm.", "Thms.", "Eq.",
+                                        "Eqs.", "Prop.", "Sec.", "Fig.", "Figs.", "Alg.", "Algs.", "Tab.", "Def.")
 
 html_theme = "furo"
 html_title = f"lfverify {release}"
