@@ -1,35 +1,47 @@
-"""README.md stays true: its Python examples run as written, its set-up lines are what CI runs, and the files
-named in its module map exist."""
+"""README.md stays true: its Python examples run as written, its set-up lines are what CI runs, it stays short
+enough to be read to the end, and it links every page of docs/ (where its other sections moved).  The commands,
+paths, names and links README quotes are checked with the pages' in tests/test_docs.py.
+
+Each checker (tests/doc_checks.py) is also fed a planted bad README and shown to report it.
+"""
 
 import re
-from pathlib import Path
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+from doc_checks import DOCS, README, README_MAX_BYTES, readme_problems, unlinked_pages
+
+TEXT = README.read_text()
 
 
-def test_python_examples_run_in_order():
+def test_python_examples_run_in_order(tmp_path, monkeypatch):
     """Every ```python block, concatenated in order (later blocks continue earlier ones), runs without error."""
-    blocks = re.findall(r"```python\n(.*?)```", README, re.S)
-    assert len(blocks) >= 2
+    blocks = re.findall(r"```python\n(.*?)```", TEXT, re.S)
+    assert len(blocks) >= 1
+    monkeypatch.chdir(tmp_path)
     exec(compile("\n".join(blocks), "README.md", "exec"), {})
 
 
-def test_first_code_block_is_install_then_verify_then_tests():
-    """.ci/run reads these two lines; they must install, verify, and run pytest."""
-    first = re.search(r"```sh\n(.*?)```", README, re.S).group(1).strip().splitlines()
-    assert len(first) == 2
-    assert first[0].startswith("pip install") and "lfverify verify" in first[0]
-    assert first[1].startswith("pip install") and "pytest" in first[1]
+def test_readme_is_short_and_its_first_block_is_what_ci_runs():
+    """.ci/run reads the first block's two lines; they must install, verify, and run pytest."""
+    assert readme_problems(TEXT) == []
 
 
-def test_module_map_names_existing_files():
-    repo = Path(__file__).resolve().parents[1]
-    section = README[README.index("## Module map"):README.index("## Usage")]
-    paths = re.findall(r"^\| `([^`]+)` \|", section, re.M)
-    assert len(paths) >= 20
-    missing = [p for p in paths if not (repo / p.rstrip("/")).exists()]
-    assert missing == []
-    listed = {p.rstrip("/") for p in paths}
-    modules = {f"lfverify/{f.name}" for f in (repo / "lfverify").iterdir()
-               if (f.suffix == ".py" and f.name != "__init__.py") or (f.is_dir() and (f / "__init__.py").exists())}
-    assert modules - listed == set()  # every module of the package appears in the map
+def test_readme_checker_catches_a_long_readme_and_a_changed_first_block():
+    planted = "# x\n\n```sh\npip install . && lfverify verify\npython -m pytest\necho extra\n```\n"
+    assert readme_problems(planted) == ["the first ```sh block has 3 lines; CI runs exactly two"]
+    planted = "```sh\npip install .\npip install .[test] && python -m pytest\n```\n" + "x" * README_MAX_BYTES
+    assert readme_problems(planted) == [
+        f"README.md is {len(planted)} bytes; at most {README_MAX_BYTES}",
+        "line 1 must install and run `lfverify verify`: pip install ."]
+
+
+def test_readme_links_every_page():
+    """Each section moved out of README is one click away: README links every page of docs/ (the site's front
+    page aside)."""
+    assert unlinked_pages(TEXT, sorted(DOCS.glob("*.md"))) == []
+
+
+def test_unlinked_page_checker_catches_a_missing_link():
+    pages = sorted(DOCS.glob("*.md"))
+    planted = TEXT.replace("(docs/reliability.md)", "(docs/reliability.md#nowhere)").replace(
+        "[Performance](docs/performance.md)", "Performance")
+    assert unlinked_pages(planted, pages) == ["performance.md"]

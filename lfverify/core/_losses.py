@@ -145,7 +145,7 @@ class SurrogateLoss(abc.ABC):
     @property
     @abc.abstractmethod
     def lipschitz(self) -> float:
-        """sup_m |phi'(m)| (``inf`` when unbounded)."""
+        """``sup_m |phi'(m)|`` (``inf`` when unbounded)."""
 
     @property
     @abc.abstractmethod

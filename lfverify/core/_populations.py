@@ -372,15 +372,15 @@ def _threshold_parameters(optimum: _ThresholdOptimum, direction_vector: np.ndarr
 
 # ---------------------------------------------------------------------- Gaussian classes
 class GaussianPopulation(Population):
-    """X | Y=+1 ~ N(mu_+, Sigma), X | Y=-1 ~ N(mu_-, Sigma), P(Y=+1) = pi.
+    """``X | Y=+1 ~ N(mu_+, Sigma)``, ``X | Y=-1 ~ N(mu_-, Sigma)``, P(Y=+1) = pi.
 
-    Then eta(x) = sigmoid(w^T x + b) with w = Sigma^{-1} (mu_+ - mu_-) and
-    b = -1/2 (mu_+^T Sigma^{-1} mu_+ - mu_-^T Sigma^{-1} mu_-) + log(pi / (1 - pi)).
+    Then eta(x) = sigmoid(w^T x + b) with ``w = Sigma^{-1} (mu_+ - mu_-)`` and
+    ``b = -1/2 (mu_+^T Sigma^{-1} mu_+ - mu_-^T Sigma^{-1} mu_-) + log(pi / (1 - pi))``.
 
     For the linear model, given Y = y the output xi = theta^T x is N(m_y, s^2) with m_y = theta_x^T mu_y
     (+ theta_0 with an intercept) and s^2 = theta_x^T Sigma theta_x, so
 
-    * TP = pi Phi(m_+ / s), FP = (1 - pi) Phi(m_- / s) (exact; s = 0 gives the indicator of m_y > 0);
+    * ``TP = pi Phi(m_+ / s)``, ``FP = (1 - pi) Phi(m_- / s)`` (exact; s = 0 gives the indicator of m_y > 0);
     * E[phi(y xi) | y] is a 1-D Gaussian expectation in the margin t = y xi ~ N(y m_y, s^2), computed by
       composite Gauss-Legendre split at the kinks of phi (:func:`~lfverify.core.gaussian_expectation`);
     * E[phi'(y xi) y x | y] uses E[x | xi, y] = mu_y + Sigma theta_x (xi - m_y) / s^2, which with
@@ -429,9 +429,9 @@ class GaussianPopulation(Population):
         self._chol = chol
         self._class_means = np.stack([mu_neg, mu_pos])  # row c: class index c (0: y = -1, 1: y = +1)
         w = cho_solve((chol, True), mu_pos - mu_neg)
-        #: Direction w = Sigma^{-1} (mu_+ - mu_-) of the Bayes classifier.
+        #: Direction ``w = Sigma^{-1} (mu_+ - mu_-)`` of the Bayes classifier.
         self.bayes_direction = w
-        #: Intercept b of eta(x) = sigmoid(w^T x + b); -1/2 w^T (mu_+ + mu_-) is the difference of quadratic forms.
+        #: Intercept b of eta(x) = sigmoid(w^T x + b); ``-1/2 w^T (mu_+ + mu_-)`` is the difference of quadratic forms.
         self.bayes_intercept = float(-0.5 * w @ (mu_pos + mu_neg) + math.log(self.prior / (1.0 - self.prior)))
 
     @staticmethod
@@ -505,7 +505,7 @@ class GaussianPopulation(Population):
         """U-dagger over all measurable classifiers.
 
         eta is increasing in the score z = w^T x, so by Prop. 5 an optimal classifier is {z > t} (or
-        {z < t}); with sigma_w = sqrt(w^T Sigma w),
+        {z < t}); with sigma_w = sqrt(w^T Sigma w)::
 
             TP(t) = pi Phi((w^T mu_+ - t) / sigma_w),   FP(t) = (1 - pi) Phi((w^T mu_- - t) / sigma_w),
 
@@ -584,9 +584,9 @@ class BoundedLogisticPopulation(Population):
       1 - eta = sigmoid(-slope u - offset), both in closed form.
     * Loss moments: (1/2) integral_{-1}^{1} phi(y theta^T x) P(Y=y | u) du and the gradient analogue, by
       composite Gauss-Legendre (:func:`~lfverify.core.interval_expectation`) split where the margin
-      y (theta_1 u + theta_2) hits a kink of phi, with panels of width <= min(0.25, 1/|theta_1|, 1/|slope|):
-      the logistic pieces of phi and eta have their complex poles at distance >= pi / |theta_1| and
-      pi / |slope| from the real u-axis, so every panel sees rho >= 12 (error ~1e-35 with 16 nodes).
+      y (theta_1 u + theta_2) hits a kink of phi, with panels of width <= ``min(0.25, 1/|theta_1|, 1/|slope|)``:
+      the logistic pieces of phi and eta have their complex poles at distance >= ``pi / |theta_1|`` and
+      ``pi / |slope|`` from the real u-axis, so every panel sees rho >= 12 (error ~1e-35 with 16 nodes).
 
     Parameters
     ----------

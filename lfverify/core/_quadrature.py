@@ -125,12 +125,12 @@ def gaussian_expectation(func, mean, std, *, breakpoints=(), tail_rate: float = 
                          first_moment: bool = False):
     """E[func(xi)] for xi ~ N(mean_k, std_k^2), for every row k of a batch, by composite Gauss-Legendre.
 
-    The integral is taken in z = (xi - mean) / std over the window [-L - tail_rate * std, L], L = 12
-    (:data:`GAUSSIAN_HALF_WIDTH`), cut at every breakpoint and into panels of width at most
+    The integral is taken in z = (xi - mean) / std over the window [-L - tail_rate * std, L], L = 12,
+    cut at every breakpoint and into panels of width at most
     min(0.5, 1 / std) in z.
 
     Panel rule.  The Gaussian density is entire: on a panel of width 0.5 the 16-point error bound
-    0.5^33 (16!)^4 / (33 (32!)^3) max |d^32 exp(-z^2/2)| is below 1e-40.  The losses
+    ``0.5^33 (16!)^4 / (33 (32!)^3) max |d^32 exp(-z^2/2)|`` is below 1e-40.  The losses
     are piecewise analytic; their nearest complex singularities are those of the logistic pieces,
     softplus(-s t), at t = i pi / s, i.e. at distance >= pi (in xi) from the real axis for s <= 1.  In z that
     distance is pi / std, so a panel of width <= 1 / std has half-width h <= 1 / (2 std) and sees the
@@ -142,7 +142,7 @@ def gaussian_expectation(func, mean, std, *, breakpoints=(), tail_rate: float = 
     func : callable
         Maps xi of shape (K, N) to values of shape (K, N) or (K, N, M) (several integrands at once).  Row k
         of xi belongs to (mean_k, std_k).  Must be finite at the nodes (else ValueError): the window reaches
-        |z| = L + tail_rate * std, so e.g. exp(-xi) overflows there once std >~ 20 although its mean
+        ``|z| = L + tail_rate * std``, so e.g. exp(-xi) overflows there once std >~ 20 although its mean
         exp(-mean + std^2 / 2) may still be representable.
     mean, std : array_like of shape (K,)
         Finite; std >= 0.  A row with std = 0 is degenerate and gives func(mean) exactly.
@@ -150,7 +150,7 @@ def gaussian_expectation(func, mean, std, *, breakpoints=(), tail_rate: float = 
         Points in xi where func is not smooth (e.g. kinks of phi mapped to xi); those outside the window
         are ignored.
     tail_rate : float >= 0, keyword-only
-        func(xi) may grow like exp(tail_rate * |xi|) as xi -> -inf (the exponential loss: 1); the lower end
+        func(xi) may grow like ``exp(tail_rate * |xi|)`` as xi -> -inf (the exponential loss: 1); the lower end
         of the window is moved to -L - tail_rate * std, where the tilted integrand has its bulk.
     nodes_per_panel : int, keyword-only
     first_moment : bool, keyword-only
@@ -164,7 +164,7 @@ def gaussian_expectation(func, mean, std, *, breakpoints=(), tail_rate: float = 
     Notes
     -----
     The panels are uniform, so the cost is about 16 (25 + 25 std) nodes per row for std > 2; rows are
-    limited to :data:`MAX_NODES_PER_ROW` nodes (std up to about 2500), beyond which ValueError is raised.
+    limited to 2^20 nodes (std up to about 2500), beyond which ValueError is raised.
     """
     n = _check_nodes_per_panel(nodes_per_panel)
     mean = np.asarray(mean, dtype=np.float64)
@@ -218,7 +218,7 @@ def interval_expectation(func, low: float, high: float, *, breakpoints, max_pane
     max_panel_width : float or array_like of shape (K,), keyword-only
         Largest panel width per row.  With n = 16 nodes a panel of width w is accurate to double precision
         when the integrand is analytic within distance ~ w (rho >= 1 + sqrt 2 gives O(1e-12); distance
-        pi * w, as for logistic pieces with width <= 1 / |slope|, gives rho >= 12 and O(1e-35)).
+        pi * w, as for logistic pieces with width <= ``1 / |slope|``, gives rho >= 12 and O(1e-35)).
     density : callable or None, keyword-only
         p(u), vectorized; ``None`` is the uniform density 1 / (high - low), so the result is E[func(U)].
     nodes_per_panel : int, keyword-only

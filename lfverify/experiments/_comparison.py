@@ -194,17 +194,17 @@ def compare_section(records, timings, *, metrics, methods, alpha: float = 0.05, 
     return "\n".join(lines), summary
 
 
-#: The columns of README's short table: the paper's two methods, the estimator's default and the peer.
+#: The columns of the short table of docs/estimators.md: the paper's two methods, the estimator's default and the peer.
 README_METHODS = ("U-GD", "U-BFGS", "Cost-sensitive", PEER)
 _README_TIMES = ("Cost-sensitive", PEER, "U-GD")
 
 
 def markdown_readme_table(compare: dict, *, alpha: float = 0.05, test: str = "welch") -> str:
-    """README's "Which estimator should I use?" table from a compare run's summary.json block (``compare``).
+    """The table of docs/estimators.md from a compare run's summary.json block (``compare``).
 
     Per data set: the mean test F_1 and Jaccard of :data:`README_METHODS`, bold by the t-test rule among these four,
-    and the median fit time as a ratio to LogReg of the default, the peer and U-GD.  A test keeps README's copy equal
-    to this.
+    and the median fit time as a ratio to LogReg of the default, the peer and U-GD.  A test keeps the copy in
+    docs/estimators.md equal to this.
     """
     names = {"Cost-sensitive": "default", PEER: "Tuned", "U-GD": "U-GD", "U-BFGS": "U-BFGS"}
     header = ("| data set | " + " | ".join(f"F1 {names[m]}" for m in README_METHODS) + " | "

@@ -292,7 +292,7 @@ def run_trial(dataset, trial: int, config: ProtocolConfig, *, seed: int = 0) -> 
         {"test": value, ...}}}, "errors": {metric: {method: message}}, "timing": {metric: {method: seconds}}}``.
         A method that raises is recorded under ``errors`` (its message), never as a number.  ``timing`` holds
         the wall time of each method's fit (its validation included, the test predictions not), and under
-        ``"erm_start"`` the wall time of the ERM starts U-GD and U-BFGS share (:class:`_ERMStarts`); the runner
+        ``"erm_start"`` the wall time of the ERM starts U-GD and U-BFGS share; the runner
         stores it apart from the record, which is then the same whoever runs it.
     """
     seq = trial_seed_sequence(seed, dataset.name, trial)

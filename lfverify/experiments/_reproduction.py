@@ -168,8 +168,8 @@ def _training_note(training: dict, metric: str, dataset: str, alpha: float) -> s
 def markdown_reproduction(rows: list[CellComparison], *, groups: dict | None = None, training: dict | None = None,
                           alpha: float = 0.05) -> str:
     """Counts of cells within the band per method (and per group of data sets, ``groups``: label -> data sets),
-    then every U-GD / U-BFGS cell outside it with its diagnosis; with ``training`` (metric -> data set -> the
-    training-set values of :func:`lfverify.experiments._markdown.collect_training_values`) also U-BFGS against
+    then every U-GD / U-BFGS cell outside it with its diagnosis; with ``training`` (metric -> data set -> method
+    -> ``{"surrogate": [...], "metric": [...]}``: the training-set U_hat and metric by trial) also U-BFGS against
     U-GD on the training set (paired one-sided t-tests at ``alpha``; "n.s." = not significant)."""
     training = training or {}
     groups = groups or {"all data sets": sorted({r.dataset for r in rows})}

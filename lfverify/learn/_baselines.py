@@ -390,7 +390,7 @@ class PlugInClassifier(_GridValidatedFit):
 
     Attributes
     ----------
-    coef_, intercept_ : the chosen logistic regression (eta_hat(x) = expit(coef_ . x + intercept_))
+    coef_, intercept_ : the chosen logistic regression (``eta_hat(x) = expit(coef_ . x + intercept_)``)
     regularization_, threshold_ : float
     threshold_validation_scores_ : ndarray of shape (len(regularization_grid), len(threshold_grid))
     regularization_validation_scores_ : ndarray of shape (len(regularization_grid),)
@@ -505,7 +505,7 @@ class TunedThresholdBaseline(_LinearBaseline):
         return self
 
     def decision_function(self, X):
-        """P(y = +1 | x) - threshold_ (positive where +1 is predicted; sgn(0) = -1, where scikit-learn's
+        """``P(y = +1 | x) - threshold_`` (positive where +1 is predicted; sgn(0) = -1, where scikit-learn's
         own ``predict`` uses >=: the two differ only on exact ties)."""
         return expit(self._linear_decision(X)) - self.threshold_
 

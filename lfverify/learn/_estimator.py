@@ -24,7 +24,7 @@ and two thresholds:
   d = 500 with n = 2,080).  ERRATA.md explains why the paper's threshold 0 is not the Bayes one (Thms. 1, 2, 7
   fail at the kink).
 
-The defaults (cost-sensitive, refit, zeros start) are what README's "Which estimator should I use?" measured against
+The defaults (cost-sensitive, refit, zeros start) are what docs/estimators.md ("Which estimator?") measured against
 scikit-learn's ``TunedThresholdClassifierCV(LogisticRegression())``; the paper's ERM start (``init="erm"``, a linear
 SVM at C = 100) stays available, but costs seconds on adult and does not change Alg. 1's end point.
 
@@ -124,7 +124,7 @@ _F_BETA_NAME = re.compile(r"^f_?(\d+(?:\.\d*)?|\.\d+)$")
 
 
 def resolve_metric(metric) -> LinearFractionalMetric:
-    """The :class:`LinearFractionalMetric` named by ``metric`` (see the module docstring for the names).
+    """The :class:`~lfverify.core.LinearFractionalMetric` named by ``metric`` (see the module docstring for the names).
 
     Raises
     ------
@@ -210,8 +210,8 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         The metric to maximise and that :meth:`score` reports (names in the module docstring).
     objective : {"cost-sensitive", "surrogate-utility"}, default "cost-sensitive"
         "surrogate-utility": Alg. 1 on U_hat of Eq. (6) (the paper).  "cost-sensitive": the surrogate risk
-        weighted at the Bayes threshold of the metric, iterated (:func:`lfverify.learn.
-        fit_cost_sensitive`; an extension).
+        weighted at the Bayes threshold of the metric, iterated (:func:`~lfverify.learn.fit_cost_sensitive`;
+        an extension).
     threshold : {"refit", "zero"}, default "refit"
         "zero": predict sgn(theta^T x) (Sec. 2).  "refit": shift the intercept by the threshold that maximises the
         metric (an extension; see ``threshold_cv``).

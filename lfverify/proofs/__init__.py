@@ -2,7 +2,7 @@
 
 Each module derives a closed form from the paper's definitions (the integrand of the functional, the
 surrogate scores of Eq. (3), ...) and compares it with the printed formula, transcribed once at the top of
-the module with its LaTeX label.  A disagreement is a finding, recorded as an :class:`~.claims.Erratum` with
+the module with its LaTeX label.  A disagreement is a finding, recorded as an :class:`Erratum` with
 a numeric witness and independent evidence; ``lfverify proofs --errata`` writes them to ERRATA.md.
 
 Modules (paper object -> module):

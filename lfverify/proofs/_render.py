@@ -170,7 +170,7 @@ def render_documents(results) -> dict[str, str]:
 
 def write_documents(directory, documents) -> list[Path]:
     """Write ``documents`` into ``directory`` (created if missing), each file atomically, and remove the generated
-    documents of an earlier render that this one no longer produces (files starting with :data:`GENERATED`).
+    documents of an earlier render that this one no longer produces (files starting with the generated-file note).
 
     Raises ValueError (with one line naming the path) when ``directory`` is a file or cannot be written."""
     directory = Path(directory)

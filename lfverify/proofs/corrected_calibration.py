@@ -6,8 +6,8 @@ the surrogate maximiser can vanish exactly where the Bayes rule predicts +1.  Th
 
 * ``sign_pattern`` (thm:general-calibration): through Dinkelbach's separation, a maximiser of U_phi over all
   measurable f minimises g(xi) = a eta phi(xi) + c (1 - eta) phi(-xi) at every x, with a = a_{0,+1} + U_phi* a_{1,+1}
-  and c = U_phi* a_{1,-1} - a_{0,-1}.  For a convex phi with one-sided derivatives d_-, d_+ at 0 (rho = d_+/d_-),
-  f*(x) > 0, = 0, < 0 according as eta(x) lies above, inside or below the band
+  and c = U_phi* a_{1,-1} - a_{0,-1}.  For a convex phi with one-sided derivatives ``d_-``, ``d_+`` at 0
+  (``rho = d_+/d_-``), f*(x) > 0, = 0, < 0 according as eta(x) lies above, inside or below the band
   [eta_lo, eta_hi] = [rho c/(rho c + a), c/(c + rho a)], derived from the one-sided derivatives of g at 0.
 * ``criterion`` (thm:general-calibration): the necessary and sufficient conditions, on the mass that the
   distribution of eta puts between the band and the Bayes threshold delta = delta(U-dagger) of Prop. 5, under

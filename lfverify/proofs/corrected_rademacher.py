@@ -5,16 +5,16 @@ Lipschitz, and the contraction inequality needs functions that vanish at 0).  Th
 
 * ``lemma`` (lem:non-smooth-rademacher): for a convex phi made of two smooth pieces (phi_{-1} on (-oo, 0],
   phi_{+1} on (0, oo), phi_s' gamma_s-Lipschitz), the derivative splits as
-  phi' = h_- + h_+ + phi'(0+) + (phi'(0-) - phi'(0+)) 1{t <= 0} with h_+- Lipschitz and vanishing at 0, so for every
-  sample the empirical Rademacher complexity satisfies
+  ``phi' = h_- + h_+ + phi'(0+) + (phi'(0-) - phi'(0+)) 1{t <= 0}`` with ``h_+-`` Lipschitz and vanishing at 0, so
+  for every sample the empirical Rademacher complexity satisfies::
 
       R_S(W~'_k o F) <= kappa_k [2 (gamma_{+1} + gamma_{-1}) R_S(F) + |phi'(0+)| E|sum sigma_i| / n
                                  + |phi'(0-) - phi'(0+)| R_S(I_F)],
 
-  I_F = {(x, y) -> 1{y f(x) <= 0}}, kappa_k = max(|a_{k,+1}|, |a_{k,-1}|); E|sum sigma_i|/n <= n^{-1/2} and, for the
-  linear class on R^d, R_S(I_F) <= sqrt(2 log(2 N_n) / n) with N_n <= sum_{k <= d} C(n, k) + 1 (Massart, Sauer).  The
-  printed lemma is the case phi'(0+) = phi'(0-) - phi'(0+) = 0 (kappa = 1), which no tau-discrepant loss with
-  tau < 1 satisfies.
+  I_F = {(x, y) -> 1{y f(x) <= 0}}, ``kappa_k = max(|a_{k,+1}|, |a_{k,-1}|)``; ``E|sum sigma_i|/n <= n^{-1/2}``
+  and, for the linear class on R^d, R_S(I_F) <= sqrt(2 log(2 N_n) / n) with N_n <= sum_{k <= d} C(n, k) + 1
+  (Massart, Sauer).  The printed lemma is the case phi'(0+) = phi'(0-) - phi'(0+) = 0 (kappa = 1), which no
+  tau-discrepant loss with tau < 1 satisfies.
 * ``rate`` (lem:uniform-convergence): Lemma 4's proof with the corrected lemma, the contraction principle for the
   coordinates x_il and the offsets W~_k(0, y): the explicit bound
   :func:`lfverify.proofs.lemma4_uniform_convergence.corrected_uniform_convergence_bound` (its formula is assembled here
@@ -75,17 +75,18 @@ def sauer_bound(n: int, d: int) -> int:
 
 
 def massart_bound(n: int, patterns: int) -> float:
-    """sqrt(2 log(2 N) / n): Massart's bound on E_sigma max_a |1/n sum sigma_i a_i| over N vectors a in {0, 1}^n."""
+    """sqrt(2 log(2 N) / n): Massart's bound on ``E_sigma max_a |1/n sum sigma_i a_i|`` over N vectors a in
+    {0, 1}^n."""
     return math.sqrt(2 * math.log(2 * patterns) / n)
 
 
 def corrected_lemma_bound(*, kappa, gamma_plus, gamma_minus, slope_at_zero, jump, rademacher_class, sign_sum,
                           rademacher_indicators):
-    """The corrected lemma's right-hand side (claim ``lemma``), for one sample S of size n:
+    """The corrected lemma's right-hand side (claim ``lemma``), for one sample S of size n::
 
-    kappa [2 (gamma_+ + gamma_-) R_S(F) + |phi'(0+)| E|sum sigma_i| / n + |phi'(0-) - phi'(0+)| R_S(I_F)],
+        kappa [2 (gamma_+ + gamma_-) R_S(F) + |phi'(0+)| E|sum sigma_i| / n + |phi'(0-) - phi'(0+)| R_S(I_F)],
 
-    with ``sign_sum`` = E|sum sigma_i| / n and ``rademacher_indicators`` = R_S(I_F)."""
+    with ``sign_sum`` = ``E|sum sigma_i| / n`` and ``rademacher_indicators`` = R_S(I_F)."""
     return kappa * (2 * (gamma_plus + gamma_minus) * rademacher_class + abs(slope_at_zero) * sign_sum
                     + abs(jump) * rademacher_indicators)
 

@@ -2,7 +2,7 @@
 
 Claims checked here:
 
-* psi'(m) = phi''(m) m/|m| for psi(m) = phi'(m) m/|m| (m != 0), the derivation printed in the proof of
+* ``psi'(m) = phi''(m) m/|m|`` for ``psi(m) = phi'(m) m/|m|`` (m != 0), the derivation printed in the proof of
   lem:non-smooth-rademacher;
 * the smoothness constants gamma_{-1}, gamma_{+1} of the tau-logistic pieces (against
   ``lfverify.core.tau_logistic(tau).smoothness``);
@@ -11,9 +11,10 @@ Claims checked here:
 * the bound on E_S[E(S)] (the Rademacher step R_{n/2}(F) <= sqrt(2) c_X c_Theta / sqrt(n));
 * the final printed bound, obtained by substitution.
 
-Reading of the statement: Lemma 4 defines c_k = sup over *all* xi of |W_{k,phi}(xi, y)|, which is infinite for every
-convex non-constant phi (the tau-discrepant losses the lemma is about); the proof only uses |xi| <= c_X c_Theta, so
-c_k is read as the sup over that range.  "W_k(., y) rho_k-Lipschitz" means the surrogate scores W~_{k,phi}.
+Reading of the statement: Lemma 4 defines c_k = sup over *all* xi of ``|W_{k,phi}(xi, y)|``, which is infinite for
+every convex non-constant phi (the tau-discrepant losses the lemma is about); the proof only uses
+``|xi| <= c_X c_Theta``, so c_k is read as the sup over that range.  "W_k(., y) rho_k-Lipschitz" means the surrogate
+scores W~_{k,phi}.
 
 The explicit bounds are exposed as plain functions for the simulations:
 
@@ -140,29 +141,30 @@ def corrected_expectation_bound(
 ):
     """A bound on E_S[sup_theta ||V_hat - V||] (m = n/2) along the paper's route, with the missing terms added.
 
-    Parameters as in :func:`uniform_convergence_bound` (c_k, rho_k bound |W~_k| and |W~_k'| on
-    |xi| <= c_X c_Theta; gamma = gamma_{+1} + gamma_{-1} of phi), plus ``slope_at_zero`` = |phi'(0+)|,
-    ``jump`` = |phi'(0-) - phi'(0+)| and kappa_k = max(|a_{k,+1}|, |a_{k,-1}|) (W~_k'(xi, y) = -+ a phi'(y xi);
-    the paper's lemma takes kappa = 1).
+    Parameters as in :func:`uniform_convergence_bound` (c_k, rho_k bound ``|W~_k|`` and ``|W~_k'|`` on
+    ``|xi| <= c_X c_Theta``; gamma = gamma_{+1} + gamma_{-1} of phi), plus ``slope_at_zero`` = ``|phi'(0+)|``,
+    ``jump`` = ``|phi'(0-) - phi'(0+)|`` and kappa_k = ``max(|a_{k,+1}|, |a_{k,-1}|)`` (``W~_k'(xi, y) = -+ a
+    phi'(y xi)``; the paper's lemma takes kappa = 1).
 
-    Derivation (the paper's steps, with the corrections marked *):
+    Derivation (the paper's steps, with the corrections marked (*)):
 
     * E_S E(S) <= c1 (A') + rho0 c_X (A'') + c0 (B') + rho1 c_X (B'')   (as printed).
-    * (A') <= sum_l 2 E sup |1/m sum sigma_i W~0'(theta^T x_i, y_i) x_il|  (symmetrisation)
-      <= 2 d c_X kappa0 E sup |1/m sum sigma_i phi'(y_i theta^T x_i)|    (Kahane's contraction principle,
+    * (A') <= ``sum_l 2 E sup |1/m sum sigma_i W~0'(theta^T x_i, y_i) x_il|``  (symmetrisation)
+      <= ``2 d c_X kappa0 E sup |1/m sum sigma_i phi'(y_i theta^T x_i)|``    (Kahane's contraction principle,
       Ledoux-Talagrand Thm. 4.4, with the factors x_il/c_X and the class coefficients, all in [-1, 1]).
-    * (*) phi'(t) = h_-(t) + h_+(t) + phi'(0+) + (phi'(0-) - phi'(0+)) 1{t <= 0}, with
-      h_-(t) = (phi_{-1}'(t) - phi'(0-)) 1{t <= 0} and h_+(t) = (phi_{+1}'(t) - phi'(0+)) 1{t > 0}:
+    * (*) ``phi'(t) = h_-(t) + h_+(t) + phi'(0+) + (phi'(0-) - phi'(0+)) 1{t <= 0}``, with
+      ``h_-(t) = (phi_{-1}'(t) - phi'(0-)) 1{t <= 0}`` and ``h_+(t) = (phi_{+1}'(t) - phi'(0+)) 1{t > 0}``:
       continuous, gamma_{-1}- / gamma_{+1}-Lipschitz and 0 at 0, so the contraction inequality (Thm. 4.12)
-      gives 2 gamma R_m(F); the constant contributes |phi'(0+)| E|sum sigma_i|/m <= slope/sqrt(m); the
+      gives 2 gamma R_m(F); the constant contributes ``|phi'(0+)| E|sum sigma_i|/m <= slope/sqrt(m)``; the
       indicators of homogeneous half-spaces contribute jump * sqrt(2 log(2 N_m)/m) (Massart's lemma,
       N_m <= sum_{k <= d} C(m, k) + 1 by Sauer's lemma).
-    * (*) (A'') <= 2 E sup |1/m sum sigma_j W~1(theta^T x_j, y_j)| <= 4 rho1 R_m(F) + 2 c1/sqrt(m): the
+    * (*) (A'') <= ``2 E sup |1/m sum sigma_j W~1(theta^T x_j, y_j)|`` <= 4 rho1 R_m(F) + 2 c1/sqrt(m): the
       contraction applies to W~1(xi, y) - W~1(0, y) (0 at 0); the offsets W~1(0, y_j) contribute c1/sqrt(m).
     * (B'), (B'') likewise with (kappa1, c0, rho0); R_m(F) <= c_X c_Theta / sqrt(m) (Mohri et al., Thm. 4.3).
 
-    The derivation is checked step by step in :mod:`.corrected_rademacher` (claim ``rate``, which assembles this
-    formula symbolically and compares it with this function; the corrected lemma it rests on is claim ``lemma``).
+    The derivation is checked step by step in :mod:`lfverify.proofs.corrected_rademacher` (claim ``rate``, which
+    assembles this formula symbolically and compares it with this function; the corrected lemma it rests on is
+    claim ``lemma``).
     """
     half = n / 2
     rademacher = c_X * c_Theta / math.sqrt(half)

@@ -19,8 +19,8 @@ Jaccard and accuracy are derived from their definitions (:mod:`.prop5_bayes_opti
 App. A.4 (proof of Thm. 7) re-defines W_{0,phi}, W_{1,phi} with phi(xi) and phi(-xi) swapped; that
 re-definition is compared with Eq. (3), and the printed G'(0) integrands are checked against the derivative
 of each.  Disagreements carry exact rational witnesses and evidence from the core library: a maximiser of
-U_phi on a finite-support population (found with :meth:`Population.evaluate`'s exact gradient, one-hot atoms
-so that theta is the vector of per-atom scores), at which central finite differences of
+U_phi on a finite-support population (found with :meth:`~lfverify.core.Population.evaluate`'s exact gradient,
+one-hot atoms so that theta is the vector of per-atom scores), at which central finite differences of
 ``FiniteSupportPopulation.surrogate_utility_of_scores`` vanish and the eta of every atom is reproduced by the
 derived stationary condition but not by the printed one.
 """
@@ -271,8 +271,8 @@ def _evidence_metric() -> LinearFractionalMetric:
 def surrogate_maximiser():
     """A maximiser of U_phi (logistic loss) over all per-atom scores of a 5-atom population.
 
-    One-hot atoms make theta the vector of per-atom scores, so :meth:`Population.evaluate` gives the exact
-    gradient of U_phi in the scores; BFGS from 0.  Returns (population, metric, loss, scores, U*)."""
+    One-hot atoms make theta the vector of per-atom scores, so :meth:`~lfverify.core.Population.evaluate` gives
+    the exact gradient of U_phi in the scores; BFGS from 0.  Returns (population, metric, loss, scores, U*)."""
     population = FiniteSupportPopulation(np.eye(len(_EVIDENCE_ETA)), np.array(_EVIDENCE_WEIGHTS),
                                          np.array(_EVIDENCE_ETA))
     metric, loss = _evidence_metric(), logistic()
