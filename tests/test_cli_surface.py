@@ -433,7 +433,6 @@ def test_bench_curve_sections_pass_their_labels_to_every_step(monkeypatch, tmp_p
     silently skipped) and `x_run_benchmark__mutmut_328` (plot_curves(ylabel=None))."""
     import lfverify.experiments._benchmark as command
     import lfverify.experiments._benchmark as datasets  # validate_options reads available_datasets here
-    import lfverify.experiments._figures as figures
     import lfverify.experiments._markdown as report
 
     monkeypatch.setattr(datasets, "available_datasets", lambda root=None: ["heart"])
@@ -451,7 +450,7 @@ def test_bench_curve_sections_pass_their_labels_to_every_step(monkeypatch, tmp_p
     monkeypatch.setattr(report, "markdown_curve_table", spy("table", "TABLE\n"))
     monkeypatch.setattr(report, "markdown_sample_complexity_claims", spy("claims C.5", "CLAIMS C.5\n"))
     monkeypatch.setattr(report, "markdown_tau_claims", spy("claims C.6", "CLAIMS C.6\n"))
-    monkeypatch.setattr(figures, "plot_curves", lambda c, path, **k: calls.append(("plot", (c, path), k)) or path)
+    monkeypatch.setattr(command, "plot_curves", lambda c, path, **k: calls.append(("plot", (c, path), k)) or path)
     out = tmp_path / "b"
     options = command.BenchOptions(out=out, datasets=("heart",), metrics=("f1",), methods=("ERM",),
                                    experiments=(experiment,), trials=1, sizes=(20,), taus=(0.5,), jobs=1, alpha=0.1)

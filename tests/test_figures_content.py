@@ -42,7 +42,7 @@ def saved(monkeypatch):
         calls.append(SimpleNamespace(fig=fig, path=Path(path), kwargs=kwargs))
         return Path(path)
 
-    for module in (plotting, pb_figures, sim_figures):
+    for module in (plotting, pb_figures, sim_figures, cal, ub):  # every module that binds save_figure
         monkeypatch.setattr(module, "save_figure", spy)
     yield calls
     plt = plotting.pyplot()
@@ -463,7 +463,7 @@ def test_loglog_rate_points_of_arithmetic_means_fail_the_geometric_mean_check(sa
     the test above fails: (1 + e^0.2) / 2 = 1.1107013790800849 is not exp(0.1) = 1.1051709180756476."""
     import lfverify.simulations._intervals as intervals
 
-    monkeypatch.setattr(intervals, "geometric_mean_interval", intervals.mean_interval)
+    monkeypatch.setattr(sim_figures, "geometric_mean_interval", intervals.mean_interval)
     sim_figures.loglog_rate_figure(tmp_path / "rate.png", _RATE_SERIES[:1], title="t", ylabel="y")
     [ax] = saved[0].fig.axes
     assert ax.containers[0].lines[0].get_ydata()[0] == pytest.approx(1.1107013790800849, rel=1e-13)
