@@ -98,6 +98,9 @@ def make_copy(target: Path, overrides: dict) -> str:
         raise RuntimeError("git archive failed")
     pyproject = target / "pyproject.toml"
     pyproject.write_text(configure(pyproject.read_text(encoding="utf-8"), overrides), encoding="utf-8")
+    # mutants/ is on PYTHONPATH (environment()): if it did not exist when `mutmut run` starts, Python would cache
+    # that path entry as empty, and mutmut's stats run would import lfverify from the checkout, without trampolines
+    (target / "mutants").mkdir()
     return commit
 
 

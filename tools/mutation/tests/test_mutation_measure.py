@@ -155,3 +155,19 @@ def test_mutmuts_population_of_a_module_is_listed_without_running_it(tmp_path):
     assert any(n.startswith("lfverify.m.x_add__") for n in names) and len(set(names)) == len(names)
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["lfverify", "m.py", "pyproject.toml"]
     assert Path.cwd() != tmp_path
+
+
+def test_the_copy_is_head_with_the_overrides_and_mutants_folder_ready(tmp_path):
+    """mutants/ must exist before mutmut starts (else Python caches the PYTHONPATH entry as empty and the stats run
+    imports the checkout); oracle: git's own HEAD and its file list."""
+    import subprocess
+
+    commit = measure.make_copy(tmp_path / "copy", {"only_mutate": ["lfverify/io/_atomic.py"]})
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=measure.REPO, capture_output=True, text=True).stdout
+    assert commit == head.strip()
+    assert (tmp_path / "copy" / "mutants").is_dir()
+    config = tomllib.loads((tmp_path / "copy" / "pyproject.toml").read_text())["tool"]["mutmut"]
+    assert config["only_mutate"] == ["lfverify/io/_atomic.py"]
+    tracked = subprocess.run(["git", "ls-tree", "-r", "--name-only", "HEAD", "lfverify"], cwd=measure.REPO,
+                             capture_output=True, text=True).stdout.split()
+    assert tracked and all((tmp_path / "copy" / t).is_file() for t in tracked)
