@@ -294,8 +294,11 @@ def measure(args, modules: dict[str, str], chosen: list[str], say=print) -> tupl
     started = time.perf_counter()
     copy = args.workdir / "copy"
     overrides = {"only_mutate": chosen}
-    if args.tests:
-        overrides["pytest_add_cli_args_test_selection"] = args.tests
+    if args.tests or args.deselect:
+        selection = args.tests or tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))[
+            "tool"]["mutmut"]["pytest_add_cli_args_test_selection"]
+        overrides["pytest_add_cli_args_test_selection"] = selection + [
+            a for node in args.deselect or () for a in ("--deselect", node)]
     commit = make_copy(copy, overrides)
     population, drawn = {}, {}
     for source in chosen:
@@ -341,6 +344,7 @@ def measure(args, modules: dict[str, str], chosen: list[str], say=print) -> tupl
                   "cpus": os.cpu_count(), "tool": "tools/mutation/measure.py", "mutmut": version("mutmut"),
                   "python": platform.python_version(),
                   "tests": ("the files " + ", ".join(args.tests) if args.tests else "the default suite (tests/)")
+                  + "".join(f" less {node}" for node in args.deselect or ())
                   + ", narrowed per function by mutmut's stats; each operator mutant in a fresh pytest process, on "
                     "the same tests"}
     fresh = {source: {"source": source, "module": modules[source], "provenance": provenance,
@@ -382,6 +386,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=2020)
     parser.add_argument("--tests", nargs="+", help="test files or node ids instead of [tool.mutmut]'s selection (a "
                         "quick run; the table says so)")
+    parser.add_argument("--deselect", action="append", help="a test (node id) left out of the selection; repeatable")
     parser.add_argument("--max-children", type=int, default=2)
     parser.add_argument("--workdir", type=Path, default=DEFAULT_WORKDIR, help="scratch folder (%(default)s)")
     parser.add_argument("--out", type=Path, default=OUT)
@@ -403,7 +408,8 @@ def main(argv=None) -> int:
                         last_run=run)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     write_atomically(args.out, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
-    write_atomically(args.out.with_suffix(".md"), report.markdown(data))
+    shown = args.out.resolve().relative_to(REPO) if args.out.resolve().is_relative_to(REPO) else args.out
+    write_atomically(args.out.with_suffix(".md"), report.markdown(data, shown.as_posix()))
     print(f"results: {args.out} and {args.out.with_suffix('.md')}; package {report.rate_text(data['overall'])}")
     return 0
 
