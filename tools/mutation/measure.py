@@ -30,6 +30,7 @@ import tarfile
 import tempfile
 import time
 import tomllib
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from importlib.metadata import version
@@ -180,7 +181,7 @@ def tests_of(copy: Path, module: str, key: str) -> list[str]:
     for pattern in (f"{module}.{key}__mutmut_1", f"{module}.x*"):
         try:
             tests = [t for t in mutmut(copy, "tests-for-mutant", pattern).split() if "::" in t]
-        except RuntimeError:  # a function without stats: KeyError in mutmut
+        except RuntimeError:  # mutmut found no stats
             tests = []
         if tests:
             return tests
@@ -188,10 +189,8 @@ def tests_of(copy: Path, module: str, key: str) -> list[str]:
 
 
 def test_files(tests) -> dict[str, int]:
-    files: dict[str, int] = {}
-    for test in tests:
-        files[test.split("::")[0]] = files.get(test.split("::")[0], 0) + 1
-    return dict(sorted(files.items()))
+    """Node ids -> {test file: number of its tests}."""
+    return dict(sorted(Counter(test.split("::")[0] for test in tests).items()))
 
 
 # ---------------------------------------------------------------------- the custom operators' mutants
@@ -279,9 +278,7 @@ def run_operator_mutants(copy: Path, mutants: list, max_children: int, say=print
 # ---------------------------------------------------------------------- a run
 def record(available: int, tried: dict[str, dict]) -> dict:
     """A stratum of the results file from its tried mutants' ``{"status", "diff", "tests"}``."""
-    counts: dict[str, int] = {}
-    for result in tried.values():
-        counts[result["status"]] = counts.get(result["status"], 0) + 1
+    counts = Counter(result["status"] for result in tried.values())
     undetected = {n: r for n, r in sorted(tried.items()) if r["status"] not in report.DETECTED}
     return {"available": available, "tried": report.compact_names(tried), "counts": dict(sorted(counts.items())),
             "undetected": {n: r["status"] for n, r in undetected.items()},
