@@ -180,12 +180,17 @@ def tests_of(copy: Path, module: str, key: str) -> list[str]:
     function mutmut put no trampoline on (decorated, nested classes), those reaching any of the module's functions."""
     for pattern in (f"{module}.{key}__mutmut_1", f"{module}.x*"):
         try:
-            tests = [t for t in mutmut(copy, "tests-for-mutant", pattern).split() if "::" in t]
+            tests = node_ids(mutmut(copy, "tests-for-mutant", pattern))
         except RuntimeError:  # mutmut found no stats
             tests = []
         if tests:
             return tests
     return []
+
+
+def node_ids(output: str) -> list[str]:
+    """The test node ids ``mutmut tests-for-mutant`` prints, one a line (a parametrized id may hold spaces)."""
+    return [line.strip() for line in output.splitlines() if "::" in line]
 
 
 def test_files(tests) -> dict[str, int]:
@@ -326,8 +331,8 @@ def measure(args, modules: dict[str, str], chosen: list[str], say=print) -> tupl
         status = statuses[name]
         undetected = status not in report.DETECTED
         diff = mutmut(copy, "show", name).partition("\n")[2].strip() if undetected else ""
-        tests = mutmut(copy, "tests-for-mutant", name).split() if undetected else []
-        results[name] = {"status": status, "diff": diff, "tests": [t for t in tests if "::" in t]}
+        tests = node_ids(mutmut(copy, "tests-for-mutant", name)) if undetected else []
+        results[name] = {"status": status, "diff": diff, "tests": tests}
     t1 = time.perf_counter()
     say(f"operators: {len(ours)} mutants")
     for name, result in run_operator_mutants(copy, ours, args.max_children, say=say).items():

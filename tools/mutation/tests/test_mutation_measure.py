@@ -75,6 +75,12 @@ def test_mutmut_results_are_read_and_its_population_must_be_the_sampled_one():
         measure.check_population(statuses, {"lfverify.io._atomic": ["lfverify.io._atomic.x_f__mutmut_1"]})
 
 
+def test_node_ids_are_read_one_a_line_whatever_their_parameters_hold():
+    output = "tests/t.py::test_a[0.5-two words]\ntests/t.py::test_b\n  \nStats loaded\n"
+    assert measure.node_ids(output) == ["tests/t.py::test_a[0.5-two words]", "tests/t.py::test_b"]
+    assert measure.test_files(measure.node_ids(output)) == {"tests/t.py": 2}
+
+
 def test_pytest_exit_statuses_read_as_mutmuts_words():
     codes = (0, 1, 2, 3, 5, None, -9, import_hook.NOT_APPLIED, 4)
     assert [measure.status_of(c) for c in codes] == [
