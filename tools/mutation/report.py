@@ -212,8 +212,9 @@ def _measured_text(entry: dict) -> str:
 
 
 def _method_text(p: dict) -> str:
-    sample = ("all mutants" if p.get("sample") is None else
-              f"sample {p['sample']} per stratum (operators {p.get('operator_sample')}), seed {p['seed']}")
+    operator_sample = p.get("operator_sample", p.get("sample"))
+    sample = ("all mutants" if p.get("sample") is None and operator_sample is None else
+              f"sample {p['sample'] or 'all'} per stratum (operators {operator_sample or 'all'}), seed {p['seed']}")
     return (f"{p.get('tool', 'tools/mutation/measure.py')}, mutmut {p.get('mutmut', '?')}, Python "
             f"{p.get('python', '?')}; {sample}, --max-children {p['max_children']} on {p['cpus']} CPUs; tests: "
             f"{p.get('tests', 'the default suite')}")
