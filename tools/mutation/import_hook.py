@@ -1,13 +1,11 @@
-"""pytest plugin of mutation_testing.py's widened operator runs (issue 17): one module imported from a mutant's source.
+"""pytest plugin that imports one module from a mutant's source: how measure.py runs the custom operators' mutants.
 
-mutation_runner.py patches a mutant into functions that are already live in a warm process, which cannot reach a
-function that ran before the patch: at import time (``POPULATIONS = _populations()``), during test collection, or
-once behind a cache.  A widened run instead starts a fresh pytest process with this plugin (``-p
-mutation_import_hook``, benchmarks/ on ``PYTHONPATH``) and the environment variable :data:`ENV` naming a JSON file
-``{"module": dotted name, "source": the mutated source of the whole module}``.  The plugin puts a finder first on
-``sys.meta_path`` before any test module is imported; when the module is imported, its code is compiled from that
-source (with the real file name, so tracebacks point at the module; no bytecode is read or written).  Nothing is
-written to disk.
+mutmut 3.8 can only run its own mutants (behind its trampolines), so an operator mutant runs in a fresh pytest
+process with this plugin (``-p import_hook``, this folder on ``PYTHONPATH``) and the environment variable
+:data:`ENV` naming a JSON file ``{"module": dotted name, "source": the mutated source of the whole module}``.  The
+plugin puts a finder first on ``sys.meta_path`` before any test module is imported; when the module is imported,
+its code is compiled from that source (with the real file name, so tracebacks point at the module).  Nothing is
+written to disk, so several mutants of one module can run at once.
 
 Exit status: pytest's own, except :data:`NOT_APPLIED` when the module was never imported by the session (the
 mutant never ran, so the run says nothing about it) or was imported before the plugin could install its finder.
@@ -22,7 +20,7 @@ import os
 import sys
 
 ENV = "LFVERIFY_MUTANT_SOURCE"
-#: exit status of a run whose mutant was not applied (the same code as mutation_runner.py's ``NOT_APPLIED``)
+#: exit status of a run whose mutant was not applied
 NOT_APPLIED = 97
 
 

@@ -1,4 +1,8 @@
-"""Mutation operators that mutmut 3.8 lacks, built on Python's ``ast`` (issue 17, item 1).
+"""Mutation operators that mutmut 3.8 lacks, built on Python's ``ast``: this project's own part of the tool.
+
+mutmut has no public way to add operators (its mutators are fixed in mutmut/mutation/mutators.py), so these are
+generated here and run by measure.py, each mutant in a fresh pytest process that imports the mutated module source
+(import_hook.py).
 
 mutmut changes operators, constants, comparisons and drops arguments of calls with two or more arguments.  The
 plausible mistakes of a statistics pipeline are of another kind, and these operators make them:
@@ -91,8 +95,8 @@ class Mutant:
     """One mutant of one function: its deterministic name, where it is and the edits that make it."""
 
     name: str
-    module: str  #: dotted module, e.g. lfverify.paper_benchmark.statistics
-    path: str  #: source path relative to the repository, e.g. lfverify/paper_benchmark/statistics.py
+    module: str  #: dotted module, e.g. lfverify.experiments._statistics
+    path: str  #: source path relative to the repository, e.g. lfverify/experiments/_statistics.py
     function: str  #: qualified name, e.g. one_sided_p_value or Class.method
     key: str  #: mutmut's mangled function name (x_f or xǁClassǁmethod), the key of its per-function stats
     operator: str
@@ -105,12 +109,6 @@ class Mutant:
     def apply(self, source: str) -> str:
         """The module source with this mutant's edits."""
         return apply_edits(source, self.edits)
-
-    def to_json(self) -> dict:
-        return {"name": self.name, "module": self.module, "path": self.path, "function": self.function,
-                "key": self.key, "operator": self.operator, "index": self.index, "firstlineno": self.firstlineno,
-                "edits": [[e.start, e.end, e.text] for e in self.edits], "description": self.description,
-                "diff": self.diff}
 
 
 def operator_of(name: str) -> str | None:

@@ -1,0 +1,420 @@
+"""Mutation testing of lfverify/, per module: mutmut 3.8 plus this project's own operators, sampled, with a table.
+
+    python tools/mutation/measure.py --plan                                  # populations and samples, no runs
+    python tools/mutation/measure.py --module lfverify/io/_atomic.py --sample 10 --operator-sample 1
+    python tools/mutation/measure.py --sample 100                            # every module (many hours)
+    python tools/mutation/measure.py --report-only                           # the table again from the results
+
+mutmut does the work through its public commands, in a ``git archive HEAD`` copy (so a row names a commit) whose
+``[tool.mutmut]`` (pyproject.toml) gets ``only_mutate`` = the measured modules: ``mutmut run NAME...`` on the
+sampled mutants, ``mutmut results --all true`` for their statuses, ``mutmut show`` for the diffs of those not
+detected and ``mutmut tests-for-mutant`` for the tests that reach a function.  What is kept here is what mutmut has
+no public way to do: sampling each stratum (mutmut runs all mutants or the named ones), the custom operators
+(operators.py; each mutant runs in a fresh pytest process that imports the mutated module, import_hook.py), the
+equivalence records and the per-module table (report.py).  See README.md beside this file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import os
+import platform
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import tomllib
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timezone
+from importlib.metadata import version
+from pathlib import Path
+
+import import_hook
+import operators
+import report
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+PACKAGE = "lfverify"
+OUT = HERE / "results" / "mutation.json"
+DEFAULT_WORKDIR = Path(tempfile.gettempdir()) / "lfverify-mutation"
+#: an operator mutant's wall limit: this times the seconds of a clean run of its module's tests, plus the constant
+CLEAN_MULTIPLIER, CLEAN_CONSTANT = 5.0, 30.0
+
+
+# ---------------------------------------------------------------------- modules
+def dotted(source: str) -> str:
+    """lfverify/core/_metrics.py -> lfverify.core._metrics; lfverify/proofs/__init__.py -> lfverify.proofs."""
+    name = source.removesuffix(".py").replace("/", ".")
+    return name.removesuffix(".__init__")
+
+
+def discover(root: Path) -> tuple[dict[str, str], dict[str, str]]:
+    """Every ``.py`` file of the package: (measured source path -> dotted name, excluded path -> reason).  Found
+    from the tree, so moved or new modules need no edit here; a file without a function has nothing to mutate."""
+    modules, excluded = {}, {}
+    for path in sorted((root / PACKAGE).rglob("*.py")):
+        source = path.relative_to(root).as_posix()
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        if any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) for n in ast.walk(tree)):
+            modules[source] = dotted(source)
+        else:
+            excluded[source] = "no function: only imports, constants and re-exports, nothing to mutate"
+    return modules, excluded
+
+
+def select(requested, modules: dict[str, str]) -> list[str]:
+    """The source paths named by ``--module`` (a source path or a dotted name); all modules by default."""
+    by_name = {name: source for source, name in modules.items()}
+    chosen = []
+    for item in requested or modules:
+        source = item if item in modules else by_name.get(item)
+        if source is None:
+            raise ValueError(f"--module must name a module of {PACKAGE}/ (e.g. {next(iter(modules))}); got {item!r}")
+        if source not in chosen:
+            chosen.append(source)
+    return chosen
+
+
+# ---------------------------------------------------------------------- the copy and mutmut
+def make_copy(target: Path, overrides: dict) -> str:
+    """``git archive HEAD`` into ``target`` (emptied first), with ``overrides`` in its ``[tool.mutmut]``; returns
+    HEAD's commit."""
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, check=True, capture_output=True,
+                            text=True).stdout.strip()
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    archive = subprocess.Popen(["git", "archive", commit], cwd=REPO, stdout=subprocess.PIPE)
+    with tarfile.open(fileobj=archive.stdout, mode="r|") as tar:
+        tar.extractall(target, filter="data")
+    if archive.wait() != 0:
+        raise RuntimeError("git archive failed")
+    pyproject = target / "pyproject.toml"
+    pyproject.write_text(configure(pyproject.read_text(encoding="utf-8"), overrides), encoding="utf-8")
+    # mutants/ is on PYTHONPATH (environment()): if it did not exist when `mutmut run` starts, Python would cache
+    # that path entry as empty, and mutmut's stats run would import lfverify from the checkout, without trampolines
+    (target / "mutants").mkdir()
+    return commit
+
+
+def configure(pyproject: str, overrides: dict) -> str:
+    """The text of pyproject.toml with ``overrides`` (e.g. ``only_mutate``: the measured modules) set in its
+    ``[tool.mutmut]``, the section rewritten from its parsed values (mutmut reads its configuration only there)."""
+    config = {**tomllib.loads(pyproject)["tool"]["mutmut"], **overrides}
+    start = pyproject.index("[tool.mutmut]\n")
+    following = re.compile(r"^\[", re.M).search(pyproject, start + 1)
+    end = following.start() if following else len(pyproject)
+    section = "[tool.mutmut]\n" + "".join(f"{key} = {json.dumps(value)}\n" for key, value in config.items())
+    return pyproject[:start] + section + ("\n" if following else "") + pyproject[end:]
+
+
+def mutmut_population(copy: Path, source: str) -> list[str]:
+    """The names of every mutmut mutant of a module, without running anything.
+
+    Not a public interface of mutmut 3.8 (pinned in README.md): mutmut has no command that lists mutants without
+    also running them, and sampling needs the population first.  The names are checked after the run against
+    ``mutmut results --all true``, which lists every mutant mutmut generated (:func:`check_population`)."""
+    from mutmut.mutation.file_mutation import mutate_file_contents
+
+    here = os.getcwd()
+    os.chdir(copy)  # mutmut reads its configuration (do_not_mutate_patterns) from ./pyproject.toml
+    try:
+        names = mutate_file_contents(source, Path(source).read_text(encoding="utf-8")).mutant_names
+    finally:
+        os.chdir(here)
+    return sorted(f"{dotted(source)}.{name}" for name in names)
+
+
+def environment(pythonpath: str) -> dict[str, str]:
+    """The runs' environment: the CI Hypothesis profile, one BLAS thread per process (two runs share 2 cores), and
+    ``pythonpath`` first, so that a test that starts ``python -m lfverify`` imports the copy, not the checkout."""
+    return {**os.environ, "LFVERIFY_HYPOTHESIS_PROFILE": "ci", "PYTHONDONTWRITEBYTECODE": "1",
+            "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "PYTHONPATH": pythonpath}
+
+
+def mutmut(copy: Path, *args: str, log: Path | None = None) -> str:
+    """``mutmut ARGS`` in the copy (public commands only); its output, or RuntimeError on a non-zero exit."""
+    command = [shutil.which("mutmut", path=Path(sys.executable).parent) or "mutmut", *args]
+    env = environment(str(copy / "mutants"))
+    if log is None:
+        done = subprocess.run(command, cwd=copy, env=env, capture_output=True, text=True)
+        output, code = done.stdout + done.stderr, done.returncode
+    else:
+        with open(log, "a", encoding="utf-8") as out:
+            code = subprocess.run(command, cwd=copy, env=env, stdout=out, stderr=subprocess.STDOUT).returncode
+        output = log.read_text(encoding="utf-8")[-3000:]
+    if code != 0:
+        raise RuntimeError(f"mutmut {args[0]} exited with {code}:\n{output[-3000:]}")
+    return output
+
+
+def parse_results(text: str) -> dict[str, str]:
+    """``mutmut results --all true`` -> mutant name -> status."""
+    found = {}
+    for line in text.splitlines():
+        name, sep, status = line.strip().rpartition(": ")
+        if sep and "__mutmut_" in name:
+            found[name] = status
+    return found
+
+
+def check_population(statuses: dict[str, str], population: dict[str, list[str]]) -> None:
+    """mutmut's own list of its mutants of each measured module must be the population that was sampled."""
+    for module, names in population.items():
+        listed = sorted(n for n in statuses if operators.function_key_of(n).rpartition(".")[0] == module)
+        if listed != names:
+            raise RuntimeError(f"{module}: mutmut generated {len(listed)} mutants, the sample was drawn from "
+                               f"{len(names)} (mutmut's mutant generation changed?)")
+
+
+def tests_of(copy: Path, module: str, key: str) -> list[str]:
+    """The tests mutmut's stats saw reach function ``key`` of ``module`` (``mutmut tests-for-mutant``), else, for a
+    function mutmut put no trampoline on (decorated, nested classes), those reaching any of the module's functions."""
+    for pattern in (f"{module}.{key}__mutmut_1", f"{module}.x*"):
+        try:
+            tests = node_ids(mutmut(copy, "tests-for-mutant", pattern))
+        except RuntimeError:  # mutmut found no stats
+            tests = []
+        if tests:
+            return tests
+    return []
+
+
+def node_ids(output: str) -> list[str]:
+    """The test node ids ``mutmut tests-for-mutant`` prints, one a line (a parametrized id may hold spaces)."""
+    return [line.strip() for line in output.splitlines() if "::" in line]
+
+
+def test_files(tests) -> dict[str, int]:
+    """Node ids -> {test file: number of its tests}."""
+    return dict(sorted(Counter(test.split("::")[0] for test in tests).items()))
+
+
+# ---------------------------------------------------------------------- the custom operators' mutants
+_LIVE: set[int] = set()
+
+
+def run_pytest(copy: Path, module: str, source: str, tests: list[str], limit: float) -> tuple[int | None, float]:
+    """One fresh ``pytest -x`` on ``tests`` in the copy, ``module`` imported from ``source`` (import_hook.py): its
+    exit status (None past ``limit`` seconds, its whole process group killed) and its wall seconds."""
+    with tempfile.NamedTemporaryFile("w", suffix=".json", dir=copy, delete=False) as spec:
+        json.dump({"module": module, "source": source}, spec)
+    env = {**environment(f"{copy}{os.pathsep}{HERE}"), import_hook.ENV: spec.name}
+    start = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p",
+                             "import_hook", *tests], cwd=copy, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)  # its group: pytest's children too
+    _LIVE.add(proc.pid)
+    try:
+        code = proc.wait(timeout=limit)
+    except subprocess.TimeoutExpired:
+        code = None
+    finally:
+        _kill_group(proc.pid)
+        proc.wait()
+        _LIVE.discard(proc.pid)
+        os.unlink(spec.name)
+    return code, time.perf_counter() - start
+
+
+def _kill_group(pid: int) -> None:
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def status_of(code: int | None) -> str:
+    """pytest's exit status -> mutmut's words: 0 survived; 1 a test failed, 2 collection failed (the mutated module
+    does not import), 3 internal error -> killed; 5 no tests; a signal -> segfault; over the limit -> timeout."""
+    if code is None:
+        return "timeout"
+    if code in (1, 2, 3):
+        return "killed"
+    if code < 0:
+        return "segfault"
+    return {0: "survived", 5: "no tests", import_hook.NOT_APPLIED: "not applied"}.get(code, "suspicious")
+
+
+def run_operator_mutants(copy: Path, mutants: list, max_children: int, say=print) -> dict[str, dict]:
+    """Status and tests of each operator mutant; per module first a clean run of all their tests through the hook
+    with the module's own source, which must pass (the hook in force, the suite green), and gives the limit."""
+    results, jobs = {}, []
+    for module in sorted({m.module for m in mutants}):
+        mine = [m for m in mutants if m.module == module]
+        source = (copy / mine[0].path).read_text(encoding="utf-8")
+        tests = {m.name: tests_of(copy, module, m.key) for m in mine}
+        union = sorted({t for ts in tests.values() for t in ts})
+        if union:
+            code, seconds = run_pytest(copy, module, source, union, 3600.0)
+            if code != 0:
+                raise RuntimeError(f"the clean run of {module}'s tests through import_hook exited with {code}")
+            say(f"  [operators] {module}: clean run of {len(union)} tests in {seconds:.0f} s")
+        for m in mine:
+            if tests[m.name]:
+                jobs.append((m, m.apply(source), tests[m.name], CLEAN_MULTIPLIER * seconds + CLEAN_CONSTANT))
+            else:
+                results[m.name] = {"status": "no tests", "tests": []}
+
+    def one(job):
+        m, mutated, tests, limit = job
+        code, _ = run_pytest(copy, m.module, mutated, tests, limit)
+        return m.name, {"status": status_of(code), "tests": tests}
+
+    with ThreadPoolExecutor(max_children) as pool:
+        try:
+            results.update(pool.map(one, jobs))
+        except BaseException:  # Ctrl-C: no child outlives the tool
+            pool.shutdown(cancel_futures=True, wait=False)
+            for pid in list(_LIVE):
+                _kill_group(pid)
+            raise
+    return results
+
+
+# ---------------------------------------------------------------------- a run
+def record(available: int, tried: dict[str, dict]) -> dict:
+    """A stratum of the results file from its tried mutants' ``{"status", "diff", "tests"}``."""
+    counts = Counter(result["status"] for result in tried.values())
+    undetected = {n: r for n, r in sorted(tried.items()) if r["status"] not in report.DETECTED}
+    return {"available": available, "tried": report.compact_names(tried), "counts": dict(sorted(counts.items())),
+            "undetected": {n: r["status"] for n, r in undetected.items()},
+            "diffs": {n: r["diff"] for n, r in undetected.items()},
+            "tests_of": {n: test_files(r["tests"]) for n, r in undetected.items()}}
+
+
+def measure(args, modules: dict[str, str], chosen: list[str], say=print) -> tuple[dict, dict]:
+    """Measure the ``chosen`` modules; (fresh module entries, last_run)."""
+    started = time.perf_counter()
+    copy = args.workdir / "copy"
+    overrides = {"only_mutate": chosen}
+    if args.tests or args.deselect:
+        selection = args.tests or tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))[
+            "tool"]["mutmut"]["pytest_add_cli_args_test_selection"]
+        overrides["pytest_add_cli_args_test_selection"] = selection + [
+            a for node in args.deselect or () for a in ("--deselect", node)]
+    commit = make_copy(copy, overrides)
+    population, drawn = {}, {}
+    for source in chosen:
+        module, text = modules[source], (copy / source).read_text(encoding="utf-8")
+        strata = {report.MUTMUT: mutmut_population(copy, source)}
+        for m in operators.generate_mutants(text, module, source):
+            strata.setdefault(m.operator, []).append(m)
+        population[source] = strata
+        drawn[source] = {}
+        for kind, items in strata.items():
+            by_name = {(i if isinstance(i, str) else i.name): i for i in items}
+            n = args.sample if kind == report.MUTMUT else args.operator_sample
+            drawn[source][kind] = [by_name[x] for x in report.sample_names(by_name, n, seed=args.seed,
+                                                                             stratum=f"{module}:{kind}")]
+        say(f"{source}: " + ", ".join(f"{k} {len(drawn[source][k])}/{len(v)}" for k, v in strata.items()))
+    if args.plan:
+        return {}, {}
+    names = [n for d in drawn.values() for n in d[report.MUTMUT]]
+    ours = [m for d in drawn.values() for k, ms in d.items() if k != report.MUTMUT for m in ms]
+    t0 = time.perf_counter()
+    if names:
+        say(f"mutmut run: {len(names)} mutants (log: {copy / 'mutmut.log'})")
+        mutmut(copy, "run", "--max-children", str(args.max_children), *names, log=copy / "mutmut.log")
+    statuses = parse_results(mutmut(copy, "results", "--all", "true")) if names else {}
+    check_population(statuses, {modules[s]: population[s][report.MUTMUT] for s in chosen} if names else {})
+    results = {}
+    for name in names:
+        status = statuses[name]
+        undetected = status not in report.DETECTED
+        diff = mutmut(copy, "show", name).partition("\n")[2].strip() if undetected else ""
+        tests = node_ids(mutmut(copy, "tests-for-mutant", name)) if undetected else []
+        results[name] = {"status": status, "diff": diff, "tests": tests}
+    t1 = time.perf_counter()
+    say(f"operators: {len(ours)} mutants")
+    for name, result in run_operator_mutants(copy, ours, args.max_children, say=say).items():
+        results[name] = result
+    for m in ours:
+        results[m.name]["diff"] = m.diff
+    t2 = time.perf_counter()
+    date = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    provenance = {"commit": commit, "source": "git archive HEAD", "date": date, "sample": args.sample,
+                  "operator_sample": args.operator_sample, "seed": args.seed, "max_children": args.max_children,
+                  "cpus": os.cpu_count(), "tool": "tools/mutation/measure.py", "mutmut": version("mutmut"),
+                  "python": platform.python_version(),
+                  "tests": ("the files " + ", ".join(args.tests) if args.tests else "the default suite (tests/)")
+                  + "".join(f" less {node}" for node in args.deselect or ())
+                  + ", narrowed per function by mutmut's stats; each operator mutant in a fresh pytest process, on "
+                    "the same tests"}
+    fresh = {source: {"source": source, "module": modules[source], "provenance": provenance,
+                      "strata": {kind: record(len(population[source][kind]),
+                                              {(i if isinstance(i, str) else i.name):
+                                               results[i if isinstance(i, str) else i.name] for i in items})
+                                 for kind, items in drawn[source].items()}}
+             for source in chosen}
+    run = {"date": date, "tried": len(names) + len(ours), "modules": chosen,
+           "seconds": {"mutmut": round(t1 - t0, 1), "operators": round(t2 - t1, 1),
+                       "total": round(time.perf_counter() - started, 1)},
+           "note": f"mutmut {t1 - t0:.0f} s for {len(names)} mutants including its mutant generation, stats run "
+                   f"and clean run; operators {t2 - t1:.0f} s for {len(ours)}"}
+    return fresh, run
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write through a temporary file in the same folder and rename it over ``path``."""
+    with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, delete=False) as tmp:
+        tmp.write(text)
+    os.chmod(tmp.name, 0o644)
+    os.replace(tmp.name, path)
+
+
+def _sample(text: str) -> int | None:
+    if text == "all":
+        return None
+    if int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1 or 'all'; got {text}")
+    return int(text)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--module", action="append", help="source path or dotted name; repeatable; default: all")
+    parser.add_argument("--sample", type=_sample, default=100, help="mutmut mutants per module, or 'all' (%(default)s)")
+    parser.add_argument("--operator-sample", type=_sample, default=None,
+                        help="mutants per module and custom operator, or 'all' (default: as --sample)")
+    parser.add_argument("--seed", type=int, default=2020)
+    parser.add_argument("--tests", nargs="+", help="test files or node ids instead of [tool.mutmut]'s selection (a "
+                        "quick run; the table says so)")
+    parser.add_argument("--deselect", action="append", help="a test (node id) left out of the selection; repeatable")
+    parser.add_argument("--max-children", type=int, default=2)
+    parser.add_argument("--workdir", type=Path, default=DEFAULT_WORKDIR, help="scratch folder (%(default)s)")
+    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--plan", action="store_true", help="print populations and samples, run nothing")
+    parser.add_argument("--report-only", action="store_true", help="rebuild the table from the results file")
+    args = parser.parse_args(argv)
+    if args.operator_sample is None:
+        args.operator_sample = args.sample
+    modules, excluded = discover(REPO)
+    try:
+        chosen = select(args.module, modules)
+    except ValueError as exc:
+        parser.error(str(exc))
+    previous = json.loads(args.out.read_text(encoding="utf-8")) if args.out.exists() else {"modules": {}}
+    fresh, run = ({}, previous.get("last_run")) if args.report_only else measure(args, modules, chosen)
+    if args.plan:
+        return 0
+    data = report.build({**previous["modules"], **fresh}, discovered=list(modules), excluded=excluded,
+                        last_run=run)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    write_atomically(args.out, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    shown = args.out.resolve().relative_to(REPO) if args.out.resolve().is_relative_to(REPO) else args.out
+    write_atomically(args.out.with_suffix(".md"), report.markdown(data, shown.as_posix()))
+    print(f"results: {args.out} and {args.out.with_suffix('.md')}; package {report.rate_text(data['overall'])}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

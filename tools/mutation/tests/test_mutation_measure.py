@@ -1,0 +1,179 @@
+"""tools/mutation/measure.py and import_hook.py: module discovery, mutmut's configuration, reading mutmut's output,
+and the custom operators' runs (real pytest processes on a tiny package in a temporary folder; a few seconds).
+
+Oracles: trees, configurations and outputs written by hand; tiny packages whose tests fail exactly on the
+hand-made mutants.
+"""
+
+import re
+import time
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import import_hook
+import measure
+
+MODULE = 'TABLE = {"a": 1.0, "b": 2.0}\n\n\ndef value(key):\n    return TABLE[key]\n'
+TEST = "from lfverify.m import value\n\n\ndef test_value():\n    assert value('b') == 2.0\n"
+
+
+def test_modules_are_found_in_the_tree_and_files_without_a_function_are_excluded(tmp_path):
+    (tmp_path / "lfverify" / "core").mkdir(parents=True)
+    (tmp_path / "lfverify" / "__init__.py").write_text("from .core import f\n")
+    (tmp_path / "lfverify" / "core" / "__init__.py").write_text("def f():\n    return 1\n")
+    (tmp_path / "lfverify" / "core" / "_m.py").write_text("class C:\n    def g(self):\n        return 2\n")
+    (tmp_path / "lfverify" / "_version.py").write_text("__version__ = '1'\n")
+    modules, excluded = measure.discover(tmp_path)
+    assert modules == {"lfverify/core/__init__.py": "lfverify.core", "lfverify/core/_m.py": "lfverify.core._m"}
+    assert sorted(excluded) == ["lfverify/__init__.py", "lfverify/_version.py"]
+    assert measure.select(["lfverify.core._m", "lfverify/core/__init__.py", "lfverify.core"], modules) == [
+        "lfverify/core/_m.py", "lfverify/core/__init__.py"]
+    assert measure.select(None, modules) == list(modules)
+    with pytest.raises(ValueError, match="--module must name a module"):
+        measure.select(["lfverify.core.missing"], modules)
+
+
+def test_the_committed_mutmut_configuration_mutates_the_package_against_the_default_suite():
+    """What mutmut reads: the package, no only_mutate (measure.py sets it), the suite less three deselected tests
+    that exist, and every also_copy entry present."""
+    config = tomllib.loads((measure.REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mutmut"]
+    assert config["source_paths"] == ["lfverify"] and "only_mutate" not in config
+    selection = config["pytest_add_cli_args_test_selection"]
+    assert selection[0] == "tests" and selection[1::2] == ["--deselect"] * 3
+    for node in selection[2::2]:
+        path, _, name = node.partition("::")
+        assert re.search(rf"^def {name}\(", (measure.REPO / path).read_text(encoding="utf-8"), re.M), node
+    assert all((measure.REPO / p).exists() for p in config["also_copy"])
+
+
+def test_the_copys_configuration_gets_the_overrides_and_keeps_everything_else():
+    text = (measure.REPO / "pyproject.toml").read_text(encoding="utf-8")
+    configured = tomllib.loads(measure.configure(text, {"only_mutate": ["lfverify/io/_atomic.py"],
+                                                        "timeout_multiplier": 2.0}))
+    original = tomllib.loads(text)
+    assert configured["tool"]["mutmut"] == {**original["tool"]["mutmut"], "only_mutate": ["lfverify/io/_atomic.py"],
+                                            "timeout_multiplier": 2.0}
+    assert {k: v for k, v in configured.items() if k != "tool"} == {k: v for k, v in original.items() if k != "tool"}
+    assert configured["tool"]["pytest"] == original["tool"]["pytest"]
+    middle = '[tool.mutmut]\nsource_paths = ["p"]\n\n[tool.other]\nx = 1\n'
+    assert tomllib.loads(measure.configure(middle, {"debug": True})) == {
+        "tool": {"mutmut": {"source_paths": ["p"], "debug": True}, "other": {"x": 1}}}
+
+
+def test_mutmut_results_are_read_and_its_population_must_be_the_sampled_one():
+    output = ("    lfverify.io._atomic.x_f__mutmut_1: killed\n    lfverify.io._atomic.x_f__mutmut_2: no tests\n"
+              "    lfverify.io.xǁCǁg__mutmut_1: survived\nsome other line\n")
+    statuses = measure.parse_results(output)
+    assert statuses == {"lfverify.io._atomic.x_f__mutmut_1": "killed", "lfverify.io._atomic.x_f__mutmut_2": "no tests",
+                        "lfverify.io.xǁCǁg__mutmut_1": "survived"}
+    measure.check_population(statuses, {"lfverify.io._atomic": ["lfverify.io._atomic.x_f__mutmut_1",
+                                                                "lfverify.io._atomic.x_f__mutmut_2"],
+                                        "lfverify.io": ["lfverify.io.xǁCǁg__mutmut_1"]})
+    with pytest.raises(RuntimeError, match="mutmut generated 2 mutants, the sample was drawn from 1"):
+        measure.check_population(statuses, {"lfverify.io._atomic": ["lfverify.io._atomic.x_f__mutmut_1"]})
+
+
+def test_node_ids_are_read_one_a_line_whatever_their_parameters_hold():
+    output = "tests/t.py::test_a[0.5-two words]\ntests/t.py::test_b\n  \nStats loaded\n"
+    assert measure.node_ids(output) == ["tests/t.py::test_a[0.5-two words]", "tests/t.py::test_b"]
+    assert measure.test_files(measure.node_ids(output)) == {"tests/t.py": 2}
+
+
+def test_pytest_exit_statuses_read_as_mutmuts_words():
+    codes = (0, 1, 2, 3, 5, None, -9, import_hook.NOT_APPLIED, 4)
+    assert [measure.status_of(c) for c in codes] == [
+        "survived", "killed", "killed", "killed", "no tests", "timeout", "segfault", "not applied", "suspicious"]
+
+
+def test_a_stratum_records_counts_and_what_a_test_writer_needs_of_the_undetected():
+    tried = {"m.x_f__lfv_args_1": {"status": "killed", "diff": "d1", "tests": ["tests/t.py::a"]},
+             "m.x_f__lfv_args_2": {"status": "survived", "diff": "d2", "tests": ["tests/t.py::a", "tests/u.py::b"]}}
+    assert measure.record(7, tried) == {
+        "available": 7, "tried": {"m.x_f__lfv_args": [1, 2]}, "counts": {"killed": 1, "survived": 1},
+        "undetected": {"m.x_f__lfv_args_2": "survived"}, "diffs": {"m.x_f__lfv_args_2": "d2"},
+        "tests_of": {"m.x_f__lfv_args_2": {"tests/t.py": 1, "tests/u.py": 1}}}
+
+
+# ---------------------------------------------------------------------- operator mutants in fresh pytest processes
+@pytest.fixture
+def copy(tmp_path):
+    (tmp_path / "lfverify").mkdir()
+    (tmp_path / "lfverify" / "__init__.py").write_text("")
+    (tmp_path / "lfverify" / "m.py").write_text(MODULE)
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_m.py").write_text(TEST)
+    (tmp_path / "tests" / "test_other.py").write_text("def test_other():\n    assert True\n")
+    (tmp_path / "tests" / "test_slow.py").write_text(
+        "import pathlib, subprocess, sys, time\nfrom lfverify.m import value\n\n\ndef test_slow():\n"
+        "    child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+        "    pathlib.Path('child.pid').write_text(str(child.pid))\n    time.sleep(60)\n")
+    return tmp_path
+
+
+def test_an_operator_mutant_runs_from_its_source_and_the_run_says_when_it_never_applied(copy):
+    """Oracle: the tests pass on the module's source and fail on a changed import-time table; a session that never
+    imports the module exits NOT_APPLIED; nothing is written into the package."""
+    assert measure.run_pytest(copy, "lfverify.m", MODULE, ["tests/test_m.py"], 120)[0] == 0
+    changed = MODULE.replace('"b": 2.0', '"b": 3.0')
+    assert measure.run_pytest(copy, "lfverify.m", changed, ["tests/test_m.py"], 120)[0] == 1
+    assert measure.run_pytest(copy, "lfverify.m", MODULE, ["tests/test_other.py"], 120)[0] == import_hook.NOT_APPLIED
+    assert (copy / "lfverify" / "m.py").read_text() == MODULE and not list(copy.glob("*.json"))
+
+
+def test_a_run_over_its_limit_is_a_timeout_and_takes_its_children_with_it(copy):
+    start = time.monotonic()
+    code, seconds = measure.run_pytest(copy, "lfverify.m", MODULE, ["tests/test_slow.py"], 5)
+    assert code is None and seconds < 30 and time.monotonic() - start < 30
+    assert not measure._LIVE
+    pid = int((copy / "child.pid").read_text())  # the test's own child, in pytest's process group
+    for _ in range(100):
+        if not Path(f"/proc/{pid}").exists() or Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] == "Z":
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError(f"the test's child {pid} outlived the run")
+
+
+def test_the_finder_loads_only_its_module_and_from_the_given_source(tmp_path):
+    (tmp_path / "tiny_hooked.py").write_text("VALUE = 1\n")
+    finder = import_hook.MutatedModuleFinder("tiny_hooked", "VALUE = 2\n")
+    assert finder.find_spec("json", None) is None
+    spec = finder.find_spec("tiny_hooked", [str(tmp_path)])
+    assert spec.origin == str(tmp_path / "tiny_hooked.py")
+    import importlib.util
+
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.VALUE == 2 and finder.applied == ["tiny_hooked"]
+
+
+def test_mutmuts_population_of_a_module_is_listed_without_running_it(tmp_path):
+    """Oracle: ``value`` has mutants (mutmut mutates the string key, at least), each named after the module and the
+    function, and the listing writes nothing."""
+    pytest.importorskip("mutmut")
+    (tmp_path / "pyproject.toml").write_text('[tool.mutmut]\nsource_paths = ["lfverify"]\n')
+    (tmp_path / "lfverify").mkdir()
+    (tmp_path / "lfverify" / "m.py").write_text(MODULE + "\n\ndef add(a, b):\n    return a + b\n")
+    names = measure.mutmut_population(tmp_path, "lfverify/m.py")
+    assert names and all(re.fullmatch(r"lfverify\.m\.x_(value|add)__mutmut_\d+", n) for n in names)
+    assert any(n.startswith("lfverify.m.x_add__") for n in names) and len(set(names)) == len(names)
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["lfverify", "m.py", "pyproject.toml"]
+    assert Path.cwd() != tmp_path
+
+
+def test_the_copy_is_head_with_the_overrides_and_mutants_folder_ready(tmp_path):
+    """mutants/ must exist before mutmut starts (else Python caches the PYTHONPATH entry as empty and the stats run
+    imports the checkout); oracle: git's own HEAD and its file list."""
+    import subprocess
+
+    commit = measure.make_copy(tmp_path / "copy", {"only_mutate": ["lfverify/io/_atomic.py"]})
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=measure.REPO, capture_output=True, text=True).stdout
+    assert commit == head.strip()
+    assert (tmp_path / "copy" / "mutants").is_dir()
+    config = tomllib.loads((tmp_path / "copy" / "pyproject.toml").read_text())["tool"]["mutmut"]
+    assert config["only_mutate"] == ["lfverify/io/_atomic.py"]
+    tracked = subprocess.run(["git", "ls-tree", "-r", "--name-only", "HEAD", "lfverify"], cwd=measure.REPO,
+                             capture_output=True, text=True).stdout.split()
+    assert tracked and all((tmp_path / "copy" / t).is_file() for t in tracked)
