@@ -64,7 +64,7 @@ def test_errata_file_is_in_sync_with_the_derivations(results):
 def test_cli_reports_a_regression_with_a_nonzero_exit(monkeypatch, capsys, results):
     planted = Claim("planted.claim", "a claim whose status changed", "none", "verified",
                     lambda: Outcome("undecided", "planted"))
-    monkeypatch.setattr("lfverify.proofs.all_claims", lambda: [planted])
+    monkeypatch.setattr("lfverify.app._proofs_command.all_claims", lambda: [planted])  # where the command looks
     assert cli.main(["proofs"]) == 1
     assert "REGRESSION (recorded: verified)" in capsys.readouterr().out
 
@@ -73,7 +73,7 @@ def test_cli_json_and_errata_output(monkeypatch, tmp_path, capsys, results):
     import json
 
     cached = [results[c.key] for c in CLAIMS]
-    monkeypatch.setattr("lfverify.proofs.run_claims", lambda claims, progress=None: cached)
+    monkeypatch.setattr("lfverify.app._proofs_command.run_claims", lambda claims, progress=None: cached)
     target = tmp_path / "ERRATA.md"
     assert cli.main(["proofs", "--json", "--errata", str(target)]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -163,7 +163,7 @@ def test_printed_statements_are_verbatim_from_the_tex():
 
 def test_cli_render_writes_the_folder_and_removes_stale_documents(monkeypatch, tmp_path, capsys, results, rendered):
     cached = [results[c.key] for c in CLAIMS]
-    monkeypatch.setattr("lfverify.proofs.run_claims", lambda claims, progress=None: cached)
+    monkeypatch.setattr("lfverify.app._proofs_command.run_claims", lambda claims, progress=None: cached)
     target = tmp_path / "deep" / "proofs"
     from lfverify.proofs._render import GENERATED
 
@@ -183,7 +183,7 @@ def test_cli_render_errors_are_one_line(monkeypatch, tmp_path, capsys, results):
     import os
 
     cached = [results[c.key] for c in CLAIMS]
-    monkeypatch.setattr("lfverify.proofs.run_claims", lambda claims, progress=None: cached)
+    monkeypatch.setattr("lfverify.app._proofs_command.run_claims", lambda claims, progress=None: cached)
     a_file = tmp_path / "proofs.md"
     a_file.write_text("x")
     assert cli.main(["proofs", "--render", str(a_file)]) == 2

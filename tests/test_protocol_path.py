@@ -186,7 +186,8 @@ def _install(mp, spy):
     wrap(protocol, "metric_object", metric_object)
     wrap(protocol, "_fit_proposed", step)
     wrap(protocol, "_fit_remedy", step)
-    wrap(baselines, "make_baseline", make_baseline)
+    wrap(protocol, "make_baseline", make_baseline)  # where run_trial looks it up
+    wrap(baselines, "make_baseline", make_baseline)  # the tests' own refits
     wrap(baselines._MetricIndependentFit, "for_metric", for_metric)
 
     # -- the fits
@@ -235,7 +236,8 @@ def _install(mp, spy):
         wrap(cls, "fit", baseline_fit)
     wrap(LinearSVC, "fit", sklearn_fit)
     wrap(LogisticRegression, "fit", sklearn_fit)
-    wrap(estimator, "erm_initial_parameters", erm_start)
+    wrap(estimator, "erm_initial_parameters", erm_start)  # the estimator's own ERM start (init="erm")
+    wrap(protocol, "erm_initial_parameters", erm_start)  # the protocol's shared ERM starts
     wrap(EmpiricalSurrogateUtility, "_set_data", objective_init)
     wrap(estimator, "maximize_surrogate_utility", optimizer)
     wrap(estimator, "_fit_cost_sensitive", cost_sensitive)
