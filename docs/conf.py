@@ -19,11 +19,9 @@ from pathlib import Path
 DOCS = Path(__file__).resolve().parent
 sys.path.insert(0, str(DOCS))
 
-from docutils import nodes  # noqa: E402
 from sphinx import addnodes  # noqa: E402
 from sphinx.ext import autosummary  # noqa: E402
 from sphinx.transforms import SphinxTransform  # noqa: E402
-from sphinx.transforms.post_transforms import SphinxPostTransform  # noqa: E402
 
 import apigen  # noqa: E402  (docs/apigen.py, found through the path above)
 import lfverify  # noqa: E402  (the installed package: the reference documents what pip installed)
@@ -70,40 +68,6 @@ def _write_api_pages(app):
     apigen.write_api_pages()
 
 
-def pending_links(docs: Path = DOCS) -> dict[str, str]:
-    """Repository path -> reason, from ``docs/pending_links.txt``: paths the pages may name before they exist."""
-    path = docs / "pending_links.txt"
-    if not path.exists():
-        return {}
-    entries = {}
-    for line in path.read_text().splitlines():
-        if line.strip() and not line.lstrip().startswith("#"):
-            target, _, reason = line.strip().partition(" ")
-            entries[target] = reason.strip()
-    return entries
-
-
-class _PendingLinks(SphinxPostTransform):
-    """A link to a path of ``docs/pending_links.txt`` is shown as its text until the file exists (MyST would
-    otherwise report a missing target); a link to any other missing file still fails the build."""
-
-    default_priority = 8  # before MyST's resolver (9)
-
-    def run(self, **kwargs):
-        pending = pending_links()
-        for node in list(self.document.findall(addnodes.pending_xref)):
-            if node.get("reftype") != "myst" or node.get("refdomain"):
-                continue
-            source = Path(self.env.doc2path(node.get("refdoc", self.env.docname))).parent
-            target = (source / node["reftarget"].partition("#")[0]).resolve()
-            try:
-                relative = target.relative_to(DOCS.parent).as_posix()
-            except ValueError:
-                continue
-            if relative in pending and not target.exists():
-                node.replace_self(node.children or [nodes.literal(relative, relative)])
-
-
 def _skip_foreign_members(app, what, name, obj, skip, options):
     """Document the members lfverify defines (inherited ones included), not those it inherits from scikit-learn,
     numpy or the standard library (``get_params``, ``set_score_request``, ``tuple.count``, ...)."""
@@ -141,5 +105,4 @@ class _RepositoryFiles(SphinxTransform):
 def setup(app):
     app.connect("builder-inited", _write_api_pages)
     app.connect("autodoc-skip-member", _skip_foreign_members)
-    app.add_post_transform(_PendingLinks)
     app.add_transform(_RepositoryFiles)

@@ -17,7 +17,6 @@ REPO = Path(__file__).resolve().parents[1]
 DOCS = REPO / "docs"
 README = REPO / "README.md"
 #: The one place that lists repository paths a page may name before they exist in this branch (see its header).
-PENDING_LINKS = DOCS / "pending_links.txt"
 #: README's size limit: a newcomer reads it to the end.
 README_MAX_BYTES = 8192
 
@@ -77,18 +76,6 @@ def anchors(text: str) -> set[str]:
         out.add(slug if slug not in seen else f"{slug}-{seen[slug]}")
         seen[slug] = seen.get(slug, 0) + 1
     return out
-
-
-def pending_links(path: Path = PENDING_LINKS) -> dict[str, str]:
-    """Repository path -> reason: paths a page may name before they exist (``docs/pending_links.txt``)."""
-    if not path.exists():
-        return {}
-    entries = {}
-    for line in path.read_text().splitlines():
-        if line.strip() and not line.lstrip().startswith("#"):
-            target, _, reason = line.strip().partition(" ")
-            entries[target] = reason.strip()
-    return entries
 
 
 # ------------------------------------------------------------------ the checkers
@@ -210,18 +197,15 @@ def _is_path_candidate(span: str) -> bool:
     return span.endswith("/") or bool(re.search(r"\.\w+$", last)) or (REPO / first).exists()
 
 
-def path_problems(text: str, repo: Path = REPO, pending: dict | None = None) -> list[str]:
+def path_problems(text: str, repo: Path = REPO) -> list[str]:
     """Every repository path named in a code span (from the repository's root) exists; a path with ``*`` or a
-    ``<placeholder>`` must match at least one file.  Outputs of commands (:data:`NOT_REPOSITORY_PATHS`) and the
-    pending paths are exempt."""
-    pending = pending_links() if pending is None else pending
+    ``<placeholder>`` must match at least one file.  Outputs of commands (:data:`NOT_REPOSITORY_PATHS`) are
+    exempt."""
     problems = []
     for span in code_spans(text):
         if not _is_path_candidate(span) or span.startswith(NOT_REPOSITORY_PATHS):
             continue
         pattern = re.sub(r"<[^>]*>", "*", span).rstrip("/")
-        if pattern in pending and not (repo / pattern).exists():
-            continue
         found = list(repo.glob(pattern)) if "*" in pattern else [repo / pattern] if (repo / pattern).exists() else []
         if not found:
             problems.append(f"`{span}`: no such path in the repository")
@@ -256,11 +240,10 @@ def name_problems(text: str) -> list[str]:
     return problems
 
 
-def link_problems(page: Path, text: str | None = None, repo: Path = REPO, pending: dict | None = None) -> list[str]:
+def link_problems(page: Path, text: str | None = None, repo: Path = REPO) -> list[str]:
     """Every relative link of ``page`` names a file of the repository (not a folder: the site needs a file), and
     every ``#anchor`` a heading of the page it names; external links are not followed."""
     text = page.read_text() if text is None else text
-    pending = pending_links() if pending is None else pending
     problems = []
     for target in link_targets(text):
         if re.match(r"[a-z][a-z0-9+.-]*:", target):
@@ -271,10 +254,6 @@ def link_problems(page: Path, text: str | None = None, repo: Path = REPO, pendin
             relative = path.relative_to(repo.resolve()).as_posix()
         except ValueError:
             problems.append(f"{target}: outside the repository")
-            continue
-        if relative in pending:
-            if path.exists():
-                problems.append(f"{target}: exists now; delete its line from docs/pending_links.txt")
             continue
         if not path.is_file():
             problems.append(f"{target}: {'a folder, not a file' if path.is_dir() else 'no such file'}")

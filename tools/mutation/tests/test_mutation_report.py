@@ -7,7 +7,6 @@ at 690d787, copied here by hand.
 """
 
 import json
-from pathlib import Path
 
 import pytest
 from scipy import stats
