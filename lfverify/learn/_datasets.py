@@ -290,7 +290,7 @@ def _verify_checksum(base: Path, data_file: DataFile) -> None:
         return
     listed = _provenance_table(base).get(data_file.path)
     if listed is not None and listed != data_file.sha256:
-        raise ValueError(f"{path}: PROVENANCE.tsv lists sha256 {listed} but lfverify.learn pins "
+        raise ValueError(f"{path}: PROVENANCE.tsv lists sha256 {listed} but lfverify pins "
                          f"{data_file.sha256}; the staged data changed, update DATASET_SPECS after checking it")
     actual = _sha256(path)
     if actual != data_file.sha256:

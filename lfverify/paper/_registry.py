@@ -139,7 +139,8 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
          _t("tests/test_optimize.py::test_phase1_reaches_positive_numerator"),
          _t("tests/test_optimize.py::test_bfgs_reaches_scipy_bfgs_maximum"),
          _b("convergence", "U-BFGS reaches its final utility within 30 iterations")),
-        "Implemented in lfverify.learn; phase 1 always ends with N_hat > 0 when its sup is positive."),
+        "Implemented in lfverify.learn.maximize_surrogate_utility; phase 1 always ends with N_hat > 0 when its sup is "
+        "positive."),
     PaperClaim(
         "lem:unbiased-gradient", "Lemma 3", "E_S[V_hat] = V for independent halves S_0, S_1 (Eq. (7))", "holds",
         (_d("lem:unbiased-gradient"), _d("eq:gradient-estimator"), _d("sec:gradient-direction"),

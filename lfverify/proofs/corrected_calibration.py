@@ -868,7 +868,7 @@ _CONTINUOUS_CACHE: dict = {}
 def _continuous_figures(name):
     """The calibration study's Gaussian population (eta(X) has a positive density on (0, 1)): for each tau of
     CONTINUOUS_TAUS, (tau, U*, U-dagger, eta_lo, eta_hi, delta, U(sgn f*), U(Bayes labelling of the band)) from
-    lfverify.core (Dinkelbach on the log-odds scale, panelled Gauss-Legendre)."""
+    lfverify.core.pointwise_surrogate_optimum (Dinkelbach on the log-odds scale, panelled Gauss-Legendre)."""
     if name in _CONTINUOUS_CACHE:
         return _CONTINUOUS_CACHE[name]
     import numpy as np

@@ -66,7 +66,7 @@ def _conditions(coef):
 
 
 def _admissible(coef):
-    """Definition 1 exactly, via lfverify.core' exact decision (sign and range constraints)."""
+    """Definition 1 exactly, via lfverify.core's exact decision (sign and range constraints)."""
 
     A0p, A0n, A1p, A1n, c0, d0, c1, d1 = (float(v) for v in coef)
     metric = LinearFractionalMetric(a0p=A0p, a0n=A0n, a1p=A1p, a1n=A1n, b0_const=c0, b0_prior=d0,

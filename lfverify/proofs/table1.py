@@ -187,7 +187,7 @@ def check_gower_legendre_row() -> Outcome:
 
 
 def check_library_coefficients() -> Outcome:
-    """Compares the derived rows with lfverify.core' f_beta, jaccard, gower_legendre at exact float parameters.
+    """Compares the derived rows with lfverify.core's f_beta, jaccard, gower_legendre at exact float parameters.
 
     The library stores b_k = b_k_const + b_k_prior * pi; its floats are converted exactly to rationals.
     """
