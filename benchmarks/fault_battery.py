@@ -33,7 +33,7 @@ import threading
 import time
 from pathlib import Path
 
-CLI = [sys.executable, "-c", "import sys; from lfverify.app._cli import main; sys.exit(main(sys.argv[1:]))"]
+CLI = [sys.executable, "-m", "lfverify"]
 SMOKE_ANYWHERE = ["simulate", "uniform-convergence", "--mode", "smoke", "--no-figures"]
 SMOKE = [*SMOKE_ANYWHERE, "--serial"]
 BENCH_SMALL = ["bench", "--datasets", "heart", "--trials", "1", "--experiments", "table", "--methods", "ERM",
@@ -332,8 +332,8 @@ def build(battery: Battery, data_available: bool):
             return judge(status, err)
         return item
 
-    sample = ("import numpy as np, warnings\nfrom lfverify.core._empirical import EmpiricalSurrogateUtility\n"
-              "from lfverify import metrics as M, losses as L\nfrom lfverify.learn._optimize import "
+    sample = ("import numpy as np, warnings\nimport lfverify.core as M\nimport lfverify.core as L\n"
+              "from lfverify.core import EmpiricalSurrogateUtility\nfrom lfverify.learn import "
               "maximize_surrogate_utility\nrng = np.random.default_rng(0)\nX = rng.normal(size=(40, 2))\n"
               "y = np.where(X[:, 0] + rng.normal(size=40) > 0, 1, -1)\n"
               "u = EmpiricalSurrogateUtility(M.f1(), L.tau_logistic(0.33), X, y)\n")
@@ -429,7 +429,7 @@ def build(battery: Battery, data_available: bool):
         return item
 
     battery.add("tracebacks", "value_from_counts(n_samples=0)", library_error(
-        "from lfverify.core._metrics import f1\nf1().value_from_counts(1, 0, 1, n_samples=0)"))
+        "from lfverify.core import f1\nf1().value_from_counts(1, 0, 1, n_samples=0)"))
     battery.add("tracebacks", "complex y", library_error(
         "import numpy as np\nfrom lfverify.core._validation import check_labels\ncheck_labels(np.array([1 + 1j, -1, 1]))"))
     battery.add("tracebacks", "Ctrl-C (SIGINT to the process group)", lambda: kill_outcome(
