@@ -48,7 +48,7 @@ from lfverify.learn._datasets import (
 from lfverify.paper._registry import CORRECTED_CLAIMS, PAPER_CLAIMS, PaperClaim
 from lfverify.paper._tables import printed_result
 from lfverify.parallel._executors import make_executor
-from lfverify.proofs import all_claims, run_claims
+from lfverify.proofs import all_claims, run_claims, with_statement_texts
 from lfverify.proofs._errata import errata_markdown
 from lfverify.simulations import run_study
 
@@ -320,7 +320,7 @@ def run_verification(mode: str = "quick", *, out, executor="processes", jobs: in
         return report
 
     claims = [claim_report(claim) for claim in PAPER_CLAIMS]
-    corrected = [claim_report(claim) for claim in CORRECTED_CLAIMS]
+    corrected = [claim_report(with_statement_texts(claim)) for claim in CORRECTED_CLAIMS]
 
 
     result = VerificationReport(mode, claims, time.perf_counter() - started, errata_markdown(proof_results), rates,

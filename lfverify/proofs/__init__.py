@@ -37,11 +37,17 @@ import time
 from dataclasses import dataclass
 
 from lfverify.proofs._claims import Claim, Erratum, Outcome, Step, Steps
+from lfverify.proofs._corrected_statements import (
+    STATEMENTS,
+    statement_of,
+    with_statement_texts,
+)
 from lfverify.proofs._errata import errata_markdown
 from lfverify.proofs._render import render_documents, write_documents
 
 __all__ = ["MODULES", "all_claims", "ClaimResult", "run_claims", "Claim", "Erratum", "Outcome", "Step", "Steps",
-           "errata_markdown", "render_documents", "write_documents"]
+           "errata_markdown", "render_documents", "write_documents", "STATEMENTS", "statement_of",
+           "with_statement_texts"]
 
 MODULES = (
     "table1",

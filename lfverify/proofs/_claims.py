@@ -23,6 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from lfverify.proofs._statements import ledger_problems
+
 __all__ = ["STATUSES", "Erratum", "Step", "Steps", "Outcome", "Claim"]
 
 STATUSES = ("verified", "erratum", "undecided")
@@ -48,6 +50,9 @@ class Step:
     latex: str = ""  #: the step's formula as LaTeX (rendered as a display), e.g. from sympy.latex
     check: str = ""  #: how it was checked: "SymPy: ...", "exact rationals at N points", "cited: ..."
     holds: bool = True  #: whether the check succeeded
+    uses: tuple = ()  #: the ledger: keys of the statement's hypotheses this step uses
+    cites: tuple = ()  #: keys of earlier statements this step applies
+    discharges: tuple = ()  #: hypothesis keys of a cited statement that this step proves in the present setting
 
 
 class Steps:
@@ -56,8 +61,9 @@ class Steps:
     def __init__(self):
         self._steps: list[Step] = []
 
-    def add(self, text: str, latex: str = "", *, check: str = "", holds: bool = True) -> bool:
-        self._steps.append(Step(text, latex, check, bool(holds)))
+    def add(self, text: str, latex: str = "", *, check: str = "", holds: bool = True, uses=(), cites=(),
+            discharges=()) -> bool:
+        self._steps.append(Step(text, latex, check, bool(holds), tuple(uses), tuple(cites), tuple(discharges)))
         return bool(holds)
 
     @property
@@ -71,11 +77,17 @@ class Steps:
     def as_tuple(self) -> tuple[Step, ...]:
         return tuple(self._steps)
 
-    def outcome(self, summary: str, *, method: str, statement: str = "") -> "Outcome":
-        """'verified' with the steps (and the statement they prove) when every step holds, else 'undecided' naming
-        the steps that did not."""
+    def outcome(self, summary: str, *, method: str, statement: str = "", ledger=None) -> "Outcome":
+        """'verified' with the steps (and the statement they prove) when every step holds and, given ``ledger`` =
+        (Statement, cited statements), the steps' hypothesis ledger matches the statement
+        (``ledger_problems`` of ``lfverify.proofs._statements``); else 'undecided' naming what did not."""
         if not self.all_hold:
             return Outcome("undecided", f"steps not confirmed: {self.failed()}", method=method, steps=self.as_tuple())
+        if ledger is not None:
+            problems = ledger_problems(ledger[0], self._steps, ledger[1])
+            if problems:
+                return Outcome("undecided", f"the hypothesis ledger does not match the statement: {problems}",
+                               method=method, steps=self.as_tuple())
         return Outcome("verified", summary, method=method, steps=self.as_tuple(), statement=statement)
 
 

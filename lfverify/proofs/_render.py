@@ -22,6 +22,7 @@ from pathlib import Path
 from lfverify.io._atomic import write_text_atomically
 from lfverify.paper._printed import PRINTED_STATEMENTS
 from lfverify.paper._registry import PAPER_CLAIMS, corrected_claim_of
+from lfverify.proofs._corrected_statements import with_statement_texts
 
 __all__ = ["GENERATED", "document_name", "render_documents", "write_documents"]
 
@@ -57,6 +58,11 @@ def _steps(steps) -> list[str]:
             lines += _display(step.latex)
         if step.check:
             lines += [f"*Check:* {_plain(step.check)} ({'holds' if step.holds else 'FAILED'})", ""]
+        ledger = [f"uses {', '.join(step.uses)}" if step.uses else "",
+                  f"cites {', '.join(step.cites)}" if step.cites else "",
+                  f"discharges {', '.join(step.discharges)}" if step.discharges else ""]
+        if any(ledger):
+            lines += [f"*Ledger:* {_plain('; '.join(x for x in ledger if x))}", ""]
     return lines
 
 
@@ -106,6 +112,7 @@ def render_documents(results) -> dict[str, str]:
         if claim.label not in PRINTED_STATEMENTS:
             raise ValueError(f"no printed statement transcribed for {claim.label!r} (lfverify/paper/_printed.py)")
         fix = corrected_claim_of(claim.label)
+        fix = with_statement_texts(fix) if fix else None
         fix_keys = _targets(fix) if fix else []
         attached = [r for r in results if r.claim.label in labels and r.claim.key not in fix_keys]
         name = document_name(claim)

@@ -52,6 +52,14 @@ from lfverify.core._pointwise_optimum import (
 from lfverify.core._reference_populations import GAUSSIAN_POPULATION as POPULATION
 from lfverify.core._seeding import DEFAULT_SEED
 from lfverify.proofs._claims import Claim, Erratum, Outcome, Steps
+from lfverify.proofs._corrected_statements import (
+    CRITERION,
+    FBETA,
+    GENERAL,
+    JACCARD,
+    SIGN_PATTERN,
+    STATEMENTS,
+)
 from lfverify.proofs._exact_numbers import exact_mpf, random_fraction
 from lfverify.proofs.counterexamples import _exact_bayes, _exact_utility
 from lfverify.proofs.thm1_fbeta_calibration import (
@@ -292,15 +300,6 @@ def finite_support_verdict(metric, rho, u_star, u_dagger, eta) -> FiniteSupportV
 
 
 # ------------------------------------------------------------------------------------------ shared derivations
-def _fill(template: str, **values) -> str:
-    """Replace <<name>> in a Markdown/LaTeX template (LaTeX braces make str.format awkward)."""
-    for name, value in values.items():
-        template = template.replace(f"<<{name}>>", str(value))
-    if "<<" in template:
-        raise ValueError(f"unfilled placeholder in {template[:80]!r}")
-    return template
-
-
 @dataclass(frozen=True)
 class _Derived:
     """The closed forms derived by :func:`_derive` (SymPy expressions in the module's symbols)."""
@@ -454,29 +453,8 @@ def _witness_analyses() -> list[_WitnessAnalysis]:
 
 
 # ------------------------------------------------------------------------------------------ claim: sign pattern
-SIGN_PATTERN_STATEMENT = r"""**Proposition (the sign pattern of the surrogate maximiser).** Let $U$ satisfy
-Definition 1 with $b_1 > 0$ and $a_{0,-1} \neq 0$ or $a_{1,-1} \neq 0$ (Thm. 7's condition (3)); let
-$\phi \geq 0$ be convex and
-non-increasing with one-sided derivatives $d_- = \phi'(0^-) < 0$ and $d_+ = \phi'(0^+)$, $\rho = d_+/d_- \in [0, 1]$;
-let $P(0 < \eta(X) < 1) = 1$ and $U_\phi^* = \sup_f U_\phi(f) > 0$ (over all measurable $f$).  With
-
-$$a = <<A>>, \qquad c = <<C>>,$$
-
-$$\eta_{lo} = <<LO>>, \qquad \eta_{hi} = <<HI>>,$$
-
-$f$ maximises $U_\phi$ if and only if $f(x)$ minimises
-$g_{\eta(x)}(\xi) = a\,\eta(x)\,\phi(\xi) + c\,(1 - \eta(x))\,\phi(-\xi)$
-for almost every $x$, and every maximiser $f^*$ has $f^*(x) > 0$ where $\eta(x) > \eta_{hi}$, $f^*(x) < 0$ where
-$\eta(x) < \eta_{lo}$, and $f^*(x) = 0$ where $\eta_{lo} < \eta(x) < \eta_{hi}$ ($0$ is a minimiser at the end points).
-The band has an interior exactly when $\rho < 1$ (a kink at 0).  For the tau-logistic loss of Fig. 2, $\rho = \tau$;
-for Table 1's metrics:
-| metric | $\eta_{lo}$ | $\eta_{hi}$ |
-|---|---|---|
-<<ROWS>>"""
-
-
 def check_sign_pattern() -> Outcome:
-    """The sign pattern of the surrogate maximiser over all measurable f (see SIGN_PATTERN_STATEMENT)."""
+    """The sign pattern of the surrogate maximiser over all measurable f (the statement SIGN_PATTERN)."""
 
     st = Steps()
     d = derived()
@@ -509,6 +487,7 @@ def check_sign_pattern() -> Outcome:
         check="SymPy: the remainder is non-negative (phi values >= 0, eta = 1/(1 + v) in (0, 1)); Dinkelbach's "
               "lemma cited",
         holds=_nonnegative(d_rest.subs(ETA, ETA_IN_0_1)),
+        uses=("phi_nonnegative", "b1_positive", "definition1"),
     )
     m_, k_ = sp.symbols("m k", positive=True)
     st.add(
@@ -518,6 +497,7 @@ def check_sign_pattern() -> Outcome:
         check="SymPy sign inference from Definition 1's constraints and U* > 0",
         holds=_positive(d.a_of_u) and _nonnegative(d.c_of_u) and _positive(d.c_of_u.subs(a0n, -m_))
         and _positive(d.c_of_u.subs(a1n, k_)),
+        uses=("definition1", "condition3", "u_star_positive"),
     )
     # the tau-logistic loss: the actual one-sided difference quotient against the first-order model
     t = sp.Symbol("t", real=True)
@@ -535,6 +515,7 @@ def check_sign_pattern() -> Outcome:
                "limit of the exact quotient equals g'(0+) with its d_- = -1/(2 ln 2), d_+ = -tau/(2 ln 2)"),
         holds=sp.simplify(tau_right - d.right.subs({DM: d_minus, DP: d_plus})) == 0
         and sp.simplify(d_plus / d_minus - TAU) == 0,
+        uses=("phi_convex",),
     )
     phi0, x_ = sp.Symbol("phi_0", nonnegative=True), sp.Symbol("x", positive=True)
     coercive = (sp.limit((C * (1 - ETA) * (phi0 - DM * x_)).subs(ETA, ETA_IN_0_1), x_, sp.oo) == sp.oo
@@ -550,6 +531,7 @@ def check_sign_pattern() -> Outcome:
         "g(\\xi) \\ge a\\,\\eta\\,(\\phi_0 + d_-\\,\\xi) \\to \\infty \\ (\\xi \\to -\\infty)",
         check="SymPy limits of the lower bounds; convex analysis cited (Rockafellar 1970, Thms. 23.2, 24.1)",
         holds=coercive,
+        uses=("phi_convex", "phi_nonnegative", "phi_left_slope", "eta_interior"),
     )
     slopes = (sp.diff(d.right, ETA), sp.diff(d.left, ETA))
     st.add(
@@ -562,6 +544,7 @@ def check_sign_pattern() -> Outcome:
         holds=all(_sign(s) == "-" for s in slopes)
         and sp.simplify(d.right.subs({ETA: d.eta_hi, DP: RHO * DM})) == 0
         and sp.simplify(d.left.subs({ETA: d.eta_lo, DP: RHO * DM})) == 0,
+        uses=("phi_left_slope", "phi_nonincreasing", "u_star_positive", "condition3"),
     )
     one_minus_rho = sp.factor((DM - DP) / DM)  # 1 - rho
     gap_ = sp.Symbol("e", nonnegative=True)  # d_+ = d_- + e, e >= 0 (convexity)
@@ -574,6 +557,7 @@ def check_sign_pattern() -> Outcome:
         check="SymPy: factorisation; non-negative at rho = 1/(1 + s), s >= 0, and at rho = 0; zero only at rho = 1",
         holds=_nonnegative(one_minus_rho.subs(DP, DM + gap_)) and _nonnegative(width_s)
         and _positive(width.subs(RHO, 0)) and sp.solve(sp.numer(width), RHO) == [1],
+        uses=("phi_convex", "phi_nonincreasing", "phi_left_slope"),
     )
     rows = []
     for name in ("F_beta", "Jaccard", "accuracy"):
@@ -619,53 +603,20 @@ def check_sign_pattern() -> Outcome:
               "tau_logistic_surrogate_maximiser)",
         holds=all(w.predicted.signs == w.maximiser_signs for w in analyses),
     )
-    statement = _fill(
-        SIGN_PATTERN_STATEMENT, A=_tex(d.a_of_u), C=_tex(d.c_of_u), LO=_tex(d.eta_lo), HI=_tex(d.eta_hi),
+    statement = SIGN_PATTERN.render(
+        A=_tex(d.a_of_u), C=_tex(d.c_of_u), LO=_tex(d.eta_lo), HI=_tex(d.eta_hi),
         ROWS="\n".join(f"| ${n}$ | ${_tex(lo)}$ | ${_tex(hi)}$ |" for n, lo, hi in rows),
     )
     return st.outcome(
-        "The surrogate maximiser over all measurable f is > 0 above eta_hi = c/(c + rho a), < 0 below eta_lo = "
-        "rho c/(rho c + a) and 0 strictly between (a = a0p + U* a1p, c = U* a1n - a0n, rho = phi'(0+)/phi'(0-)); "
-        f"derived for a general convex phi, specialised to Table 1 and the tau-logistic loss (rho = tau); kink_band "
-        f"agrees exactly at 200 points and with the certified maximiser on {len(analyses)} pinned populations.",
+        SIGN_PATTERN.summary() + f"  Derived for a general convex phi and specialised to Table 1 and the tau-logistic "
+        f"loss (rho = tau); kink_band agrees exactly at 200 points and with the certified maximiser on "
+        f"{len(analyses)} pinned populations.",
         method="symbolic (SymPy); exact rationals at 200 points; mpmath 50 digits (Dinkelbach) on pinned populations",
-        statement=statement,
+        statement=statement, ledger=(SIGN_PATTERN, STATEMENTS),
     )
 
 
 # ------------------------------------------------------------------------------------------ claim: criterion
-CRITERION_STATEMENT = r"""**Theorem (U-calibration of the surrogate utility, exactly).** Under the assumptions of the
-Proposition above, let $U^\dagger = \sup_f U(f)$ be attained with $\Delta a_0 - \Delta a_1 U^\dagger > 0$, and let
-
-$$\alpha = <<ALPHA>>, \qquad \gamma = <<GAMMA>>, \qquad \delta = <<DELTA>>,$$
-
-so that (Prop. 5) the Bayes-optimal classifiers are exactly those predicting $+1$ a.e. on $\{\eta > \delta\}$ and $-1$
-a.e. on $\{\eta < \delta\}$.  Then:
-
-* **(a) calibration.** $U_\phi$ is $U$-calibrated on $P$ (every sequence with $U_\phi(f_l) \to U_\phi^*$ has
-  $U(f_l) \to U^\dagger$) if and only if
-  $P(\eta_{hi} < \eta < \delta) = P(\delta < \eta < \eta_{lo}) =
-  P(\eta_{lo} \le \eta \le \eta_{hi},\ \eta \ne \delta) = 0$.
-* **(b) the sign rule.** For the maximiser $f^*$ that vanishes on the closed band (the only one when $\phi$ is
-  strictly convex near 0, as the tau-logistic loss is), $\mathrm{sgn}\, f^*$ (with $\mathrm{sgn}(0) = -1$) is Bayes
-  optimal if and only if $P(\eta_{hi} < \eta < \delta) = P(\delta < \eta \le \eta_{hi}) = 0$.
-* **(c) the kink set.** The limits of $U(f_l)$ along maximising sequences are the utilities of the labellings that
-  agree with $\mathrm{sgn}\, f^*$ off the closed band $[\eta_{lo}, \eta_{hi}]$ and are arbitrary on it.  $U^\dagger$ is
-  among them if and only if $P(\eta_{hi} < \eta < \delta) = P(\delta < \eta < \eta_{lo}) = 0$, and then exactly the
-  labellings that follow the Bayes rule $\{\eta > \delta\}$ on the band (a.e. off $\{\eta = \delta\}$) attain it.
-* **(d) a condition on the loss.** The conditions of (c) hold for every distribution of $\eta$ (given $U_\phi^*$ and
-  $U^\dagger$) if $\eta_{lo} \le \delta \le \eta_{hi}$, that is <<UPPER>> and <<LOWER>>.  If
-  $\phi \geq 1\{t \le 0\}$ (Lemma 1: $U_\phi^* \le U^\dagger$) the second always holds, so the condition is
-  $\rho \le \dfrac{c\,\alpha}{a\,\gamma}$.
-* **(e) no calibration on eta-continuous distributions.** If every neighbourhood of $\delta$ has positive probability
-  on both sides of $\delta$ (e.g. $\eta(X)$ has a density that is positive at $\delta$: the paper's standing
-  $\eta$-continuous case), $U_\phi$ is $U$-calibrated on $P$ only if $\eta_{lo} = \eta_{hi} = \delta$; with
-  $\phi \geq 1\{t \le 0\}$ this holds if and only if $\rho = 1$, $a_{1,+1} = 0$ and ($a_{1,-1} = 0$ or
-  $U_\phi^* = U^\dagger$): never for $F_\beta$, for Jaccard only if $\phi$ is differentiable at 0 and
-  $U_\phi^* = U^\dagger$, for accuracy exactly when $\phi$ is differentiable at 0 (Bartlett et al.'s condition,
-  Prop. 8)."""
-
-
 def _lower_upper(d: _Derived):
     """upper = c alpha - rho a gamma (>= 0 iff delta <= eta_hi), lower = gamma a - rho c alpha (>= 0 iff
     eta_lo <= delta), in the abstract symbols a, c and the derived alpha, gamma."""
@@ -673,7 +624,7 @@ def _lower_upper(d: _Derived):
 
 
 def check_criterion() -> Outcome:
-    """Necessary and sufficient calibration conditions (see CRITERION_STATEMENT)."""
+    """Necessary and sufficient calibration conditions (the statement CRITERION)."""
     st = Steps()
     d = derived()
     sym = prop5.COEFFICIENT_SYMBOLS
@@ -692,6 +643,7 @@ def check_criterion() -> Outcome:
         holds=linear == 0 and sp.expand(bracket - (bracket_p5.subs({sym.a0p: a0p, sym.a0n: a0n, sym.a1p: a1p,
                                                                      sym.a1n: a1n, prop5.U: UDAG, prop5.ETA: ETA},
                                                                     simultaneous=True))) == 0,
+        uses=("definition1",),
     )
     st.add(
         "So, as $D > 0$, $U(\\lambda) = U^\\dagger$ iff $\\lambda$ maximises "
@@ -706,6 +658,7 @@ def check_criterion() -> Outcome:
               "claim prop5_bayes_optimal_set.threshold",
         holds=sp.simplify(d.delta - d.gamma / (d.alpha + d.gamma)) == 0
         and sp.expand(d.alpha + d.gamma - (a0p - a0n - (a1p - a1n) * UDAG)) == 0,
+        uses=("u_dagger_attained", "definition1"),
     )
     gstar, xg, d0 = sp.symbols("E_g^* x D_0", positive=True)
     phi_p, phi_m = sp.Symbol(r"\phi(\xi)", nonnegative=True), sp.Symbol(r"\phi(-\xi)", nonnegative=True)
@@ -724,6 +677,7 @@ def check_criterion() -> Outcome:
         check="SymPy: the remainder's sign (eta = 1/(1 + v)), the limit",
         holds=_nonnegative(growth.subs(ETA, ETA_IN_0_1))
         and sp.simplify(limit - 1 / sp.Symbol("K", positive=True)) == 0,
+        uses=("phi_nonnegative", "u_star_positive", "condition3"), cites=("corrected_calibration.sign_pattern",),
     )
     st.add(
         "Off the closed band the signs settle: $e(\\eta) = g_\\eta(0) - \\min g_\\eta$ is affine minus concave in "
@@ -736,12 +690,14 @@ def check_criterion() -> Outcome:
         "of the "
         "margins vanishes, and $U$ is continuous in $(TP, FP)$",
         check="argument (continuity, Markov's inequality); the positivity of e off the band is the Proposition's",
+        uses=("phi_convex",), cites=("corrected_calibration.sign_pattern",),
     )
     st.add(
         "On the band every labelling is a limit: $f_l = f^* + s/l$ with $s = \\pm 1$ chosen on $[\\eta_{lo}, "
         "\\eta_{hi}]$ "
         "has $U_\\phi(f_l) \\to U_\\phi^*$ ($\\phi$ is continuous, dominated convergence) and predicts $s$ there",
         check="argument (a convex, finite phi is continuous)",
+        uses=("phi_convex",),
     )
     st.add(
         "(a)-(c) follow: a limit labelling attains $U^\\dagger$ iff it follows the Bayes rule a.e. off "
@@ -836,22 +792,15 @@ def check_criterion() -> Outcome:
               "populations (Dinkelbach at 50 digits for the maximiser)",
         holds=bad == 0 and agree and labelled,
     )
-    statement = _fill(
-        CRITERION_STATEMENT, ALPHA=_tex(d.alpha), GAMMA=_tex(d.gamma), DELTA="\\frac{\\gamma}{\\alpha + \\gamma}",
-        UPPER=f"${_tex(upper)} \\ge 0$", LOWER=f"${_tex(lower)} \\ge 0$",
-    )
+    statement = CRITERION.render(ALPHA=_tex(d.alpha), GAMMA=_tex(d.gamma), UPPER=f"${_tex(upper)} \\ge 0$",
+                                 LOWER=f"${_tex(lower)} \\ge 0$")
     counts = (sum(not w.calibrated for w in analyses), sum(w.weak_form for w in analyses))
     return st.outcome(
-        "U_phi is U-calibrated on P iff P puts no mass between the band and delta(U-dagger) and none in the band "
-        "except at delta; sgn(f*) is Bayes optimal iff none in (eta_hi, delta) or (delta, eta_hi]; the Bayes "
-        "labelling of the band attains U-dagger iff none between band and delta, guaranteed for every distribution by "
-        "rho <= c alpha/(a gamma) when phi >= 1{t <= 0}; with two-sided mass at delta (eta-continuous P) only "
-        "rho = 1, a1p = 0 and (a1n = 0 or U* = U-dagger) can be calibrated.  The finite-support form agrees with "
-        f"brute force on {len(analyses)} pinned populations ({counts[0]} not calibrated, {counts[1]} with the weak "
-        "form).",
+        CRITERION.summary() + "  The finite-support form agrees with brute force on "
+        f"{len(analyses)} pinned populations ({counts[0]} not calibrated, {counts[1]} with the weak form).",
         method="symbolic (SymPy); exact rationals at 200 points; brute force and Dinkelbach at 50 digits on pinned "
                "populations",
-        statement=statement,
+        statement=statement, ledger=(CRITERION, STATEMENTS),
     )
 
 
@@ -950,12 +899,25 @@ def _coefficients_step(st, name, symbol, coefs, delta_expected):
         f"\\quad {symbol} = \\frac{{c\\,\\alpha}}{{a\\,\\gamma}} = {_tex(bound)}",
         check=f"SymPy substitution of prop5_bayes_optimal_set's {name} coefficients into the derived forms",
         holds=sp.simplify(delta - delta_expected) == 0,
+        uses=("eta_interior",), discharges=("definition1", "b1_positive", "condition3", "u_dagger_attained"),
     )
     return a_v, c_v, al, ga, delta, lo, hi, bound
 
 
 IN_RANGE = {UDAG: 1 / (1 + W_)}  # U-dagger in (0, 1]
 ORDERED = {USTAR: UDAG / (1 + Z_)}  # U* in (0, U-dagger] (Lemma 1)
+
+
+def _criterion_step(st, conclusions: str, metric_hypotheses: str):
+    """The step shared by Theorems 1, 2 and 7 (corrected): their conclusions are the criterion and the Proposition
+    (cited, with their hypotheses on the metric established as ``metric_hypotheses`` says)."""
+    st.add(
+        f"Conclusions {conclusions} are the Theorem \"U-calibration of the surrogate utility, exactly\" and the "
+        f"Proposition with these coefficients: {metric_hypotheses}, the loss and $P$ are those of this theorem, and "
+        "Lemma 1 ($U^* \\le U^\\dagger$, from $\\phi \\ge 1\\{t \\le 0\\}$) gives (d)'s second condition",
+        check="the verified claims corrected_calibration.criterion and corrected_calibration.sign_pattern",
+        uses=("phi_dominates",), cites=("corrected_calibration.criterion", "corrected_calibration.sign_pattern"),
+    )
 
 
 def _lower_side_step(st, a_v, c_v, al, ga):
@@ -970,40 +932,12 @@ def _lower_side_step(st, a_v, c_v, al, ga):
         check="SymPy: sign of every factor (s, z, w >= 0), and the same at rho = 0",
         holds=_nonnegative(lower)
         and _nonnegative((ga * a_v - RHO * c_v * al).subs(RHO, 0).subs(ORDERED).subs(IN_RANGE)),
+        uses=("phi_dominates",),
     )
 
 
-FBETA_STATEMENT = r"""**Theorem 1 (corrected).** Let $\phi \geq 0$ be convex and non-increasing with
-$\phi'(0^-) < 0$ and $\phi(t) \geq 1\{t \le 0\}$ (Lemma 1's hypothesis, which the printed proof uses but the
-theorem omits),
-$\rho = \phi'(0^+)/\phi'(0^-)$ ($= \tau$ for the tau-logistic loss), $P(0 < \eta < 1) = 1$,
-$U^* = (U^{F_\beta}_\phi)^*$,
-$U^\dagger = \sup_f U^{F_\beta}(f)$, $\delta = <<DELTA>>$, and
-
-$$\eta_{lo} = <<LO>>, \qquad \eta_{hi} = <<HI>>.$$
-
-1. **Weak form.** If $\rho \le \tau_F := <<TAUF>>$, every $x$ with $f^*(x) \ne 0$ gets the Bayes sign, and the
-   classifier equal to $\mathrm{sgn} f^*$ off $\{f^* = 0\}$ and to the Bayes rule $\{\eta > \delta\}$ on it attains
-   $U^\dagger$.  The printed hypothesis ($\phi$ $\tau$-discrepant with $U^* \ge (1 + \beta^2)\tau/(\beta^2 - \tau)$)
-   implies $\rho \le \tau \le <<TAUP>> \le \tau_F$.
-2. **Calibration.** $U^{F_\beta}_\phi$ is $F_\beta$-calibrated on $P$ if and only if
-   $P(\eta_{hi} < \eta < \delta) = P(\delta < \eta < \eta_{lo}) =
-   P(\eta_{lo} \le \eta \le \eta_{hi},\ \eta \ne \delta) = 0$;
-   under 1.'s condition, if and only if the band carries no mass except at $\delta$.
-3. **Sign rule.** $\mathrm{sgn} f^*$ is Bayes optimal if and only if
-   $P(\eta_{hi} < \eta < \delta) = P(\delta < \eta \le \eta_{hi}) = 0$.
-4. **No eta-continuous calibration.** If $\eta$ has mass on both sides of $\delta$ in every neighbourhood of $\delta$
-   (e.g. a density positive at $\delta$), $U^{F_\beta}_\phi$ is not $F_\beta$-calibrated on $P$, for every such $\phi$
-   (every $\tau$).
-5. **The tau range.** The printed $\tau \in (0, \beta^2/(2 + \beta^2)]$ is what the printed hypothesis allows over
-   $U^* \le 1$.  The weak form holds for $\rho \le \tau_F \le <<TAUMAX>>$, a bound equal to $\beta^2/(2 + \beta^2)$
-   at $U^\dagger = 1$, larger when $U^\dagger < 1$, always $< 1$; $\rho = 1$ (a loss differentiable at 0, such as the
-   logistic) never satisfies it.  Calibration itself holds for no $\tau$ on eta-continuous populations, and on
-   others exactly under 2.'s mass condition."""
-
-
 def check_fbeta() -> Outcome:
-    """Thm. 1 corrected (see FBETA_STATEMENT)."""
+    """Thm. 1 corrected (the statement FBETA)."""
     st = Steps()
     a_v, c_v, al, ga, delta, lo, hi, tau_f = _coefficients_step(st, "F_beta", "\\tau_F", _table1("F_beta"),
                                                                 UDAG / (1 + BETA**2))
@@ -1022,6 +956,7 @@ def check_fbeta() -> Outcome:
     )
     ds = sp.Symbol("s_U", nonnegative=True)
     in_range, ordered = IN_RANGE, ORDERED
+    _criterion_step(st, "1.-4.", "step 1 proves their hypotheses on the metric")
     _lower_side_step(st, a_v, c_v, al, ga)
     slope = sp.factor(sp.diff(tau_f, USTAR))
     tau_max = sp.factor(tau_f.subs(USTAR, UDAG))
@@ -1049,6 +984,7 @@ def check_fbeta() -> Outcome:
         f"1 - \\tau_F \\big|_{{U^* = U^\\dagger/(1+z)}} = {_tex(no_logistic)} > 0",
         check="SymPy: sign of each factor (with U-dagger = 1/(1 + w))",
         holds=_positive(no_logistic.subs(in_range)),
+        uses=("phi_dominates",),
     )
     at_one = sp.expand((ga * a_v - c_v * al).subs(UDAG, USTAR + ds))
     st.add(
@@ -1057,6 +993,7 @@ def check_fbeta() -> Outcome:
         f"\\gamma a - c\\alpha \\big|_{{U^\\dagger = U^* + s_U}} = {_tex(at_one)} > 0",
         check="SymPy: positive terms",
         holds=_positive(at_one),
+        cites=("corrected_calibration.criterion",),
     )
     _witness_step(st, ("F_1, E12 (kink)", "F_1, f* + 0", "F_1, outside the range, fails",
                        "F_1, outside the range, holds",
@@ -1064,43 +1001,19 @@ def check_fbeta() -> Outcome:
     beta1 = {BETA: 1}
     f_bound = sp.lambdify((USTAR, UDAG), tau_f.subs(beta1))
     _continuous_step(st, "F_1", lambda u_s, u_d: float(f_bound(u_s, u_d)))
-    statement = _fill(FBETA_STATEMENT, DELTA=_tex(delta), LO=_tex(_collect(lo)), HI=_tex(_collect(hi)),
-                      TAUF=_ratio_tex(c_v * al, a_v * ga), TAUP=_tex(tau_printed),
-                      TAUMAX=_ratio_tex(*map(sp.expand, sp.fraction(tau_max))))
+    statement = FBETA.render(DELTA=_tex(delta), LO=_tex(_collect(lo)), HI=_tex(_collect(hi)),
+                             TAUF=_ratio_tex(c_v * al, a_v * ga), TAUP=_tex(tau_printed),
+                             TAUMAX=_ratio_tex(*map(sp.expand, sp.fraction(tau_max))))
     return st.outcome(
-        "Thm. 1 corrected: with phi >= 1{t <= 0} added, the weak form (every x off {f* = 0} gets the Bayes sign; the "
-        "Bayes labelling of {f* = 0} attains U-dagger) holds for rho <= tau_F = U*(1 + beta^2 - U-dagger)/(U-dagger "
-        "(1 + beta^2 + U*)), which the printed hypothesis implies and which reaches (1 + beta^2 - U-dagger)/(1 + "
-        "beta^2 "
-        "+ U-dagger) (> the printed beta^2/(2 + beta^2) when U-dagger < 1, < 1 always); F_beta-calibration holds iff "
-        "the "
-        "band carries no mass except at delta, and never on eta-continuous populations.",
+        FBETA.summary(),
         method="symbolic (SymPy); brute force and Dinkelbach at 50 digits on pinned populations; quadrature on a "
                "Gaussian population",
-        statement=statement,
+        statement=statement, ledger=(FBETA, STATEMENTS),
     )
 
 
-JACCARD_STATEMENT = r"""**Theorem 2 (corrected).** With $\phi$, $\rho$ and $P$ as in Theorem 1 (corrected) (in
-particular $\phi(t) \geq 1\{t \le 0\}$ added), $U^* = (U^{Jac}_\phi)^*$, $U^\dagger = \sup_f U^{Jac}(f)$,
-$\delta = <<DELTA>>$ and
-
-$$\eta_{lo} = <<LO>>, \qquad \eta_{hi} = <<HI>>:$$
-
-1. **Weak form.** If $\rho \le \tau_J := <<TAUJ>>$, every $x$ with $f^*(x) \ne 0$ gets the Bayes sign and the Bayes
-   labelling of $\{f^* = 0\}$ attains $U^\dagger$.  The printed hypothesis ($\tau$-discrepant with $U^* \ge \tau$)
-   implies $\rho \le \tau \le U^* \le \tau_J$.
-2. **Calibration** on $P$ if and only if $P(\eta_{hi} < \eta < \delta) = P(\delta < \eta < \eta_{lo}) = 0$ and
-   $P(\eta_{lo} \le \eta \le \eta_{hi},\ \eta \ne \delta) = 0$; **sign rule** Bayes optimal iff
-   $P(\eta_{hi} < \eta < \delta) = P(\delta < \eta \le \eta_{hi}) = 0$.
-3. **Eta-continuous populations.** If $\eta$ has mass on both sides of $\delta$ in every neighbourhood, calibration
-   needs $\rho = 1$ and $U^* = U^\dagger$: no loss with a kink at 0 (no $\tau < 1$) is Jaccard-calibrated there.
-4. **The tau range.** The printed $\tau \in (0, 1)$ with $U^* \ge \tau$; the weak form holds for
-   $\rho \le U^*/U^\dagger$, which is $\le 1$ with equality only if $U^* = U^\dagger$."""
-
-
 def check_jaccard() -> Outcome:
-    """Thm. 2 corrected (see JACCARD_STATEMENT)."""
+    """Thm. 2 corrected (the statement JACCARD)."""
     st = Steps()
     a_v, c_v, al, ga, delta, lo, hi, tau_j = _coefficients_step(st, "Jaccard", "\\tau_J", _table1("Jaccard"),
                                                                 UDAG / (1 + UDAG))
@@ -1113,6 +1026,7 @@ def check_jaccard() -> Outcome:
         holds=_nonnegative(excess.subs(UDAG, 1 / (1 + W_))),
     )
     ds = sp.Symbol("s_U", nonnegative=True)
+    _criterion_step(st, "1.-3.", "step 1 proves their hypotheses on the metric")
     _lower_side_step(st, a_v, c_v, al, ga)
     at_one = sp.expand((ga * a_v - c_v * al).subs(UDAG, USTAR + ds))
     st.add(
@@ -1127,41 +1041,17 @@ def check_jaccard() -> Outcome:
                        "Jaccard, outside the range, holds"))
     j_bound = sp.lambdify((USTAR, UDAG), tau_j)
     _continuous_step(st, "Jaccard", lambda u_s, u_d: float(j_bound(u_s, u_d)))
-    statement = _fill(JACCARD_STATEMENT, DELTA=_tex(delta), LO=_tex(_collect(lo)), HI=_tex(_collect(hi)),
-                      TAUJ=_tex(tau_j))
+    statement = JACCARD.render(DELTA=_tex(delta), LO=_tex(_collect(lo)), HI=_tex(_collect(hi)), TAUJ=_tex(tau_j))
     return st.outcome(
-        "Thm. 2 corrected: with phi >= 1{t <= 0} added, the weak form holds for rho <= U*/U-dagger (the printed "
-        "tau <= U* implies it); Jaccard-calibration holds iff the band carries no mass except at delta, and on "
-        "eta-continuous populations only if rho = 1 and U* = U-dagger.",
+        JACCARD.summary(),
         method="symbolic (SymPy); brute force and Dinkelbach at 50 digits on pinned populations; quadrature on a "
                "Gaussian population",
-        statement=statement,
+        statement=statement, ledger=(JACCARD, STATEMENTS),
     )
 
 
-GENERAL_STATEMENT = r"""**Theorem 7 (corrected).** Let $U$ satisfy Definition 1 with conditions (1) $\Delta a_0 > 0$,
-(2) $\Delta a_1 \le 0$, (3) $a_{0,-1} \ne 0$ or $a_{1,-1} \ne 0$, and $b_1 > 0$; conditions (4)-(6) are not needed
-(ERRATA: they come from the misprinted partial fraction and $H(1)$).  Let $\phi$, $\rho$, $P$, $U^*$, $U^\dagger$ be as
-in
-Theorem 1 (corrected), $H(t) = <<H>>$, and
-
-$$a = <<A>>,\quad c = <<C>>,\quad \alpha = <<ALPHA>>,\quad \gamma = <<GAMMA>>,\quad \delta = \frac{\gamma}{\alpha +
-\gamma}.$$
-
-1. **Condition (b), corrected:** $\rho \le H(1)\,\dfrac{c}{a} = <<B>>$.  It implies $\rho \le H(U^\dagger)\,c/a =
-   c\alpha/(a\gamma)$, hence the weak form: every $x$ with $f^*(x) \ne 0$ gets the Bayes sign and the Bayes labelling
-   of $\{f^* = 0\}$ attains $U^\dagger$.  Condition (c), read with $U^\dagger$ for $U(f^*)$, is
-   $\rho \le a\gamma/(c\alpha)$, which Lemma 1 ($U^* \le U^\dagger$) already implies: it is not needed.
-2. **Calibration, sign rule, kink set** exactly as in the Theorem "U-calibration of the surrogate utility, exactly"
-   (`corrected_calibration.criterion`, below): conditions on the mass between $[\eta_{lo}, \eta_{hi}]$ and $\delta$.
-3. **Eta-continuous populations:** calibration needs $\rho = 1$, $a_{1,+1} = 0$ and ($a_{1,-1} = 0$ or
-   $U^* = U^\dagger$).  For accuracy ($a = c = \alpha = \gamma = 1$) the corrected (b) reads $\rho \le 1$, the band is
-   $[\rho/(1+\rho), 1/(1+\rho)] \ni 1/2 = \delta$, and calibration on every $P$ holds exactly when $\rho = 1$ ($\phi$
-   differentiable at 0): Prop. 8 and Bartlett et al.'s condition."""
-
-
 def check_general() -> Outcome:
-    """Thm. 7 corrected (see GENERAL_STATEMENT)."""
+    """Thm. 7 corrected (the statement GENERAL)."""
 
     st = Steps()
     d = derived()
@@ -1174,6 +1064,13 @@ def check_general() -> Outcome:
         check="SymPy: equal to the printed H of eq:supp:calibration:contradiction:1 and to alpha/gamma",
         holds=sp.simplify(h_derived - printed_h) == 0 and sp.simplify(h_derived - d.alpha / d.gamma) == 0,
     )
+    st.add(
+        "Prop. 5 applies: under (1) and (2), $\\Delta a_0 - \\Delta a_1 U^\\dagger \\ge \\Delta a_0 > 0$ "
+        "($U^\\dagger \\ge 0$), so the threshold rule $\\{\\eta > \\delta\\}$ attains $U^\\dagger$",
+        check="the verified claim prop5_bayes_optimal_set.threshold; the inequality is immediate",
+        uses=("condition1", "condition2"), discharges=("u_dagger_attained",),
+    )
+    _criterion_step(st, "1.-3.", "the metric's hypotheses are this theorem's (and the previous step)")
     h1 = sp.factor(h_derived.subs(UDAG, 1))
     b_corrected = sp.factor(h1 * d.c_of_u / d.a_of_u)
     printed_b = thm7.PRINTED_CONDITION_B.subs(swap, simultaneous=True).subs(thm7.S, USTAR)
@@ -1193,6 +1090,7 @@ def check_general() -> Outcome:
         holds=_nonnegative(monotone.subs(UDAG, 1 / (1 + W_)).subs(a1n, sp.Symbol("k", positive=True)))
         and _nonnegative(monotone.subs(UDAG, 1 / (1 + W_)).subs(a0n, -sp.Symbol("m", positive=True)))
         and sp.simplify(h_derived * d.c_of_u / d.a_of_u - d.c_of_u * d.alpha / (d.a_of_u * d.gamma)) == 0,
+        uses=("condition3",),
     )
     printed_c = thm7.PRINTED_CONDITION_C.subs(swap, simultaneous=True).subs({thm7.S: USTAR, thm7.U: UDAG})
     st.add(
@@ -1202,6 +1100,7 @@ def check_general() -> Outcome:
         f"\\text{{(c)}}: \\ \\tau \\le {_tex(sp.factor(printed_c))} = \\frac{{a\\,\\gamma}}{{c\\,\\alpha}}",
         check="SymPy: the printed (c) at U(f*) = U-dagger equals a gamma / (c alpha)",
         holds=sp.simplify(printed_c - d.a_of_u * d.gamma / (d.c_of_u * d.alpha)) == 0,
+        uses=("phi_dominates",),
     )
     tau_f = _specialise(_table1("F_beta"))[-1]
     tau_j = _specialise(_table1("Jaccard"))[-1]
@@ -1228,15 +1127,12 @@ def check_general() -> Outcome:
         check="Dinkelbach at 50 digits; brute force",
         holds=bound_b >= mp.mpf(1) / 4 and w_m1.weak_form and not w_m1.calibrated,
     )
-    statement = _fill(GENERAL_STATEMENT, H=_tex(thm7.PRINTED_H.subs(swap, simultaneous=True)), A=_tex(d.a_of_u),
-                      C=_tex(d.c_of_u), ALPHA=_tex(d.alpha), GAMMA=_tex(d.gamma), B=_tex(b_corrected))
+    statement = GENERAL.render(H=_tex(thm7.PRINTED_H.subs(swap, simultaneous=True)), A=_tex(d.a_of_u),
+                               C=_tex(d.c_of_u), ALPHA=_tex(d.alpha), GAMMA=_tex(d.gamma), B=_tex(b_corrected))
     return st.outcome(
-        "Thm. 7 corrected: under (1)-(3) and phi >= 1{t <= 0}, condition (b) with H(1) = (a0p - a1p)/(a1n - a0n) "
-        "implies rho <= H(U-dagger) c/a, hence the weak form; (c) follows from Lemma 1, (4)-(6) are not needed; "
-        "calibration holds exactly under the mass conditions, and on eta-continuous populations only for rho = 1, "
-        "a1p = 0 and (a1n = 0 or U* = U-dagger) - accuracy with phi differentiable at 0 (Prop. 8).",
+        GENERAL.summary(),
         method="symbolic (SymPy); brute force and Dinkelbach at 50 digits on pinned populations",
-        statement=statement,
+        statement=statement, ledger=(GENERAL, STATEMENTS),
     )
 
 
@@ -1281,11 +1177,9 @@ def check_continuous_populations() -> Outcome:
         consequence=("The counterexamples E12, E15 are not artefacts of finite supports: under the paper's own "
                      "standing "
                      "assumption Thms. 1 and 2 fail for every tau (also outside the printed ranges, also for the plain "
-                     "logistic loss).  What holds is the weak form (corrected_calibration.fbeta, .jaccard): off the "
-                     "band "
-                     "the maximiser has the Bayes sign when rho <= tau_F (resp. U*/U-dagger), and labelling the band "
-                     "by "
-                     "the Bayes rule attains U-dagger."),
+                     "logistic loss).  What holds is the weak form: " + FBETA.conclusion("weak_form").summary
+                     + " (Theorem 1, corrected); " + JACCARD.conclusion("weak_form").summary
+                     + " (Theorem 2, corrected)."),
         witness=("the calibration study's population (two Gaussian classes, means +-(2, 1), shared covariance "
                  "[[1, 0.3], [0.3, 1]], pi = 0.4; eta(X) has a positive density on (0, 1)), tau-logistic loss: "
                  + " | ".join(parts)),
@@ -1321,14 +1215,14 @@ CLAIMS = (
     ),
     Claim(
         key="corrected_calibration.fbeta",
-        title="Thm. 1 (corrected): the weak form for rho <= tau_F, calibration iff no band mass off delta",
+        title="Thm. 1 (corrected): the weak form if rho <= tau_F; calibration exactly under the mass conditions",
         label="thm:f-measure-calibration",
         expected="verified",
         check=check_fbeta,
     ),
     Claim(
         key="corrected_calibration.jaccard",
-        title="Thm. 2 (corrected): the weak form for rho <= U*/U-dagger, calibration iff no band mass off delta",
+        title="Thm. 2 (corrected): the weak form if rho <= U*/U-dagger; calibration exactly under the mass conditions",
         label="thm:jaccard-calibration",
         expected="verified",
         check=check_jaccard,

@@ -18,8 +18,8 @@ Lipschitz, and the contraction inequality needs functions that vanish at 0).  Th
 * ``rate`` (lem:uniform-convergence): Lemma 4's proof with the corrected lemma, the contraction principle for the
   coordinates x_il and the offsets W~_k(0, y): the explicit bound
   :func:`lfverify.proofs.lemma4_uniform_convergence.corrected_uniform_convergence_bound` (its formula is assembled here
-  symbolically and compared with the function), which is O(sqrt(d log n / n)); with the VC entropy bound for the
-  indicator class it is O(n^{-1/2}), Lemma 4's rate.
+  symbolically and compared with the function), which is O(d^{3/2} sqrt(log n / n)) in every parameter (the
+  statement RATE); with the VC entropy bound for the indicator class it is O(d^{3/2} n^{-1/2}), Lemma 4's rate in n.
 * ``kahane_step`` (lem:uniform-convergence): an erratum found on the way - (A')'s pull-out of x_l is false pointwise
   (it holds in expectation by the contraction principle).
 
@@ -44,6 +44,7 @@ import sympy as sp
 import lfverify.proofs.lemma4_uniform_convergence as lemma4
 from lfverify.core._seeding import DEFAULT_SEED
 from lfverify.proofs._claims import Claim, Erratum, Outcome, Steps
+from lfverify.proofs._corrected_statements import RADEMACHER, RATE, STATEMENTS
 from lfverify.proofs._mpmath_tau_logistic import tau_logistic_derivative_mp
 from lfverify.proofs.lemma3_unbiased_gradient import printed_w_tilde
 
@@ -123,24 +124,6 @@ def _exact_sup_average(vectors, n) -> Fraction:
 
 
 # ---------------------------------------------------------------------------------------------- claim: lemma
-LEMMA_STATEMENT = r"""**Lemma (App. C, corrected).** Let $\phi$ be convex with $\phi = \phi_{-1}$ on $(-\infty, 0]$ and
-$\phi = \phi_{+1}$ on $(0, \infty)$, each $\phi_s$ differentiable with a $\gamma_s$-Lipschitz derivative (the paper's
-$\gamma_s$-smoothness), $\phi'(0) := \phi_{-1}'(0)$, and $J = \phi'(0^+) - \phi'(0^-) \ge 0$ the jump of $\phi'$ at 0.
-For $k = 0, 1$ let $\kappa_k = \max(|a_{k,+1}|, |a_{k,-1}|)$ and
-$I_\mathcal{F} = \{(x, y) \mapsto 1\{y f(x) \le 0\} : f \in
-\mathcal{F}\}$.  Then for every sample $S$ of size $n$ (hence also after taking $E_S$)
-
-$$<<BOUND>>,$$
-
-where $\hat{\mathfrak{R}}_S$ is the empirical Rademacher complexity of App. C's definition.  Moreover
-$E|\sum_i \sigma_i|/n \le n^{-1/2}$, and for the linear class $\mathcal{F} = \{x \mapsto \theta^\top x\}$ on
-$\mathbb{R}^d$, $\hat{\mathfrak{R}}_S(I_\mathcal{F}) \le \sqrt{2 \log(2 N_n)/n}$ with
-$N_n \le \sum_{k \le d} \binom{n}{k} + 1$ (so $O(\sqrt{d \log n / n})$; $\le C\sqrt{d/n}$ by the VC entropy bound).  The
-printed lemma, $\mathfrak{R}_n(\tilde W'_{k,\phi} \circ \mathcal{F}) \le 2(\gamma_{+1} + \gamma_{-1})
-\mathfrak{R}_n(\mathcal{F})$, is the special case $\kappa_k = 1$, $\phi'(0^+) = 0$, $J = 0$, which excludes every
-$\tau$-discrepant loss with $\tau < 1$ (for the tau-logistic loss $\phi'(0^+) = -\tau/(2\ln 2)$ and
-$J = (1 - \tau)/(2 \ln 2)$)."""
-
 n_s = sp.Symbol("n", positive=True, integer=True)
 kappa, gp, gm = sp.symbols(r"\kappa_k \gamma_{+1} \gamma_{-1}", nonnegative=True)
 R_F = sp.Symbol(r"\hat{\mathfrak{R}}_S(\mathcal{F})", nonnegative=True)
@@ -155,7 +138,7 @@ def _bound_expr():
 
 
 def check_lemma() -> Outcome:
-    """The corrected non-smooth Rademacher lemma (see LEMMA_STATEMENT), step by step."""
+    """The corrected non-smooth Rademacher lemma (the statement RADEMACHER), step by step."""
     st = Steps()
     xi = sp.Symbol("xi", real=True)
     phi = sp.Function("phi")
@@ -225,6 +208,7 @@ def check_lemma() -> Outcome:
         check="SymPy: the identity on t = -u (u >= 0) and t = v (v > 0) with phi_{+-1}' undefined functions; h_+-(0) "
               "= 0",
         holds=left_ok and right_ok and vanish,
+        uses=("phi_pieces", "phi_convex"),
     )
     s = sp.Symbol("s", positive=True)
     m = sp.Symbol("m", real=True)
@@ -241,6 +225,7 @@ def check_lemma() -> Outcome:
         check="SymPy: second derivative, its value at 0, and d/dm phi_s'' = -tanh(s m/2) x (positive), so |phi_s''| is "
               "largest at 0 (the verified claim lemma4_uniform_convergence.smoothness_constants gives the same)",
         holds=sp.simplify(at_zero - s**2 / (4 * sp.log(2))) == 0 and decreasing.is_positive is True,
+        uses=("phi_pieces",),
     )
     # y-symmetry: (sigma_i y_i) has the law of sigma for fixed y
     symmetric = all(
@@ -256,6 +241,7 @@ def check_lemma() -> Outcome:
         check="cited: Ledoux & Talagrand (1991), Thm. 4.12 (h(0) = 0 holds by the previous step); the law of "
               "(sigma_i y_i) checked by enumeration for all 16 label vectors of length 4",
         holds=symmetric,
+        uses=("phi_pieces",),
     )
     sums = [(n, expected_abs_sign_sum(n)) for n in range(1, 21)]
     second_moment = all(
@@ -317,38 +303,19 @@ def check_lemma() -> Outcome:
         check="mpmath 50 digits",
         holds=lhs <= corrected and lhs > printed_value,
     )
-    statement = LEMMA_STATEMENT.replace(
-        "<<BOUND>>", f"\\hat{{\\mathfrak{{R}}}}_S(\\tilde W'_{{k,\\phi}} \\circ \\mathcal{{F}}) \\le {sp.latex(bound)}")
+    statement = RADEMACHER.render(
+        BOUND=f"\\hat{{\\mathfrak{{R}}}}_S(\\tilde W'_{{k,\\phi}} \\circ \\mathcal{{F}}) \\le {sp.latex(bound)}")
     return st.outcome(
-        "R_S(W~'_k o F) <= kappa_k [2 (gamma_+ + gamma_-) R_S(F) + |phi'(0+)| E|sum sigma|/n + |phi'(0-) - phi'(0+)| "
-        "R_S(I_F)], with R_S(I_F) <= sqrt(2 log(2 N_n)/n) for the linear class: proved from the decomposition of phi' "
-        "(SymPy) and the contraction, Massart and Sauer lemmas (cited; finite instances enumerated exactly); the "
-        "printed lemma is the case phi'(0+) = jump = 0.",
+        RADEMACHER.summary() + "  Proved from the decomposition of phi' (SymPy) and the contraction, Massart and "
+        "Sauer lemmas (cited; finite instances enumerated exactly).",
         method="symbolic (SymPy); exact enumeration of sign vectors and patterns; mpmath 50 digits",
-        statement=statement,
+        statement=statement, ledger=(RADEMACHER, STATEMENTS),
     )
 
 
 # ---------------------------------------------------------------------------------------------- claim: rate
-RATE_STATEMENT = r"""**Lemma 4 (its rate, proved without lem:non-smooth-rademacher).** Under Lemma 4's assumptions, with
-$c_k$ and $\rho_k$ read on $|\xi| \le c_\mathcal{X} c_\Theta$ (the sup over all $\xi$ is infinite), $m = n/2$,
-$\phi$ as in the corrected lemma ($\gamma = \gamma_{+1} + \gamma_{-1}$, $J$ the jump, $\kappa_k$ as there) and the
-linear class on $\mathbb{R}^d$:
-
-$$E_S \sup_\theta \|\hat{\mathcal{V}}_\phi(\theta) - \mathcal{V}_\phi(\theta)\| \le B_E(n) = <<BE>>,$$
-
-and with probability at least $1 - \delta$,
-$\sup_\theta \|\hat{\mathcal{V}}_\phi - \mathcal{V}_\phi\| \le B_E(n) +
-\sqrt{8 c_\mathcal{X}^2 (\rho_1 c_0 + \rho_0 c_1)^2
-\log(2/\delta)/n}$ (`lemma4_uniform_convergence.corrected_uniform_convergence_bound`).  Hence
-$\sup_\theta \|\hat{\mathcal{V}}_\phi - \mathcal{V}_\phi\| = O_p(\sqrt{d \log n / n})$ with these explicit constants,
-and $= O_p(n^{-1/2})$ - Lemma 4's rate - with the VC entropy bound
-$\hat{\mathfrak{R}}_S(I_\mathcal{F}) \le C\sqrt{d/m}$ in
-place of Massart's."""
-
-
 def check_rate() -> Outcome:
-    """Lemma 4's rate from the corrected lemma (see RATE_STATEMENT)."""
+    """Lemma 4's rate from the corrected lemma (the statement RATE)."""
     st = Steps()
     n, d, cX, cT, c0, c1, r0, r1, g, k0, k1, jp = sp.symbols(
         r"n d c_\mathcal{X} c_\Theta c_0 c_1 \rho_0 \rho_1 \gamma \kappa_0 \kappa_1 J", positive=True)
@@ -369,6 +336,7 @@ def check_rate() -> Outcome:
         "The paper's decomposition (eq:supp:expectation-difference and the split of (A), (B)) is kept: "
         "$E_S \\mathcal{E}(S) \\le c_1 (A') + \\rho_0 c_\\mathcal{X} (A'') + c_0 (B') + \\rho_1 c_\\mathcal{X} (B'')$",
         check="the claim lemma4_uniform_convergence.expectation_bound rebuilds this decomposition symbolically",
+        uses=("lemma4_setting", "bounded_scores"),
     )
     st.add(
         "(A'): symmetrisation, $\\|\\cdot\\|_2 \\le \\|\\cdot\\|_1$ over the $d$ coordinates, then the contraction "
@@ -377,6 +345,7 @@ def check_rate() -> Outcome:
         f"(A') \\le {sp.latex(a_prime)}",
         check="cited: Ledoux & Talagrand (1991), Lemma 6.3 and Thm. 4.4; the corrected lemma (claim lemma), with "
               "R_m(F) <= c_X c_Theta / sqrt(m) (Mohri et al. 2012, Thm. 4.3)",
+        uses=("lemma4_setting",), cites=("corrected_rademacher.lemma",),
     )
     w1 = sp.Function("W1")
     xi_, y_ = sp.symbols("xi y", real=True)
@@ -388,6 +357,7 @@ def check_rate() -> Outcome:
         f"(A'') \\le {sp.latex(a_second)}",
         check="SymPy: the split is an identity; Thm. 4.12 cited",
         holds=sp.expand((w1(xi_, y_) - w1(0, y_)) + w1(0, y_) - w1(xi_, y_)) == 0,
+        uses=("bounded_scores",),
     )
     bound_n = sp.simplify(total)
     rng = random.Random(SEED)
@@ -428,6 +398,7 @@ def check_rate() -> Outcome:
                                                              jump=0.2)
                   - lemma4.corrected_expectation_bound(100, 2, 1, 1, 1, 1, 1, 1, 0.5, slope_at_zero=0.3, jump=0.2)
                   - lemma4.mcdiarmid_deviation(100, 0.05, 1, 1, 1, 1, 1)) <= 1e-15,
+        uses=("bounded_scores", "lemma4_setting"),
     )
     # rates: log(2 N_m) <= log 4 + d log(m + 1), since 2((m + 1)^d + 1) <= 4 (m + 1)^d
     sauer_gap = sp.simplify(4 * (mm + 1) ** d - 2 * ((mm + 1) ** d + 1))
@@ -436,18 +407,31 @@ def check_rate() -> Outcome:
     c_vc = sp.Symbol("C_VC", positive=True)
     with_vc = total.subs(sp.sqrt(2 * sp.log(2 * N) / mm), c_vc * sp.sqrt(d / mm))
     root_rate = sp.limit(sp.expand(with_vc * sp.sqrt(n)), n, sp.oo)
+    # the order in every parameter: the explicit form of conclusion 3 equals the bound at N_m = 2 (m + 1)^d
+    K_, L_ = k0 * c1 + k1 * c0, r0 * c1 + r1 * c0 + 4 * r0 * r1 * cT * cX
+    explicit = 2 * cX / sp.sqrt(n) * (K_ * d * (2 * jp * sp.sqrt(sp.log(4) + d * sp.log(mm + 1))
+                                                 + 2 * sp.sqrt(2) * g * cT * cX + sp.sqrt(2) * sl)
+                                      + sp.sqrt(2) * L_)
+    same = sp.simplify(sp.expand_log(with_log - explicit, force=True)) == 0
+    d_power = sp.simplify(log_rate / d ** sp.Rational(3, 2))
     st.add(
-        "Rates: with Sauer's count $B_E(n) = O(\\sqrt{d\\log n/n})$; with the VC entropy bound "
-        "$\\hat{\\mathfrak{R}}(I_\\mathcal{F}) \\le C_{VC}\\sqrt{d/m}$ (Dudley's integral with Haussler's packing "
-        "bound) "
-        "$\\sqrt n\\,B_E(n)$ has a finite limit, so the deviation term included, "
-        "$\\sup_\\theta\\|\\hat{\\mathcal V}_\\phi - \\mathcal V_\\phi\\| = O_p(n^{-1/2})$",
+        "Rates, with every parameter: $\\log(2N_m) \\le \\log 4 + d\\log(m + 1)$ (Sauer) gives conclusion 3's "
+        "explicit form; $\\sqrt{n/\\log n}\\,B_E(n)$ tends to a constant times $J\\,d^{3/2}$ - the $d$ of "
+        "$\\|\\cdot\\|_2 \\le \\|\\cdot\\|_1$ times the $\\sqrt{d}$ of Massart's lemma - so $B_E(n) = "
+        "O(d^{3/2}\\sqrt{\\log n/n})$ and not $O(\\sqrt{d \\log n / n})$ (review); with $J = 0$ the logarithm "
+        "drops and $B_E(n) = O(d/\\sqrt n)$; with the VC entropy bound $\\hat{\\mathfrak{R}}(I_\\mathcal{F}) "
+        "\\le C_{VC}\\sqrt{d/m}$ (Dudley's integral with Haussler's packing bound) $\\sqrt n\\,B_E(n)$ has a "
+        "finite limit of order $d^{3/2}$, so, the deviation term included, $\\sup_\\theta\\|\\hat{\\mathcal "
+        "V}_\\phi - \\mathcal V_\\phi\\| = O_p(d^{3/2} n^{-1/2})$",
         f"\\lim_{{n\\to\\infty}} \\sqrt{{n/\\log n}}\\,B_E(n) = {sp.latex(sp.simplify(log_rate))}, \\qquad "
         f"\\lim_{{n\\to\\infty}} \\sqrt{{n}}\\,B_E(n)\\big|_{{VC}} = {sp.latex(sp.simplify(root_rate))}",
-        check="SymPy: 4(m+1)^d - 2((m+1)^d + 1) = 2((m+1)^d - 1) >= 0; both limits finite (cited: Vershynin 2018, "
-              "Thm. 8.3.23)",
-        holds=_finite(log_rate) and _finite(root_rate)
+        check="SymPy: 4(m+1)^d - 2((m+1)^d + 1) = 2((m+1)^d - 1) >= 0; the explicit form equals the bound at "
+              "N_m = 2 (m+1)^d; the first limit over d^{3/2} is free of d and n; the J = 0 limit of sqrt(n) B_E is "
+              "finite; both limits finite (cited: Vershynin 2018, Thm. 8.3.23)",
+        holds=_finite(log_rate) and _finite(root_rate) and same and not d_power.has(d) and not d_power.has(n)
+        and _finite(sp.limit(sp.expand(total.subs(jp, 0) * sp.sqrt(n)), n, sp.oo))
         and sp.simplify(sauer_gap - 2 * ((mm + 1) ** d - 1)) == 0 and not with_vc.has(N),
+        uses=("lemma4_setting",),
     )
     rows = []
     for n_value in (2, 100):
@@ -462,12 +446,9 @@ def check_rate() -> Outcome:
         holds=all(corr >= low for _, low, corr in rows),
     )
     return st.outcome(
-        "Lemma 4's proof repaired: the corrected lemma, the contraction principle for x_il and the offsets give "
-        "E sup ||V_hat - V|| <= corrected_expectation_bound (assembled symbolically; the function agrees), "
-        "O(sqrt(d log n / n)) explicitly and O(n^{-1/2}) with the VC entropy bound: Lemma 4's rate holds without "
-        "lem:non-smooth-rademacher.",
+        RATE.summary() + "  Assembled symbolically; corrected_expectation_bound agrees.",
         method="symbolic (SymPy) assembly and limits; exact binomial sums at 50 digits",
-        statement=RATE_STATEMENT.replace("<<BE>>", sp.latex(bound_n)),
+        statement=RATE.render(BE=sp.latex(bound_n)), ledger=(RATE, STATEMENTS),
     )
 
 

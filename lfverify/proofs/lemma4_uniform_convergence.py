@@ -40,6 +40,7 @@ from lfverify.core._losses import tau_logistic
 from lfverify.core._metrics import f_beta
 from lfverify.core._scores import surrogate_scores as library_scores
 from lfverify.proofs._claims import Claim, Erratum, Outcome
+from lfverify.proofs._corrected_statements import RATE
 from lfverify.proofs._mpmath_tau_logistic import (
     tau_logistic_derivative_mp,
     tau_logistic_mp,
@@ -357,9 +358,9 @@ def _nonsmooth_rademacher_outcome() -> Outcome:
             " corrected_uniform_convergence_bound)"
         ),
         consequence=(
-            "Lemma 4's explicit bound, which applies this lemma in (A') and (B'), is unsupported (the rate "
-            "O_p(n^{-1/2}) of eq:uniform-convergence is not refuted: the extra terms are O(sqrt(d log n / n))), and "
-            "the simulations should not treat the printed constant as a guarantee."
+            "Lemma 4's explicit bound, which applies this lemma in (A') and (B'), is unsupported, and the "
+            "simulations should not treat the printed constant as a guarantee; the rate in n of "
+            "eq:uniform-convergence is not refuted: " + RATE.conclusion("order").summary + " (the corrected proof)."
         ),
         witness=(
             "tau-logistic (tau = 1/2), d = 1, F = {x -> theta x : |theta| < 1/2}, X = 1, Y = +1 a.s., any n: "
@@ -582,7 +583,7 @@ def check_expectation_bound() -> Outcome:
         ),
         consequence=(
             "Lemma 4's explicit bound is not valid; the simulations should use corrected_uniform_convergence_bound "
-            "(offset and jump terms added; rate O(sqrt(d log n / n))) or the order statement only."
+            "(offset and jump terms added) or the order statement only: " + RATE.conclusion("order").summary + "."
         ),
         witness=(
             "F_1 with pi = 1/2 known, tau-logistic(1/2), d = 1, X = 1, Y = +-1 equiprobable, c_X = 11/10, c_Theta ="

@@ -1,0 +1,382 @@
+"""The corrected results of :mod:`lfverify.proofs` as structured statements (:class:`~._statements.Statement`).
+
+Every sentence about a corrected result - its statement in ``proofs/``, its line in ERRATA.md's table, its
+paragraph in FINDINGS.md and README's findings - is generated from these objects.  Hypotheses are shared objects,
+keyed, so that a proof citing an earlier result can be checked to state (or discharge) that result's hypotheses
+(:func:`~._statements.ledger_problems`).  The four changes of the review of issue 30 are marked "(review)".
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import replace
+
+from lfverify.proofs._statements import Conclusion, Hypothesis, Named, Statement
+
+__all__ = ["SIGN_PATTERN", "CRITERION", "FBETA", "JACCARD", "GENERAL", "RADEMACHER", "RATE", "STATEMENTS",
+           "HYPOTHESES", "statement_of", "summary_block", "with_statement_texts"]
+
+# ---------------------------------------------------------------------------------------------- hypotheses
+DEF1 = Hypothesis("definition1", "$U$ satisfies Definition 1 ($a_{0,+1} > 0 \\ge a_{0,-1}$, $a_{1,\\pm1} \\ge 0$, "
+                                 "$0 \\le U \\le 1$ and a positive denominator on the feasible region)")
+B1 = Hypothesis("b1_positive", "$b_1 > 0$")
+COND1 = Hypothesis("condition1", "$\\Delta a_0 = a_{0,+1} - a_{0,-1} > 0$ (Thm. 7's condition (1))")
+COND2 = Hypothesis("condition2", "$\\Delta a_1 = a_{1,+1} - a_{1,-1} \\le 0$ (Thm. 7's condition (2))")
+COND3 = Hypothesis("condition3", "$a_{0,-1} \\ne 0$ or $a_{1,-1} \\ne 0$ (Thm. 7's condition (3))")
+PHI_NONNEG = Hypothesis("phi_nonnegative", "$\\phi \\ge 0$")
+PHI_CONVEX = Hypothesis("phi_convex", "$\\phi$ is convex")
+PHI_NONINC = Hypothesis("phi_nonincreasing", "$\\phi$ is non-increasing")
+PHI_SLOPE = Hypothesis("phi_left_slope", "$\\phi'(0^-) < 0$")
+PHI_DOM = Hypothesis("phi_dominates", "$\\phi(t) \\ge 1\\{t \\le 0\\}$",
+                     "Lemma 1's hypothesis, which the printed proof uses but the printed theorem omits")
+ETA_INT = Hypothesis("eta_interior", "$P(0 < \\eta(X) < 1) = 1$")
+USTAR_POS = Hypothesis("u_star_positive", "$U_\\phi^* = \\sup_f U_\\phi(f) > 0$",
+                       "review: used through the Proposition, missing from the earlier statement; without it "
+                       "$\\phi = \\max(1, 1 - t)$ gives $U_\\phi^* = 0$, every $f \\ge 0$ is a maximiser and 1. fails")
+UDAG_ATT = Hypothesis("u_dagger_attained", "$U^\\dagger = \\sup_f U(f)$ is attained and $\\Delta a_0 - \\Delta a_1 "
+                                           "U^\\dagger > 0$")
+PIECES = Hypothesis("phi_pieces", "$\\phi = \\phi_{-1}$ on $(-\\infty, 0]$ and $\\phi = \\phi_{+1}$ on $(0, \\infty)$, "
+                                  "each $\\phi_s$ differentiable with a $\\gamma_s$-Lipschitz derivative")
+LEMMA4 = Hypothesis("lemma4_setting", "Lemma 4's setting: $\\|x\\| \\le c_\\mathcal{X}$, the linear class "
+                                      "$\\{x \\mapsto \\theta^\\top x : \\|\\theta\\| \\le c_\\Theta\\}$ on "
+                                      "$\\mathbb{R}^d$, V_hat from two halves of $m = n/2$ i.i.d. points")
+CONSTANTS = Hypothesis("bounded_scores", "$c_k = \\sup |\\tilde W_{k,\\phi}|$ and the Lipschitz constants $\\rho_k$ of "
+                                         "$\\tilde W_{k,\\phi}$ read on $|\\xi| \\le c_\\mathcal{X} c_\\Theta$ (the sup "
+                                         "over all $\\xi$ is infinite for a convex non-constant $\\phi$)")
+
+HYPOTHESES = {h.key: h for h in (DEF1, B1, COND1, COND2, COND3, PHI_NONNEG, PHI_CONVEX, PHI_NONINC, PHI_SLOPE,
+                                 PHI_DOM, ETA_INT, USTAR_POS, UDAG_ATT, PIECES, LEMMA4, CONSTANTS)}
+
+# ---------------------------------------------------------------------------------------------- named objects
+F_STAR = Named("f^*", "a maximiser of $U_\\phi$ over all measurable $f$ (one exists: the criterion's step 3)",
+               unique=False,
+               which="where a pointwise minimiser of $g_{\\eta(x)}$ (see the Proposition) is an interval (a loss "
+                     "linear near it: the hinge loss, any piecewise-linear $\\phi$) $f^*(x)$ may be any point of it; "
+                     "statements about $\\mathrm{sgn} f^*$ mean $f^*_0$, the maximiser equal to $0$ wherever $0$ is a "
+                     "pointwise minimiser (on the closed band $[\\eta_{lo}, \\eta_{hi}]$), the only maximiser when "
+                     "$\\phi$ is strictly convex on each side of $0$ (review)")
+RHO = Named("\\rho", "$= \\phi'(0^+)/\\phi'(0^-) \\in [0, 1]$ ($= \\tau$ for the tau-logistic loss)", unique=True)
+U_STAR = Named("U^*", "$= U_\\phi^* = \\sup_f U_\\phi(f)$", unique=True)
+U_DAG = Named("U^\\dagger", "$= \\sup_f U(f)$", unique=True)
+
+_CALIBRATION_SETTING = ("$\\alpha = <<ALPHA>>$, $\\gamma = <<GAMMA>>$, $\\delta = \\frac{\\gamma}{\\alpha + \\gamma}$ "
+                        "(Prop. 5: the Bayes-optimal classifiers are exactly those predicting $+1$ a.e. on "
+                        "$\\{\\eta > \\delta\\}$ and $-1$ a.e. on $\\{\\eta < \\delta\\}$).")
+
+# ---------------------------------------------------------------------------------------------- the Proposition
+SIGN_PATTERN = Statement(
+    key="corrected_calibration.sign_pattern",
+    title="Proposition (the sign pattern of the surrogate maximiser)",
+    hypotheses=(DEF1, B1, COND3, PHI_NONNEG, PHI_CONVEX, PHI_NONINC, PHI_SLOPE, ETA_INT, USTAR_POS),
+    objects=(RHO, U_STAR),
+    setting="With $$a = <<A>>, \\qquad c = <<C>>,$$ $$\\eta_{lo} = <<LO>>, \\qquad \\eta_{hi} = <<HI>>:$$",
+    conclusions=(
+        Conclusion("separable", "Pointwise problem",
+                   "$f$ maximises $U_\\phi$ if and only if $f(x)$ minimises "
+                   "$g_{\\eta(x)}(\\xi) = a\\,\\eta(x)\\,\\phi(\\xi) + c\\,(1 - \\eta(x))\\,\\phi(-\\xi)$ for almost "
+                   "every $x$; so the maximisers are not unique where $g_{\\eta(x)}$ has several minimisers.",
+                   "f maximises U_phi iff f(x) minimises a eta phi(xi) + c (1 - eta) phi(-xi) for almost every x"),
+        Conclusion("signs", "Signs",
+                   "Every maximiser $f^*$ has $f^*(x) > 0$ where $\\eta(x) > \\eta_{hi}$, $f^*(x) < 0$ where "
+                   "$\\eta(x) < \\eta_{lo}$, and $f^*(x) = 0$ where $\\eta_{lo} < \\eta(x) < \\eta_{hi}$; $0$ is a "
+                   "minimiser at the end points.  The band has an interior exactly when $\\rho < 1$ (a kink at 0).  "
+                   "For the tau-logistic loss $\\rho = \\tau$; for Table 1's metrics:\n\n"
+                   "| metric | $\\eta_{lo}$ | $\\eta_{hi}$ |\n|---|---|---|\n<<ROWS>>",
+                   "every maximiser is > 0 above eta_hi = c/(c + rho a), < 0 below eta_lo = rho c/(rho c + a) and 0 "
+                   "strictly between (a = a0p + U* a1p, c = U* a1n - a0n)"),
+    ),
+)
+
+CRITERION = Statement(
+    key="corrected_calibration.criterion",
+    title="Theorem (U-calibration of the surrogate utility, exactly)",
+    hypotheses=SIGN_PATTERN.hypotheses + (UDAG_ATT,),
+    hypotheses_from="the Proposition, and one more",
+    objects=(RHO, U_STAR, U_DAG, F_STAR),
+    setting=_CALIBRATION_SETTING,
+    conclusions=(
+        Conclusion("calibration", "(a) calibration",
+                   "$U_\\phi$ is $U$-calibrated on $P$ (every sequence with $U_\\phi(f_l) \\to U_\\phi^*$ has "
+                   "$U(f_l) \\to U^\\dagger$) if and only if $P(\\eta_{hi} < \\eta < \\delta) = "
+                   "P(\\delta < \\eta < \\eta_{lo}) = P(\\eta_{lo} \\le \\eta \\le \\eta_{hi},\\ \\eta \\ne \\delta) = "
+                   "0$.",
+                   "U_phi is U-calibrated on P iff P puts no mass in (eta_hi, delta) or (delta, eta_lo) and none in "
+                   "the band [eta_lo, eta_hi] except at delta"),
+        Conclusion("sign_rule", "(b) the sign rule",
+                   "For $f^*_0$ (the maximiser that vanishes on the closed band), $\\mathrm{sgn}\\, f^*_0$ (with "
+                   "$\\mathrm{sgn}(0) = -1$) is Bayes optimal if and only if $P(\\eta_{hi} < \\eta < \\delta) = "
+                   "P(\\delta < \\eta \\le \\eta_{hi}) = 0$.",
+                   "for the maximiser f*_0 that vanishes on the closed band, sgn f*_0 is Bayes optimal iff no mass in "
+                   "(eta_hi, delta) or (delta, eta_hi]", condition="for the maximiser f*_0 that vanishes on the closed "
+                                                                    "band"),
+        Conclusion("kink_set", "(c) the kink set",
+                   "The limits of $U(f_l)$ along maximising sequences are the utilities of the labellings that agree "
+                   "with $\\mathrm{sgn}\\, f^*$ off the closed band $[\\eta_{lo}, \\eta_{hi}]$ and are arbitrary on it. "
+                   " $U^\\dagger$ is among them if and only if $P(\\eta_{hi} < \\eta < \\delta) = P(\\delta < \\eta < "
+                   "\\eta_{lo}) = 0$, and then exactly the labellings that follow the Bayes rule $\\{\\eta > "
+                   "\\delta\\}$ on the band (a.e. off $\\{\\eta = \\delta\\}$) attain it.",
+                   "the Bayes labelling of the band attains U-dagger iff no mass between the band and delta"),
+        Conclusion("loss_condition", "(d) a condition on the loss",
+                   "The conditions of (c) hold for every distribution of $\\eta$ (given $U_\\phi^*$ and $U^\\dagger$) "
+                   "if $\\eta_{lo} \\le \\delta \\le \\eta_{hi}$, that is <<UPPER>> and <<LOWER>>.  If "
+                   "$\\phi \\geq 1\\{t \\le 0\\}$ (Lemma 1: $U_\\phi^* \\le U^\\dagger$) the second always holds, so "
+                   "the condition is $\\rho \\le \\dfrac{c\\,\\alpha}{a\\,\\gamma}$.",
+                   "if phi >= 1{t <= 0}, rho <= c alpha/(a gamma) makes the Bayes labelling of the band attain "
+                   "U-dagger for every distribution", condition="if phi >= 1{t <= 0}"),
+        Conclusion("continuous", "(e) no calibration on eta-continuous distributions",
+                   "If every neighbourhood of $\\delta$ has positive probability on both sides of $\\delta$ (e.g. "
+                   "$\\eta(X)$ has a density that is positive at $\\delta$: the paper's standing $\\eta$-continuous "
+                   "case), $U_\\phi$ is $U$-calibrated on $P$ only if $\\eta_{lo} = \\eta_{hi} = \\delta$; with "
+                   "$\\phi \\geq 1\\{t \\le 0\\}$ this holds if and only if $\\rho = 1$, $a_{1,+1} = 0$ and "
+                   "($a_{1,-1} = 0$ or $U_\\phi^* = U^\\dagger$): never for $F_\\beta$, for Jaccard only if $\\phi$ is "
+                   "differentiable at 0 and $U_\\phi^* = U^\\dagger$, for accuracy exactly when $\\phi$ is "
+                   "differentiable at 0 (Bartlett et al.'s condition, Prop. 8).",
+                   "with mass on both sides of delta in every neighbourhood (eta-continuous P) and phi >= 1{t <= 0}, "
+                   "only rho = 1, a1p = 0 and (a1n = 0 or U* = U-dagger) can be calibrated",
+                   condition="with mass on both sides of delta in every neighbourhood"),
+    ),
+)
+
+# ---------------------------------------------------------------------------------------------- Thms. 1, 2, 7
+_LOSS_AND_P = (PHI_NONNEG, PHI_CONVEX, PHI_NONINC, PHI_SLOPE, PHI_DOM, ETA_INT, USTAR_POS)
+
+#: The setting and the summary's lead shared by Theorems 1 and 2 (corrected).
+_BAND_SETTING = "Let $\\delta = <<DELTA>>$ and $$\\eta_{lo} = <<LO>>, \\qquad \\eta_{hi} = <<HI>>.$$"
+_ADDED_HYPOTHESES = "with phi >= 1{t <= 0} and U_phi* > 0 added to the hypotheses"
+
+
+
+def _metric_objects(metric: str) -> tuple:
+    """rho, U*, U-dagger (of the metric whose LaTeX superscript is ``metric``) and f*: the objects Theorems 1 and 2
+    (corrected) name."""
+    return (RHO, Named("U^*", f"$= (U^{{{metric}}}_\\phi)^*$", unique=True),
+            Named("U^\\dagger", f"$= \\sup_f U^{{{metric}}}(f)$", unique=True), F_STAR)
+
+
+FBETA = Statement(
+    key="corrected_calibration.fbeta",
+    title="Theorem 1 (corrected)",
+    hypotheses=_LOSS_AND_P,
+    objects=_metric_objects("F_\\beta"),
+    setting=_BAND_SETTING,
+    lead=_ADDED_HYPOTHESES,
+    conclusions=(
+        Conclusion("weak_form", "Weak form",
+                   "If $\\rho \\le \\tau_F := <<TAUF>>$, every maximiser $f^*$ gives every $x$ with $f^*(x) \\ne 0$ "
+                   "the Bayes sign, and the classifier equal to $\\mathrm{sgn} f^*$ off $\\{f^* = 0\\}$ and to the "
+                   "Bayes rule $\\{\\eta > \\delta\\}$ on it attains $U^\\dagger$.  The printed hypothesis ($\\phi$ "
+                   "$\\tau$-discrepant with $U^* \\ge (1 + \\beta^2)\\tau/(\\beta^2 - \\tau)$) implies $\\rho \\le "
+                   "\\tau \\le <<TAUP>> \\le \\tau_F$.",
+                   "if rho <= tau_F = U*(1 + beta^2 - U-dagger)/(U-dagger (1 + beta^2 + U*)) (implied by the printed "
+                   "hypothesis), every maximiser has the Bayes sign where it is not 0 and labelling its zero set by "
+                   "the Bayes rule attains U-dagger", condition="if rho <= tau_F"),
+        Conclusion("calibration", "Calibration",
+                   "$U^{F_\\beta}_\\phi$ is $F_\\beta$-calibrated on $P$ if and only if $P(\\eta_{hi} < \\eta < "
+                   "\\delta) = P(\\delta < \\eta < \\eta_{lo}) = P(\\eta_{lo} \\le \\eta \\le \\eta_{hi},\\ \\eta \\ne "
+                   "\\delta) = 0$; under 1.'s condition, if and only if the band carries no mass except at $\\delta$.",
+                   "F_beta-calibration holds iff P puts no mass in (eta_hi, delta) or (delta, eta_lo) and none in the "
+                   "band [eta_lo, eta_hi] except at delta - if rho <= tau_F, iff the band carries no mass except at "
+                   "delta", condition="if rho <= tau_F"),
+        Conclusion("sign_rule", "Sign rule",
+                   "$\\mathrm{sgn} f^*_0$ (the maximiser that is $0$ on the closed band) is Bayes optimal if and only "
+                   "if $P(\\eta_{hi} < \\eta < \\delta) = P(\\delta < \\eta \\le \\eta_{hi}) = 0$; another maximiser's "
+                   "sign can differ on the band's end points when $\\phi$ is linear there.",
+                   "sgn f*_0 (the maximiser that is 0 on the closed band) is Bayes optimal iff P(eta_hi < eta < delta) "
+                   "= P(delta < eta <= eta_hi) = 0", condition="the maximiser that is 0 on the closed band"),
+        Conclusion("continuous", "No eta-continuous calibration",
+                   "If $\\eta$ has mass on both sides of $\\delta$ in every neighbourhood of $\\delta$ (e.g. a density "
+                   "positive at $\\delta$), $U^{F_\\beta}_\\phi$ is not $F_\\beta$-calibrated on $P$, for every such "
+                   "$\\phi$ (every $\\tau$).",
+                   "with mass on both sides of delta in every neighbourhood (eta-continuous P), no such phi is "
+                   "F_beta-calibrated, for no tau", condition="with mass on both sides of delta in every "
+                                                              "neighbourhood"),
+        Conclusion("tau_range", "The tau range",
+                   "The printed $\\tau \\in (0, \\beta^2/(2 + \\beta^2)]$ is what the printed hypothesis allows over "
+                   "$U^* \\le 1$.  The weak form holds for $\\rho \\le \\tau_F \\le <<TAUMAX>>$, a bound equal to "
+                   "$\\beta^2/(2 + \\beta^2)$ at $U^\\dagger = 1$, larger when $U^\\dagger < 1$, always $< 1$; "
+                   "$\\rho = 1$ (a loss differentiable at 0, such as the logistic) never satisfies it.",
+                   "tau_F <= (1 + beta^2 - U-dagger)/(1 + beta^2 + U-dagger) < 1, so no loss differentiable at 0 "
+                   "satisfies the weak form's condition"),
+    ),
+)
+
+JACCARD = Statement(
+    key="corrected_calibration.jaccard",
+    title="Theorem 2 (corrected)",
+    hypotheses=_LOSS_AND_P,
+    hypotheses_from="Theorem 1 (corrected)",
+    objects=_metric_objects("Jac"),
+    setting=_BAND_SETTING,
+    lead=_ADDED_HYPOTHESES,
+    conclusions=(
+        Conclusion("weak_form", "Weak form",
+                   "If $\\rho \\le \\tau_J := <<TAUJ>>$, every maximiser $f^*$ gives every $x$ with $f^*(x) \\ne 0$ "
+                   "the Bayes sign, and the Bayes labelling of $\\{f^* = 0\\}$ attains $U^\\dagger$.  The printed "
+                   "hypothesis ($\\tau$-discrepant with $U^* \\ge \\tau$) implies $\\rho \\le \\tau \\le U^* \\le "
+                   "\\tau_J$.",
+                   "if rho <= U*/U-dagger (implied by the printed tau <= U*), every maximiser has the Bayes sign where "
+                   "it is not 0 and the Bayes labelling of its zero set attains U-dagger",
+                   condition="if rho <= U*/U-dagger"),
+        Conclusion("calibration", "Calibration and the sign rule",
+                   "Jaccard-calibration on $P$ holds if and only if $P(\\eta_{hi} < \\eta < \\delta) = P(\\delta < "
+                   "\\eta < \\eta_{lo}) = 0$ and $P(\\eta_{lo} \\le \\eta \\le \\eta_{hi},\\ \\eta \\ne \\delta) = "
+                   "0$; $\\mathrm{sgn} f^*_0$ is Bayes optimal iff $P(\\eta_{hi} < \\eta < \\delta) = P(\\delta < "
+                   "\\eta \\le \\eta_{hi}) = 0$.",
+                   "Jaccard-calibration holds iff no mass in (eta_hi, delta) or (delta, eta_lo) and none in the band "
+                   "except at delta - if rho <= U*/U-dagger, iff the band carries no mass except at delta",
+                   condition="if rho <= U*/U-dagger"),
+        Conclusion("continuous", "Eta-continuous populations",
+                   "If $\\eta$ has mass on both sides of $\\delta$ in every neighbourhood, calibration needs $\\rho = "
+                   "1$ and $U^* = U^\\dagger$: no loss with a kink at 0 (no $\\tau < 1$) is Jaccard-calibrated there.",
+                   "with mass on both sides of delta in every neighbourhood, calibration needs rho = 1 and U* = "
+                   "U-dagger", condition="with mass on both sides of delta in every neighbourhood"),
+        Conclusion("tau_range", "The tau range",
+                   "The printed $\\tau \\in (0, 1)$ with $U^* \\ge \\tau$; the weak form holds for $\\rho \\le "
+                   "U^*/U^\\dagger$, which is $\\le 1$ with equality only if $U^* = U^\\dagger$.",
+                   "U*/U-dagger <= 1 with equality only if U* = U-dagger"),
+    ),
+)
+
+GENERAL = Statement(
+    key="corrected_calibration.general",
+    title="Theorem 7 (corrected)",
+    hypotheses=(DEF1, COND1, COND2, COND3, B1) + _LOSS_AND_P,
+    objects=(RHO, U_STAR, U_DAG, F_STAR),
+    setting="Conditions (4)-(6) are not needed (ERRATA: they come from the misprinted partial fraction and $H(1)$).  "
+            "Let $H(t) = <<H>>$ and $$a = <<A>>,\\quad c = <<C>>,\\quad \\alpha = <<ALPHA>>,\\quad \\gamma = "
+            "<<GAMMA>>,\\quad \\delta = \\frac{\\gamma}{\\alpha + \\gamma}.$$",
+    lead="under (1)-(3), b1 > 0, phi >= 1{t <= 0} and U_phi* > 0",
+    conclusions=(
+        Conclusion("condition_b", "Condition (b), corrected",
+                   "$\\rho \\le H(1)\\,\\dfrac{c}{a} = <<B>>$ implies $\\rho \\le H(U^\\dagger)\\,c/a = c\\alpha/"
+                   "(a\\gamma)$, hence the weak form: every maximiser gives every $x$ with $f^*(x) \\ne 0$ the Bayes "
+                   "sign, and the Bayes labelling of $\\{f^* = 0\\}$ attains $U^\\dagger$.  Condition (c), read with "
+                   "$U^\\dagger$ for $U(f^*)$, is $\\rho \\le a\\gamma/(c\\alpha)$, which Lemma 1 ($U^* \\le "
+                   "U^\\dagger$) already implies: it is not needed.",
+                   "if rho <= H(1) c/a with H(1) = (a0p - a1p)/(a1n - a0n) (condition (b) corrected), every maximiser "
+                   "has the Bayes sign where it is not 0 and the Bayes labelling of its zero set attains U-dagger; "
+                   "(c) follows from Lemma 1 and (4)-(6) are not needed", condition="if rho <= H(1) c/a"),
+        Conclusion("criterion", "Calibration, sign rule, kink set",
+                   "Exactly as in the Theorem \"U-calibration of the surrogate utility, exactly\" "
+                   "(`corrected_calibration.criterion`): conditions on the mass between $[\\eta_{lo}, \\eta_{hi}]$ "
+                   "and $\\delta$.",
+                   "calibration holds exactly under the criterion's mass conditions"),
+        Conclusion("continuous", "Eta-continuous populations",
+                   "Calibration needs $\\rho = 1$, $a_{1,+1} = 0$ and ($a_{1,-1} = 0$ or $U^* = U^\\dagger$).  For "
+                   "accuracy ($a = c = \\alpha = \\gamma = 1$) the corrected (b) reads $\\rho \\le 1$, the band is "
+                   "$[\\rho/(1+\\rho), 1/(1+\\rho)] \\ni 1/2 = \\delta$, and calibration on every $P$ holds exactly "
+                   "when $\\rho = 1$ ($\\phi$ differentiable at 0): Prop. 8 and Bartlett et al.'s condition.",
+                   "with mass on both sides of delta in every neighbourhood (eta-continuous P), only rho = 1, a1p = 0 "
+                   "and (a1n = 0 or U* = U-dagger) can be calibrated - accuracy with phi differentiable at 0 (Prop. 8)",
+                   condition="with mass on both sides of delta in every neighbourhood"),
+    ),
+)
+
+# ---------------------------------------------------------------------------------------------- App. C, Lemma 4
+RADEMACHER = Statement(
+    key="corrected_rademacher.lemma",
+    title="Lemma (App. C, corrected)",
+    hypotheses=(PHI_CONVEX, PIECES),
+    objects=(Named("J", "$= \\phi'(0^+) - \\phi'(0^-) \\ge 0$, the jump of $\\phi'$ at 0", unique=True),
+             Named("\\kappa_k", "$= \\max(|a_{k,+1}|, |a_{k,-1}|)$", unique=True),
+             Named("I_\\mathcal{F}", "$= \\{(x, y) \\mapsto 1\\{y f(x) \\le 0\\} : f \\in \\mathcal{F}\\}$",
+                   unique=True)),
+    setting="Let $\\phi'(0) := \\phi_{-1}'(0)$ and $\\hat{\\mathfrak{R}}_S$ the empirical Rademacher complexity of "
+            "App. C's definition.",
+    conclusions=(
+        Conclusion("bound", "Contraction with a kink",
+                   "For every sample $S$ of size $n$ (hence also after taking $E_S$) $$<<BOUND>>.$$",
+                   "the loss-composed class's Rademacher complexity is at most kappa_k [2 (gamma_+ + gamma_-) R_S(F) + "
+                   "|phi'(0+)| E|sum sigma_i|/n + J R_S(I_F)]"),
+        Conclusion("rates", "Its terms for the linear class",
+                   "$E|\\sum_i \\sigma_i|/n \\le n^{-1/2}$, and for the linear class $\\mathcal{F} = \\{x \\mapsto "
+                   "\\theta^\\top x\\}$ on $\\mathbb{R}^d$, $\\hat{\\mathfrak{R}}_S(I_\\mathcal{F}) \\le \\sqrt{2 "
+                   "\\log(2 N_n)/n}$ with $N_n \\le \\sum_{k \\le d} \\binom{n}{k} + 1$ (so $\\le \\sqrt{2(\\log 2 + d "
+                   "\\log(n + 1))/n} = O(\\sqrt{d \\log n / n})$; $\\le C_{VC}\\sqrt{d/n}$ by the VC entropy bound).",
+                   "for the linear class on R^d, R_S(I_F) <= sqrt(2 (log 2 + d log(n + 1))/n) = O(sqrt(d log n / n)) "
+                   "(C_VC sqrt(d/n) with the VC entropy bound)"),
+        Conclusion("printed", "The printed lemma",
+                   "The printed $\\mathfrak{R}_n(\\tilde W'_{k,\\phi} \\circ \\mathcal{F}) \\le 2(\\gamma_{+1} + "
+                   "\\gamma_{-1}) \\mathfrak{R}_n(\\mathcal{F})$ is the special case $\\kappa_k = 1$, $\\phi'(0^+) = "
+                   "0$, $J = 0$, which excludes every $\\tau$-discrepant loss with $\\tau < 1$ (for the tau-logistic "
+                   "loss $\\phi'(0^+) = -\\tau/(2\\ln 2)$ and $J = (1 - \\tau)/(2 \\ln 2)$).",
+                   "the printed lemma is the case kappa_k = 1, phi'(0+) = 0, J = 0, which excludes every "
+                   "tau-discrepant loss with tau < 1"),
+    ),
+)
+
+RATE = Statement(
+    key="corrected_rademacher.rate",
+    title="Lemma 4 (its rate, proved without lem:non-smooth-rademacher)",
+    hypotheses=(LEMMA4, CONSTANTS, PHI_CONVEX, PIECES),
+    objects=(Named("\\gamma", "$= \\gamma_{+1} + \\gamma_{-1}$", unique=True),
+             Named("J, \\kappa_k", "as in the corrected lemma", unique=True),
+             Named("K", "$= \\kappa_0 c_1 + \\kappa_1 c_0$", unique=True),
+             Named("L", "$= \\rho_0 c_1 + \\rho_1 c_0 + 4\\rho_0\\rho_1 c_\\Theta c_\\mathcal{X}$", unique=True)),
+    conclusions=(
+        Conclusion("expectation", "The explicit bound",
+                   "$$E_S \\sup_\\theta \\|\\hat{\\mathcal{V}}_\\phi(\\theta) - \\mathcal{V}_\\phi(\\theta)\\| \\le "
+                   "B_E(n) = <<BE>>.$$",
+                   "E sup_theta ||V_hat - V|| <= B_E(n), an explicit bound in n, d, c_X, c_Theta, c_k, rho_k, "
+                   "kappa_k, gamma, J and |phi'(0+)|"),
+        Conclusion("deviation", "With high probability",
+                   "With probability at least $1 - \\delta$, $\\sup_\\theta \\|\\hat{\\mathcal{V}}_\\phi - "
+                   "\\mathcal{V}_\\phi\\| \\le B_E(n) + \\sqrt{8 c_\\mathcal{X}^2 (\\rho_1 c_0 + \\rho_0 c_1)^2 "
+                   "\\log(2/\\delta)/n}$ (`lemma4_uniform_convergence.corrected_uniform_convergence_bound`).",
+                   "with probability 1 - delta the deviation adds sqrt(8 c_X^2 (rho_1 c_0 + rho_0 c_1)^2 log(2/delta)/n)"),
+        Conclusion("order", "The order, with every parameter",
+                   "With $\\log(2 N_m) \\le \\log 2 + d \\log(m + 1)$: $$B_E(n) \\le \\frac{2 c_\\mathcal{X}}"
+                   "{\\sqrt n}\\Big(K d \\big(2 J \\sqrt{\\log 2 + d \\log(n/2 + 1)} + 2\\sqrt2\\,\\gamma c_\\Theta "
+                   "c_\\mathcal{X} + \\sqrt2\\,|\\phi'(0^+)|\\big) + \\sqrt2\\,L\\Big) = O\\Big(c_\\mathcal{X} K J\\, "
+                   "d^{3/2} \\sqrt{\\tfrac{\\log n}{n}} + c_\\mathcal{X} K d\\,\\tfrac{\\gamma c_\\Theta "
+                   "c_\\mathcal{X} + |\\phi'(0^+)|}{\\sqrt n} + \\tfrac{c_\\mathcal{X} L}{\\sqrt n}\\Big),$$ so "
+                   "$\\sup_\\theta \\|\\hat{\\mathcal{V}}_\\phi - \\mathcal{V}_\\phi\\| = O_p(d^{3/2}\\sqrt{\\log n / "
+                   "n})$ for a kinked loss ($J > 0$; the factor $d$ of $\\|\\cdot\\|_2 \\le \\|\\cdot\\|_1$ times "
+                   "$\\sqrt{d \\log n/n}$ of Massart's lemma) and $O_p(d\\, n^{-1/2})$ for $J = 0$; with the VC "
+                   "entropy bound $\\hat{\\mathfrak{R}}_S(I_\\mathcal{F}) \\le C_{VC}\\sqrt{d/m}$ in place of "
+                   "Massart's, $O_p(d^{3/2} n^{-1/2})$ - Lemma 4's rate in $n$ (review: the earlier statement said "
+                   "$O_p(\\sqrt{d \\log n / n})$, which is the order of $\\hat{\\mathfrak{R}}_S(I_\\mathcal{F})$ alone, "
+                   "not of the assembled bound).",
+                   "sup ||V_hat - V|| = O_p(d^{3/2} sqrt(log n / n)) with explicit constants (O_p(d n^-1/2) when phi is "
+                   "differentiable at 0), and O_p(d^{3/2} n^-1/2) with the VC entropy bound: Lemma 4's n^-1/2 rate"),
+    ),
+)
+
+STATEMENTS = {s.key: s for s in (SIGN_PATTERN, CRITERION, FBETA, JACCARD, GENERAL, RADEMACHER, RATE)}
+
+
+def with_statement_texts(claim):
+    """``claim`` (a registry entry) with its statement line and summary rendered from its structured statements
+    (``claim.statement_key``, several joined by "+"); other claims are returned unchanged."""
+    keys = getattr(claim, "statement_key", "")
+    if not keys:
+        return claim
+    statements = [statement_of(k) for k in keys.split("+")]
+    return replace(claim, statement="; ".join(s.headline() for s in statements),
+                   summary=" ".join(s.summary() for s in statements))
+
+
+def statement_of(key: str) -> Statement:
+    """The statement proved by the claim ``key``."""
+    try:
+        return STATEMENTS[key]
+    except KeyError:
+        raise KeyError(f"no corrected statement {key!r}; known: {sorted(STATEMENTS)}") from None
+
+
+def _wrap(text: str, first: str, rest: str, width: int = 116) -> str:
+    return "\n".join(textwrap.wrap(text, width, initial_indent=first, subsequent_indent=rest,
+                                   break_long_words=False, break_on_hyphens=False)) + "\n"
+
+
+def summary_block(kind: str, key: str) -> str:
+    """The body of a generated block ``<!-- generated: KIND KEY -->``: a Markdown bullet with the summary of the
+    statement ``KEY`` (``claim.key`` or ``claim.key:conclusion+conclusion`` for some of its conclusions).  KIND is
+    ``summary`` (a top-level bullet) or ``summary-nested`` (indented under another bullet)."""
+    statement_key, _, keys = key.partition(":")
+    text = statement_of(statement_key).summary(tuple(keys.split("+")) if keys else None)
+    if kind == "summary":
+        return _wrap(text, "* ", "  ")
+    if kind == "summary-nested":
+        return _wrap(text, "  * ", "    ")
+    raise ValueError(f"unknown generated block kind {kind!r}; expected 'summary' or 'summary-nested'")
