@@ -10,6 +10,9 @@ Studies (``lfverify simulate NAME [--quick|--full] --out DIR``; :data:`STUDIES`)
 * ``unbiasedness`` - Lemma 3: the mean of V_hat - V over >= 10^4 replications, beside the biased same-sample
   estimator.
 
+:func:`dimension_sweep` runs the uniform-convergence study's sup at one n on a grid of d: the d-dependence of
+Lemma 4 (corrected), O_p(d^{3/2} sqrt(log n / n)) (``simulations/uniform_convergence_dimension.py``).
+
 Machinery (private modules): the engine (task grid, SeedSequence per task key, atomic per-task records, resume),
 V_hat for R replications x K parameters in one pass, fitted rates, limits, intervals and verdicts, figures.
 """
@@ -23,10 +26,14 @@ from lfverify.simulations._study_calibration import STUDY as _CALIBRATION
 from lfverify.simulations._study_consistency import STUDY as _CONSISTENCY
 from lfverify.simulations._study_unbiasedness import STUDY as _UNBIASEDNESS
 from lfverify.simulations._study_uniform_convergence import (
+    D_EXPONENT,
     STUDY as _UNIFORM_CONVERGENCE,
+    dimension_population,
+    dimension_sweep,
 )
 
-__all__ = ["STUDIES", "STUDY_NAMES", "run_study", "run", "Study", "Task", "RunResult", "MODES"]
+__all__ = ["STUDIES", "STUDY_NAMES", "run_study", "run", "Study", "Task", "RunResult", "MODES", "dimension_sweep",
+           "dimension_population", "D_EXPONENT"]
 
 #: name -> :class:`Study`, in the order of the paper's claims (Lemma 4, Thm. 5, Thms. 1-2, Lemma 3).
 STUDIES = {study.name: study for study in (_UNIFORM_CONVERGENCE, _CONSISTENCY, _CALIBRATION, _UNBIASEDNESS)}

@@ -19,7 +19,8 @@ from lfverify.simulations._rates import rate_fit_band
 __all__ = ["loglog_rate_figure"]
 
 
-def loglog_rate_figure(path, series, *, title: str, ylabel: str, expected: float = -0.5, xlabel: str = "n"):
+def loglog_rate_figure(path, series, *, title: str, ylabel: str, expected: float = -0.5, xlabel: str = "n",
+                       variable: str = "n"):
     """One log-log panel: for each series, geometric means with their intervals, the fitted line, its band.
 
     Parameters
@@ -31,6 +32,8 @@ def loglog_rate_figure(path, series, *, title: str, ylabel: str, expected: float
         ``ci_low``, ``ci_high``, ``level``).  The points, bars and band are at the fit's level.
     expected : float
         Exponent of the dotted reference line, drawn through each fitted line at the geometric middle of its n.
+    xlabel, variable : str
+        The x axis's label and the symbol of the reference line's legend (``variable^expected``).
     """
 
     plt = pyplot()
@@ -55,13 +58,13 @@ def loglog_rate_figure(path, series, *, title: str, ylabel: str, expected: float
         band = ax.fill_between(grid, low, high, color=color, alpha=0.2, lw=0)
         [line] = ax.plot(grid, np.exp(fit["intercept"]) * grid ** fit["slope"], "-", color=color, lw=1)
         handles.append((band, line))  # drawn on top of each other in the legend
-        labels.append(f"  fit exp(a) n^b: b = {fit['slope']:.3f} [{fit['ci_low']:.3f}, {fit['ci_high']:.3f}], "
-                      f"{100 * level:g}% band")
+        labels.append(f"  fit exp(a) {variable}^b: b = {fit['slope']:.3f} [{fit['ci_low']:.3f}, "
+                      f"{fit['ci_high']:.3f}], {100 * level:g}% band")
         middle = np.sqrt(sizes[0] * sizes[-1])
         at_middle = np.exp(fit["intercept"]) * middle ** fit["slope"]
         ax.plot(grid, at_middle * (grid / middle) ** expected, ":", color=color, lw=1)
     handles.append(ax.plot([], [], "k:", lw=1)[0])
-    labels.append(f"reference slope n^{expected:g}")
+    labels.append(f"reference slope {variable}^{expected:g}")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel(xlabel)

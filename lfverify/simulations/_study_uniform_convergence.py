@@ -48,6 +48,7 @@ from lfverify.simulations._intervals import clopper_pearson, mean_interval
 from lfverify.simulations._rate_figures import loglog_rate_figure
 from lfverify.simulations._rates import fit_rate
 from lfverify.simulations._replicated import ReplicatedSamples, estimates
+from lfverify.core._populations import FiniteSupportPopulation
 from lfverify.simulations._study_populations import (
     METRICS,
     POPULATIONS,
@@ -55,7 +56,8 @@ from lfverify.simulations._study_populations import (
     feature_bound,
 )
 
-__all__ = ["STUDY", "theta_net", "lemma4_constants", "lemma4_bounds", "sup_errors"]
+__all__ = ["STUDY", "theta_net", "lemma4_constants", "lemma4_bounds", "sup_errors", "dimension_population",
+           "dimension_sweep", "dimension_verdicts", "D_EXPONENT"]
 
 SEED = 2020_0826_0004
 #: Radius c_Theta of the parameter ball Theta.
@@ -269,6 +271,77 @@ def _figures(rows, summary, out_dir):
             title=f"Lemma 4, {pop_name} population: sup ||V_hat - V|| over ||theta|| <= {C_THETA:g}",
             ylabel="geometric mean of sup_theta ||V_hat(theta) - V(theta)||"))
     return paths
+
+
+# ---------------------------------------------------------------------------------------------- the d-dependence
+#: The exponent of d in Lemma 4 (corrected)'s order O_p(d^{3/2} sqrt(log n / n)) (proofs/lemma-4.md).
+D_EXPONENT = 1.5
+
+
+def dimension_population(d: int) -> FiniteSupportPopulation:
+    """2 d atoms +-e_1, ..., +-e_d in R^d (c_X = 1), equal weights, eta = 0.85 / 0.65 at +e_j (j even / odd) and
+    0.15 / 0.35 at -e_j (prior 1/2): every direction of theta matters, so the linear class is fully d-dimensional."""
+    if not isinstance(d, (int, np.integer)) or d < 1:
+        raise ValueError(f"d must be a positive integer; got {d!r}")
+    eye = np.eye(d)
+    high = np.where(np.arange(d) % 2 == 0, 0.85, 0.65)
+    return FiniteSupportPopulation(np.vstack([eye, -eye]), np.full(2 * d, 1.0 / (2 * d)),
+                                   np.concatenate([high, 1.0 - high]))
+
+
+def dimension_sweep(*, dimensions=(1, 2, 4, 8, 16), n: int = 2000, replications: int = 30, metric: str = "F1",
+                    rounds: int = 8, seed=SEED, level: float = 0.95) -> dict:
+    """E(S) of the study at one n on a grid of d: the d-dependence of Lemma 4 (corrected), which bounds E(S) by
+    B_E(n, d) = O(d^{3/2} sqrt(log n / n)).
+
+    For each d the population :func:`dimension_population` (replication r drawn from the stream keyed by
+    ("dimension-d", n, r), so results do not depend on grouping or workers), the sup over the study's net in R^d
+    and its pattern search (a lower estimate of the sup; the net is coarser in higher d).  log E(S) is fitted on
+    log d (``fit_rate``: OLS, HC3 standard errors).  Verdicts: ``d_exponent_within_bound`` (the
+    slope's upper ``level`` limit is at most :data:`D_EXPONENT`) and ``bound_holds_every_d`` (at every d the
+    fraction of replications above B_E(n, d) + the delta deviation, the corrected bound at delta = 0.05, is at
+    most delta).
+
+    Returns
+    -------
+    dict
+        ``settings``, ``table`` (one row per d) and ``rate_fit`` (the fit's dict), ``verdicts``, and
+        ``d``/``errors`` (one per replication, for the figure).
+    """
+    dims = [int(d) for d in dimensions]
+    if len(set(dims)) < 3 or min(dims) < 1:
+        raise ValueError(f"dimensions must hold at least 3 distinct positive integers; got {list(dimensions)!r}")
+    if metric not in METRICS:
+        raise ValueError(f"metric must be one of {sorted(METRICS)}; got {metric!r}")
+    lf, tau = METRICS[metric]
+    loss = tau_logistic(tau)
+    table, all_d, all_errors = [], [], []
+    for d in dims:
+        population = dimension_population(d)
+        net = theta_net(d, C_THETA)
+        samples = ReplicatedSamples(*draw_replications(population, f"dimension-{d}", n, 0, replications, seed))
+        sup, _, _, _ = sup_errors(samples, population, lf, loss, net, population.gradient_direction(lf, loss, net),
+                                  radius=C_THETA, rounds=rounds)
+        bound = lemma4_bounds(n, d, lemma4_constants(lf, loss, 1.0, C_THETA))["corrected_heuristic"]
+        ci = mean_interval(sup, level=level)
+        exceed = int(np.sum(sup > bound))
+        table.append({"d": d, "n": n, "replications": replications, "mean_sup_error": float(ci.mean),
+                      "ci_low": float(ci.low), "ci_high": float(ci.high), "bound": float(bound),
+                      "exceed": exceed, "exceed_fraction_ci": list(clopper_pearson(exceed, replications)),
+                      "looseness": float(bound / np.quantile(sup, 1 - DELTA))})
+        all_d += [d] * replications
+        all_errors += [float(e) for e in sup]
+    fit, verdicts = dimension_verdicts(all_d, all_errors, table, level=level)
+    return {"settings": {"metric": metric, "tau": tau, "n": n, "replications": replications, "dimensions": dims,
+                         "c_Theta": C_THETA, "delta": DELTA, "seed": int(seed), "refinement_rounds": rounds},
+            "table": table, "rate_fit": fit.as_dict(), "verdicts": verdicts, "d": all_d, "errors": all_errors}
+
+
+def dimension_verdicts(d, errors, table, *, level: float = 0.95):
+    """(fit, verdicts) of :func:`dimension_sweep` from one error per replication and its table rows."""
+    fit = fit_rate(d, errors, expected=D_EXPONENT, tolerance=D_EXPONENT, level=level)
+    return fit, {"d_exponent_within_bound": bool(fit.ci_high <= D_EXPONENT),
+                 "bound_holds_every_d": all(row["exceed"] <= DELTA * row["replications"] for row in table)}
 
 
 STUDY = Study(
