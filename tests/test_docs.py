@@ -87,7 +87,7 @@ def test_command_checker_catches_unknown_options_commands_and_placeholders():
         "required: name, --out",
         "`lfverify bench --out WHERE`: unknown placeholder WHERE",
         "`lfverify prove` (as `lfverify prove`): lfverify: error: argument COMMAND: invalid choice: 'prove' "
-        "(choose from 'verify', 'proofs', 'metrics', 'bench', 'simulate')"]
+        "(choose from 'verify', 'proofs', 'metrics', 'bench', 'simulate', 'data')"]
 
 
 # ------------------------------------------------------------------ repository paths
