@@ -22,6 +22,8 @@ from lfverify.core._calibration_conditions import (
 from lfverify.core._losses import hinge, logistic, sigmoid, tau_logistic
 from lfverify.core._metrics import accuracy, f1, f_beta, jaccard
 
+pytestmark = pytest.mark.claims("Theorem 1", "Theorem 2", "Theorem 7", "Proposition 8")
+
 
 def _bisect_largest_tau(beta, u):
     """Largest tau in (0, beta^2) with (1 + beta^2) tau / (beta^2 - tau) <= u, by bisection (independent of

@@ -67,6 +67,8 @@ from lfverify.core._calibration_conditions import fbeta_calibration, jaccard_cal
 from lfverify.core._losses import tau_logistic
 from lfverify.core._metrics import f_beta, jaccard
 
+pytestmark = pytest.mark.claims("Theorem 1", "Theorem 2", "Proposition 6")
+
 F = Fraction
 
 # name -> (exact coefficients, library metric, beta^2 or None for Jaccard)

@@ -26,6 +26,8 @@ from doc_checks import (
     python_block_problems,
 )
 
+pytestmark = pytest.mark.claims("package:documentation")
+
 PAGES = sorted(DOCS.glob("*.md"))
 #: Every page a user reads: README and the pages of docs/ (docs/cli.md included: it is generated, and checked too).
 ALL_PAGES = [README, *PAGES]

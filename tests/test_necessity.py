@@ -60,6 +60,8 @@ from lfverify.core._losses import logistic, sigmoid, squared_hinge, tau_logistic
 from lfverify.core._metrics import LinearFractionalMetric, f1, f_beta, gower_legendre, jaccard
 from lfverify.core._populations import FiniteSupportPopulation
 
+pytestmark = pytest.mark.claims("Definition 1", "Lemma 1", "Definition 2", "Lemma 2", "Lemma 3")
+
 F = Fraction
 MARGIN = 1e-9  # a violation must exceed float rounding (~1e-15) by far; each hit is then confirmed exactly
 

@@ -65,6 +65,9 @@ from strategies import (
     taus,
 )
 
+pytestmark = pytest.mark.claims(
+    "Definition 1", "Lemma 1", "Definition 2", "Lemma 2", "Lemma 3", "Proposition 5", "Theorem 7")
+
 EPS = float(np.finfo(np.float64).eps)
 F = Fraction
 DPS = 50
