@@ -68,7 +68,7 @@ def progress_line(text: str, *, stream=None) -> None:
 
 
 class Progress:
-    """The finished units of one step of work (a context manager; :meth:`advance` after each unit).
+    """The finished units of one step of work (a context manager; :meth:`Progress.advance` after each unit).
 
     Parameters
     ----------

@@ -23,10 +23,11 @@ is not available.  :data:`PAPER_DATASETS` keeps the paper's values, :data:`STAGE
 
 Where the files are looked for (:func:`data_location`), in order: an explicit ``root`` argument (``--data-root``),
 else the folder ``$LFVERIFY_DATASETS`` names - both an *offline copy* with the layout ``<dataset>/<file>`` (such as
-the project's ``shared/datasets``), read and never written - else the user's *cache* (:mod:`._fetch`), filled on
-demand: :func:`load_dataset` downloads a missing file from its pinned source (or the mirror ``$LFVERIFY_DATA_URL``)
-and checks its sha256 first; ``lfverify data fetch`` fills it ahead.  The package knows no machine path: a copy
-beside a checkout is found by whoever runs it (the test suite and ``.ci/run`` set ``LFVERIFY_DATASETS``).
+the project's ``shared/datasets``), read and never written - else the user's *cache*
+(:func:`lfverify.learn.fetch_files`), filled on demand: :func:`load_dataset` downloads a missing file from its pinned
+source (or the mirror ``$LFVERIFY_DATA_URL``) and checks its sha256 first; ``lfverify data fetch`` fills it ahead.
+The package knows no machine path: a copy beside a checkout is found by whoever runs it (the test suite and
+``.ci/run`` set ``LFVERIFY_DATASETS``).
 
 User files (svmlight / CSV / ARFF) are read by :func:`load_file` with the same scaling and label checks.
 """
@@ -284,7 +285,7 @@ def dataset_files(name: str, *, all_files: bool = False) -> list[SourceFile]:
 
 def ensure_datasets(names, *, root=None, timeout=None, progress=None) -> None:
     """Make the files the data sets ``names`` load from present: at the cache location the missing ones are
-    downloaded (:func:`._fetch.fetch_files`); in an offline copy a missing file is an error.
+    downloaded (:func:`lfverify.learn.fetch_files`); in an offline copy a missing file is an error.
 
     Raises
     ------
@@ -313,8 +314,8 @@ def ensure_datasets(names, *, root=None, timeout=None, progress=None) -> None:
 def fetch_datasets(names=None, *, root=None, timeout=None, progress=None) -> list[Path]:
     """``lfverify data fetch``: every file of the data sets ``names`` (default: all) present and checked by sha256.
 
-    At the cache location, missing and damaged files are downloaded (:func:`._fetch.fetch_files`); an offline copy
-    (``root``, ``$LFVERIFY_DATASETS``) is only checked.  Returns the files' paths.
+    At the cache location, missing and damaged files are downloaded (:func:`lfverify.learn.fetch_files`); an
+    offline copy (``root``, ``$LFVERIFY_DATASETS``) is only checked.  Returns the files' paths.
 
     Raises
     ------
