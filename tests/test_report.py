@@ -407,7 +407,7 @@ def test_progress_names_every_self_check_as_it_runs(monkeypatch, tmp_path, capsy
 
 def test_a_finished_benchmark_is_judged_experiment_by_experiment_against_the_record(monkeypatch, tmp_path):
     """Spy on paper_benchmark.command.run_benchmark that finishes with an empty summary.json: each of the four
-    experiments table, convergence, sample-complexity, tau gets the verdict "does not hold: no <name> results in
+    experiments table, convergence, sample-complexity, tau gets the outcome "criterion not met: no <name> results in
     the benchmark summary", compared with BENCHMARK_EXPECTATIONS["quick"] (typed out: False, False, False, True),
     and the written markdown is returned.  Oracle: hand-typed names, outcomes and figures.
 
@@ -429,7 +429,7 @@ def test_a_finished_benchmark_is_judged_experiment_by_experiment_against_the_rec
     for name, outcome in outcomes.items():
         e = results[name]
         assert (e.kind, e.target, e.outcome, e.figure) == (
-            "benchmark", name, outcome, f"does not hold: no {name} results in the benchmark summary")
+            "benchmark", name, outcome, f"criterion not met: no {name} results in the benchmark summary")
 
 
 def test_only_runs_the_evidence_of_the_named_claim_and_its_corrected_statement(monkeypatch, tmp_path):

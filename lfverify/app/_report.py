@@ -533,8 +533,10 @@ def _run_benchmark(mode, out, executor, figures, say, *, experiments=("datasets"
         expected = BENCHMARK_EXPECTATIONS.get(mode, {}).get(name)
         outcome = ("measured (no record)" if expected is None else "as recorded" if holds == expected else
                    "REGRESSED")
+        # the experiment's own criterion, met or not; "holds" / "fails" are claim verdicts (the registry's words)
         results[name] = EvidenceResult("benchmark", name, outcome,
-                                       f"{'holds' if holds else 'does not hold'}: {figure}", seconds / len(protocol))
+                                       f"{'criterion met' if holds else 'criterion not met'}: {figure}",
+                                       seconds / len(protocol))
     figure_paths = sorted(str(Path("benchmark") / p.name) for p in out.glob("*.png"))
     return results, markdown_path.read_text(), figure_paths
 
