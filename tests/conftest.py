@@ -1,14 +1,29 @@
-"""Shared test configuration: Hypothesis profiles chosen by the environment variable LFVERIFY_HYPOTHESIS_PROFILE.
+"""Shared test configuration.
+
+Hypothesis profiles, chosen by the environment variable LFVERIFY_HYPOTHESIS_PROFILE:
 
 * ``dev`` (default): random, 50 examples per property, no deadline (numerical code has uneven run times).
 * ``ci``: derandomized (the same examples on every run), no deadline, no example database, failing examples
   printed as reproduction blobs.  ``.ci/run`` selects it.
 * ``thorough``: 1000 examples per property, for a deliberate hunt before a release.
+
+Claims (tests/claim_markers.py): every test names the registry claims or package contracts it checks with the
+``claims`` marker; ``pytest --claim NAME`` runs the tests of one claim (its corrected statement's included).
+
+Data (tests/shared_files.py): the staged copy of the paper's data sets is found beside the repository and handed to
+lfverify through ``LFVERIFY_DATASETS`` (unless it is set already), so that the tests, and the commands they start,
+never reach the network; the data cache is a temporary folder and ``LFVERIFY_DATA_URL`` a closed local port, so a
+test that would download fails at once instead of filling the user's cache.
 """
 
+import json
 import os
 
+import pytest
 from hypothesis import settings
+
+import shared_files  # noqa: F401 (sets LFVERIFY_DATASETS and the network guard before any test module loads)
+from claim_markers import CLAIMS_INDEX, marked_claims, selected, wanted_labels
 
 settings.register_profile("dev", max_examples=50, deadline=None)
 settings.register_profile("ci", max_examples=50, deadline=None, derandomize=True, database=None, print_blob=True)
@@ -16,12 +31,42 @@ settings.register_profile("thorough", max_examples=1000, deadline=None)
 settings.load_profile(os.environ.get("LFVERIFY_HYPOTHESIS_PROFILE", "dev"))
 
 
+def pytest_addoption(parser):
+    group = parser.getgroup("lfverify")
+    group.addoption("--claim", action="append", default=[], metavar="NAME",
+                    help="run only the tests of the claim NAME: its printed name ('Theorem 1', 'Thm. 1'), LaTeX "
+                         "label, proofs/ file name or a package contract; its corrected statement's tests included "
+                         "(repeatable)")
+    group.addoption("--claims-index", metavar="PATH",
+                    help="write {test id: claim labels} of every collected test to PATH as JSON")
+
+
+def pytest_configure(config):
+    try:
+        wanted_labels(config.getoption("claim"))
+    except (TypeError, ValueError) as exc:
+        raise pytest.UsageError(str(exc)) from None
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    """Tests marked ``slow`` are skipped unless a marker expression (``-m slow``) selects them."""
+    """Record the claims of every collected test; ``--claim`` keeps the tests of the claims it names; tests marked
+    ``slow`` are skipped unless a marker expression (``-m slow``) selects them."""
+    try:
+        index = {item.nodeid: marked_claims(item) for item in items}
+    except ValueError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    config.stash[CLAIMS_INDEX] = index
+    if config.getoption("claims_index"):
+        with open(config.getoption("claims_index"), "w") as fh:
+            json.dump(index, fh, indent=1)
+    names = config.getoption("claim")
+    if names:
+        keep = set(selected(index, names))
+        config.hook.pytest_deselected(items=[item for item in items if item.nodeid not in keep])
+        items[:] = [item for item in items if item.nodeid in keep]
     if config.option.markexpr:
         return
-    import pytest
-
     skip = pytest.mark.skip(reason="slow: select with -m slow")
     for item in items:
         if "slow" in item.keywords:

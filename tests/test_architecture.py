@@ -16,6 +16,8 @@ import pytest
 
 import lfverify
 
+pytestmark = pytest.mark.claims("package:documentation")
+
 PACKAGE = Path(lfverify.__file__).parent
 
 #: Bottom to top: a wing may import itself and the wings before it.

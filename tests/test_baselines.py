@@ -21,7 +21,8 @@ from lfverify.core._metrics import accuracy, f1, jaccard
 
 # liblinear's hinge dual converges slowly at lambda = 1e-5 on overlapping classes (C = 1 / (lambda n) is large);
 # the summary warning is tested on its own in test_unconverged_fits_give_one_summary_warning.
-pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+pytestmark = [pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning"),
+              pytest.mark.claims("package:estimator")]
 
 # App. C.2: {1e-3 + (1 - 2e-3) / 20 * i | i = 1..20}, written out: 0.0509, 0.1008, ..., 0.999.
 PAPER_GRID = [0.001 + 0.0499 * i for i in range(1, 21)]

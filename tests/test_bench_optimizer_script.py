@@ -10,6 +10,8 @@ import pytest
 from benchmark_scripts import load_benchmark_script
 from lfverify.learn._datasets import dataset_root
 
+pytestmark = pytest.mark.claims("package:benchmark-machinery")
+
 
 def _load():
     return load_benchmark_script("bench_optimizer")

@@ -9,6 +9,8 @@ import pytest
 from benchmark_scripts import load_benchmark_script
 from lfverify.learn._datasets import dataset_root
 
+pytestmark = pytest.mark.claims("package:benchmark-machinery", "package:estimator")
+
 
 def _has_data():
     try:

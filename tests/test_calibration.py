@@ -23,6 +23,7 @@ from lfverify.core._losses import hinge, logistic, sigmoid, tau_logistic
 from lfverify.core._metrics import accuracy, f1, f_beta, jaccard
 
 
+
 def _bisect_largest_tau(beta, u):
     """Largest tau in (0, beta^2) with (1 + beta^2) tau / (beta^2 - tau) <= u, by bisection (independent of
     the closed form; the left side increases in tau)."""
@@ -37,18 +38,21 @@ def _bisect_largest_tau(beta, u):
     return lo
 
 
+@pytest.mark.claims("Theorem 1")
 @given(beta=st.floats(0.1, 10), u=st.floats(0.0, 1.0))
 def test_fbeta_max_tau_is_the_largest_tau_meeting_theorem_1(beta, u):
     """Thm. 1: tau_max(beta, U*) solves (1 + beta^2) tau / (beta^2 - tau) = U* (oracle: bisection)."""
     assert fbeta_max_tau(beta, u) == pytest.approx(_bisect_largest_tau(beta, u), rel=1e-9, abs=1e-12)
 
 
+@pytest.mark.claims("Theorem 1")
 def test_fbeta_tau_range_stated_after_theorem_1():
     """'tau ranges over (0, beta^2/(2 + beta^2)]': at U* = 1 the largest tau is 1/3 for F_1, 4/6 for F_2."""
     assert fbeta_max_tau(1.0) == pytest.approx(1 / 3, rel=1e-15, abs=0)
     assert fbeta_max_tau(2.0) == pytest.approx(4 / 6, rel=1e-15, abs=0)
 
 
+@pytest.mark.claims("Theorem 1")
 def test_theorem_1_hypotheses_for_the_papers_choice_tau_033():
     """Sec. 6 uses tau = 0.33 for F_1: the bound (1 + 1) 0.33 / (1 - 0.33) = 0.98507... must not exceed U*."""
     loss = tau_logistic(0.33)
@@ -59,6 +63,7 @@ def test_theorem_1_hypotheses_for_the_papers_choice_tau_033():
     assert report.tau == pytest.approx(0.33)  # tau taken from the loss's discrepancy
 
 
+@pytest.mark.claims("Theorem 1")
 def test_theorem_1_rejects_a_tau_outside_the_loss_discrepancy_and_nonconvex_losses():
     # tau = 0.2 < discrepancy 0.33: phi is not 0.2-discrepant
     report = fbeta_calibration(1.0, tau_logistic(0.33), surrogate_optimum=1.0, tau=0.2)
@@ -70,6 +75,7 @@ def test_theorem_1_rejects_a_tau_outside_the_loss_discrepancy_and_nonconvex_loss
     assert "phi convex" in [c.label for c in report.conditions if not c.holds]
 
 
+@pytest.mark.claims("Theorem 2")
 def test_theorem_2_hypotheses():
     """Thm. 2: tau in (0, 1), tau-discrepant, U* >= tau (Sec. 6 uses tau = 0.75 for Jaccard)."""
     loss = tau_logistic(0.75)
@@ -79,6 +85,7 @@ def test_theorem_2_hypotheses():
     assert jaccard_max_tau(0.6) == 0.6
 
 
+@pytest.mark.claims("Proposition 8")
 def test_proposition_8_accuracy_needs_no_discrepancy_but_differentiability_at_zero():
     for loss in (logistic(), hinge()):  # the hinge's kink is at 1, not 0
         assert accuracy_calibration(loss).holds
@@ -87,6 +94,7 @@ def test_proposition_8_accuracy_needs_no_discrepancy_but_differentiability_at_ze
     assert not accuracy_calibration(tau_logistic(0.1)).holds
 
 
+@pytest.mark.claims("Proposition 8")
 def test_accuracy_kink_counterexample_behind_the_differentiability_reading():
     """Why Prop. 8 needs phi differentiable at 0 (oracle: one-sided derivatives of the pointwise surrogate
     score written by hand): for the tau-logistic with tau = 1/2 and eta = 3/5 > 1/2 the pointwise objective
@@ -104,6 +112,7 @@ def test_accuracy_kink_counterexample_behind_the_differentiability_reading():
                                              + float(loss.derivative(0.0, side="left")) * (1 - eta), rel=1e-15)
 
 
+@pytest.mark.claims("Theorem 1", "Theorem 2", "Theorem 7", "Proposition 8")
 def test_theorem_reports_carry_the_proven_caveats():
     report = fbeta_calibration(1.0, tau_logistic(0.05), surrogate_optimum=0.189394)
     assert report.holds and any("kink at 0" in c for c in report.caveats)
@@ -113,6 +122,7 @@ def test_theorem_reports_carry_the_proven_caveats():
                                tau=0.5).caveats[-1].startswith("condition (b) as printed")
 
 
+@pytest.mark.claims("Theorem 7", "Theorem 1")
 @given(beta=st.floats(0.2, 5), tau_fraction=st.floats(0.01, 0.99), u=st.floats(0.01, 1.0),
        u_true=st.floats(0.01, 1.0))
 def test_theorem_7_condition_b_reduces_to_theorem_1_for_f_beta(beta, tau_fraction, u, u_true):
@@ -130,6 +140,7 @@ def test_theorem_7_condition_b_reduces_to_theorem_1_for_f_beta(beta, tau_fractio
         assert cond_b.holds == by_hand
 
 
+@pytest.mark.claims("Theorem 7")
 def test_theorem_7_structural_conditions_for_table_1_metrics():
     """Conditions (1)-(5) evaluated by hand: F_1 and Jaccard satisfy them; accuracy fails (5)
     (a_{0,+1} a_{1,-1} + a_{0,-1} a_{1,+1} = 1*0 + (-1)*0 = 0), so Thm. 7 does not cover accuracy."""
@@ -142,6 +153,7 @@ def test_theorem_7_structural_conditions_for_table_1_metrics():
     assert {c.label for c in report.conditions if not c.holds} >= {"(5)"}
 
 
+@pytest.mark.claims("Theorem 7")
 def test_theorem_7_condition_b_as_printed_is_negative_for_accuracy():
     """Pins the printed form of (b): for accuracy it is (1 - 0)/(0 + (-1)) * (1 + 0)/(1 + 0) = -1, so no tau > 0
     satisfies it; the proof's H(1) with (a_{1,-1} - a_{0,-1}) would give +1.  Issue 3 decides which is right."""
@@ -151,6 +163,7 @@ def test_theorem_7_condition_b_as_printed_is_negative_for_accuracy():
     assert not cond_b.holds and "-1" in cond_b.statement
 
 
+@pytest.mark.claims("Theorem 7")
 def test_theorem_7_reports_a_metric_outside_definition_1():
     """Gower-Legendre(2) violates a_{1,+1} >= 0: Thm. 7's report must say so instead of assuming Definition 1."""
     from lfverify.core._metrics import gower_legendre
@@ -161,6 +174,7 @@ def test_theorem_7_reports_a_metric_outside_definition_1():
     assert failed[0].label == "Def. 1" and "a_{1,+1} >= 0" in failed[0].statement and not report.holds
 
 
+@pytest.mark.claims("Theorem 1", "Theorem 2", "Theorem 7", "Proposition 8")
 def test_metric_calibration_report_dispatches_by_family():
     reports = calibration_reports(f1(), tau_logistic(0.33), surrogate_optimum=0.99, true_utility_at_optimum=0.9)
     assert [r.theorem.split(" ")[1] for r in reports] == ["1", "7"]
@@ -169,6 +183,7 @@ def test_metric_calibration_report_dispatches_by_family():
     assert "hypotheses hold" in str(reports[0])
 
 
+@pytest.mark.claims("Theorem 1", "Theorem 2", "Theorem 7", "Proposition 8")
 def test_bad_input():
     with pytest.raises(ValueError, match="tau must lie in"):
         fbeta_calibration(1.0, tau_logistic(0.33), surrogate_optimum=0.9, tau=0.0)
@@ -181,6 +196,7 @@ def test_bad_input():
     assert math.isfinite(fbeta_max_tau(1.0, 0.0))
 
 
+@pytest.mark.claims("Theorem 1", "Theorem 2", "Theorem 7", "Proposition 8")
 def test_metric_calibration_report_passes_an_explicit_tau_through():
     """An explicit tau reaches every report (a surviving mutant once dropped it in the dispatch)."""
     reports = calibration_reports(f1(), tau_logistic(0.33), surrogate_optimum=0.99, true_utility_at_optimum=0.9,
@@ -238,6 +254,7 @@ class _ShiftedLoss(SurrogateLoss):
         return np.zeros_like(m)
 
 
+@pytest.mark.claims("Theorem 1")
 def test_theorem_1_report_text_at_the_boundary_of_the_u_star_bound():
     """beta = 1.5, tau = 1/4: (1 + 9/4)(1/4) / (9/4 - 1/4) = 13/32 = 0.40625 exactly, and U* = 13/32 meets the bound
     with equality, which Thm. 1's '>=' admits; the largest tau is beta^2 U* / (1 + beta^2 + U*) = 1/4."""
@@ -257,6 +274,7 @@ def test_theorem_1_report_text_at_the_boundary_of_the_u_star_bound():
     assert below.failed == [f"U* bound U*_phi = {0.40625 - 2 ** -20:.6g} >= (1 + beta^2) tau / (beta^2 - tau) = 0.40625"]
 
 
+@pytest.mark.claims("Theorem 1")
 @pytest.mark.parametrize("u, max_tau", [(0.5, 2.25 * 0.5 / 3.75), (1.0, 2.25 / 4.25), (-0.5, 0.0), (0.0, 0.0)])
 def test_theorem_1_report_largest_tau_uses_beta_and_the_clipped_optimum(u, max_tau):
     """tau_max = beta^2 U* / (1 + beta^2 + U*) at beta = 1.5, with U* clipped to [0, 1] (a negative U* admits none)."""
@@ -264,6 +282,7 @@ def test_theorem_1_report_largest_tau_uses_beta_and_the_clipped_optimum(u, max_t
     assert report.max_tau == pytest.approx(max_tau, rel=1e-15, abs=0.0)
 
 
+@pytest.mark.claims("Theorem 1")
 def test_theorem_1_report_text_when_hypotheses_fail():
     """The plain logistic loss (tau = discrepancy = 1 = beta^2): tau is outside (0, beta^2), the bound is infinite."""
     report = fbeta_calibration(1.0, logistic(), surrogate_optimum=0.5)
@@ -278,6 +297,7 @@ def test_theorem_1_report_text_when_hypotheses_fail():
     ])
 
 
+@pytest.mark.claims("Theorem 2")
 def test_theorem_2_report_text_and_its_largest_tau():
     report = jaccard_calibration(tau_logistic(0.75), surrogate_optimum=0.5, tau=0.8)
     assert str(report) == "\n".join([
@@ -296,6 +316,7 @@ def test_theorem_2_report_text_and_its_largest_tau():
     assert jaccard_max_tau() == 1.0
 
 
+@pytest.mark.claims("Proposition 8")
 def test_proposition_8_report_text_lists_only_its_own_hypotheses():
     """Prop. 8 assumes neither monotonicity nor tau-discrepancy: no such conditions appear."""
     report = accuracy_calibration(logistic())
@@ -310,12 +331,14 @@ def test_proposition_8_report_text_lists_only_its_own_hypotheses():
                              "phi'(0+) = -0.360674"]
 
 
+@pytest.mark.claims("Proposition 8")
 def test_proposition_8_needs_a_strictly_negative_derivative_at_zero():
     """max(0, -m)^2 is convex and differentiable with phi'(0) = 0: 'phi'(0) < 0' fails."""
     report = accuracy_calibration(_ShiftedLoss(2))
     assert [c.label for c in report.conditions if not c.holds] == ["phi'(0) < 0"]
 
 
+@pytest.mark.claims("Theorem 1", "Theorem 2", "Theorem 7", "Proposition 8")
 def test_loss_without_a_usable_discrepancy_needs_an_explicit_tau():
     """max(0, -m) has phi'(0+) / phi'(0-) = 0 / -1 = -0.0, which is no admissible tau; pass tau explicitly."""
     loss = _ShiftedLoss(1)
@@ -325,12 +348,14 @@ def test_loss_without_a_usable_discrepancy_needs_an_explicit_tau():
     assert report.tau == 0.25 and report.caveats == (KINK_CAVEAT, DOMINATION_CAVEAT)
 
 
+@pytest.mark.claims("Theorem 1", "Theorem 2", "Theorem 7", "Proposition 8")
 @pytest.mark.parametrize("tau, interval", [(0.0, "(0.0, inf)"), (-0.5, "(0.0, inf)")])
 def test_explicit_tau_must_be_positive(tau, interval):
     with pytest.raises(ValueError, match=exactly(f"tau must lie in {interval}; got {tau!r}")):
         jaccard_calibration(tau_logistic(0.5), surrogate_optimum=0.5, tau=tau)
 
 
+@pytest.mark.claims("Theorem 1", "Theorem 2", "Theorem 7", "Proposition 8")
 def test_calibration_argument_messages():
     with pytest.raises(ValueError, match=exactly("beta must lie in (0.0, inf); got 0.0")):
         fbeta_calibration(0.0, tau_logistic(0.3), surrogate_optimum=0.5)
@@ -362,6 +387,7 @@ def test_calibration_argument_messages():
 M = LinearFractionalMetric(a0p=2.0, a0n=-0.5, a1p=1.0, a1n=2.0, name="M")
 
 
+@pytest.mark.claims("Theorem 7")
 def test_theorem_7_report_text_for_a_general_metric():
     assert Fraction(16, 33) == Fraction(1) / Fraction(3, 2) * Fraction(2) / Fraction(11, 4)  # the comment above
     report = general_calibration(M, tau_logistic(0.3), surrogate_optimum=0.75, true_utility_at_optimum=0.625, tau=0.3)
@@ -387,6 +413,7 @@ def test_theorem_7_report_text_for_a_general_metric():
     assert report.max_tau is None
 
 
+@pytest.mark.claims("Theorem 7")
 def test_theorem_7_bounds_admit_equality():
     """(b) and (c) are 'tau <= bound': with exact dyadic data the bounds are hit exactly.
     M, U* = 1: (b) = (1 / (3/2)) * (5/2) / 3 = 5/9 is not dyadic, so use N: a0p = 2, a0n = -1/2, a1p = 1, a1n = 1:
@@ -421,6 +448,7 @@ STRUCTURAL = [
 ]
 
 
+@pytest.mark.claims("Theorem 7")
 @pytest.mark.parametrize("metric, expected", STRUCTURAL, ids=[m.name for m, _ in STRUCTURAL])
 def test_theorem_7_structural_conditions_by_hand(metric, expected):
     report = general_calibration(metric, logistic(), surrogate_optimum=0.5, true_utility_at_optimum=0.5, tau=0.5)
@@ -429,6 +457,7 @@ def test_theorem_7_structural_conditions_by_hand(metric, expected):
     assert all(type(c.holds) is bool for c in report.conditions)
 
 
+@pytest.mark.claims("Theorem 7")
 def test_theorem_7_report_for_f1_lists_the_condition_labels_in_order_and_no_condition_b_caveat():
     report = general_calibration(f1(), logistic(), surrogate_optimum=0.9, true_utility_at_optimum=0.9, tau=0.3)
     assert [c.label for c in report.conditions] == [
@@ -439,6 +468,7 @@ def test_theorem_7_report_for_f1_lists_the_condition_labels_in_order_and_no_cond
     assert report.caveats == ()  # no kink at 0, dominates the 0/1 loss, a_{0,-1} = 0
 
 
+@pytest.mark.claims("Theorem 1", "Theorem 2", "Theorem 7", "Proposition 8")
 def test_kink_caveat_only_for_a_loss_with_a_kink_at_zero():
     assert fbeta_calibration(1.0, logistic(), surrogate_optimum=0.9, tau=0.5).caveats == ()
     assert fbeta_calibration(1.0, hinge(), surrogate_optimum=0.9, tau=0.5).caveats == ()  # kink at 1, not at 0
@@ -447,6 +477,7 @@ def test_kink_caveat_only_for_a_loss_with_a_kink_at_zero():
     assert fbeta_calibration(1.0, logistic(base=3.0), surrogate_optimum=0.9, tau=0.5).caveats == (DOMINATION_CAVEAT,)
 
 
+@pytest.mark.claims("Theorem 1", "Theorem 2", "Theorem 7", "Proposition 8")
 def test_calibration_reports_dispatch_for_every_family_and_pass_tau():
     loss = tau_logistic(0.33)
     reports = calibration_reports(jaccard(), loss, surrogate_optimum=0.8, true_utility_at_optimum=0.7, tau=0.5)

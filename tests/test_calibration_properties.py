@@ -67,6 +67,7 @@ from lfverify.core._calibration_conditions import fbeta_calibration, jaccard_cal
 from lfverify.core._losses import tau_logistic
 from lfverify.core._metrics import f_beta, jaccard
 
+
 F = Fraction
 
 # name -> (exact coefficients, library metric, beta^2 or None for Jaccard)
@@ -78,6 +79,7 @@ METRICS = {
 }
 
 
+@pytest.mark.claims("Theorem 1", "Theorem 2")
 def test_library_metrics_have_the_transcribed_coefficients():
     """Table 1: the exact coefficients used as the oracle here are the library's (so the two evaluate the
     same utility).  Oracle: Table 1 transcribed in calibration_search."""
@@ -138,6 +140,7 @@ def _one_sided_derivatives(coef, eta, u, tau, x):
 
 
 # ------------------------------------------------------------------------------------------------ the maximiser
+@pytest.mark.claims("Theorem 1", "Theorem 2")
 @given(pop=populations(), name=st.sampled_from(sorted(METRICS)), tau_k=st.integers(1, 1000))
 def test_surrogate_maximiser_is_certified_and_matches_the_library(pop, name, tau_k):
     """Oracle check of the maximiser, then FiniteSupportPopulation against it.
@@ -170,6 +173,7 @@ def test_surrogate_maximiser_is_certified_and_matches_the_library(pop, name, tau
     assert lib.utility_of_scores(metric, f_star, zero_division=0.0) == pytest.approx(float(exact), rel=1e-12, abs=1e-15)
 
 
+@pytest.mark.claims("Theorem 1", "Theorem 2")
 @pytest.mark.parametrize("name, weights, eta, tau", [
     ("F_1", (F(3, 10), F(1, 5), F(1, 2)), (F(19, 20), F(3, 5), F(1, 20)), F(1, 20)),
     ("Jaccard", (F(3, 10), F(1, 5), F(1, 2)), (F(19, 20), F(3, 5), F(1, 20)), F(1, 10)),
@@ -201,6 +205,7 @@ def _tau_in_proven_range(name, k):
     return beta2 / (2 + beta2) * F(k, 1000)  # Thm. 1: tau in (0, beta^2 / (2 + beta^2)]
 
 
+@pytest.mark.claims("Proposition 6", "Theorem 1", "Theorem 2")
 @given(pop=populations(), name=st.sampled_from(sorted(METRICS)), tau_k=st.integers(1, 999))
 def test_theorem_hypotheses_imply_the_weak_form(pop, name, tau_k):
     """Thms. 1 / 2, weak form: whenever the hypotheses hold (checked from the statements; the tau-logistic loss
@@ -231,6 +236,7 @@ def test_theorem_hypotheses_imply_the_weak_form(pop, name, tau_k):
     assert opt.value <= mpf(a.u_dagger)
 
 
+@pytest.mark.claims("Proposition 6", "Theorem 1", "Theorem 2")
 @given(pop=populations(), name=st.sampled_from(sorted(METRICS)), tau_k=st.integers(1, 1000))
 def test_weak_form_holds_under_the_sharper_condition(pop, name, tau_k):
     """The weak form for every tau in (0, 1]: if F_beta: U*(1 + beta^2 - U-dagger) >= tau U-dagger (1 + beta^2 + U*),
@@ -261,6 +267,7 @@ def _theorem_candidates(name, seed):
         yield random_population(rng), _tau_in_proven_range(name, rng.randint(1, 999))
 
 
+@pytest.mark.claims("Theorem 1", "Theorem 2")
 @pytest.mark.parametrize("name", ["F_1", "Jaccard"])
 def test_search_finds_that_the_theorems_as_stated_fail(name):
     """Thms. 1 / 2 as stated (the maximiser's sign pattern, sgn(0) = -1, is Bayes optimal whenever the
@@ -322,6 +329,7 @@ def _confirm_kink_counterexample(name, weights, eta, tau, *, expected):
     return opt, a
 
 
+@pytest.mark.claims("Theorem 1")
 def test_theorem_1_kink_counterexample_of_errata_pinned():
     """Thm. 1 is false (ERRATA.md, thm1_fbeta_calibration.theorem): F_1, tau-logistic(1/20), weights
     (3/10, 1/5, 1/2), eta (19/20, 3/5, 1/20).  Hypotheses hold (U* = 0.18939 >= 2/19), f* = (46.0156..., 0, 0),
@@ -335,6 +343,7 @@ def test_theorem_1_kink_counterexample_of_errata_pinned():
     assert a.threshold == F(27, 62) and F(3, 5) > a.threshold > F(1, 20)
 
 
+@pytest.mark.claims("Theorem 2")
 def test_theorem_2_kink_counterexample_of_errata_pinned():
     """Thm. 2 is false (ERRATA.md, thm2_jaccard_calibration.theorem): Jaccard, tau-logistic(1/10), same
     population: U* = 0.16574 >= tau, f* = (+, 0, 0), U(sgn f*) = 57/89 < U-dagger = 27/35 (delta = 27/62 < 3/5)
@@ -344,6 +353,7 @@ def test_theorem_2_kink_counterexample_of_errata_pinned():
         expected=dict(signs=(1, 0, 0), u_dagger=F(27, 35), sign=F(57, 89), plus=F(43, 100)))
 
 
+@pytest.mark.claims("Theorem 1", "Theorem 2")
 @pytest.mark.parametrize("name, weights, eta, tau, expected", [
     ("F_1", (F(1, 10), F(9, 10)), (F(19, 20), F(1, 20)), F(1, 20),
      dict(signs=(1, 0), u_dagger=F(19, 24), sign=F(19, 24), plus=F(14, 57))),
@@ -376,6 +386,7 @@ def _outside(name, tau, opt):
     return opt.value < mpf(tau)
 
 
+@pytest.mark.claims("Theorem 1", "Theorem 2")
 @pytest.mark.parametrize("name", ["F_1", "Jaccard"])
 def test_outside_the_proven_range_search_finds_failures_and_successes(name):
     """Beyond Thm. 1's tau <= beta^2/(2 + beta^2) (F_1: tau > 1/3) and Thm. 2's U*_phi >= tau, a seeded search
@@ -399,6 +410,7 @@ def test_outside_the_proven_range_search_finds_failures_and_successes(name):
     assert failure is not None and success is not None, (failure, success)
 
 
+@pytest.mark.claims("Theorem 1", "Theorem 2")
 @pytest.mark.parametrize("name, tau", [("F_1", F(1, 2)), ("F_1", F(9, 10)), ("Jaccard", F(1, 2)), ("Jaccard", F(9, 10))])
 def test_outside_the_proven_range_failure_pinned(name, tau):
     """Calibration fails away from the kink outside the proven range: weights (1/10, 9/10), eta (19/20, 1/5).
@@ -421,6 +433,7 @@ def test_outside_the_proven_range_failure_pinned(name, tau):
     assert lib.bayes_optimal(metric).utility == pytest.approx(float(expected[0]), rel=1e-12, abs=0)
 
 
+@pytest.mark.claims("Theorem 1", "Theorem 2")
 @pytest.mark.parametrize("name, tau", [("F_1", F(1, 2)), ("F_1", F(9, 10)), ("Jaccard", F(1, 2))])
 def test_outside_the_proven_range_success_pinned(name, tau):
     """Calibration can still hold outside the proven range (the hypotheses are not necessary): weights

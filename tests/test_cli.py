@@ -10,6 +10,8 @@ from lfverify import __version__
 import lfverify.app._cli as cli
 import lfverify.app._self_checks as verification
 
+pytestmark = pytest.mark.claims("package:command-line")
+
 
 def test_version(capsys):
     with pytest.raises(SystemExit) as exc:
@@ -106,11 +108,14 @@ def test_atomic_write_gives_the_file_the_mode_of_any_new_file(tmp_path):
 # ------------------------------------------------------------------ lfverify.app._simulate_command, with spies
 
 def test_simulate_verdict_lines_exact():
-    """Oracle: the documented listing, hand-written - every "verdict" / "rate_verdict" string under "settings" and
-    "main" with its path (other top-level keys are not walked), then the flat "verdicts" block, then the number
-    of findings; a summary without "verdicts" lists no verdict block.
+    """Oracle: the documented listing, hand-written - for each claim the study is evidence for, its verdict and the
+    study's outcome against the record; each row of "verdicts" (nested blocks joined by "/") as yes / no with its
+    outcome and, for a row that reads against the claim's verdict, the recorded reason; then every "verdict" /
+    "rate_verdict" string under "settings" and "main" with its path (other top-level keys are not walked), then
+    the number of findings.  No claim or row lines without a study name and mode.
 
     Kills: simulations.cli.x__verdict_lines__mutmut_34, _mutmut_5, _mutmut_6, _mutmut_48."""
+    from lfverify.app._report import STUDY_ROW_NOTES
     from lfverify.app._simulate_command import _verdict_lines
 
     summary = {"settings": {"mode": "smoke"},
@@ -118,14 +123,29 @@ def test_simulate_verdict_lines_exact():
                "other": {"verdict": "not listed"}, "findings": [1, 2]}
     assert _verdict_lines(summary) == ["  main/f1: holds", "  main/f1/table/0: slope ok",
                                        "  2 findings (summary.json, 'findings')"]
-    assert _verdict_lines({"verdicts": {"a": True, "b": {"c": False}}}) == ["  verdict a: True",
-                                                                            "  verdict b/c: False"]
+    recorded = {"finite/F1": False, "finite/Jaccard": True, "bounded-logistic/F1": True,
+                "bounded-logistic/Jaccard": True}
+    reason = STUDY_ROW_NOTES["uniform-convergence"]["finite/F1"][1]
+    assert _verdict_lines({"study": "uniform-convergence", "verdicts": recorded}, "quick") == [
+        "  Lemma 4 (lem:uniform-convergence): holds (errata in the printed proof); this study: as recorded",
+        f"  finite/F1: no (as recorded) - against the claim's verdict, as expected: {reason}",
+        "  finite/Jaccard: yes (as recorded)", "  bounded-logistic/F1: yes (as recorded)",
+        "  bounded-logistic/Jaccard: yes (as recorded)"]
+    flipped = {**recorded, "finite/F1": True, "finite/Jaccard": False}
+    assert _verdict_lines({"verdicts": flipped}, "quick", "uniform-convergence")[:3] == [
+        "  Lemma 4 (lem:uniform-convergence): REGRESSED; this study: REGRESSED",
+        "  finite/F1: yes (REGRESSED)",
+        f"  finite/Jaccard: no (REGRESSED) - against the claim's verdict, as expected: {reason}"]
+    assert _verdict_lines({"verdicts": {"a": True, "b": {"c": False}}}, "smoke", "calibration") == [
+        "  Theorem 1 (thm:f-measure-calibration): fails as stated; this study: measured (no record)",
+        "  Theorem 2 (thm:jaccard-calibration): fails as stated; this study: measured (no record)",
+        "  a: yes (measured (no record))", "  b/c: no (measured (no record))"]
 
 
 def _simulate_args(tmp_path, **over):
     import argparse
 
-    args = dict(name="consistency", mode="smoke", out=str(tmp_path / "out"), seed=3, progress=False,
+    args = dict(name="consistency", mode="smoke", out=str(tmp_path / "out"), seed=3, progress=False, quiet=False,
                 no_figures=True, serial=False, dask=None, dask_local=None, dask_timeout=None, workers=2)
     args.update(over)
     return argparse.Namespace(**args)

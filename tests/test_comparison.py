@@ -16,6 +16,9 @@ from lfverify.experiments._comparison import (collect_fit_time_ratios, compare_t
                                                  markdown_compare_table, median_ratios)
 
 from shared_files import DATA_ROOT, needs_data
+import pytest
+
+pytestmark = pytest.mark.claims("package:estimator", "package:benchmark-machinery")
 
 
 def _welch_greater(a, b):

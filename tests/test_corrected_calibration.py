@@ -47,6 +47,8 @@ from lfverify.proofs.corrected_calibration import (
     weak_form_rho_bound,
 )
 
+pytestmark = pytest.mark.claims("Theorem 1 (corrected)", "Theorem 2 (corrected)", "Theorem 7 (corrected)")
+
 F = Fraction
 TAUS = st.integers(1, 1000).map(lambda k: F(k, 1000))
 

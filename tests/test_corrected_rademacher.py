@@ -31,6 +31,8 @@ from lfverify.proofs.corrected_rademacher import (
     sauer_bound,
 )
 
+pytestmark = pytest.mark.claims("Lemma (App. C) (corrected)", "Lemma (App. C)")
+
 F = Fraction
 LN2 = math.log(2)
 

@@ -11,12 +11,15 @@ import csv
 import dataclasses
 import functools
 import shutil
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import lfverify.learn._datasets as D
 from shared_files import DATA_ROOT as ROOT, needs_data
+
+pytestmark = pytest.mark.claims("package:data-sets", "Table 3")
 
 
 @functools.lru_cache(maxsize=None)
@@ -259,21 +262,42 @@ def test_environment_variable_comes_before_the_search(tmp_path, monkeypatch):
         D.dataset_root()
 
 
-def test_shared_datasets_found_by_walking_up_from_the_current_directory(tmp_path, monkeypatch):
+def test_without_root_or_variable_the_user_cache_is_the_location_and_no_folder_is_searched(tmp_path, monkeypatch):
+    """Oracle: the documented order (root > $LFVERIFY_DATASETS > the cache): a ``shared/datasets`` folder above the
+    current folder, which older versions searched for, is not used - the package knows no machine path."""
     monkeypatch.delenv(D.DATASETS_ENV_VARIABLE, raising=False)
-    (tmp_path / "shared" / "datasets").mkdir(parents=True)
+    monkeypatch.setenv("LFVERIFY_DATA_CACHE", str(tmp_path / "cache"))
+    (tmp_path / "shared" / "datasets" / "heart").mkdir(parents=True)
     deep = tmp_path / "clone" / "sub"
     deep.mkdir(parents=True)
     monkeypatch.chdir(deep)
-    assert D.dataset_root() == tmp_path / "shared" / "datasets"
+    assert D.data_location() == (tmp_path / "cache", "cache")
+    assert D.dataset_root() == tmp_path / "cache" and not (tmp_path / "cache").exists()  # created on first fetch
+    assert D.available_datasets() == []
+    assert D.fetchable_datasets() == list(MANIFEST)  # every data set with pinned sources
+    assert D.data_location(tmp_path) == (tmp_path, "root")
+    monkeypatch.setenv(D.DATASETS_ENV_VARIABLE, str(tmp_path))
+    assert D.data_location() == (tmp_path, "env") and D.fetchable_datasets() == []
 
 
-def test_no_root_anywhere_lists_every_place_tried(tmp_path, monkeypatch):
+def test_the_package_holds_no_machine_path():
+    """Oracle: the package's source text: no absolute path of this machine (the old fallback /work/shared/datasets)
+    and no walk up to a shared/ folder."""
+    import lfverify
+
+    package = Path(lfverify.__file__).parent
+    for path in package.rglob("*.py"):
+        text = path.read_text()
+        assert "/work/" not in text, path
+        assert '"shared" / "datasets"' not in text, path
+
+
+def test_a_missing_file_of_the_cache_is_refused_without_download(tmp_path, monkeypatch):
     monkeypatch.delenv(D.DATASETS_ENV_VARIABLE, raising=False)
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr(D, "_candidate_roots", lambda: ([("x", tmp_path / "a"), ("y", tmp_path / "b")], False))
-    with pytest.raises(FileNotFoundError, match=r"no data-set folder found.*Tried: .*a, .*b"):
-        D.dataset_root()
+    monkeypatch.setenv("LFVERIFY_DATA_CACHE", str(tmp_path))
+    with pytest.raises(FileNotFoundError, match=r"needs heart/heart_scale under .*; it is missing; the data sets "
+                                                r"come from `lfverify data fetch`"):
+        D.load_dataset("heart", download=False)
 
 
 # ---------------------------------------------------------------------- user files

@@ -26,6 +26,8 @@ from doc_checks import (
     python_block_problems,
 )
 
+pytestmark = pytest.mark.claims("package:documentation")
+
 PAGES = sorted(DOCS.glob("*.md"))
 #: Every page a user reads: README and the pages of docs/ (docs/cli.md included: it is generated, and checked too).
 ALL_PAGES = [README, *PAGES]
@@ -87,7 +89,7 @@ def test_command_checker_catches_unknown_options_commands_and_placeholders():
         "required: name, --out",
         "`lfverify bench --out WHERE`: unknown placeholder WHERE",
         "`lfverify prove` (as `lfverify prove`): lfverify: error: argument COMMAND: invalid choice: 'prove' "
-        "(choose from 'verify', 'proofs', 'metrics', 'bench', 'simulate')"]
+        "(choose from 'verify', 'proofs', 'metrics', 'bench', 'simulate', 'data')"]
 
 
 # ------------------------------------------------------------------ repository paths

@@ -26,6 +26,8 @@ from lfverify.core._losses import exponential, hinge, logistic, sigmoid, squared
 from lfverify.core._metrics import accuracy, f1, f_beta, gower_legendre, jaccard
 from lfverify.core._populations import FiniteSupportPopulation
 
+pytestmark = pytest.mark.claims("Lemma 3", "package:numerics")
+
 METRICS = [f1(), f_beta(2.0), f_beta(0.5), jaccard(), accuracy(), gower_legendre(1.0)]
 LOSSES = [tau_logistic(0.33), tau_logistic(0.75), logistic(), hinge(), squared_hinge(), sigmoid()]
 

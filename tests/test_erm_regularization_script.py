@@ -6,6 +6,9 @@ from lfverify.learn._estimator import ERM_REGULARIZATION, hinge_erm_svm
 
 from benchmark_scripts import load_benchmark_script
 from shared_files import needs_data
+import pytest
+
+pytestmark = pytest.mark.claims("package:benchmark-machinery", "package:estimator")
 
 
 def test_the_chosen_reading_is_what_the_library_fits():

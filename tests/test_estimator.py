@@ -24,6 +24,8 @@ from lfverify.core._losses import tau_logistic
 from lfverify.core._metrics import f1, gower_legendre, jaccard
 from lfverify.learn._optimize import maximize_surrogate_utility
 
+pytestmark = pytest.mark.claims("package:estimator", "Algorithm 1")
+
 #: The paper's configuration (Alg. 1 on U_hat, sgn(theta^T x)); the tests of Alg. 1's wiring use it.
 PAPER = {"objective": "surrogate-utility", "threshold": "zero"}
 

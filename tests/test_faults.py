@@ -40,6 +40,8 @@ import lfverify.simulations._engine as engine
 from lfverify.parallel._executors import DaskExecutor
 from lfverify.core._validation import check_features, check_labels, check_parameters
 
+pytestmark = pytest.mark.claims("package:command-line", "package:files")
+
 #: A very small uniform-convergence run: 2 populations x 3 sample sizes, one task of 4 replications each.
 TINY = {"sample_sizes": [100, 200, 300], "replications": 4, "refinement_rounds": 1, "samples_per_task": 1200}
 #: benchmarks/fault_battery.py: the same faults counted; its TCP listeners and /proc helpers serve here too.

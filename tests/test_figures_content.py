@@ -17,6 +17,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.claims("package:files", "package:benchmark-machinery", "package:simulation-engine")
+
 matplotlib = pytest.importorskip("matplotlib")
 
 from matplotlib.colors import to_hex  # noqa: E402

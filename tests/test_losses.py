@@ -22,6 +22,8 @@ from hypothesis.extra import numpy as hnp
 
 from lfverify.core._losses import exponential, hinge, logistic, sigmoid, squared_hinge, tau_logistic
 
+pytestmark = pytest.mark.claims("Definition 2", "Fig. 2")
+
 EPS = float(np.finfo(np.float64).eps)  # 2.22e-16, unit roundoff u = EPS / 2
 TINY = float(np.finfo(np.float64).tiny)  # smallest normal double; below it doubles carry no relative precision
 DPS = 50  # mpmath working precision (decimal digits) for every reference value

@@ -31,6 +31,8 @@ from lfverify.core._metrics import (
     jaccard,
 )
 
+pytestmark = pytest.mark.claims("Definition 1", "Table 1", "Proposition 5")
+
 EPS = float(np.finfo(np.float64).eps)
 TINY = float(np.finfo(np.float64).tiny)  # smallest normal double: below it there is no relative precision
 

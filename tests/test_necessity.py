@@ -60,6 +60,7 @@ from lfverify.core._losses import logistic, sigmoid, squared_hinge, tau_logistic
 from lfverify.core._metrics import LinearFractionalMetric, f1, f_beta, gower_legendre, jaccard
 from lfverify.core._populations import FiniteSupportPopulation
 
+
 F = Fraction
 MARGIN = 1e-9  # a violation must exceed float rounding (~1e-15) by far; each hit is then confirmed exactly
 
@@ -127,6 +128,7 @@ def _confirm_lemma1_violation(coef, pop, scores, phi_spec, *, dps=40):
         return u_phi - mpf(exact_utility(coef, pop, [x > 0 for x in scores]))
 
 
+@pytest.mark.claims("Lemma 1")
 @pytest.mark.parametrize("loss_name", sorted(NON_DOMINATING))
 def test_lemma1_needs_domination_search(loss_name):
     """Lemma 1 (U_phi <= U) without phi >= 1{t <= 0}: a seeded search over random populations, admissible
@@ -158,6 +160,7 @@ LEMMA1_FIRST_HITS = {
 }
 
 
+@pytest.mark.claims("Lemma 1")
 @pytest.mark.parametrize("loss_name", sorted(NON_DOMINATING))
 def test_lemma1_needs_domination_pinned(loss_name):
     """Lemma 1 without phi >= 1{t <= 0}, the searches' first hits: U_phi(f) > U(f), by mpmath at 50 digits
@@ -238,6 +241,7 @@ def _estimator(coef_metric, loss, X, y):
     return EmpiricalSurrogateUtility(coef_metric, loss, np.array(X, dtype=float), np.array(y))
 
 
+@pytest.mark.claims("Lemma 2")
 def test_lemma2_needs_convexity_search():
     """Lemma 2 without convexity of phi: with the non-convex sigmoid loss (which dominates the 0/1 loss, so
     only convexity is dropped) a seeded search over small samples and parameter segments MUST find (a) a
@@ -285,6 +289,7 @@ LEMMA2_FIRST_HITS = {  # the searches' first hits (X, y, theta_1, theta_2[, k]),
 }
 
 
+@pytest.mark.claims("Lemma 2")
 def test_lemma2_needs_convexity_pinned():
     """Lemma 2 with the non-convex sigmoid loss 2 sigma(-m) (it dominates the 0/1 loss), the searches' first
     hits, at 50 digits from Eq. (6):
@@ -359,6 +364,7 @@ def _check_exactly_one_violation(coef, constraint):
     assert _library_metric(coef).admissibility().violations == [constraint]
 
 
+@pytest.mark.claims("Definition 1", "Lemma 1")
 @pytest.mark.parametrize("constraint", sorted(SIGN_CASES))
 def test_sign_constraints_are_needed_for_lemma1_search(constraint):
     """Definition 1's sign constraints, one at a time: for a metric violating exactly that constraint (every
@@ -399,6 +405,7 @@ SIGN_PINNED_VALUES = {  # exact U, mpmath U_phi - U
 }
 
 
+@pytest.mark.claims("Definition 1", "Lemma 1")
 @pytest.mark.parametrize("constraint", sorted(SIGN_CASES))
 def test_sign_constraints_are_needed_for_lemma1_pinned(constraint):
     """The searches' first hits: a metric violating exactly one sign constraint of Definition 1, the convex
@@ -419,6 +426,7 @@ def test_sign_constraints_are_needed_for_lemma1_pinned(constraint):
         float(gap), rel=1e-12)
 
 
+@pytest.mark.claims("Lemma 2", "Definition 1")
 def test_gower_legendre_alpha_below_one_needs_a1n_for_lemma2_search():
     """Gower-Legendre with alpha in (0, 1) violates exactly a_{1,-1} >= 0 (Table 1's caption presents it as an
     example of Definition 1; ERRATA.md's Tab. 1 Gower-Legendre entry).  Lemma 2 with the convex tau-logistic
@@ -462,6 +470,7 @@ GL_HALF_FIRST_HIT = (  # the search's first hit (X, y, theta_1, theta_2, k), pin
     (1, 1, 1, -1, -1, -1), (F(-1, 2), F(3, 2)), (F(2), F(-5, 4)), 22)
 
 
+@pytest.mark.claims("Lemma 2", "Definition 1")
 def test_gower_legendre_alpha_below_one_needs_a1n_for_lemma2_pinned():
     """The search's first hit: Gower-Legendre(1/2), tau-logistic(1/2), n = 6 (S_1 = three negatives),
     theta_1 = (-1/2, 3/2), theta_2 = (2, -5/4): theta_1, theta_2 and the point 22/40 of the way lie in F-bar
@@ -483,6 +492,7 @@ GL_POPULATIONS = st.builds(
     st.lists(st.integers(1, 20), min_size=1, max_size=5), st.lists(st.integers(1, 999), min_size=5, max_size=5))
 
 
+@pytest.mark.claims("Lemma 1")
 @given(pop=GL_POPULATIONS, alpha_k=st.integers(1, 99), tau_k=st.integers(1, 100),
        score_k=st.lists(st.integers(-40, 40), min_size=5, max_size=5))
 def test_gower_legendre_alpha_below_one_still_satisfies_lemma1(pop, alpha_k, tau_k, score_k):
@@ -501,6 +511,7 @@ def test_gower_legendre_alpha_below_one_still_satisfies_lemma1(pop, alpha_k, tau
 
 
 # ================================================================================== Thms. 1, 2: tau-discrepancy
+@pytest.mark.claims("Definition 2")
 def test_plain_logistic_is_not_tau_discrepant_for_any_admissible_tau():
     """The plain logistic loss log2(1 + e^-m) is convex, non-increasing and dominates the 0/1 loss (every other
     hypothesis of Thms. 1 and 2 that does not involve tau), but phi'(0+) = phi'(0-) = -1/(2 ln 2), so it is
@@ -520,6 +531,7 @@ def _logistic_candidates(seed):
         yield (random_population(rng, extreme=0.3),)
 
 
+@pytest.mark.claims("Definition 2")
 @pytest.mark.parametrize("name", ["F_1", "Jaccard"])
 def test_tau_discrepancy_is_needed_search(name):
     """Thms. 1 / 2 without tau-discrepancy: for the plain logistic loss (tau = 1) a seeded search over random
@@ -545,6 +557,7 @@ _TAU_POPULATION = ExactPopulation((F(9, 58), F(9, 29), F(4, 29), F(7, 58), F(8, 
 TAU_FIRST_HITS = {"F_1": _TAU_POPULATION, "Jaccard": _TAU_POPULATION}  # the searches' first hits, pinned
 
 
+@pytest.mark.claims("Definition 2")
 @pytest.mark.parametrize("name, u_star, u_dagger, u_sign", [
     ("F_1", "0.368399938543297", F(7370, 10173), F(7846, 11173)),
     ("Jaccard", "0.257245916306638", F(3685, 6488), F(3923, 7250)),
@@ -632,6 +645,7 @@ def _lemma3_candidates(seed):
         yield rng.choice(sorted(ADMISSIBLE)), pop, atoms, theta
 
 
+@pytest.mark.claims("Lemma 3")
 def test_lemma3_needs_independent_halves_search():
     """Lemma 3 (E_S[V_hat] = V_phi) needs S_0 and S_1 independent: a seeded search over random 2-3-atom
     populations in R^2, parameters and admissible metrics MUST find one where the same-sample estimator
@@ -652,6 +666,7 @@ LEMMA3_FIRST_HIT = (  # the search's first hit (metric, population, atoms, theta
     ((F(-3, 2), F(1, 2)), (F(2), F(-2)), (F(1), F(-1))), (F(3, 2), F(5, 4)))
 
 
+@pytest.mark.claims("Lemma 3")
 def test_lemma3_needs_independent_halves_pinned():
     """The search's first hit: F_1, squared hinge, 3 atoms in R^2, theta = (3/2, 5/4), n = 2.  By exact
     enumeration E_S[V_same] - V_phi = (-100022724, 80162604) / 26265625 (pinned), which equals the closed form

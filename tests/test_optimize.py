@@ -19,6 +19,8 @@ import lfverify.core._metrics as M
 from lfverify.core._empirical import EmpiricalSurrogateUtility, _reference_gradient_direction
 from lfverify.learn._optimize import maximize_surrogate_utility
 
+pytestmark = pytest.mark.claims("Algorithm 1", "Algorithm 2")
+
 
 def _problem(n=400, d=4, seed=0, tau=0.33, metric=None):
     rng = np.random.default_rng(seed)

@@ -14,6 +14,8 @@ import pytest
 from lfverify import __version__
 from lfverify.io._output_folder import MARKER, claim_output_folder, owner_of, settings_fingerprint
 
+pytestmark = pytest.mark.claims("package:files")
+
 
 def test_fingerprint_is_the_sha256_of_the_canonical_text_with_other_values_by_repr():
     """Kills: output_folder.x_settings_fingerprint__mutmut_7 (``default=repr`` dropped: a Path raises)."""

@@ -61,6 +61,9 @@ from lfverify.experiments._statistics import (
 )
 from lfverify.paper._tables import PAPER_METHODS, PAPER_RESULTS, PAPER_TABLE2_DATASETS
 
+pytestmark = pytest.mark.claims(
+    "Table 2", "Table 4", "Table 5", "Fig. 3", "Fig. 4", "Figs. 13-14", "package:benchmark-machinery")
+
 # ---------------------------------------------------------------------- the printed tables (transcription)
 _CELL = re.compile(r"^(\\textbf\{)?\s*(\d\.\d{3}) \((\d+)\)\s*\}?$")
 

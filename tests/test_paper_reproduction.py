@@ -16,6 +16,8 @@ from lfverify.paper._tables import printed_result
 from lfverify.experiments._reproduction import (compare_with_paper, diagnose, load_table_values,
                                                    markdown_reproduction)
 
+pytestmark = pytest.mark.claims("Table 4", "Table 5", "package:benchmark-machinery")
+
 
 def trials(mean, standard_error):
     """Two trial values with exactly this mean and standard error (sample sd = s sqrt(2), n = 2)."""

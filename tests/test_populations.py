@@ -20,6 +20,8 @@ from lfverify.core._populations import BoundedLogisticPopulation, FiniteSupportP
 from lfverify.core._quadrature import gaussian_expectation, interval_expectation
 from lfverify.core._scores import score_coefficients, surrogate_scores
 
+pytestmark = pytest.mark.claims("package:numerics")
+
 # ---------------------------------------------------------------------- the populations under test
 GAUSS = dict(mean_positive=(1.0, 0.5), mean_negative=(-0.5, 0.0), covariance=((1.0, 0.3), (0.3, 0.8)), prior=0.3)
 BOUNDED = dict(slope=3.0, offset=-0.5)

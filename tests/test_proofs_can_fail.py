@@ -17,6 +17,8 @@ import sympy as sp
 import lfverify.proofs.lemma1_lower_bound as lemma1
 from lfverify.proofs.stationary_conditions import BETA
 
+pytestmark = pytest.mark.claims("package:registry")
+
 
 def _erratum_fields(outcome, summary):
     """Checks that ``outcome`` is an erratum with this summary and exactly one record; returns the record's fields

@@ -14,6 +14,8 @@ from lfverify.proofs._claims import Claim, Erratum, Outcome, Step, Steps
 from lfverify.proofs._errata import HEADER, errata_markdown
 from lfverify.proofs._render import GENERATED, _steps, write_documents
 
+pytestmark = pytest.mark.claims("package:registry")
+
 
 def _claim(key, outcome, *, title="Lemma 9: a planted claim", label="lem:planted"):
     return Claim(key, title, label, outcome.status, lambda: outcome)

@@ -65,6 +65,7 @@ from strategies import (
     taus,
 )
 
+
 EPS = float(np.finfo(np.float64).eps)
 F = Fraction
 DPS = 50
@@ -209,6 +210,7 @@ def exact_halves(k, loss, X, y, theta):
 
 
 # ================================================================================ the generators
+@pytest.mark.claims("Definition 1")
 @given(metric=admissible_metrics(), data=st.data())
 def test_generated_metrics_satisfy_definition_1_and_admissibility_agrees(metric, data):
     """Definition 1 (generator check): every metric from admissible_metrics() has D > 0 and 0 <= U <= 1 on the
@@ -249,6 +251,7 @@ def _exact_witness(metric, flag):
     return None
 
 
+@pytest.mark.claims("Definition 1")
 @given(metric=perturbed_metrics())
 @example(metric=LinearFractionalMetric(a0p=1.0, a0n=-0.125, a1p=0.0, a1n=0.0, b0_const=0.0, b1_const=1.0))  # N01 < 0
 @example(metric=LinearFractionalMetric(a0p=1.0, a0n=0.0, a1p=0.0, a1n=1.0, b0_prior=-0.125, b1_prior=1.0))  # N10 < 0
@@ -270,6 +273,7 @@ def test_admissibility_agrees_with_the_corner_derivation_near_the_boundary(metri
             assert _exact_witness(metric, flag) is not None, (flag, corner_values(metric))
 
 
+@pytest.mark.claims("Definition 1")
 @given(metric=f_beta_metrics())
 @example(metric=f_beta(2.770888466262316))
 def test_f_beta_with_any_float_beta_is_judged_on_its_rounded_coefficients(metric):
@@ -293,6 +297,7 @@ def test_f_beta_with_any_float_beta_is_judged_on_its_rounded_coefficients(metric
 
 
 # ================================================================================ Lemma 1, population
+@pytest.mark.claims("Lemma 1")
 @given(metric=admissible_metrics(), loss=rational_phi_losses(), case=finite_populations(), data=st.data())
 def test_lemma1_exact_on_finite_support_populations(metric, loss, case, data):
     """Lemma 1: U_phi(f) <= U(f) for every classifier f (one score per atom), every admissible metric and the
@@ -345,6 +350,7 @@ def _mp_lemma1(metric, loss, case, scores):
             pop.surrogate_utility_of_scores(metric, loss, scores), scale)
 
 
+@pytest.mark.claims("Lemma 1")
 @given(metric=admissible_metrics(), loss=dominating_losses(), case=finite_populations(), data=st.data())
 def test_lemma1_mpmath_for_every_dominating_loss(metric, loss, case, data):
     """Lemma 1: U_phi(f) <= U(f) for arbitrary per-atom scores (any float in [-40, 40], 0, +-1, +-tiny), every
@@ -363,6 +369,7 @@ def test_lemma1_mpmath_for_every_dominating_loss(metric, loss, case, data):
     assert lib_u_phi <= lib_u + 1e-13 * scale + 1e-15
 
 
+@pytest.mark.claims("Lemma 1")
 def test_lemma1_check_fails_without_domination():
     """Companion of the Lemma 1 tests: with a convex loss that does NOT dominate the 0/1 loss (natural-log
     logistic, phi(0) = ln 2 < 1) the same check fails: F_1, one atom with eta = 1/2, score 0 (predicted -1):
@@ -380,6 +387,7 @@ def test_lemma1_check_fails_without_domination():
 
 
 # ================================================================================ Lemma 1, empirical
+@pytest.mark.claims("Lemma 1")
 @given(metric=admissible_metrics(), loss=rational_phi_losses(), data=dyadic_datasets(), draw=st.data())
 @example(metric=f1(), loss=hinge(), data=(np.array([[1.0], [-0.25]]), np.array([1, -1], dtype=np.int8)),
          draw=None)
@@ -411,6 +419,7 @@ def test_lemma1_empirical_split_statement_exact(metric, loss, data, draw):
     assert abs(est.denominator(theta) - float(d_hat)) <= 1e-12 * scale_d
 
 
+@pytest.mark.claims("Lemma 1")
 @given(metric=admissible_metrics(), loss=dominating_losses(), data=datasets(), draw=st.data())
 def test_lemma1_empirical_split_statement_for_every_dominating_loss(metric, loss, data, draw):
     """Lemma 1, empirical form (as in the exact test above) for float data, a batch of parameters and every loss
@@ -441,6 +450,7 @@ def test_lemma1_empirical_split_statement_for_every_dominating_loss(metric, loss
         assert den[row] >= d_true - err_d[row] - 8 * EPS * abs(d_true)
 
 
+@pytest.mark.claims("Lemma 1")
 def test_u_hat_is_not_bounded_by_the_whole_sample_empirical_utility():
     """Lemma 1 has no whole-sample empirical analogue (and U_hat is not bounded by 1): F_1, hinge loss,
     S_0 = {(x, y) = (1, +1)}, S_1 = {(-1/4, -1)}, theta = 2.  By hand: N_hat = 2 (1 - hinge(2)) = 2 and
@@ -467,6 +477,7 @@ def _segment(t1, t2, lams):
 EXACT_LAMBDAS = [F(1, 4), F(1, 3), F(1, 2), F(2, 3), F(7, 8)]
 
 
+@pytest.mark.claims("Lemma 2")
 @given(metric=admissible_metrics(), loss=rational_phi_losses(), data=dyadic_datasets(), draw=st.data())
 @example(metric=f1(), loss=hinge(), data=(np.array([[1.0, 0.5], [0.5, -1.0], [-1.0, 1.0], [0.25, 0.25]]),
                                            np.array([1, 1, -1, 1], dtype=np.int8)), draw=None)
@@ -557,6 +568,7 @@ def _concavity_defect(metric, loss, X, y, t1, t2):
     return float(np.max(chord - values[2:] - slack)), est, thetas, values, err
 
 
+@pytest.mark.claims("Lemma 2")
 @given(metric=admissible_metrics(), loss=convex_losses(), data=datasets(), draw=st.data())
 def test_lemma2_numerator_is_concave_along_segments(metric, loss, data, draw):
     """Lemma 2: for convex phi, N_hat(theta) (EmpiricalSurrogateUtility.numerator) is concave: at five points of
@@ -572,6 +584,7 @@ def test_lemma2_numerator_is_concave_along_segments(metric, loss, data, draw):
     assert defect <= 0.0
 
 
+@pytest.mark.claims("Lemma 2")
 def test_concavity_check_fails_for_a_nonconvex_loss():
     """Companion of the concavity test: with the non-convex sigmoid loss 2 sigma(-m) (concave for m < 0) the
     same check reports a defect: F_1, S_0 = {(1, +1)}, theta from -4 to -1.  Oracle: by hand, N_hat(theta) =
@@ -584,6 +597,7 @@ def test_concavity_check_fails_for_a_nonconvex_loss():
     assert defect > 0.1
 
 
+@pytest.mark.claims("Lemma 2")
 @given(metric=admissible_metrics(), loss=convex_dominating_losses(), data=datasets(max_n=120), draw=st.data())
 @example(metric=f1(), loss=tau_logistic(0.33),
          data=(np.array([[1.0, 0.5], [0.5, -1.0], [-1.0, 1.0], [0.25, 0.25]]), np.array([1, 1, -1, 1], dtype=np.int8)),
@@ -673,6 +687,7 @@ def _expected_direction_by_enumeration(k, loss, case, theta, n, prior):
     return total
 
 
+@pytest.mark.claims("Lemma 3")
 @given(metric=admissible_metrics(), loss=rational_phi_losses(),
        case=finite_populations(min_atoms=2, max_atoms=3, max_d=2), n=st.sampled_from([4, 3, 2]),
        known_prior=st.booleans(), draw=st.data())
@@ -746,6 +761,7 @@ def _mp_u_hat(metric, loss, X, y, theta, v):
     return u
 
 
+@pytest.mark.claims("Lemma 3")
 @given(metric=general_admissible_metrics(), loss=convex_dominating_losses(),
        data=datasets(max_n=30, max_d=4), draw=st.data())
 def test_gradient_of_u_hat_is_direction_over_squared_denominator(metric, loss, data, draw):
@@ -811,6 +827,7 @@ def _brute_force(k, case):
     return best, {lam for lam, u in values.items() if u == best}
 
 
+@pytest.mark.claims("Proposition 5")
 @given(metric=admissible_metrics(), case=finite_populations(max_atoms=7))
 @example(metric=LinearFractionalMetric(a0p=1.0, a0n=-1.0, a1p=4.0, a1n=0.0, b0_const=1.0, b0_prior=-1.0, b1_const=1.0),
          case=FinitePopulationCase(np.array([[1.0], [-1.0]]), (F(1, 2), F(1, 2)), (F(1), F(0)),
@@ -860,6 +877,7 @@ def test_prop5_threshold_characterisation_by_brute_force(metric, case):
         assert {lam[0] for lam in optimal} == {0, 1}
 
 
+@pytest.mark.claims("Theorem 7")
 def test_remark_after_thm7_pathologies_are_swapped():
     """App. A.4, after Thm. 7: 'the Bayes optimal rule would be a classifier that always outputs positive values
     without the conditions (1) and (2); ... always outputs negative values without the condition (3)'.  The
@@ -918,6 +936,7 @@ def _chord_excess(loss, a, b, lam):
     return fc - (w * fa + (1 - w) * fb) - 16 * EPS * (abs(fa) + abs(fb) + abs(fc))
 
 
+@pytest.mark.claims("Definition 2")
 @given(tau=taus(), t=_kink_straddling_triples(0.0))
 def test_tau_logistic_convex_across_its_kink_for_generated_tau(tau, t):
     """Lemma 2 / Fig. 2 hypothesis: tau_logistic(tau) is convex on the whole line for every tau in (0, 1), checked
@@ -926,6 +945,7 @@ def test_tau_logistic_convex_across_its_kink_for_generated_tau(tau, t):
     assert _chord_excess(tau_logistic(tau), *t) <= 0.0
 
 
+@pytest.mark.claims("Definition 2")
 @pytest.mark.parametrize("loss", [hinge(), squared_hinge()], ids=str)
 @given(t=_kink_straddling_triples(1.0))
 def test_hinge_losses_convex_across_their_kink(loss, t):
@@ -934,6 +954,7 @@ def test_hinge_losses_convex_across_their_kink(loss, t):
     assert _chord_excess(loss, *t) <= 0.0
 
 
+@pytest.mark.claims("Definition 2")
 def test_chord_check_detects_a_concave_kink():
     """Companion: the chord check fails for tau-logistic with tau = 2 (constructed bypassing the library's
     tau <= 1 check via a subclass; a concave kink, ERRATA E4)."""
@@ -961,6 +982,7 @@ def _subgradient_violation(loss, a, b):
 points = st.one_of(st.floats(-30.0, 30.0), st.sampled_from([0.0, 1.0, -1.0, 1e-12, -1e-12, 1 + 1e-12, 1 - 1e-12]))
 
 
+@pytest.mark.claims("Definition 2")
 @given(loss=convex_dominating_losses(), a=points, b=points)
 @example(loss=tau_logistic(0.2), a=0.0, b=5.0)
 @example(loss=tau_logistic(0.2), a=0.0, b=-5.0)
@@ -974,6 +996,7 @@ def test_one_sided_derivatives_are_subgradients(loss, a, b):
     assert _subgradient_violation(loss, a, b) <= 0.0
 
 
+@pytest.mark.claims("Definition 2")
 def test_subgradient_check_detects_a_wrong_one_sided_derivative():
     """Companion: a right derivative of 0 at the kink (instead of -tau/(2 ln 2)) is not a subgradient:
     phi(5) = log2(1 + e^{-1}) < phi(0) + 0 * 5 = 1."""
@@ -986,6 +1009,7 @@ def test_subgradient_check_detects_a_wrong_one_sided_derivative():
     assert _subgradient_violation(Flat(tau=0.2), 0.0, 5.0) > 0.1
 
 
+@pytest.mark.claims("Definition 2")
 @given(tau=taus(), a=points, b=points)
 def test_tau_logistic_monotone_and_dominating_for_generated_tau(tau, a, b):
     """Thms. 1, 2 / Lemma 1 hypotheses for every tau in (0, 1): phi is non-increasing (phi(a) >= phi(b) for
@@ -999,6 +1023,7 @@ def test_tau_logistic_monotone_and_dominating_for_generated_tau(tau, a, b):
         assert float(loss.value(m)) >= (1.0 if m <= 0 else 0.0)
 
 
+@pytest.mark.claims("Definition 2")
 @given(case=tau_discrepant_losses())
 @example(case=(tau_logistic(5e-324), 5e-324))
 def test_tau_logistic_discrepancy_for_generated_tau(case):

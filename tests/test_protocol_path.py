@@ -59,7 +59,8 @@ from lfverify.learn._datasets import Dataset
 from lfverify.learn._estimator import LinearFractionalClassifier
 
 #: W-ERM's liblinear grid on the tiny sample stops some fits at max_iter (counted and warned by the baseline).
-pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+pytestmark = [pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning"),
+              pytest.mark.claims("package:benchmark-machinery", "Table 4", "Table 5")]
 
 # ---------------------------------------------------------------------- the data set and the runs
 # n = 83: round(0.2 * 83) = 17 differs from floor(16.6) = 16, so the held-out sizes are checked, not just ratios.

@@ -22,6 +22,8 @@ from scipy.special import ndtr
 import lfverify.core._quadrature as quadrature
 from lfverify.core._quadrature import GAUSSIAN_HALF_WIDTH, MAX_NODES_PER_ROW, gaussian_expectation, interval_expectation
 
+pytestmark = pytest.mark.claims("package:numerics")
+
 
 def exactly(text: str) -> str:
     return "^" + re.escape(text) + "$"

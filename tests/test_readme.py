@@ -8,6 +8,9 @@ Each checker (tests/doc_checks.py) is also fed a planted bad README and shown to
 import re
 
 from doc_checks import DOCS, README, README_MAX_BYTES, readme_problems, unlinked_pages
+import pytest
+
+pytestmark = pytest.mark.claims("package:documentation")
 
 TEXT = README.read_text()
 

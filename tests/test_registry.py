@@ -15,6 +15,8 @@ from lfverify.proofs import all_claims
 from lfverify.app._self_checks import CHECKS
 from shared_files import PAPER_TEX, needs_tex
 
+pytestmark = pytest.mark.claims("package:registry")
+
 REPO = Path(__file__).resolve().parents[1]
 
 

@@ -32,6 +32,8 @@ from lfverify.core._metrics import accuracy, f1, f_beta, jaccard
 from lfverify.core._populations import GaussianPopulation
 from lfverify.learn._thresholds import _reference_best_threshold
 
+pytestmark = pytest.mark.claims("package:estimator")
+
 PAPER = {"objective": "surrogate-utility", "threshold": "zero"}
 
 

@@ -13,6 +13,8 @@ import lfverify.app._report as report
 import lfverify.app._self_checks as verification
 from lfverify.paper._registry import PAPER_CLAIMS
 
+pytestmark = pytest.mark.claims("package:command-line", "package:registry")
+
 
 @pytest.fixture(scope="module")
 def self_check_only_report(tmp_path_factory):
@@ -41,7 +43,7 @@ def test_a_failing_self_check_is_a_regression(monkeypatch, tmp_path):
     name = "Lemma 1: U_phi <= U"
     planted = verification.Check(name, "lem:utility-lower-bound", "planted", "verified", lambda: (False, "planted"))
     monkeypatch.setattr(verification, "CHECKS", (planted,))
-    monkeypatch.setattr(report, "_run_derivations", lambda say: ([], {}, 0.0))
+    monkeypatch.setattr(report, "_run_derivations", lambda *a, **k: ([], {}, 0.0))
     result = report.run_verification("quick", out=tmp_path, studies=[], benchmark=False, figures=False)
     lemma1 = next(c for c in result.claims if c.claim.label == "lem:utility-lower-bound")
     assert lemma1.regressed and lemma1.verdict == "REGRESSED"
@@ -49,9 +51,9 @@ def test_a_failing_self_check_is_a_regression(monkeypatch, tmp_path):
 
 
 def test_cli_exit_status_follows_regressions(monkeypatch, tmp_path, capsys):
-    monkeypatch.setattr(report, "_run_derivations", lambda say: ([], {}, 0.0))
+    monkeypatch.setattr(report, "_run_derivations", lambda *a, **k: ([], {}, 0.0))
     monkeypatch.setattr(verification, "CHECKS", ())
-    monkeypatch.setattr(report, "_run_benchmark", lambda *a: ({}, "", []))
+    monkeypatch.setattr(report, "_run_benchmark", lambda *a, **k: ({}, "", []))
     monkeypatch.setattr(report, "PAPER_CLAIMS", PAPER_CLAIMS[:1])  # Definition 1: derivation + self-check
     # without derivations and self-checks, the evidence is missing: reported as an error, exit 1
     assert cli.main(["verify", "--serial", "--no-figures", "--out", str(tmp_path)]) == 1
@@ -101,7 +103,7 @@ def test_benchmark_convergence_and_sample_complexity_verdicts():
 
 def test_smoke_studies_run_through_the_report(tmp_path, monkeypatch):
     """The simulation path end to end, at the studies' smoke sizes (no record for that mode: measured only)."""
-    monkeypatch.setattr(report, "_run_derivations", lambda say: ([], {}, 0.0))
+    monkeypatch.setattr(report, "_run_derivations", lambda *a, **k: ([], {}, 0.0))
     monkeypatch.setattr(verification, "CHECKS", ())
     result = report.run_verification("quick", out=tmp_path, studies=["unbiasedness"], benchmark=False,
                                      figures=False, study_mode="smoke", executor="serial")
@@ -122,7 +124,7 @@ def test_full_mode_runs_the_full_studies_and_the_paper_protocol(monkeypatch, tmp
     import lfverify.simulations as simulations
 
     studies, options = [], []
-    monkeypatch.setattr(report, "_run_derivations", lambda say: ([], {}, 0.0))
+    monkeypatch.setattr(report, "_run_derivations", lambda *a, **k: ([], {}, 0.0))
     monkeypatch.setattr(verification, "CHECKS", ())
     monkeypatch.setattr(report, "run_study", lambda name, mode, **kw: studies.append((name, mode)) or
                         {"verdicts": {"finite/F1": True, "finite/Jaccard": True, "bounded-logistic/F1": True,
@@ -184,7 +186,7 @@ def test_a_regressed_corrected_statement_fails_the_run(monkeypatch, tmp_path):
     claims = {c.key: c for c in all_claims()}
     planted = [ClaimResult(claims["corrected_calibration.fbeta"], Outcome("undecided", "planted"), 0.0)]
     by_label = {"thm:f-measure-calibration": planted}
-    monkeypatch.setattr(report, "_run_derivations", lambda say: (planted, by_label, 0.0))
+    monkeypatch.setattr(report, "_run_derivations", lambda *a, **k: (planted, by_label, 0.0))
     monkeypatch.setattr(verification, "CHECKS", ())
     result = report.run_verification("quick", out=tmp_path, studies=[], benchmark=False, figures=False)
     fixed = next(c for c in result.corrected if c.claim.corrects == "thm:f-measure-calibration")
@@ -248,7 +250,7 @@ def test_report_markdown_figures_section():
 
 
 def _no_derivations(monkeypatch):
-    monkeypatch.setattr(report, "_run_derivations", lambda say: ([], {}, 0.0))
+    monkeypatch.setattr(report, "_run_derivations", lambda *a, **k: ([], {}, 0.0))
     monkeypatch.setattr(verification, "CHECKS", ())
 
 
@@ -288,27 +290,29 @@ def test_the_executor_is_checked_before_any_work(monkeypatch, tmp_path):
             raise ConnectionError("planted: scheduler unreachable")
 
     started = []
-    monkeypatch.setattr(report, "_run_derivations", lambda say: started.append(1) or ([], {}, 0.0))
+    monkeypatch.setattr(report, "_run_derivations", lambda *a, **k: started.append(1) or ([], {}, 0.0))
     with pytest.raises(ConnectionError, match="^planted: scheduler unreachable$"):
         report.run_verification("quick", out=tmp_path, studies=[], benchmark=False, figures=False,
                                 executor=Unreachable())
     assert started == []
 
 
-def test_benchmark_data_set_failure_is_an_error(monkeypatch, tmp_path):
-    """A data set that does not load stops the benchmark with the evidence (benchmark, datasets, error, message).
-    Oracle: the planted exception.  Kills: report.x__run_benchmark__mutmut_45"""
+def test_benchmark_data_set_failure_is_an_error(monkeypatch, tmp_path, capsys):
+    """A data set that does not load stops the benchmark: every benchmark experiment's evidence is an error with the
+    message, and one line on stderr says so.  Oracle: the planted exception.
+    Kills: report.x__run_benchmark__mutmut_45"""
 
-    def broken():
+    def broken(**kwargs):
         raise FileNotFoundError("planted")
 
     monkeypatch.setattr(report, "available_datasets", broken)
     results, markdown, figures = report._run_benchmark("quick", tmp_path, None, False, lambda text: None)
     assert (markdown, figures) == ("", [])
-    assert list(results) == ["datasets"]
-    e = results["datasets"]
-    assert (e.kind, e.target, e.outcome, e.figure) == ("benchmark", "datasets", "error", "FileNotFoundError: planted")
-    assert e.regressed
+    assert list(results) == ["datasets", "table", "convergence", "sample-complexity", "tau"]
+    for name, e in results.items():
+        assert (e.kind, e.target, e.outcome, e.figure) == ("benchmark", name, "error", "FileNotFoundError: planted")
+        assert e.regressed
+    assert capsys.readouterr().err == "lfverify verify: the benchmark claims report error: planted\n"
 
 
 def test_benchmark_options_name_the_verify_command_and_a_failure_marks_every_experiment(monkeypatch, tmp_path):
@@ -324,7 +328,7 @@ def test_benchmark_options_name_the_verify_command_and_a_failure_marks_every_exp
         seen.append(options.command)
         raise RuntimeError("planted")
 
-    monkeypatch.setattr(report, "available_datasets", lambda: [])
+    monkeypatch.setattr(report, "available_datasets", lambda **k: [])
     monkeypatch.setattr(report, "run_benchmark", failing_benchmark)
     for mode in ("quick", "full"):
         results, markdown, figures = report._run_benchmark(mode, tmp_path, SerialExecutor(), False, lambda t: None)
@@ -380,24 +384,30 @@ def test_tau_discrepancy_check_needs_both_of_its_conditions(monkeypatch):
     assert ok is False and text.endswith("logistic loss 0.33-discrepant: True")
 
 
-def test_progress_names_every_self_check_as_it_runs(monkeypatch, tmp_path):
-    """Spy on ``progress``: with no derivation, study or benchmark, the only steps announced are the two planted
-    self-checks, in order, as "self-check: <name>" (typed out by hand).
+def test_progress_names_every_self_check_as_it_runs(monkeypatch, tmp_path, capsys):
+    """Spy on ``progress``: with no derivation, study or benchmark, the only step announced is the self-checks'; in
+    the lines mode each finished check is one line naming it, in order (typed out by hand, the clock masked).
 
     Kills: report.x_run_verification__lfv_dropkw_1 (run_checks() without the progress callback)."""
+    import re
+
+    names = ("Lemma 1: U_phi <= U", "Lemma 3: V_hat is unbiased")  # registered names, planted checks
     checks = tuple(verification.Check(name, "lem:utility-lower-bound", "planted", "verified", lambda: (True, "ok"))
-                   for name in ("planted one", "planted two"))
+                   for name in names)
     monkeypatch.setattr(verification, "CHECKS", checks)
-    monkeypatch.setattr(report, "_run_derivations", lambda say: ([], {}, 0.0))
+    monkeypatch.setattr(report, "_run_derivations", lambda *a, **k: ([], {}, 0.0))
     said = []
     report.run_verification("quick", out=tmp_path, studies=[], benchmark=False, figures=False, executor="serial",
-                            progress=said.append)
-    assert said == ["self-check: planted one", "self-check: planted two"]
+                            progress=said.append, progress_mode="lines")
+    assert said == ["self-checks: 2"]
+    assert re.sub(r"^\[ *[0-9.]+ s\] ", "", capsys.readouterr().err, flags=re.M) == (
+        "self-checks: 1 of 2 checks done (Lemma 1: U_phi <= U)\n"
+        "self-checks: 2 of 2 checks done (Lemma 3: V_hat is unbiased)\n")
 
 
 def test_a_finished_benchmark_is_judged_experiment_by_experiment_against_the_record(monkeypatch, tmp_path):
     """Spy on paper_benchmark.command.run_benchmark that finishes with an empty summary.json: each of the four
-    experiments table, convergence, sample-complexity, tau gets the verdict "does not hold: no <name> results in
+    experiments table, convergence, sample-complexity, tau gets the outcome "criterion not met: no <name> results in
     the benchmark summary", compared with BENCHMARK_EXPECTATIONS["quick"] (typed out: False, False, False, True),
     and the written markdown is returned.  Oracle: hand-typed names, outcomes and figures.
 
@@ -409,7 +419,7 @@ def test_a_finished_benchmark_is_judged_experiment_by_experiment_against_the_rec
         (options.out / "BENCHMARK.md").write_text("# planted\n")
         return options.out / "BENCHMARK.md"
 
-    monkeypatch.setattr(report, "available_datasets", lambda: [])
+    monkeypatch.setattr(report, "available_datasets", lambda **k: [])
     monkeypatch.setattr(report, "run_benchmark", finished_benchmark)
     results, markdown, figures = report._run_benchmark("quick", tmp_path, SerialExecutor(), False, lambda t: None)
     assert (markdown, figures) == ("# planted\n", [])
@@ -419,4 +429,34 @@ def test_a_finished_benchmark_is_judged_experiment_by_experiment_against_the_rec
     for name, outcome in outcomes.items():
         e = results[name]
         assert (e.kind, e.target, e.outcome, e.figure) == (
-            "benchmark", name, outcome, f"does not hold: no {name} results in the benchmark summary")
+            "benchmark", name, outcome, f"criterion not met: no {name} results in the benchmark summary")
+
+
+def test_only_runs_the_evidence_of_the_named_claim_and_its_corrected_statement(monkeypatch, tmp_path):
+    """Oracle: the registry's evidence of Theorem 1 and of Theorem 1 (corrected), read by hand: derivations, the
+    calibration study and property tests, no self-check and no benchmark; spies record what runs."""
+    seen = {}
+
+    def derivations(say, claims=None, progress_mode=None):
+        seen["derivations"] = sorted({c.label for c in claims})
+        return [], {}, 0.0
+
+    def study(name, mode, **kw):
+        seen.setdefault("studies", []).append(name)
+        raise RuntimeError("spy")
+
+    def benchmark(*args, **kw):
+        seen["benchmark"] = True
+        return {}, "", []
+
+    monkeypatch.setattr(report, "_run_derivations", derivations)
+    monkeypatch.setattr(report, "run_study", study)
+    monkeypatch.setattr(report, "_run_benchmark", benchmark)
+    monkeypatch.setattr(report, "run_checks", lambda checks, **kw: seen.setdefault("checks", list(checks)) and [])
+    result = report.run_verification("quick", out=tmp_path, only=["Thm. 1"], figures=False, executor="serial")
+    assert [c.claim.label for c in result.claims] == ["thm:f-measure-calibration"]
+    assert [c.claim.label for c in result.corrected] == ["corrected:thm:f-measure-calibration"]
+    assert seen["studies"] == ["calibration"] and "benchmark" not in seen and seen["checks"] == []
+    assert "thm:f-measure-calibration" in seen["derivations"] and "lem:utility-lower-bound" not in seen["derivations"]
+    text = (tmp_path / "REPORT.md").read_text()
+    assert "Generated by `lfverify verify --quick --only 'Thm. 1'`" in text and "1 claims;" in text

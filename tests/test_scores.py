@@ -17,6 +17,8 @@ from lfverify.core._losses import hinge, tau_logistic
 from lfverify.core._metrics import LinearFractionalMetric, f_beta, gower_legendre, jaccard
 from lfverify.core._scores import gradient_direction, ratio_and_direction, score_coefficients, surrogate_scores
 
+pytestmark = pytest.mark.claims("package:numerics", "Lemma 3")
+
 
 def exactly(text: str) -> str:
     return "^" + re.escape(text) + "$"

@@ -12,6 +12,8 @@ import pytest
 
 from lfverify.io._sealed_records import DamagedRecord, content_hash, read_sealed, report_damaged, seal, set_aside
 
+pytestmark = pytest.mark.claims("package:files")
+
 RECORD = {"task": 3, "rows": [[1, 0.5], [2, -0.25]], "name": "ä"}
 
 

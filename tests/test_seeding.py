@@ -12,6 +12,8 @@ import pytest
 
 from lfverify.core import DEFAULT_SEED, as_generator, as_seed_sequence, check_seed, child, int_seed, text_key
 
+pytestmark = pytest.mark.claims("package:numerics")
+
 
 def _state(seq):
     return seq.generate_state(4).tolist()

@@ -20,6 +20,8 @@ from lfverify.simulations._maximisers import PopulationMaximiser
 from lfverify.core._pointwise_optimum import GaussianEta, PointwiseOptimum
 from lfverify.simulations._rates import LimitFit
 
+pytestmark = pytest.mark.claims("package:simulation-engine", "Lemma 3", "Theorem 5", "Theorem 1", "Theorem 2")
+
 
 # ---------------------------------------------------------------------------------------------- unbiasedness
 #: one block of 101 replications per key; M2 = 2525 gives s^2 = 2525 / 100 and se = sqrt(25.25 / 101) = 0.5

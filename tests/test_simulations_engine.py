@@ -22,6 +22,8 @@ import lfverify.simulations._engine as engine
 from lfverify.simulations._engine import Task, seed_sequence, spawn_key
 from lfverify.parallel._executors import DaskExecutor, ProcessExecutor, SerialExecutor, make_executor
 
+pytestmark = pytest.mark.claims("package:simulation-engine", "package:parallel")
+
 #: A tiny uniform-convergence run: 2 populations x 3 sample sizes, 6 replications, 9 tasks per population.
 TINY = {"sample_sizes": [100, 200, 400], "replications": 6, "refinement_rounds": 2, "samples_per_task": 600}
 

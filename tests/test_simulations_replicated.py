@@ -16,6 +16,8 @@ from lfverify.core._populations import BoundedLogisticPopulation, FiniteSupportP
 import lfverify.simulations._replicated as replicated
 from lfverify.simulations._replicated import class_sums, estimates
 
+pytestmark = pytest.mark.claims("package:simulation-engine", "Lemma 4")
+
 
 def _samples(population, R, n, seed):
     """R samples of size n, each with both classes (the core estimator requires them)."""

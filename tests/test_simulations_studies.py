@@ -36,6 +36,9 @@ from lfverify.core._pointwise_optimum import (
     surrogate_utility_of_eta,
 )
 
+pytestmark = pytest.mark.claims(
+    "Lemma 4", "Theorem 5", "Theorem 1", "Theorem 2", "Lemma 3", "package:simulation-engine")
+
 sys.path.insert(0, str(Path(__file__).parent))
 import calibration_search as cs  # noqa: E402  (the exact-rational / mpmath oracle of the property tests)
 

@@ -16,6 +16,8 @@ from lfverify.core._metrics import accuracy, f1, f_beta, gower_legendre, jaccard
 from lfverify.learn._thresholds import (_reference_best_threshold, best_threshold, positive_rate_from_folds,
                                  threshold_for_positive_rate)
 
+pytestmark = pytest.mark.claims("package:estimator")
+
 METRICS = [f1(), jaccard(), f_beta(2.0), f_beta(0.5), accuracy(), gower_legendre(1.0)]
 
 # small integer scores make ties frequent, which is where a sweep goes wrong

@@ -13,6 +13,8 @@ import pytest
 
 from lfverify.core._validation import check_features, check_labels, check_parameters, check_real
 
+pytestmark = pytest.mark.claims("package:numerics")
+
 
 def exactly(text: str) -> str:
     """A ``pytest.raises(match=...)`` pattern matching the whole message ``text`` and nothing else."""

@@ -63,8 +63,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     where.add_argument("--jobs", type=int, metavar="N", help="the same as --workers N (default: the number of CPUs)")
     parser.add_argument("--test", choices=("welch", "paired"), help="the one-sided t-test of the bold rule")
     parser.add_argument("--alpha", type=float, help="significance level of the bold rule (default 0.05)")
-    parser.add_argument("--data-root", metavar="DIR", help="folder of the staged data sets (default: see datasets)")
+    parser.add_argument("--data-root", metavar="DIR",
+                        help="an offline copy of the data sets (default: $LFVERIFY_DATASETS, else the user cache, "
+                             "filled on demand; see lfverify data)")
     parser.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress on stderr (default: a bar on a terminal, a line per tenth of each "
+                             "experiment's trials otherwise)")
 
 
 def options_from_args(args) -> BenchOptions:
@@ -86,7 +91,8 @@ def options_from_args(args) -> BenchOptions:
     if getattr(args, "serial", False):
         values["executor"] = "serial"
     values.setdefault("jobs", os.cpu_count() or 1)
-    return BenchOptions(out=Path(args.out), figures=not args.no_figures, command=_command_line(args), **values)
+    return BenchOptions(out=Path(args.out), figures=not args.no_figures, command=_command_line(args),
+                        progress="off" if getattr(args, "quiet", False) else "auto", **values)
 
 
 def _command_line(args) -> str:
@@ -96,7 +102,7 @@ def _command_line(args) -> str:
         parts.append("--quick")
     parts += ["--out", str(args.out)]
     for name, value in sorted(vars(args).items()):
-        if (name in ("quick", "out", "no_figures", "command", "debug") or value is None or value is False
+        if (name in ("quick", "out", "no_figures", "command", "debug", "quiet") or value is None or value is False
                 or callable(value)):
             continue
         flag = "--" + name.replace("_", "-")

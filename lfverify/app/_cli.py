@@ -1,4 +1,5 @@
-"""The ``lfverify`` command line: ``--version``, ``verify``, ``proofs``, ``metrics``, ``bench``, ``simulate``.
+"""The ``lfverify`` command line: ``--version``, ``verify``, ``proofs``, ``metrics``, ``bench``, ``simulate``,
+``data``.
 
 Commands are listed in :data:`COMMANDS`, each in a module of its own. :func:`main` is the one place where failures
 meet the user: an expected failure (bad input or option, an output location that cannot be written or belongs to
@@ -17,6 +18,7 @@ import sys
 import threading
 
 from lfverify._version import __version__
+from lfverify.io._progress import start_clock
 
 #: name -> (one-line help, the module that defines its ``add_arguments(parser)`` and ``run(args)``).  A command's
 #: module imports the wings it needs (SymPy, scikit-learn, ...); only the command being run is loaded, so that
@@ -32,6 +34,8 @@ COMMANDS = {
               "lfverify.app._bench_command"),
     "simulate": ("Monte-Carlo studies of Lemma 4, Thm. 5, Thms. 1-2 and Lemma 3 against exact population values",
                  "lfverify.app._simulate_command"),
+    "data": ("the paper's data sets: fetch them (pinned sources, sha256-checked, cached) or list where they are",
+             "lfverify.app._data_command"),
 }
 
 
@@ -96,6 +100,7 @@ def main(argv=None) -> int:
         parser.print_help()
         return 2
     debug = getattr(args, "debug", False)
+    start_clock()  # the progress lines of the command count from here
     previous = None
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGTERM, _terminate)

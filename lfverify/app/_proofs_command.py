@@ -10,7 +10,8 @@ import json
 import sys
 from pathlib import Path
 
-from lfverify.io import check_output_file, write_text_atomically
+from lfverify.io import Progress, check_output_file, write_text_atomically
+from lfverify.paper import corrected_claim_of, resolve_claim
 from lfverify.proofs import (
     all_claims,
     errata_markdown,
@@ -19,17 +20,50 @@ from lfverify.proofs import (
     write_documents,
 )
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["add_arguments", "run", "select_claims"]
 
 
 def add_arguments(parser) -> None:
     """The options of ``lfverify proofs``."""
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--errata", metavar="PATH", help="also write the errata report (ERRATA.md) to PATH")
-    parser.add_argument("--only", metavar="TEXT", help="only the claims whose key contains TEXT")
+    parser.add_argument("--only", metavar="NAME",
+                        help="only the derivations of one claim, named as printed ('Theorem 1', 'Thm. 1'), by its "
+                             "LaTeX label or its proofs/ file name (its corrected statement's included), or the "
+                             "derivations whose key contains NAME")
     parser.add_argument("--render", metavar="DIR",
                         help="also write the readable proofs: one Markdown document per claim and an index into DIR "
                              "(the repository's proofs/ folder; deterministic, each file written atomically)")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress on stderr (default: a bar on a terminal, a line per derivation otherwise)")
+
+
+def _targets(claim) -> set[str]:
+    return {e.target for e in claim.evidence if e.kind == "derivation"}
+
+
+def select_claims(claims, name: str) -> list:
+    """The derivations ``--only NAME`` selects: those of the registry claim NAME names
+    (:func:`lfverify.paper.resolve_claim`) and of its corrected statement, as its document in proofs/ shows them; else
+    those whose key contains NAME.  Raises ValueError (the close matches of NAME) when neither selects any."""
+    try:
+        claim = resolve_claim(name, what="--only")
+    except ValueError as refused:
+        matching = [c for c in claims if name in c.key]
+        if matching:
+            return matching
+        raise ValueError(f"{refused}; or a part of a derivation's key (`lfverify proofs --json` lists the keys)") \
+            from None
+    wanted = _targets(claim)
+    fix = corrected_claim_of(claim.label)
+    if fix is not None:
+        wanted |= _targets(fix)
+    selected = [c for c in claims if c.label in wanted or c.key in wanted]
+    if not selected:
+        kinds = ", ".join(dict.fromkeys(e.kind for e in claim.evidence))
+        raise ValueError(f"--only: {claim.number} ({claim.label}) has no derivations (its evidence: {kinds}); "
+                         f"`lfverify verify --only {name!r}` checks it")
+    return selected
 
 
 def run(args) -> int:
@@ -38,23 +72,19 @@ def run(args) -> int:
         check_output_file(args.errata, option="--errata")
     claims = all_claims()
     if args.only:
-        claims = [c for c in claims if args.only in c.key]
-        if not claims:
-            raise ValueError(f"--only: no claim key contains {args.only!r}")
         if args.errata:
             raise ValueError("--errata needs every claim; drop --only")
         if args.render:
             raise ValueError("--render needs every claim; drop --only")
+        claims = select_claims(claims, args.only)
     if args.render:
         target = Path(args.render)
         if target.exists() and not target.is_dir():  # fail before the derivations run
             raise ValueError(f"--render: {str(target)!r} is a file, not a folder")
 
-    def progress(claim):
-        if not args.json and sys.stderr.isatty():
-            print(f"  deriving: {claim.title}", file=sys.stderr)
-
-    results = run_claims(claims, progress=progress)
+    quiet = args.quiet or args.json
+    with Progress(len(claims), "derivations", "claim", mode="off" if quiet else "auto") as bar:
+        results = run_claims(claims, done=lambda result: bar.advance(result.claim.title))
     if args.json:
         json.dump([{"key": r.claim.key, "title": r.claim.title, "label": r.claim.label,
                     "status": r.outcome.status, "expected": r.claim.expected, "regressed": r.regressed,

@@ -233,9 +233,10 @@ CHECKS: tuple[Check, ...] = (
 )
 
 
-def run_checks(checks=None, *, progress: Callable[[str], None] | None = None) -> list[CheckResult]:
+def run_checks(checks=None, *, progress: Callable[[str], None] | None = None,
+               done: Callable[[CheckResult], None] | None = None) -> list[CheckResult]:
     """Run ``checks`` (default: all registered :data:`CHECKS`) in order; a check that raises is reported as
-    "error", never silently passed."""
+    "error", never silently passed.  ``progress(name)`` is called before each check, ``done(result)`` after it."""
     results = []
     for check in CHECKS if checks is None else checks:
         if progress:
@@ -248,4 +249,6 @@ def run_checks(checks=None, *, progress: Callable[[str], None] | None = None) ->
             verdict, detail = "error", f"{type(exc).__name__}: {exc}"
         results.append(CheckResult(check.name, check.label, check.method, check.expected, verdict, detail,
                                    time.perf_counter() - start))
+        if done:
+            done(results[-1])
     return results

@@ -9,6 +9,7 @@ import argparse
 import sys
 
 from lfverify.app._executor_options import add_executor_arguments, executor_from_args
+from lfverify.app._report import _study_evidence, study_claim_lines, study_rows
 from lfverify.io._output_folder import (
     check_output_folder,
     claim_output_folder,
@@ -36,14 +37,25 @@ def add_arguments(parser) -> None:
     parser.add_argument("--seed", type=int, default=None, help="study seed (default: the study's fixed seed)")
     add_executor_arguments(parser)
     parser.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
-    parser.add_argument("--progress", action="store_true", default=None,
-                        help="force the progress bar (default: only when stderr is a terminal)")
+    shown = parser.add_mutually_exclusive_group()
+    shown.add_argument("--progress", action="store_true", default=None,
+                       help="force the progress bar (default: a bar on a terminal, a line per tenth of the tasks "
+                            "otherwise)")
+    shown.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 
-def _verdict_lines(summary: dict) -> list[str]:
-    """Every verdict sentence of a summary (keys "verdict" / "rate_verdict", with their path), then the flat
-    "verdicts" block and the number of findings."""
+def _verdict_lines(summary: dict, mode: str | None = None, name: str | None = None) -> list[str]:
+    """What a study found, in REPORT.md's words: for each claim the study is evidence for, the claim's verdict and
+    the study's outcome against its record (:func:`lfverify.app._report.study_claim_lines`); each row of its
+    "verdicts" block as yes / no with its outcome and, where it reads against the claim's verdict, why that is
+    expected (:func:`lfverify.app._report.study_rows`); then every verdict sentence of the summary (keys "verdict" /
+    "rate_verdict", with their path) and the number of findings."""
     lines = []
+    name = summary.get("study") if name is None else name
+    if name is not None and mode is not None and isinstance(summary.get("verdicts"), dict):
+        evidence = _study_evidence(name, mode, summary, 0.0)
+        lines += [f"  {line}" for line in study_claim_lines(name, evidence)]
+        lines += [f"  {row.text}" for row in study_rows(name, mode, summary)]
 
     def walk(node, path):
         if isinstance(node, dict):
@@ -57,15 +69,6 @@ def _verdict_lines(summary: dict) -> list[str]:
                 walk(value, path + [str(i)])
 
     walk({k: v for k, v in summary.items() if k in ("settings", "main")}, [])
-
-    def flat(node, prefix):
-        for key, value in node.items():
-            if isinstance(value, dict):
-                flat(value, f"{prefix}{key}/")
-            else:
-                lines.append(f"  {prefix}{key}: {value}")
-
-    flat(summary.get("verdicts", {}), "verdict ")
     if summary.get("findings"):
         lines.append(f"  {len(summary['findings'])} findings (summary.json, 'findings')")
     return lines
@@ -85,10 +88,12 @@ def run(args) -> int:
     for name in names:
         target = out / name if args.name == "all" else out
         line = f"{name} ({args.mode}, {executor.describe()}) -> {target}"
+        progress = True if args.progress else "off" if args.quiet else "auto"
         result = run_engine(STUDIES[name], mode=args.mode, out=target, executor=executor, seed=args.seed,
-                            progress=args.progress, figures=not args.no_figures,
-                            announce=lambda line=line: print(line, file=sys.stderr, flush=True))
+                            progress=progress, figures=not args.no_figures,
+                            announce=lambda line=line: args.quiet or print(line, file=sys.stderr, flush=True))
         print(f"{name}: {result.computed} tasks computed, {result.skipped} found done; {target / 'summary.json'}")
-        for line in _verdict_lines(result.summary):
+        recorded = args.mode if args.seed is None else f"{args.mode}, seed {args.seed}"  # no record: measured only
+        for line in _verdict_lines(result.summary, recorded, name):
             print(line)
     return 0

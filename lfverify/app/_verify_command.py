@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 
 from lfverify.app._executor_options import add_executor_arguments, executor_from_args
-from lfverify.app._report import print_summary, report_json, run_verification
-from lfverify.app._self_checks import run_checks
+from lfverify.app._report import print_summary, report_json, run_verification, selected_claims
+import lfverify.app._self_checks as self_checks
+from lfverify.io import Progress, progress_line
 
 __all__ = ["add_arguments", "run"]
 
@@ -31,16 +31,26 @@ def add_arguments(parser) -> None:
     parser.add_argument("--json", action="store_true", help="print report.json instead of the table")
     parser.add_argument("--self-checks", action="store_true",
                         help="only the quick numerical self-checks (seconds)")
+    parser.add_argument("--only", metavar="NAME",
+                        help="only one claim (and its corrected statement), named as printed ('Theorem 1', 'Thm. "
+                             "1'), by its LaTeX label or its proofs/ file name: only its evidence runs")
+    parser.add_argument("--data-root", metavar="DIR",
+                        help="an offline copy of the data sets (default: $LFVERIFY_DATASETS, else the user cache, "
+                             "filled on demand; see lfverify data)")
     add_executor_arguments(parser)
     parser.add_argument("--no-figures", action="store_true", help="skip the PNG figures")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress on stderr (default: a bar on a terminal, a line per finished derivation, "
+                             "self-check and tenth of a study or benchmark experiment otherwise)")
 
 
 def _run_self_checks(args) -> int:
-    def progress(name):
-        if not args.json and sys.stderr.isatty():
-            print(f"  running: {name}", file=sys.stderr)
-
-    results = run_checks(progress=progress)
+    if args.only:
+        raise ValueError("--only selects a claim's evidence; --self-checks runs every self-check: drop one of them")
+    quiet = args.quiet or args.json
+    checks = self_checks.CHECKS
+    with Progress(len(checks), "self-checks", "check", mode="off" if quiet else "auto", every=1) as bar:
+        results = self_checks.run_checks(checks, done=lambda result: bar.advance(result.name))
     if args.json:
         json.dump([{**r.__dict__, "as_expected": r.as_expected} for r in results], sys.stdout, indent=2)
         print()
@@ -59,16 +69,21 @@ def run(args) -> int:
     """Run ``lfverify verify``; exit status 1 if a claim regressed."""
     if args.self_checks:
         return _run_self_checks(args)
+    only = None
+    if args.only:
+        only = [args.only]
+        selected_claims(only)  # an unknown name fails before any work, with the close matches
     executor = executor_from_args(args)
     executor.check()  # a Dask scheduler must answer before the derivations start
-    started = time.perf_counter()
+    quiet = args.quiet or args.json
 
     def progress(step):
-        if not args.json:
-            print(f"[{time.perf_counter() - started:6.1f} s] {step}", file=sys.stderr, flush=True)
+        if not quiet:
+            progress_line(step)
 
     report = run_verification(args.mode, out=args.out, executor=executor, jobs=args.workers, progress=progress,
-                              figures=not args.no_figures)
+                              figures=not args.no_figures, only=only, data_root=args.data_root,
+                              progress_mode="off" if quiet else "auto")
     if args.json:
         json.dump(report_json(report), sys.stdout, indent=1, default=repr)
         print()

@@ -34,7 +34,13 @@ from lfverify.experiments._figures import plot_convergence, plot_curves
 from lfverify.experiments._runner import Cell, fingerprint, load_timings, run_cells
 from lfverify.io._atomic import write_text_atomically
 from lfverify.io._output_folder import claim_output_folder
-from lfverify.learn._datasets import STAGED_DATASETS, available_datasets, load_dataset
+from lfverify.learn._datasets import (
+    STAGED_DATASETS,
+    available_datasets,
+    ensure_datasets,
+    fetchable_datasets,
+    load_dataset,
+)
 from lfverify.parallel._executors import make_executor
 
 __all__ = ["BenchOptions", "QUICK", "EXPERIMENTS", "DEFAULT_EXPERIMENTS", "run_benchmark", "validate_options",
@@ -83,7 +89,7 @@ class BenchOptions:
     test: str = "welch"
     data_root: str | None = None
     figures: bool = True
-    progress: bool | None = None
+    progress: bool | str | None = field(default=None, compare=False)  # how trials are shown, not what they compute
     command: str = field(default="", compare=False)
 
 
@@ -128,6 +134,8 @@ def validate_options(options: BenchOptions) -> BenchOptions:
         raise ValueError(f"data_root (--data-root) must be a folder holding the data sets; got "
                          f"{str(options.data_root)!r}, which is not a folder")
     available = available_datasets(root=options.data_root)
+    # at the cache location every data set with pinned sources is fetched on demand (run_benchmark)
+    available += [name for name in fetchable_datasets(root=options.data_root) if name not in available]
     datasets = tuple(available) if options.datasets is None else tuple(options.datasets)
     if not datasets:
         raise ValueError("datasets: no data set is available under the data root")
@@ -216,6 +224,8 @@ def run_benchmark(options: BenchOptions, *, executor=None) -> Path:
     getattr(executor, "check", lambda: None)()  # a Dask scheduler must answer before any trial runs
     out = claim_output_folder(options.out, command="bench", fingerprint=fingerprint({"seed": options.seed}),
                               settings=f"seed {options.seed}")
+    # the workers read the data sets: fetch the missing ones here, once, before any trial
+    ensure_datasets(options.datasets, root=options.data_root, progress=options.progress)
     all_cells = build_cells(options)
     started = time.time()
     records, timings, compute = {}, {}, 0.0

@@ -26,7 +26,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +34,7 @@ import lfverify.experiments._protocol as protocol
 from lfverify.experiments._protocol import PROPOSED_METHODS
 from lfverify.io._atomic import write_text_atomically
 from lfverify.io._output_folder import settings_fingerprint
+from lfverify.io._progress import Progress
 from lfverify.io._sealed_records import DamagedRecord, read_sealed, report_damaged, seal
 from lfverify.learn._datasets import load_dataset
 from lfverify.parallel._executors import make_executor
@@ -226,11 +226,11 @@ def run_cells(cells, out, *, executor=None, jobs: int = 1, data_root=None, progr
         Without ``executor``: 1 runs in this process, more in that many local worker processes.
     data_root : path or None
         Passed to :func:`lfverify.learn.load_dataset`.
-    progress : bool or None
-        Show a tqdm bar on stderr; ``None`` (default) shows it only when stderr is a terminal.
+    progress : bool, None, "auto" or a mode of :mod:`lfverify.io`
+        Progress of the trials on stderr (:class:`lfverify.io.Progress`): ``None`` (default) shows a tqdm bar only
+        when stderr is a terminal, ``"auto"`` (the command line) a bar on a terminal and a line per tenth of the
+        trials otherwise, ``True`` / ``False`` force the bar / silence.
     """
-    from tqdm import tqdm
-
     executor = _as_executor(executor, jobs)
     out = Path(out)
     cells = list(cells)
@@ -239,9 +239,7 @@ def run_cells(cells, out, *, executor=None, jobs: int = 1, data_root=None, progr
     records = load_records(out, cells)
     todo = [c for c in cells if c not in records]
     root = None if data_root is None else str(data_root)
-    show = sys.stderr.isatty() if progress is None else bool(progress)
-    bar = tqdm(total=len(cells), initial=len(cells) - len(todo), desc=description, unit="trial",
-               disable=not show, file=sys.stderr, dynamic_ncols=True)
+    bar = Progress(len(cells), description, "trial", mode=progress, initial=len(cells) - len(todo))
     try:
         with contextlib.closing(executor.map_unordered(_run_cell, [(cell, root) for cell in todo])) as results:
             for index, (record, timing) in results:
@@ -249,7 +247,7 @@ def run_cells(cells, out, *, executor=None, jobs: int = 1, data_root=None, progr
                 write_text_atomically(timing_path(out, cell), json.dumps(timing, indent=1, sort_keys=True) + "\n")
                 _write_record(record_path(out, cell), record)
                 records[cell] = record
-                bar.update(1)
+                bar.advance(cell.dataset)
     finally:
         bar.close()
     return records

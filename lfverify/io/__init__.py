@@ -1,5 +1,6 @@
-"""Files: atomic writes, sealed (hash-checked) records, output folders that one command owns, and the figures'
-backend (matplotlib, imported lazily).  Imports nothing else from lfverify but its version.
+"""Files: atomic writes, sealed (hash-checked) records, output folders that one command owns, the figures'
+backend (matplotlib, imported lazily), and progress on stderr (a tqdm bar on a terminal, lines otherwise).  Imports
+nothing else from lfverify but its version.
 """
 
 from lfverify.io._atomic import (
@@ -16,6 +17,14 @@ from lfverify.io._output_folder import (
     owner_of,
     settings_fingerprint,
 )
+from lfverify.io._progress import (
+    PROGRESS_MODES,
+    Progress,
+    elapsed,
+    progress_line,
+    progress_mode,
+    start_clock,
+)
 from lfverify.io._sealed_records import (
     DamagedRecord,
     content_hash,
@@ -28,4 +37,5 @@ from lfverify.io._sealed_records import (
 __all__ = ["atomic_path", "write_text_atomically", "write_bytes_atomically", "matplotlib_available", "pyplot",
            "save_figure", "MARKER", "check_output_folder", "check_output_file", "claim_output_folder", "owner_of",
            "settings_fingerprint", "DamagedRecord", "content_hash", "seal", "read_sealed", "set_aside",
-           "report_damaged"]
+           "report_damaged", "PROGRESS_MODES", "Progress", "progress_mode", "progress_line", "elapsed",
+           "start_clock"]

@@ -1,6 +1,7 @@
 """Learning: the optimizers of Algorithms 1-2 (U-GD, U-BFGS), exact thresholds, the cost-sensitive remedy, the
-scikit-learn estimator :class:`LinearFractionalClassifier`, the paper's baselines (App. C.2) and the staged data
-sets.  Imports only :mod:`lfverify.core`.
+scikit-learn estimator :class:`LinearFractionalClassifier`, the paper's baselines (App. C.2) and the paper's data
+sets (an offline copy, or fetched from their pinned sources into the user cache).  Imports :mod:`lfverify.core`, and
+:mod:`lfverify.io` for the progress of downloads.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from lfverify.learn import (
     _cost_sensitive,
     _datasets,
     _estimator,
+    _fetch,
     _optimize,
     _thresholds,
 )
@@ -17,6 +19,7 @@ from lfverify.learn._baselines import *  # noqa: F403 (each module's __all__ is 
 from lfverify.learn._cost_sensitive import *  # noqa: F403 (each module's __all__ is public)
 from lfverify.learn._datasets import *  # noqa: F403 (each module's __all__ is public)
 from lfverify.learn._estimator import *  # noqa: F403 (each module's __all__ is public)
+from lfverify.learn._fetch import *  # noqa: F403 (each module's __all__ is public)
 from lfverify.learn._optimize import *  # noqa: F403 (each module's __all__ is public)
 from lfverify.learn._thresholds import *  # noqa: F403 (each module's __all__ is public)
 
@@ -27,4 +30,5 @@ __all__ = [
     *_estimator.__all__,
     *_baselines.__all__,
     *_datasets.__all__,
+    *_fetch.__all__,
 ]

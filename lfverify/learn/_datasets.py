@@ -1,4 +1,5 @@
-"""The paper's benchmark data sets (App. C.1, Table 3), loaded from the offline copies in ``shared/datasets``.
+"""The paper's benchmark data sets (App. C.1, Table 3): found in an offline copy or fetched from their pinned public
+sources into the user's cache, checked by sha256, merged and scaled as the paper did.
 
 The paper "merged" each data set's train/validation/test files into one and "scaled each feature value between
 zero and one" (App. C.1).  The staged folder holds the *source* files, unmerged and unscaled; its MANIFEST.md
@@ -20,9 +21,13 @@ where the paper prints 0.394, which matches neither class (it is spambase's valu
 error); **w8a** holds only the LIBSVM training file (49,749 of 64,700 rows; w8a.t is missing).  **cod-rna**
 is not available.  :data:`PAPER_DATASETS` keeps the paper's values, :data:`STAGED_DATASETS` the staged ones.
 
-Data root: an explicit ``root`` argument, else the environment variable ``LFVERIFY_DATASETS``, else the first
-``shared/datasets`` folder found walking up from the current directory and then from this package's folder,
-else ``/work/shared/datasets``.
+Where the files are looked for (:func:`data_location`), in order: an explicit ``root`` argument (``--data-root``),
+else the folder ``$LFVERIFY_DATASETS`` names - both an *offline copy* with the layout ``<dataset>/<file>`` (such as
+the project's ``shared/datasets``), read and never written - else the user's *cache*
+(:func:`lfverify.learn.fetch_files`), filled on demand: :func:`load_dataset` downloads a missing file from its pinned
+source (or the mirror ``$LFVERIFY_DATA_URL``) and checks its sha256 first; ``lfverify data fetch`` fills it ahead.
+The package knows no machine path: a copy beside a checkout is found by whoever runs it (the test suite and
+``.ci/run`` set ``LFVERIFY_DATASETS``).
 
 User files (svmlight / CSV / ARFF) are read by :func:`load_file` with the same scaling and label checks.
 """
@@ -42,6 +47,14 @@ from typing import NamedTuple
 import numpy as np
 
 from lfverify.core._validation import check_features
+from lfverify.io._progress import Progress
+from lfverify.learn._fetch import (
+    HOW_TO_GET_DATA,
+    SOURCE_FILES,
+    SourceFile,
+    data_cache,
+    fetch_files,
+)
 
 __all__ = [
     "Dataset",
@@ -53,14 +66,18 @@ __all__ = [
     "FILE_FORMATS",
     "DATASETS_ENV_VARIABLE",
     "available_datasets",
+    "fetchable_datasets",
+    "data_location",
     "dataset_root",
+    "dataset_files",
+    "ensure_datasets",
+    "fetch_datasets",
     "load_dataset",
     "load_file",
     "min_max_scale",
 ]
 
 DATASETS_ENV_VARIABLE = "LFVERIFY_DATASETS"
-_DEFAULT_ROOT = Path("/work/shared/datasets")
 #: Formats understood by :func:`load_file`.
 FILE_FORMATS = ("svmlight", "csv", "arff")
 
@@ -128,7 +145,7 @@ def _svm(path, sha, positive=1):
     return DataFile(path, "svmlight", sha, positive)
 
 
-# Values from /work/shared/datasets/MANIFEST.md (summary table and per-file details) and PROVENANCE.tsv.
+# Values from the staged copy's MANIFEST.md (summary table and per-file details) and PROVENANCE.tsv.
 _SPECS = (
     DatasetSpec("adult", (_svm("adult/a9a.txt", "f5d5ffd8d865ff41328e7ee043e4b020816914ff6843ff15b98905ddbedce906"),
                           _svm("adult/a9a.t", "1f7bae8e9729ad2bf9d18f66e5fa622e503e615114f92c37b274dfd24f2e5725")),
@@ -200,43 +217,34 @@ STAGED_DATASETS = MappingProxyType({s.name: (s.n_features, s.staged_n, s.staged_
 
 
 # ---------------------------------------------------------------------- data root
-def _candidate_roots():
-    """(description, path) of every place searched for the data root, in order (module docstring)."""
-    env = os.environ.get(DATASETS_ENV_VARIABLE)
-    if env:
-        return [(f"${DATASETS_ENV_VARIABLE}", Path(env))], True
-    found = []
-    for start in (Path.cwd(), Path(__file__).resolve().parent):
-        for folder in (start, *start.parents):
-            found.append(("shared/datasets above " + str(start), folder / "shared" / "datasets"))
-    found.append(("default", _DEFAULT_ROOT))
-    return found, False
-
-
-def dataset_root(root=None) -> Path:
-    """The folder holding the staged data sets (see the module docstring for the search order).
+def data_location(root=None) -> tuple[Path, str]:
+    """(folder, kind) where the data sets are looked for (module docstring): kind ``"root"`` (the explicit
+    ``root``), ``"env"`` (``$LFVERIFY_DATASETS``) - offline copies, never written - or ``"cache"`` (the user's cache,
+    filled on demand; it may not exist yet).
 
     Raises
     ------
     FileNotFoundError
-        If an explicit ``root`` (or ``$LFVERIFY_DATASETS``) is not a folder, or no candidate exists; the message
-        lists every place tried.
+        If an explicit ``root`` (or ``$LFVERIFY_DATASETS``) is not a folder.
     """
     if root is not None:
         path = Path(root)
         if not path.is_dir():
             raise FileNotFoundError(f"root must be a folder holding the data sets; got {str(root)!r}, which is not a folder")
-        return path
-    candidates, from_env = _candidate_roots()
-    for _, path in candidates:
-        if path.is_dir():
-            return path
-    if from_env:
-        raise FileNotFoundError(f"${DATASETS_ENV_VARIABLE} must name a folder holding the data sets; "
-                                f"got {str(candidates[0][1])!r}, which is not a folder")
-    tried = list(dict.fromkeys(str(p) for _, p in candidates))
-    raise FileNotFoundError("no data-set folder found; pass root=..., or set $" + DATASETS_ENV_VARIABLE
-                            + ". Tried: " + ", ".join(tried))
+        return path, "root"
+    named = os.environ.get(DATASETS_ENV_VARIABLE)
+    if named:
+        path = Path(named)
+        if not path.is_dir():
+            raise FileNotFoundError(f"${DATASETS_ENV_VARIABLE} must name a folder holding the data sets; got "
+                                    f"{named!r}, which is not a folder")
+        return path, "env"
+    return data_cache(), "cache"
+
+
+def dataset_root(root=None) -> Path:
+    """The folder of :func:`data_location`: the offline copy, or the cache (which may not exist yet)."""
+    return data_location(root)[0]
 
 
 def _spec(name) -> DatasetSpec:
@@ -248,12 +256,101 @@ def _spec(name) -> DatasetSpec:
 
 
 def available_datasets(*, root=None) -> list[str]:
-    """The names (in Table 3's order) whose files are all present under the data root.
+    """The names (in Table 3's order) whose files are all present at the data location.
 
     Presence only: checksums, sizes and labels are checked by :func:`load_dataset`.
     """
     base = dataset_root(root)
     return [s.name for s in _SPECS if s.available_offline and all((base / f.path).is_file() for f in s.files)]
+
+
+def fetchable_datasets(*, root=None) -> list[str]:
+    """The names (in Table 3's order) :func:`load_dataset` can fetch on demand: every data set with pinned sources
+    when the data location is the cache, none for an offline copy."""
+    if data_location(root)[1] != "cache":
+        return []
+    return [s.name for s in _SPECS if s.available_offline]
+
+
+def dataset_files(name: str, *, all_files: bool = False) -> list[SourceFile]:
+    """The registry rows (pinned sources) of the files data set ``name`` loads from, or with ``all_files`` of every
+    file of its folder (alternative copies and documentation included)."""
+    spec = _spec(name)
+    rows = [f for f in SOURCE_FILES if f.dataset == name]
+    if all_files:
+        return rows
+    by_path = {f.relative: f for f in rows}
+    return [by_path[f.path] for f in spec.files]
+
+
+def ensure_datasets(names, *, root=None, timeout=None, progress=None) -> None:
+    """Make the files the data sets ``names`` load from present: at the cache location the missing ones are
+    downloaded (:func:`lfverify.learn.fetch_files`); in an offline copy a missing file is an error.
+
+    Raises
+    ------
+    ValueError
+        An unknown name, or one not available at all (cod-rna).
+    FileNotFoundError
+        A file is missing from an offline copy.
+    DataFetchError
+        A download failed (an OSError; one line with the reason and how to get the data otherwise).
+    """
+    base, kind = data_location(root)
+    missing = []
+    for name in names:
+        spec = _spec(name)
+        if not spec.available_offline:
+            raise ValueError(f"data set {name!r} cannot be loaded: {spec.note}")
+        missing += [f for f in dataset_files(name) if not (base / f.relative).is_file()]
+    if not missing:
+        return
+    if kind != "cache":
+        raise FileNotFoundError(f"the offline copy {base} lacks {', '.join(f.relative for f in missing)}; "
+                                + HOW_TO_GET_DATA)
+    fetch_files(missing, timeout=timeout, progress=progress)
+
+
+def fetch_datasets(names=None, *, root=None, timeout=None, progress=None) -> list[Path]:
+    """``lfverify data fetch``: every file of the data sets ``names`` (default: all) present and checked by sha256.
+
+    At the cache location, missing and damaged files are downloaded (:func:`lfverify.learn.fetch_files`); an
+    offline copy (``root``, ``$LFVERIFY_DATASETS``) is only checked.  Returns the files' paths.
+
+    Raises
+    ------
+    ValueError
+        An unknown name, or a file of an offline copy whose sha256 is not the pinned one (all of them named).
+    FileNotFoundError
+        Files missing from an offline copy (all of them named).
+    DataFetchError
+        A download failed.
+    """
+    names = [s.name for s in _SPECS if s.available_offline] if names is None else list(names)
+    entries = []
+    for name in names:
+        spec = _spec(name)
+        if not spec.available_offline:
+            raise ValueError(f"data set {name!r} cannot be fetched: {spec.note}")
+        entries += dataset_files(name, all_files=True)
+    base, kind = data_location(root)
+    if kind == "cache":
+        return fetch_files(entries, timeout=timeout, progress=progress)
+    missing, damaged = [], []
+    with Progress(len(entries), "data files", "file", mode=progress) as bar:
+        for entry in entries:
+            path = base / entry.relative
+            if not path.is_file():
+                missing.append(entry.relative)
+            elif _sha256(path) != entry.sha256:
+                damaged.append(entry.relative)
+            bar.advance(entry.relative)
+    if missing:
+        raise FileNotFoundError(f"the offline copy {base} lacks {', '.join(missing)}")
+    if damaged:
+        raise ValueError(f"in the offline copy {base}, the sha256 of {', '.join(damaged)} is not the pinned one "
+                         "(PROVENANCE.tsv): the files are corrupted or were modified")
+    return [base / e.relative for e in entries]
 
 
 # ---------------------------------------------------------------------- checksums
@@ -295,7 +392,8 @@ def _verify_checksum(base: Path, data_file: DataFile) -> None:
     actual = _sha256(path)
     if actual != data_file.sha256:
         raise ValueError(f"{path}: sha256 mismatch (the file is corrupted or was modified): expected "
-                         f"{data_file.sha256} (PROVENANCE.tsv), got {actual}")
+                         f"{data_file.sha256} (PROVENANCE.tsv), got {actual}; `lfverify data fetch` downloads a "
+                         "damaged file of the cache again")
     _VERIFIED[key] = data_file.sha256
 
 
@@ -444,7 +542,7 @@ def _finish(name, X, y, source, where) -> Dataset:
 
 
 # ---------------------------------------------------------------------- public loaders
-def load_dataset(name: str, *, root=None) -> Dataset:
+def load_dataset(name: str, *, root=None, download: bool = True) -> Dataset:
     """Load one of the paper's data sets, merged, scaled to [0, 1], labels in {-1, +1} (App. C.1).
 
     Every file's sha256 is verified first (PROVENANCE.tsv; cached per process), then the result is checked
@@ -455,7 +553,9 @@ def load_dataset(name: str, *, root=None) -> Dataset:
     name : str
         A key of :data:`DATASET_SPECS` (e.g. ``"adult"``, ``"german.numer"``, ``"skin_nonskin"``).
     root : path, optional, keyword-only
-        The data root (default: see the module docstring).
+        An offline copy (default: ``$LFVERIFY_DATASETS``, else the cache; see the module docstring).
+    download : bool, keyword-only
+        At the cache location, download the missing files first (default); ``False`` refuses instead.
 
     Returns
     -------
@@ -467,17 +567,24 @@ def load_dataset(name: str, *, root=None) -> Dataset:
         Unknown name (the message lists the known ones), a data set not available offline (cod-rna), a
         checksum mismatch, or a loaded set that does not match the MANIFEST.
     FileNotFoundError
-        No data root, or a file of the data set is missing.
+        The root is not a folder, or a file of the data set is missing (from an offline copy, or from the cache
+        with ``download=False``).
+    DataFetchError
+        A download failed (an OSError; the message says why and how to get the data otherwise).
     """
     spec = _spec(name)
     if not spec.available_offline:
         raise ValueError(f"data set {name!r} cannot be loaded: {spec.note}")
-    base = dataset_root(root)
+    base, kind = data_location(root)
+    missing = [f for f in spec.files if not (base / f.path).is_file()]
+    if missing and kind == "cache" and download:
+        ensure_datasets([name])
+    elif missing:
+        raise FileNotFoundError(f"data set {name!r} needs {missing[0].path} under {base}; it is missing; "
+                                + HOW_TO_GET_DATA)
     parts_X, parts_y = [], []
     for data_file in spec.files:
         path = base / data_file.path
-        if not path.is_file():
-            raise FileNotFoundError(f"data set {name!r} needs {data_file.path} under {base}; it is missing")
         _verify_checksum(base, data_file)
         X, labels = _read(path, data_file.format, n_features=spec.n_features, csv_header=data_file.csv_header)
         parts_X.append(X)

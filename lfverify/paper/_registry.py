@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Evidence", "PaperClaim", "PAPER_CLAIMS", "CORRECTED_CLAIMS", "NOT_CLAIMS", "EVIDENCE_KINDS", "VERDICTS",
-           "claim_by_label", "corrected_claim_of"]
+__all__ = ["Evidence", "PaperClaim", "PAPER_CLAIMS", "CORRECTED_CLAIMS", "NOT_CLAIMS", "PACKAGE_CONTRACTS",
+           "EVIDENCE_KINDS", "VERDICTS", "claim_by_label", "corrected_claim_of"]
 
 EVIDENCE_KINDS = ("derivation", "self-check", "property-test", "simulation", "benchmark")
 VERDICTS = ("holds", "holds (errata in the printed proof)", "fails as stated", "reproduced", "partly reproduced",
@@ -304,6 +304,34 @@ NOT_CLAIMS = {
     "fig:supp:f1-sample-complexity": "the per-data-set panels of Fig. 4, covered by fig:sample-complexity",
     "fig:supp:jac-sample-complexity": "the per-data-set panels of Fig. 4, covered by fig:sample-complexity",
     "fig:supp:jac-sensitivity": "the Jaccard panels of the tau sensitivity, covered by fig:supp:f1-sensitivity",
+}
+
+
+#: The package's own contracts, which no claim of the paper covers, by label (a name for the test suite's markers and
+#: ``pytest --claim``) with what they promise.  Every test names at least one registry claim or contract
+#: (docs/testing.md); a test of the machinery around the paper names the contract it keeps.
+PACKAGE_CONTRACTS = {
+    "package:command-line": "the `lfverify` command line: its options and help texts, exit statuses, one-line "
+                            "errors, progress output and what each command hands to the next step",
+    "package:files": "files: atomic writes, sealed records, output folders owned by one command, the figures' "
+                     "backend (lfverify.io)",
+    "package:data-sets": "the paper's data sets: the pinned sources, fetching and checking by sha256, the offline "
+                         "copy, the merge and scaling, user files",
+    "package:parallel": "where tasks run: serial, local processes and Dask give the same results, and stop their "
+                        "workers on interrupts and failures",
+    "package:simulation-engine": "the Monte-Carlo engine: task grid, one seeded stream per task key, resumable "
+                                 "records, the fitted rates and intervals the studies use",
+    "package:benchmark-machinery": "the benchmark's machinery: trial records, resume, reports, figures and the "
+                                   "benchmark scripts, apart from the numbers they reproduce",
+    "package:estimator": "the scikit-learn estimator and the extensions beyond the paper (the cost-sensitive "
+                         "objective, exact thresholds, baselines, the estimator comparison)",
+    "package:numerics": "the numerical building blocks: input validation, quadrature, scores, exact arithmetic "
+                        "and the seeding rule",
+    "package:registry": "the claims registry and REPORT.md: every claim of the .tex has an entry and every piece of "
+                        "evidence exists and gives its recorded verdict",
+    "package:documentation": "README and docs/ stay true: their code runs, their commands parse, their paths and "
+                             "links resolve, and the floor plan of the module map holds",
+    "package:mutation-testing": "the mutation-testing tool of tools/mutation/ and its recorded results",
 }
 
 

@@ -94,8 +94,10 @@ class ClaimResult:
         return self.outcome.status != self.claim.expected
 
 
-def run_claims(claims=None, *, progress=None) -> list[ClaimResult]:
-    """Check ``claims`` (default: all).  A check that raises is reported as "undecided" with the error."""
+def run_claims(claims=None, *, progress=None, done=None) -> list[ClaimResult]:
+    """Check ``claims`` (default: all).  A check that raises is reported as "undecided" with the error.
+
+    ``progress(claim)`` is called before each check, ``done(result)`` after it (both optional)."""
     results = []
     for claim in all_claims() if claims is None else claims:
         if progress:
@@ -106,4 +108,6 @@ def run_claims(claims=None, *, progress=None) -> list[ClaimResult]:
         except Exception as exc:  # reported, never hidden: "undecided" regresses from any recorded status
             outcome = Outcome("undecided", f"the check raised {type(exc).__name__}: {exc}")
         results.append(ClaimResult(claim, outcome, time.perf_counter() - start))
+        if done:
+            done(results[-1])
     return results

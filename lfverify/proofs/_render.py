@@ -20,6 +20,7 @@ import re
 from pathlib import Path
 
 from lfverify.io._atomic import write_text_atomically
+from lfverify.paper._names import claim_file_name
 from lfverify.paper._printed import PRINTED_STATEMENTS
 from lfverify.paper._registry import PAPER_CLAIMS, corrected_claim_of
 from lfverify.proofs._corrected_statements import with_statement_texts
@@ -33,9 +34,9 @@ INDEX = "README.md"
 
 
 def document_name(claim) -> str:
-    """The file name of a registry claim's document: its number, lower case, e.g. "theorem-1.md"."""
-    slug = re.sub(r"[^a-z0-9]+", "-", claim.number.lower()).strip("-")
-    return f"{slug}.md"
+    """The file name of a registry claim's document: its number, lower case, e.g. "theorem-1.md"
+    (:func:`lfverify.paper.claim_file_name`, by which ``--only`` finds it)."""
+    return f"{claim_file_name(claim)}.md"
 
 
 def _plain(text: str) -> str:

@@ -42,7 +42,7 @@ STUDY_NAMES = tuple(STUDIES)
 
 
 def run_study(name: str, mode: str = "quick", *, out, executor="processes", seed: int | None = None,
-              progress: bool | None = None, figures: bool = True, overrides=None) -> dict:
+              progress: bool | str | None = None, figures: bool = True, overrides=None) -> dict:
     """Run (or resume) the study ``name`` and return its summary (also written to ``out/summary.json``).
 
     Parameters

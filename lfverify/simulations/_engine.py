@@ -44,6 +44,7 @@ from lfverify.core._seeding import as_seed_sequence, child, text_key
 from lfverify.io._atomic import write_text_atomically
 from lfverify.io._figures import matplotlib_available
 from lfverify.io._output_folder import claim_output_folder, settings_fingerprint
+from lfverify.io._progress import Progress
 from lfverify.io._sealed_records import DamagedRecord, read_sealed, report_damaged, seal
 from lfverify.parallel._executors import make_executor
 
@@ -307,13 +308,6 @@ def _csv_text(rows: list[dict]) -> str:
     return buffer.getvalue()
 
 
-def _progress_bar(total, initial, desc, enabled):
-    from tqdm import tqdm
-
-    return tqdm(total=total, initial=initial, desc=desc, unit="task", file=sys.stderr, disable=not enabled,
-                dynamic_ncols=True, smoothing=0.1)
-
-
 def generated_by(study: Study, mode: str, seed: int, overrides) -> dict:
     flag = {"quick": " --quick", "full": " --full"}.get(mode, f" --mode {mode}")
     command = f"lfverify simulate {study.name}{flag} --seed {seed} --out DIR"
@@ -338,8 +332,10 @@ def run(study: Study, *, mode: str = "quick", out, executor="processes", seed: i
         See :mod:`lfverify.parallel`.
     seed : int or None, keyword-only
         Study seed; ``None`` is the study's fixed seed.
-    progress : bool or None, keyword-only
-        Progress bar on stderr (tasks done, rate, ETA); ``None`` shows it only when stderr is a terminal.
+    progress : bool, None, "auto" or a mode of :mod:`lfverify.io`, keyword-only
+        Progress of the tasks on stderr (:class:`lfverify.io.Progress`): ``None`` shows a bar only when stderr is a
+        terminal, ``"auto"`` (the command line) a bar on a terminal and a line per tenth of the tasks otherwise,
+        ``True`` / ``False`` force the bar / silence.
     figures : bool, keyword-only
         Write the PNG figures (needs matplotlib).
     overrides : mapping or None, keyword-only
@@ -392,8 +388,7 @@ def run(study: Study, *, mode: str = "quick", out, executor="processes", seed: i
     if previous is None:  # written once the records are known to be this run's
         write_text_atomically(manifest, json.dumps({**identity, "fingerprint": fingerprint}, indent=2) + "\n")
     context = study.context(config)
-    enabled = sys.stderr.isatty() if progress is None else bool(progress)
-    bar = _progress_bar(len(tasks), len(tasks) - len(pending), study.name, enabled)
+    bar = Progress(len(tasks), study.name, "task", mode=progress, initial=len(tasks) - len(pending))
     try:
         arguments = [(study.run_task, config, int(seed), tasks[i], context) for i in pending]
         with contextlib.closing(executor.map_unordered(_execute, arguments)) as results:
@@ -401,7 +396,7 @@ def run(study: Study, *, mode: str = "quick", out, executor="processes", seed: i
                 i = pending[j]
                 rows = _clean_rows(rows, tasks[i], study, config)
                 _write_record(paths[i], _record_text(study, fingerprint, tasks[i], rows))
-                bar.update(1)
+                bar.advance(tasks[i].label)
     finally:
         bar.close()
 

@@ -247,18 +247,19 @@ def fit_power_law(sample_sizes, means, standard_errors, *, expected: float = -1.
 
 
 def rate_verdict(fit: RateFit) -> str:
-    """One line: the fitted slope, its interval, and why the claim holds or fails."""
+    """One line: the fitted slope, its interval, and why the expected rate is confirmed or not (a row of a study,
+    not a claim's verdict: "confirmed" / "not confirmed", never the registry's "holds" / "fails as stated")."""
     band = (fit.expected - fit.tolerance, fit.expected + fit.tolerance)
     text = (f"slope {fit.slope:.4f}, {100 * fit.level:g}% CI [{fit.ci_low:.4f}, {fit.ci_high:.4f}]; "
-            f"claim n^{fit.expected:g}: ")
+            f"rate n^{fit.expected:g}: ")
     if fit.holds:
-        return text + f"holds (CI covers {fit.expected:g} and lies within [{band[0]:g}, {band[1]:g}])"
+        return text + f"confirmed (CI covers {fit.expected:g} and lies within [{band[0]:g}, {band[1]:g}])"
     reasons = []
     if not fit.ci_low <= fit.expected <= fit.ci_high:
         reasons.append(f"CI excludes {fit.expected:g}")
     if fit.ci_low < band[0] or fit.ci_high > band[1]:
         reasons.append(f"CI not within [{band[0]:g}, {band[1]:g}]")
-    return text + "fails (" + "; ".join(reasons) + ")"
+    return text + "not confirmed (" + "; ".join(reasons) + ")"
 
 
 class LimitFit(NamedTuple):

@@ -15,6 +15,8 @@ import pytest
 import import_hook
 import measure
 
+pytestmark = pytest.mark.claims("package:mutation-testing")
+
 MODULE = 'TABLE = {"a": 1.0, "b": 2.0}\n\n\ndef value(key):\n    return TABLE[key]\n'
 TEST = "from lfverify.m import value\n\n\ndef test_value():\n    assert value('b') == 2.0\n"
 

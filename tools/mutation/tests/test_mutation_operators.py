@@ -13,6 +13,8 @@ from scipy import special, stats
 
 import operators as mo
 
+pytestmark = pytest.mark.claims("package:mutation-testing")
+
 MODULE, PATH = "pkg.snippet", "pkg/snippet.py"
 
 

@@ -14,6 +14,8 @@ from scipy import stats
 import measure
 import report
 
+pytestmark = pytest.mark.claims("package:mutation-testing")
+
 PREFIX = "lfverify.core._scores"
 DIFF_A2 = """--- lfverify/core/_scores.py
 +++ lfverify/core/_scores.py

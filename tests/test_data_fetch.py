@@ -1,0 +1,206 @@
+"""The data fetcher (lfverify/learn/_fetch.py, ``lfverify data``): files served by a local HTTP server on 127.0.0.1
+stand in for the network.
+
+Oracles: the staged copy's bytes and PROVENANCE.tsv's sha256 (computed here with hashlib); the documented one-line
+messages (the reason and how to get the data otherwise); the cache folder's listing after a failure, which must hold
+only complete, checked files (no temporary or partial file).  Each failure is planted in the server: a corrupted body,
+a 404, an answer slower than the timeout, a body shorter than its Content-Length, and a cache that cannot be
+created.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import http.server
+import importlib.util
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import lfverify.app._cli as cli
+import lfverify.learn._datasets as D
+import lfverify.learn._fetch as F
+from shared_files import DATA_ROOT, needs_data
+
+pytestmark = [pytest.mark.claims("package:data-sets"), needs_data]
+
+REPO = Path(__file__).resolve().parents[1]
+NAME = "fourclass"  # the smallest data set: two files, 47 kB
+
+
+class _Handler(http.server.BaseHTTPRequestHandler):
+    """Serves ``server.root`` with the layout ``<dataset>/<file>``; ``server.fault`` plants one failure."""
+
+    def log_message(self, *args):  # quiet
+        pass
+
+    def do_GET(self):  # noqa: N802 (http.server's name)
+        fault, root = self.server.fault, self.server.root
+        self.server.requests.append(self.path)
+        path = root / self.path.lstrip("/")
+        if fault == "404" or not path.is_file():
+            self.send_error(404, "Not Found")
+            return
+        body = path.read_bytes()
+        if fault == "corrupt":
+            body = body[:-1] + bytes([body[-1] ^ 1])
+        if fault == "slow":
+            time.sleep(1.5)
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if fault == "partial":
+            self.wfile.write(body[: len(body) // 2])
+            self.wfile.flush()
+            self.close_connection = True
+            return
+        self.wfile.write(body)
+
+
+@pytest.fixture
+def server(tmp_path, monkeypatch):
+    """A mirror of the staged copy on 127.0.0.1 (``$LFVERIFY_DATA_URL``) and an empty cache
+    (``$LFVERIFY_DATA_CACHE``); ``$LFVERIFY_DATASETS`` unset, so the cache is the data location."""
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    httpd.root, httpd.fault, httpd.requests = DATA_ROOT, None, []
+    httpd.daemon_threads = True
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    monkeypatch.delenv(D.DATASETS_ENV_VARIABLE, raising=False)
+    monkeypatch.setenv(F.DATA_URL_ENV_VARIABLE, f"http://127.0.0.1:{httpd.server_address[1]}/")
+    monkeypatch.setenv(F.DATA_CACHE_ENV_VARIABLE, str(tmp_path / "cache"))
+    D._VERIFIED.clear()
+    yield httpd
+    httpd.shutdown()
+    httpd.server_close()
+    D._VERIFIED.clear()
+
+
+def _cache_listing(tmp_path) -> list[str]:
+    cache = tmp_path / "cache"
+    return sorted(str(p.relative_to(cache)) for p in cache.rglob("*") if p.is_file()) if cache.exists() else []
+
+
+def _sha256(path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def test_the_shipped_registry_is_provenance_tsv():
+    """Oracle: the staged copy's PROVENANCE.tsv, read here with the generator's own columns."""
+    spec = importlib.util.spec_from_file_location("make_data_registry", REPO / "tools" / "make_data_registry.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    shipped = (REPO / "lfverify" / "learn" / "data_registry.tsv").read_text()
+    assert shipped == tool.registry_text(DATA_ROOT / "PROVENANCE.tsv")
+    for entry in F.SOURCE_FILES:  # every pinned sha256 is the staged file's
+        assert entry.url.startswith(f"https://raw.githubusercontent.com/{entry.repository}/{entry.commit}/")
+        assert (DATA_ROOT / entry.relative).stat().st_size == entry.size
+
+
+def test_fetch_from_the_mirror_then_load_on_demand(server, tmp_path, capsys):
+    """Oracle: hashlib over the cached files equals PROVENANCE's sha256; load_dataset fetches a missing data set
+    by itself and gives the same data as the offline copy; a second fetch downloads nothing."""
+    assert cli.main(["data", "fetch", NAME, "--quiet"]) == 0
+    out = capsys.readouterr()
+    assert out.err == ""
+    assert out.out.startswith(f"1 data sets, 2 files, 0.0 MB: present and checked by sha256 in {tmp_path / 'cache'} "
+                              "(the user cache; missing files are downloaded from the mirror http://127.0.0.1:")
+    entries = D.dataset_files(NAME, all_files=True)
+    assert _cache_listing(tmp_path) == sorted(e.relative for e in entries)
+    for entry in entries:
+        assert _sha256(tmp_path / "cache" / entry.relative) == entry.sha256
+    server.requests.clear()
+    assert cli.main(["data", "fetch", NAME, "--quiet"]) == 0 and server.requests == []
+
+    capsys.readouterr()
+    cached = D.load_dataset("heart")  # not fetched yet: load_dataset downloads it
+    assert [r.rsplit("/", 1)[-1] for r in server.requests] == ["heart_scale"]
+    offline = D.load_dataset("heart", root=DATA_ROOT)
+    assert (cached.X == offline.X).all() and (cached.y == offline.y).all()
+
+
+def test_progress_lines_per_file_when_not_on_a_terminal(server, capsys):
+    """Oracle: the documented form of a progress line, one per file, on stderr only."""
+    assert cli.main(["data", "fetch", NAME]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2
+    assert err[0].endswith("] data files: 1 of 2 files done (fourclass/fourclass_scale)")
+    assert err[1].endswith("] data files: 2 of 2 files done (fourclass/fourclass.txt)")
+
+
+@pytest.mark.parametrize("fault, reason", [
+    ("corrupt", "its sha256 is not the pinned one (a corrupted download or a changed source); nothing was kept"),
+    ("404", "the server answered HTTP 404 Not Found"),
+    ("slow", "no answer within 0.5 s"),
+    ("partial", "the connection broke off before the whole file arrived"),
+])
+def test_a_failed_download_is_one_line_and_leaves_nothing(server, tmp_path, capsys, fault, reason):
+    """Oracle: the planted fault; the documented one-line error (exit status 2) with the file, the address and the
+    way to get the data otherwise; the cache holds no file at all afterwards (no partial or temporary file)."""
+    server.fault = fault
+    assert cli.main(["data", "fetch", NAME, "--quiet", "--timeout", "0.5"]) == 2
+    err = capsys.readouterr().err
+    url = f"http://127.0.0.1:{server.server_address[1]}/fourclass/fourclass_scale"
+    assert err == (f"lfverify data: error: could not download fourclass/fourclass_scale from {url}: {reason}; "
+                   f"{F.HOW_TO_GET_DATA}\n")
+    assert _cache_listing(tmp_path) == []
+
+
+def test_a_corrupted_download_is_not_kept_by_load_dataset_either(server, tmp_path):
+    server.fault = "corrupt"
+    with pytest.raises(F.DataFetchError, match=r"^could not download heart/heart_scale from .*its sha256 is not "):
+        D.load_dataset("heart")
+    assert _cache_listing(tmp_path) == []
+
+
+def test_a_damaged_file_of_the_cache_is_downloaded_again(server, tmp_path):
+    """Oracle: hashlib; a cached file whose bytes changed is replaced by the pinned one."""
+    F.fetch_files(D.dataset_files(NAME), progress="off")
+    cached = tmp_path / "cache" / "fourclass" / "fourclass_scale"
+    cached.write_bytes(b"damaged")
+    F.fetch_files(D.dataset_files(NAME), progress="off")
+    assert _sha256(cached) == D.dataset_files(NAME)[0].sha256
+
+
+def test_an_unwritable_cache_is_one_line(server, tmp_path, monkeypatch, capsys):
+    """Oracle: a cache below a regular file cannot be created (whoever runs the tests, root included); the message
+    names the folder and the two ways out."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv(F.DATA_CACHE_ENV_VARIABLE, str(blocker / "cache"))
+    assert cli.main(["data", "fetch", NAME, "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"lfverify data: error: cannot write the data cache {blocker}")
+    assert err.endswith("; set $LFVERIFY_DATA_CACHE to a writable folder, or $LFVERIFY_DATASETS to an offline copy\n")
+    assert err.count("\n") == 1
+    assert blocker.read_text() == "not a folder"
+
+
+def test_an_offline_copy_is_checked_not_written(server, tmp_path, capsys):
+    """Oracle: a copy of two staged files, one altered by hand; nothing is downloaded for an offline copy."""
+    copy = tmp_path / "copy" / NAME
+    copy.mkdir(parents=True)
+    for entry in D.dataset_files(NAME, all_files=True):
+        (copy / entry.file).write_bytes((DATA_ROOT / entry.relative).read_bytes())
+    assert cli.main(["data", "fetch", NAME, "--quiet", "--data-root", str(tmp_path / "copy")]) == 0
+    assert "(the offline copy --data-root names)" in capsys.readouterr().out
+    (copy / "fourclass.txt").write_bytes(b"changed")
+    assert cli.main(["data", "fetch", NAME, "--quiet", "--data-root", str(tmp_path / "copy")]) == 2
+    err = capsys.readouterr().err
+    assert "the sha256 of fourclass/fourclass.txt is not the pinned one" in err and err.count("\n") == 1
+    assert server.requests == [] and _cache_listing(tmp_path) == []
+
+
+def test_data_list_and_unknown_names(server, tmp_path, capsys):
+    assert cli.main(["data", "fetch", NAME, "--quiet"]) == 0
+    capsys.readouterr()
+    assert cli.main(["data", "list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"Data sets are read from {tmp_path / 'cache'} (the user cache;")
+    rows = {line.split()[0]: line.split() for line in lines[2:]}
+    assert rows[NAME][3] == "yes" and rows["heart"][3] == "no" and rows["cod-rna"][1] == "-"
+    assert cli.main(["data", "fetch", "fourclas"]) == 2
+    assert "NAME must be one of the data sets" in capsys.readouterr().err
