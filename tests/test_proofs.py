@@ -84,7 +84,7 @@ def test_cli_json_and_errata_output(monkeypatch, tmp_path, capsys, results):
     import json
 
     cached = [results[c.key] for c in CLAIMS]
-    monkeypatch.setattr("lfverify.app._proofs_command.run_claims", lambda claims, progress=None: cached)
+    monkeypatch.setattr("lfverify.app._proofs_command.run_claims", lambda claims, progress=None, done=None: cached)
     target = tmp_path / "ERRATA.md"
     assert cli.main(["proofs", "--json", "--errata", str(target)]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -174,7 +174,7 @@ def test_printed_statements_are_verbatim_from_the_tex():
 
 def test_cli_render_writes_the_folder_and_removes_stale_documents(monkeypatch, tmp_path, capsys, results, rendered):
     cached = [results[c.key] for c in CLAIMS]
-    monkeypatch.setattr("lfverify.app._proofs_command.run_claims", lambda claims, progress=None: cached)
+    monkeypatch.setattr("lfverify.app._proofs_command.run_claims", lambda claims, progress=None, done=None: cached)
     target = tmp_path / "deep" / "proofs"
     from lfverify.proofs._render import GENERATED
 
@@ -194,7 +194,7 @@ def test_cli_render_errors_are_one_line(monkeypatch, tmp_path, capsys, results):
     import os
 
     cached = [results[c.key] for c in CLAIMS]
-    monkeypatch.setattr("lfverify.app._proofs_command.run_claims", lambda claims, progress=None: cached)
+    monkeypatch.setattr("lfverify.app._proofs_command.run_claims", lambda claims, progress=None, done=None: cached)
     a_file = tmp_path / "proofs.md"
     a_file.write_text("x")
     assert cli.main(["proofs", "--render", str(a_file)]) == 2
