@@ -404,7 +404,7 @@ def test_cli_runs_a_study_and_reports_errors(tmp_path, capsys):
     assert main(["simulate", "unbiasedness", "--mode", "smoke", "--serial", "--out", str(tmp_path),
                  "--no-figures"]) == 0
     printed = capsys.readouterr().out
-    assert "unbiasedness: 6 tasks computed, 0 found done" in printed and "split_unbiased: True" in printed
+    assert "unbiasedness: 6 tasks computed, 0 found done" in printed and "split_unbiased: yes" in printed
     assert (tmp_path / "summary.json").exists() and not list(tmp_path.glob("*.png"))
     assert main(["simulate", "unbiasedness", "--mode", "smoke", "--workers", "0", "--out", str(tmp_path)]) == 2
     assert "max_workers must be a positive int" in capsys.readouterr().err
