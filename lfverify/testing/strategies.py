@@ -1,7 +1,10 @@
-"""Reusable Hypothesis strategies for the property tests (metrics, losses, data sets, populations).
+"""Hypothesis strategies for property tests of the paper's objects (metrics, losses, data sets, populations).
+
+Public and installed (``pip install "lfverify[testing]"`` brings Hypothesis): lfverify's own property tests import
+them from here, and so can the tests of anyone's implementation.
 
 Nothing here consults the code under test to decide what to generate: admissible metrics are built to satisfy
-Definition 1 by construction (derivation below), and ``tests/test_properties.py`` checks separately that
+Definition 1 by construction (derivation below), and ``lfverify's tests/test_properties.py`` checks separately that
 :meth:`LinearFractionalMetric.admissibility` agrees.
 
 Exported strategies
@@ -72,9 +75,20 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from lfverify.core._losses import exponential, hinge, logistic, sigmoid, squared_hinge, tau_logistic
-from lfverify.core._metrics import LinearFractionalMetric, accuracy, f_beta, gower_legendre, jaccard
-from lfverify.core._populations import FiniteSupportPopulation
+from lfverify.core import (
+    FiniteSupportPopulation,
+    LinearFractionalMetric,
+    accuracy,
+    exponential,
+    f_beta,
+    gower_legendre,
+    hinge,
+    jaccard,
+    logistic,
+    sigmoid,
+    squared_hinge,
+    tau_logistic,
+)
 
 __all__ = [
     "corner_values",
@@ -159,7 +173,7 @@ def table1_metrics():
 
 def f_beta_metrics():
     """F_beta with any float beta in [0.1, 10]: its coefficients 1 + beta^2 and beta^2 are rounded doubles,
-    so the stored metric may violate U <= 1 by one rounding error (see tests/test_properties.py)."""
+    so the stored metric may violate U <= 1 by one rounding error (see lfverify's tests/test_properties.py)."""
     return st.floats(0.1, 10.0).map(f_beta)
 
 
