@@ -13,23 +13,28 @@ what the checks see and what they catch:
 :func:`wrong_sign_gradient_direction`       wrong: D grad N + N grad D (one sign)
 :func:`dropped_offset_surrogate_utility`    wrong: U_hat without the denominator's offset b_1
 :func:`nonconvex_loss_claiming_convexity`   wrong: the sigmoid loss declaring ``is_convex = True``
+:class:`BestThresholdClassifier`            a logistic regression whose threshold maximises the metric on the
+                                            training sample (brute force): consistent for the metric (Prop. 5)
+:func:`threshold_at_one_half_classifier`    wrong: scikit-learn's ``LogisticRegression()``, thresholded at 1/2
 ==========================================  ========================================================================
 
-The wrong classifier of the table is scikit-learn's own ``LogisticRegression()``: it predicts +1 where the fitted
-posterior exceeds 1/2, which is not F_1- or Jaccard-consistent on an imbalanced population (the Bayes threshold of
-F_1 is U-dagger / 2 < 1/2, Prop. 5).
+The wrong classifier predicts +1 where the fitted posterior exceeds 1/2, which is not F_1- or Jaccard-consistent on
+an imbalanced population (the Bayes threshold of F_1 is U-dagger / 2 < 1/2, Prop. 5).
 """
 
 from __future__ import annotations
 
 import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.linear_model import LogisticRegression
 
 from lfverify.core import EmpiricalSurrogateUtility, SigmoidLoss, surrogate_scores
 from lfverify.learn import resolve_metric
 
 __all__ = ["surrogate_utility", "gradient_direction", "same_sample_gradient_direction",
            "plug_in_prior_gradient_direction", "wrong_sign_gradient_direction", "dropped_offset_surrogate_utility",
-           "nonconvex_loss_claiming_convexity", "WRONG_IMPLEMENTATIONS"]
+           "nonconvex_loss_claiming_convexity", "BestThresholdClassifier", "threshold_at_one_half_classifier",
+           "WRONG_IMPLEMENTATIONS"]
 
 
 def _named(function, name):
@@ -129,6 +134,58 @@ def nonconvex_loss_claiming_convexity():
     return _SigmoidClaimingConvexity()
 
 
+class BestThresholdClassifier(ClassifierMixin, BaseEstimator):
+    """``LogisticRegression`` whose decision threshold maximises ``metric`` on the training sample.
+
+    Every cut between distinct decision scores is tried (the cumulative counts of the sorted scores, O(n log n)),
+    so the training predictions attain the brute-force best threshold of Eq. (1)
+    (:func:`~lfverify.testing.oracles.best_threshold_by_brute_force`); with a consistent score this classifier is
+    consistent for the metric (Prop. 5).  It passes :func:`~lfverify.testing.check_metric_classifier`, with
+    ``claims_optimal_threshold=True`` too, in about a second: the correct classifier of the error-rate table.
+
+    Parameters
+    ----------
+    metric : LinearFractionalMetric or str
+        The metric whose training value the threshold maximises.
+    C : float
+        Inverse regularisation strength of the logistic regression.
+    """
+
+    def __init__(self, metric="f1", C=1.0):
+        self.metric = metric
+        self.C = C
+
+    def fit(self, X, y):
+        metric = resolve_metric(self.metric)
+        self.model_ = LogisticRegression(C=self.C).fit(X, y)
+        self.classes_ = self.model_.classes_
+        scores = self.model_.decision_function(X)
+        order = np.argsort(-scores, kind="stable")
+        sorted_scores = scores[order]
+        positive = (np.asarray(y) == self.classes_[1])[order]
+        tp, fp = np.cumsum(positive) / positive.size, np.cumsum(~positive) / positive.size
+        prior = positive.mean()
+        # values[k]: the training metric when the first k sorted scores are predicted positive (k = 0: none)
+        values = metric.value(np.concatenate([[0.0], tp]), np.concatenate([[0.0], fp]), prior, zero_division=0.0)
+        cut = np.append(sorted_scores[1:] < sorted_scores[:-1], True)  # only between distinct scores
+        values = np.where(np.concatenate([[True], cut]), np.asarray(values, dtype=np.float64), -np.inf)
+        k = int(np.argmax(values))  # predict the first k sorted scores positive
+        self.threshold_ = np.inf if k == 0 else float(sorted_scores[k - 1])
+        return self
+
+    def decision_function(self, X):
+        return self.model_.decision_function(X)
+
+    def predict(self, X):
+        return np.where(self.decision_function(X) >= self.threshold_, self.classes_[1], self.classes_[0])
+
+
+def threshold_at_one_half_classifier():
+    """Wrong: scikit-learn's ``LogisticRegression()``, which predicts +1 where its posterior exceeds 1/2 - not
+    F_1-consistent on an imbalanced population (prior 0.1: the Bayes threshold of F_1 is U-dagger / 2 < 1/2)."""
+    return LogisticRegression()
+
+
 #: name -> (the check it must fail, a factory of the wrong implementation taking (metric, loss) where it needs them).
 WRONG_IMPLEMENTATIONS = {
     "same-sample V_hat": ("check_gradient_direction_estimator", same_sample_gradient_direction),
@@ -136,4 +193,5 @@ WRONG_IMPLEMENTATIONS = {
     "wrong-sign V_hat": ("check_gradient_direction_estimator", wrong_sign_gradient_direction),
     "dropped-offset U_hat": ("check_surrogate_utility_estimator", dropped_offset_surrogate_utility),
     "non-convex loss claiming convexity": ("check_surrogate_loss", nonconvex_loss_claiming_convexity),
+    "LogisticRegression thresholded at 1/2": ("check_metric_classifier", threshold_at_one_half_classifier),
 }

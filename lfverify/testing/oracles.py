@@ -25,12 +25,15 @@ Population objects (Eqs. (1), (3), (4), Sec. 3.3, Prop. 5):
   population with its probability, and the exact expectation of a statistic over them ((2J)^n evaluations):
   Lemma 3's E[V_hat] = V_phi, checked with no Monte-Carlo error at all.
 
-The populations the checks run on are exported too (:data:`REFERENCE_FINITE_POPULATION`,
+Every ``metric`` argument is a :class:`~lfverify.core.LinearFractionalMetric` or its name ("f1", "f<beta>",
+"jaccard", "accuracy").  The populations the checks run on are exported too (:data:`REFERENCE_FINITE_POPULATION`,
 :data:`REFERENCE_GAUSSIAN_POPULATION`, :data:`CLASSIFIER_FINITE_POPULATION`, :data:`CLASSIFIER_GAUSSIAN_POPULATION`).
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import itertools
 import math
 from fractions import Fraction
@@ -48,6 +51,7 @@ from lfverify.core import (
 )
 from lfverify.core._empirical import _reference_gradient_direction, _reference_scores, _reference_surrogate_utility
 from lfverify.core._validation import check_features, check_labels
+from lfverify.learn import resolve_metric
 from lfverify.learn._thresholds import _reference_best_threshold
 
 __all__ = [
@@ -85,6 +89,21 @@ CLASSIFIER_GAUSSIAN_POPULATION = GaussianPopulation([0.75], [-0.75], [[1.0]], 0.
 
 
 # ---------------------------------------------------------------------------------------------- empirical
+
+def _resolves_metric(function):
+    """Let ``function`` take its ``metric`` argument as a LinearFractionalMetric or a name ("f1", "jaccard", ...)."""
+    signature = inspect.signature(function)
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        bound = signature.bind(*args, **kwargs)
+        metric = bound.arguments.get("metric")
+        if isinstance(metric, str):
+            bound.arguments["metric"] = resolve_metric(metric)
+        return function(*bound.args, **bound.kwargs)
+    return wrapper
+
+
 def _split(split, n: int) -> SampleSplit:
     if split is None:
         m = n // 2
@@ -108,6 +127,7 @@ def _checked_sample(metric, X, y, theta):
     return X, y, theta
 
 
+@_resolves_metric
 def surrogate_utility_double_sum(metric, loss, X, y, theta, *, split=None) -> float:
     """U_hat(theta) = N_hat / D_hat of Eq. (6), by per-sample loops (cost O(n d), Python-level).
 
@@ -128,6 +148,7 @@ def surrogate_utility_double_sum(metric, loss, X, y, theta, *, split=None) -> fl
     return float(_reference_surrogate_utility(metric, loss, X, y, theta, split=_split(split, X.shape[0])))
 
 
+@_resolves_metric
 def gradient_direction_double_sum(metric, loss, X, y, theta, *, split=None, side: str = "right") -> np.ndarray:
     """V_hat(theta) of Eq. (7), the literal double sum over (i, j) in S_0 x S_1 (cost O(m (n - m) d)).
 
@@ -139,6 +160,7 @@ def gradient_direction_double_sum(metric, loss, X, y, theta, *, split=None, side
     return _reference_gradient_direction(metric, loss, X, y, theta, split=_split(split, X.shape[0]), side=side)
 
 
+@_resolves_metric
 def best_threshold_by_brute_force(scores, y, metric):
     """The best empirical metric value of "predict +1 iff score > t" over every t, and every prediction vector
     attaining it: each distinct score and one threshold below all are tried and counted directly (cost O(n^2)).
@@ -177,6 +199,7 @@ def _atom_terms(population, metric, loss, theta, side):
                 yield x, float(p), _reference_scores(metric, loss, xi, label, None, side)
 
 
+@_resolves_metric
 def population_utility(population, metric, theta) -> float:
     """U(f_theta) of Eq. (1) for the linear model with sgn(0) = -1: on a finite population the atoms where
     theta^T x > 0 are summed with ``math.fsum`` (cost O(J d)); otherwise the population's closed form."""
@@ -194,6 +217,7 @@ def _utility_of_positive_atoms(population, metric, positive) -> float:
     return float(metric.value(tp, fp, population.prior, zero_division=0.0))
 
 
+@_resolves_metric
 def population_surrogate_utility(population, metric, loss, theta) -> float:
     """U_phi(f_theta) = E[W_{0,phi}] / E[W_{1,phi}] of Eq. (4): on a finite population a loop over atoms and labels
     (``math.fsum``, cost O(J d)); otherwise the population's quadrature."""
@@ -209,6 +233,7 @@ def population_surrogate_utility(population, metric, loss, theta) -> float:
     return num / den
 
 
+@_resolves_metric
 def population_gradient_direction(population, metric, loss, theta, *, side: str = "right") -> np.ndarray:
     """V_phi(theta) = E[W_1,phi] E[grad W_0,phi] - E[W_0,phi] E[grad W_1,phi] (Sec. 3.3): on a finite population a
     loop over atoms and labels (``math.fsum``, cost O(J d)); otherwise the population's quadrature.  Shape (d,)."""
@@ -224,6 +249,7 @@ def population_gradient_direction(population, metric, loss, theta, *, side: str 
     return w1 * g0 - w0 * g1
 
 
+@_resolves_metric
 def bayes_optimal_by_enumeration(population, metric):
     """U-dagger = max over all 2^J labelings of the atoms of U (Eq. (1)), in exact rational arithmetic on the stored
     doubles, and every labeling attaining it (cost O(2^J J); J <= 20).
@@ -254,6 +280,7 @@ def bayes_optimal_by_enumeration(population, metric):
     return float(best), [np.array(mask) for mask, value in values.items() if value == best]
 
 
+@_resolves_metric
 def population_utility_of_classifier(population, metric, predict, *, grid_points: int = 4001) -> float:
     """U of an arbitrary classifier, given as ``predict(X) -> boolean array`` (True = predicted positive).
 
