@@ -375,8 +375,9 @@ def _monte_carlo(fn, *, kind, metric, loss, split, side, batch, seed):
     t2, p_value, rank = _hotelling(deviations, MONTE_CARLO_LEVEL)
     if p_value < MONTE_CARLO_LEVEL:
         se = deviations.std(axis=0, ddof=1) / math.sqrt(R)
-        witness = {"population": "lfverify.core." + ("GAUSSIAN_POPULATION" if kind == "gradient_direction"
-                                                      else "FINITE_POPULATION"),
+        witness = {"population": "lfverify.testing.oracles." + ("REFERENCE_GAUSSIAN_POPULATION"
+                                                                if kind == "gradient_direction"
+                                                                else "REFERENCE_FINITE_POPULATION"),
                    "n": n, "replications": R, "thetas": thetas, "seed": seed,
                    "declined single-class samples": declined}
         raise TheoryCheckFailure(check, claim, witness, target + deviations.mean(axis=0), target,
