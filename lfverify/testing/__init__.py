@@ -42,7 +42,7 @@ The loss protocol
 A loss is any object with ``value(m)`` and ``derivative(m, side="right" | "left")`` (elementwise); it declares
 what it claims through the attributes lfverify's :class:`~lfverify.core.SurrogateLoss` uses: ``is_convex``,
 ``is_nonincreasing``, ``dominates_zero_one`` (bools), ``kinks`` (the points of non-differentiability),
-``discrepancy`` (phi'(0+) / phi'(0-)) and ``lipschitz`` (sup |phi'|).  Each declared property is checked; an
+``discrepancy`` (phi'(0+) / phi'(0-)) and ``lipschitz`` (sup abs(phi')).  Each declared property is checked; an
 undeclared one is not.
 
 Estimator conventions

@@ -358,7 +358,7 @@ def check_surrogate_loss(loss, *, seed=0) -> None:
     * ``monotonicity`` (``is_nonincreasing``) - phi(a) >= phi(b) for a < b and phi' <= 0;
     * ``zero_one_domination`` (``dominates_zero_one``) - phi(m) >= 1{m <= 0}, at 0 and +-5e-324 included;
     * ``tau_discrepancy`` (a finite ``discrepancy``) - it equals the ratio of the one-sided difference quotients at 0;
-    * ``lipschitz_constant`` (a finite ``lipschitz``) - |phi'| never exceeds it;
+    * ``lipschitz_constant`` (a finite ``lipschitz``) - abs(phi') never exceeds it;
     * ``input_contract`` (always) - margins unchanged; scalar, float32, int, read-only, non-contiguous and 2-D
       margins give the float64 values.
 

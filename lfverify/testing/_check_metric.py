@@ -241,7 +241,7 @@ def check_metric(fn, metric, *, zero_division=0.0, seed=0) -> None:
     * ``input_contract`` - the label arrays are not modified, and int8 / float / {0, 1} / boolean / read-only /
       non-contiguous labels give the same value.
 
-    Deterministic: no false alarm beyond rounding (tolerance 1e-12 (1 + |U|)).
+    Deterministic: no false alarm beyond rounding (tolerance 1e-12 (1 + abs(U))).
 
     Parameters
     ----------

@@ -195,7 +195,8 @@ class Subject:
 
 
 def theory_checks(subject: Subject) -> list[TheoryCheck]:
-    """The named checks that apply to ``subject``, in the order :func:`run_all` and the generated tests run them."""
+    """The named checks that apply to ``subject``, in the order the public check functions and the generated tests
+    run them."""
     if not isinstance(subject, Subject):
         raise TypeError(f"subject must be a lfverify.testing.Subject; got {type(subject).__name__}")
     return subject.checks
