@@ -39,12 +39,11 @@ def public_names(wing: str) -> list[str]:
 
 
 def public_modules(wing: str) -> list[str]:
-    """Public submodules of a wing: those :data:`lfverify.proofs.MODULES` names (none elsewhere)."""
-    if wing != "proofs":
+    """Public submodules of a wing: those its ``MODULES`` names (:data:`lfverify.proofs.MODULES`,
+    :data:`lfverify.testing.MODULES`; none elsewhere)."""
+    if wing not in ("proofs", "testing"):
         return []
-    from lfverify.proofs import MODULES
-
-    return [f"lfverify.proofs.{name}" for name in MODULES]
+    return [f"lfverify.{wing}.{name}" for name in importlib.import_module(f"lfverify.{wing}").MODULES]
 
 
 def kind(obj) -> str:

@@ -13,6 +13,8 @@ the wings listed before it:
 :mod:`lfverify.learn`          Algorithms 1-2, thresholds, the estimator, baselines, data sets
 :mod:`lfverify.proofs`         SymPy derivations of every claim, errata, corrected theorems
 :mod:`lfverify.simulations`    Monte-Carlo studies against exact population values
+:mod:`lfverify.testing`        the theory checks for anyone's metrics, losses, U_hat / V_hat and
+                               classifiers: exact oracles, Hypothesis strategies, a pytest plugin
 :mod:`lfverify.experiments`    the paper's experiments (Sec. 6, App. C) and the estimator comparison
 :mod:`lfverify.app`            the ``lfverify`` command line, REPORT.md, the quick self-checks
 =============================  =========================================================================
@@ -35,7 +37,7 @@ _PUBLIC = {
     **dict.fromkeys(("LinearFractionalClassifier", "maximize_surrogate_utility", "best_threshold", "load_dataset",
                      "available_datasets"), "lfverify.learn"),
 }
-_WINGS = ("paper", "io", "core", "parallel", "learn", "proofs", "simulations", "experiments", "app")
+_WINGS = ("paper", "io", "core", "parallel", "learn", "proofs", "simulations", "testing", "experiments", "app")
 
 __all__ = ["__version__", *_PUBLIC, *_WINGS]
 

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.claims("package:documentation")
 PACKAGE = Path(lfverify.__file__).parent
 
 #: Bottom to top: a wing may import itself and the wings before it.
-WINGS = ("paper", "io", "core", "parallel", "learn", "proofs", "simulations", "experiments", "app")
+WINGS = ("paper", "io", "core", "parallel", "learn", "proofs", "simulations", "testing", "experiments", "app")
 #: Modules of the package root: the version (a leaf every wing may import), the lazy public façade and ``-m``.
 ROOT_MODULES = {"lfverify", "lfverify._version", "lfverify.__main__"}
 

@@ -37,7 +37,7 @@ from calibration_search import (
 from corrected_statement_check import assert_corrected_statement_agrees
 from hypothesis import assume, event, given
 from hypothesis import strategies as st
-from strategies import general_admissible_metrics
+from lfverify.testing.strategies import general_admissible_metrics
 from test_calibration_properties import METRICS, populations
 
 from lfverify.proofs.corrected_calibration import (
@@ -91,7 +91,7 @@ def _exact(metric) -> Coefficients:
 
 @given(metric=general_admissible_metrics(), pop=populations(), tau=TAUS)
 def test_general_metrics_agree_with_brute_force(metric, pop, tau):
-    """Thm. 7 (corrected) on every Definition 1 metric of the 1/8 grid (tests/strategies.py): the sign pattern and
+    """Thm. 7 (corrected) on every Definition 1 metric of the 1/8 grid (lfverify.testing.strategies): the sign pattern and
     (a)-(c), and corrected (b) (rho <= H(1) c/a) implies the weak form.  Oracle: brute force, certified maximiser.
     Populations where the statements do not apply (a or c not positive, U_phi(1) <= 0 for Dinkelbach's start, or
     Da0 - Da1 U-dagger <= 0) are discarded."""

@@ -1,5 +1,5 @@
 """Property tests of Lemmas 1-3, Prop. 5 and the loss hypotheses on generated metrics, losses, data and
-populations (strategies in tests/strategies.py).
+populations (strategies in lfverify.testing.strategies).
 
 Every expected value is computed here from the paper's definitions, independently of the code under test:
 exact rational arithmetic (fractions.Fraction) wherever the loss is rational at rational margins (hinge,
@@ -40,8 +40,7 @@ from lfverify.core._losses import (
 )
 from lfverify.core._metrics import LinearFractionalMetric, accuracy, f1, f_beta
 from lfverify.core._populations import FiniteSupportPopulation
-
-from strategies import (
+from lfverify.testing.strategies import (
     FinitePopulationCase,
     admissible_metrics,
     convex_dominating_losses,
@@ -218,7 +217,7 @@ def test_generated_metrics_satisfy_definition_1_and_admissibility_agrees(metric,
 
     Oracle: exact rational evaluation of N, D at the four vertices of the (TP, FP) rectangle for priors near
     0 and 1 (pi = 2^-30, 1 - 2^-30) and at 20 random rational feasible points; the corner derivation of
-    tests/strategies.py is not used here.
+    lfverify.testing.strategies is not used here.
     """
     k = Coef(metric)
     points = []
@@ -259,7 +258,7 @@ def _exact_witness(metric, flag):
 @example(metric=LinearFractionalMetric(a0p=1.0, a0n=0.0, a1p=0.0, a1n=1.0, b1_prior=0.875))  # N11 > D11
 @example(metric=LinearFractionalMetric(a0p=1.0, a0n=0.125, a1p=1.0, a1n=1.0, b0_const=0.0, b1_prior=1.0))  # a0n > 0
 def test_admissibility_agrees_with_the_corner_derivation_near_the_boundary(metric):
-    """Definition 1: admissibility() equals the hand-derived corner conditions (tests/strategies.py) on metrics
+    """Definition 1: admissibility() equals the hand-derived corner conditions (lfverify.testing.strategies) on metrics
     pushed across one boundary, and every failing range condition has an exact witness point.
 
     Oracle: exact rational arithmetic (corner values; witness vertices at pi = 2^-40, 1/2, 1 - 2^-40).  The

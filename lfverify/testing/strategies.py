@@ -1,33 +1,38 @@
-"""Reusable Hypothesis strategies for the property tests (metrics, losses, data sets, populations).
+"""Hypothesis strategies for property tests of the paper's objects (metrics, losses, data sets, populations).
+
+Public and installed (``pip install "lfverify[testing]"`` brings Hypothesis): lfverify's own property tests import
+them from here, and so can the tests of anyone's implementation.
 
 Nothing here consults the code under test to decide what to generate: admissible metrics are built to satisfy
-Definition 1 by construction (derivation below), and ``tests/test_properties.py`` checks separately that
-:meth:`LinearFractionalMetric.admissibility` agrees.
+Definition 1 by construction (derivation below), and lfverify's ``tests/test_properties.py`` checks separately that
+:meth:`~lfverify.core.LinearFractionalMetric.admissibility` agrees.
 
 Exported strategies
 -------------------
-``admissible_metrics()``          Table 1 metrics (F_beta, Jaccard, accuracy) and general Definition 1 metrics
-``general_admissible_metrics()``  every Definition 1 metric with coefficients on a dyadic grid
-``table1_metrics()``              F_beta (beta in [0.1, 10], exactly representable coefficients), Jaccard,
-                                  accuracy, Gower-Legendre(1)
-``f_beta_metrics()``              F_beta with an arbitrary float beta in [0.1, 10] (coefficients rounded)
-``perturbed_metrics()``           admissible metrics with one free quantity shifted across a boundary
-``convex_dominating_losses()``    convex, non-increasing, phi >= 1{t <= 0}: tau-logistic (tau in (0, 1)),
-                                  logistic, hinge, squared hinge, exponential
-``dominating_losses()``           the above plus the non-convex sigmoid with scale >= 2 (Lemma 1 needs only
-                                  domination)
-``convex_losses()``               the convex dominating losses plus convex non-dominating ones (logistic in a
-                                  base > 2); Lemma 2 needs only convexity
-``tau_discrepant_losses()``       tau_logistic(tau), tau in (0, 1), paired with its tau
-``rational_phi_losses()``         hinge and squared hinge: rational at rational margins (exact oracles)
-``datasets()``                    (X, y): n in [2, 300], d in [1, 8], bounded finite floats, both classes
-``parameters(d)``, ``parameter_batches(d)``   theta of shape (d,) / Theta of shape (K, d)
-``finite_populations()``          :class:`FinitePopulationCase`: dyadic atoms, exact rational weights summing
-                                  to 1 and eta per atom in [0, 1], both classes with positive mass
-``dyadic_datasets()``, ``dyadic_parameters(d)``, ``dyadic_scores(J)``   exact binary fractions (for the
-                                  exact-arithmetic oracles); ``float_scores(J)``: any float per atom
-``taus()``                        tau in the open interval (0, 1)
-``corner_values(metric)``, ``definition1_by_corners(metric)``   the hand derivation below, as functions
+::
+
+    ``admissible_metrics()``          Table 1 metrics (F_beta, Jaccard, accuracy) and general Definition 1 metrics
+    ``general_admissible_metrics()``  every Definition 1 metric with coefficients on a dyadic grid
+    ``table1_metrics()``              F_beta (beta in [0.1, 10], exactly representable coefficients), Jaccard,
+                                      accuracy, Gower-Legendre(1)
+    ``f_beta_metrics()``              F_beta with an arbitrary float beta in [0.1, 10] (coefficients rounded)
+    ``perturbed_metrics()``           admissible metrics with one free quantity shifted across a boundary
+    ``convex_dominating_losses()``    convex, non-increasing, phi >= 1{t <= 0}: tau-logistic (tau in (0, 1)),
+                                      logistic, hinge, squared hinge, exponential
+    ``dominating_losses()``           the above plus the non-convex sigmoid with scale >= 2 (Lemma 1 needs only
+                                      domination)
+    ``convex_losses()``               the convex dominating losses plus convex non-dominating ones (logistic in a
+                                      base > 2); Lemma 2 needs only convexity
+    ``tau_discrepant_losses()``       tau_logistic(tau), tau in (0, 1), paired with its tau
+    ``rational_phi_losses()``         hinge and squared hinge: rational at rational margins (exact oracles)
+    ``datasets()``                    (X, y): n in [2, 300], d in [1, 8], bounded finite floats, both classes
+    ``parameters(d)``, ``parameter_batches(d)``   theta of shape (d,) / Theta of shape (K, d)
+    ``finite_populations()``          :class:`FinitePopulationCase`: dyadic atoms, exact rational weights summing
+                                      to 1 and eta per atom in [0, 1], both classes with positive mass
+    ``dyadic_datasets()``, ``dyadic_parameters(d)``, ``dyadic_scores(J)``   exact binary fractions (for the
+                                      exact-arithmetic oracles); ``float_scores(J)``: any float per atom
+    ``taus()``                        tau in the open interval (0, 1)
+    ``corner_values(metric)``, ``definition1_by_corners(metric)``   the hand derivation below, as functions
 
 Definition 1 by construction
 ----------------------------
@@ -72,9 +77,20 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from lfverify.core._losses import exponential, hinge, logistic, sigmoid, squared_hinge, tau_logistic
-from lfverify.core._metrics import LinearFractionalMetric, accuracy, f_beta, gower_legendre, jaccard
-from lfverify.core._populations import FiniteSupportPopulation
+from lfverify.core import (
+    FiniteSupportPopulation,
+    LinearFractionalMetric,
+    accuracy,
+    exponential,
+    f_beta,
+    gower_legendre,
+    hinge,
+    jaccard,
+    logistic,
+    sigmoid,
+    squared_hinge,
+    tau_logistic,
+)
 
 __all__ = [
     "corner_values",
@@ -159,7 +175,7 @@ def table1_metrics():
 
 def f_beta_metrics():
     """F_beta with any float beta in [0.1, 10]: its coefficients 1 + beta^2 and beta^2 are rounded doubles,
-    so the stored metric may violate U <= 1 by one rounding error (see tests/test_properties.py)."""
+    so the stored metric may violate U <= 1 by one rounding error (see lfverify's tests/test_properties.py)."""
     return st.floats(0.1, 10.0).map(f_beta)
 
 

@@ -1,0 +1,328 @@
+"""``check_metric_classifier``: a scikit-learn classifier that claims to maximise a linear-fractional metric.
+
+Prop. 5 and Thm. 5: a classifier that maximises the metric consistently has a population metric U(f_n) that
+approaches the Bayes-optimal U-dagger as n grows.  The kit fits a clone of the estimator on samples of n = 250,
+1,000 and 4,000 from two exact one-dimensional populations (:data:`~lfverify.testing.oracles.CLASSIFIER_FINITE_POPULATION`,
+where U(f) follows exactly from the predictions on the five atoms, and
+:data:`~lfverify.testing.oracles.CLASSIFIER_GAUSSIAN_POPULATION`, where it follows from the decision boundaries and
+the normal CDF), with labels in {0, 1} (1 positive), and requires the regret U-dagger - U(f_n) at the largest n to
+be at most :data:`REGRET_TOLERANCE`; the regrets at all three n and the fitted rate (the slope of
+log(regret + 1e-3) on log n) are reported.  Both populations are imbalanced (prior 0.10), so a classifier that
+thresholds a calibrated posterior at 1/2 (``LogisticRegression()``) keeps a regret near 0.10 of F_1 for ever.
+
+If the estimator has a ``random_state`` parameter, the kit sets it (from its own seed), so that two fits on the same
+data agree; the label and order checks compare such fits.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from sklearn.base import clone
+
+from lfverify.core import FiniteSupportPopulation, LinearFractionalMetric, as_seed_sequence, child, int_seed
+from lfverify.learn import resolve_metric
+import lfverify.testing.oracles as oracles
+from lfverify.testing._framework import (
+    CheckNotApplicable,
+    Subject,
+    TheoryCheck,
+    TheoryCheckFailure,
+    register_kind,
+    run_all,
+)
+from lfverify.testing._input_contract import (
+    TOLERANCES,
+    _messy_csr,
+    _readonly,
+    _strided,
+    changed,
+    snapshot,
+)
+
+__all__ = ["check_metric_classifier", "classifier_checks", "SAMPLE_SIZES", "REGRET_TOLERANCE",
+           "ORDER_TOLERANCE"]
+
+#: Training-sample sizes of the consistency checks.
+SAMPLE_SIZES = (250, 1000, 4000)
+#: Largest regret U-dagger - U(f_n) accepted at the largest n (finite, Gaussian population).
+REGRET_TOLERANCE = {"finite": 0.02, "gaussian": 0.03}
+#: Largest change of the population metric (Gaussian population) when the training rows are permuted.
+ORDER_TOLERANCE = 0.02
+_CONSISTENCY = "Prop. 5 / Thm. 5: a metric-maximising classifier is consistent, U(f_n) -> U-dagger as n grows"
+
+
+def _fit(estimator, X, y, seed, check, claim, witness):
+    model = clone(estimator)
+    if "random_state" in model.get_params(deep=False):
+        model.set_params(random_state=int_seed(seed))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with np.errstate(all="ignore"):
+                model.fit(X, y)
+    except Exception as exc:  # noqa: BLE001 - the user's estimator failing is a failed check
+        raise TheoryCheckFailure(check, claim, witness, f"fit raised {type(exc).__name__}: {exc}", "a fitted model",
+                                 "the estimator must fit on this sample") from exc
+    return model
+
+
+def _predict(model, X, check, claim, witness):
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with np.errstate(all="ignore"):
+                out = np.asarray(model.predict(X))
+    except Exception as exc:  # noqa: BLE001
+        raise TheoryCheckFailure(check, claim, witness, f"predict raised {type(exc).__name__}: {exc}",
+                                 "predictions", "the fitted estimator must predict") from exc
+    if out.shape != (X.shape[0],):
+        raise TheoryCheckFailure(check, claim, witness, f"predictions of shape {out.shape}", f"shape ({X.shape[0]},)")
+    return out
+
+
+def _sample01(population, n, seed):
+    X, y = population.sample(n, seed=seed)
+    return X, (y == 1).astype(np.int64)
+
+
+def _regrets(estimator, metric, population, seed, check):
+    u_dagger = (oracles.bayes_optimal_by_enumeration(population, metric)[0]
+                if isinstance(population, FiniteSupportPopulation) else population.bayes_optimal(metric).utility)
+    regrets = []
+    for k, n in enumerate(SAMPLE_SIZES):
+        X, y = _sample01(population, n, child(seed, k))
+        witness = {"n": n, "sample seed": f"child(seed, {k})"}
+        model = _fit(estimator, X, y, child(seed, 100 + k), check, _CONSISTENCY, witness)
+        u = oracles.population_utility_of_classifier(
+            population, metric, lambda Z: _predict(model, Z, check, _CONSISTENCY, witness) == 1)
+        regrets.append(u_dagger - u)
+    return u_dagger, regrets
+
+
+def _rate(regrets) -> float:
+    logs = np.log(np.asarray(regrets) + 1e-3)
+    return float(np.polyfit(np.log(SAMPLE_SIZES), logs, 1)[0])
+
+
+def _consistency(which):
+    def check_fn(estimator, *, metric, claims_optimal_threshold, seed):
+        check = f"consistency_{which}"
+        population = (oracles.CLASSIFIER_FINITE_POPULATION if which == "finite"
+                      else oracles.CLASSIFIER_GAUSSIAN_POPULATION)
+        root = child(as_seed_sequence(seed, "seed"), 1 if which == "finite" else 2)
+        u_dagger, regrets = _regrets(estimator, metric, population, root, check)
+        tolerance = REGRET_TOLERANCE[which]
+        if regrets[-1] > tolerance:
+            name = "CLASSIFIER_FINITE_POPULATION" if which == "finite" else "CLASSIFIER_GAUSSIAN_POPULATION"
+            witness = {"population": f"lfverify.testing.oracles.{name}", "metric": metric,
+                       "n": list(SAMPLE_SIZES), "regret U-dagger - U(f_n)": [round(r, 6) for r in regrets],
+                       "fitted rate (slope of log(regret + 1e-3) on log n)": round(_rate(regrets), 3),
+                       "seed": seed}
+            raise TheoryCheckFailure(check, _CONSISTENCY, witness, u_dagger - regrets[-1], u_dagger,
+                                     f"regret {regrets[-1]:.4g} > {tolerance:g} at n = {SAMPLE_SIZES[-1]}: the "
+                                     "classifier does not approach the Bayes-optimal metric value")
+    return check_fn
+
+
+def _threshold_optimal(estimator, *, metric, claims_optimal_threshold, seed):
+    check = "threshold_optimal_on_training"
+    claim = "claimed exact threshold (Eq. (1) on the training sample): the predictions on the training data " \
+            "maximise the empirical metric over every threshold of decision_function"
+    if not claims_optimal_threshold:
+        raise CheckNotApplicable("claims_optimal_threshold=False")
+    X, y = _sample01(oracles.CLASSIFIER_GAUSSIAN_POPULATION, 300, child(as_seed_sequence(seed, "seed"), 3))
+    witness = {"n": 300, "population": "lfverify.testing.oracles.CLASSIFIER_GAUSSIAN_POPULATION"}
+    model = _fit(estimator, X, y, child(as_seed_sequence(seed, "seed"), 4), check, claim, witness)
+    predicted = _predict(model, X, check, claim, witness) == 1
+    scores = np.asarray(model.decision_function(X), dtype=np.float64).ravel()
+    positives = int(np.count_nonzero(y == 1))
+    value = float(metric.value_from_counts(int(np.count_nonzero(predicted & (y == 1))),
+                                           int(np.count_nonzero(predicted & (y == 0))), positives, y.size,
+                                           zero_division=0.0))
+    best, _ = oracles.best_threshold_by_brute_force(scores, y, metric)
+    if value < best - 1e-12:
+        raise TheoryCheckFailure(check, claim, {**witness, "X": X[:, 0], "y": y}, value, best,
+                                 "a threshold of decision_function gives a higher training metric (brute force over "
+                                 "every threshold)")
+
+
+def _same_predictions(a, b):
+    return float(np.mean(a == b))
+
+
+def _label_invariance(estimator, *, metric, claims_optimal_threshold, seed):
+    check = "label_invariance"
+    claim = "the metric is defined by the positive class, not by its encoding: labels {0, 1} and {-1, +1}, and the " \
+            "positive class given as pos_label=0, give the same classifier"
+    root = child(as_seed_sequence(seed, "seed"), 5)
+    X, y = _sample01(oracles.CLASSIFIER_GAUSSIAN_POPULATION, 1000, child(root, 0))
+    fit_seed = child(root, 1)
+    witness = {"n": 1000, "population": "lfverify.testing.oracles.CLASSIFIER_GAUSSIAN_POPULATION"}
+    base = _predict(_fit(estimator, X, y, fit_seed, check, claim, witness), X, check, claim, witness) == 1
+    variants = [("labels {-1, +1}", np.where(y == 1, 1, -1), 1, {})]
+    if "pos_label" in estimator.get_params(deep=False):
+        variants.append(("labels {0, 1} with the positive class 0 (pos_label=0)", 1 - y, 0, {"pos_label": 0}))
+    for label, labels, positive, params in variants:
+        model = _fit(clone(estimator).set_params(**params), X, labels, fit_seed, check, claim,
+                     {**witness, "variant": label})
+        predicted = _predict(model, X, check, claim, {**witness, "variant": label}) == positive
+        if not np.array_equal(predicted, base):
+            raise TheoryCheckFailure(check, claim, {**witness, "variant": label}, f"{int(predicted.sum())} predicted "
+                                     f"positive", f"{int(base.sum())} (the fit on labels {{0, 1}})",
+                                     f"the predictions differ on {int(np.sum(predicted != base))} of {y.size} training "
+                                     "samples")
+
+
+def _sample_order_invariance(estimator, *, metric, claims_optimal_threshold, seed):
+    check = "sample_order_invariance"
+    claim = "Eq. (1) is a function of the sample as a set: permuting the training rows does not change the " \
+            f"population metric of the fitted classifier by more than {ORDER_TOLERANCE:g}"
+    root = child(as_seed_sequence(seed, "seed"), 6)
+    population = oracles.CLASSIFIER_GAUSSIAN_POPULATION
+    X, y = _sample01(population, 1000, child(root, 0))
+    order = np.random.default_rng(child(root, 2)).permutation(y.size)
+    witness = {"n": 1000, "population": "lfverify.testing.oracles.CLASSIFIER_GAUSSIAN_POPULATION"}
+    values = []
+    for rows in (np.arange(y.size), order):
+        model = _fit(estimator, X[rows], y[rows], child(root, 1), check, claim, witness)
+        values.append(oracles.population_utility_of_classifier(
+            population, metric, lambda Z, model=model: _predict(model, Z, check, claim, witness) == 1))
+    if abs(values[1] - values[0]) > ORDER_TOLERANCE:
+        raise TheoryCheckFailure(check, claim, witness, values[1], values[0],
+                                 f"the population metric moved by {abs(values[1] - values[0]):.4g} > "
+                                 f"{ORDER_TOLERANCE:g} when the rows were permuted")
+
+
+def _frozen(view: np.ndarray) -> np.ndarray:
+    """``view`` (kept a view: non-contiguous stays so) made read-only."""
+    view.setflags(write=False)
+    return view
+
+
+def _input_contract(estimator, *, metric, claims_optimal_threshold, seed):
+    check = "input_contract"
+    claim = "input contract: fit and predict leave X and y unchanged, and float32 / int64 / read-only / " \
+            "Fortran-ordered / non-contiguous / CSR features and int8 / float / read-only / non-contiguous labels " \
+            "give the predictions of the float64 dense fit"
+    root = child(as_seed_sequence(seed, "seed"), 7)
+    X, y = _sample01(oracles.CLASSIFIER_FINITE_POPULATION, 400, child(root, 0))
+    X = np.column_stack([X, np.ones_like(X)])  # two integer-valued columns (a constant one included)
+    fit_seed = child(root, 1)
+    witness = {"n": 400, "population": "lfverify.testing.oracles.CLASSIFIER_FINITE_POPULATION, plus a column of ones"}
+    reference = _predict(_fit(estimator, X, y, fit_seed, check, claim, witness), X, check, claim, witness) == 1
+    # Variants paired (a feature variant with a label variant) to keep the fits few: a classifier may be slow to
+    # fit (TunedThresholdClassifierCV fits 5 folds), and a failure still names both variants of its fit.
+    cases = [("float32 X, int8 labels", X.astype(np.float32), y.astype(np.int8), "float32"),
+             ("int64 Fortran-ordered X, float labels", np.asfortranarray(X.astype(np.int64)), y.astype(np.float64),
+              "exact"),
+             ("read-only non-contiguous X, read-only labels", _frozen(_strided(X)), _readonly(y), "exact"),
+             ("CSR X, non-contiguous labels", _messy_csr(X), _strided(y), "csr")]
+    for label, features, labels, kind in cases:
+        case = {**witness, "variant": label}
+        copies = (snapshot(features), snapshot(labels))
+        try:
+            model = _fit(estimator, features, labels, fit_seed, check, claim, case)
+        except TheoryCheckFailure as failure:
+            if kind == "csr" and isinstance(failure.__cause__, (TypeError, ValueError)):
+                continue  # a clear refusal of sparse input is allowed
+            raise
+        predicted = _predict(model, features, check, claim, case) == 1
+        for name, value, copy in (("X", features, copies[0]), ("y", labels, copies[1])):
+            how = changed(value, copy)
+            if how is not None:
+                raise TheoryCheckFailure(check, claim, {**case, "argument": name}, f"{name}: {how}", "unchanged",
+                                         "fit or predict modified the caller's array")
+        agreement = _same_predictions(predicted, reference)
+        needed = 1.0 - (0.01 if kind == "float32" else 0.0)
+        if agreement < needed:
+            raise TheoryCheckFailure(check, claim, case, f"{agreement:.2%} of the predictions agree",
+                                     f">= {needed:.0%} (the float64 dense fit)",
+                                     f"tolerance kind {kind!r} ({TOLERANCES.get(kind, 0)})")
+
+
+_CHECKS = (
+    ("consistency_finite", _CONSISTENCY + " (finite population)", _consistency("finite")),
+    ("consistency_gaussian", _CONSISTENCY + " (Gaussian population)", _consistency("gaussian")),
+    ("threshold_optimal_on_training", "claimed exact threshold on the training sample", _threshold_optimal),
+    ("label_invariance", "label encoding and pos_label do not change the classifier", _label_invariance),
+    ("sample_order_invariance", "the order of the training rows does not change the classifier",
+     _sample_order_invariance),
+    ("input_contract", "input contract", _input_contract),
+)
+_FALSE_ALARM = {"consistency_finite": "measured (benchmarks/testing_kit_error_rates.py)",
+                "consistency_gaussian": "measured (benchmarks/testing_kit_error_rates.py)",
+                "sample_order_invariance": "measured (benchmarks/testing_kit_error_rates.py)"}
+
+
+def _validated(estimator, options):
+    if isinstance(estimator, type):
+        raise TypeError(f"estimator must be an estimator instance, not the class {estimator.__name__}; pass "
+                        f"{estimator.__name__}()")
+    missing = [name for name in ("fit", "predict", "get_params") if not callable(getattr(estimator, name, None))]
+    if missing:
+        raise TypeError(f"estimator must be an unfitted scikit-learn classifier (fit, predict, get_params); "
+                        f"{type(estimator).__name__} lacks {', '.join(missing)}")
+    metric = options.get("metric")
+    if not isinstance(metric, (str, LinearFractionalMetric)):
+        raise TypeError(f"metric must be a LinearFractionalMetric or a metric name ('f1', 'f<beta>', 'jaccard', "
+                        f"'accuracy'); got {metric!r}, which is not a linear-fractional metric")
+    claims = options.get("claims_optimal_threshold", False)
+    if not isinstance(claims, (bool, np.bool_)):
+        raise TypeError(f"claims_optimal_threshold must be a bool; got {claims!r}")
+    if claims and not callable(getattr(estimator, "decision_function", None)):
+        raise TypeError("claims_optimal_threshold=True needs the estimator's decision_function (the scores whose "
+                        f"threshold is claimed optimal); {type(estimator).__name__} has none")
+    seed = options.get("seed", 0)
+    as_seed_sequence(seed, "seed")
+    return {"metric": resolve_metric(metric), "claims_optimal_threshold": bool(claims), "seed": seed}
+
+
+def classifier_checks(estimator, options):
+    """The normalised options and the checks of ``check_metric_classifier``."""
+    normalised = _validated(estimator, options)
+    checks = []
+    for name, claim, function in _CHECKS:
+        if name == "threshold_optimal_on_training" and not normalised["claims_optimal_threshold"]:
+            continue
+        bound = (lambda obj, _f=function, **_: _f(obj, **normalised))
+        checks.append(TheoryCheck(name, "check_metric_classifier", claim, bound,
+                                  false_alarm=_FALSE_ALARM.get(name, TheoryCheck.false_alarm)))
+    return normalised, checks
+
+
+def check_metric_classifier(estimator, *, metric, claims_optimal_threshold=False, seed=0) -> None:
+    """Check a scikit-learn classifier that claims to maximise a linear-fractional metric.
+
+    Checks (module :mod:`lfverify.testing`): ``consistency_finite`` and ``consistency_gaussian`` (regret
+    U-dagger - U(f_n) at n = 4,000 at most 0.02 resp. 0.03, with the fitted rate reported), ``label_invariance``
+    ({0, 1} vs {-1, +1} labels, and ``pos_label=0`` where the estimator has that parameter),
+    ``sample_order_invariance`` (permuted rows move the population metric by at most 0.02),
+    ``threshold_optimal_on_training`` (only with ``claims_optimal_threshold=True``: the training predictions
+    maximise the empirical metric over every threshold of ``decision_function``) and ``input_contract``.
+
+    Parameters
+    ----------
+    estimator : scikit-learn classifier
+        Unfitted; it is cloned for every fit (``sklearn.base.clone``), with ``random_state`` set by the kit where it
+        is a parameter.
+    metric : LinearFractionalMetric or str, keyword-only
+        The metric the classifier claims to maximise.
+    claims_optimal_threshold : bool, keyword-only
+        Whether its threshold is claimed exactly optimal on the training sample.
+    seed : int, keyword-only
+        Seed of the samples and the fits.
+
+    Raises
+    ------
+    AssertionError
+        (:class:`~lfverify.testing.TheoryCheckFailure`) when a check fails.
+    TypeError, ValueError
+        If ``estimator`` is a class or not an estimator, or ``metric`` is not a linear-fractional metric.
+    """
+    run_all(Subject(check_metric_classifier, estimator, metric=metric,
+                    claims_optimal_threshold=claims_optimal_threshold, seed=seed))
+
+
+register_kind(check_metric_classifier, classifier_checks)
