@@ -52,6 +52,8 @@ from lfverify.testing import (
 REPO = Path(__file__).resolve().parents[1]
 LOSS = logistic()
 
+pytestmark = pytest.mark.claims("package:testing-kit", "Lemma 3")
+
 
 def _run(subject: Subject, name: str) -> None:
     """Run one named check of ``subject``: None on pass, TheoryCheckFailure on failure; 'not applicable' fails."""

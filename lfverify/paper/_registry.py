@@ -321,6 +321,8 @@ PACKAGE_CONTRACTS = {
                         "workers on interrupts and failures",
     "package:simulation-engine": "the Monte-Carlo engine: task grid, one seeded stream per task key, resumable "
                                  "records, the fitted rates and intervals the studies use",
+    "package:testing-kit": "lfverify.testing: the theory checks for other implementations, their oracles, "
+                           "strategies, named wrong implementations and the pytest plugin",
     "package:benchmark-machinery": "the benchmark's machinery: trial records, resume, reports, figures and the "
                                    "benchmark scripts, apart from the numbers they reproduce",
     "package:estimator": "the scikit-learn estimator and the extensions beyond the paper (the cost-sensitive "
