@@ -10,8 +10,9 @@ whose minimiser is not unique, populations whose eta skips the band - and on ran
 condition must be reached.  The four gaps the review found are pinned with their witnesses: each shows the earlier
 reading fail where its hypotheses hold.
 
-Default: the boundary set and 24 random populations (about 20 s).  ``LFVERIFY_ADVERSARY=thorough`` runs 2,000 random
-populations (2-8 atoms, every loss family, F_beta, Jaccard, accuracy and random Definition 1 metrics; ~30 min).
+Default: the boundary set and 24 random populations (about 45 s on 2 busy cores).  ``LFVERIFY_ADVERSARY=thorough``
+runs 2,000 random populations (2-8 atoms, every loss family, F_beta, Jaccard, accuracy and random Definition 1
+metrics; not timed: 8-atom piecewise-linear cases enumerate 5^8 vertex combinations each).
 """
 
 from __future__ import annotations
