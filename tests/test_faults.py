@@ -480,7 +480,7 @@ def test_every_failure_is_one_line_and_debug_shows_the_traceback(monkeypatch, ca
 needs_proc = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc (Linux)")
 
 #: A real ``lfverify`` command line whose uniform-convergence smoke size is TINY and whose record writes are
-#: slowed to 0.3 s each, so that a signal reliably arrives mid-run.
+#: slowed to 1.5 s each, so that a signal reliably arrives mid-run (0.3 s let a loaded CI machine finish first).
 SLOW_TINY_CLI = f"""
 import sys, time
 import lfverify.simulations._engine as engine
@@ -489,7 +489,7 @@ STUDIES["uniform-convergence"].modes["smoke"].update({TINY!r})
 write = engine._write_record
 def slow(path, text):
     write(path, text)
-    time.sleep(0.3)
+    time.sleep(1.5)  # 6 records, 2 workers: a window of ~4.5 s for the signal, even on a loaded machine
 engine._write_record = slow
 from lfverify.app._cli import main
 sys.exit(main(sys.argv[1:]))

@@ -11,6 +11,7 @@ lfverify's own implementations.
 
 from __future__ import annotations
 
+import importlib.metadata
 import math
 import os
 import subprocess
@@ -288,8 +289,12 @@ def test_a_ten_line_user_test_file_runs_with_the_plugin(tmp_path):
             assert lfverify_oracles.population_utility(lfverify_finite_population, "f1", [1.0, 0.0]) >= 0
         """))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
-    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "lfverify.testing.plugin", "-p",
-                             "no:cacheprovider", str(tmp_path / "test_mine.py")], cwd=tmp_path, env=env,
+    # an installed lfverify (CI's venv) loads the plugin through its pytest11 entry point, as a user's pytest would;
+    # from a source tree it is named with -p (naming it twice is an error)
+    installed = bool(importlib.metadata.entry_points(group="pytest11", name="lfverify"))
+    plugin = [] if installed else ["-p", "lfverify.testing.plugin"]
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", *plugin, "-p", "no:cacheprovider",
+                             str(tmp_path / "test_mine.py")], cwd=tmp_path, env=env,
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "1 xfailed" in result.stdout

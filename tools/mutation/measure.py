@@ -209,8 +209,10 @@ def run_pytest(copy: Path, module: str, source: str, tests: list[str], limit: fl
         json.dump({"module": module, "source": source}, spec)
     env = {**environment(f"{copy}{os.pathsep}{HERE}"), import_hook.ENV: spec.name}
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p",
-                             "import_hook", *tests], cwd=copy, env=env, stdout=subprocess.DEVNULL,
+    # -p no:lfverify: an installed lfverify registers its testing kit as a pytest11 plugin, which would import the
+    # package under test at start-up (before the hook) - and fail outright on a planted package without the kit
+    proc = subprocess.Popen([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "no:lfverify",
+                             "-p", "import_hook", *tests], cwd=copy, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)  # its group: pytest's children too
     _LIVE.add(proc.pid)
     try:
