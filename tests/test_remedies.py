@@ -122,19 +122,25 @@ def test_bayes_level_weights_refuse_a_threshold_outside_the_unit_interval():
 
 def test_cost_sensitive_path_equal_weights_then_the_bayes_level_of_each_fit(data, monkeypatch):
     """A spy on the inner fits: the first weighs the classes equally, each later one uses bayes_level_weights of
-    the training metric (after the exact threshold) of the previous fit, starts from its solution, and the loop
-    stops once the metric moves by <= tol."""
+    the training metric (after the exact threshold) of the previous fit, starts from its solution, the loop
+    stops once the metric moves by <= tol, and the fit kept is the one with the best training metric (the
+    earliest of equals)."""
     X, y = data
     calls = []
-    original = cost_sensitive._fit_at_weights
+    original_risk, original_minimize = cost_sensitive._risk, cost_sensitive._minimize
 
-    def spy(loss, Z, labels, weights, C, fit_intercept_column, max_iter, gtol, theta):
+    def risk_spy(loss, Z, labels, weights, *rest):
+        calls.append({"weights": weights})
+        return original_risk(loss, Z, labels, weights, *rest)
+
+    def minimize_spy(risk, theta, max_iter, gtol):
         start = np.array(theta)  # the inner fit may reuse the array
-        result = original(loss, Z, labels, weights, C, fit_intercept_column, max_iter, gtol, theta)
-        calls.append({"weights": weights, "theta0": start, "theta": result[0]})
+        result = original_minimize(risk, theta, max_iter, gtol)
+        calls[-1].update(theta0=start, theta=result[0])
         return result
 
-    monkeypatch.setattr(cost_sensitive, "_fit_at_weights", spy)
+    monkeypatch.setattr(cost_sensitive, "_risk", risk_spy)
+    monkeypatch.setattr(cost_sensitive, "_minimize", minimize_spy)
     Z = _with_ones(X)
     fit = fit_cost_sensitive(f1(), tau_logistic(1.0), Z, y, max_level_iter=6, tol=1e-12)
     assert calls[0]["weights"] == (0.5, 0.5) and np.all(calls[0]["theta0"] == 0)
@@ -145,8 +151,10 @@ def test_cost_sensitive_path_equal_weights_then_the_bayes_level_of_each_fit(data
         np.testing.assert_array_equal(calls[k]["theta0"], previous)
         assert fit.utility_history[k - 1] == value
     assert len(calls) == len(fit.utility_history) == len(fit.inner_iterations)
-    assert fit.weights == calls[-1]["weights"]
-    assert fit.train_utility == fit.utility_history[-1] == _reference_best_threshold(Z @ fit.theta, y, f1())[0]
+    kept = int(np.argmax(fit.utility_history))  # the first maximum
+    assert fit.selected == kept and fit.weights == calls[kept]["weights"]
+    np.testing.assert_array_equal(fit.theta, calls[kept]["theta"])
+    assert fit.train_utility == max(fit.utility_history) == _reference_best_threshold(Z @ fit.theta, y, f1())[0]
     if fit.converged:
         assert abs(fit.utility_history[-1] - fit.utility_history[-2]) <= 1e-12
     else:
@@ -170,33 +178,39 @@ def test_refit_threshold_is_the_exact_best_on_the_training_sample(data, options)
     assert tuple(np.where(clf.predict(X) == 1, 1, -1)) in maximisers
     zero = LinearFractionalClassifier(random_state=0, max_iter=30, threshold="zero", **options).fit(X, y)
     np.testing.assert_array_equal(zero.coef_, clf.coef_)  # the direction does not depend on the threshold
-    assert zero.threshold_ == 0.0 and zero.intercept_[0] == clf.intercept_[0] + clf.threshold_
+    # intercept_ = b - threshold_, so adding threshold_ back recovers b up to one rounding of the sum
+    assert zero.threshold_ == 0.0 and zero.intercept_[0] == pytest.approx(clf.intercept_[0] + clf.threshold_,
+                                                                         rel=4e-16, abs=1e-300)
     assert clf.score(X, y) >= zero.score(X, y)
 
 
 def test_threshold_cv_fits_each_fold_without_its_held_out_rows(data, monkeypatch):
-    """Spies: with threshold_cv = 4, four fold fits each see n - |fold| rows (the held-out fold is never among
-    them), the held-out scores reach positive_rate_from_folds, and the final threshold predicts that fraction of
-    the training sample."""
+    """Spies: with threshold_cv = 4, four fold fits each give weight to n - |fold| rows (weight 0 on the held-out
+    fold, whose rows together cover the sample once), and the final threshold is the brute-force best threshold
+    of the pooled held-out scores (their metric at threshold_ is the maximum over every threshold)."""
     X, y = data
-    seen, received = [], []
+    held_out, pooled = [], []
     original_fit = estimator_module._fit_at_weights
-    original_rate = estimator_module._positive_rate_from_folds
+    original_best = estimator_module._best_threshold
 
-    def fit_spy(loss, Z, labels, weights, *rest):
-        seen.append(Z.shape[0])
-        return original_fit(loss, Z, labels, weights, *rest)
+    def fit_spy(loss, Z, labels, weights, C, column, max_iter, gtol, theta, sample_weight, fit_intercept):
+        assert Z is not None and Z.shape == X.shape  # the whole X, not a copy of the fold's rows
+        held_out.append(np.flatnonzero(sample_weight == 0))
+        return original_fit(loss, Z, labels, weights, C, column, max_iter, gtol, theta, sample_weight, fit_intercept)
 
-    def rate_spy(scores, labels, metric):
-        received.append([s.size for s in scores])
-        return original_rate(scores, labels, metric)
+    def best_spy(scores, labels, metric, reference, weights=None):
+        pooled.append((scores.copy(), labels.copy()))
+        return original_best(scores, labels, metric, reference, weights)
 
     monkeypatch.setattr(estimator_module, "_fit_at_weights", fit_spy)
-    monkeypatch.setattr(estimator_module, "_positive_rate_from_folds", rate_spy)
+    monkeypatch.setattr(estimator_module, "_best_threshold", best_spy)
     clf = LinearFractionalClassifier(threshold_cv=4, random_state=0).fit(X, y)
-    assert len(seen) == 4 and received == [[75, 75, 75, 75]]
-    assert seen == [X.shape[0] - 75] * 4
-    assert np.count_nonzero(clf.predict(X) == 1) == round(clf.positive_rate_ * X.shape[0])
+    assert [rows.size for rows in held_out] == [75] * 4
+    np.testing.assert_array_equal(np.sort(np.concatenate(held_out)), np.arange(X.shape[0]))
+    assert len(pooled) == 1 and pooled[0][0].size == X.shape[0]
+    scores, labels = pooled[0]
+    best, _ = _reference_best_threshold(scores, labels, clf.metric_)
+    assert clf.metric_.score(labels, np.where(scores > clf.threshold_, 1, -1)) == best
 
 
 # ---------------------------------------------------------------------- the remedy on a planted mis-offset problem
@@ -319,7 +333,7 @@ def test_auto_threshold_cv_takes_five_folds_exactly_below_ten_samples_per_featur
     single sample of a class it uses the training sample, and with threshold="zero" no threshold is chosen."""
     X, y = make_classification(n_samples=n, n_features=d, n_informative=min(d, 3), random_state=0)
     clf = LinearFractionalClassifier(random_state=0).fit(X, y)
-    assert clf.threshold_cv_ == folds and (clf.positive_rate_ is None) == (folds is None)
+    assert clf.threshold_cv_ == folds
     lone = np.zeros_like(y)
     lone[0] = 1
     assert LinearFractionalClassifier(random_state=0, max_iter=20).fit(X, lone).threshold_cv_ is None

@@ -36,6 +36,7 @@ from lfverify.core._validation import (
     check_labels,
     check_parameters,
     check_real,
+    check_sample_weight,
 )
 
 __all__ = ["SampleSplit", "sample_split", "EmpiricalEvaluation", "EmpiricalSurrogateUtility"]
@@ -97,16 +98,20 @@ class _PartSums(NamedTuple):
 
 
 class _Part:
-    """One half of the sample with the per-sample coefficients of its score (offset + slope * phi(y xi))."""
+    """One half of the sample with the per-sample coefficients of its score (offset + slope * phi(y xi)).
 
-    def __init__(self, X, y, offset, slope):
+    With sample weights s_i the half's means are weighted means: each sample's offset and slope are scaled by
+    n_half s_i / sum_half s (so the sums divided by n_half are the weighted means)."""
+
+    def __init__(self, X, y, offset, slope, weights=None):
         self.X = X
         self.sparse = sparse.issparse(X)
         self.n = X.shape[0]
         self.positive = y == 1
         self.sign = np.where(self.positive, 1.0, -1.0)
-        self.mean_offset = float(offset[self.positive.astype(np.intp)].mean())
-        per_sample_slope = slope[self.positive.astype(np.intp)]
+        scale = 1.0 if weights is None else weights * (self.n / weights.sum())
+        self.mean_offset = float(np.mean(offset[self.positive.astype(np.intp)] * scale))
+        per_sample_slope = slope[self.positive.astype(np.intp)] * scale
         self.slope = per_sample_slope
         self.signed_slope = per_sample_slope * self.sign  # d W~ / d xi = slope * phi'(y xi) * y
 
@@ -132,6 +137,10 @@ class EmpiricalSurrogateUtility:
         :mod:`lfverify.core`); a float uses b_k(prior) as constants.
     side : {"right", "left"}, keyword-only
         One-sided derivative of phi at a kink.
+    sample_weight : array_like of shape (n,) or None, keyword-only
+        Non-negative weights: N_hat and D_hat become weighted means over S_0 and S_1 (each half must carry
+        weight), so integer weights give U_hat of the sample with each row repeated that many times in its half.
+        The sgn-prediction counts of :meth:`true_utility` stay unweighted.
 
     Notes
     -----
@@ -139,25 +148,29 @@ class EmpiricalSurrogateUtility:
     With the "first-half" split the two halves are views of ``X`` (no copy); a random split copies X once.
     """
 
-    def __init__(self, metric, loss, X, y, *, split="first-half", seed=None, prior=None, side="right"):
+    def __init__(self, metric, loss, X, y, *, split="first-half", seed=None, prior=None, side="right",
+                 sample_weight=None):
         if not isinstance(metric, LinearFractionalMetric):
             raise TypeError(f"metric must be a LinearFractionalMetric; got {type(metric).__name__}")
         if not isinstance(loss, SurrogateLoss):
             raise TypeError(f"loss must be a SurrogateLoss (lfverify.core); got {type(loss).__name__}")
         X = check_features(X, "X", min_samples=2, accept_sparse=True)
         y = check_labels(y, "y", n_samples=X.shape[0])
-        self._set_data(metric, loss, X, y, split, seed, prior, side)
+        if sample_weight is not None:
+            sample_weight = check_sample_weight(sample_weight, X.shape[0])
+        self._set_data(metric, loss, X, y, split, seed, prior, side, sample_weight)
 
     @classmethod
-    def _unchecked(cls, metric, loss, X, y, *, split="first-half", seed=None, prior=None, side="right"):
+    def _unchecked(cls, metric, loss, X, y, *, split="first-half", seed=None, prior=None, side="right",
+                   sample_weight=None):
         """The objective for data its caller has validated (X finite float64 ndarray or CSR with at least 2 rows,
         y in {-1, +1} of the same length): the estimator's path after scikit-learn's ``validate_data``, so that X is
         checked once per fit.  The other arguments are checked as by the constructor."""
         objective = cls.__new__(cls)
-        objective._set_data(metric, loss, X, np.asarray(y), split, seed, prior, side)
+        objective._set_data(metric, loss, X, np.asarray(y), split, seed, prior, side, sample_weight)
         return objective
 
-    def _set_data(self, metric, loss, X, y, split, seed, prior, side):
+    def _set_data(self, metric, loss, X, y, split, seed, prior, side, sample_weight=None):
         n, d = X.shape
         if isinstance(split, str):
             if split not in ("first-half", "random"):
@@ -187,9 +200,14 @@ class EmpiricalSurrogateUtility:
         contiguous = np.array_equal(split.first, np.arange(m))
         X0 = X[:m] if contiguous else X[split.first]
         X1 = X[m:] if contiguous else X[split.second]
+        halves = (None, None) if sample_weight is None else (sample_weight[split.first], sample_weight[split.second])
+        for name, half in zip(("S_0", "S_1"), halves):
+            if half is not None and not half.sum() > 0:
+                raise ValueError(f"sample_weight must give some weight to each half of Eq. (6); every sample of "
+                                 f"{name} has weight 0")
         self._parts = (
-            _Part(X0, y[split.first], coef.offset0, coef.slope0),
-            _Part(X1, y[split.second], coef.offset1, coef.slope1),
+            _Part(X0, y[split.first], coef.offset0, coef.slope0, halves[0]),
+            _Part(X1, y[split.second], coef.offset1, coef.slope1, halves[1]),
         )
 
     # ------------------------------------------------------------------ core pass

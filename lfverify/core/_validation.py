@@ -15,6 +15,7 @@ __all__ = [
     "check_features",
     "check_labels",
     "check_parameters",
+    "check_sample_weight",
 ]
 
 
@@ -205,3 +206,28 @@ def check_parameters(theta, n_features: int, name: str = "theta") -> tuple[np.nd
     if not np.isfinite(arr).all():
         raise ValueError(f"{name} must contain only finite values; got a non-finite entry")
     return np.ascontiguousarray(arr), single
+
+
+def check_sample_weight(sample_weight, n_samples: int, name: str = "sample_weight") -> np.ndarray:
+    """``sample_weight`` as a float64 array of shape (n_samples,): finite, non-negative, with a positive sum.
+
+    Raises
+    ------
+    TypeError
+        If it is not an array of real numbers.
+    ValueError
+        For another shape, a negative or non-finite weight, or weights summing to 0.
+    """
+    try:
+        weights = np.asarray(sample_weight, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be an array of real numbers; got {type(sample_weight).__name__}") from exc
+    if weights.shape != (n_samples,):
+        raise ValueError(f"{name} must have shape ({n_samples},) (one weight per sample); got shape {weights.shape}")
+    bad = ~np.isfinite(weights) | (weights < 0)
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise ValueError(f"{name} must hold finite non-negative weights; got {weights[i]!r} at index {i}")
+    if not weights.sum() > 0:
+        raise ValueError(f"{name} must have a positive sum (some sample must carry weight); got all zeros")
+    return weights

@@ -47,7 +47,7 @@ from lfverify.core._validation import (
     check_parameters,
     check_real,
 )
-from lfverify.learn._thresholds import _best_threshold
+from lfverify.learn._thresholds import _best_threshold, check_sample_weight
 
 __all__ = ["CostSensitiveFit", "bayes_level_weights", "WeightedSurrogateRisk", "fit_at_weights", "fit_cost_sensitive"]
 
@@ -71,21 +71,30 @@ def bayes_level_weights(metric: LinearFractionalMetric, utility: float) -> tuple
 
 
 class WeightedSurrogateRisk:
-    """sum_i w(y_i) phi(y_i theta^T x_i) / sum_i w(y_i) + (alpha / 2) ||theta_penalized||^2 and its gradient.
+    """sum_i s_i w(y_i) phi(y_i f(x_i)) / sum_i s_i w(y_i) + (alpha / 2) ||theta_penalized||^2 and its gradient.
+
+    f(x) = theta^T x, or theta[:d]^T x + theta[d] with ``fit_intercept`` (the intercept as a parameter, so that X
+    is never copied to append a column of ones).
 
     Parameters
     ----------
     loss : SurrogateLoss
-    X : ndarray or scipy.sparse matrix of shape (n, d), finite (an intercept is a column of ones)
+    X : ndarray or scipy.sparse matrix of shape (n, d), finite
     y : array_like of shape (n,), labels in {-1, +1} or {0, 1}
     weights : (w_positive, w_negative), both > 0
+        The class weights w(+1), w(-1).
     alpha : float >= 0
         l2 penalty.
     penalized : ndarray of bool, shape (d,), or None
-        Which coordinates the penalty applies to (``None``: all).
+        Which columns of X the penalty applies to (``None``: all); the intercept is never penalised.
+    sample_weight : array_like of shape (n,) or None, keyword-only
+        Per-sample weights s_i >= 0 with a positive sum (``None``: all 1); integer weights give the risk of the
+        sample with each row repeated s_i times.
+    fit_intercept : bool, keyword-only
+        theta has d + 1 coordinates, the last the intercept.
     """
 
-    def __init__(self, loss, X, y, weights, *, alpha=0.0, penalized=None):
+    def __init__(self, loss, X, y, weights, *, alpha=0.0, penalized=None, sample_weight=None, fit_intercept=False):
         if not isinstance(loss, SurrogateLoss):
             raise TypeError(f"loss must be a SurrogateLoss (lfverify.core); got {type(loss).__name__}")
         X = check_features(X, "X", accept_sparse=True)
@@ -95,39 +104,55 @@ class WeightedSurrogateRisk:
         mask = np.ones(X.shape[1], dtype=bool) if penalized is None else np.asarray(penalized, dtype=bool)
         if mask.shape != (X.shape[1],):
             raise ValueError(f"penalized must be a boolean array of shape ({X.shape[1]},); got shape {mask.shape}")
-        self._set_data(loss, X, labels, weights, alpha, mask)
+        sample_weight = None if sample_weight is None else check_sample_weight(sample_weight, X.shape[0])
+        if not isinstance(fit_intercept, (bool, np.bool_)):
+            raise TypeError(f"fit_intercept must be a bool; got {fit_intercept!r}")
+        self._set_data(loss, X, labels, weights, alpha, mask, sample_weight, bool(fit_intercept))
 
     @classmethod
-    def _unchecked(cls, loss, X, labels, weights, alpha, mask):
+    def _unchecked(cls, loss, X, labels, weights, alpha, mask, sample_weight=None, fit_intercept=False):
         """The risk for inputs its caller has validated (X finite float64 or CSR, labels in {-1, +1}, weights > 0,
-        alpha >= 0, mask of shape (d,)): the path of :func:`fit_cost_sensitive`, which validates once."""
+        alpha >= 0, mask of shape (d,), sample_weight None or checked): the path of :func:`fit_cost_sensitive`,
+        which validates once."""
         risk = cls.__new__(cls)
-        risk._set_data(loss, X, labels, weights, alpha, mask)
+        risk._set_data(loss, X, labels, weights, alpha, mask, sample_weight, fit_intercept)
         return risk
 
-    def _set_data(self, loss, X, labels, weights, alpha, mask):
+    def _set_data(self, loss, X, labels, weights, alpha, mask, sample_weight, fit_intercept):
         self.loss = loss
         self.X = X
         self.y = np.asarray(labels, dtype=np.float64)
         sample_weights = np.where(self.y > 0, weights[0], weights[1])
+        if sample_weight is not None:
+            sample_weights = sample_weights * sample_weight
         self._signed_weights = sample_weights * self.y / sample_weights.sum()  # w_i y_i / sum_j w_j
         self._weights = sample_weights / sample_weights.sum()
         self.alpha = alpha
-        self._penalized = mask.astype(np.float64)
-        self.n_features = X.shape[1]
+        self.fit_intercept = fit_intercept
+        self._penalized = np.append(mask, False).astype(np.float64) if fit_intercept else mask.astype(np.float64)
+        self._d = X.shape[1]
+        self.n_features = X.shape[1] + int(fit_intercept)  # the length of theta
+
+    def scores(self, theta: np.ndarray) -> np.ndarray:
+        """f(x_i) for every row of X at one validated theta of shape (n_features,)."""
+        f = np.asarray(self.X @ theta[:self._d]).ravel()
+        return f + theta[self._d] if self.fit_intercept else f
 
     def value_and_gradient(self, theta) -> tuple[float, np.ndarray]:
-        """The objective and its gradient at one theta of shape (d,)."""
+        """The objective and its gradient at one theta of shape (n_features,)."""
         th, single = check_parameters(theta, self.n_features, "theta")
         if not single:
             raise ValueError(f"theta must have shape ({self.n_features},); got shape {np.shape(theta)}")
         th = th[0]
-        margins = self.y * np.asarray(self.X @ th).ravel()
+        margins = self.y * self.scores(th)
         with np.errstate(over="ignore", invalid="ignore"):
             phi, dphi = self.loss.value_and_derivative(margins, side="right")
             value = float(self._weights @ phi)
-            # d/dtheta phi(y_i theta^T x_i) = phi'(m_i) y_i x_i
-            gradient = np.asarray(self.X.T @ (self._signed_weights * dphi)).ravel()
+            # d/dtheta phi(y_i f(x_i)) = phi'(m_i) y_i (x_i, 1)
+            residual = self._signed_weights * dphi
+            gradient = np.asarray(self.X.T @ residual).ravel()
+            if self.fit_intercept:
+                gradient = np.append(gradient, residual.sum())
         if not (math.isfinite(value) and np.isfinite(gradient).all()):
             raise ValueError("theta: the weighted surrogate risk overflows (a margin is too large for the loss); "
                              "use a smaller theta or a larger penalty")
@@ -136,23 +161,26 @@ class WeightedSurrogateRisk:
 
 
 class CostSensitiveFit(NamedTuple):
-    """The result of :func:`fit_cost_sensitive`."""
+    """The result of :func:`fit_cost_sensitive`: the inner fit with the best training metric (the earliest among
+    equals)."""
 
     theta: np.ndarray  #: the direction (and intercept, if X has a column of ones)
     threshold: float  #: the exact threshold on theta^T x chosen on the training sample
     train_utility: float  #: the metric of sgn(theta^T x - threshold) on the training sample
-    weights: tuple  #: (w(+1), w(-1)) of the last inner fit
+    weights: tuple  #: (w(+1), w(-1)) of the kept inner fit
     utility_history: tuple  #: v_1, v_2, ...: the training metric after each inner fit (and its exact threshold)
     inner_iterations: tuple  #: L-BFGS iterations of each inner fit
     converged: bool  #: the metric changed by at most ``tol`` in the last step
+    selected: int = 0  #: the index in ``utility_history`` of the kept inner fit
 
 
 #: Defaults of :func:`fit_cost_sensitive`: inner fits at most, and the change of the training metric that stops them.
 MAX_LEVEL_ITER, LEVEL_TOL = 5, 1e-4
 
 
-def _penalty(C: float, n: int) -> float:
-    """alpha = 1 / (C n ln 2): ``LogisticRegression(C)``'s penalty for the mean loss in bits (module docstring)."""
+def _penalty(C: float, n: float) -> float:
+    """alpha = 1 / (C n ln 2): ``LogisticRegression(C)``'s penalty for the mean loss in bits (module docstring);
+    n is the sample size, or the sum of the sample weights (so that integer weights act as repeated rows)."""
     return 1.0 / (C * n * math.log(2.0))
 
 
@@ -173,7 +201,7 @@ def _minimize(risk: WeightedSurrogateRisk, theta0, max_iter, gtol):
 
 
 def fit_at_weights(loss, X, y, weights, *, C: float = 1.0, fit_intercept_column: bool = True, max_iter: int = 500,
-                   gtol: float = 1e-6, theta0=None) -> tuple[np.ndarray, int, bool]:
+                   gtol: float = 1e-6, theta0=None, sample_weight=None) -> tuple[np.ndarray, int, bool]:
     """One inner fit: minimise :class:`WeightedSurrogateRisk` at fixed class ``weights`` by L-BFGS-B.
 
     Returns (theta, iterations, converged).  Parameters as in :func:`fit_cost_sensitive`.
@@ -184,22 +212,31 @@ def fit_at_weights(loss, X, y, weights, *, C: float = 1.0, fit_intercept_column:
     labels = check_labels(y, "y", n_samples=X.shape[0])
     weights = tuple(check_real(w, "weights", low=0.0, low_inclusive=False) for w in weights)
     C = check_real(C, "C", low=0.0, low_inclusive=False)
+    sample_weight = None if sample_weight is None else check_sample_weight(sample_weight, X.shape[0])
     theta = np.zeros(X.shape[1]) if theta0 is None else check_parameters(theta0, X.shape[1], "theta0")[0][0].copy()
     return _fit_at_weights(loss, X, labels, weights, C, fit_intercept_column, int(max_iter),
-                           check_real(gtol, "gtol", low=0.0), theta)
+                           check_real(gtol, "gtol", low=0.0), theta, sample_weight)
 
 
-def _fit_at_weights(loss, X, labels, weights, C, fit_intercept_column, max_iter, gtol, theta):
-    """:func:`fit_at_weights` for validated inputs (labels in {-1, +1}, theta a fresh array of shape (d,))."""
-    n, d = X.shape
-    risk = WeightedSurrogateRisk._unchecked(loss, X, labels, weights, _penalty(C, n),
-                                            _penalized_columns(d, fit_intercept_column))
+def _risk(loss, X, labels, weights, C, fit_intercept_column, sample_weight, fit_intercept):
+    """The :class:`WeightedSurrogateRisk` of one inner fit, its penalty in ``LogisticRegression(C)``'s units."""
+    n = X.shape[0] if sample_weight is None else float(sample_weight.sum())
+    return WeightedSurrogateRisk._unchecked(loss, X, labels, weights, _penalty(C, n),
+                                            _penalized_columns(X.shape[1], fit_intercept_column), sample_weight,
+                                            fit_intercept)
+
+
+def _fit_at_weights(loss, X, labels, weights, C, fit_intercept_column, max_iter, gtol, theta, sample_weight=None,
+                    fit_intercept=False):
+    """:func:`fit_at_weights` for validated inputs (labels in {-1, +1}, theta a fresh array of shape (d,), or
+    (d + 1,) with ``fit_intercept``: the intercept as a parameter, X not copied)."""
+    risk = _risk(loss, X, labels, weights, C, fit_intercept_column, sample_weight, fit_intercept)
     return _minimize(risk, theta, max_iter, gtol)
 
 
 def fit_cost_sensitive(metric, loss, X, y, *, C: float = 1.0, fit_intercept_column: bool = True,
                        max_level_iter: int = MAX_LEVEL_ITER, tol: float = LEVEL_TOL, max_iter: int = 500, gtol: float = 1e-6,
-                       theta0=None) -> CostSensitiveFit:
+                       theta0=None, sample_weight=None) -> CostSensitiveFit:
     """Minimise the surrogate risk weighted at the Bayes threshold of the metric's value, iterated (module docstring).
 
     Parameters
@@ -224,10 +261,16 @@ def fit_cost_sensitive(metric, loss, X, y, *, C: float = 1.0, fit_intercept_colu
         L-BFGS-B's iteration limit and projected-gradient tolerance for each inner fit.
     theta0 : array_like of shape (d,) or None, keyword-only
         Start of the first inner fit (zeros by default); each later fit starts from the previous solution.
+    sample_weight : array_like of shape (n,) or None, keyword-only
+        Non-negative per-sample weights with a positive sum, in the risk, the penalty's sample size and the
+        training metric (integer weights act as repeated rows).
 
     Returns
     -------
     CostSensitiveFit
+        The inner fit whose training metric is the largest (the earliest of equals): a later reweighting never
+        makes the result worse on the training sample than an earlier one.  Where the training metric saturates
+        (separable training scores, d >= n) all fits tie and the first - equal class weights - is kept.
     """
     if not isinstance(metric, LinearFractionalMetric):
         raise TypeError(f"metric must be a LinearFractionalMetric; got {type(metric).__name__}")
@@ -243,25 +286,31 @@ def fit_cost_sensitive(metric, loss, X, y, *, C: float = 1.0, fit_intercept_colu
     if not isinstance(loss, SurrogateLoss):
         raise TypeError(f"loss must be a SurrogateLoss (lfverify.core); got {type(loss).__name__}")
     theta = np.zeros(d) if theta0 is None else check_parameters(theta0, d, "theta0")[0][0].copy()
+    sample_weight = None if sample_weight is None else check_sample_weight(sample_weight, n)
     return _fit_cost_sensitive(metric, loss, X, labels, C=C, fit_intercept_column=fit_intercept_column,
                                max_level_iter=int(max_level_iter), tol=tol, max_iter=int(max_iter), gtol=gtol,
-                               theta=theta)
+                               theta=theta, sample_weight=sample_weight)
 
 
 def _fit_cost_sensitive(metric, loss, X, labels, *, C, fit_intercept_column, max_level_iter, tol, max_iter, gtol,
-                        theta) -> CostSensitiveFit:
+                        theta, sample_weight=None, fit_intercept=False) -> CostSensitiveFit:
     """:func:`fit_cost_sensitive` for validated inputs (X finite float64 or CSR with at least 2 rows, labels in
-    {-1, +1}, the numbers checked, theta a fresh array of shape (d,)): the estimator's path after scikit-learn's
-    ``validate_data``, so that X is checked once per fit."""
+    {-1, +1}, the numbers checked, theta a fresh array of shape (d,) - (d + 1,) with ``fit_intercept``, the
+    intercept as a parameter -, sample_weight None or checked): the estimator's path after scikit-learn's
+    ``validate_data``, so that X is checked once per fit and never copied."""
     weights = (0.5, 0.5)  # the first fit: equal weights (delta = 1/2)
     history, iterations, converged, all_ok = [], [], False, True
+    best = None  # (choice, theta, weights, index) of the best training metric so far; ties keep the earlier
     for step in range(int(max_level_iter)):
-        theta, nit, ok = _fit_at_weights(loss, X, labels, weights, C, fit_intercept_column, max_iter, gtol, theta)
+        risk = _risk(loss, X, labels, weights, C, fit_intercept_column, sample_weight, fit_intercept)
+        theta, nit, ok = _minimize(risk, theta, max_iter, gtol)
         iterations.append(nit)
         all_ok &= ok
-        choice = _best_threshold(np.asarray(X @ theta).ravel(), labels, metric, 0.0)
+        choice = _best_threshold(risk.scores(theta), labels, metric, 0.0, sample_weight)
         converged = step > 0 and abs(choice.value - history[-1]) <= tol
         history.append(choice.value)
+        if best is None or choice.value > best[0].value:
+            best = (choice, theta, weights, step)
         if converged or step == max_level_iter - 1:
             break
         weights = bayes_level_weights(metric, choice.value)
@@ -270,8 +319,9 @@ def _fit_cost_sensitive(metric, loss, X, labels, *, C, fit_intercept_column, max
 
         warnings.warn(f"fit_cost_sensitive: L-BFGS-B stopped at max_iter = {max_iter} in some inner fit",
                       ConvergenceWarning, stacklevel=3)
+    choice, theta, weights, index = best
     return CostSensitiveFit(theta, choice.threshold, choice.value, weights, tuple(history), tuple(iterations),
-                            converged)
+                            converged, index)
 
 
 # ---------------------------------------------------------------------- reference twin (test oracle)

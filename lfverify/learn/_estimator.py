@@ -18,18 +18,19 @@ and two thresholds:
 * ``threshold="zero"``: predict sgn(theta^T x) (the paper);
 * ``threshold="refit"`` (default) - **an extension**: after the fit, the offset that maximises the empirical metric,
   found exactly (:func:`lfverify.learn.best_threshold`, one sort) on the training sample, or - with
-  ``threshold_cv=K`` - the fraction of positives chosen on K held-out folds and applied to the training scores
-  (:func:`lfverify.learn.positive_rate_from_folds`; K more fits, worth it where the training scores are
-  optimistic: the default ``threshold_cv="auto"`` takes 5 folds when n_samples < 10 n_features, e.g. madelon's
-  d = 500 with n = 2,080).  ERRATA.md explains why the paper's threshold 0 is not the Bayes one (Thms. 1, 2, 7
+  ``threshold_cv=K`` - on the pooled held-out scores of K fold models (K more fits, worth it where the training
+  scores are optimistic: the default ``threshold_cv="auto"`` takes 5 folds when n_samples < 10 n_features, e.g.
+  madelon's d = 500 with n = 2,080, and every p > n problem).  ERRATA.md explains why the paper's threshold 0 is not the Bayes one (Thms. 1, 2, 7
   fail at the kink).
 
 The defaults (cost-sensitive, refit, zeros start) are what docs/estimators.md ("Which estimator?") measured against
-scikit-learn's ``TunedThresholdClassifierCV(LogisticRegression())``; the paper's ERM start (``init="erm"``, a linear
+scikit-learn's ``TunedThresholdClassifierCV(LogisticRegression())`` on the paper's data, and what
+``benchmarks/estimator_regimes.py`` measures across regimes (n / d, prior, label noise, feature kinds, n to 10^6); the paper's ERM start (``init="erm"``, a linear
 SVM at C = 100) stays available, but costs seconds on adult and does not change Alg. 1's end point.
 
 It follows scikit-learn's conventions (``fit`` / ``predict`` / ``decision_function`` / ``score``,
-``get_params`` / ``set_params``, ``clone``; parameters are validated in ``fit``), accepts ``scipy.sparse`` input
+``get_params`` / ``set_params``, ``clone``; parameters are validated in ``fit``; ``fit(X, y, sample_weight)`` and
+``class_weight`` as scikit-learn defines them, with metadata routing's ``set_fit_request``), accepts ``scipy.sparse`` input
 (CSR, as scikit-learn's linear models), and works in ``GridSearchCV``, ``cross_val_score``,
 ``TunedThresholdClassifierCV`` and ``FixedThresholdClassifier`` (through ``decision_function``); ``score`` is the
 chosen metric, not accuracy.
@@ -57,6 +58,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import StratifiedKFold
 from sklearn.svm import LinearSVC
+from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -64,7 +66,7 @@ from lfverify.core._empirical import EmpiricalSurrogateUtility
 from lfverify.core._losses import tau_logistic
 from lfverify.core._metrics import LinearFractionalMetric, accuracy, f_beta, jaccard
 from lfverify.core._seeding import as_seed_sequence, child, int_seed
-from lfverify.core._validation import check_real
+from lfverify.core._validation import check_real, check_sample_weight
 from lfverify.learn._cost_sensitive import (
     LEVEL_TOL,
     MAX_LEVEL_ITER,
@@ -74,11 +76,9 @@ from lfverify.learn._cost_sensitive import (
 from lfverify.learn._optimize import METHODS, maximize_surrogate_utility
 from lfverify.learn._thresholds import (
     _best_threshold,
-    _positive_rate_from_folds,
-    threshold_for_positive_rate,
 )
 
-__all__ = ["LinearFractionalClassifier", "resolve_metric", "default_tau", "ERM_REGULARIZATION",
+__all__ = ["LinearFractionalClassifier", "FitQualityWarning", "resolve_metric", "default_tau", "ERM_REGULARIZATION",
            "hinge_erm_svm", "erm_initial_parameters", "OBJECTIVES", "THRESHOLDS"]
 
 #: The l2-regularization parameter lambda of the ERM baseline / initializer (App. C.2, "Baseline 1 (ERM)":
@@ -121,6 +121,34 @@ _AUTO_SAMPLES_PER_FEATURE = 10
 #: Default gradient tolerance of each objective's optimizer (``gtol=None``).
 _DEFAULT_GTOL = {"surrogate-utility": 1e-8, "cost-sensitive": 1e-4}
 _F_BETA_NAME = re.compile(r"^f_?(\d+(?:\.\d*)?|\.\d+)$")
+#: The parameters that act under one objective only, with their defaults there (``None`` means "the default").
+_OBJECTIVE_DEFAULTS = {
+    "cost-sensitive": {"C": 1.0},
+    "surrogate-utility": {"method": "bfgs", "learning_rate": 0.1, "max_phase1_iter": 1000, "split": "random"},
+}
+#: For each objective, the parameters that must stay None under it, and why.
+_INAPPLICABLE = {
+    "surrogate-utility": {"C": "Alg. 1 maximises U_hat without a penalty"},
+    "cost-sensitive": {name: "it is a setting of Alg. 1 on U_hat" for name in _OBJECTIVE_DEFAULTS["surrogate-utility"]},
+}
+
+
+def _check_both_classes_weighted(classes, y, weights, name) -> None:
+    """Refuse weights that leave a class with total weight 0 (the fit would see one class)."""
+    for label in classes:
+        if not weights[y == label].sum() > 0:
+            raise ValueError(f"{name} gives weight 0 to every sample of class {label!r}; both classes must carry "
+                             "weight")
+
+
+def _check_class_weight(class_weight) -> None:
+    """``class_weight`` as scikit-learn defines it: None, "balanced" or a dict {label: weight > 0}."""
+    if class_weight is None or (isinstance(class_weight, str) and class_weight == "balanced"):
+        return
+    if not isinstance(class_weight, dict):
+        raise ValueError(f"class_weight must be None, 'balanced' or a dict {{label: weight}}; got {class_weight!r}")
+    for label, weight in class_weight.items():
+        check_real(weight, f"class_weight[{label!r}]", low=0.0)
 
 
 def resolve_metric(metric) -> LinearFractionalMetric:
@@ -171,7 +199,8 @@ def default_tau(metric) -> float:
                      "explicitly (Thm. 7 gives the admissible range)")
 
 
-def erm_initial_parameters(X, y, *, fit_intercept: bool = True, regularization: float = ERM_REGULARIZATION):
+def erm_initial_parameters(X, y, *, fit_intercept: bool = True, regularization: float = ERM_REGULARIZATION,
+                           sample_weight=None):
     """The ERM minimizer trained by SVM (Sec. 6's initializer): hinge loss + l2 (:func:`hinge_erm_svm`, C = 1/lambda).
 
     Parameters
@@ -182,6 +211,8 @@ def erm_initial_parameters(X, y, *, fit_intercept: bool = True, regularization: 
         Append the SVM's intercept as the last coordinate (the estimator's intercept column).
     regularization : float > 0, keyword-only
         lambda of  (lambda / 2) ||w||^2 + sum_i max(0, 1 - y_i f(x_i)).
+    sample_weight : array_like of shape (n,) or None, keyword-only
+        Per-sample weights of the hinge terms (``LinearSVC.fit``'s).
 
     Returns
     -------
@@ -191,9 +222,13 @@ def erm_initial_parameters(X, y, *, fit_intercept: bool = True, regularization: 
     with warnings.catch_warnings():
         # liblinear's dual solver may stop at max_iter on hard data; any SVM solution is a valid start.
         warnings.simplefilter("ignore", ConvergenceWarning)
-        svm.fit(X, y)
+        svm.fit(X, y, sample_weight=sample_weight)
     theta = svm.coef_[0]
     return np.append(theta, svm.intercept_[0]) if fit_intercept else theta.copy()
+
+
+class FitQualityWarning(UserWarning):
+    """A fit that ended predicting a single class, or below the all-positive classifier on its training sample."""
 
 
 def _minority_count(y_signed) -> int:
@@ -216,27 +251,30 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         "zero": predict sgn(theta^T x) (Sec. 2).  "refit": shift the intercept by the threshold that maximises the
         metric (an extension; see ``threshold_cv``).
     threshold_cv : "auto", int >= 2 or None, default "auto"
-        With ``threshold="refit"``: ``None`` chooses the threshold exactly on the training sample; K chooses the
-        fraction of positives on K stratified held-out folds (K more fits of the same objective) and applies it
-        to the training scores (K is lowered to the smaller class count where that is below K).  ``"auto"``: 5
-        folds when n_samples < 10 n_features, where the training scores' optimism (of order d / n) moves the
-        threshold (madelon, d = 500, n = 2,080: test F_1 0.611 on the training sample, 0.663 with 5 folds), else
-        the training sample (one fit; adult: no difference).  Ignored with ``threshold="zero"``.
+        With ``threshold="refit"``: ``None`` chooses the threshold exactly on the training sample; K chooses it on
+        the pooled held-out scores of K stratified folds (K more fits of the same objective; K is lowered to the
+        smaller class count where that is below K).  ``"auto"``: 5 folds when n_samples < 10 n_features, where the
+        training scores' optimism (of order d / n) moves the threshold (madelon, d = 500, n = 2,080: test F_1
+        0.611 on the training sample, 0.667 with 5 folds; p > n: the training scores separate the classes), else
+        the training sample (one fit; adult: no difference).  With ``threshold="zero"`` only "auto" is accepted.
     tau : float in (0, 1] or None, default None
         Discrepancy of the tau-logistic loss phi (Sec. 6, Fig. 2); ``None`` = :func:`default_tau` (0.33 for
         F_1, 0.75 for Jaccard) for the surrogate utility and 1 for the cost-sensitive objective.
-    C : float > 0, default 1.0
-        Cost-sensitive objective only: inverse l2-penalty strength, as ``LogisticRegression(C)``.
-    method : {"bfgs", "gd"}, default "bfgs"
-        Surrogate utility only: phase 2 of Alg. 1, U-BFGS or U-GD (Alg. 2, normalized gradient ascent).
-    learning_rate : float > 0, default 0.1
-        Surrogate utility only: gamma of Alg. 2 / first step of phase 1 and of BFGS (the paper picks it from
-        {10, 0.1, 1e-3, 1e-5}).
+    C : float > 0 or None, default None
+        Cost-sensitive objective only (None: 1.0): inverse l2-penalty strength, as ``LogisticRegression(C)``.
+        Set under the surrogate utility it is refused (Alg. 1 has no penalty), as is every parameter below marked
+        "surrogate utility only" under the cost-sensitive objective.
+    method : {"bfgs", "gd"} or None, default None
+        Surrogate utility only (None: "bfgs"): phase 2 of Alg. 1, U-BFGS or U-GD (Alg. 2, normalized gradient
+        ascent).
+    learning_rate : float > 0 or None, default None
+        Surrogate utility only (None: 0.1): gamma of Alg. 2 / first step of phase 1 and of BFGS (the paper picks
+        it from {10, 0.1, 1e-3, 1e-5}).
     max_iter : int >= 0, default 100
         Alg. 1's phase-2 iterations (App. C.4's tables: 100; Sec. 6: 300), or the L-BFGS-B iterations of each
         cost-sensitive fit (>= 1).
-    max_phase1_iter : int >= 0, default 1000
-        Surrogate utility only: numerator-ascent steps allowed in Alg. 1's first loop.
+    max_phase1_iter : int >= 0 or None, default None
+        Surrogate utility only (None: 1000): numerator-ascent steps allowed in Alg. 1's first loop.
     gtol : float >= 0 or None, default None
         Gradient tolerance: Alg. 1 stops when ||grad U_hat|| <= gtol (None: 1e-8); each cost-sensitive fit stops
         when L-BFGS-B's projected gradient is <= gtol (None: 1e-4, ``LogisticRegression``'s tol).
@@ -246,14 +284,19 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         length n_features (+ 1 with ``fit_intercept``, the intercept last).  For the cost-sensitive objective it
         starts the first fit.
     fit_intercept : bool, default True
-        Append a constant-1 feature, so f(x) = w^T x + b.
+        Fit f(x) = w^T x + b (an unpenalised parameter; X is not copied, except by the surrogate utility, whose
+        U_hat appends a constant-1 feature).
     pos_label : label or None, default None
         The class treated as positive (+1) by the metric; ``None`` = the larger of the two labels
         (``classes_[1]``, scikit-learn's convention).
-    split : {"random", "first-half"}, default "random"
-        Surrogate utility only: how the training sample is divided into S_0 (numerator) and S_1 (denominator) of
-        Eq. (6): a random half drawn from ``random_state``, or the paper's first floor(n/2) rows (right when the
-        rows are already in random order).
+    split : {"random", "first-half"} or None, default None
+        Surrogate utility only (None: "random"): how the training sample is divided into S_0 (numerator) and S_1
+        (denominator) of Eq. (6): a random half drawn from ``random_state``, or the paper's first floor(n/2) rows
+        (right when the rows are already in random order).
+    class_weight : dict, "balanced" or None, default None
+        Weights of the classes, as scikit-learn defines them (``"balanced"``: n_samples / (2 * class count));
+        multiplied into ``sample_weight`` and used in every step of ``fit``, so the metric maximised is that of
+        the reweighted sample ("balanced" counts the classes with ``sample_weight``).
     random_state : None, int >= 0, SeedSequence or Generator, default None
         Seeds the random split, the "random" init and the folds of ``threshold_cv`` (a SeedSequence is used;
         same seed, same fit).
@@ -268,8 +311,6 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         The threshold on the fitted theta^T x + b (0 for ``threshold="zero"``).
     threshold_cv_ : int or None
         The folds the threshold was chosen on (``threshold_cv`` with "auto" resolved), None for the training sample.
-    positive_rate_ : float or None
-        The fraction of positives chosen on held-out folds (``threshold_cv``), else None.
     n_features_in_ : int
     metric_ : LinearFractionalMetric
     tau_ : float
@@ -285,18 +326,23 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
     f(x) when ``pos_label`` is ``classes_[1]`` and -f(x) otherwise.  ``predict`` applies sgn(f(x)) with
     sgn(0) = -1 to the positive class ``pos_label`` (Sec. 2).  Only binary problems are supported.
     A ``ConvergenceWarning`` is issued when Alg. 1's first phase cannot make the numerator positive, or when a
-    cost-sensitive fit stops at ``max_iter``.
+    cost-sensitive fit stops at ``max_iter``; a :class:`FitQualityWarning` when the fit predicts one class on its
+    training sample or scores below the all-positive classifier there.  Which regime each choice is for:
+    the cost-sensitive reweighting keeps its best inner fit (a refit at a small prior can lower the training
+    metric); the training-sample threshold is for n >= 10 d, the cross-fitted one for n < 10 d and p > n.
     """
 
     def __init__(self, metric="f1", objective="cost-sensitive", threshold="refit", threshold_cv="auto", tau=None,
-                 C=1.0, method="bfgs", learning_rate=0.1, max_iter=100, max_phase1_iter=1000, gtol=None,
-                 init="zeros", fit_intercept=True, pos_label=None, split="random", random_state=None):
+                 C=None, method=None, learning_rate=None, max_iter=100, max_phase1_iter=None, gtol=None,
+                 init="zeros", fit_intercept=True, pos_label=None, split=None, class_weight=None,
+                 random_state=None):
         self.metric = metric
         self.objective = objective
         self.threshold = threshold
         self.threshold_cv = threshold_cv
         self.tau = tau
         self.C = C
+        self.class_weight = class_weight
         self.method = method
         self.learning_rate = learning_rate
         self.max_iter = max_iter
@@ -316,26 +362,46 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ fitting
     def _validated_options(self):
+        """The checked options: (metric, tau, gtol, objective-specific settings with their defaults filled in).
+
+        A parameter that does not act under the chosen objective (or threshold) is refused when it is set, so that
+        e.g. a grid search over ``C`` of the paper's objective fails loudly instead of fitting the same model."""
         metric = resolve_metric(self.metric)
         if not isinstance(self.objective, str) or self.objective not in OBJECTIVES:
             raise ValueError(f"objective must be one of {OBJECTIVES}; got {self.objective!r}")
         if not isinstance(self.threshold, str) or self.threshold not in THRESHOLDS:
             raise ValueError(f"threshold must be one of {THRESHOLDS}; got {self.threshold!r}")
-        if self.threshold_cv is not None and not (isinstance(self.threshold_cv, str) and self.threshold_cv == "auto"):
-            if (isinstance(self.threshold_cv, bool) or not isinstance(self.threshold_cv, numbers.Integral)
-                    or self.threshold_cv < 2):
+        if not (isinstance(self.threshold_cv, str) and self.threshold_cv == "auto"):
+            if self.threshold_cv is not None and (isinstance(self.threshold_cv, bool)
+                                                  or not isinstance(self.threshold_cv, numbers.Integral)
+                                                  or self.threshold_cv < 2):
                 raise ValueError(f"threshold_cv must be 'auto', None or an int >= 2; got {self.threshold_cv!r}")
             if self.threshold != "refit":
-                raise ValueError(f"threshold_cv needs threshold='refit'; got threshold={self.threshold!r}")
+                raise ValueError(f"threshold_cv applies only with threshold='refit' (threshold='zero' chooses no "
+                                 f"threshold); got threshold_cv={self.threshold_cv!r} with "
+                                 f"threshold={self.threshold!r}")
+        inapplicable = _INAPPLICABLE[self.objective]
+        given = [name for name in inapplicable if getattr(self, name) is not None]
+        if given:
+            raise ValueError(f"{given[0]} does not act under objective={self.objective!r} "
+                             f"({inapplicable[given[0]]}); leave it None or choose the other objective; got "
+                             f"{given[0]}={getattr(self, given[0])!r}")
         if self.tau is not None:
             tau = check_real(self.tau, "tau", low=0.0, high=1.0, low_inclusive=False)
         else:
             tau = 1.0 if self.objective == "cost-sensitive" else default_tau(metric)
-        check_real(self.C, "C", low=0.0, low_inclusive=False)
-        if self.method not in METHODS:
-            raise ValueError(f"method must be one of {METHODS}; got {self.method!r}")
-        if not isinstance(self.split, str) or self.split not in _SPLITS:
-            raise ValueError(f"split must be one of {_SPLITS}; got {self.split!r}")
+        settings = {name: (default if getattr(self, name) is None else getattr(self, name))
+                    for name, default in _OBJECTIVE_DEFAULTS[self.objective].items()}
+        if "C" in settings:
+            settings["C"] = check_real(settings["C"], "C", low=0.0, low_inclusive=False)
+        if "method" in settings and settings["method"] not in METHODS:
+            raise ValueError(f"method must be one of {METHODS}; got {settings['method']!r}")
+        if "split" in settings and (not isinstance(settings["split"], str) or settings["split"] not in _SPLITS):
+            raise ValueError(f"split must be one of {_SPLITS}; got {settings['split']!r}")
+        if "learning_rate" in settings:
+            settings["learning_rate"] = check_real(settings["learning_rate"], "learning_rate", low=0.0,
+                                                   low_inclusive=False)
+        _check_class_weight(self.class_weight)
         if not isinstance(self.fit_intercept, (bool, np.bool_)):
             raise TypeError(f"fit_intercept must be a bool; got {self.fit_intercept!r}")
         if isinstance(self.init, str) and self.init not in _INITS:
@@ -345,13 +411,14 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
                                                    or self.max_iter < 1):
             raise ValueError(f"max_iter must be an int >= 1 for the cost-sensitive objective; got {self.max_iter!r}")
         gtol = _DEFAULT_GTOL[self.objective] if self.gtol is None else check_real(self.gtol, "gtol", low=0.0)
-        return metric, tau, gtol
+        return metric, tau, gtol, settings
 
-    def _initial_theta(self, X, y_signed, seq):
+    def _initial_theta(self, X, y_signed, weights, seq):
         n_params = X.shape[1] + int(bool(self.fit_intercept))
         if isinstance(self.init, str):
             if self.init == "erm":
-                return erm_initial_parameters(X, y_signed, fit_intercept=bool(self.fit_intercept))
+                return erm_initial_parameters(X, y_signed, fit_intercept=bool(self.fit_intercept),
+                                              sample_weight=weights)
             if self.init == "zeros":
                 return np.zeros(n_params)
             return np.random.default_rng(child(seq, 1)).standard_normal(n_params)
@@ -362,27 +429,37 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         return theta.copy()
 
     def _design(self, X):
-        """X with the intercept's column of ones appended (kept sparse for sparse X)."""
+        """X with the intercept's column of ones appended (kept sparse for sparse X): the surrogate-utility path
+        only, whose U_hat (Eq. (6)) takes theta^T x; the cost-sensitive path takes the intercept as a parameter and
+        never copies X."""
         if not self.fit_intercept:
             return X
         ones = np.ones((X.shape[0], 1))
         return sparse.hstack([X, ones], format="csr") if sparse.issparse(X) else np.hstack([X, ones])
 
-    def _fit_direction(self, Z, y_signed, theta0, metric, tau, gtol, seq):
-        """theta of the chosen objective on (Z, y) from theta0: (theta, result, iterations, converged)."""
+    def _linear_scores(self, X, theta) -> np.ndarray:
+        """theta[:d]^T x (+ theta[d], the intercept) for every row of X."""
+        d = X.shape[1]
+        f = np.asarray(X @ theta[:d], dtype=np.float64).ravel()
+        return f + theta[d] if self.fit_intercept else f
+
+    def _fit_direction(self, X, y_signed, weights, theta0, metric, tau, gtol, settings, seq):
+        """theta (intercept last) of the chosen objective on (X, y) from theta0: (theta, result, iterations,
+        converged)."""
         if self.objective == "cost-sensitive":
             # X was validated by validate_data and y mapped to {-1, +1}: the unchecked path (X checked once per fit)
-            result = _fit_cost_sensitive(metric, tau_logistic(tau), Z, y_signed, C=float(self.C),
-                                         fit_intercept_column=bool(self.fit_intercept),
-                                         max_level_iter=MAX_LEVEL_ITER, tol=LEVEL_TOL,
+            result = _fit_cost_sensitive(metric, tau_logistic(tau), X, y_signed, C=settings["C"],
+                                         fit_intercept_column=False, max_level_iter=MAX_LEVEL_ITER, tol=LEVEL_TOL,
                                          max_iter=int(self.max_iter), gtol=gtol,
-                                         theta=np.array(theta0, dtype=np.float64))
+                                         theta=np.array(theta0, dtype=np.float64), sample_weight=weights,
+                                         fit_intercept=bool(self.fit_intercept))
             return result.theta, result, int(sum(result.inner_iterations)), bool(result.converged)
-        objective = EmpiricalSurrogateUtility._unchecked(metric, tau_logistic(tau), Z, y_signed, split=self.split,
-                                                         seed=child(seq, 0))
-        result = maximize_surrogate_utility(objective, theta0, method=self.method,
-                                            learning_rate=self.learning_rate, max_iter=self.max_iter,
-                                            max_phase1_iter=self.max_phase1_iter, gtol=gtol, history=True)
+        objective = EmpiricalSurrogateUtility._unchecked(metric, tau_logistic(tau), self._design(X), y_signed,
+                                                         split=settings["split"], seed=child(seq, 0),
+                                                         sample_weight=weights)
+        result = maximize_surrogate_utility(objective, theta0, method=settings["method"],
+                                            learning_rate=settings["learning_rate"], max_iter=self.max_iter,
+                                            max_phase1_iter=settings["max_phase1_iter"], gtol=gtol, history=True)
         if not np.isfinite(result.surrogate_utility):
             warnings.warn(f"LinearFractionalClassifier: {result.message}; the parameters are those reached by "
                           "Alg. 1's first phase", ConvergenceWarning, stacklevel=3)
@@ -398,11 +475,13 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
             return _AUTO_THRESHOLD_FOLDS if folds else None
         return None if self.threshold_cv is None else int(self.threshold_cv)
 
-    def _cross_fitted_rate(self, X, Z, y_signed, theta0, theta, metric, tau, gtol, seq, n_folds):
-        """The fraction of positives chosen on ``threshold_cv`` stratified held-out folds.
+    def _cross_fitted(self, X, y_signed, weights, theta0, theta, metric, tau, gtol, settings, seq, n_folds):
+        """The held-out scores of models fitted on ``threshold_cv`` stratified folds.
 
         Each fold is fitted as the whole sample was: Alg. 1 from the same start (an ERM start is refitted on the
-        fold), or one cost-sensitive fit at the final weights starting from the final theta.
+        fold), or one cost-sensitive fit at the kept weights starting from the final theta - with weight 0 on the
+        held-out rows instead of a copy of the fold's rows.  Returns (held-out scores, labels, weights), one entry
+        per fold.
         """
         minority = _minority_count(y_signed)
         if minority < 2:
@@ -410,28 +489,89 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
                              f"smaller class has {minority}")
         folds = StratifiedKFold(n_splits=max(2, min(n_folds, minority)), shuffle=True,
                                 random_state=int_seed(child(seq, 2)))
-        scores, labels = [], []
+        scores, labels, held_weights = [], [], []
         for k, (rows, held) in enumerate(folds.split(np.zeros((y_signed.shape[0], 1)), y_signed)):
             if self.objective == "cost-sensitive":
-                fold_theta = _fit_at_weights(tau_logistic(tau), Z[rows], y_signed[rows],
-                                             self.optimization_result_.weights, float(self.C),
-                                             bool(self.fit_intercept), int(self.max_iter), gtol, theta.copy())[0]
+                in_fold = np.zeros(y_signed.shape[0])
+                in_fold[rows] = 1.0 if weights is None else weights[rows]
+                fold_theta = _fit_at_weights(tau_logistic(tau), X, y_signed, self.optimization_result_.weights,
+                                             settings["C"], False, int(self.max_iter), gtol, theta.copy(), in_fold,
+                                             bool(self.fit_intercept))[0]
             else:
-                start = (erm_initial_parameters(X[rows], y_signed[rows], fit_intercept=bool(self.fit_intercept))
+                start = (erm_initial_parameters(X[rows], y_signed[rows], fit_intercept=bool(self.fit_intercept),
+                                                sample_weight=None if weights is None else weights[rows])
                          if isinstance(self.init, str) and self.init == "erm" else theta0)
-                fold_theta = self._fit_direction(Z[rows], y_signed[rows], start, metric, tau, gtol,
-                                                 child(seq, 3 + k))[0]
-            scores.append(np.asarray(Z[held] @ fold_theta, dtype=np.float64).ravel())
+                fold_theta = self._fit_direction(X[rows], y_signed[rows], None if weights is None else weights[rows],
+                                                 start, metric, tau, gtol, settings, child(seq, 3 + k))[0]
+            scores.append(self._linear_scores(X[held], fold_theta))
             labels.append(y_signed[held])
-        return _positive_rate_from_folds(scores, labels, metric)
+            held_weights.append(None if weights is None else weights[held])
+        return scores, labels, held_weights
 
-    def fit(self, X, y):
+    @staticmethod
+    def _threshold_from_folds(fold_scores, fold_labels, fold_weights, metric) -> float:
+        """The threshold maximising the metric of the pooled held-out scores, on their own scale.
+
+        Each fold's model is fitted as the final one on (K - 1) / K of the sample, so its scores are on nearly the
+        final model's scale, and the threshold carries over, as in ``TunedThresholdClassifierCV``.  The earlier
+        rule (the held-out fraction of positives applied to the *training* scores) fails where those scores
+        separate the classes (n < d): the training quantile says nothing about new scores (FINDINGS.md).
+        """
+        weights = None if fold_weights[0] is None else np.concatenate(fold_weights)
+        return _best_threshold(np.concatenate(fold_scores), np.concatenate(fold_labels), metric, 0.0,
+                               weights).threshold
+
+    def _sample_weights(self, sample_weight, classes, y):
+        """The per-sample weights of the fit: ``sample_weight`` times the ``class_weight`` of each sample's class
+        (None when neither is given, so that the unweighted fit keeps its exact integer counts)."""
+        weights = None if sample_weight is None else check_sample_weight(sample_weight, y.shape[0])
+        if weights is not None:
+            _check_both_classes_weighted(classes, y, weights, "sample_weight")
+        if self.class_weight is not None:
+            # "balanced" counts the classes with the sample weights (as scikit-learn's linear models since 1.8), so
+            # that an integer weight still acts as repeated rows
+            per_class = compute_class_weight(self.class_weight, classes=classes, y=y, sample_weight=weights)
+            factor = per_class[np.searchsorted(classes, y)]
+            weights = factor if weights is None else weights * factor
+            _check_both_classes_weighted(classes, y, weights, "class_weight")
+        return weights
+
+    def _warn_if_degenerate(self, predicted, y_signed, weights, metric) -> None:
+        """Warn when the fitted classifier predicts one class only on its training sample, or when its training
+        metric is below the all-positive classifier's (which any threshold could have matched)."""
+        w = np.ones(y_signed.shape[0]) if weights is None else weights
+        total = float(w.sum())
+        positive = y_signed == 1
+        prior = float(w[positive].sum()) / total
+        tp = float(w[positive & predicted].sum()) / total
+        fp = float(w[~positive & predicted].sum()) / total
+        value = float(metric.value(tp, fp, prior, zero_division=0.0))
+        trivial = float(metric.value(prior, 1.0 - prior, prior, zero_division=0.0))
+        advice = ("try the defaults objective='cost-sensitive' with threshold='refit', class_weight='balanced', "
+                  "or more iterations (max_iter)")
+        if predicted.all() or not predicted.any():
+            which = "positive" if predicted.all() else "negative"
+            warnings.warn(f"LinearFractionalClassifier: the fitted classifier predicts every training sample "
+                          f"{which} (training {metric.name} {value:.4g}); {advice}", FitQualityWarning,
+                          stacklevel=3)
+        elif value < trivial:
+            warnings.warn(f"LinearFractionalClassifier: the training {metric.name} of the fit ({value:.4g}) is below "
+                          f"that of predicting every sample positive ({trivial:.4g}); {advice}", FitQualityWarning,
+                          stacklevel=3)
+
+    def fit(self, X, y, sample_weight=None):
         """Fit theta by the chosen objective, then the threshold.
 
         Parameters
         ----------
         X : array-like or scipy.sparse matrix of shape (n_samples, n_features), finite
         y : array-like of shape (n_samples,) with exactly two distinct labels
+        sample_weight : array-like of shape (n_samples,) or None, default None
+            Non-negative weights with a positive sum, used in every step of the fit (the objective, the penalty's
+            sample size, the threshold's weighted counts, the cross-fitted folds' fits and scores); multiplied by
+            ``class_weight``.  Rows of weight 0 are removed before the fit (so they change nothing, not even the
+            random split or the folds); an integer weight acts as that many repeated rows wherever the fit does
+            not draw folds or halves over rows (``threshold_cv=None`` with the cost-sensitive objective).
 
         Returns
         -------
@@ -440,10 +580,16 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         Raises
         ------
         ValueError
-            Unknown metric, objective, threshold or method, tau outside (0, 1], y with other than two classes,
-            empty or non-finite X.
+            Unknown metric, objective, threshold or method, a parameter set that does not act under the chosen
+            objective, tau outside (0, 1], y with other than two classes, empty or non-finite X, bad weights.
+
+        Warns
+        -----
+        FitQualityWarning
+            When the fitted classifier predicts a single class on its training sample, or its training metric is
+            below the all-positive classifier's (e.g. the paper's configuration collapsing at a small prior).
         """
-        metric, tau, gtol = self._validated_options()
+        metric, tau, gtol, settings = self._validated_options()
         X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse="csr")
         check_classification_targets(y)
         classes = np.unique(y)
@@ -455,35 +601,39 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         pos_label = classes[1] if self.pos_label is None else self.pos_label
         if pos_label not in classes:
             raise ValueError(f"pos_label must be one of the classes {classes.tolist()}; got {self.pos_label!r}")
+        weights = self._sample_weights(sample_weight, classes, y)
+        if weights is not None and not (weights > 0).all():
+            keep = weights > 0
+            X, y, weights = X[keep], y[keep], weights[keep]
         if X.shape[0] < 2:
             raise ValueError(f"X must have at least 2 samples (one for each half S_0, S_1); got {X.shape[0]}")
         y_signed = np.where(y == pos_label, 1, -1).astype(np.int8)
         seq = as_seed_sequence(self.random_state, "random_state")
-        Z = self._design(X)
-        theta0 = self._initial_theta(X, y_signed, seq)
-        theta, result, iterations, converged = self._fit_direction(Z, y_signed, theta0, metric, tau, gtol, seq)
+        theta0 = self._initial_theta(X, y_signed, weights, seq)
+        theta, result, iterations, converged = self._fit_direction(X, y_signed, weights, theta0, metric, tau, gtol,
+                                                                   settings, seq)
         self.optimization_result_ = result
-        shift, rate = 0.0, None
+        shift = 0.0
         minority = _minority_count(y_signed)
         n_folds = self._resolved_threshold_cv(X.shape[0], X.shape[1], minority)
         if self.threshold == "refit":
-            scores = np.asarray(Z @ theta).ravel()
+            scores = self._linear_scores(X, theta)
             if n_folds is None:
-                shift = _best_threshold(scores, y_signed, metric, 0.0).threshold
+                shift = _best_threshold(scores, y_signed, metric, 0.0, weights).threshold
             else:
-                rate = self._cross_fitted_rate(X, Z, y_signed, theta0, theta, metric, tau, gtol, seq, n_folds)
-                shift = threshold_for_positive_rate(scores, rate)
+                shift = self._threshold_from_folds(*self._cross_fitted(X, y_signed, weights, theta0, theta, metric,
+                                                                      tau, gtol, settings, seq, n_folds), metric)
         self.classes_ = classes
         self.pos_label_ = pos_label
         self.metric_ = metric
         self.tau_ = tau
         self.threshold_ = float(shift)
         self.threshold_cv_ = n_folds
-        self.positive_rate_ = rate
         self.coef_ = theta[:X.shape[1]].reshape(1, -1).copy()
         self.intercept_ = np.array([(theta[-1] if self.fit_intercept else 0.0) - float(shift)])
         self.n_iter_ = iterations
         self.converged_ = converged
+        self._warn_if_degenerate(self._linear_scores(X, theta) - shift > 0, y_signed, weights, metric)
         return self
 
     # ------------------------------------------------------------------ prediction

@@ -27,7 +27,7 @@ from typing import NamedTuple
 import numpy as np
 
 from lfverify.core._metrics import LinearFractionalMetric
-from lfverify.core._validation import check_labels, check_real
+from lfverify.core._validation import check_labels, check_real, check_sample_weight
 
 __all__ = ["ThresholdChoice", "best_threshold", "threshold_for_positive_rate", "positive_rate_from_folds"]
 
@@ -76,7 +76,7 @@ def _below_lowest(distinct: np.ndarray) -> float:
     return float(low)
 
 
-def best_threshold(scores, y, metric, *, reference: float = 0.0) -> ThresholdChoice:
+def best_threshold(scores, y, metric, *, reference: float = 0.0, sample_weight=None) -> ThresholdChoice:
     """The threshold t maximising the metric of "predict +1 iff score > t" on (scores, y), exactly.
 
     Parameters
@@ -89,6 +89,9 @@ def best_threshold(scores, y, metric, *, reference: float = 0.0) -> ThresholdCho
     reference : float, keyword-only
         Among thresholds giving the same, maximal metric value, the one closest to ``reference`` is returned
         (default 0: the paper's own threshold, so a classifier that is already optimal is left unchanged).
+    sample_weight : array_like of shape (n,) or None, keyword-only
+        Non-negative weights with a positive sum: TP, FP and the prior become weighted fractions (integer weights
+        give exactly the choice on the sample with each row repeated that many times).
 
     Returns
     -------
@@ -103,11 +106,13 @@ def best_threshold(scores, y, metric, *, reference: float = 0.0) -> ThresholdCho
     equal scores).  0/0 (possible only for metrics whose denominator vanishes) counts as 0.
     """
     s, labels = _check_scores(scores, y, metric)
-    return _best_threshold(s, labels, metric, check_real(reference, "reference"))
+    weights = None if sample_weight is None else check_sample_weight(sample_weight, s.size)
+    return _best_threshold(s, labels, metric, check_real(reference, "reference"), weights)
 
 
-def _best_threshold(s, labels, metric, reference) -> ThresholdChoice:
-    """:func:`best_threshold` for validated inputs (finite float64 scores, labels in {-1, +1} of the same size)."""
+def _best_threshold(s, labels, metric, reference, weights=None) -> ThresholdChoice:
+    """:func:`best_threshold` for validated inputs (finite float64 scores, labels in {-1, +1} of the same size;
+    ``weights`` None or checked by :func:`check_sample_weight`)."""
     n = s.size
     order = np.argsort(-s, kind="stable")
     sorted_scores = s[order]
@@ -115,10 +120,18 @@ def _best_threshold(s, labels, metric, reference) -> ThresholdChoice:
     # Cut k predicts the first k sorted samples positive; only cuts between distinct values are attainable.
     ends = np.flatnonzero(np.append(sorted_scores[:-1] > sorted_scores[1:], True)) + 1  # k after each value
     cuts = np.concatenate([[0], ends])
-    true_positives = np.concatenate([[0], np.cumsum(positive)])[cuts]
-    false_positives = cuts - true_positives
-    values = np.atleast_1d(metric.value_from_counts(true_positives, false_positives, int(positive.sum()), n,
-                                                    zero_division=0.0))
+    if weights is None:  # exact integer counts
+        true_positives = np.concatenate([[0], np.cumsum(positive)])[cuts]
+        false_positives = cuts - true_positives
+        values = np.atleast_1d(metric.value_from_counts(true_positives, false_positives, int(positive.sum()), n,
+                                                        zero_division=0.0))
+    else:  # weighted fractions: cumulative weights of the positives and negatives above each cut
+        w = weights[order]
+        cum_positive = np.concatenate([[0.0], np.cumsum(np.where(positive, w, 0.0))])
+        cum_negative = np.concatenate([[0.0], np.cumsum(np.where(positive, 0.0, w))])
+        total = cum_positive[-1] + cum_negative[-1]  # (metric.value allows 1e-12 of rounding in the fractions)
+        values = np.atleast_1d(metric.value(cum_positive[cuts] / total, cum_negative[cuts] / total,
+                                            cum_positive[-1] / total, zero_division=0.0))
     distinct = sorted_scores[ends - 1]  # the distinct values, decreasing
     thresholds = np.empty(cuts.size)
     thresholds[0] = distinct[0]
