@@ -227,7 +227,7 @@ def check_sample_weight(sample_weight, n_samples: int, name: str = "sample_weigh
     bad = ~np.isfinite(weights) | (weights < 0)
     if bad.any():
         i = int(np.argmax(bad))
-        raise ValueError(f"{name} must hold finite non-negative weights; got {weights[i]!r} at index {i}")
+        raise ValueError(f"{name} must hold finite non-negative weights; got {float(weights[i])!r} at index {i}")
     if not weights.sum() > 0:
         raise ValueError(f"{name} must have a positive sum (some sample must carry weight); got all zeros")
     return weights
