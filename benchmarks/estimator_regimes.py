@@ -379,6 +379,7 @@ def run_cell(cell: dict, plan: dict, splits: int) -> dict:
     memory = {"ours:f1": peak_fit_bytes(LinearFractionalClassifier(metric="f1", random_state=seed), X, y),
               "logreg": peak_fit_bytes(LogisticRegression(), X, y)}
     memory["ratio"] = memory["ours:f1"] / memory["logreg"]
+    memory["x_bytes"] = int(X.data.nbytes + X.indices.nbytes + X.indptr.nbytes if sparse.issparse(X) else X.nbytes)
     return {"key": key, "cell": {k: cell[k] for k in ("features", "n", "d", "prior", "flip")},
             "d_total": problem.d_total, "intercept": problem.b, "score_scale": problem.scale,
             "seed_key": list(text_key(key)), "splits": records, "peak_bytes": memory,
@@ -532,7 +533,10 @@ def build_report(plan, axes, results, settings) -> tuple[str, dict]:
         lines.append(f"- largest fit-time ratio ours / LogisticRegression: {time_max[0]:.2f} "
                      f"({METRIC_NAMES[time_max[2]]}, {time_max[1]})")
     if mem_max:
-        lines.append(f"- largest peak-memory ratio ours (F1) / LogisticRegression: {mem_max[0]:.2f} ({mem_max[1]})")
+        pb = results[mem_max[1]]["peak_bytes"]
+        lines.append(f"- largest peak-memory ratio ours (F1) / LogisticRegression: {mem_max[0]:.2f} ({mem_max[1]}: "
+                     f"{pb['ours:f1'] / 2**20:.1f} MiB against {pb['logreg'] / 2**20:.1f} MiB; the training X itself "
+                     f"{pb.get('x_bytes', float('nan')) / 2**20:.1f} MiB)")
     for var, s in slopes.items():
         if s:
             lines.append(f"- fit time against {var} (log-log slope, 1 = linear): ours (F1) {s['ours_f1_slope']:.2f}, "
@@ -587,7 +591,7 @@ def draw_figure(plan, axes, summaries, results, path, settings):
         panel.set_xlabel(AXIS_LABELS[axis])
         panel.set_ylabel("test metric: ours - best peer")
         panel.set_title(f"axis: {axis}", fontsize=10)
-        panel.legend(fontsize=7, loc="lower left")
+        panel.legend(fontsize=7, loc="best")
     for panel in list(grid.flat)[n_axes:]:
         panel.set_visible(False)
     fig.suptitle("LinearFractionalClassifier vs. the best linear peer per cell (mean over "
@@ -623,6 +627,10 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         return _run(args, argv)
+    except KeyboardInterrupt:
+        print(f"estimator_regimes: interrupted; the finished cells are in {args.json} (continue with --resume)",
+              file=sys.stderr)
+        return 130
     except Exception as exc:
         print(f"estimator_regimes: error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
