@@ -1,5 +1,7 @@
-"""Regimes benchmark of LinearFractionalClassifier (issue 29, item 1): where a linear classifier for a
-linear-fractional metric can fail, against the linear peers a practitioner would use, measured in the same run.
+"""Regimes benchmark of LinearFractionalClassifier against the linear peers, in the same run (issue 29, item 1).
+
+It sweeps the regimes where a linear classifier for a linear-fractional metric can fail, against the linear
+peers a practitioner would use.
 
 Design: a one-axis-at-a-time sweep around one base cell.  The base cell is dense Gaussian features, n = 20,000
 training rows, d = 20, a positive prior of 0.1 and a label-flip rate of 0.05; each axis changes one setting of the
