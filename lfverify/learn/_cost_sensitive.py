@@ -119,14 +119,16 @@ class WeightedSurrogateRisk:
         return risk
 
     def _set_data(self, loss, X, labels, weights, alpha, mask, sample_weight, fit_intercept):
+        # Two arrays of n elements are kept (the normalised weights and the sign of y), and each evaluation uses four
+        # more (the margins and the loss's workspace): the fit's peak memory, with no copy of X (issue 29).
         self.loss = loss
         self.X = X
-        self.y = np.asarray(labels, dtype=np.float64)
-        sample_weights = np.where(self.y > 0, weights[0], weights[1])
+        self._negative = np.asarray(labels) < 0
+        sample_weights = np.where(self._negative, weights[1], weights[0])
         if sample_weight is not None:
-            sample_weights = sample_weights * sample_weight
-        self._signed_weights = sample_weights * self.y / sample_weights.sum()  # w_i y_i / sum_j w_j
-        self._weights = sample_weights / sample_weights.sum()
+            sample_weights *= sample_weight
+        sample_weights /= sample_weights.sum()
+        self._weights = sample_weights  # w_i / sum_j w_j
         self.alpha = alpha
         self.fit_intercept = fit_intercept
         self._penalized = np.append(mask, False).astype(np.float64) if fit_intercept else mask.astype(np.float64)
@@ -134,9 +136,11 @@ class WeightedSurrogateRisk:
         self.n_features = X.shape[1] + int(fit_intercept)  # the length of theta
 
     def scores(self, theta: np.ndarray) -> np.ndarray:
-        """f(x_i) for every row of X at one validated theta of shape (n_features,)."""
-        f = np.asarray(self.X @ theta[:self._d]).ravel()
-        return f + theta[self._d] if self.fit_intercept else f
+        """f(x_i) for every row of X at one validated theta of shape (n_features,) (a fresh array)."""
+        f = np.asarray(self.X @ theta[:self._d], dtype=np.float64).ravel()
+        if self.fit_intercept:
+            f += theta[self._d]
+        return f
 
     def value_and_gradient(self, theta) -> tuple[float, np.ndarray]:
         """The objective and its gradient at one theta of shape (n_features,)."""
@@ -144,12 +148,16 @@ class WeightedSurrogateRisk:
         if not single:
             raise ValueError(f"theta must have shape ({self.n_features},); got shape {np.shape(theta)}")
         th = th[0]
-        margins = self.y * self.scores(th)
+        margins = self.scores(th)
+        np.negative(margins, out=margins, where=self._negative)  # y_i f(x_i)
         with np.errstate(over="ignore", invalid="ignore"):
-            phi, dphi = self.loss.value_and_derivative(margins, side="right")
+            if np.isnan(margins).any():
+                raise ValueError("theta: the margins y theta^T x are not numbers (inf - inf); use a smaller theta")
+            phi, dphi = self.loss._value_and_derivative(margins, True, np.empty((3, margins.size)))
             value = float(self._weights @ phi)
-            # d/dtheta phi(y_i f(x_i)) = phi'(m_i) y_i (x_i, 1)
-            residual = self._signed_weights * dphi
+            # d/dtheta phi(y_i f(x_i)) = phi'(m_i) y_i (x_i, 1): the residual w_i y_i phi'(m_i), in place
+            residual = np.multiply(dphi, self._weights, out=dphi)
+            np.negative(residual, out=residual, where=self._negative)
             gradient = np.asarray(self.X.T @ residual).ravel()
             if self.fit_intercept:
                 gradient = np.append(gradient, residual.sum())
@@ -306,7 +314,10 @@ def _fit_cost_sensitive(metric, loss, X, labels, *, C, fit_intercept_column, max
         theta, nit, ok = _minimize(risk, theta, max_iter, gtol)
         iterations.append(nit)
         all_ok &= ok
-        choice = _best_threshold(risk.scores(theta), labels, metric, 0.0, sample_weight)
+        scores = risk.scores(theta)
+        del risk  # its arrays of n elements are not needed while the threshold is chosen (peak memory)
+        choice = _best_threshold(scores, labels, metric, 0.0, sample_weight)
+        del scores
         converged = step > 0 and abs(choice.value - history[-1]) <= tol
         history.append(choice.value)
         if best is None or choice.value > best[0].value:

@@ -626,9 +626,10 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         minority = _minority_count(y_signed)
         n_folds = self._resolved_threshold_cv(X.shape[0], X.shape[1], minority)
         if self.threshold == "refit":
-            scores = self._linear_scores(X, theta)
             if n_folds is None:
-                shift = _best_threshold(scores, y_signed, metric, 0.0, weights).threshold
+                # the cost-sensitive fit chose this very threshold on the training scores (one sort saved)
+                shift = (result.threshold if self.objective == "cost-sensitive" else
+                         _best_threshold(self._linear_scores(X, theta), y_signed, metric, 0.0, weights).threshold)
             else:
                 shift = self._threshold_from_folds(*self._cross_fitted(X, y_signed, weights, theta0, theta, metric,
                                                                       tau, gtol, settings, seq, n_folds), metric)
