@@ -272,8 +272,6 @@ def _fit_remedy(method, metric_name, config, X_train, y_train, seed):
     clf = LinearFractionalClassifier(metric=metric_name, random_state=seed, **options).fit(X_train, y_train)
     info = {"iterations": int(clf.n_iter_), "converged": bool(clf.converged_), "threshold": float(clf.threshold_),
             "threshold_cv": clf.threshold_cv_}
-    if clf.positive_rate_ is not None:
-        info["positive_rate"] = float(clf.positive_rate_)
     return clf, info
 
 
