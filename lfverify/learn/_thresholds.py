@@ -110,8 +110,9 @@ def best_threshold(scores, y, metric, *, reference: float = 0.0, sample_weight=N
     return _best_threshold(s, labels, metric, check_real(reference, "reference"), weights)
 
 
-#: Cuts whose metric is evaluated at once: bounds the temporaries of ``metric.value`` (several arrays per cut).
-_CHUNK = 1 << 13
+#: Cuts whose metric is evaluated at once: bounds the temporaries of ``metric.value`` (several arrays per cut); at
+#: 8,192 they were the largest allocation of a fit at n = 10,000 (peak 2.5x LogisticRegression's; 1.45x at 2,048).
+_CHUNK = 1 << 11
 
 
 def _best_threshold(s, labels, metric, reference, weights=None) -> ThresholdChoice:
