@@ -118,18 +118,24 @@ def main(argv=None) -> int:
                     print(f"lfverify: error: {closed} is closed; nothing was run: redirect it to a file or "
                           "/dev/null instead", file=stream, flush=True)
         return 2
+    stop = None
     with guarded_streams() as (out, err, say):
-        status = _main(argv, say)
+        try:
+            status = _main(argv, say)
+        except SystemExit as exc:  # argparse's --help, --version and usage errors end this way
+            stop, status = exc, exc.code
         failed = next((s.failure for s in (out, err) if s.failure is not None), None)
         if failed is None:
             with contextlib.suppress(StreamFailure):
                 out.flush()  # stdout is block-buffered into a file: a full disk shows here
                 err.flush()
             failed = next((s.failure for s in (out, err) if s.failure is not None), None)
-        if failed is not None and status in (0, 1):  # a lost line is never a success
-            command = _chosen_command(argv) or ""
-            say(f"lfverify {command}: {classify(failed)[1]}".replace("  ", " "))
-            status = 2
+        if failed is not None and status in (0, 1, None):  # a lost line is never a success
+            command = _chosen_command(argv)
+            say(f"lfverify{' ' + command if command else ''}: {classify(failed)[1]}")
+            return 2
+    if stop is not None:
+        raise stop
     return status
 
 
@@ -137,11 +143,14 @@ def _main(argv, say) -> int:
     parser = build_parser(argv)
     try:
         args = parser.parse_args(argv)
-    except StreamFailure:  # --help or --version into a full or broken stream
+    except StreamFailure as exc:  # --help or a usage message into a full or broken stream
+        say(f"lfverify: {classify(exc)[1]}")
         return 2
     if args.command is None:
-        with contextlib.suppress(StreamFailure):
+        try:
             parser.print_help()
+        except StreamFailure as exc:
+            say(f"lfverify: {classify(exc)[1]}")
         return 2
     debug = getattr(args, "debug", False)
     start_clock()  # the progress lines of the command count from here
