@@ -155,8 +155,9 @@ def test_path_arguments_are_checked_by_kind_before_any_work(tmp_path, monkeypatc
         "  ": "--out: an empty path ('  '); give the folder explicitly, e.g. --out ./results",
     }
     for value, message in cases.items():
-        with pytest.raises(ValueError, match=f"^{message}$".replace("(", r"\(").replace(")", r"\)").replace(".", r"\.")):
+        with pytest.raises(ValueError) as raised:
             check_path_argument(value, "--out")
+        assert str(raised.value) == message
     Path("dangling").symlink_to("nowhere")
     Path("loop").symlink_to("loop")
     Path("under-loop").symlink_to("loop")

@@ -873,7 +873,8 @@ def test_the_dask_executor_closes_its_client_and_local_cluster_within_the_stop_t
         first = min(futures, key=submitted.index)  # the first submitted finishes first
         return {first}, set(futures) - {first}
 
-    fake = SimpleNamespace(LocalCluster=LocalCluster, Client=Client, wait=wait, KilledWorker=type("KW", (Exception,), {}))
+    fake = SimpleNamespace(LocalCluster=LocalCluster, Client=Client, wait=wait,
+                           KilledWorker=type("KilledWorker", (Exception,), {}))
     monkeypatch.setattr(executors, "_import_distributed", lambda: fake)
     monkeypatch.setattr(DaskExecutor, "check", lambda self: calls.append(("check", self.address)))
     executor = DaskExecutor(n_workers=2) if address is None else DaskExecutor(address, connect_timeout=7.5)

@@ -5,8 +5,8 @@ The content goes to a temporary file in the destination folder, which then repla
 removed and the destination keeps its previous content.  The destination is found by
 :func:`lfverify.io.write_target`: a symbolic link is written through (the link stays, the file it points to is
 replaced in its own folder), and only regular files are ever replaced - a folder, FIFO, device node, socket,
-dangling link or link loop at the destination is refused before anything is written.  :func:`atomic_path` serves writers that need a file
-name (``savefig``); the two ``write_*`` functions are built on it.
+dangling link or link loop at the destination is refused before anything is written.  :func:`atomic_path` serves
+writers that need a file name (``savefig``); the two ``write_*`` functions are built on it.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """The one door to the file system: what lfverify reads, writes or is given as a path goes through here.
 
-* :func:`read_bytes` / :func:`read_text` - read a *regular* file.  The file's kind is checked before it is read,
-  and the open itself never blocks: the path is opened with ``O_NONBLOCK`` and checked again with ``fstat`` on the
-  open descriptor, so a named pipe (FIFO) opens at once and is refused instead of waiting forever for a writer; a
-  device or a socket is refused before it is opened.  Symbolic links are followed.
+* :func:`read_bytes` / :func:`read_text` / :func:`open_regular` - read a *regular* file.  The file's kind is
+  checked before it is read, and the open itself never blocks: the path is opened with ``O_NONBLOCK`` and checked
+  again with ``fstat`` on the open descriptor, so a named pipe (FIFO) opens at once and is refused instead of
+  waiting forever for a writer; a device or a socket is refused before it is opened.  Symbolic links are followed.
 * :func:`write_target` - where a write to ``path`` lands.  A symbolic link is *written through*: the link stays
   and the file it points to gets the new content (replaced atomically in the target's folder).  A dangling link,
   a link loop, and a destination that is a folder, a FIFO, a device or a socket are refused: lfverify only ever
@@ -24,8 +24,8 @@ import os
 import stat
 from pathlib import Path
 
-__all__ = ["NotARegularFile", "file_kind", "read_bytes", "read_text", "write_target", "check_path_argument",
-           "special_files_in"]
+__all__ = ["NotARegularFile", "file_kind", "open_regular", "read_bytes", "read_text", "write_target",
+           "check_path_argument", "special_files_in"]
 
 _KINDS = ((stat.S_ISREG, "a regular file"), (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"),
           (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"),
@@ -84,8 +84,19 @@ def read_bytes(path) -> bytes:
     OSError
         If it cannot be opened or read.
     """
-    with os.fdopen(_open_regular(path), "rb") as fh:
+    with open_regular(path) as fh:
         return fh.read()
+
+
+def open_regular(path):
+    """A binary file object reading the regular file ``path`` (links followed), for reads in blocks.
+
+    Raises
+    ------
+    NotARegularFile
+        If ``path`` is a folder, a FIFO, a device or a socket (checked without blocking).
+    """
+    return os.fdopen(_open_regular(path), "rb")
 
 
 def read_text(path, encoding: str = "utf-8", errors: str = "strict") -> str:

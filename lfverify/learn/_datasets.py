@@ -47,6 +47,7 @@ from typing import NamedTuple
 import numpy as np
 
 from lfverify.core._validation import check_features
+from lfverify.io._files import open_regular
 from lfverify.io._progress import Progress
 from lfverify.learn._fetch import (
     HOW_TO_GET_DATA,
@@ -356,7 +357,7 @@ def fetch_datasets(names=None, *, root=None, timeout=None, progress=None) -> lis
 # ---------------------------------------------------------------------- checksums
 def _sha256(path: Path) -> str:
     digest = hashlib.sha256()
-    with open(path, "rb") as fh:
+    with open_regular(path) as fh:  # a FIFO or device in place of a data file is refused, never read
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()

@@ -117,9 +117,12 @@ def _sigint_held():
 
 
 def _process_worker_initializer(parent_pid: int) -> None:
-    """Initializer of the process pool's workers: exit with the parent, leave Ctrl-C to it, one BLAS thread."""
+    """Initializer of the process pool's workers: exit with the parent, leave Ctrl-C and SIGHUP (a closed terminal
+    reaches the whole process group) to it, one BLAS thread."""
     _exit_with_parent(parent_pid)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
     _single_threaded_blas()
 
 
