@@ -328,14 +328,15 @@ def test_dask_logs_stay_off_the_terminal_unless_debug(monkeypatch):
     import logging
 
     monkeypatch.delenv("DASK_LOGGING__DISTRIBUTED", raising=False)
-    logger = logging.getLogger("distributed")
-    before = logger.level
+    client = logging.getLogger("distributed.client")  # sets its own level in distributed's configuration
+    client.setLevel(logging.WARNING)
+    assert client.isEnabledFor(logging.ERROR)
     with quiet_cluster_logs(debug=False):
-        assert not logger.isEnabledFor(logging.CRITICAL)
+        assert not client.isEnabledFor(logging.CRITICAL)
         assert os.environ["DASK_LOGGING__DISTRIBUTED"] == "critical"  # for the LocalCluster's worker processes
-    assert logger.level == before and "DASK_LOGGING__DISTRIBUTED" not in os.environ
+    assert client.isEnabledFor(logging.ERROR) and "DASK_LOGGING__DISTRIBUTED" not in os.environ
     with quiet_cluster_logs(debug=True):
-        assert logger.level == before
+        assert client.isEnabledFor(logging.ERROR)
 
 
 # ------------------------------------------------------------------------------------------ killed workers

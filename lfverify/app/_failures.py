@@ -190,23 +190,22 @@ def signals_as_exceptions():
 
 @contextlib.contextmanager
 def quiet_cluster_logs(debug: bool):
-    """Dask's log messages (its loggers ``distributed`` and ``dask``) stay off the terminal unless ``debug``: the
-    failure they describe reaches the user as one line.  Also set for the worker processes a LocalCluster starts
-    (through the environment, ``DASK_LOGGING__DISTRIBUTED``)."""
+    """Dask's log messages stay off the terminal unless ``debug``: the failure they describe reaches the user as one
+    line.  lfverify itself does not log, so every log record of the process is dropped for the block
+    (``logging.disable``: ``distributed.client`` and its siblings set their own levels and share one handler, so
+    raising the level of ``distributed`` alone is not enough); the worker processes a LocalCluster starts get the
+    same through the environment (``DASK_LOGGING__DISTRIBUTED=critical``)."""
     if debug:
         yield
         return
-    loggers = [logging.getLogger(name) for name in ("distributed", "dask")]
-    levels = [logger.level for logger in loggers]
+    disabled = logging.root.manager.disable
     previous = os.environ.get("DASK_LOGGING__DISTRIBUTED")
     os.environ["DASK_LOGGING__DISTRIBUTED"] = "critical"
-    for logger in loggers:
-        logger.setLevel(logging.CRITICAL + 1)
+    logging.disable(logging.CRITICAL)
     try:
         yield
     finally:
-        for logger, level in zip(loggers, levels):
-            logger.setLevel(level)
+        logging.disable(disabled)
         if previous is None:
             os.environ.pop("DASK_LOGGING__DISTRIBUTED", None)
         else:
