@@ -683,7 +683,7 @@ def build_round2(battery: Battery, data_available: bool):
                 second_while_running([*quick, "--workers", "1"]))
     battery.add("two-processes", "another seed while it runs (refused, for any reason)",
                 second_while_running([*SMOKE, "--seed", "9"], holder=False))
-    battery.add("two-processes", "the same settings, serial, while it runs", second_while_running([*SMOKE_ANYWHERE[:3],
+    battery.add("two-processes", "the same settings, serial, while it runs", second_while_running([*SMOKE_ANYWHERE[:2],
                 "--quick", "--no-figures", "--serial"]))
 
     # 10. faults of the environment -------------------------------------------------------------
