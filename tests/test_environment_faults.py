@@ -324,6 +324,27 @@ def test_a_real_sighup_during_a_command_exits_129_with_one_line(monkeypatch, cap
     assert seen == [cli._terminate] and signal.getsignal(signal.SIGHUP) is previous
 
 
+def test_a_closed_terminal_sighup_to_the_whole_group_is_one_line_and_no_worker_survives(tmp_path):
+    """SIGHUP reaches every process of the group: the workers and multiprocessing's resource tracker ignore it (the
+    tracker used to die and be relaunched with KeyError tracebacks), the parent stops the workers and says so."""
+    proc = subprocess.Popen([*CLI, "simulate", "uniform-convergence", "--quick", "--no-figures", "--workers", "2",
+                             "--out", str(tmp_path / "o")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        assert battery.wait_for_descendants(proc, 3), "the run ended before its workers started"
+        time.sleep(1.0)
+        seen = battery.descendants(proc.pid)
+        os.killpg(proc.pid, signal.SIGHUP)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 129 and "Traceback" not in err and "relaunching" not in err, err
+    assert err.splitlines()[-1] == (f"lfverify simulate: interrupted (SIGHUP: the terminal closed); the workers were "
+                                    f"stopped and {KEPT}")
+    assert battery.survivors(seen, 15) == []
+
+
 def test_dask_logs_stay_off_the_terminal_unless_debug(monkeypatch):
     import logging
 

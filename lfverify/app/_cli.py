@@ -35,6 +35,7 @@ from lfverify.app._failures import (
 from lfverify.io._files import check_path_argument
 from lfverify.io._output_folder import holding_output_folders
 from lfverify.io._progress import start_clock
+from lfverify.parallel import start_resource_tracker
 
 #: name -> (one-line help, the module that defines its ``add_arguments(parser)`` and ``run(args)``).  A command's
 #: module imports the wings it needs (SymPy, scikit-learn, ...); only the command being run is loaded, so that
@@ -139,7 +140,26 @@ def main(argv=None) -> int:
     return status
 
 
+#: Commands that run worker processes: multiprocessing's resource tracker is started before their modules load.
+WORKER_COMMANDS = ("verify", "simulate", "bench")
+
+
 def _main(argv, say) -> int:
+    command = _chosen_command(argv)
+    with signals_as_exceptions():  # from the start: a command's imports take seconds, a SIGHUP may come meanwhile
+        try:
+            return _run(argv, say)
+        except (Interrupted, KeyboardInterrupt) as exc:  # before the command ran (its own endings: see _run)
+            if "--debug" in argv:
+                raise
+            status, text = classify(exc)
+            say(f"lfverify{' ' + command if command else ''}: {text}")
+            return status
+
+
+def _run(argv, say) -> int:
+    if _chosen_command(argv) in WORKER_COMMANDS:
+        start_resource_tracker()  # before scikit-learn's import starts it without SIGHUP ignored
     parser = build_parser(argv)
     try:
         args = parser.parse_args(argv)
@@ -155,8 +175,7 @@ def _main(argv, say) -> int:
     debug = getattr(args, "debug", False)
     start_clock()  # the progress lines of the command count from here
     try:
-        with signals_as_exceptions(), quiet_cluster_logs(debug), \
-                holding_output_folders(" ".join(["lfverify", *argv]), {"out": "--out"}):
+        with quiet_cluster_logs(debug), holding_output_folders(" ".join(["lfverify", *argv]), {"out": "--out"}):
             _check_path_options(args)
             return command_module(args.command).run(args)
     except BaseException as exc:  # noqa: BLE001 - every ending is classified in lfverify.app._failures

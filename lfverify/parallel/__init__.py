@@ -12,8 +12,9 @@ from lfverify.parallel._executors import (
     ProcessExecutor,
     SerialExecutor,
     make_executor,
+    start_resource_tracker,
 )
 from lfverify.parallel._faults import EnvironmentFault, describe_exit
 
 __all__ = ["make_executor", "SerialExecutor", "ProcessExecutor", "DaskExecutor", "EXECUTORS", "DASK_CONNECT_TIMEOUT",
-           "EnvironmentFault", "describe_exit"]
+           "EnvironmentFault", "describe_exit", "start_resource_tracker"]

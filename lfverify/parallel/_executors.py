@@ -49,13 +49,13 @@ import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures import CancelledError as _CancelledError
 from concurrent.futures.process import BrokenProcessPool
-from multiprocessing import get_context
+from multiprocessing import get_context, resource_tracker
 
 from lfverify.core._validation import check_real
 from lfverify.parallel._faults import EnvironmentFault, describe_exit
 
 __all__ = ["SerialExecutor", "ProcessExecutor", "DaskExecutor", "make_executor", "EXECUTORS",
-           "DASK_CONNECT_TIMEOUT"]
+           "DASK_CONNECT_TIMEOUT", "start_resource_tracker"]
 
 #: Names accepted by :func:`make_executor` (besides an executor instance).
 EXECUTORS = ("serial", "processes", "dask")
@@ -98,22 +98,36 @@ def _exit_with_parent(parent_pid: int) -> None:
 
 @contextlib.contextmanager
 def _sigint_held():
-    """Start worker processes under this (module docstring): SIGINT is ignored, a disposition the workers inherit
-    through exec (a blocked mask is not: multiprocessing's spawn clears it), and blocked in this thread - and so in
+    """Start worker processes under this (module docstring): SIGINT (and SIGHUP: a closed terminal signals the whole
+    process group, and the parent stops the workers) is ignored, a disposition the workers inherit through exec (a blocked mask is not: multiprocessing's spawn clears it), and blocked in this thread - and so in
     the threads started meanwhile, which start Dask's workers - so that a Ctrl-C arriving now stays pending and is
     delivered when this ends instead of being lost."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     blocking = hasattr(signal, "pthread_sigmask")
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if blocking else None
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    held = {signal.SIGINT, *([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])}
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, held) if blocking else None
+    previous = {signum: signal.signal(signum, signal.SIG_IGN) for signum in held}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)  # first the handler, then the pending Ctrl-C, if any
+        for signum, handler in previous.items():  # first the handlers, then a pending Ctrl-C or SIGHUP, if any
+            signal.signal(signum, handler)
         if blocking:
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
+def start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker now, with SIGINT and SIGHUP ignored (inherited through exec).
+
+    The tracker is otherwise started by the first library that makes a semaphore (scikit-learn's joblib does, on
+    import) and dies of a closed terminal's SIGHUP, which reaches the whole process group; multiprocessing then
+    relaunches it with a warning and KeyError tracebacks on stderr.  The command line calls this before it imports
+    a command that runs workers; nothing happens if the tracker runs already.
+    """
+    with _sigint_held(), contextlib.suppress(Exception):
+        resource_tracker.ensure_running()
 
 
 def _process_worker_initializer(parent_pid: int) -> None:
