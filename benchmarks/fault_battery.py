@@ -1,8 +1,9 @@
 """The reliability issue's fault battery as one script that classifies every outcome, for before / after counts.
 
-Each item provokes one fault for real, in a subprocess running whatever ``lfverify`` Python imports (so
-``PYTHONPATH=/path/to/another/checkout python benchmarks/fault_battery.py`` runs the same battery on another
-version), and classifies what happened:
+Each item provokes one fault for real, in a subprocess running whatever ``lfverify`` Python imports from the
+battery's temporary folder (so ``PYTHONPATH=/path/to/another/checkout python benchmarks/fault_battery.py`` runs the
+same battery on another version; the first line printed names the package measured), and classifies what
+happened:
 
 * ``ok`` - one line on stderr naming the problem with exit status 2 (130 / 143 for Ctrl-C / SIGTERM), or the
   correct result (a damaged record recomputed to the undamaged run's summary, byte for byte);
@@ -11,10 +12,18 @@ version), and classifies what happened:
   convergence; ``lost`` - another command's output overwritten, or a folder made unusable; ``orphan`` - a worker
   or the resource tracker alive 15 s after its parent died.
 
-``tests/test_faults.py`` asserts the same faults one by one (exact messages, byte-identical resumes); this script
-only counts.  Usage::
+Issue 15's categories (hang, lost, records, numbers, orphans, tracebacks) are followed by issue 32's, several cases
+per mechanism: special-files (FIFOs, sockets, devices and links where records, markers, summaries and ``--out``
+are), paths (empty, dangling, looping, deleted working folder, probed late), two-processes (two runs on one
+folder), environment (a worker SIGKILLed - the OOM killer's signal - or limited with ``RLIMIT_AS``, a real Dask
+scheduler without workers or killed mid-run, a killed Dask worker, SIGHUP), streams (``>&-``, ``2>&-``,
+``/dev/full``, a pipe without reader) and numbers-2 (scaling near the float limit, the checksum cache, U-GD's
+memory, an error naming the user's argument).
 
-    python benchmarks/fault_battery.py [--json PATH] [--skip-slow]   # about 3 minutes on 2 cores (with verify)
+``tests/test_faults.py`` and ``tests/test_environment_faults.py`` assert the same faults one by one (exact
+messages, byte-identical resumes); this script only counts.  Usage::
+
+    python benchmarks/fault_battery.py [--json PATH] [--skip-slow] [--only CATEGORY]  # 10-20 minutes on 2 cores
 """
 
 from __future__ import annotations
@@ -140,17 +149,17 @@ def survivors(seen, timeout):
         time.sleep(0.1)
 
 
-def kill_outcome(argv, sig, *, group=False, wait=90):
+def kill_outcome(argv, sig, *, group=False, wait=90, min_descendants=3):
     """Start a run, wait for its workers, send ``sig``; 'orphan' if a descendant outlives it by 15 s, else the
     outcome of its stderr (SIGKILL: 'ok')."""
     proc = subprocess.Popen([*CLI, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     deadline = time.monotonic() + wait
-    while time.monotonic() < deadline and proc.poll() is None and len(descendants(proc.pid)) < 3:
+    while time.monotonic() < deadline and proc.poll() is None and len(descendants(proc.pid)) < min_descendants:
         time.sleep(0.1)
     if proc.poll() is not None:
         return "n/a", "ended before its workers started"
-    time.sleep(1.5)
+    time.sleep(1.5 if min_descendants else 4.0)
     seen = descendants(proc.pid)
     (os.killpg if group else os.kill)(proc.pid, sig)
     try:
@@ -167,7 +176,7 @@ def kill_outcome(argv, sig, *, group=False, wait=90):
         return "orphan", f"{len(alive)} of {len(seen)} descendants alive 15 s later"
     if sig == signal.SIGKILL:
         return "ok", f"{len(seen)} descendants gone"
-    status = {signal.SIGTERM: 143, signal.SIGINT: 130}[sig]
+    status = {signal.SIGTERM: 143, signal.SIGINT: 130, signal.SIGHUP: 129}[sig]
     return error_outcome(proc.returncode, err, expected_status=status), f"exit {proc.returncode}"
 
 
@@ -436,19 +445,466 @@ def build(battery: Battery, data_available: bool):
         [*quick, "--workers", "2", "--out", str(root / "int-sim")], signal.SIGINT, group=True))
 
 
+# ------------------------------------------------------------------------------------------ round 2 (issue 32)
+def _last(err: str) -> str:
+    return (err.strip().splitlines() or [""])[-1][:200]
+
+
+def one_line_outcome(status, err, *, expected_status=2, names=(), out="") -> tuple[str, str]:
+    """Like :func:`error_outcome`, but every string of ``names`` must be in the line (so a misleading line - "is a
+    file" for a FIFO - counts as one that does not name its cause), and the line may be on stdout when stderr is
+    the stream that failed."""
+    text = err if err.strip() else out
+    lines = [line for line in text.splitlines() if line.strip()]
+    if status is None:
+        return "hang", "no end within the timeout"
+    if "Traceback" in text or "Exception ignored" in text:
+        return "traceback", _last(text)
+    if status == 0:
+        return "silent-wrong", "exit 0"
+    if status != expected_status or not lines or not lines[-1].startswith("lfverify"):
+        return "traceback", f"exit {status}: {_last(text)}"
+    missing = [n for n in names if n not in lines[-1]]
+    return ("traceback", f"the line does not say {missing}: {lines[-1][:150]}") if missing else ("ok", lines[-1][:200])
+
+
+def run_shell(command: str, *, timeout=120, cwd=None):
+    """(exit status, stdout, stderr) of a shell command line (for redirections such as ``>&-``), bounded."""
+    proc = subprocess.Popen(["/bin/sh", "-c", command], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=cwd, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate(timeout=30)
+        return None, "", ""
+    return proc.returncode, out, err
+
+
+def _shell_cli(argv) -> str:
+    import shlex
+    return " ".join(shlex.quote(a) for a in [*CLI, *argv])
+
+
+def wait_for_descendants(proc, count, wait=90):
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline and proc.poll() is None and len(descendants(proc.pid)) < count:
+        time.sleep(0.1)
+    return proc.poll() is None
+
+
+def _workers_of(proc):
+    """The spawned worker processes of ``proc`` (children running multiprocessing's spawn_main)."""
+    found = []
+    for pid in descendants(proc.pid):
+        with contextlib.suppress(OSError):
+            if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found.append(pid)
+    return found
+
+
+def build_round2(battery: Battery, data_available: bool):
+    root = battery.root
+    smoke_out = lambda name: [*SMOKE, "--out", str(root / name)]  # noqa: E731
+    quick = ["simulate", "uniform-convergence", "--quick", "--no-figures"]
+
+    # 7. special files and links -------------------------------------------------------------
+    def fifo_instead_of(name_of):
+        def item():
+            out = battery.copy(f"special-{time.monotonic_ns()}")
+            target = name_of(out)
+            target.unlink()
+            os.mkfifo(target)
+            status, err = run([*SMOKE, "--out", str(out)], timeout=30)
+            if status is None:
+                return "hang", "blocked opening the FIFO"
+            if status == 0:
+                same = (out / "summary.json").read_bytes() == (battery.reference() / "summary.json").read_bytes()
+                return ("ok", "set aside and recomputed") if same else ("silent-wrong", "exit 0, another summary")
+            return one_line_outcome(status, err, names=(str(target), "FIFO"))
+        return item
+
+    battery.add("special-files", "a record is a FIFO",
+                fifo_instead_of(lambda out: sorted((out / "records").glob("*.json"))[0]))
+    battery.add("special-files", "run.json is a FIFO", fifo_instead_of(lambda out: out / "run.json"))
+    battery.add("special-files", "lfverify-owner.json is a FIFO",
+                fifo_instead_of(lambda out: out / "lfverify-owner.json"))
+
+    def record_links_to_a_fifo():
+        out = battery.copy("record-link-fifo")
+        record = sorted((out / "records").glob("*.json"))[0]
+        fifo = root / "elsewhere.fifo"
+        os.mkfifo(fifo)
+        record.unlink()
+        record.symlink_to(fifo)
+        status, err = run([*SMOKE, "--out", str(out)], timeout=30)
+        if status is None:
+            return "hang", "blocked opening the FIFO behind the link"
+        if status == 0:
+            same = (out / "summary.json").read_bytes() == (battery.reference() / "summary.json").read_bytes()
+            return ("ok", "named, set aside, recomputed") if same and "FIFO" in err else ("silent-wrong", _last(err))
+        return one_line_outcome(status, err, names=("FIFO",))
+
+    battery.add("special-files", "a record is a symlink to a FIFO", record_links_to_a_fifo)
+
+    def summary_through_link():
+        out = battery.copy("summary-link")
+        elsewhere = root / "kept-summary.json"
+        elsewhere.write_text("old")
+        (out / "summary.json").unlink()
+        (out / "summary.json").symlink_to(elsewhere)
+        status, err = run([*SMOKE, "--out", str(out)])
+        if status != 0:
+            return one_line_outcome(status, err)
+        if not (out / "summary.json").is_symlink():
+            return "silent-wrong", "the link was replaced by a file; its target still holds the old content"
+        same = elsewhere.read_bytes() == (battery.reference() / "summary.json").read_bytes()
+        return ("ok", "written through the link") if same else ("silent-wrong", "the target was not written")
+
+    battery.add("special-files", "summary.json is a symlink to a file elsewhere", summary_through_link)
+
+    def summary_to_device():
+        out = battery.copy("summary-device")
+        (out / "summary.json").unlink()
+        (out / "summary.json").symlink_to("/dev/null")
+        status, err = run([*SMOKE, "--out", str(out)])
+        if status == 0:
+            kept = (out / "summary.json").is_symlink()
+            return "silent-wrong", "exit 0: the link to /dev/null was " + ("written into" if kept else "replaced")
+        return one_line_outcome(status, err, names=("summary.json", "character device"))
+
+    battery.add("special-files", "summary.json is a symlink to a device (/dev/null)", summary_to_device)
+
+    for label, make, names in (
+            ("--out is a FIFO", lambda p: os.mkfifo(p), ("FIFO",)),
+            ("--out is a socket", lambda p: socket.socket(socket.AF_UNIX).bind(str(p)), ("socket",)),
+            ("--out is a dangling symlink", lambda p: p.symlink_to(root / "nowhere"), ("dangling",)),
+            ("--out is a symlink loop", lambda p: p.symlink_to(p), ("loop",))):
+        def item(make=make, names=names, index=len(battery.items)):
+            target = root / f"out-{index}"  # a neutral name: the line must say the kind, not echo the path
+            make(target)
+            status, err = run([*SMOKE, "--out", str(target)], timeout=60)
+            return one_line_outcome(status, err, names=(str(target), *names))
+        battery.add("special-files", label, item)
+
+    # 8. paths and arguments ------------------------------------------------------------------
+    def empty(argv, option, timeout=120):
+        def item():
+            status, err = run(argv, timeout=timeout, cwd=str(root))
+            return one_line_outcome(status, err, names=(option, "empty"))
+        return item
+
+    battery.add("paths", "simulate --out ''", empty([*SMOKE, "--out", ""], "--out"))
+    battery.add("paths", "verify --self-checks --out '' is not run blind",
+                empty(["verify", "--self-checks", "--out", ""], "--out"))
+    battery.add("paths", "proofs --only 'Lemma 1' --errata ''",
+                empty(["proofs", "--only", "Lemma 1", "--errata", ""], "--errata"))
+    battery.add("paths", "data list --data-root ''", empty(["data", "list", "--data-root", ""], "--data-root"))
+
+    def deleted_cwd():
+        gone = root / "deleted-cwd"
+        gone.mkdir()
+        command = f"cd {gone} && rmdir {gone} && {_shell_cli([*SMOKE, '--out', 'relative-out'])}"
+        status, out, err = run_shell(command, timeout=60)
+        return one_line_outcome(status, err, names=("--out", "relative-out", "working folder"))
+
+    battery.add("paths", "relative --out after the working folder was deleted", deleted_cwd)
+
+    def render_probed_first():  # the derivations take a minute: an answer within 30 s means a probe first
+        started = time.monotonic()
+        status, err = run(["proofs", "--render", "/proc/self/x"], timeout=30)
+        outcome, detail = one_line_outcome(status, err, names=("--render", "/proc/self"))
+        return outcome, f"{time.monotonic() - started:.1f} s: {detail}"
+
+    battery.add("paths", "proofs --render under /proc/self, probed within 30 s", render_probed_first)
+
+    def errata_is_a_fifo():  # refused before the minute of derivations, or it is a hang (30 s)
+        fifo = root / "errata.fifo"
+        os.mkfifo(fifo)
+        status, err = run(["proofs", "--errata", str(fifo)], timeout=30)
+        return one_line_outcome(status, err, names=("--errata", "FIFO"))
+
+    battery.add("paths", "proofs --errata a FIFO", errata_is_a_fifo)
+
+    # 9. two processes at once ------------------------------------------------------------------
+    def together(first, second, label):
+        def item():
+            out = root / f"together-{label}"
+            procs = [subprocess.Popen([*CLI, *argv, "--out", str(out)], stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE, text=True, start_new_session=True)
+                     for argv in (first, second)]
+            results = []
+            for proc in procs:
+                try:
+                    results.append((proc.wait(timeout=300), proc.communicate()[1]))
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    return "hang", ""
+            statuses = [status for status, _ in results]
+            if statuses.count(0) == 2:
+                return "lost", "both runs wrote the folder"
+            if statuses.count(0) != 1:
+                return "lost", f"exit statuses {statuses}: the folder is left to neither"
+            loser = results[statuses.index(2)] if 2 in statuses else results[1 - statuses.index(0)]
+            winner = (first, second)[statuses.index(0)]
+            again, err = run([*winner, "--out", str(out)])
+            if again != 0:
+                return "lost", f"the winner's settings no longer resume ({_last(err)})"
+            return one_line_outcome(loser[0], loser[1], names=(str(out),))
+        return item
+
+    battery.add("two-processes", "two seeds at once on one empty folder",
+                together([*SMOKE, "--seed", "1"], [*SMOKE, "--seed", "2"], "seeds"))
+    battery.add("two-processes", "smoke and quick at once on one empty folder",
+                together([*SMOKE], ["simulate", "uniform-convergence", "--quick", "--no-figures", "--serial"],
+                         "modes"))
+
+    def second_while_running(second, holder=True):
+        def item():
+            out = root / f"busy-{time.monotonic_ns()}"
+            first = subprocess.Popen([*CLI, *quick, "--workers", "1", "--out", str(out)], stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL, start_new_session=True)
+            try:
+                if not wait_for_descendants(first, 2):
+                    return "n/a", "the first run ended before its workers started"
+                time.sleep(1.0)
+                status, err = run([*second, "--out", str(out)], timeout=120)
+                if status == 0:
+                    return "silent-wrong", "a second run wrote into the folder of a running one"
+                names = ("in use", f"pid {first.pid}") if holder else (str(out),)
+                return one_line_outcome(status, err, names=names)
+            finally:
+                with contextlib.suppress(OSError):
+                    os.killpg(first.pid, signal.SIGKILL)
+                first.wait(30)
+        return item
+
+    battery.add("two-processes", "the same command again while it runs",
+                second_while_running([*quick, "--workers", "1"]))
+    battery.add("two-processes", "another seed while it runs (refused, for any reason)",
+                second_while_running([*SMOKE, "--seed", "9"], holder=False))
+    battery.add("two-processes", "the same settings, serial, while it runs", second_while_running([*SMOKE_ANYWHERE[:2],
+                "--quick", "--no-figures", "--serial"]))
+
+    # 10. faults of the environment -------------------------------------------------------------
+    def killed_worker(how):
+        def item():
+            proc = subprocess.Popen([*CLI, *quick, "--workers", "2", "--out", str(root / f"worker-{how}")],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                    start_new_session=True)
+            if not wait_for_descendants(proc, 3):
+                proc.kill()
+                return "n/a", "ended before its workers started"
+            time.sleep(1.5)
+            workers = _workers_of(proc)
+            if not workers:
+                os.killpg(proc.pid, signal.SIGKILL)
+                return "n/a", "no worker found"
+            if how == "SIGKILL":
+                os.kill(workers[0], signal.SIGKILL)  # what the kernel's OOM killer sends
+                names = ("killed by SIGKILL", "kept")
+            else:  # an address-space limit on the running worker: its next allocation fails (MemoryError)
+                import resource
+                resource.prlimit(workers[0], resource.RLIMIT_AS, (1 << 20, resource.RLIM_INFINITY))
+                names = ("memory", "kept")
+            try:
+                _, err = proc.communicate(timeout=120)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                return "hang", ""
+            return one_line_outcome(proc.returncode, err, names=names)
+        return item
+
+    battery.add("environment", "a worker SIGKILLed (the OOM killer's signal)", killed_worker("SIGKILL"))
+    battery.add("environment", "a worker out of memory (RLIMIT_AS on the running worker)", killed_worker("rlimit"))
+
+    def bench_worker_killed():
+        proc = subprocess.Popen([*CLI, "bench", "--quick", "--no-figures", "--workers", "2", "--out",
+                                 str(root / "bench-worker-kill")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, start_new_session=True)
+        if not wait_for_descendants(proc, 3):
+            proc.kill()
+            return "n/a", "ended before its workers started"
+        time.sleep(2)
+        workers = _workers_of(proc)
+        for pid in workers[:1]:
+            os.kill(pid, signal.SIGKILL)
+        try:
+            _, err = proc.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            return "hang", ""
+        return one_line_outcome(proc.returncode, err, names=("killed by SIGKILL", "kept"))
+
+    if data_available:
+        battery.add("environment", "a bench worker SIGKILLed", bench_worker_killed)
+
+    def dask_cluster(case):
+        def item():
+            with socket.socket() as probe:
+                probe.bind(("127.0.0.1", 0))
+                port = probe.getsockname()[1]
+            address = f"tcp://127.0.0.1:{port}"
+            spawned = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host",
+                                         "127.0.0.1", "--port", str(port), "--dashboard-address", ":0"],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                        start_new_session=True)]
+            try:
+                time.sleep(4)
+                if case != "no workers":
+                    spawned.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address,
+                                                     "--nthreads", "1", "--no-nanny"], stdout=subprocess.DEVNULL,
+                                                    stderr=subprocess.DEVNULL, start_new_session=True))
+                    time.sleep(4)
+                proc = subprocess.Popen([*CLI, *quick, "--dask", address, "--dask-timeout", "5", "--out",
+                                         str(root / f"dask-cluster-{len(case)}")], stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, text=True, start_new_session=True)
+                if case != "no workers":
+                    time.sleep(8)  # the run is under way on the worker
+                    victim = spawned[0] if case == "scheduler killed" else spawned[1]
+                    victim.kill()
+                try:
+                    _, err = proc.communicate(timeout=90)
+                except subprocess.TimeoutExpired:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                    proc.communicate()
+                    return "hang", "no end 90 s after the fault"
+                names = {"no workers": ("no worker",), "scheduler killed": ("lost",),
+                         "worker killed": ("no workers",)}[case]
+                if proc.returncode == 0:
+                    return "n/a", "the run finished before the fault"
+                return one_line_outcome(proc.returncode, err, names=(address, *names))
+            finally:
+                for p in spawned:
+                    with contextlib.suppress(OSError):
+                        os.killpg(p.pid, signal.SIGKILL)
+                    p.wait(30)
+        return item
+
+    for case in ("no workers", "scheduler killed", "worker killed"):
+        battery.add("environment", f"--dask: {case}", dask_cluster(case))
+
+    battery.add("environment", "SIGHUP simulate --workers 2", lambda: kill_outcome(
+        [*quick, "--workers", "2", "--out", str(root / "hup-sim")], signal.SIGHUP))
+    battery.add("environment", "SIGHUP to the process group (the terminal closed)", lambda: kill_outcome(
+        [*quick, "--workers", "2", "--out", str(root / "hup-group")], signal.SIGHUP, group=True))
+    battery.add("environment", "SIGHUP simulate --serial", lambda: kill_outcome(
+        [*quick, "--serial", "--out", str(root / "hup-serial")], signal.SIGHUP, min_descendants=0))
+
+    # 11. standard streams ------------------------------------------------------------------------
+    def stream(label, argv, redirect, names, where="err"):
+        def item():
+            status, out, err = run_shell(f"{_shell_cli(argv)} {redirect}", timeout=120, cwd=str(root))
+            text = err if where == "err" else out
+            if status == 0:
+                return "silent-wrong", f"exit 0 with {redirect}"
+            return one_line_outcome(status, text, names=names)
+        return item
+
+    sim = lambda name: [*SMOKE, "--out", str(root / name)]  # noqa: E731
+    battery.add("streams", "simulate >&- (stdout closed)",
+                stream("", sim("s-closed-out"), ">&-", ("standard output",)))
+    battery.add("streams", "simulate 2>&- (stderr closed)",
+                stream("", sim("s-closed-err"), "2>&-", ("standard error",), where="out"))
+    battery.add("streams", "metrics > /dev/full", stream("", ["metrics"], "> /dev/full", ("standard output",)))
+    battery.add("streams", "simulate > /dev/full",
+                stream("", sim("s-full-out"), "> /dev/full", ("standard output",)))
+    battery.add("streams", "simulate 2> /dev/full (progress lines)",
+                stream("", sim("s-full-err"), "2> /dev/full", ("standard error",), where="out"))
+    battery.add("streams", "verify --self-checks --json > /dev/full",
+                stream("", ["verify", "--self-checks", "--json"], "> /dev/full", ("standard output",)))
+
+    def broken_pipe():
+        read, write = os.pipe()
+        os.close(read)  # the reader went away before the output
+        proc = subprocess.Popen([*CLI, "metrics"], stdout=write, stderr=subprocess.PIPE, text=True)
+        os.close(write)
+        try:
+            _, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            return "hang", ""
+        if proc.returncode == 0:
+            return "silent-wrong", "exit 0 with nothing delivered"
+        return one_line_outcome(proc.returncode, err, names=("standard output",))
+
+    battery.add("streams", "metrics into a pipe whose reader is gone", broken_pipe)
+
+    # 12. numbers and data at the edges ----------------------------------------------------------
+    def library(code, judge, timeout=180):
+        def item():
+            status, err = run([], code=code, timeout=timeout)
+            return ("hang", "") if status is None else judge(status, err)
+        return item
+
+    def exit_judge(status, err):
+        return ("ok", "") if status == 0 else ("silent-wrong" if status == 4 else "traceback", _last(err))
+
+    battery.add("numbers-2", "min_max_scale near the float limit", library(
+        "import numpy as np, sys\nfrom lfverify.learn._datasets import min_max_scale\nt = np.finfo(float).max\n"
+        "s = min_max_scale(np.array([[t, -t], [-t, t], [0.0, 0.0]]))\n"
+        "sys.exit(0 if np.isfinite(s).all() and s[2, 0] == 0.5 else 4)", exit_judge))
+    battery.add("numbers-2", "min_max_scale of 1e308 and -1e308 in one column", library(
+        "import numpy as np, sys\nfrom lfverify.learn._datasets import min_max_scale\n"
+        "s = min_max_scale(np.array([[1e308], [-1e308], [5e307]]))\n"
+        "sys.exit(0 if np.isfinite(s).all() and s[0, 0] == 1.0 and s[1, 0] == 0.0 else 4)", exit_judge))
+    battery.add("numbers-2", "U-GD on a 20,000-feature sparse problem under a 1.5 GB address space", library(
+        "import resource\nresource.setrlimit(resource.RLIMIT_AS, (1536 << 20, resource.RLIM_INFINITY))\n"
+        "import numpy as np, scipy.sparse as sp, sys\nimport lfverify.core as M\n"
+        "from lfverify.core import EmpiricalSurrogateUtility\nfrom lfverify.learn import maximize_surrogate_utility\n"
+        "rng = np.random.default_rng(0)\nX = sp.random(200, 20000, density=0.001, format='csr', random_state=0)\n"
+        "y = np.where(rng.normal(size=200) > 0, 1, -1)\n"
+        "u = EmpiricalSurrogateUtility(M.f1(), M.tau_logistic(0.33), X, y)\n"
+        "try:\n    maximize_surrogate_utility(u, np.full(20000, 0.01), method='gd', max_iter=3)\n"
+        "except MemoryError:\n    sys.exit(4)\n", exit_judge))
+    if data_available:
+        battery.add("numbers-2", "a data file edited in place, mtime restored, same process", library(
+            "import os, shutil, sys, tempfile\nfrom pathlib import Path\nimport lfverify.learn._datasets as D\n"
+            "src = D.dataset_root()\nroot = Path(tempfile.mkdtemp())\nshutil.copytree(src / 'heart', root / 'heart')\n"
+            "shutil.copy(src / 'PROVENANCE.tsv', root / 'PROVENANCE.tsv')\n"
+            "D.load_dataset('heart', root=root)\np = root / 'heart' / 'heart_scale'\nst = p.stat()\n"
+            "b = bytearray(p.read_bytes())\nb[-2] = 48 if b[-2] != 48 else 49\n"
+            "with open(p, 'r+b') as fh:\n    fh.write(bytes(b))\n"
+            "os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))\n"
+            "try:\n    D.load_dataset('heart', root=root)\nexcept ValueError as e:\n"
+            "    sys.exit(0 if 'sha256' in str(e) else 5)\nsys.exit(4)", exit_judge))
+
+    def names_x(status, err):
+        last = _last(err)
+        if status == 0:
+            return "silent-wrong", "fitted"
+        return ("ok", last) if "X" in last.split(":", 1)[-1].split()[:3] or " X " in last else ("traceback", last)
+
+    battery.add("numbers-2", "LinearFractionalClassifier.fit on X * 1e200 names X", library(
+        "import numpy as np\nimport lfverify.learn as L\nrng = np.random.default_rng(0)\n"
+        "X = rng.normal(size=(60, 3))\ny = np.where(X[:, 0] > 0, 1, -1)\n"
+        "L.LinearFractionalClassifier(metric='f1').fit(X * 1e200, y)", names_x))
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--json", metavar="PATH", help="also write the outcomes as JSON")
     parser.add_argument("--skip-slow", action="store_true", help="leave out the SIGKILL of verify")
     parser.add_argument("--only", metavar="CATEGORY", help="run the items of one category only")
     args = parser.parse_args(argv)
-    status, _ = run([], code="from lfverify.learn._datasets import dataset_root; dataset_root()")
+    json_path = Path(args.json).absolute() if args.json else None
     with tempfile.TemporaryDirectory(prefix="fault-battery-") as tmp:
+        # `python -m lfverify` imports from its working folder first: run every subprocess from the temporary
+        # folder, so that PYTHONPATH (or the installed package) decides which lfverify is measured
+        home = os.getcwd()
+        os.chdir(tmp)
+        status, where = run([], code="import lfverify, sys; print(lfverify.__file__, file=sys.stderr)")
+        print(f"measuring {where.strip()}", flush=True)
+        status, _ = run([], code="from lfverify.learn._datasets import dataset_root; dataset_root()")
         battery = Battery(Path(tmp), args.skip_slow)
         build(battery, data_available=status == 0)
+        build_round2(battery, data_available=status == 0)
         if args.only:
             battery.items = [item for item in battery.items if item[0] == args.only]
-        results = battery.run_all()
+        try:
+            results = battery.run_all()
+        finally:
+            os.chdir(home)
     categories = list(dict.fromkeys(r["category"] for r in results))
     print(f"\n{'category':<12} " + " ".join(f"{o:>12}" for o in (*OUTCOMES, "n/a")))
     for category in categories:
@@ -456,8 +912,8 @@ def main(argv=None):
         print(f"{category:<12} " + " ".join(f"{c:>12}" for c in counts))
     totals = [sum(r["outcome"] == o for r in results) for o in (*OUTCOMES, "n/a")]
     print(f"{'all':<12} " + " ".join(f"{c:>12}" for c in totals))
-    if args.json:
-        Path(args.json).write_text(json.dumps(results, indent=1) + "\n")
+    if json_path is not None:
+        json_path.write_text(json.dumps(results, indent=1) + "\n")
     return 0
 
 

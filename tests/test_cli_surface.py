@@ -56,9 +56,12 @@ def cli_reference() -> str:
     parts = [GENERATED, "", "# The `lfverify` command line", "",
              "The `--help` text of every command, as printed at a terminal width of "
              f"{COLUMNS} columns.  `lfverify COMMAND --help` prints the same on your terminal.  Exit statuses: 0 "
-             "success, 1 a claim regressed, 2 bad input or option (one line on stderr), 3 an unexpected error "
-             "(a bug; `--debug` shows the traceback), 130 Ctrl-C, 143 SIGTERM (finished records are kept: run "
-             "the same command again to resume).", ""]
+             "success, 1 a claim regressed, 2 bad input or option, an output folder in use by another run, or a "
+             "fault of the environment (a worker killed - out of memory or a signal -, a lost Dask scheduler, no "
+             "Dask workers, a closed or full stdout / stderr), one line on stderr (on stdout if stderr is the "
+             "stream that failed), 3 an unexpected error (a bug; `--debug` shows the traceback and Dask's logs), "
+             "129 SIGHUP, 130 Ctrl-C, 143 SIGTERM (finished records are kept: run the same command again to "
+             "resume).  Every status and its line: [reliability.md](reliability.md).", ""]
     for command in HELP_COMMANDS:
         parts += [f"## `{' '.join(['lfverify', *command, '--help'])}`", "", "```text", help_text(command).rstrip("\n"),
                   "```", ""]

@@ -72,11 +72,9 @@ def server(tmp_path, monkeypatch):
     monkeypatch.delenv(D.DATASETS_ENV_VARIABLE, raising=False)
     monkeypatch.setenv(F.DATA_URL_ENV_VARIABLE, f"http://127.0.0.1:{httpd.server_address[1]}/")
     monkeypatch.setenv(F.DATA_CACHE_ENV_VARIABLE, str(tmp_path / "cache"))
-    D._VERIFIED.clear()
     yield httpd
     httpd.shutdown()
     httpd.server_close()
-    D._VERIFIED.clear()
 
 
 def _cache_listing(tmp_path) -> list[str]:

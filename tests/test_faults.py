@@ -834,7 +834,7 @@ def test_the_dask_executor_closes_its_client_and_local_cluster_within_the_stop_t
 
     import lfverify.parallel._executors as executors
 
-    calls = []
+    calls, submitted = [], []
 
     class Future:
         def __init__(self, key, value):
@@ -850,9 +850,13 @@ def test_the_dask_executor_closes_its_client_and_local_cluster_within_the_stop_t
         def run(self, function):
             calls.append(("run", function.__name__))
 
+        def wait_for_workers(self, n_workers, timeout):
+            calls.append(("wait_for_workers", n_workers, timeout))
+
         def submit(self, function, *args, pure):
             calls.append(("submit", args, pure))
-            return Future(f"key-{args}", function(*args))
+            submitted.append(Future(f"key-{args}", function(*args)))
+            return submitted[-1]
 
         def close(self, **kwargs):
             calls.append(("client.close", kwargs))
@@ -864,7 +868,13 @@ def test_the_dask_executor_closes_its_client_and_local_cluster_within_the_stop_t
         def close(self, **kwargs):
             calls.append(("cluster.close", kwargs))
 
-    fake = SimpleNamespace(LocalCluster=LocalCluster, Client=Client, as_completed=lambda futures: iter(futures))
+    def wait(futures, timeout, return_when):
+        assert return_when == "FIRST_COMPLETED" and timeout == executors._POLL_SECONDS
+        first = min(futures, key=submitted.index)  # the first submitted finishes first
+        return {first}, set(futures) - {first}
+
+    fake = SimpleNamespace(LocalCluster=LocalCluster, Client=Client, wait=wait,
+                           KilledWorker=type("KilledWorker", (Exception,), {}))
     monkeypatch.setattr(executors, "_import_distributed", lambda: fake)
     monkeypatch.setattr(DaskExecutor, "check", lambda self: calls.append(("check", self.address)))
     executor = DaskExecutor(n_workers=2) if address is None else DaskExecutor(address, connect_timeout=7.5)
@@ -880,7 +890,9 @@ def test_the_dask_executor_closes_its_client_and_local_cluster_within_the_stop_t
         assert calls[0] == ("cluster", 2) and calls[1][0] == "client" and isinstance(calls[1][1][0], LocalCluster)
     else:
         assert [c for c in calls if c[0].endswith("close")] == [("client.close", stop)]
-        assert calls[:2] == [("check", address), ("client", (address,), {"timeout": 7.5})]
+        assert calls[:3] == [("check", address), ("client", (address,), {"timeout": 7.5}),
+                             ("wait_for_workers", 1, 7.5)]  # a scheduler without workers is named, not waited on
+        calls.remove(("wait_for_workers", 1, 7.5))
     assert calls[2] == ("run", "_single_threaded_blas")
     assert [c for c in calls if c[0] == "submit"] == [("submit", (a,), False) for a in (-1, -2, -3)]
 

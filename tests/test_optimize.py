@@ -820,3 +820,22 @@ def test_a_failed_first_search_is_a_maximum_only_when_its_shortest_trial_step_is
         assert result.converged is True
         assert result.message == ("converged: no increase of U_hat along the gradient after 40 step halvings "
                                   "(maximal to the line search's resolution)")
+
+
+def test_u_gd_allocates_no_d_by_d_matrix_on_a_wide_sparse_problem():
+    import tracemalloc
+
+    import scipy.sparse as sp
+
+    d, n = 20_000, 200  # a d x d float64 matrix is 3.2 GB; the data and the iterates are a few MB
+    rng = np.random.default_rng(0)
+    X = sp.random(n, d, density=0.001, format="csr", random_state=0)
+    y = np.where(rng.normal(size=n) > 0, 1, -1)
+    u = EmpiricalSurrogateUtility(M.f1(), L.tau_logistic(0.33), X, y)
+    tracemalloc.start()
+    try:
+        maximize_surrogate_utility(u, np.full(d, 0.01), method="gd", max_iter=3)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 50e6, f"U-GD's peak allocation {peak / 1e6:.0f} MB"

@@ -2,23 +2,40 @@
 ``data``.
 
 Commands are listed in :data:`COMMANDS`, each in a module of its own. :func:`main` is the one place where failures
-meet the user: an expected failure (bad input or option, an output location that cannot be written or belongs to
-another command, a Dask address that does not answer, a missing data folder: ValueError, TypeError, OSError) is one
-line on stderr and exit status 2; an unexpected exception is one line naming it and exit status 3; Ctrl-C (SIGINT)
-and SIGTERM stop the run - the executors stop their workers, finished records stay - with one line and the shell's
-status (130, 143). ``--debug`` shows the traceback instead. Exit status 1 means that a claim regressed.
+meet the user, classified by :mod:`lfverify.app._failures`: an expected failure (bad input or option, an output
+location that cannot be written, belongs to another command or is in use by another run, a Dask address that does
+not answer, a missing data folder: ValueError, TypeError, OSError) is one line on stderr and exit status 2; a fault
+of the environment (a worker killed, a lost Dask scheduler, no Dask workers, out of memory, a standard stream that
+cannot be written) is one line saying that every finished record is kept and exit status 2; an unexpected
+exception is one line naming it and exit status 3; Ctrl-C (SIGINT), SIGTERM and SIGHUP stop the run - the
+executors stop their workers, finished records stay - with one line and the shell's status (130, 143, 129).
+``--debug`` shows the traceback instead.  Exit status 1 means that a claim regressed.  Before the command runs,
+its path options are checked (:data:`PATH_OPTIONS`), and every output folder it claims stays locked until it ends.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
-import signal
 import sys
-import threading
 
 from lfverify._version import __version__
+from lfverify.app._failures import (
+    EXPECTED_ERRORS,
+    Interrupted,
+    StreamFailure,
+    _raise_interrupted,
+    classify,
+    closed_stream,
+    guarded_streams,
+    quiet_cluster_logs,
+    signals_as_exceptions,
+)
+from lfverify.io._files import check_path_argument
+from lfverify.io._output_folder import holding_output_folders
 from lfverify.io._progress import start_clock
+from lfverify.parallel import start_resource_tracker
 
 #: name -> (one-line help, the module that defines its ``add_arguments(parser)`` and ``run(args)``).  A command's
 #: module imports the wings it needs (SymPy, scikit-learn, ...); only the command being run is loaded, so that
@@ -73,60 +90,100 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     return parser
 
 
-class Terminated(BaseException):
-    """Raised in the main thread by SIGTERM (what ``timeout``, batch schedulers and container stops send), so that
-    the executors' cleanup runs as for Ctrl-C."""
+#: SIGTERM / SIGHUP raise this in the main thread (:mod:`lfverify.app._failures`); ``Terminated()`` is SIGTERM's.
+Terminated = Interrupted
+#: The handler of SIGTERM and SIGHUP while a command runs.
+_terminate = _raise_interrupted
+
+#: Path options checked before any work (:func:`lfverify.io.check_path_argument`): attribute -> (option, kind).
+PATH_OPTIONS = {"out": ("--out", "folder"), "errata": ("--errata", "file"), "render": ("--render", "folder"),
+                "data_root": ("--data-root", "folder")}
 
 
-def _terminate(signum, frame):
-    raise Terminated
-
-
-#: Exceptions that are expected failures of a command (exit status 2).
-EXPECTED_ERRORS = (ValueError, TypeError, OSError)
-
-
-def _one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split())
-    return text or type(exc).__name__
+def _check_path_options(args) -> None:
+    for attribute, (option, want) in PATH_OPTIONS.items():
+        value = getattr(args, attribute, None)
+        if value is not None:
+            check_path_argument(value, option, want=want)
 
 
 def main(argv=None) -> int:
-    """Run ``lfverify`` with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
+    """Run ``lfverify`` with ``argv`` (default: ``sys.argv[1:]``); return the exit status
+    (:mod:`lfverify.app._failures` lists every status and its line)."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    closed = closed_stream(sys.stdout, sys.stderr)
+    if closed is not None:  # >&- or 2>&-: say so on the other stream, before any work (and any file opened as fd 1)
+        for stream in (sys.stderr, sys.stdout):
+            if stream is not None:
+                with contextlib.suppress(OSError, ValueError):
+                    print(f"lfverify: error: {closed} is closed; nothing was run: redirect it to a file or "
+                          "/dev/null instead", file=stream, flush=True)
+        return 2
+    stop = None
+    with guarded_streams() as (out, err, say):
+        try:
+            status = _main(argv, say)
+        except SystemExit as exc:  # argparse's --help, --version and usage errors end this way
+            stop, status = exc, exc.code
+        failed = next((s.failure for s in (out, err) if s.failure is not None), None)
+        if failed is None:
+            with contextlib.suppress(StreamFailure):
+                out.flush()  # stdout is block-buffered into a file: a full disk shows here
+                err.flush()
+            failed = next((s.failure for s in (out, err) if s.failure is not None), None)
+        if failed is not None and status in (0, 1, None):  # a lost line is never a success
+            command = _chosen_command(argv)
+            say(f"lfverify{' ' + command if command else ''}: {classify(failed)[1]}")
+            return 2
+    if stop is not None:
+        raise stop
+    return status
+
+
+#: Commands that run worker processes: multiprocessing's resource tracker is started before their modules load.
+WORKER_COMMANDS = ("verify", "simulate", "bench")
+
+
+def _main(argv, say) -> int:
+    command = _chosen_command(argv)
+    with signals_as_exceptions():  # from the start: a command's imports take seconds, a SIGHUP may come meanwhile
+        try:
+            return _run(argv, say)
+        except (Interrupted, KeyboardInterrupt) as exc:  # before the command ran (its own endings: see _run)
+            if "--debug" in argv:
+                raise
+            status, text = classify(exc)
+            say(f"lfverify{' ' + command if command else ''}: {text}")
+            return status
+
+
+def _run(argv, say) -> int:
+    if _chosen_command(argv) in WORKER_COMMANDS:
+        start_resource_tracker()  # before scikit-learn's import starts it without SIGHUP ignored
     parser = build_parser(argv)
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except StreamFailure as exc:  # --help or a usage message into a full or broken stream
+        say(f"lfverify: {classify(exc)[1]}")
+        return 2
     if args.command is None:
-        parser.print_help()
+        try:
+            parser.print_help()
+        except StreamFailure as exc:
+            say(f"lfverify: {classify(exc)[1]}")
         return 2
     debug = getattr(args, "debug", False)
     start_clock()  # the progress lines of the command count from here
-    previous = None
-    if threading.current_thread() is threading.main_thread():
-        previous = signal.signal(signal.SIGTERM, _terminate)
     try:
-        return command_module(args.command).run(args)
-    except (KeyboardInterrupt, Terminated) as exc:
-        if debug:
+        with quiet_cluster_logs(debug), holding_output_folders(" ".join(["lfverify", *argv]), {"out": "--out"}):
+            _check_path_options(args)
+            return command_module(args.command).run(args)
+    except BaseException as exc:  # noqa: BLE001 - every ending is classified in lfverify.app._failures
+        if debug or isinstance(exc, (SystemExit, GeneratorExit)):
             raise
-        name, status = ("SIGTERM", 143) if isinstance(exc, Terminated) else ("Ctrl-C", 130)
-        print(f"lfverify {args.command}: interrupted ({name}); the workers were stopped and every finished "
-              "record is kept: run the same command again to resume", file=sys.stderr)
+        status, text = classify(exc)
+        say(f"lfverify {args.command}: {text}")
         return status
-    except EXPECTED_ERRORS as exc:
-        if debug:
-            raise
-        print(f"lfverify {args.command}: error: {_one_line(exc)}", file=sys.stderr)
-        return 2
-    except Exception as exc:  # noqa: BLE001 - a bug: one line, the traceback with --debug
-        if debug:
-            raise
-        print(f"lfverify {args.command}: internal error: {type(exc).__name__}: {_one_line(exc)} (a bug; run again "
-              "with --debug for the traceback and please report it)", file=sys.stderr)
-        return 3
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -10,7 +10,7 @@ import json
 import sys
 from pathlib import Path
 
-from lfverify.io import Progress, check_output_file, write_text_atomically
+from lfverify.io import Progress, check_output_file, check_output_folder, write_text_atomically
 from lfverify.paper import corrected_claim_of, resolve_claim
 from lfverify.proofs import (
     all_claims,
@@ -77,10 +77,11 @@ def run(args) -> int:
         if args.render:
             raise ValueError("--render needs every claim; drop --only")
         claims = select_claims(claims, args.only)
-    if args.render:
+    if args.render:  # probed like --errata, before the derivations run, not a minute after them
         target = Path(args.render)
-        if target.exists() and not target.is_dir():  # fail before the derivations run
+        if target.exists() and not target.is_dir():
             raise ValueError(f"--render: {str(target)!r} is a file, not a folder")
+        check_output_folder(target, option="--render")
 
     quiet = args.quiet or args.json
     with Progress(len(claims), "derivations", "claim", mode="off" if quiet else "auto") as bar:

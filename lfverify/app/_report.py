@@ -34,7 +34,9 @@ from lfverify.app._self_checks import run_checks
 from lfverify.experiments._benchmark import BenchOptions, run_benchmark
 from lfverify.experiments._curve_claims import small_sample_comparisons
 from lfverify.experiments._statistics import summarize, within_combined_standard_errors
+from lfverify.app._failures import ENVIRONMENT_FAULTS
 from lfverify.io._atomic import write_text_atomically
+from lfverify.io._files import read_text
 from lfverify.io._figures import matplotlib_available
 from lfverify.io._output_folder import (
     check_output_folder,
@@ -428,6 +430,8 @@ def run_verification(mode: str = "quick", *, out, executor="processes", jobs: in
             study_results[name] = _study_evidence(name, study_mode or mode, summary, time.perf_counter() - t0)
             rates += _rates(name, summary)
             rows += study_rows(name, study_mode or mode, summary)
+        except ENVIRONMENT_FAULTS:  # a killed worker, a lost cluster, a failed stream: the run stops (exit 2)
+            raise
         except Exception as exc:  # noqa: BLE001 - reported as a regression, with the reason
             study_results[name] = EvidenceResult("simulation", name, "error", f"{type(exc).__name__}: {exc}",
                                                  time.perf_counter() - t0)
@@ -506,6 +510,8 @@ def _run_benchmark(mode, out, executor, figures, say, *, experiments=("datasets"
         results["datasets"] = EvidenceResult("benchmark", "datasets", "as recorded",
                                              f"{len(names)} data sets load and match MANIFEST.md",
                                              time.perf_counter() - t0)
+    except ENVIRONMENT_FAULTS:
+        raise
     except Exception as exc:  # noqa: BLE001
         reason = f"{type(exc).__name__}: {exc}"
         print(f"lfverify verify: the benchmark claims report error: {' '.join(str(exc).split())}", file=sys.stderr,
@@ -522,12 +528,14 @@ def _run_benchmark(mode, out, executor, figures, say, *, experiments=("datasets"
     t0 = time.perf_counter()
     try:
         markdown_path = run_benchmark(options, executor=executor)
+    except ENVIRONMENT_FAULTS:
+        raise
     except Exception as exc:  # noqa: BLE001
         for name in protocol:
             results[name] = EvidenceResult("benchmark", name, "error", f"{type(exc).__name__}: {exc}")
         return results, "", []
     seconds = time.perf_counter() - t0
-    summary = json.loads((out / "summary.json").read_text())
+    summary = json.loads(read_text(out / "summary.json"))
     for name in protocol:
         holds, figure = _benchmark_verdict(name, summary)
         expected = BENCHMARK_EXPECTATIONS.get(mode, {}).get(name)
@@ -538,7 +546,7 @@ def _run_benchmark(mode, out, executor, figures, say, *, experiments=("datasets"
                                        f"{'criterion met' if holds else 'criterion not met'}: {figure}",
                                        seconds / len(protocol))
     figure_paths = sorted(str(Path("benchmark") / p.name) for p in out.glob("*.png"))
-    return results, markdown_path.read_text(), figure_paths
+    return results, read_text(markdown_path), figure_paths
 
 
 _PROPOSED = ("U-GD", "U-BFGS")

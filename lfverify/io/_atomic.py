@@ -2,8 +2,11 @@
 
 The content goes to a temporary file in the destination folder, which then replaces the destination with
 ``os.replace`` (atomic on POSIX and Windows within one file system); on any failure the temporary file is
-removed and the destination keeps its previous content.  :func:`atomic_path` serves writers that need a file
-name (``savefig``); the two ``write_*`` functions are built on it.
+removed and the destination keeps its previous content.  The destination is found by
+:func:`lfverify.io.write_target`: a symbolic link is written through (the link stays, the file it points to is
+replaced in its own folder), and only regular files are ever replaced - a folder, FIFO, device node, socket,
+dangling link or link loop at the destination is refused before anything is written.  :func:`atomic_path` serves
+writers that need a file name (``savefig``); the two ``write_*`` functions are built on it.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ import functools
 import os
 import tempfile
 from pathlib import Path
+
+from lfverify.io._files import write_target
 
 __all__ = ["atomic_path", "write_text_atomically", "write_bytes_atomically"]
 
@@ -30,9 +35,14 @@ def _new_file_mode() -> int:
 def atomic_path(path):
     """Yield a temporary path next to ``path``; on normal exit it replaces ``path``, on an exception it is removed.
 
-    Missing parent folders are created.
+    Missing parent folders are created.  A symbolic link ``path`` is written through (module docstring).
+
+    Raises
+    ------
+    ValueError
+        If ``path`` exists as anything but a regular file or a link to one (:func:`lfverify.io.write_target`).
     """
-    path = Path(path)
+    path = write_target(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:  # mkstemp makes the file private (0600); the written file gets the mode of any new file instead

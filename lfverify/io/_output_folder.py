@@ -9,27 +9,112 @@
   commands never overwrite each other's ``summary.json``; a folder holding nothing but its marker (a run that
   stopped before writing anything) is free again.  A non-empty folder without a marker is adopted only
   when its files show that the same command wrote it (folders written before the marker existed); any other
-  non-empty folder is refused.
+  non-empty folder is refused.  A folder holding a FIFO, device or socket (where a record, ``run.json`` or the
+  marker should be) is refused: lfverify reads and writes only regular files (:mod:`lfverify.io._files`).
+* Two processes, one folder: the claim - the ownership check and the marker's write - runs under an OS-level
+  lock (``filelock``: ``flock`` on ``DIR/.lfverify.lock``), so two runs can never both pass the check.  Inside
+  :func:`holding_output_folders` (the command line wraps every command in it) the lock is kept until the run ends,
+  so a second run on the folder, with any settings, is refused at once with one line naming the holder (pid,
+  host, command, from ``DIR/.lfverify.lock.json``).  The kernel releases the lock of a killed process.
 
 Every error is a :class:`ValueError` naming the option (``--out``, ``--errata``), the path and what is wrong.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
+import socket
+import sys
 import tempfile
 from pathlib import Path
 
+import filelock
+
 from lfverify._version import __version__
 from lfverify.io._atomic import write_text_atomically
+from lfverify.io._files import check_path_argument, file_kind, read_bytes, read_text, special_files_in
 
-__all__ = ["MARKER", "check_output_folder", "check_output_file", "claim_output_folder", "owner_of",
-           "settings_fingerprint"]
+__all__ = ["MARKER", "LOCK", "check_output_folder", "check_output_file", "claim_output_folder", "owner_of",
+           "settings_fingerprint", "holding_output_folders"]
 
 #: The ownership marker written into every output folder.
 MARKER = "lfverify-owner.json"
+#: The lock file of an output folder (hidden: not a result); its holder is described in ``LOCK + ".json"``.
+LOCK = ".lfverify.lock"
+
+#: Inside :func:`holding_output_folders`: real path -> the lock kept until the run ends; None outside.
+_RUN_LOCKS: dict | None = None
+_RUN_COMMAND: str | None = None
+
+
+#: Inside :func:`holding_output_folders`: library argument names -> the command line's options, for the messages.
+_RUN_OPTIONS: dict = {}
+
+
+@contextlib.contextmanager
+def holding_output_folders(command: str | None = None, options: dict | None = None):
+    """Keep the lock of every output folder claimed inside this block until it ends (the whole run).
+
+    Parameters
+    ----------
+    command : str, optional
+        The command line named to a second process that finds a folder locked (default: ``sys.argv``).
+    options : dict, optional
+        Argument names of the library (``"out"``) -> the options that set them (``"--out"``), named in the
+        message a locked folder gives.
+    """
+    global _RUN_LOCKS, _RUN_COMMAND, _RUN_OPTIONS
+    outer = _RUN_LOCKS, _RUN_COMMAND, _RUN_OPTIONS
+    _RUN_LOCKS, _RUN_COMMAND, _RUN_OPTIONS = {}, command, dict(options or {})
+    try:
+        yield
+    finally:
+        held = _RUN_LOCKS
+        _RUN_LOCKS, _RUN_COMMAND, _RUN_OPTIONS = outer
+        for real, lock in held.items():
+            with contextlib.suppress(OSError):
+                os.unlink(os.path.join(real, LOCK + ".json"))
+            lock.release(force=True)
+
+
+def _holder(path: Path) -> str:
+    try:
+        holder = json.loads(read_text(path / (LOCK + ".json")))
+        return f"pid {holder['pid']} on {holder['host']}: {holder['command']}"
+    except (OSError, ValueError, KeyError, TypeError):
+        return "its pid is not recorded yet"
+
+
+@contextlib.contextmanager
+def _folder_lock(path: Path, option: str):
+    """The folder's lock for the claim; kept for the run inside :func:`holding_output_folders`."""
+    real = os.path.realpath(path)
+    if _RUN_LOCKS is not None and real in _RUN_LOCKS:  # this run holds it already (``simulate all``)
+        yield
+        return
+    lock = filelock.FileLock(os.path.join(real, LOCK), timeout=0, thread_local=False)
+    try:
+        lock.acquire()
+    except filelock.Timeout:
+        raise ValueError(f"{option}: {path} is in use by another lfverify run ({_holder(path)}); wait for it to "
+                         "end or choose another folder") from None
+    except OSError as exc:
+        raise ValueError(f"{option}: cannot lock {path}: {exc.strerror or exc}") from exc
+    keep = False
+    try:
+        yield
+        if _RUN_LOCKS is not None:
+            command = _RUN_COMMAND or " ".join(sys.argv)
+            write_text_atomically(Path(real) / (LOCK + ".json"), json.dumps(
+                {"pid": os.getpid(), "host": socket.gethostname(), "command": command}) + "\n")
+            _RUN_LOCKS[real] = lock
+            keep = True
+    finally:
+        if not keep:
+            lock.release(force=True)
 
 
 def settings_fingerprint(settings: dict) -> str:
@@ -55,7 +140,7 @@ def _probe_writable(folder: Path, option: str, path: Path) -> None:
 
 def check_output_folder(path, *, option: str = "--out") -> Path:
     """Raise ValueError unless ``path`` is a writable folder or can be created as one (nothing is created)."""
-    path = Path(path)
+    path = check_path_argument(path, option, want="folder")  # empty, dangling link, loop, FIFO, lost cwd
     existing = _nearest_existing(path.absolute())
     if existing == path.absolute():
         if not existing.is_dir():
@@ -68,7 +153,7 @@ def check_output_folder(path, *, option: str = "--out") -> Path:
 
 def check_output_file(path, *, option: str) -> Path:
     """Raise ValueError unless ``path`` can be written as a file (not a folder; its folder writable)."""
-    path = Path(path)
+    path = Path(check_path_argument(path, option, want="file") if not Path(path).is_dir() else path)
     if path.is_dir():
         raise ValueError(f"{option}: {path} is a folder; give the path of a file")
     check_output_folder(path.parent if str(path.parent) else Path("."), option=option)
@@ -78,10 +163,10 @@ def check_output_file(path, *, option: str) -> Path:
 def owner_of(path) -> dict | None:
     """The marker of the folder ``path`` (command, fingerprint, ...), or None if it has none."""
     marker = Path(path) / MARKER
-    if not marker.exists():
+    if not os.path.lexists(marker):
         return None
     try:
-        owner = json.loads(marker.read_bytes().decode("utf-8"))
+        owner = json.loads(read_bytes(marker).decode("utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ValueError(f"{marker} is unreadable ({exc}); delete it to let lfverify check the folder again") \
             from exc
@@ -112,7 +197,7 @@ def _infer_owner(path: Path) -> tuple[str | None, str | None]:
         return "verify", None
     if "run.json" in names:
         try:
-            manifest = json.loads((path / "run.json").read_text())
+            manifest = json.loads(read_text(path / "run.json"))
             study, fingerprint = manifest.get("study"), manifest.get("fingerprint")
         except (OSError, ValueError, AttributeError):
             return None, None
@@ -148,17 +233,44 @@ def claim_output_folder(path, *, command: str, fingerprint: str, settings: str =
         If the folder cannot be written, belongs to another command or to the same command with other settings,
         or is a non-empty folder that lfverify did not write.
     """
+    option = _RUN_OPTIONS.get(option, option)  # "out" of the library is "--out" on the command line
     path = check_output_folder(path, option=option)
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ValueError(f"{option}: cannot create the folder {path}: {exc.strerror or exc}") from exc
+    _refuse_special_files(path, option)
+    if _foreign(path):  # refused without a lock file left in someone else's folder
+        _refuse_foreign(path, option)
+    with _folder_lock(path, option):
+        _claim(path, command, fingerprint, settings, option)
+    return path
+
+
+def _foreign(path: Path) -> bool:
+    """Whether ``path`` holds files, no marker, and nothing that lfverify wrote."""
+    return _holds_results(path) and not os.path.lexists(path / MARKER) and _infer_owner(path)[0] is None
+
+
+def _refuse_foreign(path: Path, option: str):
+    raise ValueError(f"{option}: {path} is not empty and was not written by lfverify (no {MARKER}); "
+                     "choose a new or empty folder")
+
+
+def _refuse_special_files(path: Path, option: str) -> None:
+    special = special_files_in(path)
+    if special:
+        raise ValueError(f"{option}: {path} holds {_kind_of(special[0])} at {special[0]}; lfverify reads and "
+                         "writes only regular files: remove it or choose another folder")
+
+
+def _claim(path: Path, command: str, fingerprint: str, settings: str, option: str) -> None:
+    _refuse_special_files(path, option)  # again, under the lock
     owner = owner_of(path) if _holds_results(path) else None
     if owner is None:
         inferred, theirs = _infer_owner(path) if _holds_results(path) else (command, None)
         if inferred is None:
-            raise ValueError(f"{option}: {path} is not empty and was not written by lfverify (no {MARKER}); "
-                             "choose a new or empty folder")
+            _refuse_foreign(path, option)
         owner = {"command": inferred, "fingerprint": fingerprint if theirs is None else theirs}
         if owner["command"] == command and owner["fingerprint"] == fingerprint:
             _write_marker(path, command, fingerprint, settings)
@@ -169,7 +281,10 @@ def claim_output_folder(path, *, command: str, fingerprint: str, settings: str =
         theirs = owner.get("settings") or f"fingerprint {owner.get('fingerprint')}"
         raise ValueError(f"{option}: {path} holds the results of another run of `lfverify {command}` ({theirs}; "
                          f"this run: {settings or 'fingerprint ' + fingerprint}); choose another folder")
-    return path
+
+
+def _kind_of(entry: Path) -> str:
+    return file_kind(os.lstat(entry).st_mode)
 
 
 def _write_marker(path: Path, command: str, fingerprint: str, settings: str) -> None:

@@ -19,6 +19,8 @@ import os
 import sys
 from pathlib import Path
 
+from lfverify.io._files import read_bytes
+
 __all__ = ["DamagedRecord", "content_hash", "seal", "read_sealed", "set_aside", "report_damaged"]
 
 HASH_KEY = "sha256"
@@ -58,12 +60,12 @@ def read_sealed(path, *, unsealed_ok: bool = False) -> dict:
     Raises
     ------
     DamagedRecord
-        If the file cannot be read or decoded, is not a JSON object, lacks its hash (unless ``unsealed_ok``) or
-        its hash does not match its content.
+        If the file cannot be read (or is not a regular file: a FIFO, a device) or decoded, is not a JSON
+        object, lacks its hash (unless ``unsealed_ok``) or its hash does not match its content.
     """
     path = Path(path)
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = read_bytes(path).decode("utf-8")  # a FIFO or device is refused at once, never waited on
     except OSError as exc:
         raise DamagedRecord(path, f"cannot be read ({exc.strerror or exc})") from exc
     except UnicodeDecodeError as exc:

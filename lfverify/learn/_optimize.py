@@ -325,8 +325,10 @@ def maximize_surrogate_utility(objective, theta0, *, method: str = "bfgs", learn
 
     report(0)
 
-    inverse_hessian = np.zeros((K, d, d))
-    for r in range(K):
+    # U-BFGS's inverse Hessians (K x d x d); U-GD never reads them, so it does not allocate them (a d x d matrix
+    # per start is 3.2 GB at d = 20,000).
+    inverse_hessian = np.zeros((K, d, d)) if method == "bfgs" else None
+    for r in range(K if method == "bfgs" else 0):
         _reset_inverse_hessian(inverse_hessian, r, grad[r], learning_rate)
     pair_seen = np.zeros(K, dtype=bool)
     fresh = np.ones(K, dtype=bool)  # True while a row's last direction was the normalized-gradient step (at the

@@ -1,7 +1,8 @@
 """Where tasks run: in this process, in local worker processes, or on a Dask cluster (:func:`make_executor`).
 
 Every executor yields ``(index, result)`` as tasks finish; no worker outlives its run.  The numbers never depend
-on the executor: each task seeds itself from its own key (:mod:`lfverify.core` seeding rule).
+on the executor: each task seeds itself from its own key (:mod:`lfverify.core` seeding rule).  A worker killed
+from outside, a lost Dask scheduler or a cluster without workers is an :class:`EnvironmentFault` (one line).
 """
 
 from lfverify.parallel._executors import (
@@ -11,6 +12,9 @@ from lfverify.parallel._executors import (
     ProcessExecutor,
     SerialExecutor,
     make_executor,
+    start_resource_tracker,
 )
+from lfverify.parallel._faults import EnvironmentFault, describe_exit
 
-__all__ = ["make_executor", "SerialExecutor", "ProcessExecutor", "DaskExecutor", "EXECUTORS", "DASK_CONNECT_TIMEOUT"]
+__all__ = ["make_executor", "SerialExecutor", "ProcessExecutor", "DaskExecutor", "EXECUTORS", "DASK_CONNECT_TIMEOUT",
+           "EnvironmentFault", "describe_exit", "start_resource_tracker"]

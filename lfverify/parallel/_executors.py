@@ -47,12 +47,15 @@ import sys
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from multiprocessing import get_context
+from concurrent.futures import CancelledError as _CancelledError
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import get_context, resource_tracker
 
 from lfverify.core._validation import check_real
+from lfverify.parallel._faults import EnvironmentFault, describe_exit
 
 __all__ = ["SerialExecutor", "ProcessExecutor", "DaskExecutor", "make_executor", "EXECUTORS",
-           "DASK_CONNECT_TIMEOUT"]
+           "DASK_CONNECT_TIMEOUT", "start_resource_tracker"]
 
 #: Names accepted by :func:`make_executor` (besides an executor instance).
 EXECUTORS = ("serial", "processes", "dask")
@@ -61,6 +64,8 @@ EXECUTORS = ("serial", "processes", "dask")
 DASK_CONNECT_TIMEOUT = 10.0
 #: Seconds a stopped worker or cluster is given before it is killed.
 _STOP_TIMEOUT = 5.0
+#: Seconds between two checks of a Dask cluster while no task finishes (workers left, scheduler alive).
+_POLL_SECONDS = 1.0
 #: Seconds between two parent checks of a worker's watchdog.
 _PARENT_POLL_SECONDS = 0.5
 _PR_SET_PDEATHSIG = 1
@@ -93,28 +98,45 @@ def _exit_with_parent(parent_pid: int) -> None:
 
 @contextlib.contextmanager
 def _sigint_held():
-    """Start worker processes under this (module docstring): SIGINT is ignored, a disposition the workers inherit
-    through exec (a blocked mask is not: multiprocessing's spawn clears it), and blocked in this thread - and so in
+    """Start worker processes under this (module docstring): SIGINT (and SIGHUP: a closed terminal signals the whole
+    process group, and the parent stops the workers) is ignored, a disposition the workers inherit through exec (a blocked mask is not: multiprocessing's spawn clears it), and blocked in this thread - and so in
     the threads started meanwhile, which start Dask's workers - so that a Ctrl-C arriving now stays pending and is
     delivered when this ends instead of being lost."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     blocking = hasattr(signal, "pthread_sigmask")
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if blocking else None
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    held = {signal.SIGINT, *([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])}
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, held) if blocking else None
+    previous = {signum: signal.signal(signum, signal.SIG_IGN) for signum in held}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)  # first the handler, then the pending Ctrl-C, if any
+        for signum, handler in previous.items():  # first the handlers, then a pending Ctrl-C or SIGHUP, if any
+            signal.signal(signum, handler)
         if blocking:
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
+def start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker now, with SIGINT and SIGHUP ignored (inherited through exec).
+
+    The tracker is otherwise started by the first library that makes a semaphore (scikit-learn's joblib does, on
+    import) and dies of a closed terminal's SIGHUP, which reaches the whole process group; multiprocessing then
+    relaunches it with a warning and KeyError tracebacks on stderr.  The command line calls this before it imports
+    a command that runs workers; nothing happens if the tracker runs already.
+    """
+    with _sigint_held(), contextlib.suppress(Exception):
+        resource_tracker.ensure_running()
+
+
 def _process_worker_initializer(parent_pid: int) -> None:
-    """Initializer of the process pool's workers: exit with the parent, leave Ctrl-C to it, one BLAS thread."""
+    """Initializer of the process pool's workers: exit with the parent, leave Ctrl-C and SIGHUP (a closed terminal
+    reaches the whole process group) to it, one BLAS thread."""
     _exit_with_parent(parent_pid)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
     _single_threaded_blas()
 
 
@@ -168,11 +190,17 @@ class ProcessExecutor:
                     pending[pool.submit(function, *args)] = index
                     if len(pending) >= 2 * self.max_workers:
                         break
+            workers = dict(getattr(pool, "_processes", None) or {})
             while pending:
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                workers.update(getattr(pool, "_processes", None) or {})
                 for future in done:
                     index = pending.pop(future)
-                    yield index, future.result()
+                    try:
+                        result = future.result()
+                    except BrokenProcessPool as exc:  # a worker died from outside: not a bug, say which
+                        raise EnvironmentFault(_broken_pool(workers.values())) from exc
+                    yield index, result
                     nxt = next(queue, None)
                     if nxt is not None:
                         pending[pool.submit(function, *nxt[1])] = nxt[0]
@@ -188,6 +216,23 @@ class ProcessExecutor:
 
     def describe(self) -> str:
         return f"{self.max_workers} local processes"
+
+
+def _broken_pool(processes) -> str:
+    """One line on a process pool whose worker died: which worker, how (its exit code), what to try."""
+    deadline = time.monotonic() + 1.0
+    dead = []
+    for process in processes:
+        with contextlib.suppress(OSError, ValueError, AssertionError):
+            process.join(max(0.0, deadline - time.monotonic()))
+            if process.exitcode not in (None, 0):
+                dead.append(process)
+    if dead:
+        how = f"worker process {dead[0].pid} {describe_exit(dead[0].exitcode)}"
+    else:
+        how = "a worker process ended abruptly"
+    return (f"{how} while running a task; a worker killed from outside (out of memory, a signal) stops the run - "
+            "use fewer --workers if memory is short")
 
 
 def _stop_pool(pool: ProcessPoolExecutor) -> None:
@@ -263,11 +308,12 @@ class DaskExecutor:
                                               self.connect_timeout)) from exc
         finished = False
         try:
+            if self.address is not None:
+                self._wait_for_workers(client)
             client.run(_single_threaded_blas)
             futures = [client.submit(function, *args, pure=False) for args in arguments]
             index_of = {future.key: index for index, future in enumerate(futures)}
-            for future in distributed.as_completed(futures):
-                yield index_of[future.key], future.result()
+            yield from self._results(distributed, client, futures, index_of)
             finished = True
         finally:
             logger = logging.getLogger("distributed")
@@ -285,6 +331,60 @@ class DaskExecutor:
 
     def describe(self) -> str:
         return f"Dask at {self.address}" if self.address else f"Dask LocalCluster of {self.n_workers} processes"
+
+    def _where(self) -> str:
+        return f"--dask {self.address}" if self.address else f"--dask-local {self.n_workers}"
+
+    def _wait_for_workers(self, client) -> None:
+        """EnvironmentFault unless the scheduler has a worker within ``connect_timeout`` seconds."""
+        try:
+            client.wait_for_workers(1, timeout=self.connect_timeout)
+        except (TimeoutError, asyncio.TimeoutError) as exc:
+            raise EnvironmentFault(f"{self._where()}: the scheduler answers but no worker joined it within "
+                                   f"{self.connect_timeout:g} s; start workers (`dask worker {self.address}`) or "
+                                   "raise --dask-timeout") from exc
+
+    def _results(self, distributed, client, futures, index_of):
+        """(index, result) as the futures finish; an EnvironmentFault for a lost scheduler, a worker that died
+        running a task, or a cluster left without workers for ``connect_timeout`` seconds (never an endless wait)."""
+        pending, alone_since = set(futures), None
+        while pending:
+            try:
+                done, pending = distributed.wait(pending, timeout=_POLL_SECONDS, return_when="FIRST_COMPLETED")
+            except (TimeoutError, asyncio.TimeoutError):
+                done = set()
+            except Exception as exc:  # noqa: BLE001 - the client's own failure: the scheduler is gone
+                raise EnvironmentFault(self._lost()) from exc
+            for future in done:
+                try:
+                    result = future.result()
+                except distributed.KilledWorker as exc:
+                    raise EnvironmentFault(f"{self._where()}: the Dask workers running a task died ({exc}; out of "
+                                           "memory or killed from outside); use more memory per worker") from exc
+                except _CancelledError as exc:
+                    raise EnvironmentFault(self._lost()) from exc
+                yield index_of[future.key], result
+            if done:
+                alone_since = None
+                continue
+            if getattr(client, "status", "running") not in ("running", "connecting"):
+                raise EnvironmentFault(self._lost())
+            try:
+                workers = len(client.scheduler_info().get("workers", {}))
+            except Exception as exc:  # noqa: BLE001 - as above
+                raise EnvironmentFault(self._lost()) from exc
+            if workers:
+                alone_since = None
+            elif alone_since is None:
+                alone_since = time.monotonic()
+            elif time.monotonic() - alone_since > self.connect_timeout:
+                raise EnvironmentFault(f"{self._where()}: the scheduler has had no workers for "
+                                       f"{self.connect_timeout:g} s with {len(pending)} tasks left (the workers died "
+                                       "or were stopped); start workers or raise --dask-timeout")
+
+    def _lost(self) -> str:
+        return (f"{self._where()}: the connection to the Dask scheduler was lost in the middle of the run (it "
+                "stopped, or the network failed)")
 
 
 def _dask_advice(address: str, problem: str, timeout: float | None = None) -> str:

@@ -1,0 +1,541 @@
+"""Reliability, round 2 (issue 32): the environment misbehaves - special files and links, path arguments, two
+processes on one folder, faults that are not bugs, standard streams that cannot be written.
+
+Each test provokes the fault for real (a FIFO made with ``mkfifo``, a Unix socket bound to a path, a symbolic
+link loop, a deleted working folder, a second ``lfverify`` process, a worker killed with SIGKILL - the signal the
+kernel's out-of-memory killer sends - or limited with ``RLIMIT_AS``, a real Dask scheduler and worker that are
+killed, ``>&-`` and ``> /dev/full``) and asserts the exact outcome: the exit status and the one line, typed out
+here.  Every wait is bounded: a read that would block forever on a FIFO is run in a thread joined with a timeout.
+``benchmarks/fault_battery.py`` counts the same faults; the Dask cluster cases here are ``-m slow``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from benchmark_scripts import load_benchmark_script
+
+import lfverify.app._cli as cli
+from lfverify.app._failures import (
+    Interrupted,
+    StreamFailure,
+    classify,
+    quiet_cluster_logs,
+)
+from lfverify.io import (
+    LOCK,
+    DamagedRecord,
+    NotARegularFile,
+    check_path_argument,
+    claim_output_folder,
+    holding_output_folders,
+    read_bytes,
+    read_sealed,
+    write_text_atomically,
+)
+from lfverify.parallel import DaskExecutor, EnvironmentFault, ProcessExecutor, describe_exit
+
+pytestmark = pytest.mark.claims("package:command-line", "package:files", "package:parallel")
+
+CLI = [sys.executable, "-m", "lfverify"]
+SMOKE = ["simulate", "uniform-convergence", "--mode", "smoke", "--serial", "--no-figures"]
+KEPT = "every finished record is kept: run the same command again to resume"
+battery = load_benchmark_script("fault_battery")
+
+
+def _bounded(function, seconds=5.0):
+    """(finished, outcome) of ``function()`` run in a daemon thread for at most ``seconds``."""
+    outcome = {}
+
+    def target():
+        try:
+            outcome["value"] = function()
+        except BaseException as exc:  # noqa: BLE001 - handed to the test
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    return not thread.is_alive(), outcome
+
+
+def _unix_socket(path: Path) -> socket.socket:
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(path))
+    return server
+
+
+# ------------------------------------------------------------------------------------------ special files
+def test_a_fifo_is_refused_at_once_instead_of_blocking_the_read(tmp_path):
+    fifo = tmp_path / "record.json"
+    os.mkfifo(fifo)
+    finished, outcome = _bounded(lambda: read_bytes(fifo))
+    assert finished, "read_bytes blocked on a FIFO"
+    assert isinstance(outcome.get("error"), NotARegularFile)
+    assert str(outcome["error"]) == f"{fifo} is a named pipe (FIFO), not a regular file; lfverify does not read it"
+    finished, outcome = _bounded(lambda: read_sealed(fifo))  # the records' reader: named as a damaged record
+    assert finished and isinstance(outcome.get("error"), DamagedRecord)
+    assert str(outcome["error"]) == (f"record {fifo} is damaged: cannot be read (it is a named pipe (FIFO), not a "
+                                     "regular file)")
+
+
+def test_devices_sockets_and_links_to_them_are_refused_by_kind(tmp_path):
+    with pytest.raises(NotARegularFile, match=r"^/dev/null is a character device, not a regular file; lfverify "
+                                              r"does not read it$"):
+        read_bytes("/dev/null")
+    server = _unix_socket(tmp_path / "s")
+    try:
+        with pytest.raises(NotARegularFile, match=r"s is a socket, not a regular file"):
+            read_bytes(tmp_path / "s")
+    finally:
+        server.close()
+    link = tmp_path / "zero.json"
+    link.symlink_to("/dev/zero")  # never read: /dev/zero has no end
+    finished, outcome = _bounded(lambda: read_bytes(link))
+    assert finished and str(outcome["error"]) == f"{link} is a character device, not a regular file; lfverify " \
+                                                 "does not read it"
+    regular = tmp_path / "r.json"
+    regular.write_bytes(b"{}")
+    (tmp_path / "to-r").symlink_to(regular)
+    assert read_bytes(tmp_path / "to-r") == b"{}"  # a link to a regular file is followed
+
+
+def test_writes_go_through_a_symlink_to_its_target_and_the_link_stays(tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    target = elsewhere / "summary.json"
+    target.write_text("old")
+    link = tmp_path / "summary.json"
+    link.symlink_to(target)
+    write_text_atomically(link, "new")
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert target.read_text() == "new"
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["summary.json"]  # no temporary file left
+
+
+def test_a_write_never_replaces_a_device_a_fifo_a_folder_or_a_broken_link(tmp_path):
+    device_link = tmp_path / "null.json"
+    device_link.symlink_to("/dev/null")
+    with pytest.raises(ValueError, match=rf"^{device_link} is a character device, not a regular file; lfverify "
+                                         r"does not replace it$"):
+        write_text_atomically(device_link, "x")
+    assert device_link.is_symlink() and Path("/dev/null").is_char_device()
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match=r"is a named pipe \(FIFO\), not a regular file; lfverify does not replace"):
+        write_text_atomically(fifo, "x")
+    with pytest.raises(ValueError, match=r"is a folder, not a regular file; lfverify does not replace it"):
+        write_text_atomically(tmp_path, "x")
+    dangling = tmp_path / "dangling.json"
+    dangling.symlink_to(tmp_path / "missing" / "x.json")
+    with pytest.raises(ValueError, match=rf"^{dangling} is a dangling symbolic link \(to {tmp_path}/missing/x.json\); "
+                                         r"lfverify writes through a link only to an existing file$"):
+        write_text_atomically(dangling, "x")
+    loop = tmp_path / "loop.json"
+    loop.symlink_to(loop)
+    with pytest.raises(ValueError, match=rf"^{loop} is a symbolic link loop; lfverify does not write through it$"):
+        write_text_atomically(loop, "x")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dangling.json", "fifo.json", "loop.json", "null.json"]
+
+
+# ------------------------------------------------------------------------------------------ path arguments
+def test_path_arguments_are_checked_by_kind_before_any_work(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    cases = {
+        "": "--out: an empty path (''); give the folder explicitly, e.g. --out ./results",
+        "  ": "--out: an empty path ('  '); give the folder explicitly, e.g. --out ./results",
+    }
+    for value, message in cases.items():
+        with pytest.raises(ValueError) as raised:
+            check_path_argument(value, "--out")
+        assert str(raised.value) == message
+    Path("dangling").symlink_to("nowhere")
+    Path("loop").symlink_to("loop")
+    Path("under-loop").symlink_to("loop")
+    os.mkfifo("fifo")
+    Path("file").write_text("")
+    server = _unix_socket(tmp_path / "sock")
+    try:
+        expected = {
+            "dangling": "--out: dangling is a dangling symbolic link (to nowhere); remove it or give another path",
+            "loop": "--out: loop is a symbolic link loop (or runs through one)",
+            "under-loop/x": "--out: under-loop/x is a symbolic link loop (or runs through one)",
+            "fifo": "--out: fifo is a named pipe (FIFO), not a folder; choose a folder (new or empty)",
+            "sock": "--out: sock is a socket, not a folder; choose a folder (new or empty)",
+            "file": "--out: file is a file, not a folder; choose a folder (new or empty)",
+        }
+        for value, message in expected.items():
+            with pytest.raises(ValueError) as raised:
+                check_path_argument(value, "--out")
+            assert str(raised.value) == message
+    finally:
+        server.close()
+    with pytest.raises(ValueError) as raised:
+        check_path_argument(".", "--errata", want="file")
+    assert str(raised.value) == "--errata: . is a folder; give the path of a file"
+    assert check_path_argument("new/folder", "--out") == Path("new/folder")  # to be created: fine
+
+
+def test_a_relative_path_after_the_working_folder_was_deleted_is_named(tmp_path, monkeypatch):
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    with pytest.raises(ValueError) as raised:
+        check_path_argument("results", "--out")
+    assert str(raised.value) == ("--out: results is relative, but the working folder no longer exists (deleted while "
+                                 "this shell was in it); cd to an existing folder or give an absolute path")
+    assert check_path_argument(tmp_path / "abs", "--out") == tmp_path / "abs"  # an absolute path still works
+
+
+@pytest.mark.parametrize("argv, line", [
+    ([*SMOKE, "--out", ""], "lfverify simulate: error: --out: an empty path (''); give the folder explicitly, e.g. "
+                            "--out ./results"),
+    (["proofs", "--errata", ""], "lfverify proofs: error: --errata: an empty path (''); give the file explicitly, "
+                                 "e.g. --errata ./out.md"),
+    (["proofs", "--render", ""], "lfverify proofs: error: --render: an empty path (''); give the folder explicitly, "
+                                 "e.g. --render ./results"),
+    (["data", "list", "--data-root", ""], "lfverify data: error: --data-root: an empty path (''); give the folder "
+                                          "explicitly, e.g. --data-root ./results"),
+])
+def test_an_empty_path_option_is_an_error_not_the_current_folder(argv, line, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(argv) == 2
+    assert capsys.readouterr() == ("", line + "\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_output_folder_holding_a_fifo_is_refused_before_it_is_read(tmp_path):
+    out = tmp_path / "out"
+    (out / "records").mkdir(parents=True)
+    os.mkfifo(out / "run.json")
+    finished, outcome = _bounded(lambda: claim_output_folder(out, command="simulate x", fingerprint="f"))
+    assert finished
+    assert str(outcome["error"]) == (f"--out: {out} holds a named pipe (FIFO) at {out}/run.json; lfverify reads and "
+                                     "writes only regular files: remove it or choose another folder")
+
+
+# ------------------------------------------------------------------------------------------ two processes
+_CLAIM = ("import sys\nfrom lfverify.io import claim_output_folder\ntry:\n"
+          "    claim_output_folder(sys.argv[1], command='simulate x', fingerprint='f')\nexcept ValueError as e:\n"
+          "    print(e)\n    sys.exit(2)\n")
+
+
+def _claim_elsewhere(out):
+    return subprocess.run([sys.executable, "-c", _CLAIM, str(out)], capture_output=True, text=True, timeout=60)
+
+
+def test_a_folder_claimed_for_a_run_is_locked_until_the_run_ends(tmp_path):
+    out = tmp_path / "out"
+    with holding_output_folders("lfverify simulate x --out out"):
+        claim_output_folder(out, command="simulate x", fingerprint="f")
+        holder = json.loads((out / (LOCK + ".json")).read_text())
+        assert holder == {"pid": os.getpid(), "host": socket.gethostname(), "command": "lfverify simulate x --out out"}
+        other = _claim_elsewhere(out)  # same command, same settings: still refused while this run holds it
+        assert other.returncode == 2
+        assert other.stdout.strip() == (f"--out: {out} is in use by another lfverify run (pid {os.getpid()} on "
+                                        f"{socket.gethostname()}: lfverify simulate x --out out); wait for it to end "
+                                        "or choose another folder")
+        claim_output_folder(out, command="simulate x", fingerprint="f")  # this run may claim it again
+    assert not (out / (LOCK + ".json")).exists()
+    assert _claim_elsewhere(out).returncode == 0  # released at the end of the run
+
+
+def test_a_library_claim_locks_the_folder_only_while_it_checks_it(tmp_path):
+    out = tmp_path / "out"
+    claim_output_folder(out, command="simulate x", fingerprint="f")
+    assert _claim_elsewhere(out).returncode == 0
+
+
+def test_a_second_command_line_run_is_refused_with_the_holder_named(tmp_path):
+    out = tmp_path / "busy"
+    first = subprocess.Popen([*CLI, "simulate", "uniform-convergence", "--quick", "--no-figures", "--workers", "1",
+                              "--out", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not (out / (LOCK + ".json")).exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        second = subprocess.run([*CLI, *SMOKE, "--seed", "3", "--out", str(out)], capture_output=True, text=True,
+                                timeout=120)
+    finally:
+        os.killpg(first.pid, signal.SIGKILL)
+        first.wait(30)
+    assert second.returncode == 2 and "Traceback" not in second.stderr
+    assert second.stderr == (f"lfverify simulate: error: --out: {out} is in use by another lfverify run (pid "
+                             f"{first.pid} on {socket.gethostname()}: lfverify simulate uniform-convergence --quick "
+                             f"--no-figures --workers 1 --out {out}); wait for it to end or choose another folder\n")
+
+
+# ------------------------------------------------------------------------------------------ the taxonomy
+def test_every_ending_has_its_status_and_line():
+    cases = [
+        (EnvironmentFault("worker process 7 was killed by SIGKILL"), 2,
+         f"stopped: worker process 7 was killed by SIGKILL; {KEPT}"),
+        (MemoryError(), 2, f"stopped: out of memory (MemoryError); {KEPT}"),
+        (StreamFailure("standard output", "No space left on device"), 2,
+         f"stopped: cannot write to standard output (No space left on device); {KEPT}"),
+        (Interrupted(signal.SIGHUP), 129, "interrupted (SIGHUP: the terminal closed); the workers were stopped and "
+                                          f"{KEPT}"),
+        (Interrupted(), 143, f"interrupted (SIGTERM); the workers were stopped and {KEPT}"),
+        (KeyboardInterrupt(), 130, f"interrupted (Ctrl-C); the workers were stopped and {KEPT}"),
+        (ValueError("--out: x"), 2, "error: --out: x"),
+        (KeyError("k"), 3, "internal error: KeyError: 'k' (a bug; run again with --debug for the traceback and "
+                           "please report it)"),
+    ]
+    for exc, status, line in cases:
+        assert classify(exc) == (status, line)
+
+
+def test_describe_exit_names_the_signal_and_the_oom_killer():
+    assert describe_exit(-9) == "was killed by SIGKILL (what the kernel's out-of-memory killer sends; see `dmesg`)"
+    assert describe_exit(-15) == "was killed by SIGTERM"
+    assert describe_exit(3) == "exited with status 3"
+    assert describe_exit(None) == "ended abruptly"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="needs POSIX signals")
+def test_a_real_sighup_during_a_command_exits_129_with_one_line(monkeypatch, capsys):
+    previous = signal.getsignal(signal.SIGHUP)
+    seen = []
+
+    def command(args):
+        seen.append(signal.getsignal(signal.SIGHUP))
+        if seen[0] is not cli._terminate:  # never send SIGHUP to pytest without lfverify's handler
+            return 0
+        os.kill(os.getpid(), signal.SIGHUP)
+        for _ in range(200):
+            time.sleep(0.01)
+        return 0
+
+    monkeypatch.setattr(cli.command_module("metrics"), "run", command)
+    assert cli.main(["metrics"]) == 129
+    assert capsys.readouterr().err == (f"lfverify metrics: interrupted (SIGHUP: the terminal closed); the workers "
+                                       f"were stopped and {KEPT}\n")
+    assert seen == [cli._terminate] and signal.getsignal(signal.SIGHUP) is previous
+
+
+def test_a_closed_terminal_sighup_to_the_whole_group_is_one_line_and_no_worker_survives(tmp_path):
+    """SIGHUP reaches every process of the group: the workers and multiprocessing's resource tracker ignore it (the
+    tracker used to die and be relaunched with KeyError tracebacks), the parent stops the workers and says so."""
+    proc = subprocess.Popen([*CLI, "simulate", "uniform-convergence", "--quick", "--no-figures", "--workers", "2",
+                             "--out", str(tmp_path / "o")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        assert battery.wait_for_descendants(proc, 3), "the run ended before its workers started"
+        time.sleep(1.0)
+        seen = battery.descendants(proc.pid)
+        os.killpg(proc.pid, signal.SIGHUP)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 129 and "Traceback" not in err and "relaunching" not in err, err
+    assert err.splitlines()[-1] == (f"lfverify simulate: interrupted (SIGHUP: the terminal closed); the workers were "
+                                    f"stopped and {KEPT}")
+    assert battery.survivors(seen, 15) == []
+
+
+def test_dask_logs_stay_off_the_terminal_unless_debug(monkeypatch):
+    import logging
+
+    monkeypatch.delenv("DASK_LOGGING__DISTRIBUTED", raising=False)
+    client = logging.getLogger("distributed.client")  # sets its own level in distributed's configuration
+    client.setLevel(logging.WARNING)
+    assert client.isEnabledFor(logging.ERROR)
+    with quiet_cluster_logs(debug=False):
+        assert not client.isEnabledFor(logging.CRITICAL)
+        assert os.environ["DASK_LOGGING__DISTRIBUTED"] == "critical"  # for the LocalCluster's worker processes
+    assert client.isEnabledFor(logging.ERROR) and "DASK_LOGGING__DISTRIBUTED" not in os.environ
+    with quiet_cluster_logs(debug=True):
+        assert client.isEnabledFor(logging.ERROR)
+
+
+# ------------------------------------------------------------------------------------------ killed workers
+def _kill_myself(_):
+    os.kill(os.getpid(), signal.SIGKILL)  # what the kernel's out-of-memory killer sends
+
+
+def _allocate_under_a_limit(_):
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, resource.RLIM_INFINITY))
+    return len(bytearray(2 << 30))  # 2 GB under a 1 GB address space: MemoryError
+
+
+def test_a_worker_killed_by_sigkill_is_an_environment_fault_naming_it():
+    with pytest.raises(EnvironmentFault) as raised:
+        list(ProcessExecutor(1).map_unordered(_kill_myself, [(1,)]))
+    message = str(raised.value)
+    assert message.startswith("worker process ") and message.endswith(
+        " was killed by SIGKILL (what the kernel's out-of-memory killer sends; see `dmesg`) while running a task; a "
+        "worker killed from outside (out of memory, a signal) stops the run - use fewer --workers if memory is short")
+    assert classify(raised.value)[0] == 2
+
+
+def test_a_worker_out_of_memory_is_memory_error_and_exit_2():
+    with pytest.raises(MemoryError) as raised:
+        list(ProcessExecutor(1).map_unordered(_allocate_under_a_limit, [(1,)]))
+    assert classify(raised.value) == (2, f"stopped: out of memory (MemoryError); {KEPT}")
+
+
+def test_a_killed_worker_on_the_command_line_is_exit_2_not_a_bug(tmp_path):
+    proc = subprocess.Popen([*CLI, "simulate", "uniform-convergence", "--quick", "--no-figures", "--workers", "2",
+                             "--out", str(tmp_path / "o")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        assert battery.wait_for_descendants(proc, 3), "the run ended before its workers started"
+        time.sleep(1.0)
+        workers = battery._workers_of(proc)
+        assert workers
+        os.kill(workers[0], signal.SIGKILL)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 2 and "Traceback" not in err
+    assert err.splitlines()[-1] == (
+        f"lfverify simulate: stopped: worker process {workers[0]} was killed by SIGKILL (what the kernel's "
+        "out-of-memory killer sends; see `dmesg`) while running a task; a worker killed from outside (out of memory, "
+        f"a signal) stops the run - use fewer --workers if memory is short; {KEPT}")
+
+
+# ------------------------------------------------------------------------------------------ standard streams
+def _shell(argv, redirect, cwd):
+    status, out, err = battery.run_shell(f"{battery._shell_cli(argv)} {redirect}", timeout=120, cwd=str(cwd))
+    assert status is not None, "no end within the timeout"
+    return status, out, err
+
+
+def test_a_closed_stdout_or_stderr_is_refused_on_the_other_stream(tmp_path):
+    status, out, err = _shell([*SMOKE, "--out", "o"], ">&-", tmp_path)
+    assert (status, out, err) == (2, "", "lfverify: error: standard output is closed; nothing was run: redirect it to "
+                                         "a file or /dev/null instead\n")
+    status, out, err = _shell([*SMOKE, "--out", "o"], "2>&-", tmp_path)
+    assert (status, out, err) == (2, "lfverify: error: standard error is closed; nothing was run: redirect it to a "
+                                     "file or /dev/null instead\n", "")
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_full_stdout_is_one_line_on_stderr_and_exit_2(tmp_path):
+    status, out, err = _shell(["metrics"], "> /dev/full", tmp_path)
+    assert (status, err) == (2, "lfverify metrics: stopped: cannot write to standard output (No space left on "
+                                f"device); {KEPT}\n")
+    status, out, err = _shell([*SMOKE, "--out", "o"], "> /dev/full", tmp_path)
+    assert status == 2 and err.splitlines()[-1] == (
+        f"lfverify simulate: stopped: cannot write to standard output (No space left on device); {KEPT}")
+    assert "Exception ignored" not in err and (tmp_path / "o" / "summary.json").exists()  # the results are there
+
+
+def test_a_full_stderr_is_one_line_on_stdout_and_exit_2(tmp_path):
+    status, out, err = _shell([*SMOKE, "--out", "o"], "2> /dev/full", tmp_path)
+    assert status == 2 and out.splitlines()[-1] == (
+        f"lfverify simulate: stopped: cannot write to standard error (No space left on device); {KEPT}")
+    status, out, err = _shell([*SMOKE, "--out", "o", "--quiet"], "2> /dev/full", tmp_path)
+    assert status == 0 and "summary.json" in out  # nothing to say on stderr: nothing lost
+
+
+def test_a_reader_that_went_away_is_one_line_not_exception_ignored():
+    read, write = os.pipe()
+    os.close(read)
+    proc = subprocess.Popen([*CLI, "metrics"], stdout=write, stderr=subprocess.PIPE, text=True)
+    os.close(write)
+    _, err = proc.communicate(timeout=60)
+    assert (proc.returncode, err) == (2, f"lfverify metrics: stopped: cannot write to standard output (Broken pipe); "
+                                         f"{KEPT}\n")
+
+
+# ------------------------------------------------------------------------------------------ Dask clusters
+@pytest.fixture
+def scheduler():
+    """A real Dask scheduler in its own process; yields (address, start_worker, processes)."""
+    pytest.importorskip("distributed")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    spawned = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                                 "--port", str(port), "--dashboard-address", ":0"], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, start_new_session=True)]
+
+    def start_worker():
+        spawned.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads",
+                                         "1", "--no-nanny"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                        start_new_session=True))
+        return spawned[-1]
+
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            DaskExecutor(address, connect_timeout=2).check()
+            break
+        except ValueError:
+            time.sleep(0.5)
+    try:
+        yield address, start_worker, spawned
+    finally:
+        for proc in spawned:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(30)
+
+
+@pytest.mark.slow
+def test_a_scheduler_without_workers_is_named_within_the_timeout(scheduler):
+    address, _, _ = scheduler
+    started = time.monotonic()
+    with pytest.raises(EnvironmentFault) as raised:
+        list(DaskExecutor(address, connect_timeout=2).map_unordered(time.sleep, [(0,)]))
+    assert time.monotonic() - started < 20
+    assert str(raised.value) == (f"--dask {address}: the scheduler answers but no worker joined it within 2 s; start "
+                                 f"workers (`dask worker {address}`) or raise --dask-timeout")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("victim", ["scheduler", "worker"])
+def test_a_cluster_that_fails_mid_run_is_an_environment_fault(scheduler, victim):
+    address, start_worker, spawned = scheduler
+    worker = start_worker()
+    results = DaskExecutor(address, connect_timeout=3).map_unordered(time.sleep, [(1,)] * 6)
+    next(results)  # the run is under way
+    (spawned[0] if victim == "scheduler" else worker).kill()
+    started = time.monotonic()
+    with pytest.raises(EnvironmentFault) as raised:
+        list(results)
+    assert time.monotonic() - started < 30
+    expected = {"scheduler": f"--dask {address}: the connection to the Dask scheduler was lost in the middle of the "
+                             "run (it stopped, or the network failed)",
+                "worker": f"--dask {address}: the scheduler has had no workers for 3 s with "}[victim]
+    assert str(raised.value).startswith(expected)
+
+
+@pytest.mark.slow
+def test_a_lost_scheduler_on_the_command_line_is_one_line_without_dask_logs(scheduler, tmp_path):
+    address, start_worker, spawned = scheduler
+    start_worker()
+    time.sleep(3)
+    proc = subprocess.Popen([*CLI, "simulate", "uniform-convergence", "--quick", "--no-figures", "--dask", address,
+                             "--out", str(tmp_path / "o")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not any((tmp_path / "o" / "records").glob("*.json")) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        spawned[0].kill()
+        _, err = proc.communicate(timeout=90)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    lines = [line for line in err.splitlines() if not line.startswith(("[", "uniform-convergence ("))]
+    assert proc.returncode == 2 and lines == [
+        f"lfverify simulate: stopped: --dask {address}: the connection to the Dask scheduler was lost in the middle "
+        f"of the run (it stopped, or the network failed); {KEPT}"], err
