@@ -285,3 +285,13 @@ def test_the_cost_sensitive_loop_keeps_its_best_fit_not_its_last(monkeypatch):
     assert fit.weights == (0.5, 0.5)
     np.testing.assert_array_equal(fit.theta, thetas[0])
     assert not np.array_equal(thetas[0], thetas[-1])  # companion: the last fit is another one
+
+
+def test_features_too_large_for_a_double_are_named_as_X():
+    """Features near 1e155 and beyond make the risk's gradient overflow during L-BFGS-B: the error names X (the
+    user's argument) and its magnitude, not the optimizer's internal theta.  Companion: X * 1e3 fits."""
+    X, y = make_classification(n_samples=200, n_features=5, random_state=0)
+    with pytest.raises(ValueError, match=r"^X has entries up to 3\.8\de\+200 in magnitude: the surrogate risk or "
+                                         r"its gradient overflows a double during the fit; rescale the features"):
+        LinearFractionalClassifier().fit(X * 1e200, y)
+    assert np.isfinite(LinearFractionalClassifier().fit(X * 1e3, y).coef_).all()

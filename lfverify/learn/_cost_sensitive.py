@@ -205,12 +205,32 @@ def _penalized_columns(d: int, fit_intercept_column: bool) -> np.ndarray:
     return mask
 
 
+class _Overflow(Exception):
+    """The optimizer stepped to a theta whose risk or gradient is not a finite double."""
+
+
 def _minimize(risk: WeightedSurrogateRisk, theta0, max_iter, gtol):
     from scipy.optimize import minimize
 
-    # ftol = 64 eps, as scikit-learn's lbfgs solver: the fit stops on gtol (or max_iter), not on a stalled decrease
-    result = minimize(risk._value_and_gradient, theta0, jac=True, method="L-BFGS-B",
-                      options={"maxiter": max_iter, "gtol": gtol, "ftol": 64 * np.finfo(float).eps})
+    def objective(theta):
+        if not np.isfinite(theta).all():
+            raise _Overflow
+        try:
+            return risk._value_and_gradient(theta)
+        except ValueError as error:  # the risk overflowed at this theta
+            raise _Overflow from error
+
+    try:
+        # ftol = 64 eps, as scikit-learn's lbfgs solver: the fit stops on gtol (or max_iter), not on a stalled
+        # decrease
+        result = minimize(objective, theta0, jac=True, method="L-BFGS-B",
+                          options={"maxiter": max_iter, "gtol": gtol, "ftol": 64 * np.finfo(float).eps})
+    except _Overflow:
+        # What the user can change is X (the optimizer chose theta): name it, with its magnitude
+        top = float(abs(risk.X).max()) if risk.X.shape[0] and risk.X.shape[1] else 0.0
+        raise ValueError(f"X has entries up to {top:.3g} in magnitude: the surrogate risk or its gradient "
+                         "overflows a double during the fit; rescale the features (e.g. scikit-learn's "
+                         "StandardScaler) before fitting") from None
     return result.x, int(result.nit), bool(result.success)
 
 
