@@ -11,7 +11,7 @@ classifier with ``threshold="zero"`` (the base fit's threshold), ``LogisticRegre
 
 Usage::
 
-    python benchmarks/estimator_tiny_separable.py [--out PATH]   # under a minute on 2 cores
+    python benchmarks/estimator_tiny_separable.py [--out PATH]   # 1-4 minutes on 2 cores (4 when busy)
 
 Writes ``benchmarks/results/estimator_tiny_separable.md`` (atomically).
 """
