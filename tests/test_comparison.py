@@ -149,7 +149,7 @@ def test_reused_baselines_are_charged_their_whole_fit_for_the_second_metric(monk
 def test_remedies_in_the_protocol_are_the_estimators_options(monkeypatch):
     """Spy on LinearFractionalClassifier: each remedy column fits it once per metric on the whole training set with
     its options (REMEDY_METHODS), the paper's tau and max_iter for the surrogate utility, and a SeedSequence
-    seed; the record keeps the fitted threshold (and the cross-validated positive rate)."""
+    seed; the record keeps the fitted threshold and the folds it was chosen on."""
     import lfverify.learn._estimator as estimator
     from lfverify.learn._datasets import load_dataset
     from lfverify.experiments._protocol import ProtocolConfig, run_trial
@@ -171,13 +171,14 @@ def test_remedies_in_the_protocol_are_the_estimators_options(monkeypatch):
     assert by_metric[("jaccard", "surrogate-utility", None)]["tau"] == 0.75
     default = by_metric[("f1", "cost-sensitive", "auto")]
     assert default["tau"] is None and default["max_iter"] == 100 and default["threshold"] == "refit"
-    assert default == {**LinearFractionalClassifier(metric="f1").get_params(), "random_state": default["random_state"]}
+    # the defaults, with C spelled out (the cost-sensitive objective's default value; None means it there)
+    assert default == {**LinearFractionalClassifier(metric="f1").get_params(), "C": 1.0,
+                       "random_state": default["random_state"]}
     assert by_metric[("jaccard", "cost-sensitive", 5)]["threshold"] == "refit"
     assert all(isinstance(p["random_state"], np.random.SeedSequence) for p, _ in seen)
-    assert "positive_rate" in record["results"]["f1"]["Cost-sensitive+CV"]
+    assert record["results"]["f1"]["Cost-sensitive+CV"]["threshold_cv"] == 5
     # heart: n = 216 training rows >= 10 x 13 features, so "auto" chooses on the training sample
     assert record["results"]["f1"]["Cost-sensitive"]["threshold_cv"] is None
-    assert "positive_rate" not in record["results"]["f1"]["Cost-sensitive"]
 
 
 def test_the_remedies_options_are_part_of_the_fingerprint(monkeypatch):

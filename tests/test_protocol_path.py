@@ -224,12 +224,16 @@ def _install(mp, spy):
 
     def cost_sensitive(original, *args, **kwargs):
         # the estimator's unchecked paths: _fit_cost_sensitive(metric, loss, X, labels, *, fit_intercept_column,
-        # ...) and _fit_at_weights(loss, X, labels, weights, C, fit_intercept_column, ...)
+        # ..., sample_weight) and _fit_at_weights(loss, X, labels, weights, C, fit_intercept_column, max_iter,
+        # gtol, theta, sample_weight, fit_intercept); the rows a fit sees are those of positive sample weight (the
+        # folds' fits get the whole X with weight 0 on their held-out rows)
         if original.__name__ == "_fit_cost_sensitive":
-            X, y, intercept = args[2], args[3], kwargs["fit_intercept_column"]
+            X, y, intercept, weights = args[2], args[3], kwargs["fit_intercept_column"], kwargs.get("sample_weight")
         else:
             X, y, intercept = args[1], args[2], args[5]
-        spy.add("cost_sensitive.fit", rows=spy.rows(X, drop_intercept=intercept), y=np.array(y))
+            weights = args[9] if len(args) > 9 else kwargs.get("sample_weight")
+        seen = np.ones(len(y), dtype=bool) if weights is None else np.asarray(weights) > 0
+        spy.add("cost_sensitive.fit", rows=spy.rows(X, drop_intercept=intercept)[seen], y=np.array(y)[seen])
         return original(*args, **kwargs)
 
     wrap(LinearFractionalClassifier, "fit", lfc_fit)
