@@ -295,3 +295,15 @@ def test_features_too_large_for_a_double_are_named_as_X():
                                          r"its gradient overflows a double during the fit; rescale the features"):
         LinearFractionalClassifier().fit(X * 1e200, y)
     assert np.isfinite(LinearFractionalClassifier().fit(X * 1e3, y).coef_).all()
+
+
+def test_the_fit_quality_warning_of_the_defaults_does_not_advise_the_defaults():
+    """Labels independent of the features (no linear signal): the default fit ends at the all-positive classifier's
+    level, and its warning says the features carry little signal instead of advising the defaults it already
+    uses."""
+    rng = np.random.default_rng(4)
+    X, y = rng.standard_normal((400, 3)), (rng.random(400) < 0.5).astype(int)
+    with pytest.warns(FitQualityWarning) as caught:
+        LinearFractionalClassifier(random_state=0).fit(X, y)
+    assert all(str(w.message).endswith("the features may carry little linear signal for this metric: try more or "
+                                       "other features, or a non-linear model") for w in caught)

@@ -559,8 +559,13 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         fp = float(w[~positive & predicted].sum()) / total
         value = float(metric.value(tp, fp, prior, zero_division=0.0))
         trivial = float(metric.value(prior, 1.0 - prior, prior, zero_division=0.0))
-        advice = ("try the defaults objective='cost-sensitive' with threshold='refit', class_weight='balanced', "
-                  "or more iterations (max_iter)")
+        if self.objective == "cost-sensitive" and self.threshold == "refit":
+            # already the defaults: the threshold search had the all-positive classifier among its candidates
+            advice = ("the features may carry little linear signal for this metric: try more or other features, "
+                      "or a non-linear model")
+        else:
+            advice = ("try the defaults objective='cost-sensitive' with threshold='refit', class_weight='balanced', "
+                      "or more iterations (max_iter)")
         if predicted.all() or not predicted.any():
             which = "positive" if predicted.all() else "negative"
             warnings.warn(f"LinearFractionalClassifier: the fitted classifier predicts every training sample "
