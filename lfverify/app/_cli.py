@@ -2,7 +2,7 @@
 ``data``.
 
 Commands are listed in :data:`COMMANDS`, each in a module of its own. :func:`main` is the one place where failures
-meet the user, classified by :mod:`lfverify.app._failures`: an expected failure (bad input or option, an output
+meet the user, classified by ``lfverify/app/_failures.py``: an expected failure (bad input or option, an output
 location that cannot be written, belongs to another command or is in use by another run, a Dask address that does
 not answer, a missing data folder: ValueError, TypeError, OSError) is one line on stderr and exit status 2; a fault
 of the environment (a worker killed, a lost Dask scheduler, no Dask workers, out of memory, a standard stream that
@@ -90,7 +90,7 @@ def build_parser(argv=None) -> argparse.ArgumentParser:
     return parser
 
 
-#: SIGTERM / SIGHUP raise this in the main thread (:mod:`lfverify.app._failures`); ``Terminated()`` is SIGTERM's.
+#: SIGTERM / SIGHUP raise this in the main thread (``lfverify/app/_failures.py``); ``Terminated()`` is SIGTERM's.
 Terminated = Interrupted
 #: The handler of SIGTERM and SIGHUP while a command runs.
 _terminate = _raise_interrupted
@@ -109,7 +109,7 @@ def _check_path_options(args) -> None:
 
 def main(argv=None) -> int:
     """Run ``lfverify`` with ``argv`` (default: ``sys.argv[1:]``); return the exit status
-    (:mod:`lfverify.app._failures` lists every status and its line)."""
+    (``lfverify/app/_failures.py`` lists every status and its line)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     closed = closed_stream(sys.stdout, sys.stderr)
     if closed is not None:  # >&- or 2>&-: say so on the other stream, before any work (and any file opened as fd 1)

@@ -1,4 +1,4 @@
-"""Files: one door for every read and write (:mod:`lfverify.io._files`: regular files only, never a blocking open,
+"""Files: one door for every read and write (``lfverify/io/_files.py``: regular files only, never a blocking open,
 symbolic links written through, path arguments checked), atomic writes, sealed (hash-checked) records, output
 folders that one command owns (claimed under a lock), the figures' backend (matplotlib, imported lazily), and
 progress on stderr (a tqdm bar on a terminal, lines otherwise).  Imports nothing else from lfverify but its version

@@ -10,7 +10,7 @@
   stopped before writing anything) is free again.  A non-empty folder without a marker is adopted only
   when its files show that the same command wrote it (folders written before the marker existed); any other
   non-empty folder is refused.  A folder holding a FIFO, device or socket (where a record, ``run.json`` or the
-  marker should be) is refused: lfverify reads and writes only regular files (:mod:`lfverify.io._files`).
+  marker should be) is refused: lfverify reads and writes only regular files (``lfverify/io/_files.py``).
 * Two processes, one folder: the claim - the ownership check and the marker's write - runs under an OS-level
   lock (``filelock``: ``flock`` on ``DIR/.lfverify.lock``), so two runs can never both pass the check.  Inside
   :func:`holding_output_folders` (the command line wraps every command in it) the lock is kept until the run ends,

@@ -4,7 +4,7 @@
 outside (the kernel's out-of-memory killer sends SIGKILL), a Dask scheduler lost in the middle of a run, a Dask
 scheduler with no workers, or a Dask worker that died running a task.  Its message is one line saying what
 happened and what to try; the command line adds that every finished record is kept and exits with status 2
-(:mod:`lfverify.app._failures`).
+(``lfverify/app/_failures.py``).
 """
 
 from __future__ import annotations
