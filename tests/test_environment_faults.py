@@ -150,14 +150,6 @@ def test_a_write_never_replaces_a_device_a_fifo_a_folder_or_a_broken_link(tmp_pa
 # ------------------------------------------------------------------------------------------ path arguments
 def test_path_arguments_are_checked_by_kind_before_any_work(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    cases = {
-        "": "--out: an empty path (''); give the folder explicitly, e.g. --out ./results",
-        "  ": "--out: an empty path ('  '); give the folder explicitly, e.g. --out ./results",
-    }
-    for value, message in cases.items():
-        with pytest.raises(ValueError) as raised:
-            check_path_argument(value, "--out")
-        assert str(raised.value) == message
     Path("dangling").symlink_to("nowhere")
     Path("loop").symlink_to("loop")
     Path("under-loop").symlink_to("loop")
@@ -166,6 +158,8 @@ def test_path_arguments_are_checked_by_kind_before_any_work(tmp_path, monkeypatc
     server = _unix_socket(tmp_path / "sock")
     try:
         expected = {
+            "": "--out: an empty path (''); give the folder explicitly, e.g. --out ./results",
+            "  ": "--out: an empty path ('  '); give the folder explicitly, e.g. --out ./results",
             "dangling": "--out: dangling is a dangling symbolic link (to nowhere); remove it or give another path",
             "loop": "--out: loop is a symbolic link loop (or runs through one)",
             "under-loop/x": "--out: under-loop/x is a symbolic link loop (or runs through one)",
