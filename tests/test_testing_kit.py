@@ -151,7 +151,7 @@ def test_same_sample_gradient_direction_fails_the_monte_carlo_check():
     subject = Subject(check_gradient_direction_estimator, implementations.same_sample_gradient_direction("f1", LOSS),
                       metric="f1", loss=LOSS, split=None)
     failure = _failure(subject, "unbiased_monte_carlo")
-    assert "Hotelling" in failure.detail and "Lemma 3" in str(failure)
+    assert "paired z" in failure.detail and "Bonferroni" in failure.detail and "Lemma 3" in str(failure)
 
 
 def test_wrong_sign_fails_the_double_sum_of_eq7():
