@@ -20,6 +20,8 @@ Usage::
     python benchmarks/testing_kit_error_rates.py --rows 0 8 --seeds 150 --expensive-seeds 150 --start-seed 50 \
         --name testing_kit_false_alarms --no-timing   # more seeds for two rows (counts add to the first run's)
 
+``benchmarks/testing_kit_combine.py`` sums the runs that measured each check as it is now into one table.
+
 Writes ``benchmarks/results/testing_kit_error_rates.json`` and ``.md`` (``--name`` changes the stem; generated;
 written atomically, and rewritten every 100 checks, so a stopped run leaves its counts so far).
 """
