@@ -20,6 +20,8 @@ Usage::
     python benchmarks/testing_kit_error_rates.py --rows 0 8 --seeds 150 --expensive-seeds 150 --start-seed 50 \
         --name testing_kit_false_alarms --no-timing   # more seeds for two rows (counts add to the first run's)
 
+``benchmarks/testing_kit_combine.py`` sums the runs that measured each check as it is now into one table.
+
 Writes ``benchmarks/results/testing_kit_error_rates.json`` and ``.md`` (``--name`` changes the stem; generated;
 written atomically, and rewritten every 100 checks, so a stopped run leaves its counts so far).
 """
@@ -181,7 +183,9 @@ def markdown(rows, timing, args, wall) -> str:
              f"({os.cpu_count()} CPUs, Python {platform.python_version()}); {wall / 60:.1f} min wall.", "",
              "Targets: false-alarm rate <= 1 % and power >= 99 %.  Rate = failures / seeds; 95 % Clopper-Pearson "
              "interval (`scipy.stats.binomtest(k, n).proportion_ci()`).  \"point\" = the rate meets the target; "
-             "\"interval\" = the whole interval does (needs >= 299 seeds at 0 failures for 1 %).", "",
+             "\"interval\" = the whole interval does (a false-alarm row needs >= 368 seeds at 0 failures for an upper "
+             "bound <= 1 %: the two-sided 95 % interval's upper end at 0 of n is 1 - 0.025^(1/n)), and a power row "
+             "needs >= 368 seeds at 0 misses.", "",
              "| implementation | measures | check | seeds | failures | rate | 95 % CI | point | interval | s/seed |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:

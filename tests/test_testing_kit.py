@@ -22,10 +22,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import f1_score, fbeta_score, jaccard_score
 
 import lfverify
+from lfverify.learn import resolve_metric
 from lfverify.core import (
     EmpiricalSurrogateUtility,
     FiniteSupportPopulation,
@@ -147,11 +149,52 @@ def test_wrong_gradient_directions_fail_lemma3_by_enumeration(factory):
     assert not np.allclose(failure.observed, failure.expected)
 
 
-def test_same_sample_gradient_direction_fails_the_monte_carlo_check():
-    subject = Subject(check_gradient_direction_estimator, implementations.same_sample_gradient_direction("f1", LOSS),
-                      metric="f1", loss=LOSS, split=None)
+@pytest.mark.parametrize("factory", [implementations.same_sample_gradient_direction,
+                                     implementations.plug_in_prior_gradient_direction,
+                                     implementations.wrong_sign_gradient_direction],
+                         ids=["same-sample", "plug-in-prior", "wrong-sign"])
+def test_biased_gradient_directions_fail_the_monte_carlo_check(factory):
+    """Each named wrong V_hat fails the paired z test (level 1e-4); the plug-in prior's bias is O(1/n), so it is
+    found at n = 2, where E[V_hat] - V_phi = d_1 Cov(1{y = +1}, grad W~_0) / n is largest."""
+    subject = Subject(check_gradient_direction_estimator, factory("f1", LOSS), metric="f1", loss=LOSS, split=None)
     failure = _failure(subject, "unbiased_monte_carlo")
-    assert "Hotelling" in failure.detail and "Lemma 3" in str(failure)
+    assert "paired z" in failure.detail and "Bonferroni" in failure.detail and "Lemma 3" in str(failure)
+    assert failure.witness["n"] == 2 and failure.witness["replications"] == 1000
+    assert not np.allclose(failure.observed, failure.expected)
+
+
+def test_the_symmetrised_double_sum_is_the_mean_of_eq7_over_every_split():
+    """The control variate of unbiased_monte_carlo (the average of Eq. (7)'s double sum over every split of the
+    sample) equals the mean of the oracle's literal double sum over the n (n - 1) ordered one-pair splits."""
+    from itertools import permutations
+
+    from lfverify.testing._check_estimators import _symmetrised_gradient_direction
+
+    rng = np.random.default_rng(np.random.SeedSequence(28))
+    X = rng.normal(size=(3, 4, 3))
+    y = np.array([[1, -1, 1, 1], [-1, -1, 1, -1], [1, 1, 1, 1]])
+    theta = rng.normal(size=3)
+    for metric in ("f1", "jaccard"):
+        got = _symmetrised_gradient_direction(resolve_metric(metric), LOSS, X, y, theta, "right")
+        for r in range(3):
+            pairs = [oracles.gradient_direction_double_sum(metric, LOSS, X[r][[i, j]], y[r][[i, j]], theta,
+                                                           split=(np.array([0]), np.array([1])))
+                     for i, j in permutations(range(4), 2)]
+            np.testing.assert_allclose(got[r], np.mean(pairs, axis=0), rtol=1e-12, atol=1e-14)
+
+
+def test_an_exact_symmetrised_implementation_passes_the_monte_carlo_check():
+    """An implementation equal to the kit's own control variate up to rounding (another summation order) gives
+    differences of order 1e-17 whose t statistics may be large: the 1e-9 floor keeps rounding from being called a
+    bias."""
+    metric = resolve_metric("f1")
+
+    def fn(X, y, theta):
+        from lfverify.testing._check_estimators import _symmetrised_gradient_direction
+        order = np.arange(len(y))[::-1]
+        return _symmetrised_gradient_direction(metric, LOSS, np.asarray(X, dtype=np.float64)[None, order],
+                                               np.asarray(y)[None, order], np.asarray(theta), "right")[0]
+    _run(Subject(check_gradient_direction_estimator, fn, metric="f1", loss=LOSS, split=None), "unbiased_monte_carlo")
 
 
 def test_wrong_sign_fails_the_double_sum_of_eq7():
@@ -182,6 +225,54 @@ def test_logistic_regression_thresholded_at_one_half_is_not_f1_consistent():
     failure = _failure(subject, "consistency_finite")
     assert "Prop. 5" in str(failure) and failure.expected > failure.observed + 0.02
     _run(subject, "label_invariance")
+
+
+class _ThresholdAtFirstRow(ClassifierMixin, BaseEstimator):
+    """Wrong: predicts the positive class on x >= the first training row's feature (depends on the row order)."""
+
+    def fit(self, X, y):
+        self.classes_ = np.unique(y)
+        self.threshold_ = float(np.asarray(X)[0, 0])
+        return self
+
+    def predict(self, X):
+        return np.where(np.asarray(X)[:, 0] >= self.threshold_, self.classes_[-1], self.classes_[0])
+
+
+class _ThresholdAtLabelMean(_ThresholdAtFirstRow):
+    """Wrong: thresholds at the (1 - mean(y)) quantile of x, so labels {-1, +1} (mean -0.8) and {0, 1} (mean 0.1)
+    give different classifiers."""
+
+    def fit(self, X, y):
+        self.classes_ = np.unique(y)
+        self.threshold_ = float(np.quantile(np.asarray(X)[:, 0], 1.0 - np.clip(np.mean(y), 0.05, 0.95)))
+        return self
+
+
+def test_a_row_order_dependent_classifier_fails_sample_order_invariance():
+    failure = _failure(Subject(check_metric_classifier, _ThresholdAtFirstRow(), metric="f1"),
+                       "sample_order_invariance")
+    assert "permut" in failure.detail and abs(failure.observed - failure.expected) > 0.02
+
+
+def test_a_label_encoding_dependent_classifier_fails_label_invariance():
+    failure = _failure(Subject(check_metric_classifier, _ThresholdAtLabelMean(), metric="f1"), "label_invariance")
+    assert failure.witness["variant"] == "labels {-1, +1}" and "differ" in failure.detail
+
+
+def test_the_classifier_checks_share_a_fit_only_on_identical_inputs():
+    """The float64 dense fit on the shared Gaussian sample is reused by the label and order checks, and refitted
+    when the parameters, the data or the seed differ."""
+    from lfverify.testing import _check_classifier as kit
+
+    estimator = LogisticRegression()
+    X, y, seed = kit._gaussian_case(0)
+    first = kit._fit_shared(estimator, X, y, seed, "c", "claim", {})
+    assert kit._fit_shared(estimator, X, y, seed, "c", "claim", {}) is first
+    assert kit._fit_shared(estimator, X[::-1], y[::-1], seed, "c", "claim", {}) is not first
+    assert kit._fit_shared(estimator, X, y, kit._gaussian_case(1)[2], "c", "claim", {}) is not first
+    estimator.set_params(C=0.5)
+    assert kit._fit_shared(estimator, X, y, seed, "c", "claim", {}) is not first
 
 
 @pytest.mark.parametrize("metric", ["f1", "jaccard"])

@@ -31,10 +31,11 @@ named wrong implementations whose failures are measured are :mod:`lfverify.testi
 Error rates
 -----------
 Deterministic checks compare with exact values up to a stated rounding tolerance: they have no false alarm, and
-the exact-enumeration checks find any bias above rounding.  The Monte-Carlo checks (``unbiased_monte_carlo``,
-``expectation_monte_carlo``) are Hotelling T^2 tests at level 1e-3; the classifier checks compare regrets with
+the exact-enumeration checks find any bias above rounding.  The Monte-Carlo checks are tests at level 1e-4
+(``unbiased_monte_carlo``: Bonferroni-corrected paired z tests against the symmetrised Eq. (7);
+``expectation_monte_carlo``: Hotelling T^2); the classifier checks compare regrets with
 fixed tolerances.  Each statistical check's false-alarm rate and its power against the named wrong
-implementations are measured over 200 independent seeds by ``benchmarks/testing_kit_error_rates.py``
+implementations are measured over 200 to 370 independent seeds by ``benchmarks/testing_kit_error_rates.py``
 (docs/testing-kit.md has the table).
 
 The loss protocol

@@ -20,11 +20,16 @@ What is checked:
   expectation of a correct implementation unchanged (single-class samples are closed under permutation, so any
   data-independent split gives the same sum over them).  A function that is not deterministic makes this check
   not applicable; the Monte-Carlo check covers it.
-* ``unbiased_monte_carlo`` (V_hat, on lfverify's Gaussian reference population, V_phi by quadrature) and
-  ``expectation_monte_carlo`` (U_hat, on lfverify's finite reference population): R independent samples of a
-  small size (seeded children of ``seed``), a Hotelling T^2 test of the mean against the exact value at level
-  :data:`MONTE_CARLO_LEVEL` (its false-alarm probability; its power is measured by
-  ``benchmarks/testing_kit_error_rates.py``).
+* ``unbiased_monte_carlo`` (V_hat, on lfverify's Gaussian reference population): 1000 independent samples of
+  each size n = 2 and n = 5; on each, fn's value minus the symmetrised Eq. (7) (the double sum averaged over every
+  split: exactly unbiased, so the difference has mean E[V_hat] - V_phi whatever fn's split); per component a z
+  test of mean 0 with the standard error from the replications, Bonferroni-corrected over the 2 d components to
+  level :data:`MONTE_CARLO_LEVEL` = 1e-4 (its false-alarm probability; derivation in
+  ``_paired_monte_carlo``).
+* ``expectation_monte_carlo`` (U_hat, on lfverify's finite reference population): R = 1500 independent samples
+  of size 8 (seeded children of ``seed``), a Hotelling T^2 test of the mean against the exact value at level
+  :data:`MONTE_CARLO_LEVEL` (its false-alarm probability).  The power of both is measured by
+  ``benchmarks/testing_kit_error_rates.py``.
 * ``batch`` (opt-in, ``batch=True``): a batch Theta of shape (K, d) gives the rows of the single calls.
 * ``input_contract``: X, y and theta are never modified; float32 / int64 / read-only / Fortran-ordered /
   non-contiguous / CSR features, int8 / float / {0, 1} / boolean labels and float32 / read-only / non-contiguous
@@ -70,12 +75,13 @@ from lfverify.testing._input_contract import (
 __all__ = ["check_surrogate_utility_estimator", "check_gradient_direction_estimator", "estimator_checks",
            "MONTE_CARLO_LEVEL", "MONTE_CARLO_REPLICATIONS", "MONTE_CARLO_SAMPLE_SIZE", "SPLITS"]
 
-#: The false-alarm probability of each Monte-Carlo check (Hotelling T^2, asymptotically exact).
-MONTE_CARLO_LEVEL = 1e-3
-#: Replications of the Monte-Carlo checks: (V_hat, U_hat).
-MONTE_CARLO_REPLICATIONS = {"gradient_direction": 5000, "surrogate_utility": 1500}
-#: Sample size of each replication of the Monte-Carlo checks: (V_hat, U_hat).
-MONTE_CARLO_SAMPLE_SIZE = {"gradient_direction": 4, "surrogate_utility": 8}
+#: The false-alarm probability of each Monte-Carlo check (V_hat: Bonferroni-corrected paired z tests; U_hat:
+#: Hotelling T^2; both asymptotically exact).
+MONTE_CARLO_LEVEL = 1e-4
+#: Replications of the Monte-Carlo checks: (V_hat: per sample size, U_hat).
+MONTE_CARLO_REPLICATIONS = {"gradient_direction": 1000, "surrogate_utility": 1500}
+#: Sample sizes of the replications of the Monte-Carlo checks: (V_hat: each size in turn, U_hat).
+MONTE_CARLO_SAMPLE_SIZE = {"gradient_direction": (2, 5), "surrogate_utility": 8}
 #: Sample sizes enumerated exactly: (V_hat, U_hat) (U_hat's expectation needs equal halves: even n).
 ENUMERATED_SIZES = {"gradient_direction": (3, 4), "surrogate_utility": (2, 4)}
 #: Relative tolerance of the exact checks (the implementation's and the oracle's rounding).
@@ -338,25 +344,116 @@ _MC_THETAS = {"gradient_direction": np.array([[0.6, -0.4, 0.2]]),
               "surrogate_utility": np.array([[0.6, -0.4], [-1.0, 0.5]])}
 
 
+def _symmetrised_gradient_direction(metric, loss, X, y, theta, side):
+    """Eq. (7)'s pair term averaged over every ordered pair i != j of each sample, for a stack of samples.
+
+    ``X`` of shape (R, n, d), ``y`` of shape (R, n); returns (R, d).  The average of
+    W~_1(z_j) grad W~_0(z_i) - W~_0(z_i) grad W~_1(z_j) over the n (n - 1) ordered pairs is the average of Eq. (7)'s
+    double sum over every split of the sample, so each pair term, and hence this U-statistic, has expectation
+    E[W~_1] E[grad W~_0] - E[W~_0] E[grad W~_1] = V_phi(theta) (Lemma 3: the two samples of a pair are
+    independent).  Scores from the reference twin of Eq. (6) (per-sample offsets), not from lfverify's estimator.
+    """
+    R, n, _ = X.shape
+    xi = X @ theta
+    positive = y == 1
+    margin = np.where(positive, xi, -xi)  # the loss's argument in Eq. (6): y xi, case by case
+    phi = np.asarray(loss.value(margin.ravel()), dtype=np.float64).reshape(R, n)
+    dphi = np.asarray(loss.derivative(margin.ravel(), side=side), dtype=np.float64).reshape(R, n)
+    b0 = metric.b0_const + metric.b0_prior * positive  # per-sample form of b_k = c_k + d_k pi
+    b1 = metric.b1_const + metric.b1_prior * positive
+    w0 = np.where(positive, metric.a0p * (1 - phi), metric.a0n * phi) + b0
+    w1 = np.where(positive, metric.a1p * (1 + phi), metric.a1n * phi) + b1
+    dw0 = np.where(positive, -metric.a0p * dphi, -metric.a0n * dphi)  # d/dxi, as in the reference twin of Eq. (6)
+    dw1 = np.where(positive, metric.a1p * dphi, -metric.a1n * dphi)
+    g0, g1 = dw0[..., None] * X, dw1[..., None] * X  # (R, n, d)
+    total = (w1.sum(axis=1)[:, None] * g0.sum(axis=1) - np.einsum("rk,rkd->rd", w1, g0)
+             - w0.sum(axis=1)[:, None] * g1.sum(axis=1) + np.einsum("rk,rkd->rd", w0, g1))
+    return total / (n * (n - 1))
+
+
+def _paired_monte_carlo(fn, *, metric, loss, split, side, seed):
+    """``unbiased_monte_carlo``: a paired, Bonferroni-corrected z test of E[fn(S)] = V_phi(theta) (Lemma 3).
+
+    Design.  For each sample size n in :data:`MONTE_CARLO_SAMPLE_SIZE` ``["gradient_direction"]`` (2 and 5), R =
+    :data:`MONTE_CARLO_REPLICATIONS` ``["gradient_direction"]`` independent samples S_r of size n are drawn from
+    lfverify's Gaussian reference population (one draw of R n rows from a seeded child of ``seed``, cut into R
+    samples), at theta = (0.6, -0.4, 0.2).  On each, the difference D_r = fn(S_r) - U(S_r) is formed, U the
+    symmetrised Eq. (7) (``_symmetrised_gradient_direction``, the average of the double sum over every split),
+    whose expectation is V_phi(theta) exactly.  So E[D_r] = E[fn(S)] - V_phi(theta) whatever the split or the
+    randomness of ``fn``: the test is of the bias itself, and the kit's own unbiased estimate on the same sample
+    is subtracted as a control variate (for an implementation close to Eq. (7) D_r varies only through the split,
+    which makes a bias of O(1/n) - such as a prior plugged in from the whole sample - visible with few
+    replications).  A sample that ``fn`` declines (single class) counts D_r = 0.
+
+    Test and false-alarm probability.  For each of the k = (number of sizes) x d components, the studentised
+    mean t = mean(D) / (sd(D) / sqrt(R)) (sd with R - 1 degrees of freedom, from the replications) is compared
+    with c = Phi^{-1}(1 - alpha / (2 k)), alpha = :data:`MONTE_CARLO_LEVEL`.  Under the claim (E[D] = 0) each t is
+    asymptotically N(0, 1) (i.i.d. replications with finite variance: the central limit theorem and Slutsky's
+    lemma), so by Bonferroni's inequality P(some |t| > c) <= k alpha / k = alpha = 1e-4: the false-alarm
+    probability of the check, up to the normal approximation at R = 1000 (measured, with the power against the
+    named wrong implementations, by ``benchmarks/testing_kit_error_rates.py``).  A component fails only when,
+    besides |t| > c, |mean(D)| exceeds 1e-9 of the size of the terms (rounding differences of an exact
+    implementation are no bias); a component with sd(D) = 0 fails iff that floor is exceeded.
+    """
+    check, claim = "unbiased_monte_carlo", _LEMMA3
+    kind = "gradient_direction"
+    population = oracles.REFERENCE_GAUSSIAN_POPULATION
+    R, sizes = MONTE_CARLO_REPLICATIONS[kind], MONTE_CARLO_SAMPLE_SIZE[kind]
+    (theta,) = _MC_THETAS[kind]
+    target = oracles.population_gradient_direction(population, metric, loss, theta, side=side)
+    root = child(as_seed_sequence(seed, "seed"), 3)
+    k = len(sizes) * theta.size
+    critical = float(stats.norm.isf(MONTE_CARLO_LEVEL / (2 * k)))
+    for index, n in enumerate(sizes):
+        X_all, y_all = population.sample(R * n, seed=child(root, index))
+        X_all = X_all.reshape(R, n, -1)
+        y_all = y_all.astype(np.int64).reshape(R, n)
+        reference = _symmetrised_gradient_direction(metric, loss, X_all, y_all, theta, side)
+        values = np.empty_like(reference)
+        declined = 0
+        for r in range(R):
+            X, y = X_all[r], y_all[r]
+            witness = {"replication": r, "n": n, "X": X, "y": y, "theta": theta}
+            value, was_declined = _evaluate(fn, X, y, theta, kind=kind, check=check, claim=claim, witness=witness,
+                                            oracle=lambda r=r: reference[r])
+            declined += was_declined
+            values[r] = value
+        deviations = values - reference
+        mean = deviations.mean(axis=0)
+        se = deviations.std(axis=0, ddof=1) / math.sqrt(R)
+        floor = 1e-9 * (np.mean(np.abs(values), axis=0) + np.mean(np.abs(reference), axis=0))
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = np.where(se > 0, mean / np.where(se > 0, se, 1.0), np.where(np.abs(mean) > floor, np.inf, 0.0))
+        failing = (np.abs(t) > critical) & (np.abs(mean) > floor)
+        if np.any(failing):
+            p_values = np.minimum(1.0, 2 * k * stats.norm.sf(np.abs(t)))
+            witness = {"population": "lfverify.testing.oracles.REFERENCE_GAUSSIAN_POPULATION", "n": n,
+                       "replications": R, "theta": theta, "seed": seed, "declined single-class samples": declined}
+            raise TheoryCheckFailure(
+                check, claim, witness, target + mean, target,
+                f"Monte-Carlo estimate of E[V_hat] = V_phi + mean(fn(S) - U(S)), U the symmetrised Eq. (7) (exactly "
+                f"unbiased); paired z = {np.array2string(t, precision=2)} (standard errors "
+                f"{np.array2string(se, precision=3)}), Bonferroni-corrected p = {np.array2string(p_values, precision=3)}"
+                f": |z| > {critical:.3f} = the critical value of level {MONTE_CARLO_LEVEL:g} over {k} components "
+                "(the false-alarm probability of this check)")
+
+
 def _monte_carlo(fn, *, kind, metric, loss, split, side, batch, seed):
-    check = "unbiased_monte_carlo" if kind == "gradient_direction" else "expectation_monte_carlo"
-    claim = _LEMMA3 if kind == "gradient_direction" else _HALVES
+    if kind == "gradient_direction":
+        return _paired_monte_carlo(fn, metric=metric, loss=loss, split=split, side=side, seed=seed)
+    check = "expectation_monte_carlo"
+    claim = _HALVES
     R, n = MONTE_CARLO_REPLICATIONS[kind], MONTE_CARLO_SAMPLE_SIZE[kind]
     thetas = _MC_THETAS[kind]
-    if kind == "gradient_direction":
-        population = oracles.REFERENCE_GAUSSIAN_POPULATION
-        target = np.concatenate([oracles.population_gradient_direction(population, metric, loss, t, side=side)
-                                 for t in thetas])
-    else:
-        population = oracles.REFERENCE_FINITE_POPULATION
-        pieces = []
-        for theta in thetas:
-            rows = _scores_table(metric, loss, population, theta, side)
-            inverse = _half_expectation_of_inverse(rows, n - n // 2)
-            if inverse is None:
-                raise CheckNotApplicable(f"D_hat can be <= 0 at theta = {theta.tolist()} for this metric and loss")
-            pieces.append(math.fsum(r[0] * r[1] for r in rows) * inverse)
-        target = np.array(pieces)
+    population = oracles.REFERENCE_FINITE_POPULATION
+    pieces = []
+    for theta in thetas:
+        rows = _scores_table(metric, loss, population, theta, side)
+        inverse = _half_expectation_of_inverse(rows, n - n // 2)
+        if inverse is None:
+            raise CheckNotApplicable(f"D_hat can be <= 0 at theta = {theta.tolist()} for this metric and loss")
+        pieces.append(math.fsum(r[0] * r[1] for r in rows) * inverse)
+    target = np.array(pieces)
     root = child(as_seed_sequence(seed, "seed"), 3)
     deviations = np.empty((R, target.size))
     declined = 0
@@ -375,9 +472,7 @@ def _monte_carlo(fn, *, kind, metric, loss, split, side, batch, seed):
     t2, p_value, rank = _hotelling(deviations, MONTE_CARLO_LEVEL)
     if p_value < MONTE_CARLO_LEVEL:
         se = deviations.std(axis=0, ddof=1) / math.sqrt(R)
-        witness = {"population": "lfverify.testing.oracles." + ("REFERENCE_GAUSSIAN_POPULATION"
-                                                                if kind == "gradient_direction"
-                                                                else "REFERENCE_FINITE_POPULATION"),
+        witness = {"population": "lfverify.testing.oracles.REFERENCE_FINITE_POPULATION",
                    "n": n, "replications": R, "thetas": thetas, "seed": seed,
                    "declined single-class samples": declined}
         raise TheoryCheckFailure(check, claim, witness, target + deviations.mean(axis=0), target,
@@ -439,7 +534,7 @@ _CHECKS = {
     "gradient_direction": (
         ("double_sum_exact", _EQ7, _double_sum_exact, None),
         ("unbiased_exact", _LEMMA3, _exact_expectation, None),
-        ("unbiased_monte_carlo", _LEMMA3, _monte_carlo, f"{MONTE_CARLO_LEVEL:g} (Hotelling T^2 level)"),
+        ("unbiased_monte_carlo", _LEMMA3, _monte_carlo, f"{MONTE_CARLO_LEVEL:g} (Bonferroni-corrected paired z tests)"),
         ("batch", "batch behaviour", _batch, None),
         ("input_contract", "input contract", _input_contract, None),
     ),
@@ -497,7 +592,7 @@ def check_surrogate_utility_estimator(fn, *, metric, loss, split="first-half", s
     """Check an implementation ``fn(X, y, theta) -> float`` of U_hat (Eq. (6)).
 
     Checks: ``double_sum_exact`` (with a known ``split``), ``expectation_exact`` (exact enumeration: E[U_hat] =
-    E[W_0] E[1 / D_hat]), ``expectation_monte_carlo`` (Hotelling T^2 at level 1e-3), ``batch`` (opt-in) and
+    E[W_0] E[1 / D_hat]), ``expectation_monte_carlo`` (Hotelling T^2 at level 1e-4), ``batch`` (opt-in) and
     ``input_contract``; see :mod:`lfverify.testing` for what each claims.
 
     Parameters
@@ -534,7 +629,8 @@ def check_gradient_direction_estimator(fn, *, metric, loss, split="first-half", 
     """Check an implementation ``fn(X, y, theta) -> ndarray of shape (d,)`` of V_hat (Eq. (7)).
 
     Checks: ``double_sum_exact`` (with a known ``split``), ``unbiased_exact`` (Lemma 3 by exact enumeration),
-    ``unbiased_monte_carlo`` (Lemma 3, Hotelling T^2 at level 1e-3 on a Gaussian population), ``batch``
+    ``unbiased_monte_carlo`` (Lemma 3, paired z tests against the symmetrised Eq. (7), Bonferroni level 1e-4 on
+    a Gaussian population), ``batch``
     (opt-in) and ``input_contract``; see :mod:`lfverify.testing`.  Parameters as
     :func:`check_surrogate_utility_estimator`.
 
