@@ -11,8 +11,10 @@ here.  Every wait is bounded: a read that would block forever on a FIFO is run i
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -43,6 +45,7 @@ from lfverify.io import (
     write_text_atomically,
 )
 from lfverify.parallel import DaskExecutor, EnvironmentFault, ProcessExecutor, describe_exit
+from lfverify.parallel._worker_stderr import StderrRelay, quiet_worker_tracebacks
 
 pytestmark = pytest.mark.claims("package:command-line", "package:files", "package:parallel")
 
@@ -145,6 +148,49 @@ def test_a_write_never_replaces_a_device_a_fifo_a_folder_or_a_broken_link(tmp_pa
     with pytest.raises(ValueError, match=rf"^{loop} is a symbolic link loop; lfverify does not write through it$"):
         write_text_atomically(loop, "x")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dangling.json", "fifo.json", "loop.json", "null.json"]
+
+
+def _fifo(path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(path)
+    return path
+
+
+def test_every_reader_refuses_a_fifo_in_place_of_its_file_at_once(tmp_path):
+    """The engine's records.csv, the benchmark's timings and summaries, the proofs' stale documents and the data
+    files' parsers read through ``lfverify/io/_files.py``: a FIFO in place of the file is one error naming it (or,
+    for a timing and a stale document, a file skipped), never an open that waits for a writer (each call runs in a
+    thread joined within 5 s)."""
+    from lfverify.experiments._reproduction import load_table_values
+    from lfverify.experiments._runner import Cell, load_timings, timing_path
+    from lfverify.learn._datasets import _provenance_table, _read, load_file
+    from lfverify.proofs._render import GENERATED, write_documents
+    from lfverify.simulations._engine import read_records
+
+    def refused(path):
+        return f"{path} is a named pipe (FIFO), not a regular file; lfverify does not read it"
+
+    fifo = _fifo(tmp_path / "run" / "records.csv")
+    finished, outcome = _bounded(lambda: read_records(tmp_path / "run"))
+    assert finished and str(outcome.get("error")) == refused(fifo)
+    cell = Cell("table", "heart", "default", 0, ())
+    _fifo(timing_path(tmp_path / "bench", cell))
+    finished, outcome = _bounded(lambda: load_timings(tmp_path / "bench", [cell]))
+    assert finished and outcome == {"value": {}}  # a time not known
+    fifo = _fifo(tmp_path / "bench" / "summary.json")
+    finished, outcome = _bounded(lambda: load_table_values([tmp_path / "bench"]))
+    assert finished and str(outcome.get("error")) == refused(fifo)
+    render = tmp_path / "render"
+    _fifo(render / "old.md")
+    (render / "stale.md").write_text(GENERATED + "\n")
+    finished, outcome = _bounded(lambda: write_documents(render, {"new.md": "x\n"}))
+    assert finished and "error" not in outcome
+    assert sorted(p.name for p in render.iterdir()) == ["new.md", "old.md"]  # the FIFO left alone, never opened
+    for label, call in (("data file", lambda path: _read(path, "svmlight")), ("user file", load_file),
+                        ("provenance", lambda path: _provenance_table(path.parent))):
+        fifo = _fifo(tmp_path / label / "PROVENANCE.tsv")
+        finished, outcome = _bounded(lambda: call(fifo))
+        assert finished and str(outcome.get("error")) == refused(fifo), label
 
 
 # ------------------------------------------------------------------------------------------ path arguments
@@ -380,6 +426,41 @@ def test_a_worker_out_of_memory_is_memory_error_and_exit_2():
     with pytest.raises(MemoryError) as raised:
         list(ProcessExecutor(1).map_unordered(_allocate_under_a_limit, [(1,)]))
     assert classify(raised.value) == (2, f"stopped: out of memory (MemoryError); {KEPT}")
+
+
+def _limit_and_return(_):
+    """Set a 1 MB address-space limit on this worker and return: reading the next task (4 MB of arguments) fails in
+    concurrent.futures' own loop, outside any task, and the worker dies printing a traceback."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 20, resource.RLIM_INFINITY))
+    return 1
+
+
+def test_a_worker_dying_of_memory_outside_a_task_is_one_line_and_its_traceback_stays_off_the_terminal(capfd):
+    with quiet_worker_tracebacks(), pytest.raises(EnvironmentFault) as raised:
+        list(ProcessExecutor(1).map_unordered(_limit_and_return, [(b"",), (bytes(4 << 20),)]))
+    pid = re.match(r"worker process (\d+) ", str(raised.value))
+    assert pid and str(raised.value) == (
+        f"worker process {pid[1]} ran out of memory (MemoryError; exited with status 1) while running a task; a worker "
+        "killed from outside (out of memory, a signal) stops the run - use fewer --workers if memory is short")
+    assert capfd.readouterr() == ("", "")
+
+
+def test_the_worker_stderr_relay_copies_what_is_not_a_traceback(monkeypatch):
+    """The relay's filter on a real pipe: a warning passes, a traceback (with multiprocessing's header and a chained
+    exception) is held back and its last line kept."""
+    seen = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", seen)
+    relay = StderrRelay()
+    os.write(relay._write, b"x.py:3: UserWarning: kept\n  warnings.warn('kept')\nProcess SpawnProcess-1:\n"
+                           b"Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\n    f()\n"
+                           b"KeyError: 1\n\nDuring handling of the above exception, another exception occurred:\n\n"
+                           b"Traceback (most recent call last):\n  File \"b.py\", line 2, in g\nMemoryError\n"
+                           b"after\n")
+    relay.close()
+    assert seen.getvalue() == "x.py:3: UserWarning: kept\n  warnings.warn('kept')\nafter\n"
+    assert relay.last_error == "MemoryError"
 
 
 def test_a_killed_worker_on_the_command_line_is_exit_2_not_a_bug(tmp_path):
