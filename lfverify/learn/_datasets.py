@@ -260,9 +260,15 @@ def available_datasets(*, root=None) -> list[str]:
     """The names (in Table 3's order) whose files are all present at the data location.
 
     Presence only: checksums, sizes and labels are checked by :func:`load_dataset`.
+
+    Raises
+    ------
+    lfverify.io.NotARegularFile
+        If a data file's place holds a folder, a FIFO, a device or a socket (named, rather than the data set
+        silently left out).
     """
     base = dataset_root(root)
-    return [s.name for s in _SPECS if s.available_offline and all((base / f.path).is_file() for f in s.files)]
+    return [s.name for s in _SPECS if s.available_offline and all(is_regular(base / f.path) for f in s.files)]
 
 
 def fetchable_datasets(*, root=None) -> list[str]:
