@@ -581,6 +581,38 @@ def scheduler():
             proc.wait(30)
 
 
+def test_a_scheduler_lost_while_the_run_starts_is_an_environment_fault(monkeypatch):
+    """The scheduler dies between the handshake and the first task (the battery met it under load: the client's
+    broadcast of the BLAS setting raised CommClosedError, reported as "error: in <TCP (closed) ...>"): one line
+    saying the scheduler was lost.  A stand-in client raises what distributed raises there; the setting is sent
+    with on_error="ignore", so a worker dying meanwhile is left to the wait for workers."""
+    distributed = pytest.importorskip("distributed")
+    from distributed.comm.core import CommClosedError
+
+    import lfverify.parallel._executors as executors
+
+    class Client:
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def wait_for_workers(self, n, timeout):
+            pass
+
+        def run(self, function, *, on_error):
+            assert on_error == "ignore"
+            raise CommClosedError("in <TCP (closed) ConnectionPool.broadcast>: Stream is closed")
+
+        def close(self, timeout):
+            pass
+
+    monkeypatch.setattr(distributed, "Client", Client)
+    monkeypatch.setattr(executors, "_check_scheduler", lambda address, timeout: None)
+    with pytest.raises(EnvironmentFault) as raised:
+        list(DaskExecutor("tcp://127.0.0.1:9", connect_timeout=1).map_unordered(time.sleep, [(0,)]))
+    assert str(raised.value) == ("--dask tcp://127.0.0.1:9: the connection to the Dask scheduler was lost in the "
+                                 "middle of the run (it stopped, or the network failed)")
+
+
 @pytest.mark.slow
 def test_a_scheduler_without_workers_is_named_within_the_timeout(scheduler):
     address, _, _ = scheduler

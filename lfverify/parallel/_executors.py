@@ -321,10 +321,13 @@ class DaskExecutor:
                                               self.connect_timeout)) from exc
         finished = False
         try:
-            if self.address is not None:
-                self._wait_for_workers(client)
-            client.run(_single_threaded_blas)
-            futures = [client.submit(function, *args, pure=False) for args in arguments]
+            try:  # a worker that dies now is left to the wait below (no workers for connect_timeout seconds)
+                if self.address is not None:
+                    self._wait_for_workers(client)
+                client.run(_single_threaded_blas, on_error="ignore")
+                futures = [client.submit(function, *args, pure=False) for args in arguments]
+            except OSError as exc:  # CommClosedError: the scheduler died while the run started
+                raise EnvironmentFault(self._lost()) from exc
             index_of = {future.key: index for index, future in enumerate(futures)}
             yield from self._results(distributed, client, futures, index_of)
             finished = True
