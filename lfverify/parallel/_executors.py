@@ -7,7 +7,9 @@ processes limit BLAS to one thread (``threadpoolctl``, when installed), the para
 
 * :class:`SerialExecutor` - in-process, in task order (debugging, tests, tiny studies).
 * :class:`ProcessExecutor` - ``concurrent.futures.ProcessPoolExecutor`` with ``max_workers`` (default: all
-  cores) processes started with the "spawn" method (no fork of a process holding BLAS or tqdm threads).
+  cores) processes started with the "spawn" method (no fork of a process holding BLAS or tqdm threads).  Under the
+  command line (unless ``--debug``) their standard error is a pipe relayed without the traceback of a dying worker
+  (``lfverify/parallel/_worker_stderr.py``).
 * :class:`DaskExecutor` - ``distributed.Client`` connected to ``address`` (``--dask tcp://host:port``), or to a
   ``LocalCluster`` of ``n_workers`` single-threaded worker processes that it starts and stops
   (``--dask-local N``).  Needs the ``distributed`` extra (``pip install "lfverify[distributed]"``).
