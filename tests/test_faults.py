@@ -860,7 +860,7 @@ def test_the_dask_executor_closes_its_client_and_local_cluster_within_the_stop_t
         def __init__(self, *args, **kwargs):
             calls.append(("client", args, kwargs))
 
-        def run(self, function):
+        def run(self, function, on_error="raise"):  # the real signature: on_error="ignore" is passed
             calls.append(("run", function.__name__))
 
         def wait_for_workers(self, n_workers, timeout):
