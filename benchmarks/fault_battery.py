@@ -18,12 +18,14 @@ are), paths (empty, dangling, looping, deleted working folder, probed late), two
 folder), environment (a worker SIGKILLed - the OOM killer's signal - or limited with ``RLIMIT_AS``, a real Dask
 scheduler without workers or killed mid-run, a killed Dask worker, SIGHUP), streams (``>&-``, ``2>&-``,
 ``/dev/full``, a pipe without reader) and numbers-2 (scaling near the float limit, the checksum cache, U-GD's
-memory, an error naming the user's argument).
+memory, an error naming the user's argument), and reads (a FIFO, a folder or a dangling link in place of every file
+lfverify reads: run.json, records.csv, a benchmark's timings and summary, the data files and PROVENANCE.tsv, the
+stale documents of ``proofs --render``; the library readers ``read_records`` and ``load_file``).
 
 ``tests/test_faults.py`` and ``tests/test_environment_faults.py`` assert the same faults one by one (exact
 messages, byte-identical resumes); this script only counts.  Usage::
 
-    python benchmarks/fault_battery.py [--json PATH] [--skip-slow] [--only CATEGORY]  # 10-20 minutes on 2 cores
+    python benchmarks/fault_battery.py [--json PATH] [--markdown PATH] [--skip-slow] [--only CATEGORY]
 """
 
 from __future__ import annotations
@@ -200,10 +202,19 @@ class Battery:
                 raise RuntimeError(f"the reference run failed: {err[-500:]}")
         return self._reference
 
-    def copy(self, name) -> Path:
+    def copy(self, name, reference=None) -> Path:
         target = self.root / name
-        shutil.copytree(self.reference(), target)
+        shutil.copytree(reference or self.reference(), target, symlinks=True)
         return target
+
+    def bench_reference(self) -> Path:
+        """A finished small benchmark run (one trial of ERM on heart)."""
+        if getattr(self, "_bench_reference", None) is None:
+            self._bench_reference = self.root / "bench-reference"
+            status, err = run([*BENCH_SMALL, "--out", str(self._bench_reference)])
+            if status != 0:
+                raise RuntimeError(f"the bench reference run failed: {err[-500:]}")
+        return self._bench_reference
 
     def run_all(self):
         results = []
@@ -509,19 +520,26 @@ def build_round2(battery: Battery, data_available: bool):
     quick = ["simulate", "uniform-convergence", "--quick", "--no-figures"]
 
     # 7. special files and links -------------------------------------------------------------
+    def resumed(out, names, must_say=""):
+        """The outcome of the smoke run again in ``out`` after a file of it was replaced: one line naming ``names``
+        (exit 2), or the damaged file named (``must_say``), set aside and recomputed to the reference's summary."""
+        status, err = run([*SMOKE, "--out", str(out)], timeout=30)
+        if status is None:
+            return "hang", "blocked opening the FIFO"
+        if status == 0:
+            same = (out / "summary.json").read_bytes() == (battery.reference() / "summary.json").read_bytes()
+            if same and must_say in err:
+                return "ok", "set aside and recomputed"
+            return "silent-wrong", "exit 0, another summary" if not same else f"exit 0, not named: {_last(err)}"
+        return one_line_outcome(status, err, names=names)
+
     def fifo_instead_of(name_of):
         def item():
             out = battery.copy(f"special-{time.monotonic_ns()}")
             target = name_of(out)
             target.unlink()
             os.mkfifo(target)
-            status, err = run([*SMOKE, "--out", str(out)], timeout=30)
-            if status is None:
-                return "hang", "blocked opening the FIFO"
-            if status == 0:
-                same = (out / "summary.json").read_bytes() == (battery.reference() / "summary.json").read_bytes()
-                return ("ok", "set aside and recomputed") if same else ("silent-wrong", "exit 0, another summary")
-            return one_line_outcome(status, err, names=(str(target), "FIFO"))
+            return resumed(out, (str(target), "FIFO"))
         return item
 
     battery.add("special-files", "a record is a FIFO",
@@ -537,13 +555,7 @@ def build_round2(battery: Battery, data_available: bool):
         os.mkfifo(fifo)
         record.unlink()
         record.symlink_to(fifo)
-        status, err = run([*SMOKE, "--out", str(out)], timeout=30)
-        if status is None:
-            return "hang", "blocked opening the FIFO behind the link"
-        if status == 0:
-            same = (out / "summary.json").read_bytes() == (battery.reference() / "summary.json").read_bytes()
-            return ("ok", "named, set aside, recomputed") if same and "FIFO" in err else ("silent-wrong", _last(err))
-        return one_line_outcome(status, err, names=("FIFO",))
+        return resumed(out, ("FIFO",), must_say="FIFO")
 
     battery.add("special-files", "a record is a symlink to a FIFO", record_links_to_a_fifo)
 
@@ -586,6 +598,97 @@ def build_round2(battery: Battery, data_available: bool):
             status, err = run([*SMOKE, "--out", str(target)], timeout=60)
             return one_line_outcome(status, err, names=(str(target), *names))
         battery.add("special-files", label, item)
+
+    # 7b. every file lfverify reads, replaced by a FIFO, a folder or a dangling link ----------
+    def replace_by(path: Path, kind: str) -> Path:
+        if path.exists() or path.is_symlink():
+            shutil.rmtree(path) if path.is_dir() and not path.is_symlink() else path.unlink()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        {"FIFO": os.mkfifo, "folder": os.mkdir, "dangling link": lambda p: p.symlink_to(root / "nowhere")}[kind](path)
+        return path
+
+    said = {"FIFO": "FIFO", "folder": "folder", "dangling link": "dangling"}
+
+    def in_a_run(reference, argv, relative, kind, time_not_known=False):
+        """The run again on a copy of ``reference`` whose ``relative`` is replaced: one line naming the file and
+        its kind (exit 2), or, for a timing (``time_not_known``), exit 0 with the time left out."""
+        def item():
+            out = battery.copy(f"reads-{time.monotonic_ns()}", reference())
+            target = replace_by(out / relative, kind)
+            status, err = run([*argv, "--out", str(out)], timeout=120)
+            if status == 0 and time_not_known:
+                return "ok", "exit 0: the timing counts as not known"
+            return one_line_outcome(status, err, names=(str(target), said[kind]))
+        return item
+
+    for relative in ("run.json", "records.csv"):
+        for kind in ("FIFO", "folder", "dangling link") if relative == "records.csv" else ("folder", "dangling link"):
+            battery.add("reads", f"simulate: {relative} is a {kind}", in_a_run(battery.reference, SMOKE, relative,
+                                                                                 kind))
+    if data_available:
+        timing = "timings/table/heart/default/trial-000.json"
+        for kind in ("FIFO", "folder", "dangling link"):
+            battery.add("reads", f"bench: a timing file is a {kind}", in_a_run(
+                battery.bench_reference, BENCH_SMALL, timing, kind, time_not_known=kind != "FIFO"))
+        battery.add("reads", "bench: summary.json is a folder",
+                    in_a_run(battery.bench_reference, BENCH_SMALL, "summary.json", "folder"))
+
+    def library_read(code, path_of, kind="FIFO"):
+        """A library reader on a FIFO (or another kind) in a subprocess: the error names the path and the kind
+        within 30 s (a blocking open is a hang)."""
+        def item():
+            path = replace_by(path_of(), kind)
+            status, err = run([str(path)], code=code, timeout=30)
+            last = _last(err)
+            if status is None:
+                return "hang", "blocked opening the FIFO"
+            named = str(path) in last and said[kind] in last
+            return ("ok", last) if status == 2 and named and "Traceback" not in err else ("traceback", last)
+        return item
+
+    guard = "\nexcept (ValueError, OSError) as e:\n    print(e, file=sys.stderr)\n    sys.exit(2)\n"
+    battery.add("reads", "read_records: records.csv is a FIFO", library_read(
+        "import sys\nfrom lfverify.simulations._engine import read_records\ntry:\n"
+        "    read_records(sys.argv[1].rsplit('/', 1)[0])" + guard, lambda: root / "rr" / "records.csv"))
+    battery.add("reads", "load_file: the data file is a FIFO", library_read(
+        "import sys\nfrom lfverify.learn import load_file\ntry:\n    load_file(sys.argv[1])" + guard,
+        lambda: root / "lf" / "data.csv"))
+    if data_available:
+        def data_root_with(relative, kind):
+            def item():
+                from_root = Path(os.environ.get("LFVERIFY_DATASETS", ""))
+                if not (from_root / "heart").is_dir():
+                    return "n/a", "LFVERIFY_DATASETS does not name the staged data"
+                data = root / f"data-{time.monotonic_ns()}"
+                shutil.copytree(from_root / "heart", data / "heart")
+                shutil.copy(from_root / "PROVENANCE.tsv", data / "PROVENANCE.tsv")
+                target = replace_by(data / relative, kind)
+                status, err = run([*BENCH_SMALL, "--data-root", str(data), "--out", str(root / f"o-{data.name}")])
+                names = ("heart",) if kind == "dangling link" else (str(target), said[kind])  # a dangling: missing
+                return one_line_outcome(status, err, names=names)
+            return item
+
+        for relative, kind in (("heart/heart_scale", "FIFO"), ("heart/heart_scale", "folder"),
+                               ("heart/heart_scale", "dangling link"), ("PROVENANCE.tsv", "FIFO"),
+                               ("PROVENANCE.tsv", "folder")):
+            battery.add("reads", f"bench --data-root: {relative} is a {kind}", data_root_with(relative, kind))
+
+    def render_beside_specials():  # stale-document candidates that are not regular files: left alone, not opened
+        render = root / "render-specials"
+        kinds = {"a.md": "FIFO", "b.md": "folder", "c.md": "dangling link"}
+        for name, kind in kinds.items():
+            replace_by(render / name, kind)
+        status, err = run(["proofs", "--render", str(render)], timeout=600)
+        if status is None:
+            return "hang", "no end within 600 s (a FIFO opened?)"
+        left = all((render / n).is_symlink() if k == "dangling link" else (render / n).exists()
+                   for n, k in kinds.items())
+        if status in (0, 1) and left and any(render.glob("*.md")):
+            return "ok", f"exit {status}: documents written, the special files left alone"
+        return (one_line_outcome(status, err) if status else ("silent-wrong", "a special file was removed"))
+
+    battery.add("reads", "proofs --render into a folder holding a FIFO, a folder and a dangling link named *.md",
+                render_beside_specials)
 
     # 8. paths and arguments ------------------------------------------------------------------
     def empty(argv, option, timeout=120):
@@ -884,10 +987,13 @@ def build_round2(battery: Battery, data_available: bool):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--json", metavar="PATH", help="also write the outcomes as JSON")
+    parser.add_argument("--markdown", metavar="PATH", help="also write the outcomes as a Markdown table (the command "
+                                                             "in its header)")
     parser.add_argument("--skip-slow", action="store_true", help="leave out the SIGKILL of verify")
     parser.add_argument("--only", metavar="CATEGORY", help="run the items of one category only")
     args = parser.parse_args(argv)
     json_path = Path(args.json).absolute() if args.json else None
+    markdown_path = Path(args.markdown).absolute() if args.markdown else None
     with tempfile.TemporaryDirectory(prefix="fault-battery-") as tmp:
         # `python -m lfverify` imports from its working folder first: run every subprocess from the temporary
         # folder, so that PYTHONPATH (or the installed package) decides which lfverify is measured
@@ -914,7 +1020,29 @@ def main(argv=None):
     print(f"{'all':<12} " + " ".join(f"{c:>12}" for c in totals))
     if json_path is not None:
         json_path.write_text(json.dumps(results, indent=1) + "\n")
+    if markdown_path is not None:
+        command = " ".join(["python", "benchmarks/fault_battery.py", *(argv if argv is not None else sys.argv[1:])])
+        markdown_path.write_text(markdown(results, command, where.strip()))
     return 0
+
+
+def markdown(results, command: str, measured: str = "") -> str:
+    """The outcomes as Markdown: the command in the header, counts per category, then one row per item."""
+    lines = ["# Fault battery (GENERATED by benchmarks/fault_battery.py)", "",
+             f"Command: `{command}`" + (f" (measuring `{measured}`)" if measured else "") + ".  Outcomes: "
+             + ", ".join(OUTCOMES) + ", n/a (see the script's docstring).", "",
+             "| category | " + " | ".join(OUTCOMES) + " | n/a |", "|---|" + "---:|" * (len(OUTCOMES) + 1)]
+    categories = list(dict.fromkeys(r["category"] for r in results))
+    for category in [*categories, "all"]:
+        counts = [sum((category == "all" or r["category"] == category) and r["outcome"] == o for r in results)
+                  for o in (*OUTCOMES, "n/a")]
+        lines.append(f"| {category} | " + " | ".join(map(str, counts)) + " |")
+    lines += ["", "| category | item | outcome | seconds | detail |", "|---|---|---|---:|---|"]
+    for r in results:
+        detail = r["detail"].replace("|", "\\|").replace("\n", " ")
+        item = r["item"].replace("|", "/")
+        lines.append(f"| {r['category']} | {item} | {r['outcome']} | {r['seconds']} | {detail} |")
+    return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":

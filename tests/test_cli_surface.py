@@ -18,11 +18,11 @@ import os
 import re
 import signal
 import sys
-import time
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from command_signals import signal_during_a_command
 
 import lfverify.app._cli as cli
 
@@ -771,20 +771,8 @@ def test_main_exit_statuses_and_messages(monkeypatch, capsys):
 def test_a_real_sigterm_during_a_command_exits_143_and_the_handler_is_restored(monkeypatch, capsys):
     """Oracle: the documented status 143 and line for a SIGTERM sent to this process during a command; the
     handler is lfverify's only while the command runs."""
-    previous = signal.getsignal(signal.SIGTERM)
-    seen = []
-
-    def command(args):
-        seen.append(signal.getsignal(signal.SIGTERM))
-        if seen[0] is not cli._terminate:  # never send SIGTERM to pytest without lfverify's handler
-            return 0
-        os.kill(os.getpid(), signal.SIGTERM)
-        for _ in range(200):  # the handler runs in the main thread between bytecodes
-            time.sleep(0.01)
-        return 0
-
-    _plant(monkeypatch, command)
-    assert cli.main(["metrics"]) == 143
+    status, seen, previous = signal_during_a_command(monkeypatch, signal.SIGTERM)
+    assert status == 143
     assert capsys.readouterr().err == INTERRUPTED.format("SIGTERM")
     assert seen == [cli._terminate] and signal.getsignal(signal.SIGTERM) is previous
 

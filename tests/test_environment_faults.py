@@ -11,8 +11,10 @@ here.  Every wait is bounded: a read that would block forever on a FIFO is run i
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -23,6 +25,7 @@ from pathlib import Path
 
 import pytest
 from benchmark_scripts import load_benchmark_script
+from command_signals import signal_during_a_command
 
 import lfverify.app._cli as cli
 from lfverify.app._failures import (
@@ -43,6 +46,7 @@ from lfverify.io import (
     write_text_atomically,
 )
 from lfverify.parallel import DaskExecutor, EnvironmentFault, ProcessExecutor, describe_exit
+from lfverify.parallel._worker_stderr import StderrRelay, quiet_worker_tracebacks
 
 pytestmark = pytest.mark.claims("package:command-line", "package:files", "package:parallel")
 
@@ -145,6 +149,49 @@ def test_a_write_never_replaces_a_device_a_fifo_a_folder_or_a_broken_link(tmp_pa
     with pytest.raises(ValueError, match=rf"^{loop} is a symbolic link loop; lfverify does not write through it$"):
         write_text_atomically(loop, "x")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dangling.json", "fifo.json", "loop.json", "null.json"]
+
+
+def _fifo(path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(path)
+    return path
+
+
+def test_every_reader_refuses_a_fifo_in_place_of_its_file_at_once(tmp_path):
+    """The engine's records.csv, the benchmark's timings and summaries, the proofs' stale documents and the data
+    files' parsers read through ``lfverify/io/_files.py``: a FIFO in place of the file is one error naming it (or,
+    for a timing and a stale document, a file skipped), never an open that waits for a writer (each call runs in a
+    thread joined within 5 s)."""
+    from lfverify.experiments._reproduction import load_table_values
+    from lfverify.experiments._runner import Cell, load_timings, timing_path
+    from lfverify.learn._datasets import _provenance_table, _read, load_file
+    from lfverify.proofs._render import GENERATED, write_documents
+    from lfverify.simulations._engine import read_records
+
+    def refused(path):
+        return f"{path} is a named pipe (FIFO), not a regular file; lfverify does not read it"
+
+    fifo = _fifo(tmp_path / "run" / "records.csv")
+    finished, outcome = _bounded(lambda: read_records(tmp_path / "run"))
+    assert finished and str(outcome.get("error")) == refused(fifo)
+    cell = Cell("table", "heart", "default", 0, ())
+    _fifo(timing_path(tmp_path / "bench", cell))
+    finished, outcome = _bounded(lambda: load_timings(tmp_path / "bench", [cell]))
+    assert finished and outcome == {"value": {}}  # a time not known
+    fifo = _fifo(tmp_path / "bench" / "summary.json")
+    finished, outcome = _bounded(lambda: load_table_values([tmp_path / "bench"]))
+    assert finished and str(outcome.get("error")) == refused(fifo)
+    render = tmp_path / "render"
+    _fifo(render / "old.md")
+    (render / "stale.md").write_text(GENERATED + "\n")
+    finished, outcome = _bounded(lambda: write_documents(render, {"new.md": "x\n"}))
+    assert finished and "error" not in outcome
+    assert sorted(p.name for p in render.iterdir()) == ["new.md", "old.md"]  # the FIFO left alone, never opened
+    for label, call in (("data file", lambda path: _read(path, "svmlight")), ("user file", load_file),
+                        ("provenance", lambda path: _provenance_table(path.parent))):
+        fifo = _fifo(tmp_path / label / "PROVENANCE.tsv")
+        finished, outcome = _bounded(lambda: call(fifo))
+        assert finished and str(outcome.get("error")) == refused(fifo), label
 
 
 # ------------------------------------------------------------------------------------------ path arguments
@@ -250,24 +297,30 @@ def test_a_library_claim_locks_the_folder_only_while_it_checks_it(tmp_path):
     assert _claim_elsewhere(out).returncode == 0
 
 
-def test_a_second_command_line_run_is_refused_with_the_holder_named(tmp_path):
+#: Another process holding an output folder as a command-line run does (the lock kept until it ends), cheaply.
+_HOLD = ("import sys, time\nfrom lfverify.io import claim_output_folder, holding_output_folders\n"
+         "with holding_output_folders(sys.argv[2], {'out': '--out'}):\n"
+         "    claim_output_folder(sys.argv[1], command='simulate uniform-convergence', fingerprint='f')\n"
+         "    print('held', flush=True)\n    time.sleep(120)\n")
+
+
+def test_a_second_command_line_run_is_refused_with_the_holder_named(tmp_path, capsys):
+    """The holder is another process that claims the folder as ``lfverify``'s command line does (the same two
+    calls, importing only lfverify.io); the second run is the command line itself, in this process."""
     out = tmp_path / "busy"
-    first = subprocess.Popen([*CLI, "simulate", "uniform-convergence", "--quick", "--no-figures", "--workers", "1",
-                              "--out", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    command = f"lfverify simulate uniform-convergence --quick --no-figures --workers 1 --out {out}"
+    first = subprocess.Popen([sys.executable, "-c", _HOLD, str(out), command], stdout=subprocess.PIPE, text=True,
                              start_new_session=True)
     try:
-        deadline = time.monotonic() + 60
-        while not (out / (LOCK + ".json")).exists() and time.monotonic() < deadline:
-            time.sleep(0.1)
-        second = subprocess.run([*CLI, *SMOKE, "--seed", "3", "--out", str(out)], capture_output=True, text=True,
-                                timeout=120)
+        assert first.stdout.readline() == "held\n"
+        status = cli.main([*SMOKE, "--seed", "3", "--out", str(out)])
     finally:
         os.killpg(first.pid, signal.SIGKILL)
         first.wait(30)
-    assert second.returncode == 2 and "Traceback" not in second.stderr
-    assert second.stderr == (f"lfverify simulate: error: --out: {out} is in use by another lfverify run (pid "
-                             f"{first.pid} on {socket.gethostname()}: lfverify simulate uniform-convergence --quick "
-                             f"--no-figures --workers 1 --out {out}); wait for it to end or choose another folder\n")
+    assert status == 2
+    assert capsys.readouterr().err == (
+        f"lfverify simulate: error: --out: {out} is in use by another lfverify run (pid {first.pid} on "
+        f"{socket.gethostname()}: {command}); wait for it to end or choose another folder\n")
 
 
 # ------------------------------------------------------------------------------------------ the taxonomy
@@ -299,44 +352,21 @@ def test_describe_exit_names_the_signal_and_the_oom_killer():
 
 @pytest.mark.skipif(os.name != "posix", reason="needs POSIX signals")
 def test_a_real_sighup_during_a_command_exits_129_with_one_line(monkeypatch, capsys):
-    previous = signal.getsignal(signal.SIGHUP)
-    seen = []
-
-    def command(args):
-        seen.append(signal.getsignal(signal.SIGHUP))
-        if seen[0] is not cli._terminate:  # never send SIGHUP to pytest without lfverify's handler
-            return 0
-        os.kill(os.getpid(), signal.SIGHUP)
-        for _ in range(200):
-            time.sleep(0.01)
-        return 0
-
-    monkeypatch.setattr(cli.command_module("metrics"), "run", command)
-    assert cli.main(["metrics"]) == 129
+    status, seen, previous = signal_during_a_command(monkeypatch, signal.SIGHUP)
+    assert status == 129
     assert capsys.readouterr().err == (f"lfverify metrics: interrupted (SIGHUP: the terminal closed); the workers "
                                        f"were stopped and {KEPT}\n")
     assert seen == [cli._terminate] and signal.getsignal(signal.SIGHUP) is previous
 
 
-def test_a_closed_terminal_sighup_to_the_whole_group_is_one_line_and_no_worker_survives(tmp_path):
-    """SIGHUP reaches every process of the group: the workers and multiprocessing's resource tracker ignore it (the
-    tracker used to die and be relaunched with KeyError tracebacks), the parent stops the workers and says so."""
-    proc = subprocess.Popen([*CLI, "simulate", "uniform-convergence", "--quick", "--no-figures", "--workers", "2",
-                             "--out", str(tmp_path / "o")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
-    try:
-        assert battery.wait_for_descendants(proc, 3), "the run ended before its workers started"
-        time.sleep(1.0)
-        seen = battery.descendants(proc.pid)
-        os.killpg(proc.pid, signal.SIGHUP)
-        _, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-    assert proc.returncode == 129 and "Traceback" not in err and "relaunching" not in err, err
-    assert err.splitlines()[-1] == (f"lfverify simulate: interrupted (SIGHUP: the terminal closed); the workers were "
-                                    f"stopped and {KEPT}")
-    assert battery.survivors(seen, 15) == []
+def _worker_started(proc, wait=120.0) -> bool:
+    """Poll (bounded) until ``proc`` has a worker process running multiprocessing's spawn_main; False if it ended."""
+    deadline = time.monotonic() + wait
+    while proc.poll() is None and time.monotonic() < deadline:
+        if battery._workers_of(proc):
+            return True
+        time.sleep(0.1)
+    return False
 
 
 def test_dask_logs_stay_off_the_terminal_unless_debug(monkeypatch):
@@ -382,70 +412,138 @@ def test_a_worker_out_of_memory_is_memory_error_and_exit_2():
     assert classify(raised.value) == (2, f"stopped: out of memory (MemoryError); {KEPT}")
 
 
-def test_a_killed_worker_on_the_command_line_is_exit_2_not_a_bug(tmp_path):
-    proc = subprocess.Popen([*CLI, "simulate", "uniform-convergence", "--quick", "--no-figures", "--workers", "2",
-                             "--out", str(tmp_path / "o")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+def _limit_and_return(_):
+    """Set a 1 MB address-space limit on this worker and return: reading the next task (4 MB of arguments) fails in
+    concurrent.futures' own loop, outside any task, and the worker dies printing a traceback."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 20, resource.RLIM_INFINITY))
+    return 1
+
+
+def test_a_worker_dying_of_memory_outside_a_task_is_one_line_and_its_traceback_stays_off_the_terminal(capfd):
+    with quiet_worker_tracebacks(), pytest.raises(EnvironmentFault) as raised:
+        list(ProcessExecutor(1).map_unordered(_limit_and_return, [(b"",), (bytes(4 << 20),)]))
+    pid = re.match(r"worker process (\d+) ", str(raised.value))
+    assert pid and str(raised.value) == (
+        f"worker process {pid[1]} ran out of memory (MemoryError; exited with status 1) while running a task; a worker "
+        "killed from outside (out of memory, a signal) stops the run - use fewer --workers if memory is short")
+    assert capfd.readouterr() == ("", "")
+
+
+def test_the_worker_stderr_relay_copies_what_is_not_a_traceback(monkeypatch):
+    """The relay's filter on a real pipe: a warning passes, a traceback (with multiprocessing's header and a chained
+    exception) is held back and its last line kept."""
+    seen = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", seen)
+    relay = StderrRelay()
+    os.write(relay._write, b"x.py:3: UserWarning: kept\n  warnings.warn('kept')\nProcess SpawnProcess-1:\n"
+                           b"Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\n    f()\n"
+                           b"KeyError: 1\n\nDuring handling of the above exception, another exception occurred:\n\n"
+                           b"Traceback (most recent call last):\n  File \"b.py\", line 2, in g\nMemoryError\n"
+                           b"after\n")
+    relay.close()
+    assert seen.getvalue() == "x.py:3: UserWarning: kept\n  warnings.warn('kept')\nafter\n"
+    assert relay.last_error == "MemoryError"
+
+
+def test_a_killed_worker_and_a_closed_terminal_end_the_command_line_as_the_taxonomy_says(tmp_path):
+    """Two real runs at once (one worker each: the two cores share the wall time).  In the first, the worker is
+    SIGKILLed (what the kernel's out-of-memory killer sends): exit 2, one line naming it, not "a bug".  The second's
+    whole process group gets SIGHUP (the terminal closed): the worker and multiprocessing's resource tracker ignore
+    it (the tracker used to die and be relaunched with KeyError tracebacks), the parent stops the worker, one line,
+    exit 129, no process left."""
+    runs = [subprocess.Popen([*CLI, "simulate", "uniform-convergence", "--quick", "--no-figures", "--workers", "1",
+                              "--out", str(tmp_path / name)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, start_new_session=True) for name in ("killed", "hup")]
+    killed, hup = runs
     try:
-        assert battery.wait_for_descendants(proc, 3), "the run ended before its workers started"
+        assert all(_worker_started(proc) for proc in runs), "a run ended before its worker started"
         time.sleep(1.0)
-        workers = battery._workers_of(proc)
-        assert workers
+        workers = battery._workers_of(killed)
+        seen = battery.descendants(hup.pid)
         os.kill(workers[0], signal.SIGKILL)
-        _, err = proc.communicate(timeout=120)
+        os.killpg(hup.pid, signal.SIGHUP)
+        endings = [proc.communicate(timeout=120)[1] for proc in runs]
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-    assert proc.returncode == 2 and "Traceback" not in err
-    assert err.splitlines()[-1] == (
+        for proc in runs:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+    assert killed.returncode == 2 and "Traceback" not in endings[0], endings[0]
+    assert endings[0].splitlines()[-1] == (
         f"lfverify simulate: stopped: worker process {workers[0]} was killed by SIGKILL (what the kernel's "
         "out-of-memory killer sends; see `dmesg`) while running a task; a worker killed from outside (out of memory, "
         f"a signal) stops the run - use fewer --workers if memory is short; {KEPT}")
+    assert hup.returncode == 129 and "Traceback" not in endings[1] and "relaunching" not in endings[1], endings[1]
+    assert endings[1].splitlines()[-1] == (f"lfverify simulate: interrupted (SIGHUP: the terminal closed); the "
+                                           f"workers were stopped and {KEPT}")
+    assert len(seen) >= 2 and battery.survivors(seen, 15) == []  # the worker and the resource tracker
 
 
 # ------------------------------------------------------------------------------------------ standard streams
-def _shell(argv, redirect, cwd):
-    status, out, err = battery.run_shell(f"{battery._shell_cli(argv)} {redirect}", timeout=120, cwd=str(cwd))
-    assert status is not None, "no end within the timeout"
-    return status, out, err
-
-
-def test_a_closed_stdout_or_stderr_is_refused_on_the_other_stream(tmp_path):
-    status, out, err = _shell([*SMOKE, "--out", "o"], ">&-", tmp_path)
-    assert (status, out, err) == (2, "", "lfverify: error: standard output is closed; nothing was run: redirect it to "
-                                         "a file or /dev/null instead\n")
-    status, out, err = _shell([*SMOKE, "--out", "o"], "2>&-", tmp_path)
-    assert (status, out, err) == (2, "lfverify: error: standard error is closed; nothing was run: redirect it to a "
-                                     "file or /dev/null instead\n", "")
-    assert not (tmp_path / "o").exists()
-
-
-def test_a_full_stdout_is_one_line_on_stderr_and_exit_2(tmp_path):
-    status, out, err = _shell(["metrics"], "> /dev/full", tmp_path)
-    assert (status, err) == (2, "lfverify metrics: stopped: cannot write to standard output (No space left on "
-                                f"device); {KEPT}\n")
-    status, out, err = _shell([*SMOKE, "--out", "o"], "> /dev/full", tmp_path)
-    assert status == 2 and err.splitlines()[-1] == (
-        f"lfverify simulate: stopped: cannot write to standard output (No space left on device); {KEPT}")
-    assert "Exception ignored" not in err and (tmp_path / "o" / "summary.json").exists()  # the results are there
-
-
-def test_a_full_stderr_is_one_line_on_stdout_and_exit_2(tmp_path):
-    status, out, err = _shell([*SMOKE, "--out", "o"], "2> /dev/full", tmp_path)
-    assert status == 2 and out.splitlines()[-1] == (
-        f"lfverify simulate: stopped: cannot write to standard error (No space left on device); {KEPT}")
-    status, out, err = _shell([*SMOKE, "--out", "o", "--quiet"], "2> /dev/full", tmp_path)
-    assert status == 0 and "summary.json" in out  # nothing to say on stderr: nothing lost
-
-
-def test_a_reader_that_went_away_is_one_line_not_exception_ignored():
+def test_stream_faults_of_a_real_process_are_one_line_on_the_other_stream(tmp_path):
+    """One shell run of four cheap commands at once (refused before any work, or ``metrics``), each with its exit
+    status and streams kept in files: ``>&-``, ``2>&-``, ``> /dev/full``, and a pipe whose reader went away (the
+    script's own standard output) - the one line on the other stream, never exit 0, never "Exception ignored"."""
+    smoke = battery._shell_cli([*SMOKE, "--out", "o"])
+    metrics = battery._shell_cli(["metrics"])
+    script = " & ".join([f"({smoke} >&- 2> e1; echo $? > s1)", f"({smoke} 2>&- > o2; echo $? > s2)",
+                          f"({metrics} > /dev/full 2> e3; echo $? > s3)", f"({metrics} 2> e4; echo $? > s4)", "wait"])
     read, write = os.pipe()
-    os.close(read)
-    proc = subprocess.Popen([*CLI, "metrics"], stdout=write, stderr=subprocess.PIPE, text=True)
-    os.close(write)
-    _, err = proc.communicate(timeout=60)
-    assert (proc.returncode, err) == (2, f"lfverify metrics: stopped: cannot write to standard output (Broken pipe); "
-                                         f"{KEPT}\n")
+    os.close(read)  # the reader went away before the output
+    try:
+        subprocess.run(["/bin/sh", "-c", script], stdout=write, cwd=tmp_path, timeout=240, check=False)
+    finally:
+        os.close(write)
+    found = {name: (tmp_path / name).read_text() for name in ("s1", "e1", "s2", "o2", "s3", "e3", "s4", "e4")}
+    assert found == {
+        "s1": "2\n", "e1": "lfverify: error: standard output is closed; nothing was run: redirect it to a file or "
+                          "/dev/null instead\n",
+        "s2": "2\n", "o2": "lfverify: error: standard error is closed; nothing was run: redirect it to a file or "
+                          "/dev/null instead\n",
+        "s3": "2\n", "e3": f"lfverify metrics: stopped: cannot write to standard output (No space left on device); "
+                          f"{KEPT}\n",
+        "s4": "2\n", "e4": f"lfverify metrics: stopped: cannot write to standard output (Broken pipe); {KEPT}\n"}
+    assert not (tmp_path / "o").exists()  # refused before any work
+
+
+@pytest.fixture
+def tiny_smoke(monkeypatch):  # noqa: PT004 - used for its effect
+    """uniform-convergence's smoke mode shrunk to 3 sample sizes x 4 replications for this test (seconds less)."""
+    from lfverify.simulations import STUDIES
+
+    smoke = STUDIES["uniform-convergence"].modes["smoke"]
+    for key, value in {"sample_sizes": [100, 200, 300], "replications": 4, "refinement_rounds": 1,
+                       "samples_per_task": 1200}.items():
+        monkeypatch.setitem(smoke, key, value)
+
+
+def _with_stream(name, stream, argv):
+    """``cli.main(argv)`` with ``sys.<name>`` set to ``stream`` (restored after)."""
+    saved = getattr(sys, name)
+    setattr(sys, name, stream)
+    try:
+        return cli.main(argv)
+    finally:
+        setattr(sys, name, saved)
+
+
+def test_a_full_stream_in_the_middle_of_a_run_stops_it_with_the_line_on_the_other(tmp_path, capsys, tiny_smoke):
+    """``> /dev/full`` and ``2> /dev/full`` of a real (tiny) simulation, run in this process: stdout block-buffered
+    as a shell redirection makes it, stderr line-buffered as Python's.  The process-level endings (the final flush,
+    "Exception ignored") are the subprocess test's above."""
+    with open("/dev/full", "w") as full:  # the guard points a failed stream at /dev/null: closing it is quiet
+        assert _with_stream("stdout", full, [*SMOKE, "--out", str(tmp_path / "o")]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"lfverify simulate: stopped: cannot write to standard output (No space left on device); {KEPT}")
+    assert (tmp_path / "o" / "summary.json").exists()  # the results are there
+    with open("/dev/full", "w", buffering=1) as full:
+        assert _with_stream("stderr", full, [*SMOKE, "--out", str(tmp_path / "e")]) == 2
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"lfverify simulate: stopped: cannot write to standard error (No space left on device); {KEPT}")
+    with open("/dev/full", "w", buffering=1) as full:  # nothing to say on stderr: nothing lost
+        assert _with_stream("stderr", full, [*SMOKE, "--out", str(tmp_path / "e"), "--quiet"]) == 0
+    assert "summary.json" in capsys.readouterr().out
 
 
 # ------------------------------------------------------------------------------------------ Dask clusters
@@ -481,6 +579,38 @@ def scheduler():
             if proc.poll() is None:
                 os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(30)
+
+
+def test_a_scheduler_lost_while_the_run_starts_is_an_environment_fault(monkeypatch):
+    """The scheduler dies between the handshake and the first task (the battery met it under load: the client's
+    broadcast of the BLAS setting raised CommClosedError, reported as "error: in <TCP (closed) ...>"): one line
+    saying the scheduler was lost.  A stand-in client raises what distributed raises there; the setting is sent
+    with on_error="ignore", so a worker dying meanwhile is left to the wait for workers."""
+    distributed = pytest.importorskip("distributed")
+    from distributed.comm.core import CommClosedError
+
+    import lfverify.parallel._executors as executors
+
+    class Client:
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def wait_for_workers(self, n, timeout):
+            pass
+
+        def run(self, function, *, on_error):
+            assert on_error == "ignore"
+            raise CommClosedError("in <TCP (closed) ConnectionPool.broadcast>: Stream is closed")
+
+        def close(self, timeout):
+            pass
+
+    monkeypatch.setattr(distributed, "Client", Client)
+    monkeypatch.setattr(executors, "_check_scheduler", lambda address, timeout: None)
+    with pytest.raises(EnvironmentFault) as raised:
+        list(DaskExecutor("tcp://127.0.0.1:9", connect_timeout=1).map_unordered(time.sleep, [(0,)]))
+    assert str(raised.value) == ("--dask tcp://127.0.0.1:9: the connection to the Dask scheduler was lost in the "
+                                 "middle of the run (it stopped, or the network failed)")
 
 
 @pytest.mark.slow

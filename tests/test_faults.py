@@ -610,9 +610,22 @@ def test_dask_local_cluster_workers_do_not_outlive_their_parent(sig, group, stat
 @needs_proc
 @pytest.mark.slow
 def test_sigkill_of_verify_leaves_no_worker(tmp_path):
-    proc = _start(["verify", "--workers", "2", "--no-figures", "--out", str(tmp_path / "report")])
-    status, _, seen = _interrupt(proc, signal.SIGKILL)
-    assert status == -signal.SIGKILL and battery.survivors(seen, timeout=15) == []
+    """verify reaches its worker processes only after its derivations, a minute on an idle machine and several under
+    load (a fixed 60 s wait for them failed): the wait polls for two running workers for up to 15 minutes, and the
+    check for survivors allows 60 s, each ending as soon as its condition holds."""
+    proc = subprocess.Popen([*CLI, "verify", "--workers", "2", "--no-figures", "--out", str(tmp_path / "report")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+                            preexec_fn=_terminal_signals)  # not pipes: minutes of output unread would block verify
+    try:
+        _wait_for(lambda: len(battery._workers_of(proc)) >= 2, proc, timeout=900)
+        seen = battery.descendants(proc.pid)
+        proc.kill()
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == -signal.SIGKILL and len(seen) >= 3  # 2 workers and the resource tracker
+    assert battery.survivors(seen, timeout=60) == []
 
 
 @needs_proc
@@ -847,7 +860,7 @@ def test_the_dask_executor_closes_its_client_and_local_cluster_within_the_stop_t
         def __init__(self, *args, **kwargs):
             calls.append(("client", args, kwargs))
 
-        def run(self, function):
+        def run(self, function, on_error="raise"):  # the real signature: on_error="ignore" is passed
             calls.append(("run", function.__name__))
 
         def wait_for_workers(self, n_workers, timeout):

@@ -11,7 +11,8 @@
   every finished record is kept ...`` - the shell's 128 + signal number.
 * 3, ``internal error: <type>: <message> (a bug; ...)`` - anything else: a bug of lfverify.
 
-``--debug`` shows the traceback instead of the line, and Dask's own log messages (kept off the terminal otherwise).
+``--debug`` shows the traceback instead of the line, Dask's own log messages and the traceback of a dying worker
+process (kept off the terminal otherwise).
 
 Standard streams: :func:`guarded_streams` wraps ``sys.stdout`` and ``sys.stderr`` so that a write that fails (a
 full disk, ``> /dev/full``, a reader that went away) raises :class:`StreamFailure` at once - the command stops
@@ -31,6 +32,7 @@ import sys
 import threading
 
 from lfverify.parallel._faults import EnvironmentFault
+from lfverify.parallel._worker_stderr import quiet_worker_tracebacks
 
 __all__ = ["Interrupted", "StreamFailure", "ENVIRONMENT_FAULTS", "EXPECTED_ERRORS", "SIGNAL_STATUS",
            "classify", "guarded_streams", "signals_as_exceptions", "quiet_cluster_logs"]
@@ -194,7 +196,8 @@ def quiet_cluster_logs(debug: bool):
     line.  lfverify itself does not log, so every log record of the process is dropped for the block
     (``logging.disable``: ``distributed.client`` and its siblings set their own levels and share one handler, so
     raising the level of ``distributed`` alone is not enough); the worker processes a LocalCluster starts get the
-    same through the environment (``DASK_LOGGING__DISTRIBUTED=critical``)."""
+    same through the environment (``DASK_LOGGING__DISTRIBUTED=critical``).  Likewise the traceback a dying local
+    worker process prints (``lfverify/parallel/_worker_stderr.py``: the rest of what the workers write is relayed)."""
     if debug:
         yield
         return
@@ -203,7 +206,8 @@ def quiet_cluster_logs(debug: bool):
     os.environ["DASK_LOGGING__DISTRIBUTED"] = "critical"
     logging.disable(logging.CRITICAL)
     try:
-        yield
+        with quiet_worker_tracebacks():
+            yield
     finally:
         logging.disable(disabled)
         if previous is None:

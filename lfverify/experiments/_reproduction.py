@@ -36,6 +36,7 @@ from lfverify.experiments._statistics import (
     summarize,
     within_combined_standard_errors,
 )
+from lfverify.io._files import is_regular, read_text
 from lfverify.paper._tables import PAPER_METHODS, printed_result
 
 __all__ = ["CellComparison", "load_table_values", "compare_with_paper", "diagnose", "markdown_reproduction",
@@ -68,9 +69,9 @@ def load_table_values(folders) -> tuple[dict, dict, dict]:
     values, training, source = {}, {}, {}
     for folder in map(Path, folders):
         path = folder / "summary.json"
-        if not path.is_file():
+        if not is_regular(path):  # a FIFO, folder or device in its place: NotARegularFile, never a wait
             raise ValueError(f"folders must be lfverify bench output folders with a summary.json; got {folder}")
-        summary = json.loads(path.read_text())
+        summary = json.loads(read_text(path))
         for metric, per_dataset in summary.get("table", {}).items():
             for dataset, per_method in per_dataset.items():
                 if source.setdefault(dataset, folder) != folder:

@@ -33,6 +33,7 @@ from pathlib import Path
 import lfverify.experiments._protocol as protocol
 from lfverify.experiments._protocol import PROPOSED_METHODS
 from lfverify.io._atomic import write_text_atomically
+from lfverify.io._files import read_bytes
 from lfverify.io._output_folder import settings_fingerprint
 from lfverify.io._progress import Progress
 from lfverify.io._sealed_records import DamagedRecord, read_sealed, report_damaged, seal
@@ -158,7 +159,7 @@ def load_timings(out: Path, cells) -> dict:
     for cell in cells:
         path = timing_path(out, cell)
         try:
-            timing = json.loads(path.read_bytes().decode("utf-8"))
+            timing = json.loads(read_bytes(path).decode("utf-8"))  # a FIFO or folder: not known, never a wait
         except (OSError, ValueError):
             continue
         if isinstance(timing, dict) and isinstance(timing.get("elapsed_seconds"), (int, float)):

@@ -4,6 +4,8 @@
   checked before it is read, and the open itself never blocks: the path is opened with ``O_NONBLOCK`` and checked
   again with ``fstat`` on the open descriptor, so a named pipe (FIFO) opens at once and is refused instead of
   waiting forever for a writer; a device or a socket is refused before it is opened.  Symbolic links are followed.
+* :func:`is_regular` - whether a file to be read is there: a folder, FIFO, device or socket in its place is
+  refused by kind (``stat`` only) rather than taken for a missing file.
 * :func:`write_target` - where a write to ``path`` lands.  A symbolic link is *written through*: the link stays
   and the file it points to gets the new content (replaced atomically in the target's folder).  A dangling link,
   a link loop, and a destination that is a folder, a FIFO, a device or a socket are refused: lfverify only ever
@@ -24,7 +26,7 @@ import os
 import stat
 from pathlib import Path
 
-__all__ = ["NotARegularFile", "file_kind", "open_regular", "read_bytes", "read_text", "write_target",
+__all__ = ["NotARegularFile", "file_kind", "open_regular", "read_bytes", "read_text", "is_regular", "write_target",
            "check_path_argument", "special_files_in"]
 
 _KINDS = ((stat.S_ISREG, "a regular file"), (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"),
@@ -102,6 +104,23 @@ def open_regular(path):
 def read_text(path, encoding: str = "utf-8", errors: str = "strict") -> str:
     """The content of the regular file ``path`` decoded as ``encoding`` (see :func:`read_bytes`)."""
     return read_bytes(path).decode(encoding, errors)
+
+
+def is_regular(path) -> bool:
+    """Whether ``path`` is a regular file (links followed): True; nothing there (or a dangling link): False.
+
+    Raises
+    ------
+    NotARegularFile
+        If ``path`` is a folder, a FIFO, a device or a socket (``stat`` only: nothing is opened, nothing waits).
+    """
+    try:
+        info = os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    if not stat.S_ISREG(info.st_mode):
+        raise NotARegularFile(path, file_kind(info.st_mode))
+    return True
 
 
 def write_target(path) -> Path:

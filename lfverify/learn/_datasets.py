@@ -47,7 +47,7 @@ from typing import NamedTuple
 import numpy as np
 
 from lfverify.core._validation import check_features
-from lfverify.io._files import open_regular
+from lfverify.io._files import is_regular, open_regular, read_bytes, read_text
 from lfverify.io._progress import Progress
 from lfverify.learn._fetch import (
     HOW_TO_GET_DATA,
@@ -260,9 +260,15 @@ def available_datasets(*, root=None) -> list[str]:
     """The names (in Table 3's order) whose files are all present at the data location.
 
     Presence only: checksums, sizes and labels are checked by :func:`load_dataset`.
+
+    Raises
+    ------
+    lfverify.io.NotARegularFile
+        If a data file's place holds a folder, a FIFO, a device or a socket (named, rather than the data set
+        silently left out).
     """
     base = dataset_root(root)
-    return [s.name for s in _SPECS if s.available_offline and all((base / f.path).is_file() for f in s.files)]
+    return [s.name for s in _SPECS if s.available_offline and all(is_regular(base / f.path) for f in s.files)]
 
 
 def fetchable_datasets(*, root=None) -> list[str]:
@@ -303,7 +309,7 @@ def ensure_datasets(names, *, root=None, timeout=None, progress=None) -> None:
         spec = _spec(name)
         if not spec.available_offline:
             raise ValueError(f"data set {name!r} cannot be loaded: {spec.note}")
-        missing += [f for f in dataset_files(name) if not (base / f.relative).is_file()]
+        missing += [f for f in dataset_files(name) if not is_regular(base / f.relative)]
     if not missing:
         return
     if kind != "cache":
@@ -341,7 +347,7 @@ def fetch_datasets(names=None, *, root=None, timeout=None, progress=None) -> lis
     with Progress(len(entries), "data files", "file", mode=progress) as bar:
         for entry in entries:
             path = base / entry.relative
-            if not path.is_file():
+            if not is_regular(path):  # a FIFO, folder or device in its place is named by kind
                 missing.append(entry.relative)
             elif _sha256(path) != entry.sha256:
                 damaged.append(entry.relative)
@@ -366,9 +372,9 @@ def _sha256(path: Path) -> str:
 def _provenance_table(base: Path) -> dict[str, str]:
     """relative path -> sha256 from the root's PROVENANCE.tsv ({} if the root has none)."""
     table_path = base / "PROVENANCE.tsv"
-    if not table_path.is_file():
+    if not is_regular(table_path):
         return {}
-    with open(table_path, newline="") as fh:
+    with io.StringIO(read_text(table_path), newline="") as fh:
         rows = list(csv.DictReader(fh, delimiter="\t"))
     return {f"{row['dataset']}/{row['file']}": row["sha256"] for row in rows if row.get("sha256")}
 
@@ -401,22 +407,22 @@ def _require_sklearn(what: str):
     return load_svmlight_file
 
 
-def _read_svmlight(path: Path, n_features: int | None):
+def _read_svmlight(path: Path, n_features: int | None, data: bytes):
     load_svmlight_file = _require_sklearn(f"reading the svmlight file {path}")
     try:
-        X, labels = load_svmlight_file(str(path), n_features=n_features, dtype=np.float64)
+        X, labels = load_svmlight_file(io.BytesIO(data), n_features=n_features, dtype=np.float64)
     except ValueError as exc:
         raise ValueError(f"{path}: could not be read as svmlight (lines 'label index:value ...'): {exc}") from exc
     return X.toarray(), labels
 
 
-def _read_csv(path: Path, header: bool | None):
+def _read_csv(path: Path, header: bool | None, data: bytes | None = None):
     """CSV of numeric features with the label (numeric or text) in the last column.
 
     ``header=None`` detects a header: a first row whose feature cells are not all numbers.
     """
-    with open(path, newline="") as fh:
-        lines = [line for line in fh.read().splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    data = read_bytes(path) if data is None else data
+    lines = [line for line in _text(path, data).splitlines() if line.strip() and not line.lstrip().startswith("#")]
     if lines and "," not in lines[0]:
         raise ValueError(f"{path}: could not be read as CSV: the first line has no comma ({lines[0][:60]!r})")
     if header is None:
@@ -451,12 +457,19 @@ def _numeric_row(cells) -> bool:
     return True
 
 
-def _read_arff(path: Path):
+def _text(path: Path, data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: not UTF-8 text ({exc})") from exc
+
+
+def _read_arff(path: Path, content: bytes):
     """ARFF with numeric attributes and the (nominal or numeric) class as the last attribute."""
     from scipy.io import arff
 
     try:
-        data, meta = arff.loadarff(str(path))
+        data, meta = arff.loadarff(io.StringIO(_text(path, content)))
     except Exception as exc:  # scipy raises its own ParseArffError / ValueError / IndexError kinds
         raise ValueError(f"{path}: could not be read as ARFF: {exc}") from exc
     names = meta.names()
@@ -473,14 +486,19 @@ def _read_arff(path: Path):
     return X, labels
 
 
-def _read(path: Path, file_format: str, *, n_features=None, csv_header=None):
-    if path.stat().st_size == 0:
+def _read(path: Path, file_format: str, *, n_features=None, csv_header=None, data: bytes | None = None):
+    """(X, raw labels) of the data file ``path`` (or of its content ``data``, read already).  The file is read
+    through ``lfverify/io/_files.py`` (a regular file, links followed; a FIFO, folder or device refused at once,
+    never a blocking open) and parsed from memory."""
+    if data is None:
+        data = read_bytes(path)
+    if not data:
         raise ValueError(f"{path}: the file is empty")
     if file_format == "svmlight":
-        return _read_svmlight(path, n_features)
+        return _read_svmlight(path, n_features, data)
     if file_format == "csv":
-        return _read_csv(path, csv_header)
-    return _read_arff(path)
+        return _read_csv(path, csv_header, data)
+    return _read_arff(path, data)
 
 
 def _labels_to_signs(labels, positive_label, where: str) -> np.ndarray:
@@ -576,7 +594,7 @@ def load_dataset(name: str, *, root=None, download: bool = True) -> Dataset:
     if not spec.available_offline:
         raise ValueError(f"data set {name!r} cannot be loaded: {spec.note}")
     base, kind = data_location(root)
-    missing = [f for f in spec.files if not (base / f.path).is_file()]
+    missing = [f for f in spec.files if not is_regular(base / f.path)]
     if missing and kind == "cache" and download:
         ensure_datasets([name])
     elif missing:
@@ -605,24 +623,24 @@ def load_dataset(name: str, *, root=None, download: bool = True) -> Dataset:
     return dataset
 
 
-def _sniff_format(path: Path) -> str:
+def _sniff_format(path: Path, data: bytes | None = None) -> str:
     suffix = path.suffix.lower()
     if suffix == ".csv":
         return "csv"
     if suffix == ".arff":
         return "arff"
-    with open(path, errors="replace") as fh:
-        for line in fh:
-            stripped = line.strip()
-            if not stripped or stripped.startswith(("#", "%")):
-                continue
-            if stripped.lower().startswith("@relation"):
-                return "arff"
-            if re.match(r"^[+-]?[\w.]+(\s+\d+:\S+)+\s*(#.*)?$", stripped) or re.match(r"^[+-]?[\w.]+\s*$", stripped):
-                return "svmlight"
-            if "," in stripped:
-                return "csv"
-            break
+    data = read_bytes(path) if data is None else data
+    for line in data.decode("utf-8", errors="replace").splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith(("#", "%")):
+            continue
+        if stripped.lower().startswith("@relation"):
+            return "arff"
+        if re.match(r"^[+-]?[\w.]+(\s+\d+:\S+)+\s*(#.*)?$", stripped) or re.match(r"^[+-]?[\w.]+\s*$", stripped):
+            return "svmlight"
+        if "," in stripped:
+            return "csv"
+        break
     raise ValueError(f"{path}: cannot tell the file's format from its name or first line; pass format= one of "
                      f"{FILE_FORMATS}")
 
@@ -645,19 +663,21 @@ def load_file(path, *, format=None, positive_label=None) -> Dataset:
     Raises
     ------
     ValueError
-        Empty file, unknown or wrong format, non-binary labels, a single class, non-finite features.
+        Empty file, unknown or wrong format, non-binary labels, a single class, non-finite features;
+        :class:`lfverify.io.NotARegularFile` (a ValueError) for a folder, FIFO, device or socket at ``path``.
     FileNotFoundError
         If ``path`` is not a file.
     """
     path = Path(path)
-    if not path.is_file():
+    if not is_regular(path):  # a FIFO, folder or device: NotARegularFile (a ValueError), never a blocking open
         raise FileNotFoundError(f"path must name an existing data file; got {str(path)!r}")
     if format is not None and format not in FILE_FORMATS:
         raise ValueError(f"format must be one of {FILE_FORMATS} or None; got {format!r}")
-    if path.stat().st_size == 0:
+    data = read_bytes(path)
+    if not data:
         raise ValueError(f"{path}: the file is empty")
-    file_format = format or _sniff_format(path)
-    X, labels = _read(path, file_format)
+    file_format = format or _sniff_format(path, data)
+    X, labels = _read(path, file_format, data=data)
     if X.shape[0] == 0:
         raise ValueError(f"{path}: the file holds no data rows")
     y = _labels_to_signs(labels, positive_label, str(path))

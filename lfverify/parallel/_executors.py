@@ -7,7 +7,9 @@ processes limit BLAS to one thread (``threadpoolctl``, when installed), the para
 
 * :class:`SerialExecutor` - in-process, in task order (debugging, tests, tiny studies).
 * :class:`ProcessExecutor` - ``concurrent.futures.ProcessPoolExecutor`` with ``max_workers`` (default: all
-  cores) processes started with the "spawn" method (no fork of a process holding BLAS or tqdm threads).
+  cores) processes started with the "spawn" method (no fork of a process holding BLAS or tqdm threads).  Under the
+  command line (unless ``--debug``) their standard error is a pipe relayed without the traceback of a dying worker
+  (``lfverify/parallel/_worker_stderr.py``).
 * :class:`DaskExecutor` - ``distributed.Client`` connected to ``address`` (``--dask tcp://host:port``), or to a
   ``LocalCluster`` of ``n_workers`` single-threaded worker processes that it starts and stops
   (``--dask-local N``).  Needs the ``distributed`` extra (``pip install "lfverify[distributed]"``).
@@ -53,6 +55,7 @@ from multiprocessing import get_context, resource_tracker
 
 from lfverify.core._validation import check_real
 from lfverify.parallel._faults import EnvironmentFault, describe_exit
+from lfverify.parallel._worker_stderr import StderrRelay, relay_wanted, relayed_spawn_context
 
 __all__ = ["SerialExecutor", "ProcessExecutor", "DaskExecutor", "make_executor", "EXECUTORS",
            "DASK_CONNECT_TIMEOUT", "start_resource_tracker"]
@@ -179,7 +182,9 @@ class ProcessExecutor:
         arguments = list(argument_tuples)
         if not arguments:
             return
-        pool = ProcessPoolExecutor(max_workers=self.max_workers, mp_context=get_context("spawn"),
+        relay = StderrRelay() if relay_wanted() else None  # a dying worker's traceback off the terminal
+        context = get_context("spawn") if relay is None else relayed_spawn_context(relay)
+        pool = ProcessPoolExecutor(max_workers=self.max_workers, mp_context=context,
                                    initializer=_process_worker_initializer, initargs=(os.getpid(),))
         finished = False
         try:
@@ -199,17 +204,21 @@ class ProcessExecutor:
                     try:
                         result = future.result()
                     except BrokenProcessPool as exc:  # a worker died from outside: not a bug, say which
-                        raise EnvironmentFault(_broken_pool(workers.values())) from exc
+                        raise EnvironmentFault(_broken_pool(workers.values(), relay)) from exc
                     yield index, result
                     nxt = next(queue, None)
                     if nxt is not None:
                         pending[pool.submit(function, *nxt[1])] = nxt[0]
             finished = True
         finally:
-            if finished:
-                pool.shutdown(wait=True)
-            else:  # an error, Ctrl-C, SIGTERM or an abandoned iteration: stop the workers now
-                _stop_pool(pool)
+            try:
+                if finished:
+                    pool.shutdown(wait=True)
+                else:  # an error, Ctrl-C, SIGTERM or an abandoned iteration: stop the workers now
+                    _stop_pool(pool)
+            finally:
+                if relay is not None:
+                    relay.close()
 
     def check(self) -> None:
         """Nothing to check (see :meth:`DaskExecutor.check`)."""
@@ -218,8 +227,9 @@ class ProcessExecutor:
         return f"{self.max_workers} local processes"
 
 
-def _broken_pool(processes) -> str:
-    """One line on a process pool whose worker died: which worker, how (its exit code), what to try."""
+def _broken_pool(processes, relay=None) -> str:
+    """One line on a process pool whose worker died: which worker, how (its exit code and, from ``relay``, the last
+    line of the traceback it printed: a MemoryError is said as running out of memory), what to try."""
     deadline = time.monotonic() + 1.0
     dead = []
     for process in processes:
@@ -227,8 +237,13 @@ def _broken_pool(processes) -> str:
             process.join(max(0.0, deadline - time.monotonic()))
             if process.exitcode not in (None, 0):
                 dead.append(process)
-    if dead:
+    said = relay.wait_for_error(1.0) if relay is not None and any(p.exitcode > 0 for p in dead) else None
+    if dead and said is not None and said.split(":")[0] == "MemoryError":
+        how = f"worker process {dead[0].pid} ran out of memory (MemoryError; {describe_exit(dead[0].exitcode)})"
+    elif dead:
         how = f"worker process {dead[0].pid} {describe_exit(dead[0].exitcode)}"
+        if said is not None:
+            how += f" after {' '.join(said.split())[:200]}"
     else:
         how = "a worker process ended abruptly"
     return (f"{how} while running a task; a worker killed from outside (out of memory, a signal) stops the run - "
@@ -308,10 +323,13 @@ class DaskExecutor:
                                               self.connect_timeout)) from exc
         finished = False
         try:
-            if self.address is not None:
-                self._wait_for_workers(client)
-            client.run(_single_threaded_blas)
-            futures = [client.submit(function, *args, pure=False) for args in arguments]
+            try:  # a worker that dies now is left to the wait below (no workers for connect_timeout seconds)
+                if self.address is not None:
+                    self._wait_for_workers(client)
+                client.run(_single_threaded_blas, on_error="ignore")
+                futures = [client.submit(function, *args, pure=False) for args in arguments]
+            except OSError as exc:  # CommClosedError: the scheduler died while the run started
+                raise EnvironmentFault(self._lost()) from exc
             index_of = {future.key: index for index, future in enumerate(futures)}
             yield from self._results(distributed, client, futures, index_of)
             finished = True

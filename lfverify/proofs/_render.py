@@ -20,6 +20,7 @@ import re
 from pathlib import Path
 
 from lfverify.io._atomic import write_text_atomically
+from lfverify.io._files import read_text
 from lfverify.paper._names import claim_file_name
 from lfverify.paper._printed import PRINTED_STATEMENTS
 from lfverify.paper._registry import PAPER_CLAIMS, corrected_claim_of
@@ -176,6 +177,15 @@ def render_documents(results) -> dict[str, str]:
     return documents
 
 
+def _generated(path: Path) -> bool:
+    """Whether ``path`` is a document of an earlier render: a regular file (``lfverify/io/_files.py``: a FIFO, folder,
+    device or dangling link in the folder is left alone, never opened) starting with the generated-file note."""
+    try:
+        return read_text(path, errors="replace").startswith(GENERATED)
+    except OSError:  # NotARegularFile is one too
+        return False
+
+
 def write_documents(directory, documents) -> list[Path]:
     """Write ``documents`` into ``directory`` (created if missing), each file atomically, and remove the generated
     documents of an earlier render that this one no longer produces (files starting with the generated-file note).
@@ -188,7 +198,7 @@ def write_documents(directory, documents) -> list[Path]:
         directory.mkdir(parents=True, exist_ok=True)
         written = [write_text_atomically(directory / name, text) for name, text in sorted(documents.items())]
         for stale in sorted(directory.glob("*.md")):
-            if stale.name not in documents and stale.read_text(errors="replace").startswith(GENERATED):
+            if stale.name not in documents and _generated(stale):
                 stale.unlink()
     except OSError as exc:
         raise ValueError(f"--render: cannot write into {str(directory)!r}: {exc.strerror or exc}") from None

@@ -43,6 +43,7 @@ from lfverify._version import __version__
 from lfverify.core._seeding import as_seed_sequence, child, text_key
 from lfverify.io._atomic import write_text_atomically
 from lfverify.io._figures import matplotlib_available
+from lfverify.io._files import read_bytes, read_text
 from lfverify.io._output_folder import claim_output_folder, settings_fingerprint
 from lfverify.io._progress import Progress
 from lfverify.io._sealed_records import DamagedRecord, read_sealed, report_damaged, seal
@@ -271,16 +272,22 @@ def _read_manifest(manifest: Path) -> dict | None:
     """run.json's content, or None if it is missing or damaged (the owner marker already vouched for the
     fingerprint, and the records are checked one by one, so it is rewritten)."""
     try:
-        previous = json.loads(manifest.read_bytes().decode("utf-8"))
+        previous = json.loads(read_bytes(manifest).decode("utf-8"))  # a FIFO or device: refused, never waited on
     except (OSError, ValueError):
         return None
     return previous if isinstance(previous, dict) else None
 
 
 def read_records(out) -> list[dict]:
-    """The rows of ``DIR/records.csv`` with numbers parsed back (int, float) - for analysis outside a run."""
+    """The rows of ``DIR/records.csv`` with numbers parsed back (int, float) - for analysis outside a run.
+
+    Raises
+    ------
+    NotARegularFile
+        If ``records.csv`` is a folder, a FIFO, a device or a socket (``lfverify/io/_files.py``: never a wait).
+    """
     rows = []
-    with open(Path(out) / "records.csv", newline="") as fh:
+    with io.StringIO(read_text(Path(out) / "records.csv"), newline="") as fh:
         for row in csv.DictReader(fh):
             parsed = {}
             for k, v in row.items():
