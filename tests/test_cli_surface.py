@@ -376,9 +376,13 @@ def test_bench_validate_options_reads_the_given_data_root(monkeypatch, tmp_path)
     options = validate_options(BenchOptions(data_root=str(tmp_path)))
     assert roots == [str(tmp_path)] and options.datasets == ("heart", "sonar")
     assert validate_options(BenchOptions(datasets=["sonar"])).datasets == ("sonar",)
-    with pytest.raises(ValueError, match=re.escape("datasets: unknown or missing data set 'w8a'; available: heart, "
-                                                   "sonar")):
+    monkeypatch.setattr(datasets, "missing_dataset_files", lambda name, root=None: [f"{root}/{name}/w8a (a dangling "
+                                                                                     "symbolic link)"])
+    with pytest.raises(ValueError, match=re.escape("datasets: data set 'w8a' cannot be used: its data location lacks "
+                                                   "None/w8a/w8a (a dangling symbolic link); available: heart, sonar")):
         validate_options(BenchOptions(datasets=("heart", "w8a")))
+    with pytest.raises(ValueError, match=re.escape("datasets: unknown data set 'w8b'; known: adult, australian, ")):
+        validate_options(BenchOptions(datasets=("w8b",)))
     monkeypatch.setattr(datasets, "available_datasets", lambda root=None: [])
     with pytest.raises(ValueError, match=re.escape("datasets: no data set is available under the data root")):
         validate_options(BenchOptions())

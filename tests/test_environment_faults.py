@@ -194,6 +194,34 @@ def test_every_reader_refuses_a_fifo_in_place_of_its_file_at_once(tmp_path):
         assert finished and str(outcome.get("error")) == refused(fifo), label
 
 
+def test_a_data_file_replaced_by_a_link_or_a_fifo_is_named_not_called_unknown(tmp_path, capsys):
+    """Oracle: the messages typed out.  A dangling link or a link loop in place of a data file makes the data set
+    missing with the file and the link's kind named (not "unknown", not an empty list of available ones); a FIFO
+    in its place stops `data list` with one line naming it instead of listing the data set as absent."""
+    from lfverify.experiments._benchmark import BenchOptions, validate_options
+    from lfverify.learn import missing_dataset_files
+
+    heart = tmp_path / "heart"
+    heart.mkdir()
+    (heart / "heart_scale").symlink_to(tmp_path / "nowhere")
+    assert missing_dataset_files("heart", root=tmp_path) == [f"{heart / 'heart_scale'} (a dangling symbolic link)"]
+    with pytest.raises(ValueError, match=re.escape(
+            f"datasets: data set 'heart' cannot be used: its data location lacks {heart / 'heart_scale'} (a dangling "
+            "symbolic link); available: (none)")):
+        validate_options(BenchOptions(datasets=("heart",), data_root=str(tmp_path)))
+    (heart / "heart_scale").unlink()
+    (heart / "heart_scale").symlink_to("heart_scale")
+    assert missing_dataset_files("heart", root=tmp_path) == [f"{heart / 'heart_scale'} (a symbolic link loop)"]
+    (heart / "heart_scale").unlink()
+    assert missing_dataset_files("heart", root=tmp_path) == [str(heart / "heart_scale")]
+    os.mkfifo(heart / "heart_scale")
+    finished, outcome = _bounded(lambda: cli.main(["data", "list", "--data-root", str(tmp_path)]))
+    assert finished and outcome == {"value": 2}
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        f"lfverify data: error: {heart / 'heart_scale'} is a named pipe (FIFO), not a regular file; lfverify does "
+        "not read it")
+
+
 # ------------------------------------------------------------------------------------------ path arguments
 def test_path_arguments_are_checked_by_kind_before_any_work(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)

@@ -871,7 +871,8 @@ def test_bench_command_writes_the_report(tmp_path):
 
 @pytest.mark.parametrize("argv, message", [
     (["--metrics", "auc"], "unknown metric 'auc'"),
-    (["--datasets", "cod-rna"], "unknown or missing data set 'cod-rna'"),
+    (["--datasets", "cod-rna"], "data set 'cod-rna' cannot be used: not available offline"),
+    (["--datasets", "codrna"], "unknown data set 'codrna'; known: adult, "),
     (["--taus", "0.5,1.5"], r"taus must lie in \(0.0, 1.0\]"),
     (["--methods", "SVM"], "unknown method 'SVM'"),
     (["--experiments", "tables"], "unknown experiment 'tables'"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from lfverify.io._files import is_regular
 from lfverify.learn._datasets import (
     DATASET_SPECS,
     DATASETS_ENV_VARIABLE,
@@ -91,8 +92,9 @@ def _list(args) -> int:
             continue
         needed = dataset_files(name)
         every = dataset_files(name, all_files=True)
-        present = [f for f in every if (base / f.relative).is_file()]
-        here = ("yes" if all((base / f.relative).is_file() for f in needed) else "partly" if present else "no")
+        # is_regular: a FIFO, folder or device in a file's place is named (NotARegularFile), not listed as absent
+        present = [f for f in every if is_regular(base / f.relative)]
+        here = ("yes" if all(is_regular(base / f.relative) for f in needed) else "partly" if present else "no")
         d, n, prior = STAGED_DATASETS[name]
         size = sum(f.size for f in every) / 1e6
         print(f"{name:<14} {len(every):>5} {size:>5.1f}  {here:<7} {f'{n} x {d}':>12} {prior:>6.4f}  "

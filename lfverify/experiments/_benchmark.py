@@ -35,11 +35,13 @@ from lfverify.experiments._runner import Cell, fingerprint, load_timings, run_ce
 from lfverify.io._atomic import write_text_atomically
 from lfverify.io._output_folder import claim_output_folder
 from lfverify.learn._datasets import (
+    DATASET_SPECS,
     STAGED_DATASETS,
     available_datasets,
     ensure_datasets,
     fetchable_datasets,
     load_dataset,
+    missing_dataset_files,
 )
 from lfverify.parallel._executors import make_executor
 
@@ -140,8 +142,15 @@ def validate_options(options: BenchOptions) -> BenchOptions:
     if not datasets:
         raise ValueError("datasets: no data set is available under the data root")
     for name in datasets:
-        if name not in available:
-            raise ValueError(f"datasets: unknown or missing data set {name!r}; available: {', '.join(available)}")
+        if name in available:
+            continue
+        if name not in DATASET_SPECS:
+            raise ValueError(f"datasets: unknown data set {name!r}; known: {', '.join(DATASET_SPECS)}")
+        missing = missing_dataset_files(name, root=options.data_root)
+        why = (f"its data location lacks {'; '.join(missing)}" if missing
+               else DATASET_SPECS[name].note or "not available at the data location")
+        raise ValueError(f"datasets: data set {name!r} cannot be used: {why}; available: "
+                         f"{', '.join(available) or '(none)'}")
     return replace(options, datasets=datasets)
 
 

@@ -107,7 +107,8 @@ def read_text(path, encoding: str = "utf-8", errors: str = "strict") -> str:
 
 
 def is_regular(path) -> bool:
-    """Whether ``path`` is a regular file (links followed): True; nothing there (or a dangling link): False.
+    """Whether ``path`` is a regular file (links followed): True; nothing there (or a dangling link, or a link
+    loop): False.
 
     Raises
     ------
@@ -118,6 +119,10 @@ def is_regular(path) -> bool:
         info = os.stat(path)
     except (FileNotFoundError, NotADirectoryError):
         return False
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return False
+        raise
     if not stat.S_ISREG(info.st_mode):
         raise NotARegularFile(path, file_kind(info.st_mode))
     return True

@@ -35,6 +35,7 @@ User files (svmlight / CSV / ARFF) are read by :func:`load_file` with the same s
 from __future__ import annotations
 
 import csv
+import errno
 import hashlib
 import io
 import os
@@ -64,6 +65,7 @@ __all__ = [
     "DATASET_SPECS",
     "PAPER_DATASETS",
     "STAGED_DATASETS",
+    "missing_dataset_files",
     "FILE_FORMATS",
     "DATASETS_ENV_VARIABLE",
     "available_datasets",
@@ -269,6 +271,38 @@ def available_datasets(*, root=None) -> list[str]:
     """
     base = dataset_root(root)
     return [s.name for s in _SPECS if s.available_offline and all(is_regular(base / f.path) for f in s.files)]
+
+
+def missing_dataset_files(name: str, *, root=None) -> list[str]:
+    """What keeps data set ``name`` from the data location: each file it loads from that is not a regular file
+    there, as its path, followed by ``" (a dangling symbolic link)"`` or ``" (a symbolic link loop)"`` where a link
+    stands in its place; empty when every file is present.
+
+    Raises
+    ------
+    ValueError
+        An unknown name.
+    lfverify.io.NotARegularFile
+        If a data file's place holds a folder, a FIFO, a device or a socket.
+    """
+    base = dataset_root(root)
+    missing = []
+    for f in _spec(name).files:
+        path = base / f.path
+        if is_regular(path):
+            continue
+        if path.is_symlink():  # is_regular follows links: a link here leads nowhere (dangling) or round (a loop)
+            try:
+                path.resolve(strict=True)
+                kind = "a dangling symbolic link"
+            except RuntimeError:
+                kind = "a symbolic link loop"
+            except OSError as exc:  # ELOOP is an OSError on Python >= 3.13, a RuntimeError before
+                kind = "a symbolic link loop" if exc.errno == errno.ELOOP else "a dangling symbolic link"
+            missing.append(f"{path} ({kind})")
+        else:
+            missing.append(str(path))
+    return missing
 
 
 def fetchable_datasets(*, root=None) -> list[str]:
