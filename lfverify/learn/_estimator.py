@@ -500,7 +500,8 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         folds = StratifiedKFold(n_splits=max(2, min(n_folds, minority)), shuffle=True,
                                 random_state=int_seed(child(seq, 2)))
         scores, labels, held_weights = [], [], []
-        for k, (rows, held) in enumerate(folds.split(np.zeros((y_signed.shape[0], 1)), y_signed)):
+        # y stands in for X (StratifiedKFold reads only the number of rows of X): no placeholder array of n zeros
+        for k, (rows, held) in enumerate(folds.split(y_signed, y_signed)):
             if self.objective == "cost-sensitive":
                 in_fold = np.zeros(y_signed.shape[0])
                 in_fold[rows] = 1.0 if weights is None else weights[rows]
@@ -513,7 +514,10 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
                          if isinstance(self.init, str) and self.init == "erm" else theta0)
                 fold_theta = self._fit_direction(X[rows], y_signed[rows], None if weights is None else weights[rows],
                                                  start, metric, tau, gtol, settings, child(seq, 3 + k))[0]
-            scores.append(self._linear_scores(X[held], fold_theta))
+            # all n scores, then the held-out ones: X[held] would copy (n / K) x d entries of X, the largest
+            # allocation of a small fit (80 KB at n = 500, d = 100, against LogisticRegression's whole peak of 72
+            # KB); K matrix-vector products of X cost far less than the fold's fit
+            scores.append(self._linear_scores(X, fold_theta)[held])
             labels.append(y_signed[held])
             held_weights.append(None if weights is None else weights[held])
         return scores, labels, held_weights
