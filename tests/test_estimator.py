@@ -48,8 +48,8 @@ def expected_failed_checks(estimator) -> dict[str, str]:
     if estimator.objective == "surrogate-utility":
         reason = _ROWS_NOT_WEIGHTS.format("Eq. (6)'s split into S_0 and S_1", "the halves")
     elif estimator.threshold == "refit" and estimator.threshold_cv is not None:
-        reason = _ROWS_NOT_WEIGHTS.format("threshold_cv's folds (the check's 15 x 30 data has n < 10 d, where "
-                                          "'auto' takes 5)", "folds")
+        reason = _ROWS_NOT_WEIGHTS.format("threshold_cv's folds (the check's 15 x 30 data has fewer than 20 "
+                                          "samples of the smaller class per feature, where 'auto' takes 5)", "folds")
     else:
         reason = None
     if reason:
@@ -342,8 +342,8 @@ def test_the_phase_one_warning_points_at_the_callers_fit_line(data):
 
 
 def test_auto_threshold_cv_counts_the_smaller_class_whichever_label_it_has():
-    """Oracle: the documented "auto" rule (5 folds when n_samples < 10 n_features and each class has >= 2
-    samples, else none), on a small sample whose positives are plenty and whose negatives are 1: no folds, the
+    """Oracle: the documented "auto" rule (5 folds when the smaller class has fewer than 20 samples per feature
+    and each class has >= 2 samples, else none), on a small sample whose positives are plenty and whose negatives are 1: no folds, the
     threshold chosen on the training scores; with the classes' roles swapped (1 positive), the same.
 
     Kills: estimator.xǁLinearFractionalClassifierǁfit__mutmut_85 (the positives counted twice: 5 folds are then
@@ -422,7 +422,8 @@ def test_cost_sensitive_threshold_folds_follow_the_seed_and_the_callers_options(
     """Oracle: a spy on the folds' inner fits, checked against the documented protocol: ``threshold_cv`` = 3
     stratified shuffled folds whose seed is the child 2 of random_state, word 0 modulo 2^31 - 1 (the folds
     recomputed here with scikit-learn's StratifiedKFold), each fitted on its training rows at the final class
-    weights, from the final theta, with the caller's C, max_iter, 10 x gtol and fit_intercept=False, on the whole X with
+    weights, from the initial theta (zeros; not the final theta, which has seen the held-out rows), with the caller's
+    C, max_iter, 10 x gtol and fit_intercept=False, on the whole X with
     sample weight 1 on its training rows and 0 on the held-out rows (no copy of X).
 
     Kills (before the move to the unchecked _fit_at_weights): estimator.xǁLinearFractionalClassifierǁ_cross_fitted_rate__mutmut_34 (another fold seed) and
@@ -451,7 +452,7 @@ def test_cost_sensitive_threshold_folds_follow_the_seed_and_the_callers_options(
         in_fold[rows] = 1.0
         np.testing.assert_array_equal(kw.pop("sample_weight"), in_fold)
         np.testing.assert_array_equal(weights, clf.optimization_result_.weights)
-        np.testing.assert_array_equal(kw.pop("theta0"), clf.coef_.ravel())
+        np.testing.assert_array_equal(kw.pop("theta0"), np.zeros(X.shape[1]))
         # the folds' fits stop at ten times the caller's gtol (documented under threshold_cv)
         assert kw == {"C": 0.5, "fit_intercept_column": False, "max_iter": 7, "gtol": 1e-4, "fit_intercept": False}
 

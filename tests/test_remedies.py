@@ -169,9 +169,10 @@ def test_cost_sensitive_path_equal_weights_then_the_bayes_level_of_each_fit(data
                                      {"objective": "surrogate-utility", "metric": "f2", "method": "gd"}])
 def test_refit_threshold_is_the_exact_best_on_the_training_sample(data, options):
     """The refit shifts the intercept by the threshold whose training metric is the brute-force maximum over every
-    threshold of the unshifted scores."""
+    threshold of the unshifted scores (threshold_cv=None: the sample, 75 negatives for d = 5, is one where "auto"
+    would cross-fit the cost-sensitive objective's threshold)."""
     X, y = data
-    clf = LinearFractionalClassifier(random_state=0, max_iter=30, **options).fit(X, y)
+    clf = LinearFractionalClassifier(random_state=0, max_iter=30, threshold_cv=None, **options).fit(X, y)
     unshifted = X @ clf.coef_[0] + clf.intercept_[0] + clf.threshold_
     best, maximisers = _reference_best_threshold(unshifted, y, clf.metric_)
     assert clf.score(X, y) == best
@@ -186,16 +187,20 @@ def test_refit_threshold_is_the_exact_best_on_the_training_sample(data, options)
 
 def test_threshold_cv_fits_each_fold_without_its_held_out_rows(data, monkeypatch):
     """Spies: with threshold_cv = 4, four fold fits each give weight to n - |fold| rows (weight 0 on the held-out
-    fold, whose rows together cover the sample once), and the final threshold is the brute-force best threshold
-    of the pooled held-out scores (their metric at threshold_ is the maximum over every threshold)."""
+    fold, whose rows together cover the sample once) and start from the initial theta (zeros), not from the final
+    one, which has seen the held-out rows (that start leaked them into the fold models: on sparse features a weight
+    seen only in held-out rows stayed where the whole-sample fit put it); the final threshold is the brute-force
+    best threshold of the pooled held-out scores (their metric at threshold_ is the maximum over every
+    threshold)."""
     X, y = data
-    held_out, pooled = [], []
+    held_out, pooled, starts = [], [], []
     original_fit = estimator_module._fit_at_weights
     original_best = estimator_module._best_threshold
 
     def fit_spy(loss, Z, labels, weights, C, column, max_iter, gtol, theta, sample_weight, fit_intercept):
         assert Z is not None and Z.shape == X.shape  # the whole X, not a copy of the fold's rows
         held_out.append(np.flatnonzero(sample_weight == 0))
+        starts.append(theta.copy())
         return original_fit(loss, Z, labels, weights, C, column, max_iter, gtol, theta, sample_weight, fit_intercept)
 
     def best_spy(scores, labels, metric, reference, weights=None):
@@ -206,6 +211,8 @@ def test_threshold_cv_fits_each_fold_without_its_held_out_rows(data, monkeypatch
     monkeypatch.setattr(estimator_module, "_best_threshold", best_spy)
     clf = LinearFractionalClassifier(threshold_cv=4, random_state=0).fit(X, y)
     assert [rows.size for rows in held_out] == [75] * 4
+    np.testing.assert_array_equal(np.array(starts), np.zeros((4, X.shape[1] + 1)))
+    assert np.abs(clf.coef_).max() > 0.1  # companion: the final theta is far from the start
     np.testing.assert_array_equal(np.sort(np.concatenate(held_out)), np.arange(X.shape[0]))
     assert len(pooled) == 1 and pooled[0][0].size == X.shape[0]
     scores, labels = pooled[0]
@@ -327,18 +334,60 @@ def test_cost_sensitive_warns_when_an_inner_fit_stops_early(data):
     assert math.isfinite(LinearFractionalClassifier(C=1e-3).fit(X, y).threshold_)
 
 
-@pytest.mark.parametrize("n, d, folds", [(49, 5, 5), (50, 5, None), (200, 25, 5), (250, 25, None)])
-def test_auto_threshold_cv_takes_five_folds_exactly_below_ten_samples_per_feature(n, d, folds):
-    """Truth table of threshold_cv="auto" at the boundary n = 10 d (n < 10 d: 5 folds), and its exceptions: with a
-    single sample of a class it uses the training sample, and with threshold="zero" no threshold is chosen."""
-    X, y = make_classification(n_samples=n, n_features=d, n_informative=min(d, 3), random_state=0)
-    clf = LinearFractionalClassifier(random_state=0).fit(X, y)
-    assert clf.threshold_cv_ == folds
-    lone = np.zeros_like(y)
+@pytest.mark.parametrize("objective, n, d, minority, folds", [
+    ("cost-sensitive", 250, 5, 99, 5), ("cost-sensitive", 250, 5, 100, None),
+    ("cost-sensitive", 1200, 25, 499, 5), ("cost-sensitive", 1200, 25, 500, None),
+    ("surrogate-utility", 49, 5, 20, 5), ("surrogate-utility", 50, 5, 20, None)])
+def test_auto_threshold_cv_takes_five_folds_exactly_where_samples_are_few(objective, n, d, minority, folds):
+    """Truth table of threshold_cv="auto" at its boundaries - the cost-sensitive objective: 5 folds when the smaller
+    class has fewer than 20 samples per feature (whichever label it has); the surrogate utility: when n < 10 d -,
+    and its exceptions: with a single sample of a class it uses the training sample, and with threshold="zero" no
+    threshold is chosen."""
+    rng = np.random.default_rng(n + d)
+    X = rng.standard_normal((n, d))
+    options = {"objective": objective, "random_state": 0, "max_iter": 20}
+    for small in (1, 0):
+        y = np.full(n, 1 - small)
+        y[rng.choice(n, minority, replace=False)] = small
+        X_shifted = X + 0.5 * y[:, None]  # some signal, so that no fit collapses
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the surrogate utility's few iterations
+            assert LinearFractionalClassifier(**options).fit(X_shifted, y).threshold_cv_ == folds
+    lone = np.zeros(n, dtype=int)
     lone[0] = 1
-    assert LinearFractionalClassifier(random_state=0, max_iter=20).fit(X, lone).threshold_cv_ is None
-    zero = LinearFractionalClassifier(random_state=0, threshold="zero").fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert LinearFractionalClassifier(**options).fit(X, lone).threshold_cv_ is None
+        zero = LinearFractionalClassifier(**options, threshold="zero").fit(X, y)
     assert zero.threshold_cv_ is None and zero.threshold_ == 0.0
+
+
+def test_few_samples_keep_the_equally_weighted_fit_where_the_training_metric_prefers_a_reweighted_one():
+    """The iterate-choice rule (class docstring, "Which regime each choice is for").  Data: 200 rows, d = 8, 31
+    positives (fewer than 20 per feature), where the reweighting's second fit has the better *training* F_2 (0.738
+    against 0.681: ``fit_cost_sensitive`` keeps it).  Oracle: the default estimator's direction is exactly the
+    equally weighted inner fit from zeros (``_fit_at_weights`` at (0.5, 0.5), the intercept a parameter, as the
+    estimator calls it), no further fit is made, and the threshold is cross-fitted (5 folds).  Companion: with
+    every row weighted 10 (310 positives' weight: 39 per feature, as 10 repeated copies) the same rows leave the
+    regime, and the estimator keeps the fit with the best training metric, a reweighted one."""
+    X, y = make_classification(n_samples=200, n_features=8, n_informative=4, weights=[0.85], flip_y=0.05,
+                               random_state=1)
+    labels = np.where(y == 1, 1, -1)
+    assert np.count_nonzero(y == 1) == 31
+    training_choice = fit_cost_sensitive(f_beta(2.0), tau_logistic(1.0), _with_ones(X), labels, gtol=1e-4,
+                                         max_iter=100)
+    assert training_choice.selected == 1 and training_choice.utility_history[1] > training_choice.utility_history[0]
+    clf = LinearFractionalClassifier(metric="f2", random_state=0).fit(X, y)
+    first = cost_sensitive._fit_at_weights(tau_logistic(1.0), X, labels, (0.5, 0.5), 1.0, False, 100, 1e-4,
+                                           np.zeros(X.shape[1] + 1), None, True)[0]
+    np.testing.assert_array_equal(clf.coef_[0], first[:-1])
+    assert clf.intercept_[0] == first[-1] - clf.threshold_
+    assert clf.optimization_result_.utility_history == (clf.optimization_result_.train_utility,)
+    assert clf.optimization_result_.weights == (0.5, 0.5) and clf.threshold_cv_ == 5
+    heavy = LinearFractionalClassifier(metric="f2", random_state=0).fit(X, y, sample_weight=np.full(y.size, 10.0))
+    history = heavy.optimization_result_.utility_history
+    assert len(history) > 1 and heavy.optimization_result_.selected == int(np.argmax(history)) > 0
+    assert heavy.threshold_cv_ is None
 
 
 # ---------------------------------------------------------------------- argument checks, named in full

@@ -259,7 +259,10 @@ class LinearFractionalMetric:
         float or ndarray
         """
         zero_division = _check_zero_division(zero_division)
-        tp, fp, prior = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (tp, fp, prior)))
+        # broadcast only in the arithmetic: a scalar prior stays a scalar (broadcasting it first made its clip and
+        # offsets b_0, b_1 full arrays, the largest temporaries of the threshold search)
+        tp, fp, prior = (np.asarray(v, dtype=np.float64) for v in (tp, fp, prior))
+        np.broadcast_shapes(tp.shape, fp.shape, prior.shape)  # the ValueError of incompatible shapes, up front
         if not (np.isfinite(tp).all() and np.isfinite(fp).all() and np.isfinite(prior).all()):
             raise ValueError("tp, fp and prior must be finite")
         tol = 1e-12

@@ -19,9 +19,9 @@ and two thresholds:
 * ``threshold="refit"`` (default) - **an extension**: after the fit, the offset that maximises the empirical metric,
   found exactly (:func:`lfverify.learn.best_threshold`, one sort) on the training sample, or - with
   ``threshold_cv=K`` - on the pooled held-out scores of K fold models (K more fits, worth it where the training
-  scores are optimistic: the default ``threshold_cv="auto"`` takes 5 folds when n_samples < 10 n_features, e.g.
-  madelon's d = 500 with n = 2,080, and every p > n problem).  ERRATA.md explains why the paper's threshold 0 is not the Bayes one (Thms. 1, 2, 7
-  fail at the kink).
+  scores are optimistic: the default ``threshold_cv="auto"`` takes 5 folds when the smaller class has fewer than
+  20 samples per feature, e.g. madelon's d = 500 with n = 2,080, and every p > n problem).  ERRATA.md explains
+  why the paper's threshold 0 is not the Bayes one (Thms. 1, 2, 7 fail at the kink).
 
 The defaults (cost-sensitive, refit, zeros start) are what docs/estimators.md ("Which estimator?") measured against
 scikit-learn's ``TunedThresholdClassifierCV(LogisticRegression())`` on the paper's data, and what
@@ -115,11 +115,15 @@ _SPLITS = ("random", "first-half")
 OBJECTIVES = ("cost-sensitive", "surrogate-utility")
 #: ``threshold``: sgn(theta^T x) (the paper) or the exact metric-maximising offset (extension).
 THRESHOLDS = ("refit", "zero")
-#: threshold_cv="auto": this many folds when n_samples < _AUTO_SAMPLES_PER_FEATURE * n_features.
+#: threshold_cv="auto": this many folds where the training metric is optimistic (``_few_samples``).
 _AUTO_THRESHOLD_FOLDS = 5
 #: The folds' cost-sensitive fits stop at this multiple of gtol (``threshold_cv`` in the class docstring).
 _FOLD_GTOL_FACTOR = 10.0
+#: The surrogate utility's folds: n_samples < _AUTO_SAMPLES_PER_FEATURE * n_features.
 _AUTO_SAMPLES_PER_FEATURE = 10
+#: The cost-sensitive objective's regime of few samples: the smaller class has fewer than this many rows per feature
+#: (``_few_samples``; benchmarks/results/estimator_regimes.md, FINDINGS.md).
+_MINORITY_PER_FEATURE = 20
 #: Default gradient tolerance of each objective's optimizer (``gtol=None``).
 _DEFAULT_GTOL = {"surrogate-utility": 1e-8, "cost-sensitive": 1e-4}
 _F_BETA_NAME = re.compile(r"^f_?(\d+(?:\.\d*)?|\.\d+)$")
@@ -261,12 +265,16 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
     threshold_cv : "auto", int >= 2 or None, default "auto"
         With ``threshold="refit"``: ``None`` chooses the threshold exactly on the training sample; K chooses it on
         the pooled held-out scores of K stratified folds (K more fits of the same objective; K is lowered to the
-        smaller class count where that is below K).  ``"auto"``: 5 folds when n_samples < 10 n_features, where the
-        training scores' optimism (of order d / n) moves the threshold (madelon, d = 500, n = 2,080: test F_1
-        0.611 on the training sample, 0.667 with 5 folds; p > n: the training scores separate the classes), else
-        the training sample (one fit; adult: no difference).  With ``threshold="zero"`` only "auto" is accepted.
-        The folds' cost-sensitive fits start from the final theta and stop at 10 x ``gtol`` (the pooled threshold
-        does not need a tighter fit; it halves their iterations at n = 500, d = 100).
+        smaller class count where that is below K).  ``"auto"``: 5 folds where the training scores' optimism moves
+        the threshold - for the cost-sensitive objective when the smaller class has fewer than 20 samples per
+        feature (its optimism is of order d / that count; F_2 at n = 1,000, d = 100, prior 0.1: test 0.457 on the
+        training sample, 0.487 with 5 folds; madelon, d = 500, n = 2,080: F_1 0.611 against 0.667; p > n: the
+        training scores separate the classes), for the surrogate utility when n_samples < 10 n_features - else the
+        training sample (one fit; adult: no difference).  With ``threshold="zero"`` only "auto" is accepted.
+        The folds' fits start from the initial theta as the whole sample's did (the final theta has seen the
+        held-out rows: on sparse CSR data, d = 1,000, that start leaked them into the fold models, test F_2 0.543
+        against 0.550 from zeros), and the cost-sensitive ones stop at 10 x ``gtol`` (the pooled threshold does
+        not need a tighter fit).
     tau : float in (0, 1] or None, default None
         Discrepancy of the tau-logistic loss phi (Sec. 6, Fig. 2); ``None`` = :func:`default_tau` (0.33 for
         F_1, 0.75 for Jaccard) for the surrogate utility and 1 for the cost-sensitive objective.
@@ -337,9 +345,23 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
     sgn(0) = -1 to the positive class ``pos_label`` (Sec. 2).  Only binary problems are supported.
     A ``ConvergenceWarning`` is issued when Alg. 1's first phase cannot make the numerator positive, or when a
     cost-sensitive fit stops at ``max_iter``; a :class:`FitQualityWarning` when the fit predicts one class on its
-    training sample or scores there at most 5 % above the all-positive classifier.  Which regime each choice is for:
-    the cost-sensitive reweighting keeps its best inner fit (a refit at a small prior can lower the training
-    metric); the training-sample threshold is for n >= 10 d, the cross-fitted one for n < 10 d and p > n.
+    training sample or scores there at most 5 % above the all-positive classifier.
+
+    Which regime each choice is for (cost-sensitive objective; m = the smaller class's count, or weight, d = the
+    number of features):
+
+    * m >= 20 d - the reweighting keeps its inner fit with the best *training* metric (the earliest of equals; a
+      refit at a small prior can lower the training metric, so the last is not kept), and the threshold is chosen
+      on the training sample: their optimism, of order d / m, is small there.
+    * m < 20 d - the equally weighted first fit only (no reweighting), and the threshold cross-fitted on 5 folds:
+      there the training metric prefers reweighted fits that lose on new data (F_2 at n = 1,000, d = 100, prior
+      0.1: the training choice's test F_2 0.452 against 0.490 for ``TunedThresholdClassifierCV``).  Choosing
+      the iterate by the pooled held-out metric of fold fits at each iterate's class weights repaired that (0.491)
+      and picked the first fit in 17 of 20 splits (there and at d = 500, n = 20,000), but cost 7.7-9.4x a
+      ``LogisticRegression`` fit against the target of 5x; the rule is what that held-out choice chose, at no
+      extra fit (FINDINGS.md, benchmarks/results/estimator_regimes.md).
+
+    The surrogate utility (Alg. 1) cross-fits the threshold when n < 10 d.
     """
 
     def __init__(self, metric="f1", objective="cost-sensitive", threshold="refit", threshold_cv="auto", tau=None,
@@ -453,13 +475,14 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         f = np.asarray(X @ theta[:d], dtype=np.float64).ravel()
         return f + theta[d] if self.fit_intercept else f
 
-    def _fit_direction(self, X, y_signed, weights, theta0, metric, tau, gtol, settings, seq):
+    def _fit_direction(self, X, y_signed, weights, theta0, metric, tau, gtol, settings, seq,
+                       level_iter=MAX_LEVEL_ITER):
         """theta (intercept last) of the chosen objective on (X, y) from theta0: (theta, result, iterations,
         converged)."""
         if self.objective == "cost-sensitive":
             # X was validated by validate_data and y mapped to {-1, +1}: the unchecked path (X checked once per fit)
             result = _fit_cost_sensitive(metric, tau_logistic(tau), X, y_signed, C=settings["C"],
-                                         fit_intercept_column=False, max_level_iter=MAX_LEVEL_ITER, tol=LEVEL_TOL,
+                                         fit_intercept_column=False, max_level_iter=level_iter, tol=LEVEL_TOL,
                                          max_iter=int(self.max_iter), gtol=gtol,
                                          theta=np.array(theta0, dtype=np.float64), sample_weight=weights,
                                          fit_intercept=bool(self.fit_intercept))
@@ -475,51 +498,79 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
                           "Alg. 1's first phase", ConvergenceWarning, stacklevel=3)
         return np.asarray(result.theta, dtype=np.float64), result, int(result.iterations), bool(result.converged)
 
-    def _resolved_threshold_cv(self, n_samples: int, n_features: int, minority: int):
-        """threshold_cv with "auto" resolved (5 folds when n < 10 d and each class has >= 2 samples, else None);
-        None for threshold="zero"."""
+    def _few_samples(self, X, y_signed, sample_weight) -> bool:
+        """Whether the training metric is too optimistic to choose by (the class docstring's regimes): for the
+        cost-sensitive objective when the smaller class has fewer than 20 samples per feature (its weight, as the
+        penalty's sample size is counted: an integer weight acts as repeated rows, and ``class_weight`` as the
+        ``sample_weight`` it stands for), for the surrogate utility when n < 10 d."""
+        n_samples, n_features = X.shape
+        if self.objective != "cost-sensitive":
+            return n_samples < _AUTO_SAMPLES_PER_FEATURE * n_features
+        if sample_weight is None:
+            minority = _minority_count(y_signed)
+        else:
+            positive = float(sample_weight[y_signed == 1].sum())
+            minority = min(positive, float(sample_weight.sum()) - positive)
+        return minority < _MINORITY_PER_FEATURE * n_features
+
+    def _resolved_threshold_cv(self, few_samples: bool, minority: int):
+        """threshold_cv with "auto" resolved (5 folds where ``few_samples`` and each class has >= 2 rows, else
+        None); None for threshold="zero"."""
         if self.threshold != "refit":
             return None
-        if isinstance(self.threshold_cv, str):  # "auto": the training scores are optimistic when d / n is large
-            folds = n_samples < _AUTO_SAMPLES_PER_FEATURE * n_features and minority >= 2
-            return _AUTO_THRESHOLD_FOLDS if folds else None
+        if isinstance(self.threshold_cv, str):  # "auto": where the training scores are optimistic
+            return _AUTO_THRESHOLD_FOLDS if few_samples and minority >= 2 else None
         return None if self.threshold_cv is None else int(self.threshold_cv)
 
-    def _cross_fitted(self, X, y_signed, weights, theta0, theta, metric, tau, gtol, settings, seq, n_folds):
-        """The held-out scores of models fitted on ``threshold_cv`` stratified folds.
+    def _cross_fitted(self, X, y_signed, weights, theta0, metric, tau, gtol, settings, seq, n_folds):
+        """The held-out scores of models fitted on ``threshold_cv`` stratified folds, pooled in the rows' order.
 
         Each fold is fitted as the whole sample was: Alg. 1 from the same start (an ERM start is refitted on the
-        fold), or one cost-sensitive fit at the kept weights starting from the final theta - with weight 0 on the
-        held-out rows instead of a copy of the fold's rows.  Returns (held-out scores, labels, weights), one entry
-        per fold.
+        fold), or one cost-sensitive fit at the kept weights from the initial theta - with weight 0 on the
+        held-out rows instead of a copy of the fold's rows.  Returns an array of n scores: row i's is that of the
+        model whose fold held it out.  For memory (the fold path's peak was 2.4x ``LogisticRegression``'s at
+        n = 10,000, d = 100, against 1.4x without folds): the folds are drawn once into one label per row, the
+        scores fill one array, and a fold's rows are a mask.
         """
         minority = _minority_count(y_signed)
         if minority < 2:
             raise ValueError(f"threshold_cv needs at least 2 samples of each class (one per held-out fold); the "
                              f"smaller class has {minority}")
-        folds = StratifiedKFold(n_splits=max(2, min(n_folds, minority)), shuffle=True,
-                                random_state=int_seed(child(seq, 2)))
-        scores, labels, held_weights = [], [], []
-        for k, (rows, held) in enumerate(folds.split(np.zeros((y_signed.shape[0], 1)), y_signed)):
+        n_splits = max(2, min(n_folds, minority))
+        folds = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=int_seed(child(seq, 2)))
+        fold_of = np.empty(y_signed.shape[0], dtype=np.min_scalar_type(n_splits - 1))
+        # y stands in for X (StratifiedKFold reads only the number of rows of X): no placeholder array of n zeros
+        for k, (rows, held) in enumerate(folds.split(y_signed, y_signed)):
+            fold_of[held] = k
+        del rows, held  # the last fold's index arrays (0.8 n int64 of training rows) would stay alive in the fits
+        thetas = []
+        for k in range(n_splits):
             if self.objective == "cost-sensitive":
-                in_fold = np.zeros(y_signed.shape[0])
-                in_fold[rows] = 1.0 if weights is None else weights[rows]
+                in_fold = fold_of != k if weights is None else np.where(fold_of == k, 0.0, weights)
                 fold_theta = _fit_at_weights(tau_logistic(tau), X, y_signed, self.optimization_result_.weights,
                                              settings["C"], False, int(self.max_iter), _FOLD_GTOL_FACTOR * gtol,
-                                             theta.copy(), in_fold, bool(self.fit_intercept))[0]
+                                             np.array(theta0, dtype=np.float64), in_fold, bool(self.fit_intercept))[0]
+                del in_fold
             else:
+                rows = np.flatnonzero(fold_of != k)
                 start = (erm_initial_parameters(X[rows], y_signed[rows], fit_intercept=bool(self.fit_intercept),
                                                 sample_weight=None if weights is None else weights[rows])
                          if isinstance(self.init, str) and self.init == "erm" else theta0)
                 fold_theta = self._fit_direction(X[rows], y_signed[rows], None if weights is None else weights[rows],
                                                  start, metric, tau, gtol, settings, child(seq, 3 + k))[0]
-            scores.append(self._linear_scores(X[held], fold_theta))
-            labels.append(y_signed[held])
-            held_weights.append(None if weights is None else weights[held])
-        return scores, labels, held_weights
+                del rows
+            thetas.append(fold_theta)
+        # after the fits (not alive during them): all n scores, then the held-out ones - X[held] would copy
+        # (n / K) x d entries of X (80 KB at n = 500, d = 100, against LogisticRegression's whole peak of 72 KB);
+        # K products X theta cost far less than the folds' fits
+        pooled = np.empty(y_signed.shape[0])
+        for k, fold_theta in enumerate(thetas):
+            held = fold_of == k
+            pooled[held] = self._linear_scores(X, fold_theta)[held]
+        return pooled
 
     @staticmethod
-    def _threshold_from_folds(fold_scores, fold_labels, fold_weights, metric) -> float:
+    def _threshold_from_folds(pooled_scores, y_signed, weights, metric) -> float:
         """The threshold maximising the metric of the pooled held-out scores, on their own scale.
 
         Each fold's model is fitted as the final one on (K - 1) / K of the sample, so its scores are on nearly the
@@ -527,9 +578,7 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         rule (the held-out fraction of positives applied to the *training* scores) fails where those scores
         separate the classes (n < d): the training quantile says nothing about new scores (FINDINGS.md).
         """
-        weights = None if fold_weights[0] is None else np.concatenate(fold_weights)
-        return _best_threshold(np.concatenate(fold_scores), np.concatenate(fold_labels), metric, 0.0,
-                               weights).threshold
+        return _best_threshold(pooled_scores, y_signed, metric, 0.0, weights).threshold
 
     def _sample_weights(self, sample_weight, classes, y):
         """The per-sample weights of the fit: ``sample_weight`` times the ``class_weight`` of each sample's class
@@ -628,20 +677,24 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         y_signed = np.where(y == pos_label, 1, -1).astype(np.int8)
         seq = as_seed_sequence(self.random_state, "random_state")
         theta0 = self._initial_theta(X, y_signed, weights, seq)
+        minority = _minority_count(y_signed)
+        few_samples = self._few_samples(X, y_signed, weights)
+        # few samples: the equally weighted fit only (the reweighting's later fits win on the training metric and
+        # lose on new data there; FINDINGS.md)
+        level_iter = 1 if few_samples else MAX_LEVEL_ITER
         theta, result, iterations, converged = self._fit_direction(X, y_signed, weights, theta0, metric, tau, gtol,
-                                                                   settings, seq)
+                                                                   settings, seq, level_iter)
         self.optimization_result_ = result
         shift = 0.0
-        minority = _minority_count(y_signed)
-        n_folds = self._resolved_threshold_cv(X.shape[0], X.shape[1], minority)
+        n_folds = self._resolved_threshold_cv(few_samples, minority)
         if self.threshold == "refit":
             if n_folds is None:
                 # the cost-sensitive fit chose this very threshold on the training scores (one sort saved)
                 shift = (result.threshold if self.objective == "cost-sensitive" else
                          _best_threshold(self._linear_scores(X, theta), y_signed, metric, 0.0, weights).threshold)
             else:
-                shift = self._threshold_from_folds(*self._cross_fitted(X, y_signed, weights, theta0, theta, metric,
-                                                                      tau, gtol, settings, seq, n_folds), metric)
+                shift = self._threshold_from_folds(self._cross_fitted(X, y_signed, weights, theta0, metric, tau, gtol,
+                                                                     settings, seq, n_folds), y_signed, weights, metric)
         self.classes_ = classes
         self.pos_label_ = pos_label
         self.metric_ = metric

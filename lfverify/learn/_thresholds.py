@@ -145,12 +145,12 @@ def _best_threshold(s, labels, metric, reference, weights=None) -> ThresholdChoi
         positives = float(true_positives[-1])
         total = positives + float(false_weights[-1])  # (metric.value allows 1e-12 of rounding in the fractions)
     values = np.empty(ends.size + 1)  # values[0]: cut 0 (nothing positive); values[1 + i]: the cut after ends[i]
-    values[0] = _cut_values(metric, np.zeros(1), np.zeros(1), positives, total, w is None)[0]
+    values[0] = _cut_values(metric, np.zeros(1), np.zeros(1), positives, total)[0]
     for start in range(0, ends.size, _CHUNK):
         stop = min(start + _CHUNK, ends.size)
         tp = true_positives[start:stop]
         fp = (ends[start:stop] + 1 - tp) if w is None else false_weights[start:stop]
-        values[1 + start:1 + stop] = _cut_values(metric, tp, fp, positives, total, w is None)
+        values[1 + start:1 + stop] = _cut_values(metric, tp, fp, positives, total)
     best = np.flatnonzero(values == values.max())
     thresholds = np.array([_threshold_of_cut(distinct, int(j)) for j in best])
     k = int(np.argmin(np.abs(thresholds - reference)))
@@ -158,11 +158,30 @@ def _best_threshold(s, labels, metric, reference, weights=None) -> ThresholdChoi
     return ThresholdChoice(float(thresholds[k]), float(values[j]), 0 if j == 0 else int(ends[j - 1]) + 1)
 
 
-def _cut_values(metric, tp, fp, positives, total, counts: bool) -> np.ndarray:
-    """The metric of cuts with TP / FP counts (``counts``) or weights out of ``total``."""
-    if counts:
-        return np.atleast_1d(metric.value_from_counts(tp, fp, positives, total, zero_division=0.0))
-    return np.atleast_1d(metric.value(tp / total, fp / total, positives / total, zero_division=0.0))
+def _cut_values(metric, tp, fp, positives, total) -> np.ndarray:
+    """The metric of cuts with TP / FP counts or weights out of ``total``: the arithmetic of
+    :meth:`~lfverify.core.LinearFractionalMetric.value_from_counts` / ``value`` (zero_division=0) operation by
+    operation, so bit for bit the same values, but in place on two fresh arrays (four arrays of the chunk at most,
+    against about ten through ``value``, whose checks the counts satisfy by construction; the temporaries were
+    the peak of a fit at n = 1,000)."""
+    tpf = np.divide(tp, total, dtype=np.float64)
+    fpf = np.divide(fp, total, dtype=np.float64)
+    prior = min(max(positives / total, 0.0), 1.0)
+    numerator = np.multiply(tpf, metric.a0p)
+    numerator += np.multiply(fpf, metric.a0n, out=np.empty_like(fpf))
+    numerator += float(metric.b0(prior))
+    denominator = np.multiply(tpf, metric.a1p, out=tpf)
+    denominator += np.multiply(fpf, metric.a1n, out=fpf)
+    denominator += float(metric.b1(prior))
+    del fpf
+    zero = denominator == 0
+    if zero.any():
+        if (numerator[zero] != 0).any():
+            raise ValueError(f"{metric.name}: the denominator is 0 while the numerator is not; the ratio is "
+                             "infinite")
+        denominator[zero] = 1.0
+        numerator[zero] = 0.0
+    return np.divide(numerator, denominator, out=numerator)
 
 
 def _threshold_of_cut(distinct: np.ndarray, j: int) -> float:
