@@ -37,6 +37,9 @@ SOURCES = (
     ("testing_kit_uhat_power", lambda impl, check: True, "dropped-offset U_hat, level 1e-4"),
     ("testing_kit_monte_carlo", lambda impl, check: True, "unbiased_monte_carlo as it is now (paired z, 1e-4)"),
     ("testing_kit_classifier_rates", lambda impl, check: True, "the classifier checks as they are now"),
+    ("testing_kit_cheap_rows_200", lambda impl, check: True,
+     "the exact checks' power rows, dropped-offset U_hat and the loss rows, seeds 200-369"),
+    ("testing_kit_exact_false_alarms", lambda impl, check: True, "unbiased_exact false alarms, seeds 50-369"),
 )
 ORDER = ("unbiased_monte_carlo", "unbiased_exact", "expectation_monte_carlo", "expectation_exact", "convexity",
          "consistency_finite", "consistency_gaussian", "sample_order_invariance")
