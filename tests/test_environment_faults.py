@@ -459,6 +459,37 @@ def test_a_worker_dying_of_memory_outside_a_task_is_one_line_and_its_traceback_s
     assert capfd.readouterr() == ("", "")
 
 
+def test_a_worker_that_cannot_map_a_library_is_said_to_have_run_out_of_memory():
+    """Oracle: the lines typed out.  Under an address-space limit a worker can die while the dynamic loader maps a
+    shared library (an ImportError naming no memory): the line says it ran out of memory, with the worker's own
+    last line; a last line with no sign of memory is only quoted."""
+    from lfverify.parallel._executors import _broken_pool
+
+    class Dead:
+        pid, exitcode = 4242, 1
+
+        def join(self, timeout):
+            return None
+
+    class Relay:
+        def __init__(self, line):
+            self.line = line
+
+        def wait_for_error(self, timeout):
+            return self.line
+
+    lost = "ImportError: libopenblas.so.0: failed to map segment from shared object"
+    tail = ("while running a task; a worker killed from outside (out of memory, a signal) stops the run - use fewer "
+            "--workers if memory is short")
+    assert _broken_pool([Dead()], Relay(lost)) == (
+        f"worker process 4242 ran out of memory ({lost}; exited with status 1) {tail}")
+    assert _broken_pool([Dead()], Relay("OSError: [Errno 12] Cannot allocate memory")) == (
+        f"worker process 4242 ran out of memory (OSError: [Errno 12] Cannot allocate memory; exited with status 1) "
+        f"{tail}")
+    assert _broken_pool([Dead()], Relay("KeyError: 1")) == (
+        f"worker process 4242 exited with status 1 after KeyError: 1 {tail}")
+
+
 def test_the_worker_stderr_relay_copies_what_is_not_a_traceback(monkeypatch):
     """The relay's filter on a real pipe: a warning passes, a traceback (with multiprocessing's header and a chained
     exception) is held back and its last line kept."""

@@ -227,6 +227,11 @@ class ProcessExecutor:
         return f"{self.max_workers} local processes"
 
 
+#: What a worker's last error line says when memory ran out outside Python's allocator: ENOMEM's text, and the
+#: dynamic loader's words when an address-space limit stops it mapping a shared library (an ImportError).
+_OUT_OF_MEMORY_SIGNS = ("Cannot allocate memory", "[Errno 12]", "failed to map segment from shared object")
+
+
 def _broken_pool(processes, relay=None) -> str:
     """One line on a process pool whose worker died: which worker, how (its exit code and, from ``relay``, the last
     line of the traceback it printed: a MemoryError is said as running out of memory), what to try."""
@@ -240,6 +245,9 @@ def _broken_pool(processes, relay=None) -> str:
     said = relay.wait_for_error(1.0) if relay is not None and any(p.exitcode > 0 for p in dead) else None
     if dead and said is not None and said.split(":")[0] == "MemoryError":
         how = f"worker process {dead[0].pid} ran out of memory (MemoryError; {describe_exit(dead[0].exitcode)})"
+    elif dead and said is not None and any(sign in said for sign in _OUT_OF_MEMORY_SIGNS):
+        how = (f"worker process {dead[0].pid} ran out of memory ({' '.join(said.split())[:200]}; "
+               f"{describe_exit(dead[0].exitcode)})")
     elif dead:
         how = f"worker process {dead[0].pid} {describe_exit(dead[0].exitcode)}"
         if said is not None:
