@@ -257,7 +257,8 @@ def _input_contract(estimator, *, metric, claims_optimal_threshold, seed):
     X, y = _sample01(oracles.CLASSIFIER_FINITE_POPULATION, CONTRACT_SIZE, child(root, 0))
     X = np.column_stack([X, np.ones_like(X)])  # two integer-valued columns (a constant one included)
     fit_seed = child(root, 1)
-    witness = {"n": CONTRACT_SIZE, "population": "lfverify.testing.oracles.CLASSIFIER_FINITE_POPULATION, plus a column of ones"}
+    witness = {"n": CONTRACT_SIZE,
+               "population": "lfverify.testing.oracles.CLASSIFIER_FINITE_POPULATION, plus a column of ones"}
     reference = _predict(_fit(estimator, X, y, fit_seed, check, claim, witness), X, check, claim, witness) == 1
     # Variants paired (a feature variant with a label variant) to keep the fits few: a classifier may be slow to
     # fit (TunedThresholdClassifierCV fits 5 folds), and a failure still names both variants of its fit.

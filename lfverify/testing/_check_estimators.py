@@ -371,7 +371,7 @@ def _symmetrised_gradient_direction(metric, loss, X, y, theta, side):
     return total / (n * (n - 1))
 
 
-def _paired_monte_carlo(fn, *, metric, loss, split, side, seed):
+def _paired_monte_carlo(fn, *, kind, metric, loss, split, side, batch, seed):
     """``unbiased_monte_carlo``: a paired, Bonferroni-corrected z test of E[fn(S)] = V_phi(theta) (Lemma 3).
 
     Design.  For each sample size n in :data:`MONTE_CARLO_SAMPLE_SIZE` ``["gradient_direction"]`` (2 and 5), R =
@@ -396,7 +396,6 @@ def _paired_monte_carlo(fn, *, metric, loss, split, side, seed):
     implementation are no bias); a component with sd(D) = 0 fails iff that floor is exceeded.
     """
     check, claim = "unbiased_monte_carlo", _LEMMA3
-    kind = "gradient_direction"
     population = oracles.REFERENCE_GAUSSIAN_POPULATION
     R, sizes = MONTE_CARLO_REPLICATIONS[kind], MONTE_CARLO_SAMPLE_SIZE[kind]
     (theta,) = _MC_THETAS[kind]
@@ -438,9 +437,8 @@ def _paired_monte_carlo(fn, *, metric, loss, split, side, seed):
                 "(the false-alarm probability of this check)")
 
 
-def _monte_carlo(fn, *, kind, metric, loss, split, side, batch, seed):
-    if kind == "gradient_direction":
-        return _paired_monte_carlo(fn, metric=metric, loss=loss, split=split, side=side, seed=seed)
+def _hotelling_monte_carlo(fn, *, kind, metric, loss, split, side, batch, seed):
+    """``expectation_monte_carlo`` (U_hat): the Hotelling T^2 test of the module docstring."""
     check = "expectation_monte_carlo"
     claim = _HALVES
     R, n = MONTE_CARLO_REPLICATIONS[kind], MONTE_CARLO_SAMPLE_SIZE[kind]
@@ -527,14 +525,14 @@ _CHECKS = {
     "surrogate_utility": (
         ("double_sum_exact", _EQ6, _double_sum_exact, None),
         ("expectation_exact", _HALVES, _exact_expectation, None),
-        ("expectation_monte_carlo", _HALVES, _monte_carlo, f"{MONTE_CARLO_LEVEL:g} (Hotelling T^2 level)"),
+        ("expectation_monte_carlo", _HALVES, _hotelling_monte_carlo, f"{MONTE_CARLO_LEVEL:g} (Hotelling T^2 level)"),
         ("batch", "batch behaviour", _batch, None),
         ("input_contract", "input contract", _input_contract, None),
     ),
     "gradient_direction": (
         ("double_sum_exact", _EQ7, _double_sum_exact, None),
         ("unbiased_exact", _LEMMA3, _exact_expectation, None),
-        ("unbiased_monte_carlo", _LEMMA3, _monte_carlo, f"{MONTE_CARLO_LEVEL:g} (Bonferroni-corrected paired z tests)"),
+        ("unbiased_monte_carlo", _LEMMA3, _paired_monte_carlo, f"{MONTE_CARLO_LEVEL:g} (Bonferroni-corrected paired z tests)"),
         ("batch", "batch behaviour", _batch, None),
         ("input_contract", "input contract", _input_contract, None),
     ),
