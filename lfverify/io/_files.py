@@ -6,6 +6,7 @@
   waiting forever for a writer; a device or a socket is refused before it is opened.  Symbolic links are followed.
 * :func:`is_regular` - whether a file to be read is there: a folder, FIFO, device or socket in its place is
   refused by kind (``stat`` only) rather than taken for a missing file.
+* :func:`broken_link_kind` - whether a path is a symbolic link leading nowhere (dangling) or round (a loop).
 * :func:`write_target` - where a write to ``path`` lands.  A symbolic link is *written through*: the link stays
   and the file it points to gets the new content (replaced atomically in the target's folder).  A dangling link,
   a link loop, and a destination that is a folder, a FIFO, a device or a socket are refused: lfverify only ever
@@ -26,8 +27,8 @@ import os
 import stat
 from pathlib import Path
 
-__all__ = ["NotARegularFile", "file_kind", "open_regular", "read_bytes", "read_text", "is_regular", "write_target",
-           "check_path_argument", "special_files_in"]
+__all__ = ["NotARegularFile", "file_kind", "open_regular", "read_bytes", "read_text", "is_regular", "broken_link_kind",
+           "write_target", "check_path_argument", "special_files_in"]
 
 _KINDS = ((stat.S_ISREG, "a regular file"), (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"),
           (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"),
@@ -126,6 +127,21 @@ def is_regular(path) -> bool:
     if not stat.S_ISREG(info.st_mode):
         raise NotARegularFile(path, file_kind(info.st_mode))
     return True
+
+
+def broken_link_kind(path) -> str | None:
+    """What ``path`` is if it is a symbolic link that leads to no file: ``"a symbolic link loop"`` or ``"a dangling
+    symbolic link"``; None for anything else (``lstat`` and ``stat`` only: nothing is opened)."""
+    if not os.path.islink(path):
+        return None
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "a symbolic link loop"
+        if exc.errno in (errno.ENOENT, errno.ENOTDIR):
+            return "a dangling symbolic link"
+    return None
 
 
 def write_target(path) -> Path:

@@ -35,7 +35,6 @@ User files (svmlight / CSV / ARFF) are read by :func:`load_file` with the same s
 from __future__ import annotations
 
 import csv
-import errno
 import hashlib
 import io
 import os
@@ -48,7 +47,7 @@ from typing import NamedTuple
 import numpy as np
 
 from lfverify.core._validation import check_features
-from lfverify.io._files import is_regular, open_regular, read_bytes, read_text
+from lfverify.io._files import broken_link_kind, is_regular, open_regular, read_bytes, read_text
 from lfverify.io._progress import Progress
 from lfverify.learn._fetch import (
     HOW_TO_GET_DATA,
@@ -289,19 +288,9 @@ def missing_dataset_files(name: str, *, root=None) -> list[str]:
     missing = []
     for f in _spec(name).files:
         path = base / f.path
-        if is_regular(path):
-            continue
-        if path.is_symlink():  # is_regular follows links: a link here leads nowhere (dangling) or round (a loop)
-            try:
-                path.resolve(strict=True)
-                kind = "a dangling symbolic link"
-            except RuntimeError:
-                kind = "a symbolic link loop"
-            except OSError as exc:  # ELOOP is an OSError on Python >= 3.13, a RuntimeError before
-                kind = "a symbolic link loop" if exc.errno == errno.ELOOP else "a dangling symbolic link"
-            missing.append(f"{path} ({kind})")
-        else:
-            missing.append(str(path))
+        if not is_regular(path):
+            kind = broken_link_kind(path)
+            missing.append(str(path) if kind is None else f"{path} ({kind})")
     return missing
 
 
