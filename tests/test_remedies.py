@@ -422,3 +422,29 @@ def test_weighted_risk_names_its_arguments_in_full_messages():
     with pytest.raises(ValueError, match=r"^" + re.escape(
             "theta must have shape (2,) or (K, 2) with K >= 1; got shape (3,)") + r"$"):
         risk.value_and_gradient([1.0, 2.0, 3.0])
+
+
+def test_threshold_cv_refits_an_erm_start_on_each_fold_without_its_held_out_rows(data, monkeypatch):
+    """Oracle: scikit-learn's linear SVM (``erm_initial_parameters``) fitted on each fold's training rows alone.
+    With ``init="erm"`` every cost-sensitive fold fit starts from that SVM, not from the whole sample's (which has
+    seen the held-out rows).  Companion: the whole sample's SVM, the start before this fix, differs from every
+    fold's start by more than 1e-3."""
+    erm_initial_parameters = estimator_module.erm_initial_parameters
+    X, y = data
+    held_out, starts = [], []
+    original_fit = estimator_module._fit_at_weights
+
+    def fit_spy(loss, Z, labels, weights, C, column, max_iter, gtol, theta, sample_weight, fit_intercept):
+        held_out.append(np.flatnonzero(sample_weight == 0))
+        starts.append(theta.copy())
+        return original_fit(loss, Z, labels, weights, C, column, max_iter, gtol, theta, sample_weight, fit_intercept)
+
+    monkeypatch.setattr(estimator_module, "_fit_at_weights", fit_spy)
+    LinearFractionalClassifier(threshold_cv=3, init="erm", random_state=0).fit(X, y)
+    signed = y  # the fixture's labels are in {-1, +1}
+    whole = erm_initial_parameters(X, signed)
+    assert len(starts) == 3
+    for held, start in zip(held_out, starts):
+        rows = np.setdiff1d(np.arange(X.shape[0]), held)
+        np.testing.assert_allclose(start, erm_initial_parameters(X[rows], signed[rows]), rtol=1e-12, atol=1e-12)
+        assert np.abs(start - whole).max() > 1e-3
