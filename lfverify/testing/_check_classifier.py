@@ -18,10 +18,10 @@ data agree; the label and order checks compare such fits.
 Fits are the cost of these checks (one fit of ``TunedThresholdClassifierCV(LogisticRegression())`` takes about 3 s
 of CPU at any n: 5 folds x 100 thresholds, each scored through scikit-learn's input validation), so the kit fits as
 few times as the claims allow: one sample size per population while the check passes; the label and order checks use
-the Gaussian consistency sample of n = 1,000 and its fit seed, and the float64 dense fit on it is made once per
-process and reused (a fit on identical data, parameters and ``random_state`` - the checks compare fits, so reusing
-one is the same as refitting a deterministic estimator); the input contract fits a reference and three variants at
-n = 200.
+the Gaussian consistency sample of n = 4,000 and its fit seed, and the float64 dense fit on it is made once per
+process and reused by all three (a fit on identical data, parameters and ``random_state`` - the checks compare fits,
+so reusing one is the same as refitting a deterministic estimator); the input contract fits a reference and three
+variants at n = 200.
 """
 
 from __future__ import annotations
@@ -199,11 +199,17 @@ def _same_predictions(a, b):
     return float(np.mean(a == b))
 
 
+#: Training-sample size of the label and order checks: the Gaussian consistency sample that
+#: ``consistency_gaussian`` fits whatever its verdict, so that in a whole kit these checks add one fit each.
+INVARIANCE_SIZE = SAMPLE_SIZES[-1]
+
+
 def _gaussian_case(seed):
-    """The Gaussian consistency sample of n = 1,000 and its fit seed (shared by the label and order checks)."""
+    """The Gaussian consistency sample of n = :data:`INVARIANCE_SIZE` and its fit seed (shared by the label and order
+    checks)."""
     root = child(as_seed_sequence(seed, "seed"), 2)
-    k = _FIRST_CHILD + SAMPLE_SIZES.index(1000)
-    X, y = _sample01(oracles.CLASSIFIER_GAUSSIAN_POPULATION, 1000, child(root, k))
+    k = _FIRST_CHILD + SAMPLE_SIZES.index(INVARIANCE_SIZE)
+    X, y = _sample01(oracles.CLASSIFIER_GAUSSIAN_POPULATION, INVARIANCE_SIZE, child(root, k))
     return X, y, child(root, 100 + k)
 
 
@@ -212,7 +218,7 @@ def _label_invariance(estimator, *, metric, claims_optimal_threshold, seed):
     claim = "the metric is defined by the positive class, not by its encoding: labels {0, 1} and {-1, +1}, and the " \
             "positive class given as pos_label=0, give the same classifier"
     X, y, fit_seed = _gaussian_case(seed)
-    witness = {"n": 1000, "population": "lfverify.testing.oracles.CLASSIFIER_GAUSSIAN_POPULATION"}
+    witness = {"n": INVARIANCE_SIZE, "population": "lfverify.testing.oracles.CLASSIFIER_GAUSSIAN_POPULATION"}
     base = _predict(_fit_shared(estimator, X, y, fit_seed, check, claim, witness), X, check, claim, witness) == 1
     variants = [("labels {-1, +1}", np.where(y == 1, 1, -1), 1, {})]
     if "pos_label" in estimator.get_params(deep=False):
@@ -235,7 +241,7 @@ def _sample_order_invariance(estimator, *, metric, claims_optimal_threshold, see
     population = oracles.CLASSIFIER_GAUSSIAN_POPULATION
     X, y, fit_seed = _gaussian_case(seed)
     order = np.random.default_rng(child(as_seed_sequence(seed, "seed"), 6, 2)).permutation(y.size)
-    witness = {"n": 1000, "population": "lfverify.testing.oracles.CLASSIFIER_GAUSSIAN_POPULATION"}
+    witness = {"n": INVARIANCE_SIZE, "population": "lfverify.testing.oracles.CLASSIFIER_GAUSSIAN_POPULATION"}
     values = []
     for rows, fit in ((None, _fit_shared), (order, _fit)):
         model = fit(estimator, X if rows is None else X[rows], y if rows is None else y[rows], fit_seed, check,
