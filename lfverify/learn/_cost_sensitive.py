@@ -190,6 +190,8 @@ class CostSensitiveFit(NamedTuple):
 
 #: Defaults of :func:`fit_cost_sensitive`: inner fits at most, and the change of the training metric that stops them.
 MAX_LEVEL_ITER, LEVEL_TOL = 5, 1e-4
+#: The class weights (w(+1), w(-1)) of the first inner fit: equal weights (delta = 1/2).
+FIRST_WEIGHTS = (0.5, 0.5)
 
 
 def _penalty(C: float, n: float) -> float:
@@ -332,7 +334,7 @@ def _fit_cost_sensitive(metric, loss, X, labels, *, C, fit_intercept_column, max
     {-1, +1}, the numbers checked, theta a fresh array of shape (d,) - (d + 1,) with ``fit_intercept``, the
     intercept as a parameter -, sample_weight None or checked): the estimator's path after scikit-learn's
     ``validate_data``, so that X is checked once per fit and never copied."""
-    weights = (0.5, 0.5)  # the first fit: equal weights (delta = 1/2)
+    weights = FIRST_WEIGHTS
     history, iterations, converged, all_ok = [], [], False, True
     best = None  # (choice, theta, weights, index) of the best training metric so far; ties keep the earlier
     for step in range(int(max_level_iter)):

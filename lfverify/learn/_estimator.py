@@ -68,6 +68,7 @@ from lfverify.core._metrics import LinearFractionalMetric, accuracy, f_beta, jac
 from lfverify.core._seeding import as_seed_sequence, child, int_seed
 from lfverify.core._validation import check_real, check_sample_weight
 from lfverify.learn._cost_sensitive import (
+    FIRST_WEIGHTS,
     LEVEL_TOL,
     MAX_LEVEL_ITER,
     _fit_at_weights,
@@ -271,10 +272,12 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         training sample, 0.487 with 5 folds; madelon, d = 500, n = 2,080: F_1 0.611 against 0.667; p > n: the
         training scores separate the classes), for the surrogate utility when n_samples < 10 n_features - else the
         training sample (one fit; adult: no difference).  With ``threshold="zero"`` only "auto" is accepted.
-        The folds' fits start from the initial theta as the whole sample's did (the final theta has seen the
-        held-out rows: on sparse CSR data, d = 1,000, that start leaked them into the fold models, test F_2 0.543
-        against 0.550 from zeros), and the cost-sensitive ones stop at 10 x ``gtol`` (the pooled threshold does
-        not need a tighter fit).
+        The folds' fits start from the initial theta (the final theta has seen the held-out rows: on sparse CSR
+        data, d = 1,000, that start leaked them into the fold models, test F_2 0.543 against 0.550 from zeros),
+        and the cost-sensitive ones stop at 10 x ``gtol`` (the pooled threshold does not need a tighter fit).
+        Where the cost-sensitive fit is a single inner fit (the regime of few samples) the folds come first and
+        the whole sample's fit starts from the mean of their parameters (the same convex problem, fewer
+        iterations).
     tau : float in (0, 1] or None, default None
         Discrepancy of the tau-logistic loss phi (Sec. 6, Fig. 2); ``None`` = :func:`default_tau` (0.33 for
         F_1, 0.75 for Jaccard) for the surrogate utility and 1 for the cost-sensitive objective.
@@ -300,7 +303,8 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         Initial parameters: zeros, the linear SVM (hinge + l2, :func:`erm_initial_parameters`, as Sec. 6; seconds
         on adult), N(0, I) drawn from ``random_state`` (Sec. 6's convergence study), or an explicit vector of
         length n_features (+ 1 with ``fit_intercept``, the intercept last).  For the cost-sensitive objective it
-        starts the first fit.
+        starts the first fit - in the regime of few samples (``threshold_cv``), where that fit is the only one, it
+        starts the folds' fits, and the whole sample's fit starts from the mean of theirs.
     fit_intercept : bool, default True
         Fit f(x) = w^T x + b (an unpenalised parameter; X is not copied, except by the surrogate utility, whose
         U_hat appends a constant-1 feature).
@@ -522,11 +526,13 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
             return _AUTO_THRESHOLD_FOLDS if few_samples and minority >= 2 else None
         return None if self.threshold_cv is None else int(self.threshold_cv)
 
-    def _cross_fitted(self, X, y_signed, weights, theta0, metric, tau, gtol, settings, seq, n_folds):
-        """The held-out scores of models fitted on ``threshold_cv`` stratified folds, pooled in the rows' order.
+    def _cross_fitted(self, X, y_signed, weights, theta0, metric, tau, gtol, settings, seq, n_folds, class_weights):
+        """The held-out scores of models fitted on ``threshold_cv`` stratified folds, pooled in the rows' order,
+        and the folds' parameters.
 
-        Each fold is fitted as the whole sample was: Alg. 1 from the same start, or one cost-sensitive fit at the
-        kept weights from the initial theta - with weight 0 on the held-out rows instead of a copy of the fold's
+        Each fold is fitted as the whole sample was: Alg. 1 from the same start, or one cost-sensitive fit at
+        ``class_weights`` (the whole sample's kept ones, or the first fit's where that is the only one) from the
+        initial theta - with weight 0 on the held-out rows instead of a copy of the fold's
         rows; an ERM start is refitted on the fold (for the cost-sensitive fit with weight 0 on the held-out rows:
         the linear SVM on the fold's rows alone, as a test checks; before, the folds started from the whole
         sample's SVM, which has seen the held-out rows).  Returns an array of n scores: row i's is that of the
@@ -553,7 +559,7 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
                 start = (erm_initial_parameters(X, y_signed, fit_intercept=bool(self.fit_intercept),
                                                 sample_weight=in_fold.astype(np.float64))
                          if isinstance(self.init, str) and self.init == "erm" else np.array(theta0, dtype=np.float64))
-                fold_theta = _fit_at_weights(tau_logistic(tau), X, y_signed, self.optimization_result_.weights,
+                fold_theta = _fit_at_weights(tau_logistic(tau), X, y_signed, class_weights,
                                              settings["C"], False, int(self.max_iter), _FOLD_GTOL_FACTOR * gtol,
                                              start, in_fold, bool(self.fit_intercept))[0]
                 del in_fold
@@ -573,7 +579,7 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         for k, fold_theta in enumerate(thetas):
             held = fold_of == k
             pooled[held] = self._linear_scores(X, fold_theta)[held]
-        return pooled
+        return pooled, thetas
 
     @staticmethod
     def _threshold_from_folds(pooled_scores, y_signed, weights, metric) -> float:
@@ -688,19 +694,31 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         # few samples: the equally weighted fit only (the reweighting's later fits win on the training metric and
         # lose on new data there; FINDINGS.md)
         level_iter = 1 if few_samples else MAX_LEVEL_ITER
-        theta, result, iterations, converged = self._fit_direction(X, y_signed, weights, theta0, metric, tau, gtol,
+        n_folds = self._resolved_threshold_cv(few_samples, minority)
+        start, shift = theta0, None
+        if n_folds is not None and self.objective == "cost-sensitive" and level_iter == 1:
+            # One inner fit, at weights known before it: the folds first, then the whole sample's fit from the mean
+            # of the folds' parameters - the same convex problem from a start near its minimum (n = 10,000,
+            # d = 100: 2-3 L-BFGS iterations instead of 8; FINDINGS.md)
+            pooled, thetas = self._cross_fitted(X, y_signed, weights, theta0, metric, tau, gtol, settings, seq,
+                                                n_folds, FIRST_WEIGHTS)
+            shift = self._threshold_from_folds(pooled, y_signed, weights, metric)
+            start = np.mean(thetas, axis=0)
+            del pooled, thetas
+        theta, result, iterations, converged = self._fit_direction(X, y_signed, weights, start, metric, tau, gtol,
                                                                    settings, seq, level_iter)
         self.optimization_result_ = result
-        shift = 0.0
-        n_folds = self._resolved_threshold_cv(few_samples, minority)
-        if self.threshold == "refit":
-            if n_folds is None:
-                # the cost-sensitive fit chose this very threshold on the training scores (one sort saved)
-                shift = (result.threshold if self.objective == "cost-sensitive" else
-                         _best_threshold(self._linear_scores(X, theta), y_signed, metric, 0.0, weights).threshold)
-            else:
-                shift = self._threshold_from_folds(self._cross_fitted(X, y_signed, weights, theta0, metric, tau, gtol,
-                                                                     settings, seq, n_folds), y_signed, weights, metric)
+        if self.threshold != "refit":
+            shift = 0.0
+        elif n_folds is None:
+            # the cost-sensitive fit chose this very threshold on the training scores (one sort saved)
+            shift = (result.threshold if self.objective == "cost-sensitive" else
+                     _best_threshold(self._linear_scores(X, theta), y_signed, metric, 0.0, weights).threshold)
+        elif shift is None:
+            class_weights = result.weights if self.objective == "cost-sensitive" else None
+            shift = self._threshold_from_folds(self._cross_fitted(X, y_signed, weights, theta0, metric, tau, gtol,
+                                                                  settings, seq, n_folds, class_weights)[0],
+                                               y_signed, weights, metric)
         self.classes_ = classes
         self.pos_label_ = pos_label
         self.metric_ = metric
