@@ -532,11 +532,11 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
 
         Each fold is fitted as the whole sample was: Alg. 1 from the same start, or one cost-sensitive fit at
         ``class_weights`` (the whole sample's kept ones, or the first fit's where that is the only one) from the
-        initial theta - with weight 0 on the held-out rows instead of a copy of the fold's
-        rows; an ERM start is refitted on the fold (for the cost-sensitive fit with weight 0 on the held-out rows:
-        the linear SVM on the fold's rows alone, as a test checks; before, the folds started from the whole
-        sample's SVM, which has seen the held-out rows).  Returns an array of n scores: row i's is that of the
-        model whose fold held it out.  For memory (the fold path's peak was 2.4x ``LogisticRegression``'s at
+        initial theta - with weight 0 on the held-out rows instead of a copy of the fold's rows; an ERM start is
+        refitted on the fold (for the cost-sensitive fit with weight 0 on the held-out rows: the linear SVM on the
+        fold's rows alone, as a test checks; before, the folds started from the whole sample's SVM, which has seen
+        the held-out rows).  Returns an array of n scores - row i's is that of the model whose fold held it out -
+        and the list of the folds' parameters.  For memory (the fold path's peak was 2.4x ``LogisticRegression``'s at
         n = 10,000, d = 100, against 1.4x without folds): the folds are drawn once into one label per row, the
         scores fill one array, and a fold's rows are a mask.
         """

@@ -15,8 +15,8 @@ for ever.
 If the estimator has a ``random_state`` parameter, the kit sets it (from its own seed), so that two fits on the same
 data agree; the label and order checks compare such fits.
 
-Fits are the cost of these checks (one fit of ``TunedThresholdClassifierCV(LogisticRegression())`` takes about 3 s
-of CPU at any n: 5 folds x 100 thresholds, each scored through scikit-learn's input validation), so the kit fits as
+Fits are the cost of these checks (one fit of ``TunedThresholdClassifierCV(LogisticRegression())`` takes 1-3 s at
+any n: 5 folds x 100 thresholds, each scored through scikit-learn's input validation), so the kit fits as
 few times as the claims allow: one sample size per population while the check passes; the label and order checks use
 the Gaussian consistency sample of n = 4,000 and its fit seed, and the float64 dense fit on it is made once per
 process and reused by all three (a fit on identical data, parameters and ``random_state`` - the checks compare fits,
