@@ -446,10 +446,11 @@ def test_threshold_cv_refits_an_erm_start_on_each_fold_without_its_held_out_rows
     """Oracle: scikit-learn's linear SVM (``erm_initial_parameters``) fitted on each fold's training rows alone.
     With ``init="erm"`` every cost-sensitive fold fit starts from that SVM, not from the whole sample's (which has
     seen the held-out rows).  Companion: the whole sample's SVM, the start before this fix, differs from every
-    fold's start by more than 1e-3."""
+    fold's start by more than 1e-3; and the whole sample's SVM is not fitted at all (the folds come first and the
+    whole sample's fit starts from their mean): three SVM fits, one per fold."""
     erm_initial_parameters = estimator_module.erm_initial_parameters
     X, y = data
-    held_out, starts = [], []
+    held_out, starts, svm_fits = [], [], []
     original_fit = estimator_module._fit_at_weights
 
     def fit_spy(loss, Z, labels, weights, C, column, max_iter, gtol, theta, sample_weight, fit_intercept):
@@ -458,7 +459,11 @@ def test_threshold_cv_refits_an_erm_start_on_each_fold_without_its_held_out_rows
         return original_fit(loss, Z, labels, weights, C, column, max_iter, gtol, theta, sample_weight, fit_intercept)
 
     monkeypatch.setattr(estimator_module, "_fit_at_weights", fit_spy)
+    monkeypatch.setattr(estimator_module, "erm_initial_parameters",
+                        lambda *args, **kwargs: svm_fits.append(kwargs.get("sample_weight"))
+                        or erm_initial_parameters(*args, **kwargs))
     LinearFractionalClassifier(threshold_cv=3, init="erm", random_state=0).fit(X, y)
+    assert len(svm_fits) == 3 and all(w is not None and (w == 0).any() for w in svm_fits)
     signed = y  # the fixture's labels are in {-1, +1}
     whole = erm_initial_parameters(X, signed)
     assert len(starts) == 3

@@ -688,15 +688,18 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"X must have at least 2 samples (one for each half S_0, S_1); got {X.shape[0]}")
         y_signed = np.where(y == pos_label, 1, -1).astype(np.int8)
         seq = as_seed_sequence(self.random_state, "random_state")
-        theta0 = self._initial_theta(X, y_signed, weights, seq)
         minority = _minority_count(y_signed)
         few_samples = self._few_samples(X, y_signed, weights)
         # few samples: the equally weighted fit only (the reweighting's later fits win on the training metric and
         # lose on new data there; FINDINGS.md)
         level_iter = 1 if few_samples else MAX_LEVEL_ITER
         n_folds = self._resolved_threshold_cv(few_samples, minority)
+        folds_first = n_folds is not None and self.objective == "cost-sensitive" and level_iter == 1
+        # with the folds first, an ERM start is fitted on each fold only (the whole sample's would not be used)
+        theta0 = (None if folds_first and isinstance(self.init, str) and self.init == "erm" else
+                  self._initial_theta(X, y_signed, weights, seq))
         start, shift = theta0, None
-        if n_folds is not None and self.objective == "cost-sensitive" and level_iter == 1:
+        if folds_first:
             # One inner fit, at weights known before it: the folds first, then the whole sample's fit from the mean
             # of the folds' parameters - the same convex problem from a start near its minimum (n = 10,000,
             # d = 100: 2-3 L-BFGS iterations instead of 8; FINDINGS.md)
