@@ -53,12 +53,14 @@ def _stacklevel_outside_package() -> int:
     return level
 
 
-def _divide_zero_over_zero(numerator, denominator, zero_division, what: str):
+def _divide_zero_over_zero(numerator, denominator, zero_division, what: str, *, in_place: bool = False):
     """Return numerator / denominator; 0/0 becomes ``zero_division`` (the one helper for every 0/0).
 
     ``zero_division`` is ``"warn"`` (0.0 and an :class:`UndefinedMetricWarning`, scikit-learn's default),
     ``"raise"``, or a float.  A non-zero numerator over a zero denominator is always an error: the value is
-    infinite, not undefined.
+    infinite, not undefined.  ``in_place``: both are float64 arrays of one shape that the caller no longer needs;
+    the quotient is written into ``numerator`` (no temporary of their size but the mask of zeros; the threshold
+    search's chunks, whose temporaries were the peak of a fit).
     """
     numerator = np.asarray(numerator, dtype=np.float64)
     denominator = np.asarray(denominator, dtype=np.float64)
@@ -74,9 +76,13 @@ def _divide_zero_over_zero(numerator, denominator, zero_division, what: str):
             fill = 0.0
         else:
             fill = float(zero_division)
+        if in_place:
+            denominator[zero] = 1.0
+            numerator[zero] = fill
+            return np.divide(numerator, denominator, out=numerator)
         safe = np.where(zero, 1.0, denominator)
         return np.where(zero, fill, numerator / safe)
-    return numerator / denominator
+    return np.divide(numerator, denominator, out=numerator) if in_place else numerator / denominator
 
 
 def _as_batch(values, n: int, name: str):

@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from lfverify.core._metrics import LinearFractionalMetric
+from lfverify.core._metrics import LinearFractionalMetric, _divide_zero_over_zero
 from lfverify.core._validation import check_labels, check_real, check_sample_weight
 
 __all__ = ["ThresholdChoice", "best_threshold", "threshold_for_positive_rate", "positive_rate_from_folds"]
@@ -174,14 +174,7 @@ def _cut_values(metric, tp, fp, positives, total) -> np.ndarray:
     denominator += np.multiply(fpf, metric.a1n, out=fpf)
     denominator += float(metric.b1(prior))
     del fpf
-    zero = denominator == 0
-    if zero.any():
-        if (numerator[zero] != 0).any():
-            raise ValueError(f"{metric.name}: the denominator is 0 while the numerator is not; the ratio is "
-                             "infinite")
-        denominator[zero] = 1.0
-        numerator[zero] = 0.0
-    return np.divide(numerator, denominator, out=numerator)
+    return _divide_zero_over_zero(numerator, denominator, 0.0, metric.name, in_place=True)
 
 
 def _threshold_of_cut(distinct: np.ndarray, j: int) -> float:
