@@ -154,16 +154,13 @@ def write_target(path) -> Path:
         (:class:`NotARegularFile`: a folder, a FIFO, a device, a socket).
     """
     path = Path(path)
-    if os.path.islink(path):
-        try:
-            target = Path(os.path.realpath(path, strict=True))
-        except OSError as exc:
-            if exc.errno == errno.ELOOP:
-                raise ValueError(f"{path} is a symbolic link loop; lfverify does not write through it") from exc
-            raise ValueError(f"{path} is a dangling symbolic link (to {os.readlink(path)}); lfverify writes "
-                             "through a link only to an existing file") from exc
-    else:
-        target = path
+    broken = broken_link_kind(path)
+    if broken == "a symbolic link loop":
+        raise ValueError(f"{path} is a symbolic link loop; lfverify does not write through it")
+    if broken is not None:
+        raise ValueError(f"{path} is a dangling symbolic link (to {os.readlink(path)}); lfverify writes "
+                         "through a link only to an existing file")
+    target = Path(os.path.realpath(path)) if os.path.islink(path) else path
     try:
         info = os.stat(target)
     except FileNotFoundError:
