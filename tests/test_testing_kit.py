@@ -323,6 +323,91 @@ def test_a_function_modifying_its_input_fails_the_input_contract():
     assert "input contract" in str(failure)
 
 
+class _ThresholdAtOne(ClassifierMixin, BaseEstimator):
+    """Correct on every input form: predicts the positive class on x >= 1 (column 0), whatever it is fitted on."""
+
+    def fit(self, X, y):
+        self.classes_ = np.unique(np.asarray(y))
+        self.fitted_on_ = (type(X).__name__, getattr(X, "dtype", None))
+        return self
+
+    def _x(self, X):
+        return np.asarray(X.toarray() if hasattr(X, "toarray") else X, dtype=np.float64)[:, 0]
+
+    def predict(self, X):
+        return np.where(self._x(X) >= 1, self.classes_[-1], self.classes_[0])
+
+
+class _SortsTheCallersIndices(_ThresholdAtOne):
+    """Wrong: sorts a sparse X's indices in place (scipy's sort_indices), changing the caller's matrix."""
+
+    def fit(self, X, y):
+        if hasattr(X, "sort_indices"):
+            X.sort_indices()
+        return super().fit(X, y)
+
+
+class _Float32PredictsNegative(_ThresholdAtOne):
+    """Wrong: predict on float32 features returns the negative class everywhere."""
+
+    def predict(self, X):
+        out = super().predict(X)
+        return np.full_like(out, self.classes_[0]) if getattr(X, "dtype", None) == np.float32 else out
+
+
+class _FitsFloatLabelsWrongly(_ThresholdAtOne):
+    """Wrong: a fit on float labels keeps the threshold at 2 instead of 1."""
+
+    def fit(self, X, y):
+        super().fit(X, y)
+        self.cut_ = 2 if np.asarray(y).dtype.kind == "f" else 1
+        return self
+
+    def predict(self, X):
+        return np.where(self._x(X) >= getattr(self, "cut_", 1), self.classes_[-1], self.classes_[0])
+
+
+class _RefusesSparse(_ThresholdAtOne):
+    """Correct: refuses sparse input with a clear TypeError."""
+
+    fits = []
+
+    def fit(self, X, y):
+        if hasattr(X, "toarray"):
+            raise TypeError("sparse input is not supported")
+        _RefusesSparse.fits.append(getattr(X, "dtype", None))
+        return super().fit(X, y)
+
+    def predict(self, X):
+        if hasattr(X, "toarray"):
+            raise TypeError("sparse input is not supported")
+        return super().predict(X)
+
+
+def test_a_classifier_that_keeps_the_input_contract_passes_it():
+    _run(Subject(check_metric_classifier, _ThresholdAtOne(), metric="f1"), "input_contract")
+
+
+@pytest.mark.parametrize("wrong, variant, words", [
+    (_SortsTheCallersIndices(), "fit on float32 CSR X", "array was modified in place"),
+    (_Float32PredictsNegative(), "predict of the float64 fit on float32 X", "of the predictions agree"),
+    (_FitsFloatLabelsWrongly(), "fit on float32 CSR X, read-only non-contiguous float labels",
+     "of the predictions agree"),
+])
+def test_a_classifier_breaking_the_input_contract_fails_it_naming_the_variant(wrong, variant, words):
+    """Companion: each wrong classifier fails input_contract, and the witness names the variant that broke it."""
+    failure = _failure(Subject(check_metric_classifier, wrong, metric="f1"), "input_contract")
+    assert failure.witness["variant"].startswith(variant) and words in str(failure)
+
+
+def test_a_classifier_refusing_sparse_input_is_fitted_dense_instead():
+    """A clear refusal of CSR input is allowed; the float32 variant is then fitted dense (the reference fit, float64,
+    and the fallback, float32: two fits)."""
+    _RefusesSparse.fits.clear()
+    _run(Subject(check_metric_classifier, _RefusesSparse(), metric="f1"), "input_contract")
+    assert _RefusesSparse.fits == [np.float64, np.float32]
+
+
 # ------------------------------------------------------------------------------------------ bad input
 @pytest.mark.parametrize("call, error, words", [
     (lambda: check_metric("f1_score", "f1"), TypeError, "fn must be callable"),

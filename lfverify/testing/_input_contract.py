@@ -74,7 +74,9 @@ def _strided(arr: np.ndarray) -> np.ndarray:
 
 
 def _messy_csr(X: np.ndarray):
-    """X as a CSR matrix with unsorted column indices in every row, one explicit zero and one duplicate entry."""
+    """X as a CSR matrix of X's dtype with unsorted column indices in every row, one explicit zero and one duplicate
+    entry (two entries that sum exactly to the value: halves of a dyadic float, or v - 1 and 1 for integers)."""
+    integer = X.dtype.kind in "iu"
     rows, cols, vals = [], [], []
     for i, row in enumerate(X):
         nonzero = [j for j in range(X.shape[1]) if row[j] != 0][::-1]  # reversed: unsorted indices
@@ -82,16 +84,17 @@ def _messy_csr(X: np.ndarray):
             rows.append(i)
             cols.append(j)
             vals.append(row[j])
-    if rows:  # split one entry into two duplicates that sum to it (exact: halves of a dyadic value)
+    if rows:  # split one entry into two duplicates that sum to it exactly
         rows.append(rows[0])
         cols.append(cols[0])
-        vals[0] = vals[0] / 2
-        vals.append(vals[0])
+        value = vals[0]
+        vals[0] = value - 1 if integer else value / 2
+        vals.append(value - vals[0])
     rows.append(0)  # an explicit zero in row 0 at a column that is otherwise empty, or next to an entry
     cols.append(0)
-    vals.append(0.0)
+    vals.append(0)
     order = np.argsort(np.array(rows), kind="stable")
-    data = np.array(vals)[order]
+    data = np.array(vals, dtype=X.dtype)[order]
     indices = np.array(cols, dtype=np.int32)[order]
     indptr = np.concatenate([[0], np.cumsum(np.bincount(np.array(rows), minlength=X.shape[0]))]).astype(np.int32)
     matrix = sparse.csr_matrix((data, indices, indptr), shape=X.shape)
