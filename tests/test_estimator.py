@@ -423,8 +423,8 @@ def test_cost_sensitive_threshold_folds_follow_the_seed_and_the_callers_options(
     stratified shuffled folds whose seed is the child 2 of random_state, word 0 modulo 2^31 - 1 (the folds
     recomputed here with scikit-learn's StratifiedKFold), each fitted on its training rows at the final class
     weights, from the initial theta (zeros; not the final theta, which has seen the held-out rows), with the caller's
-    C, max_iter, 10 x gtol and fit_intercept=False, on the whole X with
-    sample weight 1 on its training rows and 0 on the held-out rows (no copy of X).
+    C, max_iter, 10 x gtol and fit_intercept=False, on the whole X with each row's fold (weight 0 in the fold
+    that holds it out; no copy of X).
 
     Kills (before the move to the unchecked _fit_at_weights): estimator.xǁLinearFractionalClassifierǁ_cross_fitted_rate__mutmut_34 (another fold seed) and
     _mutmut_66 (fit_intercept_column dropped: the callee's default True applies)."""
@@ -434,9 +434,9 @@ def test_cost_sensitive_threshold_folds_follow_the_seed_and_the_callers_options(
 
     X, y = data
     calls = []
-    real = estimator._fit_at_weights
-    names = ("C", "fit_intercept_column", "max_iter", "gtol", "theta0", "sample_weight", "fit_intercept")
-    monkeypatch.setattr(estimator, "_fit_at_weights",
+    real = estimator._fit_folds_at_weights
+    names = ("C", "fit_intercept_column", "max_iter", "gtol", "starts", "fold_of", "sample_weight", "fit_intercept")
+    monkeypatch.setattr(estimator, "_fit_folds_at_weights",
                         lambda loss, Z, ys, weights, *rest: calls.append((Z, weights, dict(zip(names, rest))))
                         or real(loss, Z, ys, weights, *rest))
     clf = LinearFractionalClassifier(threshold_cv=3, C=0.5, max_iter=7, gtol=1e-5, fit_intercept=False,
@@ -444,17 +444,18 @@ def test_cost_sensitive_threshold_folds_follow_the_seed_and_the_callers_options(
     clf.fit(X, y)
     word = int(np.random.SeedSequence(2020, spawn_key=(2,)).generate_state(1)[0])
     folds = StratifiedKFold(n_splits=3, shuffle=True, random_state=word % (2 ** 31 - 1))
-    expected_rows = [rows for rows, _ in folds.split(X, y)]
-    assert len(calls) == 3
-    for (Z, weights, kw), rows in zip(calls, expected_rows):
-        np.testing.assert_array_equal(Z, X)
-        in_fold = np.zeros(X.shape[0])
-        in_fold[rows] = 1.0
-        np.testing.assert_array_equal(kw.pop("sample_weight"), in_fold)
-        np.testing.assert_array_equal(weights, clf.optimization_result_.weights)
-        np.testing.assert_array_equal(kw.pop("theta0"), np.zeros(X.shape[1]))
-        # the folds' fits stop at ten times the caller's gtol (documented under threshold_cv)
-        assert kw == {"C": 0.5, "fit_intercept_column": False, "max_iter": 7, "gtol": 1e-4, "fit_intercept": False}
+    expected_fold = np.empty(X.shape[0], dtype=int)
+    for k, (_, held) in enumerate(folds.split(X, y)):
+        expected_fold[held] = k
+    assert len(calls) == 1  # the three folds fitted as one problem
+    Z, weights, kw = calls[0]
+    np.testing.assert_array_equal(Z, X)
+    np.testing.assert_array_equal(kw.pop("fold_of"), expected_fold)
+    np.testing.assert_array_equal(weights, clf.optimization_result_.weights)
+    np.testing.assert_array_equal(kw.pop("starts"), np.zeros((3, X.shape[1])))
+    # the folds' fits stop at ten times the caller's gtol (documented under threshold_cv)
+    assert kw == {"C": 0.5, "fit_intercept_column": False, "max_iter": 7, "gtol": 1e-4, "sample_weight": None,
+                  "fit_intercept": False}
 
 
 @pytest.mark.parametrize("options", [{}, {"threshold_cv": 3}, {"objective": "surrogate-utility"},

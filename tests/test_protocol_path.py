@@ -224,16 +224,20 @@ def _install(mp, spy):
 
     def cost_sensitive(original, *args, **kwargs):
         # the estimator's unchecked paths: _fit_cost_sensitive(metric, loss, X, labels, *, fit_intercept_column,
-        # ..., sample_weight) and _fit_at_weights(loss, X, labels, weights, C, fit_intercept_column, max_iter,
-        # gtol, theta, sample_weight, fit_intercept); the rows a fit sees are those of positive sample weight (the
-        # folds' fits get the whole X with weight 0 on their held-out rows)
+        # ..., sample_weight) and _fit_folds_at_weights (below); the rows a fit sees are those of positive sample
+        # weight (the folds' fits get the whole X with weight 0 on their held-out rows)
         if original.__name__ == "_fit_cost_sensitive":
             X, y, intercept, weights = args[2], args[3], kwargs["fit_intercept_column"], kwargs.get("sample_weight")
+            folds = [np.ones(len(y), dtype=bool)]
         else:
-            X, y, intercept = args[1], args[2], args[5]
-            weights = args[9] if len(args) > 9 else kwargs.get("sample_weight")
-        seen = np.ones(len(y), dtype=bool) if weights is None else np.asarray(weights) > 0
-        spy.add("cost_sensitive.fit", rows=spy.rows(X, drop_intercept=intercept)[seen], y=np.array(y)[seen])
+            # _fit_folds_at_weights(loss, X, labels, weights, C, fit_intercept_column, max_iter, gtol, starts,
+            # fold_of, sample_weight, fit_intercept): fold k sees the rows outside fold k
+            X, y, intercept, fold_of = args[1], args[2], args[5], args[9]
+            weights = args[10] if len(args) > 10 else kwargs.get("sample_weight")
+            folds = [fold_of != k for k in range(args[8].shape[0])]
+        for in_fold in folds:
+            seen = in_fold if weights is None else in_fold & (np.asarray(weights) > 0)
+            spy.add("cost_sensitive.fit", rows=spy.rows(X, drop_intercept=intercept)[seen], y=np.array(y)[seen])
         return original(*args, **kwargs)
 
     wrap(LinearFractionalClassifier, "fit", lfc_fit)
@@ -246,7 +250,7 @@ def _install(mp, spy):
     wrap(EmpiricalSurrogateUtility, "_set_data", objective_init)
     wrap(estimator, "maximize_surrogate_utility", optimizer)
     wrap(estimator, "_fit_cost_sensitive", cost_sensitive)
-    wrap(estimator, "_fit_at_weights", cost_sensitive)
+    wrap(estimator, "_fit_folds_at_weights", cost_sensitive)
 
     # -- predictions and the scorer
     def predict(original, self, X):

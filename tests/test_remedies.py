@@ -185,6 +185,68 @@ def test_refit_threshold_is_the_exact_best_on_the_training_sample(data, options)
     assert clf.score(X, y) >= zero.score(X, y)
 
 
+def _fold_problem(n=700, d=4, folds=5, seed=3):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    y = np.where(X[:, 0] + rng.standard_normal(n) > 0.8, 1, -1)
+    fold_of = rng.integers(0, folds, n).astype(np.uint8)
+    return X, y, fold_of
+
+
+@pytest.mark.parametrize("form", ["dense", "csr"])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("intercept", [False, True])
+def test_the_folds_stacked_risk_is_the_sum_of_each_folds_weighted_risk(form, weighted, intercept):
+    """Oracle: :class:`WeightedSurrogateRisk` of each fold (sample weight 0 on its held-out rows, times the caller's
+    weights; the penalty counted on its other rows), itself checked against the per-sample loop; the stacked
+    objective is their sum and its gradient theirs side by side, to 1e-12, over 3 blocks of rows (n = 700, at least
+    256 rows a block).  Companion: a fold's rows moved to another fold changes both."""
+    X, y, fold_of = _fold_problem()
+    sample_weight = np.random.default_rng(4).uniform(0.0, 3.0, y.size) if weighted else None
+    Z = sparse.csr_matrix(np.where(np.abs(X) > 0.7, X, 0.0)) if form == "csr" else X
+    loss, weights, C = tau_logistic(0.6), (0.3, 0.7), 0.4
+    p = X.shape[1] + int(intercept)
+    thetas = np.random.default_rng(5).standard_normal((5, p))
+    risk = cost_sensitive._FoldRisks(loss, Z, y, weights, C, False, fold_of, 5, sample_weight, intercept)
+    assert risk._rows == 256  # 3 blocks
+    value, gradient = risk._value_and_gradient(thetas.ravel())
+    expected_value, expected_gradient = 0.0, []
+    for k in range(5):
+        in_fold = np.where(fold_of == k, 0.0, 1.0 if sample_weight is None else sample_weight)
+        one = cost_sensitive._risk(loss, Z, y, weights, C, False, in_fold, intercept)
+        v, g = one.value_and_gradient(thetas[k])
+        expected_value += v
+        expected_gradient.append(g)
+    assert value == pytest.approx(expected_value, rel=1e-12)
+    np.testing.assert_allclose(gradient.reshape(5, p), np.array(expected_gradient), rtol=1e-12, atol=1e-15)
+    moved = fold_of.copy()
+    moved[fold_of == 0] = 1
+    other = cost_sensitive._FoldRisks(loss, Z, y, weights, C, False, moved, 5, sample_weight, intercept)
+    assert abs(other._value_and_gradient(thetas.ravel())[0] - value) > 1e-6
+
+
+def test_the_folds_fitted_as_one_problem_are_each_folds_own_minimiser():
+    """Oracle: each fold's own fit (:func:`_fit_at_weights` with weight 0 on its held-out rows, to gtol 1e-10): the
+    joint fit at gtol 1e-6 stops with every fold's own gradient within 1e-6 (the joint gradient test covers each
+    fold's components), so each fold is within 1e-6 / (its risk's curvature) of its minimiser (measured 2.1e-6).  Companion: the joint fit from the same starts with max_iter = 1 is not within 1e-3 of them."""
+    X, y, fold_of = _fold_problem(n=400, d=3)
+    loss, weights = tau_logistic(1.0), (0.5, 0.5)
+    starts = np.zeros((5, X.shape[1] + 1))
+    joint = cost_sensitive._fit_folds_at_weights(loss, X, y, weights, 1.0, False, 500, 1e-6, starts, fold_of,
+                                                 None, True)
+    alone = []
+    for k in range(5):
+        in_fold = fold_of != k
+        alone.append(cost_sensitive._fit_at_weights(loss, X, y, weights, 1.0, False, 500, 1e-10, starts[k].copy(),
+                                                    in_fold, True)[0])
+        _, g = cost_sensitive._risk(loss, X, y, weights, 1.0, False, in_fold, True).value_and_gradient(joint[k])
+        assert np.abs(g).max() <= 1e-6
+    np.testing.assert_allclose(joint, np.array(alone), atol=2e-5)  # measured 2.1e-6
+    early = cost_sensitive._fit_folds_at_weights(loss, X, y, weights, 1.0, False, 1, 1e-6, starts, fold_of, None,
+                                                 True)
+    assert np.abs(early - np.array(alone)).max() > 1e-3
+
+
 def test_threshold_cv_fits_each_fold_without_its_held_out_rows(data, monkeypatch):
     """Spies: with threshold_cv = 4, four fold fits each give weight to n - |fold| rows (weight 0 on the held-out
     fold, whose rows together cover the sample once) and start from the initial theta (zeros), not from the final
@@ -194,20 +256,21 @@ def test_threshold_cv_fits_each_fold_without_its_held_out_rows(data, monkeypatch
     threshold)."""
     X, y = data
     held_out, pooled, starts = [], [], []
-    original_fit = estimator_module._fit_at_weights
+    original_fit = estimator_module._fit_folds_at_weights
     original_best = estimator_module._best_threshold
 
-    def fit_spy(loss, Z, labels, weights, C, column, max_iter, gtol, theta, sample_weight, fit_intercept):
+    def fit_spy(loss, Z, labels, weights, C, column, max_iter, gtol, theta, fold_of, sample_weight, fit_intercept):
         assert Z is not None and Z.shape == X.shape  # the whole X, not a copy of the fold's rows
-        held_out.append(np.flatnonzero(sample_weight == 0))
-        starts.append(theta.copy())
-        return original_fit(loss, Z, labels, weights, C, column, max_iter, gtol, theta, sample_weight, fit_intercept)
+        held_out.extend(np.flatnonzero(fold_of == k) for k in range(theta.shape[0]))
+        starts.extend(theta.copy())
+        return original_fit(loss, Z, labels, weights, C, column, max_iter, gtol, theta, fold_of, sample_weight,
+                            fit_intercept)
 
     def best_spy(scores, labels, metric, reference, weights=None):
         pooled.append((scores.copy(), labels.copy()))
         return original_best(scores, labels, metric, reference, weights)
 
-    monkeypatch.setattr(estimator_module, "_fit_at_weights", fit_spy)
+    monkeypatch.setattr(estimator_module, "_fit_folds_at_weights", fit_spy)
     monkeypatch.setattr(estimator_module, "_best_threshold", best_spy)
     clf = LinearFractionalClassifier(threshold_cv=4, random_state=0).fit(X, y)
     assert [rows.size for rows in held_out] == [75] * 4
@@ -380,15 +443,15 @@ def test_few_samples_keep_the_equally_weighted_fit_where_the_training_metric_pre
                                          max_iter=100)
     assert training_choice.selected == 1 and training_choice.utility_history[1] > training_choice.utility_history[0]
     folds = []
-    original_fit = estimator_module._fit_at_weights
+    original_fit = estimator_module._fit_folds_at_weights
 
     def fit_spy(loss, Z, ys, weights, *rest):
-        theta = original_fit(loss, Z, ys, weights, *rest)
-        folds.append((weights, rest[4].copy(), theta[0].copy()))  # rest[4]: the start
-        return theta
+        thetas = original_fit(loss, Z, ys, weights, *rest)
+        folds.extend((weights, start.copy(), theta.copy()) for start, theta in zip(rest[4], thetas))  # the starts
+        return thetas
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(estimator_module, "_fit_at_weights", fit_spy)
+        patch.setattr(estimator_module, "_fit_folds_at_weights", fit_spy)
         clf = LinearFractionalClassifier(metric="f2", random_state=0).fit(X, y)
     assert len(folds) == 5 and all(w == (0.5, 0.5) and not start.any() for w, start, _ in folds)
     mean = np.mean([theta for _, _, theta in folds], axis=0)
@@ -451,14 +514,15 @@ def test_threshold_cv_refits_an_erm_start_on_each_fold_without_its_held_out_rows
     erm_initial_parameters = estimator_module.erm_initial_parameters
     X, y = data
     held_out, starts, svm_fits = [], [], []
-    original_fit = estimator_module._fit_at_weights
+    original_fit = estimator_module._fit_folds_at_weights
 
-    def fit_spy(loss, Z, labels, weights, C, column, max_iter, gtol, theta, sample_weight, fit_intercept):
-        held_out.append(np.flatnonzero(sample_weight == 0))
-        starts.append(theta.copy())
-        return original_fit(loss, Z, labels, weights, C, column, max_iter, gtol, theta, sample_weight, fit_intercept)
+    def fit_spy(loss, Z, labels, weights, C, column, max_iter, gtol, theta, fold_of, sample_weight, fit_intercept):
+        held_out.extend(np.flatnonzero(fold_of == k) for k in range(theta.shape[0]))
+        starts.extend(theta.copy())
+        return original_fit(loss, Z, labels, weights, C, column, max_iter, gtol, theta, fold_of, sample_weight,
+                            fit_intercept)
 
-    monkeypatch.setattr(estimator_module, "_fit_at_weights", fit_spy)
+    monkeypatch.setattr(estimator_module, "_fit_folds_at_weights", fit_spy)
     monkeypatch.setattr(estimator_module, "erm_initial_parameters",
                         lambda *args, **kwargs: svm_fits.append(kwargs.get("sample_weight"))
                         or erm_initial_parameters(*args, **kwargs))
