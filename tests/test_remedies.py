@@ -233,7 +233,7 @@ def test_the_folds_fitted_as_one_problem_are_each_folds_own_minimiser():
     loss, weights = tau_logistic(1.0), (0.5, 0.5)
     starts = np.zeros((5, X.shape[1] + 1))
     joint = cost_sensitive._fit_folds_at_weights(loss, X, y, weights, 1.0, False, 500, 1e-6, starts, fold_of,
-                                                 None, True)
+                                                 None, True, joint=True)
     alone = []
     for k in range(5):
         in_fold = fold_of != k
@@ -243,8 +243,61 @@ def test_the_folds_fitted_as_one_problem_are_each_folds_own_minimiser():
         assert np.abs(g).max() <= 1e-6
     np.testing.assert_allclose(joint, np.array(alone), atol=2e-5)  # measured 2.1e-6
     early = cost_sensitive._fit_folds_at_weights(loss, X, y, weights, 1.0, False, 1, 1e-6, starts, fold_of, None,
-                                                 True)
+                                                 True, joint=True)
     assert np.abs(early - np.array(alone)).max() > 1e-3
+
+
+def test_the_folds_fitted_one_by_one_are_each_folds_own_fit_exactly():
+    """Oracle: :func:`_fit_at_weights` per fold (weight 0 on its held-out rows, times the sample weights), bit for
+    bit - the path where the joint fit does not pay, chosen by default on this small X."""
+    X, y, fold_of = _fold_problem(n=300, d=3)
+    sample_weight = np.random.default_rng(6).uniform(0.5, 2.0, y.size)
+    loss, weights = tau_logistic(1.0), (0.4, 0.6)
+    starts = np.random.default_rng(7).standard_normal((5, X.shape[1]))
+    assert not cost_sensitive._joint_fold_fit_pays(X, X.shape[1])
+    folds = cost_sensitive._fit_folds_at_weights(loss, X, y, weights, 0.7, True, 50, 1e-5, starts, fold_of,
+                                                 sample_weight, False)
+    for k in range(5):
+        alone = cost_sensitive._fit_at_weights(loss, X, y, weights, 0.7, True, 50, 1e-5, starts[k].copy(),
+                                               np.where(fold_of == k, 0.0, sample_weight), False)[0]
+        np.testing.assert_array_equal(folds[k], alone)
+
+
+@pytest.mark.parametrize("shape, order, kind, pays", [
+    ((20_000, 105), "C", "dense", True),     # 16.8 MB, n >= 20 (d + 1)
+    ((20_000, 100), "C", "dense", False),    # 16.0 MB: just under 16 MiB
+    ((20_000, 105), "F", "dense", False),    # Fortran-ordered: a block of rows is not a contiguous slice
+    ((20_000, 105), "C", "csr", False),      # sparse
+    ((2_000, 1_100), "C", "dense", False),   # 17.6 MB but n < 20 (d + 1): the joint L-BFGS memory would dominate
+])
+def test_the_joint_fold_fit_is_chosen_for_large_dense_c_ordered_x_only(shape, order, kind, pays):
+    """Oracle: the documented rule of :func:`_joint_fold_fit_pays` (dense C-ordered X of at least 16 MiB and
+    n >= 20 n_params), on each side of each boundary."""
+    X = np.zeros(shape, order=order)
+    if kind == "csr":
+        X = sparse.csr_matrix((shape[0], shape[1]))
+    assert cost_sensitive._joint_fold_fit_pays(X, shape[1] + 1) is pays
+
+
+def test_the_estimator_fits_large_dense_folds_as_one_problem(monkeypatch):
+    """On X of 16.8 MB in the few-samples regime (20,000 x 105, 1,000 positives: fewer than 20 per feature) the
+    estimator's folds go through :class:`_FoldRisks` once, and the fitted classifier is the one-by-one folds'
+    within the slack of the folds' gradient test (10 x gtol = 1e-3): coefficients within 1e-3, predictions equal
+    on at least 99 % of the rows.  Oracle: the same fit with the joint path switched off."""
+    rng = np.random.default_rng(8)
+    X = rng.standard_normal((20_000, 105))
+    y = np.where(X[:, :5].sum(axis=1) + rng.logistic(size=20_000) > 4.6, 1, 0)
+    built = []
+    original = cost_sensitive._FoldRisks.__init__
+    monkeypatch.setattr(cost_sensitive._FoldRisks, "__init__",
+                        lambda self, *args: built.append(args[7]) or original(self, *args))
+    joint = LinearFractionalClassifier(random_state=0).fit(X, y)
+    assert joint.threshold_cv_ == 5 and built == [5]
+    monkeypatch.setattr(cost_sensitive, "_JOINT_MIN_BYTES", 2**62)
+    alone = LinearFractionalClassifier(random_state=0).fit(X, y)
+    assert built == [5]
+    np.testing.assert_allclose(joint.coef_, alone.coef_, atol=1e-3)  # measured 5.0e-4 (coefficients up to 1.0)
+    assert np.mean(joint.predict(X) == alone.predict(X)) >= 0.99  # measured 0.9997
 
 
 def test_threshold_cv_fits_each_fold_without_its_held_out_rows(data, monkeypatch):
