@@ -385,6 +385,23 @@ def test_workspace_gives_the_same_bits_as_fresh_arrays(loss, spec, side, m):
     np.testing.assert_array_equal(d, d_ref)
 
 
+@pytest.mark.parametrize("side", ["left", "right"])
+@pytest.mark.parametrize("loss, spec", LOSSES)
+@given(m=margin_arrays)
+def test_overwriting_the_margins_gives_the_same_bits_with_two_workspace_rows(loss, spec, side, m):
+    # Oracle: the computation that leaves m alone.  With overwrite_m the workspace has 2 rows (filled with NaN
+    # first: a stale read shows up) and m is the scratch; the tau-logistic loss does write it (companion).
+    right = side == "right"
+    with np.errstate(all="ignore"):
+        v_ref, d_ref = loss._value_and_derivative(m.copy(), right)
+        scratch = m.copy()
+        v, d = loss._value_and_derivative(scratch, right, np.full((2,) + m.shape, np.nan), overwrite_m=True)
+    np.testing.assert_array_equal(v, v_ref)
+    np.testing.assert_array_equal(d, d_ref)
+    if spec["kind"] == "tau_logistic" and m.size and not np.array_equal(m, np.exp(np.minimum(-loss.tau * m, m))):
+        assert not np.array_equal(scratch, m)
+
+
 @pytest.mark.parametrize("loss, spec", LOSSES)
 def test_value_and_derivative_at_exact_zero_and_kinks(loss, spec):
     pts = np.array([0.0, -0.0] + list(KINKS[spec["kind"]]))

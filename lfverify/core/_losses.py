@@ -102,8 +102,8 @@ class SurrogateLoss(abc.ABC):
         value, derivative = self._value_and_derivative(work, right)
         return _unwrap(value.reshape(arr.shape)), _unwrap(derivative.reshape(arr.shape))
 
-    def _value_and_derivative(self, m: np.ndarray, right: bool,
-                              workspace: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def _value_and_derivative(self, m: np.ndarray, right: bool, workspace: np.ndarray | None = None,
+                              overwrite_m: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Package-internal hot path of the estimators: ``m`` is a float64 array of at least one dimension,
         already checked (no NaN); subclasses may override it with a fused computation.
 
@@ -111,7 +111,9 @@ class SurrogateLoss(abc.ABC):
         and the derivative are written into ``workspace[0]`` and ``workspace[1]`` (and returned), ``workspace[2]``
         is scratch.  The chunked estimators pass the same workspace for every chunk: a fresh (chunk x K)
         temporary costs more than the arithmetic done in it (page faults of the new allocation; measured in
-        benchmarks/bench_simulations.py).
+        benchmarks/bench_simulations.py).  With ``overwrite_m`` the caller gives up ``m`` (its values afterwards
+        are unspecified): it is the scratch, and ``workspace`` needs only 2 rows - one array of n numbers less at
+        the cost-sensitive fit's peak.  The results are the same bits either way.
         """
         if workspace is None:
             return self._value(m), self._derivative(m, right)
@@ -213,27 +215,29 @@ class TauDiscrepantLogisticLoss(SurrogateLoss):
         z = s * m
         return s * s * expit(z) * expit(-z) / self._log_base
 
-    def _value_and_derivative(self, m, right, workspace=None):
+    def _value_and_derivative(self, m, right, workspace=None, overwrite_m=False):
         # The estimators' hot path, in as few array passes as possible (no np.where or masked assignment, each
         # of which costs several arithmetic passes) and, given a workspace, with no (chunk x K) temporary.
         # With the active slope s (tau on the right piece, 1 on the left), z = s m and e = exp(-|z|) in (0, 1]:
         #   -|z| = min(-tau m, m)                                (either piece, since 0 < tau <= 1)
         #   phi  = (log1p(e) + max(-m, 0)) / ln b               (softplus(-z); max(-z, 0) = max(-m, 0))
         #   phi' = -(tau e  if on the right piece  else  1) / ((1 + e) ln b)
-        # and since tau e <= 1, the selection is max(tau e, 1{left piece}): exact in both branches.
+        # and since tau e <= 1, the selection is max(tau e, 1{left piece}): exact in both branches.  Everything
+        # read from m is read before e is written (e is m itself with overwrite_m).
         if workspace is None:
-            workspace = np.empty((3,) + m.shape)
-        value, grad, e = workspace[0], workspace[1], workspace[2]
+            workspace = np.empty((2 if overwrite_m else 3,) + m.shape)
+        value, grad = workspace[0], workspace[1]
+        e = m if overwrite_m else workspace[2]
         inv_ln = 1.0 / self._log_base
-        np.multiply(m, -self.tau, out=e)
-        np.minimum(e, m, out=e)
+        np.minimum(m, 0.0, out=grad)  # grad is scratch until it is computed below
+        left = (m < 0) if right else (m <= 0)  # at m = 0 the side decides the piece (the value is the same)
+        np.multiply(m, -self.tau, out=value)  # value is scratch until log1p below
+        np.minimum(value, m, out=e)
         np.exp(e, out=e)
         np.log1p(e, out=value)
-        np.minimum(m, 0.0, out=grad)  # grad is scratch until it is computed below
         value -= grad
         with np.errstate(over="ignore"):  # |m| > 1.2e308: softplus / ln b exceeds the largest double -> +inf
             value *= inv_ln
-        left = (m < 0) if right else (m <= 0)  # at m = 0 the side decides the piece (the value is the same)
         np.multiply(e, self.tau, out=grad)
         np.maximum(grad, left, out=grad)
         e += 1.0
