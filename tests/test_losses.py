@@ -369,37 +369,29 @@ def test_value_and_derivative_equals_separate_calls(loss, spec, side, m):
         assert np.all(np.abs(got[fin] - ref[fin]) <= 1e-15 * np.abs(ref[fin]) + TINY)
 
 
+@pytest.mark.parametrize("overwrite_m", [False, True])
 @pytest.mark.parametrize("side", ["left", "right"])
 @pytest.mark.parametrize("loss, spec", LOSSES)
 @given(m=margin_arrays)
-def test_workspace_gives_the_same_bits_as_fresh_arrays(loss, spec, side, m):
-    # Oracle: the same computation without a workspace.  The workspace is filled with NaN first, so a value
-    # that is read before it is written (stale scratch from an earlier chunk) shows up.
-    right = side == "right"
-    with np.errstate(all="ignore"):
-        v_ref, d_ref = loss._value_and_derivative(m, right)
-        workspace = np.full((3,) + m.shape, np.nan)
-        v, d = loss._value_and_derivative(m, right, workspace)
-    assert np.shares_memory(v, workspace[0]) and np.shares_memory(d, workspace[1])
-    np.testing.assert_array_equal(v, v_ref)
-    np.testing.assert_array_equal(d, d_ref)
-
-
-@pytest.mark.parametrize("side", ["left", "right"])
-@pytest.mark.parametrize("loss, spec", LOSSES)
-@given(m=margin_arrays)
-def test_overwriting_the_margins_gives_the_same_bits_with_two_workspace_rows(loss, spec, side, m):
-    # Oracle: the computation that leaves m alone.  With overwrite_m the workspace has 2 rows (filled with NaN
-    # first: a stale read shows up) and m is the scratch; the tau-logistic loss does write it (companion).
+def test_workspace_gives_the_same_bits_as_fresh_arrays(loss, spec, side, overwrite_m, m):
+    # Oracle: the same computation without a workspace, leaving m alone.  The workspace (3 rows; 2 with
+    # overwrite_m, where m is the scratch) is filled with NaN first, so a value that is read before it is written
+    # (stale scratch from an earlier chunk) shows up.  Companion: with overwrite_m the tau-logistic loss does
+    # write m (the array it saves), and without it m is left alone.
     right = side == "right"
     with np.errstate(all="ignore"):
         v_ref, d_ref = loss._value_and_derivative(m.copy(), right)
-        scratch = m.copy()
-        v, d = loss._value_and_derivative(scratch, right, np.full((2,) + m.shape, np.nan), overwrite_m=True)
+        workspace = np.full((2 if overwrite_m else 3,) + m.shape, np.nan)
+        margins = m.copy()
+        v, d = loss._value_and_derivative(margins, right, workspace, overwrite_m=overwrite_m)
+        scratch = np.exp(np.minimum(-getattr(loss, "tau", 1.0) * m, m))
+    assert np.shares_memory(v, workspace[0]) and np.shares_memory(d, workspace[1])
     np.testing.assert_array_equal(v, v_ref)
     np.testing.assert_array_equal(d, d_ref)
-    if spec["kind"] == "tau_logistic" and m.size and not np.array_equal(m, np.exp(np.minimum(-loss.tau * m, m))):
-        assert not np.array_equal(scratch, m)
+    if not overwrite_m:
+        np.testing.assert_array_equal(margins, m)
+    elif spec["kind"] == "tau_logistic" and not np.array_equal(scratch, m):
+        assert not np.array_equal(margins, m)
 
 
 @pytest.mark.parametrize("loss, spec", LOSSES)
