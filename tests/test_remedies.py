@@ -228,7 +228,8 @@ def test_the_folds_stacked_risk_is_the_sum_of_each_folds_weighted_risk(form, wei
 def test_the_folds_fitted_as_one_problem_are_each_folds_own_minimiser():
     """Oracle: each fold's own fit (:func:`_fit_at_weights` with weight 0 on its held-out rows, to gtol 1e-10): the
     joint fit at gtol 1e-6 stops with every fold's own gradient within 1e-6 (the joint gradient test covers each
-    fold's components), so each fold is within 1e-6 / (its risk's curvature) of its minimiser (measured 2.1e-6).  Companion: the joint fit from the same starts with max_iter = 1 is not within 1e-3 of them."""
+    fold's components), so each fold is within 1e-6 / (its risk's curvature) of its minimiser (measured 2.1e-6).
+    Companion: the joint fit from the same starts with max_iter = 1 is not within 1e-3 of them."""
     X, y, fold_of = _fold_problem(n=400, d=3)
     loss, weights = tau_logistic(1.0), (0.5, 0.5)
     starts = np.zeros((5, X.shape[1] + 1))

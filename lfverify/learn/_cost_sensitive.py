@@ -119,8 +119,9 @@ class WeightedSurrogateRisk:
         return risk
 
     def _set_data(self, loss, X, labels, weights, alpha, mask, sample_weight, fit_intercept):
-        # Two arrays of n elements are kept (the normalised weights and the sign of y), and each evaluation uses four
-        # more (the margins and the loss's workspace): the fit's peak memory, with no copy of X (issue 29).
+        # Two arrays of n elements are kept (the normalised weights and the sign of y), and each evaluation uses three
+        # more (the margins, which the loss then takes as its scratch, and its two workspace rows): the fit's peak
+        # memory, with no copy of X (issue 29).
         self.loss = loss
         self.X = X
         self._negative = np.asarray(labels) < 0

@@ -535,12 +535,12 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         initial theta - with weight 0 on the held-out rows instead of a copy of the fold's rows; an ERM start is
         refitted on the fold (for the cost-sensitive fit with weight 0 on the held-out rows: the linear SVM on the
         fold's rows alone, as a test checks; before, the folds started from the whole sample's SVM, which has seen
-        the held-out rows).  The cost-sensitive folds are fitted as one problem, the sum of their risks
-        (:func:`~lfverify.learn._cost_sensitive._fit_folds_at_weights`: one pass over X per evaluation for all K,
-        each fold held to the same gradient test as alone).  Returns an array of n scores - row i's is that of the
-        model whose fold held it out - and the list of the folds' parameters.  For memory (the fold path's peak was 2.4x ``LogisticRegression``'s at
-        n = 10,000, d = 100, against 1.4x without folds): the folds are drawn once into one label per row, the
-        scores fill one array, and a fold's rows are a mask.
+        the held-out rows).  Where X is large the cost-sensitive folds are fitted as one problem, the sum of their
+        risks (:func:`~lfverify.learn._cost_sensitive._fit_folds_at_weights`: one pass over X per evaluation for
+        all K, each fold held to the same gradient test as alone).  Returns an array of n scores - row i's is that
+        of the model whose fold held it out - and the list of the folds' parameters.  For memory (the fold path's
+        peak was 2.4x ``LogisticRegression``'s at n = 10,000, d = 100, against 1.4x without folds): the folds are
+        drawn once into one label per row, the scores fill one array, and a fold's rows are a mask.
         """
         minority = _minority_count(y_signed)
         if minority < 2:
@@ -556,14 +556,13 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         if self.objective == "cost-sensitive":
             # an ERM start is refitted with weight 0 on the held-out rows (the whole sample's has seen them)
             erm = isinstance(self.init, str) and self.init == "erm"
-            # (a start shared by every fold is a broadcast view, not K copies: at n = 10,000, d = 100 the fold
-            # path's peak is within 1 % of the memory target)
+            # (a start shared by every fold is a broadcast view, not K copies)
             starts = (np.array([erm_initial_parameters(X, y_signed, fit_intercept=bool(self.fit_intercept),
                                                        sample_weight=np.where(fold_of == k, 0.0,
                                                                               1.0 if weights is None else weights))
                                 for k in range(n_splits)]) if erm else
                       np.broadcast_to(np.asarray(theta0, dtype=np.float64), (n_splits, np.size(theta0))))
-            # the K fold fits as one problem (one pass over X per evaluation for all of them; _FoldRisks)
+            # the K fold fits, as one problem where X is large (one pass over X per evaluation for all; _FoldRisks)
             thetas = list(_fit_folds_at_weights(tau_logistic(tau), X, y_signed, class_weights, settings["C"], False,
                                                 int(self.max_iter), _FOLD_GTOL_FACTOR * gtol, starts, fold_of,
                                                 weights, bool(self.fit_intercept)))
