@@ -70,6 +70,18 @@ def bayes_level_weights(metric: LinearFractionalMetric, utility: float) -> tuple
     return 1.0 - delta, delta
 
 
+#: The risks' errors at a theta where the margins or the risk are not finite doubles (the optimizer's step).
+_NAN_MARGINS = "theta: the margins y theta^T x are not numbers (inf - inf); use a smaller theta"
+_OVERFLOW = ("theta: the weighted surrogate risk overflows (a margin is too large for the loss); use a smaller theta "
+             "or a larger penalty")
+
+
+def _penalty_mask(mask: np.ndarray, fit_intercept: bool) -> np.ndarray:
+    """The penalty's 0/1 weight of each coordinate of theta: ``mask`` over X's columns, and 0 for the intercept
+    parameter (never penalised) where there is one."""
+    return (np.append(mask, False) if fit_intercept else mask).astype(np.float64)
+
+
 class WeightedSurrogateRisk:
     """sum_i s_i w(y_i) phi(y_i f(x_i)) / sum_i s_i w(y_i) + (alpha / 2) ||theta_penalized||^2 and its gradient.
 
@@ -132,7 +144,7 @@ class WeightedSurrogateRisk:
         self._weights = sample_weights  # w_i / sum_j w_j
         self.alpha = alpha
         self.fit_intercept = fit_intercept
-        self._penalized = np.append(mask, False).astype(np.float64) if fit_intercept else mask.astype(np.float64)
+        self._penalized = _penalty_mask(mask, fit_intercept)
         self._d = X.shape[1]
         self.n_features = X.shape[1] + int(fit_intercept)  # the length of theta
 
@@ -157,7 +169,7 @@ class WeightedSurrogateRisk:
         np.negative(margins, out=margins, where=self._negative)  # y_i f(x_i)
         with np.errstate(over="ignore", invalid="ignore"):
             if np.isnan(margins).any():
-                raise ValueError("theta: the margins y theta^T x are not numbers (inf - inf); use a smaller theta")
+                raise ValueError(_NAN_MARGINS)
             # the margins are not needed after the loss: they are its scratch (one array of n less at the peak)
             phi, dphi = self.loss._value_and_derivative(margins, True, np.empty((2, margins.size)), overwrite_m=True)
             # np.vdot, not @: matmul of two vectors went through a threaded BLAS path that cost 1-6 ms per call at
@@ -170,8 +182,7 @@ class WeightedSurrogateRisk:
             if self.fit_intercept:
                 gradient = np.append(gradient, residual.sum())
         if not (math.isfinite(value) and np.isfinite(gradient).all()):
-            raise ValueError("theta: the weighted surrogate risk overflows (a margin is too large for the loss); "
-                             "use a smaller theta or a larger penalty")
+            raise ValueError(_OVERFLOW)
         shrunk = self._penalized * th
         return value + 0.5 * self.alpha * float(shrunk @ shrunk), gradient + self.alpha * shrunk
 
@@ -302,7 +313,7 @@ class _FoldRisks:
         sizes = counted.sum() - np.bincount(fold_of, weights=counted, minlength=n_folds)
         self._alpha = np.array([_penalty(C, float(size)) for size in sizes])
         mask = _penalized_columns(d, fit_intercept_column)
-        self._penalized = (np.append(mask, False) if fit_intercept else mask).astype(np.float64)
+        self._penalized = _penalty_mask(mask, fit_intercept)
         self.fit_intercept = fit_intercept
         self._d = d
         self.n_features = d + int(fit_intercept)
@@ -326,7 +337,7 @@ class _FoldRisks:
                 negative = self._negative[start:start + size, None]
                 np.negative(margins, out=margins, where=negative)  # y_i f_k(x_i)
                 if np.isnan(margins).any():
-                    raise ValueError("theta: the margins y theta^T x are not numbers (inf - inf); use a smaller theta")
+                    raise ValueError(_NAN_MARGINS)
                 phi, dphi = self.loss._value_and_derivative(margins, True, workspace[:2, :size], overwrite_m=True)
                 weight = workspace[3, :size]
                 np.not_equal(self._fold_of[start:start + size, None], self._folds, out=weight, casting="unsafe")
@@ -340,8 +351,7 @@ class _FoldRisks:
         if self.fit_intercept:
             gradient = np.concatenate([gradient, intercept_gradient[:, None]], axis=1)
         if not (math.isfinite(value) and np.isfinite(gradient).all()):
-            raise ValueError("theta: the weighted surrogate risk overflows (a margin is too large for the loss); "
-                             "use a smaller theta or a larger penalty")
+            raise ValueError(_OVERFLOW)
         shrunk = self._penalized * theta
         value += 0.5 * float(np.sum(self._alpha * np.einsum("kj,kj->k", shrunk, shrunk)))
         gradient += self._alpha[:, None] * shrunk
