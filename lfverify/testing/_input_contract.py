@@ -74,9 +74,8 @@ def _strided(arr: np.ndarray) -> np.ndarray:
 
 
 def _messy_csr(X: np.ndarray):
-    """X as a CSR matrix of X's dtype with unsorted column indices in every row, one explicit zero and one duplicate
-    entry (two entries that sum exactly to the value: halves of a dyadic float, or v - 1 and 1 for integers)."""
-    integer = X.dtype.kind in "iu"
+    """X as a CSR matrix of X's (float) dtype with unsorted column indices in every row, one explicit zero and one
+    duplicate entry (two halves of a dyadic value, which sum to it exactly)."""
     rows, cols, vals = [], [], []
     for i, row in enumerate(X):
         nonzero = [j for j in range(X.shape[1]) if row[j] != 0][::-1]  # reversed: unsorted indices
@@ -84,15 +83,14 @@ def _messy_csr(X: np.ndarray):
             rows.append(i)
             cols.append(j)
             vals.append(row[j])
-    if rows:  # split one entry into two duplicates that sum to it exactly
+    if rows:  # split one entry into two duplicates that sum to it (exact: halves of a dyadic value)
         rows.append(rows[0])
         cols.append(cols[0])
-        value = vals[0]
-        vals[0] = value - 1 if integer else value / 2
-        vals.append(value - vals[0])
+        vals[0] = vals[0] / 2
+        vals.append(vals[0])
     rows.append(0)  # an explicit zero in row 0 at a column that is otherwise empty, or next to an entry
     cols.append(0)
-    vals.append(0)
+    vals.append(0.0)
     order = np.argsort(np.array(rows), kind="stable")
     data = np.array(vals, dtype=X.dtype)[order]
     indices = np.array(cols, dtype=np.int32)[order]
