@@ -10,10 +10,11 @@ Hypothesis profiles, chosen by the environment variable LFVERIFY_HYPOTHESIS_PROF
 Claims (tests/claim_markers.py): every test names the registry claims or package contracts it checks with the
 ``claims`` marker; ``pytest --claim NAME`` runs the tests of one claim (its corrected statement's included).
 
-Data (tests/shared_files.py): the staged copy of the paper's data sets is found beside the repository and handed to
-lfverify through ``LFVERIFY_DATASETS`` (unless it is set already), so that the tests, and the commands they start,
-never reach the network; the data cache is a temporary folder and ``LFVERIFY_DATA_URL`` a closed local port, so a
-test that would download fails at once instead of filling the user's cache.
+Data (tests/shared_files.py): the staged copy of the paper's data sets is found in or above the repository and
+handed to lfverify through ``LFVERIFY_DATASETS`` (unless it is set already); without it (a user's clone, or
+``LFVERIFY_TEST_HIDE_SHARED=1``) the tests that need every data set are skipped with a reason.  ``LFVERIFY_DATA_URL``
+is the tests' own mirror of four small data sets on 127.0.0.1 and the data cache a temporary folder, so the tests,
+and the commands they start, never reach the network nor fill the user's cache.
 """
 
 import json

@@ -373,6 +373,7 @@ def test_bench_validate_options_reads_the_given_data_root(monkeypatch, tmp_path)
 
     roots = []
     monkeypatch.setattr(datasets, "available_datasets", lambda root=None: roots.append(root) or ["heart", "sonar"])
+    monkeypatch.setattr(datasets, "fetchable_datasets", lambda root=None: [])  # an offline copy, whatever the env
     options = validate_options(BenchOptions(data_root=str(tmp_path)))
     assert roots == [str(tmp_path)] and options.datasets == ("heart", "sonar")
     assert validate_options(BenchOptions(datasets=["sonar"])).datasets == ("sonar",)
@@ -430,6 +431,7 @@ def test_bench_validate_options_truth_table(monkeypatch, tmp_path):
     from lfverify.experiments._benchmark import BenchOptions, validate_options
 
     monkeypatch.setattr(datasets, "available_datasets", lambda root=None: ["heart"])
+    monkeypatch.setattr(datasets, "fetchable_datasets", lambda root=None: [])  # an offline copy, whatever the env
     for accepted in _ACCEPTED:
         assert validate_options(BenchOptions(**accepted)) == BenchOptions(**{**accepted, "datasets": ("heart",)})
     for refused, message in _REFUSED:
@@ -455,6 +457,8 @@ def test_bench_curve_sections_pass_their_labels_to_every_step(monkeypatch, tmp_p
     import lfverify.experiments._markdown as report
 
     monkeypatch.setattr(datasets, "available_datasets", lambda root=None: ["heart"])
+    monkeypatch.setattr(datasets, "fetchable_datasets", lambda root=None: [])  # an offline copy, whatever the env
+    monkeypatch.setattr(command, "ensure_datasets", lambda *a, **k: None)
     record = {"dataset": "heart", "planted": True}
     monkeypatch.setattr(command, "run_cells", lambda cells, out, **k: {c: record for c in cells})
     monkeypatch.setattr(command, "load_timings", lambda out, cells: {})

@@ -15,7 +15,7 @@ import lfverify.experiments._comparison as comparison
 from lfverify.experiments._comparison import (collect_fit_time_ratios, compare_targets, format_ratio,
                                                  markdown_compare_table, median_ratios)
 
-from shared_files import DATA_ROOT, needs_data
+from shared_files import SMALL_DATA_ROOT
 import pytest
 
 pytestmark = pytest.mark.claims("package:estimator", "package:benchmark-machinery")
@@ -117,7 +117,6 @@ def test_compare_targets_row_counts_the_timed_data_sets():
     assert text.endswith("|---|---|---|---|---|---|---|---|\n" + row + "\n")
 
 
-@needs_data
 def test_reused_baselines_are_charged_their_whole_fit_for_the_second_metric(monkeypatch):
     """Plug-in is fitted once per trial (F_1) and re-selected for Jaccard; a standalone Jaccard fit would cost the
     whole fit, so the Jaccard time includes it.  Spy: the F_1 fit's own duration."""
@@ -137,7 +136,7 @@ def test_reused_baselines_are_charged_their_whole_fit_for_the_second_metric(monk
         return result
 
     monkeypatch.setattr(PlugInClassifier, "fit", timed_fit)
-    record = run_trial(load_dataset("heart", root=DATA_ROOT), 0,
+    record = run_trial(load_dataset("heart", root=SMALL_DATA_ROOT), 0,
                        ProtocolConfig(methods=("Plug-in", "LogReg", "Cost-sensitive")), seed=0)
     assert len(durations) == 1  # fitted once
     assert record["timing"]["jaccard"]["Plug-in"] >= durations[0] - 1e-4  # rounded to 0.1 ms
@@ -145,7 +144,6 @@ def test_reused_baselines_are_charged_their_whole_fit_for_the_second_metric(monk
     assert set(record["results"]["f1"]) == {"Plug-in", "LogReg", "Cost-sensitive"}
 
 
-@needs_data
 def test_remedies_in_the_protocol_are_the_estimators_options(monkeypatch):
     """Spy on LinearFractionalClassifier: each remedy column fits it once per metric on the whole training set with
     its options (REMEDY_METHODS), the paper's tau and max_iter for the surrogate utility, and a SeedSequence
@@ -163,7 +161,7 @@ def test_remedies_in_the_protocol_are_the_estimators_options(monkeypatch):
 
     monkeypatch.setattr(estimator.LinearFractionalClassifier, "fit", spy)
     config = ProtocolConfig(methods=("U-BFGS+refit", "Cost-sensitive", "Cost-sensitive+CV"), max_iter=7)
-    record = run_trial(load_dataset("heart", root=DATA_ROOT), 0, config, seed=0)
+    record = run_trial(load_dataset("heart", root=SMALL_DATA_ROOT), 0, config, seed=0)
     assert len(seen) == 6 and all(n == record["n_train"] for _, n in seen)
     by_metric = {(p["metric"], p["objective"], p["threshold_cv"]): p for p, _ in seen}
     refit = by_metric[("f1", "surrogate-utility", None)]
@@ -190,7 +188,7 @@ def test_the_remedies_options_are_part_of_the_fingerprint(monkeypatch):
     from lfverify.experiments._benchmark import BenchOptions, build_cells
     from lfverify.experiments._runner import fingerprint
 
-    options = BenchOptions(datasets=("heart",), experiments=("compare", "table"), trials=1, data_root=DATA_ROOT)
+    options = BenchOptions(datasets=("heart",), experiments=("compare", "table"), trials=1, data_root=SMALL_DATA_ROOT)
     before = {kind: fingerprint(cells[0].settings_dict) for kind, cells in build_cells(options).items()}
     changed = {**protocol.REMEDY_METHODS, "Cost-sensitive": {**protocol.REMEDY_METHODS["Cost-sensitive"], "C": 2.0}}
     monkeypatch.setattr(protocol, "REMEDY_METHODS", changed)
@@ -198,14 +196,13 @@ def test_the_remedies_options_are_part_of_the_fingerprint(monkeypatch):
     assert after["compare"] != before["compare"] and after["table"] == before["table"]
 
 
-@needs_data
 def test_bench_compare_command_writes_the_comparison(tmp_path):
     from lfverify.app._cli import main
 
     out = tmp_path / "cmp"
     code = main(["bench", "--out", str(out), "--datasets", "heart", "--experiments", "compare", "--trials", "2",
                  "--compare-methods", "U-BFGS,Cost-sensitive,Tuned-threshold,LogReg", "--max-iter", "5",
-                 "--serial", "--no-figures", "--data-root", str(DATA_ROOT)])
+                 "--serial", "--no-figures", "--data-root", str(SMALL_DATA_ROOT)])
     assert code == 0
     text = (out / "paper_benchmark.md").read_text()
     assert "## Which estimator?" in text and "| heart (2) |" in text and "### Targets of the remedies" in text
@@ -218,7 +215,7 @@ def test_bench_compare_command_writes_the_comparison(tmp_path):
     assert "table" not in summary  # compare alone runs nothing else
     # LogReg is the time base: a compare run without it is refused before any work
     assert main(["bench", "--out", str(tmp_path / "x"), "--datasets", "heart", "--experiments", "compare",
-                 "--compare-methods", "U-BFGS,Cost-sensitive", "--data-root", str(DATA_ROOT)]) == 2
+                 "--compare-methods", "U-BFGS,Cost-sensitive", "--data-root", str(SMALL_DATA_ROOT)]) == 2
     assert not (tmp_path / "x").exists()
 
 

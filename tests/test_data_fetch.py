@@ -1,20 +1,18 @@
-"""The data fetcher (lfverify/learn/_fetch.py, ``lfverify data``): files served by a local HTTP server on 127.0.0.1
-stand in for the network.
+"""The data fetcher (lfverify/learn/_fetch.py, ``lfverify data``): the tests' own mirror (tests/data/mirror, four
+small data sets of the staged copy, byte for byte) served by a local HTTP server on 127.0.0.1 stands in for the
+network, so these tests run on any clone.
 
-Oracles: the staged copy's bytes and PROVENANCE.tsv's sha256 (computed here with hashlib); the documented one-line
-messages (the reason and how to get the data otherwise); the cache folder's listing after a failure, which must hold
-only complete, checked files (no temporary or partial file).  Each failure is planted in the server: a corrupted body,
-a 404, an answer slower than the timeout, a body shorter than its Content-Length, and a cache that cannot be
-created.
+Oracles: the shipped registry's sha256 (the mirror's bytes hashed here with hashlib; the staged copy's
+PROVENANCE.tsv where it is present); the documented one-line messages (the reason and how to get the data
+otherwise); the cache folder's listing after a failure, which must hold only complete, checked files (no temporary
+or partial file).  Each failure is planted in the server: a corrupted body, a 404, an answer slower than the
+timeout, a body shorter than its Content-Length, and a cache that cannot be created.
 """
 
 from __future__ import annotations
 
 import hashlib
-import http.server
 import importlib.util
-import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -22,53 +20,19 @@ import pytest
 import lfverify.app._cli as cli
 import lfverify.learn._datasets as D
 import lfverify.learn._fetch as F
-from shared_files import DATA_ROOT, needs_data
+from shared_files import DATA_ROOT, MIRROR_DATASETS, TEST_MIRROR, needs_data, serve_mirror
 
-pytestmark = [pytest.mark.claims("package:data-sets"), needs_data]
+pytestmark = pytest.mark.claims("package:data-sets")
 
 REPO = Path(__file__).resolve().parents[1]
 NAME = "fourclass"  # the smallest data set: two files, 47 kB
 
 
-class _Handler(http.server.BaseHTTPRequestHandler):
-    """Serves ``server.root`` with the layout ``<dataset>/<file>``; ``server.fault`` plants one failure."""
-
-    def log_message(self, *args):  # quiet
-        pass
-
-    def do_GET(self):  # noqa: N802 (http.server's name)
-        fault, root = self.server.fault, self.server.root
-        self.server.requests.append(self.path)
-        path = root / self.path.lstrip("/")
-        if fault == "404" or not path.is_file():
-            self.send_error(404, "Not Found")
-            return
-        body = path.read_bytes()
-        if fault == "corrupt":
-            body = body[:-1] + bytes([body[-1] ^ 1])
-        if fault == "slow":
-            time.sleep(1.5)
-        self.send_response(200)
-        self.send_header("Content-Type", "application/octet-stream")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        if fault == "partial":
-            self.wfile.write(body[: len(body) // 2])
-            self.wfile.flush()
-            self.close_connection = True
-            return
-        self.wfile.write(body)
-
-
 @pytest.fixture
 def server(tmp_path, monkeypatch):
-    """A mirror of the staged copy on 127.0.0.1 (``$LFVERIFY_DATA_URL``) and an empty cache
-    (``$LFVERIFY_DATA_CACHE``); ``$LFVERIFY_DATASETS`` unset, so the cache is the data location."""
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    httpd.root, httpd.fault, httpd.requests = DATA_ROOT, None, []
-    httpd.daemon_threads = True
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
+    """The tests' mirror on 127.0.0.1 (``$LFVERIFY_DATA_URL``) and an empty cache (``$LFVERIFY_DATA_CACHE``);
+    ``$LFVERIFY_DATASETS`` unset, so the cache is the data location."""
+    httpd = serve_mirror(TEST_MIRROR)
     monkeypatch.delenv(D.DATASETS_ENV_VARIABLE, raising=False)
     monkeypatch.setenv(F.DATA_URL_ENV_VARIABLE, f"http://127.0.0.1:{httpd.server_address[1]}/")
     monkeypatch.setenv(F.DATA_CACHE_ENV_VARIABLE, str(tmp_path / "cache"))
@@ -86,6 +50,19 @@ def _sha256(path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
+def test_the_mirror_holds_the_registrys_files():
+    """Oracle: hashlib over the committed mirror against the shipped registry's sha256 and sizes; every file of
+    heart and fourclass, and each file breast-cancer and diabetes load from, is there."""
+    entries = [e for e in F.SOURCE_FILES if e.dataset in ("heart", NAME)]
+    entries += [e for name in MIRROR_DATASETS for e in D.dataset_files(name) if e not in entries]
+    assert sorted(str(p.relative_to(TEST_MIRROR)) for p in TEST_MIRROR.rglob("*") if p.is_file()
+                  and p.parent != TEST_MIRROR) == sorted(e.relative for e in entries)
+    for entry in entries:
+        assert _sha256(TEST_MIRROR / entry.relative) == entry.sha256
+        assert (TEST_MIRROR / entry.relative).stat().st_size == entry.size
+
+
+@needs_data
 def test_the_shipped_registry_is_provenance_tsv():
     """Oracle: the staged copy's PROVENANCE.tsv, read here with the generator's own columns."""
     spec = importlib.util.spec_from_file_location("make_data_registry", REPO / "tools" / "make_data_registry.py")
@@ -116,7 +93,7 @@ def test_fetch_from_the_mirror_then_load_on_demand(server, tmp_path, capsys):
     capsys.readouterr()
     cached = D.load_dataset("heart")  # not fetched yet: load_dataset downloads it
     assert [r.rsplit("/", 1)[-1] for r in server.requests] == ["heart_scale"]
-    offline = D.load_dataset("heart", root=DATA_ROOT)
+    offline = D.load_dataset("heart", root=TEST_MIRROR)
     assert (cached.X == offline.X).all() and (cached.y == offline.y).all()
 
 
@@ -178,11 +155,11 @@ def test_an_unwritable_cache_is_one_line(server, tmp_path, monkeypatch, capsys):
 
 
 def test_an_offline_copy_is_checked_not_written(server, tmp_path, capsys):
-    """Oracle: a copy of two staged files, one altered by hand; nothing is downloaded for an offline copy."""
+    """Oracle: a copy of the mirror's two files, one altered by hand; nothing is downloaded for an offline copy."""
     copy = tmp_path / "copy" / NAME
     copy.mkdir(parents=True)
     for entry in D.dataset_files(NAME, all_files=True):
-        (copy / entry.file).write_bytes((DATA_ROOT / entry.relative).read_bytes())
+        (copy / entry.file).write_bytes((TEST_MIRROR / entry.relative).read_bytes())
     assert cli.main(["data", "fetch", NAME, "--quiet", "--data-root", str(tmp_path / "copy")]) == 0
     assert "(the offline copy --data-root names)" in capsys.readouterr().out
     (copy / "fourclass.txt").write_bytes(b"changed")

@@ -11,6 +11,7 @@ import csv
 import dataclasses
 import functools
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -18,9 +19,15 @@ import numpy as np
 import pytest
 
 import lfverify.learn._datasets as D
-from shared_files import DATA_ROOT as ROOT, needs_data
+from shared_files import DATA_ROOT, SMALL_DATA_ROOT, TEST_CACHE, needs_data, needs_datasets
 
 pytestmark = pytest.mark.claims("package:data-sets", "Table 3")
+ROOT = SMALL_DATA_ROOT  # an offline copy holding at least the tests' mirror's data sets (heart, fourclass, ...)
+
+
+def _each(names):
+    """The parameters ``names``, each skipped where neither the staged copy nor the tests' mirror holds it."""
+    return [pytest.param(name, marks=needs_datasets(name)) for name in names]
 
 
 @functools.lru_cache(maxsize=None)
@@ -71,8 +78,7 @@ def test_every_manifest_dataset_is_available():
     assert D.available_datasets() == list(MANIFEST)  # Table 3's order, then fourclass and madelon
 
 
-@needs_data
-@pytest.mark.parametrize("name", list(MANIFEST))
+@pytest.mark.parametrize("name", _each(MANIFEST))
 def test_every_staged_dataset_matches_the_manifest(name):
     d, n, positives = MANIFEST[name]
     ds = _loaded(name)
@@ -87,11 +93,10 @@ def test_every_staged_dataset_matches_the_manifest(name):
     constant = low == high
     assert np.all(low == 0.0)
     assert np.all(high[~constant] == 1.0) and np.all(high[constant] == 0.0)
-    assert str(ROOT) in ds.source
+    assert str(DATA_ROOT or TEST_CACHE) in ds.source  # the offline copy, or the cache the mirror's copy went to
 
 
-@needs_data
-@pytest.mark.parametrize("name", sorted(set(MANIFEST) & set(PAPER_TABLE_3) - {"sonar", "w8a"}))
+@pytest.mark.parametrize("name", _each(sorted(set(MANIFEST) & set(PAPER_TABLE_3) - {"sonar", "w8a"})))
 def test_staged_dataset_reproduces_table_3(name):
     d, n, prior = PAPER_TABLE_3[name]
     ds = _loaded(name)
@@ -118,13 +123,13 @@ def test_tables_hold_the_paper_and_the_staged_values():
         assert abs(D.STAGED_DATASETS[name][2] - positives / n) <= 5e-5
 
 
-@needs_data
 @pytest.mark.parametrize("name, other_file, positive_label", [
-    ("diabetes", "diabetes/pima-indians-diabetes.csv", 0),       # UCI class 0 = LIBSVM +1
-    ("german.numer", "german.numer/SGML_german.csv", 2),
-    ("breast-cancer", "breast-cancer/SGML_breast-cancer.csv", 2),  # keeps the ID column, like the paper
-    ("sonar", "sonar/sonar.csv", "R"),                             # text labels
-    ("fourclass", "fourclass/fourclass.txt", None),               # svmlight with {0, 1} labels
+    pytest.param("diabetes", "diabetes/pima-indians-diabetes.csv", 0, marks=needs_data),  # UCI class 0 = LIBSVM +1
+    pytest.param("german.numer", "german.numer/SGML_german.csv", 2, marks=needs_data),
+    pytest.param("breast-cancer", "breast-cancer/SGML_breast-cancer.csv", 2,  # keeps the ID column, like the paper
+                 marks=needs_data),
+    pytest.param("sonar", "sonar/sonar.csv", "R", marks=needs_data),  # text labels
+    ("fourclass", "fourclass/fourclass.txt", None),  # svmlight with {0, 1} labels (both files in the tests' mirror)
     ("heart", "heart/heart.txt", None),
 ])
 def test_scaling_and_labels_agree_with_an_independent_copy(name, other_file, positive_label):
@@ -173,7 +178,6 @@ def _copy_heart(tmp_path, *, provenance=True):
     return root
 
 
-@needs_data
 def test_a_faithful_copy_loads_with_or_without_provenance(tmp_path):
     original = D.load_dataset("heart")
     for provenance in (True, False):
@@ -183,7 +187,6 @@ def test_a_faithful_copy_loads_with_or_without_provenance(tmp_path):
         np.testing.assert_array_equal(copy.X, original.X)
 
 
-@needs_data
 def test_a_tampered_copy_fails_the_checksum(tmp_path):
     root = _copy_heart(tmp_path)
     path = root / "heart" / "heart_scale"
@@ -194,7 +197,6 @@ def test_a_tampered_copy_fails_the_checksum(tmp_path):
         D.load_dataset("heart", root=root)
 
 
-@needs_data
 def test_a_provenance_table_that_disagrees_with_the_pinned_checksum_is_an_error(tmp_path):
     root = _copy_heart(tmp_path)
     table = (root / "PROVENANCE.tsv").read_text().replace("5defa0a4c4c5bdaf", "0000000000000000")
@@ -203,7 +205,6 @@ def test_a_provenance_table_that_disagrees_with_the_pinned_checksum_is_an_error(
         D.load_dataset("heart", root=root)
 
 
-@needs_data
 def test_a_file_changed_in_place_with_its_mtime_restored_is_refused_in_the_same_process(tmp_path):
     root = _copy_heart(tmp_path)
     D.load_dataset("heart", root=root)
@@ -234,7 +235,6 @@ def test_cod_rna_is_known_but_not_available():
         D.load_dataset("cod-rna", root=".")
 
 
-@needs_data
 def test_a_missing_file_is_named(tmp_path):
     root = _copy_heart(tmp_path)
     assert "adult" not in D.available_datasets(root=root)
@@ -242,7 +242,6 @@ def test_a_missing_file_is_named(tmp_path):
         D.load_dataset("adult", root=root)
 
 
-@needs_data
 def test_a_loaded_set_that_does_not_match_the_manifest_is_an_error(monkeypatch):
     wrong = dataclasses.replace(D.DATASET_SPECS["heart"], staged_positives=121)  # planted wrong count
     monkeypatch.setattr(D, "_spec", lambda name: wrong)
@@ -293,6 +292,21 @@ def test_the_package_holds_no_machine_path():
         text = path.read_text()
         assert "/work/" not in text, path
         assert '"shared" / "datasets"' not in text, path
+
+
+def _machine_folders(text: str) -> list[str]:
+    """The quoted absolute folders of this workplace (``"/work..."``) in ``text``."""
+    return re.findall(r"""["'](/work\b[^"']*)["']""", text)
+
+
+def test_the_tests_hold_no_machine_path():
+    """Oracle: the tests' source text: the shared inputs are found relative to the repository (tests/shared_files.py)
+    or through $LFVERIFY_DATASETS, never through an absolute folder of this machine (as the old quoted fallback
+    did); the companion plants that fallback's line."""
+    assert _machine_folders('    fallback = Path("/work") / relative') == ["/work"]
+    this_file = Path(__file__).resolve()  # it names the folder only to look for it
+    for path in this_file.parent.rglob("*.py"):
+        assert path == this_file or _machine_folders(path.read_text(encoding="utf-8")) == [], path
 
 
 def test_a_missing_file_of_the_cache_is_refused_without_download(tmp_path, monkeypatch):

@@ -5,7 +5,6 @@ import re
 from lfverify.learn._estimator import ERM_REGULARIZATION, hinge_erm_svm
 
 from benchmark_scripts import load_benchmark_script
-from shared_files import needs_data
 import pytest
 
 pytestmark = pytest.mark.claims("package:benchmark-machinery", "package:estimator")
@@ -20,7 +19,6 @@ def test_the_chosen_reading_is_what_the_library_fits():
     assert hinge_erm_svm().C == sum_form(300) == sum_form(30_000) == 100.0
 
 
-@needs_data
 def test_script_writes_a_table_with_every_reading(tmp_path, capsys):
     script = load_benchmark_script("erm_regularization_readings")
     out = tmp_path / "erm.md"

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from benchmark_scripts import load_benchmark_script
-from shared_files import DATA_ROOT, needs_data
+from shared_files import SMALL_DATA_ROOT, needs_data
 
 import lfverify.app._cli as cli
 import lfverify.core._losses as L
@@ -147,14 +147,13 @@ def test_a_record_damaged_after_it_was_checked_is_refused_with_the_fixing_comman
         _simulate(out)
 
 
-@needs_data
 def test_damaged_benchmark_records_are_named_set_aside_and_recomputed(tmp_path, capsys):
     from lfverify.experiments._runner import Cell, record_path, run_cells
 
     settings = {"metrics": ["f1"], "methods": ["ERM", "Plug-in"], "max_iter": 3, "learning_rates": [0.1], "seed": 0}
     key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in settings.items()))
     cells = [Cell("table", "heart", "default", t, key) for t in range(5)]
-    run_cells(cells, tmp_path, jobs=1, data_root=DATA_ROOT, progress=False)
+    run_cells(cells, tmp_path, jobs=1, data_root=SMALL_DATA_ROOT, progress=False)
     original = {c: record_path(tmp_path, c).read_bytes() for c in cells}
     paths = [record_path(tmp_path, c) for c in cells]
     record = json.loads(original[cells[0]])
@@ -170,7 +169,7 @@ def test_damaged_benchmark_records_are_named_set_aside_and_recomputed(tmp_path, 
     del record["sha256"]
     record["version"] = 2  # written before the hash: checked, then sealed in place
     paths[4].write_text(json.dumps(record))
-    found = run_cells(cells, tmp_path, jobs=1, data_root=DATA_ROOT, progress=False)
+    found = run_cells(cells, tmp_path, jobs=1, data_root=SMALL_DATA_ROOT, progress=False)
     assert {c: record_path(tmp_path, c).read_bytes() for c in cells} == original
     assert set(found) == set(cells)
     err = capsys.readouterr().err
@@ -293,8 +292,6 @@ def _no_work(monkeypatch):
                                      ["bench", "--quick", "--serial"], ["verify", "--serial"]])
 def test_an_output_folder_that_cannot_be_written_is_refused_before_any_work(command, read_only_folder, tmp_path,
                                                                             monkeypatch, capsys):
-    if command[0] == "bench" and DATA_ROOT is None:
-        pytest.skip("the staged data sets (shared/datasets) are not available")
     folder, mechanism = read_only_folder
     _no_work(monkeypatch)
     a_file = tmp_path / "a-file"

@@ -14,7 +14,7 @@ import re
 import numpy as np
 import pytest
 from scipy import stats
-from shared_files import DATA_ROOT, PAPER_TEX, needs_data, needs_tex
+from shared_files import PAPER_TEX, SMALL_DATA_ROOT, needs_tex
 
 import lfverify.paper._tables as paper_values
 from lfverify.core._seeding import child
@@ -651,11 +651,9 @@ def test_split_indices_sizes_and_both_classes():
 # ---------------------------------------------------------------------- the protocol on real data
 @pytest.fixture(scope="module")
 def heart():
-    if DATA_ROOT is None:
-        pytest.skip("the staged data sets (shared/datasets) are not available")
     from lfverify.learn._datasets import load_dataset
 
-    return load_dataset("heart", root=DATA_ROOT)
+    return load_dataset("heart", root=SMALL_DATA_ROOT)
 
 
 FAST = ProtocolConfig(methods=("U-GD", "U-BFGS", "ERM"), max_iter=10, learning_rates=(10.0, 1e-3))
@@ -728,11 +726,10 @@ def _cells(trials=2, **extra):
     return [Cell("table", "heart", "default", t, key) for t in range(trials)]
 
 
-@needs_data
 def test_same_numbers_whatever_the_number_of_workers(tmp_path):
     cells = _cells(trials=2)
-    one = run_cells(cells, tmp_path / "one", jobs=1, data_root=DATA_ROOT, progress=False)
-    two = run_cells(cells, tmp_path / "two", jobs=2, data_root=DATA_ROOT, progress=False)
+    one = run_cells(cells, tmp_path / "one", jobs=1, data_root=SMALL_DATA_ROOT, progress=False)
+    two = run_cells(cells, tmp_path / "two", jobs=2, data_root=SMALL_DATA_ROOT, progress=False)
 
     def numbers(records):
         return {c.trial: {m: r["test"] for m, r in records[c]["results"]["f1"].items()} for c in cells}
@@ -744,7 +741,6 @@ def _record_bytes(out):
     return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted((out / "records").rglob("*.json"))}
 
 
-@needs_data
 def test_records_are_byte_identical_on_every_executor(tmp_path):
     """Serial, 2 spawned processes and a real Dask LocalCluster of 2 processes write the same record files, byte
     for byte (timings go to their own files; every cell runs with one BLAS thread)."""
@@ -758,7 +754,7 @@ def test_records_are_byte_identical_on_every_executor(tmp_path):
     outputs = {}
     for name, executor in (("serial", SerialExecutor()), ("processes", ProcessExecutor(2)),
                            ("dask", DaskExecutor(n_workers=2))):
-        run_cells(cells, tmp_path / name, executor=executor, data_root=DATA_ROOT, progress=False)
+        run_cells(cells, tmp_path / name, executor=executor, data_root=SMALL_DATA_ROOT, progress=False)
         outputs[name] = _record_bytes(tmp_path / name)
     assert len(outputs["serial"]) == 3
     assert outputs["processes"] == outputs["serial"] and outputs["dask"] == outputs["serial"]
@@ -770,7 +766,6 @@ def test_records_are_byte_identical_on_every_executor(tmp_path):
         assert "seconds" not in outputs["serial"][f"records/table/heart/default/trial-{cell.trial:03d}.json"].decode()
 
 
-@needs_data
 def test_bench_executor_options_reach_the_runner(tmp_path, monkeypatch):
     """--serial, --workers N, --jobs N, --dask-local N and --dask ADDRESS each select their executor."""
     from lfverify.app._bench_command import options_from_args
@@ -798,25 +793,23 @@ def test_bench_executor_options_reach_the_runner(tmp_path, monkeypatch):
         build_parser().parse_args(["bench", "--out", "x", "--serial", "--jobs", "2"])
 
 
-@needs_data
 def test_resume_skips_finished_trials_and_refuses_other_settings(tmp_path, monkeypatch):
     import lfverify.experiments._runner as runner
 
     cells = _cells(trials=2)
-    run_cells(cells[:1], tmp_path, jobs=1, data_root=DATA_ROOT, progress=False)  # an "interrupted" run
+    run_cells(cells[:1], tmp_path, jobs=1, data_root=SMALL_DATA_ROOT, progress=False)  # an "interrupted" run
     path = record_path(tmp_path, cells[0])
     assert json.loads(path.read_text())["fingerprint"] == fingerprint(cells[0].settings_dict)
     calls = []
     original = runner._run_cell
     monkeypatch.setattr(runner, "_run_cell", lambda cell, root: calls.append(cell.trial) or original(cell, root))
-    records = run_cells(cells, tmp_path, jobs=1, data_root=DATA_ROOT, progress=False)
+    records = run_cells(cells, tmp_path, jobs=1, data_root=SMALL_DATA_ROOT, progress=False)
     assert calls == [1] and set(records) == set(cells)  # only the missing trial ran
     assert not list(tmp_path.rglob("*.tmp"))
     with pytest.raises(ValueError, match="other settings"):
         load_records(tmp_path, _cells(trials=1, max_iter=6)[:1])
 
 
-@needs_data
 def test_an_interruption_keeps_the_finished_records(tmp_path, monkeypatch):
     import lfverify.experiments._runner as runner
 
@@ -830,13 +823,12 @@ def test_an_interruption_keeps_the_finished_records(tmp_path, monkeypatch):
 
     monkeypatch.setattr(runner, "_run_cell", failing)
     with pytest.raises(KeyboardInterrupt):
-        run_cells(cells, tmp_path, jobs=1, data_root=DATA_ROOT, progress=False)
+        run_cells(cells, tmp_path, jobs=1, data_root=SMALL_DATA_ROOT, progress=False)
     assert record_path(tmp_path, cells[0]).exists() and not record_path(tmp_path, cells[1]).exists()
     assert not list(tmp_path.rglob("*.tmp"))
 
 
 # ---------------------------------------------------------------------- the command
-@needs_data
 def test_a_trial_loads_its_data_set_from_the_given_root(monkeypatch):
     """Spy on the loader a trial uses: the data set's name and the runner's ``data_root`` both reach
     :func:`lfverify.learn._datasets.load_dataset` (an explicit root is not replaced by the default search).
@@ -857,11 +849,11 @@ def test_bench_command_writes_the_report(tmp_path):
     out = tmp_path / "bench"
     code = main(["bench", "--out", str(out), "--datasets", "heart", "--trials", "2", "--methods", "U-BFGS,ERM",
                  "--experiments", "table,convergence,tau", "--taus", "0.3,0.9", "--max-iter", "5",
-                 "--convergence-iter", "6", "--jobs", "1", "--data-root", str(DATA_ROOT)])
+                 "--convergence-iter", "6", "--jobs", "1", "--data-root", str(SMALL_DATA_ROOT)])
     assert code == 0
     text = (out / "paper_benchmark.md").read_text()
     assert "| heart (2) |" in text and "0.802 (99)*" in text  # the paper's U-BFGS cell for heart, F_1
-    assert f"Command: `lfverify bench --out {out} --convergence-iter 6 --data-root {DATA_ROOT}" in text
+    assert f"Command: `lfverify bench --out {out} --convergence-iter 6 --data-root {SMALL_DATA_ROOT}" in text
     assert "U-BFGS reaches its final surrogate utility" in text
     summary = json.loads((out / "summary.json").read_text())
     assert set(summary["table"]["f1"]["heart"]) == {"U-BFGS", "ERM"}
@@ -881,7 +873,7 @@ def test_bench_command_writes_the_report(tmp_path):
 def test_bench_command_rejects_bad_input(tmp_path, capsys, argv, message):
     from lfverify.app._cli import main
 
-    extra = [] if DATA_ROOT is None else ["--data-root", str(DATA_ROOT)]
+    extra = ["--data-root", str(SMALL_DATA_ROOT)]
     assert main(["bench", "--out", str(tmp_path), *extra, *argv]) == 2
     assert re.search(message, capsys.readouterr().err)
     assert not (tmp_path / "paper_benchmark.md").exists()

@@ -143,5 +143,6 @@ def test_validate_options_fills_in_every_available_data_set(monkeypatch):
     from lfverify.experiments._benchmark import BenchOptions, validate_options
 
     monkeypatch.setattr(datasets, "available_datasets", lambda root=None: ["a", "b"])
+    monkeypatch.setattr(datasets, "fetchable_datasets", lambda root=None: [])  # an offline copy, whatever the env
     assert validate_options(BenchOptions()).datasets == ("a", "b")
     assert validate_options(BenchOptions(datasets=["b"])).datasets == ("b",)

@@ -140,6 +140,8 @@ def test_full_mode_runs_the_full_studies_and_the_paper_protocol(monkeypatch, tmp
         return report.write_text_atomically(opts.out / "paper_benchmark.md", "# bench\n")
 
     monkeypatch.setattr(report, "run_benchmark", fake_benchmark)
+    monkeypatch.setattr(report, "ensure_datasets", lambda *a, **k: None)  # no data location is read
+    monkeypatch.setattr(report, "available_datasets", lambda **k: [])
     from lfverify.parallel._executors import SerialExecutor
 
     where = SerialExecutor()
@@ -306,6 +308,7 @@ def test_benchmark_data_set_failure_is_an_error(monkeypatch, tmp_path, capsys):
         raise FileNotFoundError("planted")
 
     monkeypatch.setattr(report, "available_datasets", broken)
+    monkeypatch.setattr(report, "ensure_datasets", lambda *a, **k: None)  # the data location is not read
     results, markdown, figures = report._run_benchmark("quick", tmp_path, None, False, lambda text: None)
     assert (markdown, figures) == ("", [])
     assert list(results) == ["datasets", "table", "convergence", "sample-complexity", "tau"]
@@ -329,6 +332,7 @@ def test_benchmark_options_name_the_verify_command_and_a_failure_marks_every_exp
         raise RuntimeError("planted")
 
     monkeypatch.setattr(report, "available_datasets", lambda **k: [])
+    monkeypatch.setattr(report, "ensure_datasets", lambda *a, **k: None)
     monkeypatch.setattr(report, "run_benchmark", failing_benchmark)
     for mode in ("quick", "full"):
         results, markdown, figures = report._run_benchmark(mode, tmp_path, SerialExecutor(), False, lambda t: None)
@@ -420,6 +424,7 @@ def test_a_finished_benchmark_is_judged_experiment_by_experiment_against_the_rec
         return options.out / "BENCHMARK.md"
 
     monkeypatch.setattr(report, "available_datasets", lambda **k: [])
+    monkeypatch.setattr(report, "ensure_datasets", lambda *a, **k: None)
     monkeypatch.setattr(report, "run_benchmark", finished_benchmark)
     results, markdown, figures = report._run_benchmark("quick", tmp_path, SerialExecutor(), False, lambda t: None)
     assert (markdown, figures) == ("# planted\n", [])
