@@ -46,6 +46,11 @@ nitpicky = True
 # MyST: GitHub-style anchors for headings down to ###, so that links such as ``testing.md#mutation-testing`` work
 # in the site as on GitHub.
 myst_heading_anchors = 3
+# The statements (proofs/*.md) write their mathematics as GitHub does: $...$ inline, $$...$$ displayed (also inside
+# a paragraph).  MathJax renders it in the browser; nothing is fetched at build time.  A dollar followed or preceded
+# by a space is not math (MyST's rule), so shell variables such as $LFVERIFY_DATASETS stay text.
+myst_enable_extensions = ["dollarmath", "amsmath"]
+myst_dmath_double_inline = True
 
 # autodoc / numpydoc: signatures without type hints (the numpydoc "Parameters" sections carry the types, and the
 # hints would be cross-references to numpy and the standard library that no inventory resolves offline).

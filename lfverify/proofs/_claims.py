@@ -53,6 +53,13 @@ class Step:
     uses: tuple = ()  #: the ledger: keys of the statement's hypotheses this step uses
     cites: tuple = ()  #: keys of earlier statements this step applies
     discharges: tuple = ()  #: hypothesis keys of a cited statement that this step proves in the present setting
+    #: the ledger's content check, one (key, verdict) per used hypothesis: "fails without it" (the step's check was
+    #: run without the hypothesis - on an instance violating only it, or with its assumption removed - and failed),
+    #: "holds without it" (it did not fail: the check does not exercise the hypothesis) or "not checkable: <why>"
+    without: tuple = ()
+    #: one (key, verdict) per discharged hypothesis: "checked" (the step's check evaluates that hypothesis in the
+    #: present setting and it holds), "false" (evaluated and false) or "not checkable: <why>"
+    proves: tuple = ()
 
 
 class Steps:
@@ -62,8 +69,18 @@ class Steps:
         self._steps: list[Step] = []
 
     def add(self, text: str, latex: str = "", *, check: str = "", holds: bool = True, uses=(), cites=(),
-            discharges=()) -> bool:
-        self._steps.append(Step(text, latex, check, bool(holds), tuple(uses), tuple(cites), tuple(discharges)))
+            discharges=(), without=None, proves=None) -> bool:
+        """Record a step; return its ``holds``.
+
+        ``without`` maps each hypothesis of ``uses`` to a callable that re-runs the step's check without that
+        hypothesis (on an instance that violates only it, or with its assumption removed) and returns whether the
+        check still holds - it must not - or to a string, the reason no such run is possible.  ``proves`` maps each
+        hypothesis of ``discharges`` to a callable that evaluates it in the present setting (True: it holds) or to a
+        reason string.  Both are run here, once, and recorded on the step for the ledger
+        (:func:`lfverify.proofs._statements.ledger_problems`)."""
+        self._steps.append(Step(text, latex, check, bool(holds), tuple(uses), tuple(cites), tuple(discharges),
+                                _run_checks(without or {}, "fails without it", "holds without it"),
+                                _run_checks(proves or {}, "checked", "false", invert=True)))
         return bool(holds)
 
     @property
@@ -89,6 +106,21 @@ class Steps:
                 return Outcome("undecided", f"the hypothesis ledger does not match the statement: {problems}",
                                method=method, steps=self.as_tuple())
         return Outcome("verified", summary, method=method, steps=self.as_tuple(), statement=statement)
+
+
+def _run_checks(checks: dict, good: str, bad: str, *, invert: bool = False) -> tuple:
+    """(key, verdict) for each entry of ``checks``: a string is a reason ("not checkable: ..."); a callable is run,
+    and its truth value gives ``good`` or ``bad`` (``invert``: True is good)."""
+    out = []
+    for key, check in checks.items():
+        if isinstance(check, str):
+            if not check.strip():
+                raise ValueError(f"the reason for {key!r} must not be empty")
+            out.append((key, f"not checkable: {check}"))
+        else:
+            ok = bool(check())
+            out.append((key, good if ok == invert else bad))
+    return tuple(out)
 
 
 @dataclass(frozen=True)

@@ -52,6 +52,13 @@ def _display(latex: str) -> list[str]:
     return ["$$", latex, "$$", ""]
 
 
+def _verdict(key: str, verdicts: dict) -> str:
+    """``key`` with the ledger's content check of it, e.g. "phi_convex (its check fails without it)"."""
+    verdict = verdicts.get(key)
+    return f"{key} (its check {verdict})" if verdict in ("fails without it", "holds without it") else (
+        f"{key} (its check evaluated it)" if verdict == "checked" else f"{key} ({verdict})" if verdict else key)
+
+
 def _steps(steps) -> list[str]:
     lines = []
     for number, step in enumerate(steps, start=1):
@@ -60,9 +67,11 @@ def _steps(steps) -> list[str]:
             lines += _display(step.latex)
         if step.check:
             lines += [f"*Check:* {_plain(step.check)} ({'holds' if step.holds else 'FAILED'})", ""]
-        ledger = [f"uses {', '.join(step.uses)}" if step.uses else "",
+        without, proves = dict(step.without), dict(step.proves)
+        ledger = [f"uses {', '.join(_verdict(k, without) for k in step.uses)}" if step.uses else "",
                   f"cites {', '.join(step.cites)}" if step.cites else "",
-                  f"discharges {', '.join(step.discharges)}" if step.discharges else ""]
+                  f"discharges {', '.join(_verdict(k, proves) for k in step.discharges)}" if step.discharges
+                  else ""]
         if any(ledger):
             lines += [f"*Ledger:* {_plain('; '.join(x for x in ledger if x))}", ""]
     return lines

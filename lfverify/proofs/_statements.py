@@ -151,16 +151,34 @@ def ledger_problems(statement: Statement, steps, cited: dict) -> list[str]:
     -------
     list of str
         A step using a hypothesis the statement does not list; a cited result whose hypothesis is neither the
-        statement's nor discharged by a step; a listed hypothesis no step uses.
+        statement's nor discharged by a step; a listed hypothesis no step uses.  And the content checks: a step that
+        uses a hypothesis must record (``Step.without``) that its check fails without it, or why that cannot be
+        run; a step whose check still holds without the hypothesis does not exercise it.  A step that discharges a
+        hypothesis must record (``Step.proves``) that its check evaluated it, or why that cannot be done.
     """
     problems, used = [], set()
     own = statement.hypothesis_keys
     discharged = {k for s in steps for k in getattr(s, "discharges", ())}
     for i, s in enumerate(steps, 1):
+        without = dict(getattr(s, "without", ()))
+        proves = dict(getattr(s, "proves", ()))
         for key in getattr(s, "uses", ()):
             if key not in own:
                 problems.append(f"step {i} uses {key!r}, which {statement.title} does not state")
             used.add(key)
+            verdict = without.get(key)
+            if verdict is None:
+                problems.append(f"step {i} uses {key!r} but records no run of its check without it")
+            elif verdict == "holds without it":
+                problems.append(f"step {i}'s check still holds without {key!r}: it does not exercise that hypothesis")
+        for key in set(without) - set(getattr(s, "uses", ())):
+            problems.append(f"step {i} records a run without {key!r}, which it does not use")
+        for key in getattr(s, "discharges", ()):
+            verdict = proves.get(key)
+            if verdict is None:
+                problems.append(f"step {i} discharges {key!r} but its check does not evaluate it")
+            elif verdict == "false":
+                problems.append(f"step {i} discharges {key!r}, which its check finds false")
         for ref in getattr(s, "cites", ()):
             if ref not in cited:
                 problems.append(f"step {i} cites {ref!r}, which is not a known result")
