@@ -77,7 +77,7 @@ class Steps:
         check still holds - it must not - or to a string, the reason no such run is possible.  ``proves`` maps each
         hypothesis of ``discharges`` to a callable that evaluates it in the present setting (True: it holds) or to a
         reason string.  Both are run here, once, and recorded on the step for the ledger
-        (:func:`lfverify.proofs._statements.ledger_problems`)."""
+        (``ledger_problems`` of ``lfverify.proofs._statements``)."""
         self._steps.append(Step(text, latex, check, bool(holds), tuple(uses), tuple(cites), tuple(discharges),
                                 _run_checks(without or {}, "fails without it", "holds without it"),
                                 _run_checks(proves or {}, "checked", "false", invert=True)))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import textwrap
 from dataclasses import replace
 
-from lfverify.proofs._statements import Conclusion, Hypothesis, Named, Statement
+from lfverify.proofs._statements import SUFFICIENT, Conclusion, Hypothesis, Named, Necessity, Statement
 
 __all__ = ["SIGN_PATTERN", "CRITERION", "FBETA", "JACCARD", "GENERAL", "RADEMACHER", "RATE", "STATEMENTS",
            "HYPOTHESES", "statement_of", "summary_block", "with_statement_texts"]
@@ -342,6 +342,20 @@ RATE = Statement(
     ),
 )
 
+# ---------------------------------------------------------------------------------------------- necessity
+#: statement key -> hypothesis key -> why it is there (issue 40): a witness instance of tests/statement_instances.py
+#: that satisfies every other hypothesis, violates this one and breaks the named conclusion (checked by
+#: tests/test_executable_statements.py), or SUFFICIENT with the reason.
+NECESSITY: dict = {
+}
+
+
+def _with_necessity(statement: Statement) -> Statement:
+    return replace(statement, necessity=tuple(NECESSITY.get(statement.key, {}).items()))
+
+
+SIGN_PATTERN, CRITERION, FBETA, JACCARD, GENERAL, RADEMACHER, RATE = (
+    _with_necessity(s) for s in (SIGN_PATTERN, CRITERION, FBETA, JACCARD, GENERAL, RADEMACHER, RATE))
 STATEMENTS = {s.key: s for s in (SIGN_PATTERN, CRITERION, FBETA, JACCARD, GENERAL, RADEMACHER, RATE)}
 
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Hypothesis", "Named", "Conclusion", "Statement", "ledger_problems", "render_generated_blocks",
-           "generated_blocks"]
+__all__ = ["Hypothesis", "Necessity", "SUFFICIENT", "Named", "Conclusion", "Statement", "ledger_problems",
+           "render_generated_blocks", "generated_blocks"]
 
 
 @dataclass(frozen=True)
@@ -32,6 +32,33 @@ class Hypothesis:
     key: str  #: e.g. "positive_u_star"
     text: str  #: Markdown with inline LaTeX, e.g. "$U_\\phi^* > 0$"
     note: str = ""  #: why it is there (e.g. "Lemma 1's hypothesis, which the printed proof uses but omits")
+
+
+#: the words a statement uses for a hypothesis that no recorded instance shows to be needed
+SUFFICIENT = "sufficient; not known to be necessary"
+
+
+@dataclass(frozen=True)
+class Necessity:
+    """Why a hypothesis is in a statement (issue 40): ``witness`` names an instance of the project's corpus
+    (tests/statement_instances.py) that satisfies every other hypothesis, violates this one and on which the
+    conclusion ``breaks`` fails - then the hypothesis is needed - or, with no witness, the statement says
+    :data:`SUFFICIENT` and ``reason`` says what the proof uses it for (and, where a weaker condition is all it uses,
+    which one and what implies it)."""
+
+    witness: str = ""
+    breaks: str = ""  #: the key of the conclusion that fails on the witness
+    reason: str = ""
+
+    def __post_init__(self):
+        if bool(self.witness) != bool(self.breaks):
+            raise ValueError("a necessity witness names the instance and the conclusion it breaks")
+        if not self.witness and not self.reason:
+            raise ValueError(f"a hypothesis without a necessity witness must say why it is there ({SUFFICIENT})")
+
+    @property
+    def needed(self) -> bool:
+        return bool(self.witness)
 
 
 @dataclass(frozen=True)
@@ -75,6 +102,8 @@ class Statement:
     setting: str = ""  #: definitions after the hypotheses (Markdown/LaTeX, may hold placeholders)
     lead: str = ""  #: the summary's opening (e.g. "with phi >= 1{t <= 0} and U_phi* > 0 added")
     hypotheses_from: str = ""  #: title of a statement whose hypotheses these repeat (rendered as a reference)
+    #: (hypothesis key, :class:`Necessity`) for every hypothesis: a witness that it is needed, or why it is there
+    necessity: tuple = ()
 
     def __post_init__(self):
         keys = [h.key for h in self.hypotheses]
@@ -84,6 +113,10 @@ class Statement:
     @property
     def hypothesis_keys(self) -> frozenset:
         return frozenset(h.key for h in self.hypotheses)
+
+    def necessity_of(self, key: str):
+        """The :class:`Necessity` record of hypothesis ``key`` (None when the statement has none)."""
+        return dict(self.necessity).get(key)
 
     def conclusion(self, key: str) -> Conclusion:
         for c in self.conclusions:
@@ -96,7 +129,7 @@ class Statement:
         lines = [f"**{self.title}.**  *Hypotheses*"
                  + (f" (those of {self.hypotheses_from}, repeated)" if self.hypotheses_from else "") + ":"]
         for i, h in enumerate(self.hypotheses, 1):
-            lines.append(f"(H{i}) {h.text}" + (f" ({h.note})" if h.note else "") + ";")
+            lines.append(f"(H{i}) {h.text}" + (f" ({h.note})" if h.note else "") + self._necessity_text(h.key) + ";")
         lines[-1] = lines[-1][:-1] + "."
         text = "\n".join(lines)
         if self.objects:
@@ -108,6 +141,15 @@ class Statement:
         for i, c in enumerate(self.conclusions, 1):
             text += f"\n\n{i}. **{c.title}.** {c.text}"
         return _fill(text, values)
+
+    def _necessity_text(self, key: str) -> str:
+        record = self.necessity_of(key)
+        if record is None:
+            return ""
+        if record.needed:
+            number = [c.key for c in self.conclusions].index(record.breaks) + 1
+            return f" - needed: without it conclusion {number} fails on the instance \"{record.witness}\""
+        return f" - {SUFFICIENT}: {record.reason}"
 
     def summary(self, keys=None) -> str:
         """One paragraph: the lead, then the chosen conclusions' summaries (each with its condition)."""

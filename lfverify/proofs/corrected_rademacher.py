@@ -129,12 +129,25 @@ kappa, gp, gm = sp.symbols(r"\kappa_k \gamma_{+1} \gamma_{-1}", nonnegative=True
 R_F = sp.Symbol(r"\hat{\mathfrak{R}}_S(\mathcal{F})", nonnegative=True)
 R_I = sp.Symbol(r"\hat{\mathfrak{R}}_S(I_\mathcal{F})", nonnegative=True)
 S_n = sp.Symbol(r"\tfrac{1}{n}E|\textstyle\sum_i \sigma_i|", nonnegative=True)
-dplus = sp.Symbol(r"\phi'(0+)", nonpositive=True)
+# phi'(0+) carries no sign assumption: the lemma does not assume phi non-increasing, so the bound keeps |phi'(0+)|
+# (with ``nonpositive=True`` SymPy would print -phi'(0+), true only for a non-increasing phi)
+dplus = sp.Symbol(r"\phi'(0+)", real=True)
 jump_s = sp.Symbol("J", nonnegative=True)
+#: the symbols of :func:`lemma_bound_expression`, by the names of :func:`corrected_lemma_bound`'s arguments
+LEMMA_SYMBOLS = {"kappa": kappa, "gamma_plus": gp, "gamma_minus": gm, "rademacher_class": R_F,
+                 "sign_sum": S_n, "slope_at_zero": dplus, "jump": jump_s, "rademacher_indicators": R_I}
 
 
-def _bound_expr():
+def lemma_bound_expression() -> sp.Expr:
+    """The right-hand side of the corrected lemma as the statement displays it (one SymPy object, rendered by
+    ``check_lemma`` and evaluated by the executable statement)."""
     return kappa * (2 * (gp + gm) * R_F + sp.Abs(dplus) * S_n + jump_s * R_I)
+
+
+def indicator_bound_expression(n, d) -> sp.Expr:
+    """sqrt(2 (log 4 + d log(n + 1)) / n): Massart's bound with Sauer's N_n <= sum_{k <= d} C(n, k) + 1, since
+    2 N_n <= 2 ((n + 1)^d + 1) <= 4 (n + 1)^d (the corrected lemma's conclusion 2)."""
+    return sp.sqrt(2 * (sp.log(4) + d * sp.log(n + 1)) / n)
 
 
 def check_lemma() -> Outcome:
@@ -252,7 +265,7 @@ def check_lemma() -> Outcome:
         check="exact: E(sum sigma)^2 = n by enumeration for n <= 10; (E|sum sigma|)^2 <= n exactly for n <= 20",
         holds=second_moment and all(v * v <= n for n, v in sums),
     )
-    bound = _bound_expr()
+    bound = lemma_bound_expression()
     printed = lemma4.PRINTED_LEMMA_FACTOR * (gp + gm) * R_F
     st.add(
         "The triangle inequality over the four parts gives the bound; the printed lemma is its special case",
@@ -314,13 +327,24 @@ def check_lemma() -> Outcome:
 
 
 # ---------------------------------------------------------------------------------------------- claim: rate
-def check_rate() -> Outcome:
-    """Lemma 4's rate from the corrected lemma (the statement RATE)."""
-    st = Steps()
-    n, d, cX, cT, c0, c1, r0, r1, g, k0, k1, jp = sp.symbols(
-        r"n d c_\mathcal{X} c_\Theta c_0 c_1 \rho_0 \rho_1 \gamma \kappa_0 \kappa_1 J", positive=True)
-    sl = sp.Symbol(r"|\phi'(0+)|", positive=True)
-    N = sp.Symbol("N_m", positive=True)
+#: Lemma 4's parameters as SymPy symbols, by the names of ``lemma4.corrected_expectation_bound``'s arguments (and
+#: ``patterns`` = N_m, the number of patterns of the indicator class on m points)
+RATE_SYMBOLS = dict(zip(
+    ("n", "d", "c_X", "c_Theta", "c0", "c1", "rho0", "rho1", "gamma", "kappa0", "kappa1", "jump"),
+    sp.symbols(r"n d c_\mathcal{X} c_\Theta c_0 c_1 \rho_0 \rho_1 \gamma \kappa_0 \kappa_1 J", positive=True)))
+RATE_SYMBOLS["slope_at_zero"] = sp.Symbol(r"|\phi'(0+)|", positive=True)
+RATE_SYMBOLS["patterns"] = sp.Symbol("N_m", positive=True)
+
+
+def rate_expressions() -> tuple:
+    """(B_E(n) with N_m free, the displayed order form): the bound assembled from the paper's decomposition and the
+    corrected lemma, and the same bound with log(2 N_m) <= log 4 + d log(m + 1) (Sauer) - the expression conclusion 3
+    of the statement RATE displays.  One SymPy object each, rendered by ``check_rate`` and evaluated by the
+    executable statement."""
+    v = RATE_SYMBOLS
+    n, d, cX, cT, c0, c1, r0, r1, g, k0, k1, jp = (v[k] for k in ("n", "d", "c_X", "c_Theta", "c0", "c1", "rho0",
+                                                                   "rho1", "gamma", "kappa0", "kappa1", "jump"))
+    sl, N = v["slope_at_zero"], v["patterns"]
     mm = n / 2
     rad = cX * cT / sp.sqrt(mm)  # R_m(F) <= c_X c_Theta / sqrt(m)
     sign_sum = 1 / sp.sqrt(mm)  # E|sum sigma|/m <= m^{-1/2}
@@ -332,6 +356,25 @@ def check_rate() -> Outcome:
     a_second = 2 * (2 * r1 * rad + c1 / sp.sqrt(mm))
     b_second = 2 * (2 * r0 * rad + c0 / sp.sqrt(mm))
     total = c1 * a_prime + r0 * cX * a_second + c0 * b_prime + r1 * cX * b_second
+    K_, L_ = k0 * c1 + k1 * c0, r0 * c1 + r1 * c0 + 4 * r0 * r1 * cT * cX
+    explicit = 2 * cX / sp.sqrt(n) * (K_ * d * (2 * jp * sp.sqrt(sp.log(4) + d * sp.log(mm + 1))
+                                                 + 2 * sp.sqrt(2) * g * cT * cX + sp.sqrt(2) * sl)
+                                      + sp.sqrt(2) * L_)
+    return total, explicit
+
+
+def check_rate() -> Outcome:
+    """Lemma 4's rate from the corrected lemma (the statement RATE)."""
+    st = Steps()
+    v = RATE_SYMBOLS
+    n, d, cX, cT, c0, c1, r0, r1, g, k0, k1, jp = (v[k] for k in ("n", "d", "c_X", "c_Theta", "c0", "c1", "rho0",
+                                                                   "rho1", "gamma", "kappa0", "kappa1", "jump"))
+    sl, N = v["slope_at_zero"], v["patterns"]
+    mm = n / 2
+    rad = cX * cT / sp.sqrt(mm)
+    total, explicit = rate_expressions()
+    a_prime = 2 * d * cX * k0 * (2 * g * rad + sl / sp.sqrt(mm) + jp * sp.sqrt(2 * sp.log(2 * N) / mm))
+    a_second = 2 * (2 * r1 * rad + c1 / sp.sqrt(mm))
     st.add(
         "The paper's decomposition (eq:supp:expectation-difference and the split of (A), (B)) is kept: "
         "$E_S \\mathcal{E}(S) \\le c_1 (A') + \\rho_0 c_\\mathcal{X} (A'') + c_0 (B') + \\rho_1 c_\\mathcal{X} (B'')$",
@@ -408,10 +451,6 @@ def check_rate() -> Outcome:
     with_vc = total.subs(sp.sqrt(2 * sp.log(2 * N) / mm), c_vc * sp.sqrt(d / mm))
     root_rate = sp.limit(sp.expand(with_vc * sp.sqrt(n)), n, sp.oo)
     # the order in every parameter: the explicit form of conclusion 3 equals the bound at N_m = 2 (m + 1)^d
-    K_, L_ = k0 * c1 + k1 * c0, r0 * c1 + r1 * c0 + 4 * r0 * r1 * cT * cX
-    explicit = 2 * cX / sp.sqrt(n) * (K_ * d * (2 * jp * sp.sqrt(sp.log(4) + d * sp.log(mm + 1))
-                                                 + 2 * sp.sqrt(2) * g * cT * cX + sp.sqrt(2) * sl)
-                                      + sp.sqrt(2) * L_)
     same = sp.simplify(sp.expand_log(with_log - explicit, force=True)) == 0
     d_power = sp.simplify(log_rate / d ** sp.Rational(3, 2))
     st.add(

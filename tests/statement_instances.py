@@ -1,0 +1,409 @@
+"""Every instance the project owns, as cases of lfverify.proofs._executable with facts from an independent oracle;
+not a test module (tests/test_executable_statements.py evaluates the statements on them).
+
+Where the instances come from:
+
+* **literal populations** - every population written out in the source of tests/ and lfverify/ (a call of
+  ``ExactPopulation``, ``Population``, ``FiniteSupportPopulation`` or ``FiniteEta`` whose arguments are literals:
+  numbers, ``F(p, q)``, tuples and lists), found by reading the source, so that a population pinned tomorrow is an
+  instance without being registered; each is paired with a panel of metrics (F_1, Jaccard, accuracy and Thm. 7's M1
+  with a_{0,-1} = -1) and piecewise-linear losses (exact);
+* **the proofs' pinned witnesses** (``lfverify.proofs.corrected_calibration.WITNESSES``: ERRATA.md's
+  counterexamples and the property tests' populations, each with its metric and tau-logistic loss);
+* **the adversary's corpus** (tests/test_adversary.py: populations on every boundary the statements mention, and its
+  random populations) and the **reference populations** of the simulations and the testing kit (finite: exact;
+  Gaussian and bounded-logistic: :mod:`continuous_oracle`).
+
+The facts - U_phi*, U-dagger, the signs a maximiser of U_phi takes at each atom, every optimal labelling - are
+computed by tests/adversary.py, which shares no code with lfverify (a direct search on U_phi, never Dinkelbach's
+route that the proofs take).  A literal population outside the statements' reach is listed with the reason
+(:data:`SKIPPED`): posteriors at 0 or 1 (no finite pointwise minimiser), weights that do not sum to 1, or more atoms
+than exact enumeration affords.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import math
+from fractions import Fraction as F
+from pathlib import Path
+
+import mpmath as mp
+
+import adversary as A
+from lfverify.proofs._executable import FiniteCase, Loss, Metric
+
+ROOT = Path(__file__).resolve().parents[1]
+#: the folders whose source is read for literal populations
+SCANNED = ("tests", "lfverify")
+#: constructor name -> (the positions of weights and eta among the positional arguments, their keyword names)
+CONSTRUCTORS = {
+    "ExactPopulation": ((0, 1), ("weights", "eta")),
+    "Population": ((0, 1), ("weights", "eta")),
+    "FiniteSupportPopulation": ((1, 2), ("weights", "eta")),
+    "FiniteEta": ((1, 0), ("weights", "eta")),
+}
+#: more atoms than this are not enumerated exactly (5^J vertex combinations for a piecewise-linear loss)
+MAX_ATOMS = 5
+PANEL_METRICS = {"F_1": A.f_beta(1), "Jaccard": A.jaccard(), "accuracy": A.accuracy(),
+                 "M1": A.Metric("M1 (a_{0,-1} = -1)", F(2), F(-1), F(1), F(-1), F(1), F(1), F(1), F(0))}
+PANEL_LOSSES = (A.kinked_linear(F(1, 3)), A.hinge())
+
+
+class NotLiteral(Exception):
+    pass
+
+
+def _literal(node):
+    """The value of a literal expression: numbers (floats by their decimal text), F(p, q) / Fraction(p, q), unary
+    minus, + - * /, tuples, lists, np.array(literal, ...) and float(literal) (kept exact)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        return F(repr(node.value)) if isinstance(node.value, float) else F(node.value)
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return tuple(_literal(e) for e in node.elts)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return -_literal(node.operand)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.Div)):
+        left, right = _literal(node.left), _literal(node.right)
+        if isinstance(left, tuple) or isinstance(right, tuple):
+            raise NotLiteral("arithmetic on a sequence")
+        op = type(node.op)
+        return {ast.Add: left + right, ast.Sub: left - right, ast.Mult: left * right}.get(op) if op is not ast.Div \
+            else left / right
+    if isinstance(node, ast.Call):
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        if name in ("F", "Fraction") and not node.keywords:
+            return F(*(_literal(a) for a in node.args))
+        if name in ("array", "asarray", "float") and node.args:
+            return _literal(node.args[0])
+    raise NotLiteral(ast.dump(node)[:60])
+
+
+def _arguments(call: ast.Call, positions, names):
+    out = []
+    for position, name in zip(positions, names):
+        keyword = next((k.value for k in call.keywords if k.arg == name), None)
+        node = keyword if keyword is not None else (call.args[position] if position < len(call.args) else None)
+        if node is None:
+            raise NotLiteral(f"no {name}")
+        out.append(_literal(node))
+    return out
+
+
+SKIPPED: list = []  #: (source, reason) of literal populations that are not instances
+
+
+@functools.lru_cache(maxsize=None)
+def literal_populations() -> tuple:
+    """(source "path:line", weights, eta) of every distinct literal population in the scanned source (first
+    occurrence); the ones outside the statements' reach go to :data:`SKIPPED` with the reason."""
+    seen, out = set(), []
+    for folder in SCANNED:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            for node in ast.walk(tree):
+                if not isinstance(node, ast.Call):
+                    continue
+                name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+                if name not in CONSTRUCTORS:
+                    continue
+                source = f"{path.relative_to(ROOT)}:{node.lineno}"
+                try:
+                    weights, eta = _arguments(node, *CONSTRUCTORS[name])
+                except (NotLiteral, TypeError, ZeroDivisionError):
+                    continue  # built from variables: not a pinned population
+                weights, eta = tuple(weights), tuple(eta)
+                if (weights, eta) in seen:
+                    continue
+                seen.add((weights, eta))
+                reason = _unreachable(weights, eta)
+                if reason:
+                    SKIPPED.append((source, reason))
+                else:
+                    out.append((source, weights, eta))
+    return tuple(out)
+
+
+def _unreachable(weights, eta) -> str:
+    if len(weights) != len(eta) or not weights:
+        return "weights and eta differ in length"
+    if any(w <= 0 for w in weights) or sum(weights) != 1:
+        return f"weights {tuple(map(str, weights))} are not a probability vector"
+    if not all(0 < e < 1 for e in eta):
+        return "a posterior at 0 or 1 (no finite pointwise minimiser; the hypothesis P(0 < eta < 1) = 1 fails)"
+    if len(eta) > MAX_ATOMS:
+        return f"{len(eta)} atoms: more than exact enumeration affords ({MAX_ATOMS})"
+    return ""
+
+
+def _decimal(x) -> F:
+    """A float of a module-level population at its shortest decimal text (0.3 is 3/10: the number its author wrote)."""
+    return F(repr(float(x)))
+
+
+@functools.lru_cache(maxsize=None)
+def module_populations() -> tuple:
+    """(source "module.NAME", population) of every population object defined at the top level of a module of the
+    package (the simulations' and the testing kit's reference populations, finite and continuous)."""
+    import importlib
+    import pkgutil
+
+    import lfverify
+    from lfverify.core._populations import FiniteSupportPopulation
+
+    found, seen = [], set()
+    for info in pkgutil.walk_packages(lfverify.__path__, "lfverify."):
+        if info.name.endswith("__main__"):
+            continue  # running it is the command line
+        module = importlib.import_module(info.name)
+        for attr, value in sorted(vars(module).items()):
+            if attr.isupper() and type(value).__name__.endswith("Population") and id(value) not in seen:
+                seen.add(id(value))
+                found.append((f"{info.name}.{attr}", value))
+    out = []
+    for source, value in found:
+        if isinstance(value, FiniteSupportPopulation):
+            weights = tuple(_decimal(w) for w in value.weights)
+            eta = tuple(_decimal(e) for e in value.eta)
+            reason = _unreachable(weights, eta)
+            if reason:
+                SKIPPED.append((source, reason))
+                continue
+            out.append((source, weights, eta))
+        else:
+            out.append((source, value))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------- conversion
+def metric_of(m: A.Metric) -> Metric:
+    return Metric(m.name, m.a0p, m.a0n, m.a1p, m.a1n, m.c0, m.d0, m.c1, m.d1)
+
+
+def loss_of(loss: A.Loss) -> Loss:
+    """The adversary's loss as the statements see it: one-sided slopes at 0 (phi'(0-) exact where rational, else
+    -1/(2 ln 2) for the base-2 logistic family at the adversary's precision) and the properties it established."""
+    if loss.dm is not None:
+        left = loss.dm
+    else:
+        with mp.workdps(A.DPS):
+            left = -1 / (2 * mp.log(2))
+    right = loss.rho * left if isinstance(left, F) else mp.mpf(loss.rho.numerator) / loss.rho.denominator * left
+    return Loss(loss.name, left, right, nonnegative=True, convex=loss.convex, nonincreasing=loss.nonincreasing,
+                dominates=loss.dominates, strictly_convex_pieces=loss.strictly_convex_pieces, ratio=loss.rho)
+
+
+def finite_case(name: str, source: str, metric: A.Metric, loss: A.Loss, pop: A.Population) -> FiniteCase:
+    """The case with the adversary's facts (its direct search for the maximiser; every labelling enumerated)."""
+    truth = A.analyse(metric, loss, pop)
+    opt = truth.opt
+    return FiniteCase(name, source, metric_of(metric), loss_of(loss), tuple(pop.weights), tuple(pop.eta),
+                      opt.value, truth.u_dagger, tuple(opt.can_pos), tuple(opt.can_neg), tuple(opt.can_zero),
+                      frozenset(truth.optimal_labellings))
+
+
+def _package_metric(values) -> A.Metric:
+    """An 8-tuple of lfverify.proofs (a0p, a0n, a1p, a1n, c0, d0, c1, d1) as the adversary's Metric."""
+    a0p, a0n, a1p, a1n, c0, d0, c1, d1 = (F(v) for v in values)
+    return A.Metric(f"({', '.join(map(str, values))})", a0p, a0n, c0, d0, a1p, a1n, c1, d1)
+
+
+# ---------------------------------------------------------------------------------------------- the corpus
+def witness_cases() -> list:
+    """The proofs' pinned witnesses with their metric and tau-logistic loss."""
+    from lfverify.proofs.corrected_calibration import WITNESSES
+
+    return [finite_case(f"witness: {name}", "lfverify/proofs/corrected_calibration.py WITNESSES",
+                        _package_metric(coef), A.tau_logistic(tau) if tau != 1 else A.logistic(),
+                        A.Population(weights, eta))
+            for name, coef, weights, eta, tau in WITNESSES]
+
+
+def adversary_cases() -> list:
+    """tests/test_adversary.py's boundary populations and its random ones."""
+    from test_adversary import BOUNDARY, RANDOM
+
+    return [finite_case(f"adversary: {name}", "tests/test_adversary.py", metric, loss, pop)
+            for name, metric, loss, pop in BOUNDARY + RANDOM]
+
+
+def literal_cases() -> list:
+    """Every literal population, with the panel of metrics and piecewise-linear losses."""
+    cases = []
+    finite_modules = tuple(p for p in module_populations() if len(p) == 3)
+    for source, weights, eta in literal_populations() + finite_modules:
+        pop = A.Population(weights, eta)
+        for mname, metric in PANEL_METRICS.items():
+            for loss in PANEL_LOSSES:
+                cases.append(finite_case(f"{source}: {mname}, {loss.name}", source, metric, loss, pop))
+    return cases
+
+
+def floor_loss_cases() -> list:
+    """The floor loss max(1, 1 - t) (U_phi* = 0 for F_beta): instances where the hypothesis U_phi* > 0 fails."""
+    pop = A.Population((F(3, 10), F(1, 5), F(1, 2)), (F(19, 20), F(3, 5), F(1, 20)))
+    return [finite_case(f"floor loss, {m}", "tests/statement_instances.py", PANEL_METRICS[m], A.floor_loss(), pop)
+            for m in ("F_1", "Jaccard")]
+
+
+@functools.lru_cache(maxsize=None)
+def finite_cases() -> tuple:
+    return tuple(witness_cases() + adversary_cases() + literal_cases())
+
+
+#: the continuous cases' metrics and tau-logistic losses
+CONTINUOUS_METRICS = ("F_1", "Jaccard", "accuracy")
+CONTINUOUS_TAUS = (F(1, 20), F(1, 2), F(1))
+
+
+@functools.lru_cache(maxsize=None)
+def continuous_cases() -> tuple:
+    """The package's Gaussian and bounded-logistic populations (eta(X) with a density) with Table 1's metrics and
+    tau-logistic losses; facts by quadrature (tests/continuous_oracle.py)."""
+    import continuous_oracle as C
+
+    out = []
+    for source, population in (p for p in module_populations() if len(p) == 2):
+        kind = type(population).__name__
+        law = C.gaussian_log_odds(population) if kind == "GaussianPopulation" else C.bounded_logistic_log_odds(
+            population)
+        for mname in CONTINUOUS_METRICS:
+            for tau in CONTINUOUS_TAUS:
+                out.append(C.continuous_case(f"{source}: {mname}, tau-logistic(tau={tau})", source,
+                                             metric_of(PANEL_METRICS[mname]), tau, law))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=None)
+def necessity_cases() -> tuple:
+    """Instances built to violate one hypothesis of a statement each (its necessity witnesses; the statements'
+    NECESSITY records name them)."""
+    return tuple(floor_loss_cases())
+
+
+def all_cases() -> tuple:
+    """Every instance: the finite cases, then the continuous, Rademacher and rate cases, then the witnesses of
+    necessity."""
+    return finite_cases() + continuous_cases() + rademacher_cases() + rate_cases() + necessity_cases()
+
+
+# ---------------------------------------------------------------------------------------------- App. C, Lemma 4
+def _mp(x):
+    return mp.mpf(x.numerator) / x.denominator if isinstance(x, F) else mp.mpf(x)
+
+
+def _sup_average(vectors, n):
+    """E_sigma max_{v in vectors} |sum_i sigma_i v_i| / n, by enumeration of the 2^n sign vectors."""
+    import itertools
+
+    total = 0
+    for sigma in itertools.product((1, -1), repeat=n):
+        total += max(abs(sum(s * v for s, v in zip(sigma, vec))) for vec in vectors)
+    return total / (2**n * n)
+
+
+class _TwoPieceLoss:
+    """phi = left on (-oo, 0], right on (0, oo): derivatives in mpmath and their Lipschitz constants."""
+
+    def __init__(self, name, left_derivative, right_derivative, gamma_minus, gamma_plus, convex=True):
+        self.name, self.dl, self.dr = name, left_derivative, right_derivative
+        self.gamma_minus, self.gamma_plus, self.convex = gamma_minus, gamma_plus, convex
+
+    def derivative(self, t):
+        return self.dl(t) if t <= 0 else self.dr(t)
+
+    def facts(self) -> Loss:
+        left, right = self.dl(mp.mpf(0)), self.dr(mp.mpf(0))
+        return Loss(self.name, left, right, convex=self.convex, nonincreasing=left <= 0 and right <= 0,
+                    gamma_minus=self.gamma_minus, gamma_plus=self.gamma_plus)
+
+
+def _rademacher_losses():
+    ln2 = mp.log(2)
+
+    def tau_logistic(tau):  # log2(1 + e^{-s t}): derivative -s sigmoid(-s t)/ln 2, |second| <= s^2/(4 ln 2)
+        t_ = _mp(tau)
+        return _TwoPieceLoss(f"tau-logistic(tau={tau})", lambda t: -1 / (1 + mp.exp(t)) / ln2,
+                             lambda t: -t_ / (1 + mp.exp(t_ * t)) / ln2, 1 / (4 * ln2), t_ ** 2 / (4 * ln2))
+
+    increasing = _TwoPieceLoss("log2(1 + e^t) (convex, increasing)", lambda t: 1 / (1 + mp.exp(-t)) / ln2,
+                               lambda t: 1 / (1 + mp.exp(-t)) / ln2, 1 / (4 * ln2), 1 / (4 * ln2))
+    return [tau_logistic(F(1, 2)), tau_logistic(F(1, 20)), tau_logistic(F(1)), increasing]
+
+
+#: Eq. (6)'s multipliers s_{k,y} of W~'_k(xi, y) = s_{k,y} phi'(y xi), for F_1 (a0p, a0n, a1p, a1n) = (2, 0, 1, 1)
+_MULTIPLIERS = {0: {1: -2, -1: 0}, 1: {1: 1, -1: -1}}
+
+
+def _rademacher_case(name, source, loss: _TwoPieceLoss, k, values, labels, d=0, patterns=None):
+    """values[f][i] = f(x_i) (rationals) of a finite class; patterns: the indicator class's vectors if given (the
+    linear class), else those of the finite class."""
+    from lfverify.proofs._executable import RademacherCase
+
+    n = len(labels)
+    with mp.workdps(40):
+        s = _MULTIPLIERS[k]
+        composed = [[s[y] * loss.derivative(y * _mp(v)) for v, y in zip(vec, labels)] for vec in values]
+        indicator = patterns if patterns is not None else sorted(
+            {tuple(1 if y * v <= 0 else 0 for v, y in zip(vec, labels)) for vec in values})
+        return RademacherCase(
+            name, source, loss.facts(), kappa=max(abs(x) for x in s.values()), lhs=_sup_average(composed, n),
+            rademacher_class=_sup_average([[_mp(v) for v in vec] for vec in values], n),
+            rademacher_indicators=_mp(_sup_average(indicator, n)),
+            sign_sum=_mp(_sup_average([[1] * n], n)), n=n, d=d, patterns=len(indicator))
+
+
+@functools.lru_cache(maxsize=None)
+def rademacher_cases() -> tuple:
+    """Finite classes on n <= 5 points and the linear class of R^2 on up to 6 points, for the tau-logistic losses
+    and a convex increasing loss; the one-point class {0} (the smallest instance: R_S = |phi'(0)|)."""
+    import random
+
+    from lfverify.proofs.corrected_rademacher import indicator_patterns_2d
+
+    rng = random.Random(20261206)
+    out = []
+    for loss in _rademacher_losses():
+        out.append(_rademacher_case(f"{loss.name}, n = 1, F = {{0}}", "tests/statement_instances.py", loss, 1,
+                                    [[F(0)]], [1]))
+        for trial in range(3):
+            n = rng.randint(1, 5)
+            labels = [rng.choice((-1, 1)) for _ in range(n)]
+            values = [[F(rng.randint(-8, 8), 4) for _ in range(n)] for _ in range(rng.randint(1, 4))]
+            out.append(_rademacher_case(f"{loss.name}, finite class {trial}, n = {n}", "tests/statement_instances.py",
+                                        loss, trial % 2, values, labels))
+        n = 6
+        points = [(F(rng.randint(-6, 6), rng.randint(1, 3)), F(rng.randint(-6, 6), rng.randint(1, 3))) for _ in
+                  range(n)]
+        labels = [rng.choice((-1, 1)) for _ in range(n)]
+        margins = [(y * x0, y * x1) for (x0, x1), y in zip(points, labels)]
+        patterns = [[1 if i in p else 0 for i in range(n)] for p in indicator_patterns_2d(margins)]
+        thetas = [(F(a, 2), F(b, 2)) for a in range(-2, 3) for b in range(-2, 3)]  # a finite part of the class
+        values = [[t0 * x0 + t1 * x1 for x0, x1 in points] for t0, t1 in thetas]
+        case = _rademacher_case(f"{loss.name}, linear class of R^2 on 6 points", "tests/statement_instances.py",
+                                loss, 0, values, labels, d=2, patterns=patterns)
+        out.append(case)
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=None)
+def rate_cases() -> tuple:
+    """Lemma 4's constants at the smallest sizes (n = 2, 4; d = 1, 2) and larger ones, with the exact lower bound
+    of ERRATA E31's witness (d = 1, c_Theta = 10^-3, tau-logistic(1/2), F_1) where it applies."""
+    import lfverify.proofs.lemma4_uniform_convergence as L4
+    from lfverify.proofs._executable import RateCase
+
+    out = []
+    facts = _rademacher_losses()[0].facts()
+    for n in (2, 4, 10, 100):
+        lower, k, _ = L4._witness_lower_bound(n, "0.001")
+        witness = dict(n=n, d=1, c_X=1.1, c_Theta=1e-3, c0=float(k["c0"]), c1=float(k["c1"]), rho0=float(k["rho0"]),
+                       rho1=float(k["rho1"]), gamma=float(k["gamma"]) / 2, kappa0=2.0, kappa1=1.0,
+                       slope_at_zero=0.5 / (2 * math.log(2)), jump=0.5 / (2 * math.log(2)), delta=0.05, lower=lower)
+        out.append(RateCase(f"E31's witness, n = {n}", "lfverify/proofs/lemma4_uniform_convergence.py", witness,
+                            facts))
+        for d in (1, 2, 5):
+            generic = dict(witness, d=d, c_Theta=1.0, lower=None)
+            out.append(RateCase(f"c_Theta = 1, n = {n}, d = {d}", "tests/statement_instances.py", generic, facts))
+    return tuple(out)
