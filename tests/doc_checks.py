@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import io
+import os
 import re
 import traceback
 from pathlib import Path
@@ -33,6 +34,13 @@ _FENCE = re.compile(r"^```([\w-]*)[^\n]*\n(.*?)^```[ \t]*$", re.M | re.S)
 _SPAN = re.compile(r"(?<!`)`([^`]+?)`(?!`)", re.S)
 _LINK = re.compile(r"\[(?:[^\[\]]|\[[^\]]*\])*\]\(([^()\s]+)\)")
 _NAME = re.compile(r"(?<![\w/.\-])lfverify(?:\.[A-Za-z_]\w*)+")
+#: A MyST ``{include}`` directive (fenced), its argument and its option lines.
+_INCLUDE = re.compile(r"^(`{3,}|~{3,})[ \t]*\{include\}[ \t]+(\S+)[ \t]*\n((?:[ \t]*:[\w-]+:.*\n)*)", re.M)
+#: Options of ``{include}`` that show a part of the file, or the file as code, not the file as a page.
+_PARTIAL_INCLUDE = ("start-line", "end-line", "start-after", "end-before", "literal", "code")
+#: What MyST's dollarmath reads as inline math when a dollar touches no space inside (``myst_dmath_allow_space =
+#: False``): ``$x$``, ``$$x$$``; an escaped ``\$`` is a dollar.
+_DOLLAR_MATH = re.compile(r"(?<![\\$])(\${1,2})(?=[^\s$])((?:\\.|[^$\\])*?)(?<=[^\s\\])\1(?!\$)", re.S)
 
 
 # ------------------------------------------------------------------ reading a page
@@ -260,6 +268,87 @@ def link_problems(page: Path, text: str | None = None, repo: Path = REPO) -> lis
             continue
         if anchor and path.suffix == ".md" and anchor not in anchors(path.read_text()):
             problems.append(f"{target}: no heading #{anchor} in {relative}")
+    return problems
+
+
+def statement_files(repo: Path = REPO) -> list[Path]:
+    """The repository's statements, which the site shows as pages: README, the errata, the findings, and every
+    document of proofs/ (its index and one file per claim)."""
+    return [repo / "README.md", repo / "ERRATA.md", repo / "FINDINGS.md", *sorted((repo / "proofs").glob("*.md"))]
+
+
+def site_pages(docs: Path = DOCS) -> list[Path]:
+    """The Markdown pages of the site: docs/ and its folders, but the build output and the generated API reference."""
+    return sorted(p for p in docs.rglob("*.md") if p.relative_to(docs).parts[0] not in ("_build", "api"))
+
+
+def included_files(page: Path, text: str | None = None) -> list[tuple[Path, list[str]]]:
+    """The files a page includes with MyST's ``{include}`` (resolved from the page's folder) and the options of each
+    directive."""
+    text = page.read_text() if text is None else text
+    return [((page.parent / target).resolve(), re.findall(r":([\w-]+):", options))
+            for _, target, options in _INCLUDE.findall(text)]
+
+
+def inclusion_problems(files: list[Path], pages: dict[Path, str], repo: Path = REPO) -> list[str]:
+    """Each file is shown by exactly one page of the site (``pages``: a page -> its text), included whole (no option
+    that takes a part of it or shows it as code), so that the site has one page per statement and one source; an
+    ``{include}`` of a missing file is reported too."""
+    shown: dict[Path, list[str]] = {}
+    problems = []
+    def name(path):
+        return Path(os.path.relpath(Path(path).resolve(), repo.resolve())).as_posix()
+
+    for page, text in pages.items():
+        for path, options in included_files(page, text):
+            if not path.is_file():
+                problems.append(f"{name(page)}: includes {name(path)}, no such file")
+            partial = sorted(set(options) & set(_PARTIAL_INCLUDE))
+            if partial:
+                problems.append(f"{name(page)}: includes {name(path)} with {', '.join(partial)}, not whole")
+            shown.setdefault(path, []).append(name(page))
+    for path in files:
+        by = shown.get(path.resolve(), [])
+        if len(by) != 1:
+            problems.append(f"{name(path)}: included by {len(by)} pages of the site"
+                            + (f" ({', '.join(by)})" if by else ""))
+    return problems
+
+
+def dollar_math(text: str) -> list[str]:
+    """The inline math that MyST's dollarmath would read in the prose of a page (outside code): a page whose dollars
+    are meant as dollars (``$LFVERIFY_DATASETS``) must have none."""
+    return [match.group(0) for match in _DOLLAR_MATH.finditer(_SPAN.sub("", prose(text)))]
+
+
+def math_settings_problems(conf: str) -> list[str]:
+    """The site's configuration (docs/conf.py, read without running it) renders the statements' mathematics:
+    MyST with dollarmath and amsmath, ``$$...$$`` inside a paragraph read as math (the proofs write it so), a dollar
+    next to a space not read as math (shell variables stay text), and MathJax, Sphinx's default, as the renderer."""
+    import ast
+
+    values = {}
+    for statement in ast.parse(conf).body:
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target = statement.targets[0]
+            if isinstance(target, ast.Name):
+                try:
+                    values[target.id] = ast.literal_eval(statement.value)
+                except ValueError:
+                    values[target.id] = statement.value
+    problems = []
+    if "myst_parser" not in values.get("extensions", ()):
+        problems.append("extensions: no myst_parser")
+    for extension in ("dollarmath", "amsmath"):
+        if extension not in values.get("myst_enable_extensions", ()):
+            problems.append(f"myst_enable_extensions: no {extension}")
+    if values.get("myst_dmath_double_inline") is not True:
+        problems.append("myst_dmath_double_inline is not True: $$...$$ inside a paragraph is not math")
+    if values.get("myst_dmath_allow_space", True) is not False:
+        problems.append("myst_dmath_allow_space is not False: '$ ... $' around spaces is read as math")
+    if values.get("html_math_renderer", "mathjax") != "mathjax" or "sphinx.ext.imgmath" in values.get(
+            "extensions", ()):
+        problems.append("the math renderer is not MathJax")
     return problems
 
 

@@ -1,6 +1,7 @@
 """The pages of docs/ stay true, as README.md does (tests/test_readme.py): their examples run, the commands they
 quote parse, the paths and ``lfverify`` names they mention exist, their links resolve, the module map is complete,
-and the API reference documents exactly the public API.
+and the API reference documents exactly the public API.  The site shows the statements (README, ERRATA, FINDINGS
+and every document of proofs/) as pages, each included from its source by one page, with their mathematics.
 
 Oracles: the real command-line parser, the file tree, ``importlib``, the wings' ``__all__``.  Each checker of
 tests/doc_checks.py is fed a planted bad page below and shown to report it.
@@ -20,10 +21,15 @@ from doc_checks import (
     README,
     REPO,
     command_problems,
+    dollar_math,
+    inclusion_problems,
     link_problems,
+    math_settings_problems,
     name_problems,
     path_problems,
     python_block_problems,
+    site_pages,
+    statement_files,
 )
 
 pytestmark = pytest.mark.claims("package:documentation")
@@ -158,3 +164,78 @@ def test_link_checker_catches_dead_links_and_anchors(tmp_path):
         "../tools: a folder, not a file",
         "../../x.md: outside the repository",
         "../tools/x.md: no such file"]
+
+
+# ------------------------------------------------------------------ the statements as pages of the site
+def test_every_statement_is_a_page_of_the_site():
+    """Oracle: the file tree (README.md, ERRATA.md, FINDINGS.md and every proofs/*.md, listed afresh, so a new
+    claim's file counts at once) and the ``{include}`` directives of the site's pages: each statement is included
+    whole by exactly one page, from its source."""
+    pages = {page: page.read_text() for page in site_pages()}
+    assert inclusion_problems(statement_files(), pages) == []
+
+
+def test_inclusion_checker_catches_a_forgotten_a_doubled_and_a_partial_statement(tmp_path):
+    (tmp_path / "proofs").mkdir()
+    for name in ("README.md", "ERRATA.md", "FINDINGS.md", "proofs/README.md", "proofs/lemma-1.md",
+                 "proofs/theorem-9.md"):
+        (tmp_path / name).write_text("# x\n")
+    files = statement_files(tmp_path)
+    assert [f.relative_to(tmp_path).as_posix() for f in files] == [
+        "README.md", "ERRATA.md", "FINDINGS.md", "proofs/README.md", "proofs/lemma-1.md", "proofs/theorem-9.md"]
+    docs = tmp_path / "docs"
+
+    def include(target, *options):
+        return "\n".join(["% a wrapper", "", f"```{{include}} {target}", *options, "```", ""])
+
+    pages = {docs / "project" / "readme.md": include("../../README.md"),
+             docs / "project" / "errata.md": include("../../ERRATA.md", ":heading-offset: 1"),
+             docs / "project" / "findings.md": include("../../FINDINGS.md", ":start-after: <!-- site -->"),
+             docs / "proofs" / "index.md": include("../../proofs/README.md") + "\n```{toctree}\n:glob:\n\n*\n```\n",
+             docs / "proofs" / "lemma-1.md": include("../../proofs/lemma-1.md"),
+             docs / "proofs" / "lemma-one.md": include("../../proofs/lemma-1.md"),
+             docs / "proofs" / "theorem-8.md": "~~~{include} ../../proofs/theorem-8.md\n~~~\n"}
+    assert inclusion_problems(files, pages, repo=tmp_path) == [
+        "docs/project/findings.md: includes FINDINGS.md with start-after, not whole",
+        "docs/proofs/theorem-8.md: includes proofs/theorem-8.md, no such file",
+        "proofs/lemma-1.md: included by 2 pages of the site (docs/proofs/lemma-1.md, docs/proofs/lemma-one.md)",
+        "proofs/theorem-9.md: included by 0 pages of the site"]
+    # the site as it is, one claim's page deleted
+    pages = {page: page.read_text() for page in site_pages() if page != DOCS / "proofs" / "theorem-1.md"}
+    assert inclusion_problems(statement_files(), pages) == ["proofs/theorem-1.md: included by 0 pages of the site"]
+
+
+def test_the_site_renders_the_statements_mathematics():
+    """Oracle: docs/conf.py's settings, read with ``ast`` (Sphinx is not needed): MyST's dollarmath and amsmath,
+    ``$$...$$`` inside a paragraph read as math, a dollar next to a space not, MathJax as the renderer."""
+    assert math_settings_problems((DOCS / "conf.py").read_text()) == []
+
+
+def test_math_settings_checker_catches_math_turned_off():
+    conf = ('extensions = ["myst_parser", "sphinx.ext.imgmath"]\nmyst_enable_extensions = ["amsmath"]\n'
+            "myst_dmath_allow_space = True\n")
+    assert math_settings_problems(conf) == [
+        "myst_enable_extensions: no dollarmath",
+        "myst_dmath_double_inline is not True: $$...$$ inside a paragraph is not math",
+        "myst_dmath_allow_space is not False: '$ ... $' around spaces is read as math",
+        "the math renderer is not MathJax"]
+    assert math_settings_problems('extensions = []\nmyst_enable_extensions = ["dollarmath", "amsmath"]\n'
+                                  "myst_dmath_double_inline = True\nmyst_dmath_allow_space = False\n") == [
+        "extensions: no myst_parser"]
+
+
+#: The pages written without mathematics: a dollar there is a dollar (``$LFVERIFY_DATASETS``), never math.
+PAGES_WITHOUT_MATH = [README, REPO / "ERRATA.md", REPO / "FINDINGS.md", *PAGES]
+
+
+@pytest.mark.parametrize("page", PAGES_WITHOUT_MATH, ids=_id)
+def test_dollars_outside_the_proofs_are_not_read_as_math(page):
+    """Oracle: MyST's dollarmath rule with the site's settings (``$x$``: no space inside either dollar), applied
+    to the page's prose; its code is never math.  Write a dollar meant as text in code, or escape it (``\\$``)."""
+    assert dollar_math(page.read_text()) == []
+
+
+def test_dollar_math_checker_catches_math_in_prose_and_not_shell_variables():
+    page = ("Set `$LFVERIFY_DATASETS`, or $LFVERIFY_DATASETS, else $HOME; costs $ 3 $, or \\$5 and \\$6.\n\n"
+            "```sh\necho $A$B\n```\n\nBut $x_1$ and $$y$$ are math, and so is $PATH/$\n")
+    assert dollar_math(page) == ["$x_1$", "$$y$$", "$PATH/$"]
