@@ -46,5 +46,5 @@ def test_readme_links_every_page():
 def test_unlinked_page_checker_catches_a_missing_link():
     pages = sorted(DOCS.glob("*.md"))
     planted = TEXT.replace("(docs/reliability.md)", "(docs/reliability.md#nowhere)").replace(
-        "[Performance](docs/performance.md)", "Performance")
+        "[performance](docs/performance.md)", "performance")
     assert unlinked_pages(planted, pages) == ["performance.md"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import textwrap
 from dataclasses import replace
+from pathlib import Path
 
 from lfverify.proofs._statements import SUFFICIENT, Conclusion, Hypothesis, Named, Necessity, Statement
 
@@ -18,43 +19,61 @@ __all__ = ["SIGN_PATTERN", "CRITERION", "FBETA", "JACCARD", "GENERAL", "RADEMACH
 
 # ---------------------------------------------------------------------------------------------- hypotheses
 DEF1 = Hypothesis("definition1", "$U$ satisfies Definition 1 ($a_{0,+1} > 0 \\ge a_{0,-1}$, $a_{1,\\pm1} \\ge 0$, "
-                                 "$0 \\le U \\le 1$ and a positive denominator on the feasible region)")
-B1 = Hypothesis("b1_positive", "$b_1 > 0$")
-COND1 = Hypothesis("condition1", "$\\Delta a_0 = a_{0,+1} - a_{0,-1} > 0$ (Thm. 7's condition (1))")
-COND2 = Hypothesis("condition2", "$\\Delta a_1 = a_{1,+1} - a_{1,-1} \\le 0$ (Thm. 7's condition (2))")
-COND3 = Hypothesis("condition3", "$a_{0,-1} \\ne 0$ or $a_{1,-1} \\ne 0$ (Thm. 7's condition (3))")
-PHI_NONNEG = Hypothesis("phi_nonnegative", "$\\phi \\ge 0$")
-PHI_CONVEX = Hypothesis("phi_convex", "$\\phi$ is convex")
-PHI_NONINC = Hypothesis("phi_nonincreasing", "$\\phi$ is non-increasing")
-PHI_SLOPE = Hypothesis("phi_left_slope", "$\\phi'(0^-) < 0$")
+                                 "$0 \\le U \\le 1$ and a positive denominator on the feasible region)",
+                  plain="U satisfies Definition 1")
+B1 = Hypothesis("b1_positive", "$b_1 > 0$", plain="b1 > 0")
+COND1 = Hypothesis("condition1", "$\\Delta a_0 = a_{0,+1} - a_{0,-1} > 0$ (Thm. 7's condition (1))",
+                   plain="condition (1)")
+COND2 = Hypothesis("condition2", "$\\Delta a_1 = a_{1,+1} - a_{1,-1} \\le 0$ (Thm. 7's condition (2))",
+                   plain="condition (2)")
+COND3 = Hypothesis("condition3", "$a_{0,-1} \\ne 0$ or $a_{1,-1} \\ne 0$ (Thm. 7's condition (3))",
+                   plain="condition (3)")
+PHI_NONNEG = Hypothesis("phi_nonnegative", "$\\phi \\ge 0$", plain="phi >= 0")
+PHI_CONVEX = Hypothesis("phi_convex", "$\\phi$ is convex", plain="phi convex")
+PHI_NONINC = Hypothesis("phi_nonincreasing", "$\\phi$ is non-increasing", plain="phi non-increasing")
+PHI_SLOPE = Hypothesis("phi_left_slope", "$\\phi'(0^-) < 0$", plain="phi'(0-) < 0")
 PHI_DOM = Hypothesis("phi_dominates", "$\\phi(t) \\ge 1\\{t \\le 0\\}$",
-                     "Lemma 1's hypothesis, which the printed proof uses but the printed theorem omits")
-ETA_INT = Hypothesis("eta_interior", "$P(0 < \\eta(X) < 1) = 1$")
+                     "Lemma 1's hypothesis, which the printed proof uses but the printed theorem omits",
+                     plain="phi >= 1{t <= 0}")
+#: the weaker hypothesis the corrected theorems use in its place (review 1 of issue 40): the proofs use
+#: phi >= 1{t <= 0} only through Lemma 1's conclusion U_phi* <= U-dagger
+LEMMA1_BOUND = Hypothesis("u_star_at_most_u_dagger", "$U_\\phi^* \\le U^\\dagger$",
+                          "implied by $\\phi \\ge 1\\{t \\le 0\\}$, a condition on the loss alone (Lemma 1); the "
+                          "proofs use nothing else of it",
+                          plain="U_phi* <= U-dagger (implied by phi >= 1{t <= 0})")
+ETA_INT = Hypothesis("eta_interior", "$P(0 < \\eta(X) < 1) = 1$", plain="0 < eta < 1 a.s.")
 USTAR_POS = Hypothesis("u_star_positive", "$U_\\phi^* = \\sup_f U_\\phi(f) > 0$",
                        "review: used through the Proposition, missing from the earlier statement; without it "
-                       "$\\phi = \\max(1, 1 - t)$ gives $U_\\phi^* = 0$, every $f \\ge 0$ is a maximiser and 1. fails")
+                       "$\\phi = \\max(1, 1 - t)$ gives $U_\\phi^* = 0$, every $f \\ge 0$ is a maximiser and 1. fails",
+                       plain="U_phi* > 0")
 UDAG_ATT = Hypothesis("u_dagger_attained", "$U^\\dagger = \\sup_f U(f)$ is attained and $\\Delta a_0 - \\Delta a_1 "
-                                           "U^\\dagger > 0$")
+                                           "U^\\dagger > 0$",
+                     plain="U-dagger attained with Da0 - Da1 U-dagger > 0")
 PIECES = Hypothesis("phi_pieces", "$\\phi = \\phi_{-1}$ on $(-\\infty, 0]$ and $\\phi = \\phi_{+1}$ on $(0, \\infty)$, "
-                                  "each $\\phi_s$ differentiable with a $\\gamma_s$-Lipschitz derivative")
+                                  "each $\\phi_s$ differentiable with a $\\gamma_s$-Lipschitz derivative",
+                   plain="phi in two smooth pieces")
 LEMMA4 = Hypothesis("lemma4_setting", "Lemma 4's setting: $\\|x\\| \\le c_\\mathcal{X}$, the linear class "
                                       "$\\{x \\mapsto \\theta^\\top x : \\|\\theta\\| \\le c_\\Theta\\}$ on "
-                                      "$\\mathbb{R}^d$, V_hat from two halves of $m = n/2$ i.i.d. points")
+                                      "$\\mathbb{R}^d$, V_hat from two halves of $m = n/2$ i.i.d. points",
+                    plain="Lemma 4's setting")
 CONSTANTS = Hypothesis("bounded_scores", "$c_k = \\sup |\\tilde W_{k,\\phi}|$ and the Lipschitz constants $\\rho_k$ of "
                                          "$\\tilde W_{k,\\phi}$ read on $|\\xi| \\le c_\\mathcal{X} c_\\Theta$ (the sup "
-                                         "over all $\\xi$ is infinite for a convex non-constant $\\phi$)")
+                                         "over all $\\xi$ is infinite for a convex non-constant $\\phi$)",
+                       plain="the constants read on |xi| <= c_X c_Theta")
 
 HYPOTHESES = {h.key: h for h in (DEF1, B1, COND1, COND2, COND3, PHI_NONNEG, PHI_CONVEX, PHI_NONINC, PHI_SLOPE,
-                                 PHI_DOM, ETA_INT, USTAR_POS, UDAG_ATT, PIECES, LEMMA4, CONSTANTS)}
+                                 PHI_DOM, LEMMA1_BOUND, ETA_INT, USTAR_POS, UDAG_ATT, PIECES, LEMMA4, CONSTANTS)}
 
 # ---------------------------------------------------------------------------------------------- named objects
 F_STAR = Named("f^*", "a maximiser of $U_\\phi$ over all measurable $f$ (one exists: the criterion's step 3)",
                unique=False,
                which="where a pointwise minimiser of $g_{\\eta(x)}$ (see the Proposition) is an interval (a loss "
                      "linear near it: the hinge loss, any piecewise-linear $\\phi$) $f^*(x)$ may be any point of it; "
-                     "statements about $\\mathrm{sgn} f^*$ mean $f^*_0$, the maximiser equal to $0$ wherever $0$ is a "
-                     "pointwise minimiser (on the closed band $[\\eta_{lo}, \\eta_{hi}]$), the only maximiser when "
-                     "$\\phi$ is strictly convex on each side of $0$ (review)")
+                     "statements about $\\mathrm{sgn} f^*$ mean $f^*_0$, a maximiser equal to $0$ wherever $0$ is a "
+                     "pointwise minimiser (on the closed band $[\\eta_{lo}, \\eta_{hi}]$; every such choice has the "
+                     "same sign $P$-almost everywhere); a maximiser changed on a $P$-null set is still one, so "
+                     "maximisers are unique only $P$-almost everywhere, and only when $\\phi$ is strictly convex on "
+                     "each side of $0$")
 RHO = Named("\\rho", "$= \\phi'(0^+)/\\phi'(0^-) \\in [0, 1]$ ($= \\tau$ for the tau-logistic loss)", unique=True)
 U_STAR = Named("U^*", "$= U_\\phi^* = \\sup_f U_\\phi(f)$", unique=True)
 U_DAG = Named("U^\\dagger", "$= \\sup_f U(f)$", unique=True)
@@ -77,13 +96,14 @@ SIGN_PATTERN = Statement(
                    "every $x$; so the maximisers are not unique where $g_{\\eta(x)}$ has several minimisers.",
                    "f maximises U_phi iff f(x) minimises a eta phi(xi) + c (1 - eta) phi(-xi) for almost every x"),
         Conclusion("signs", "Signs",
-                   "Every maximiser $f^*$ has $f^*(x) > 0$ where $\\eta(x) > \\eta_{hi}$, $f^*(x) < 0$ where "
-                   "$\\eta(x) < \\eta_{lo}$, and $f^*(x) = 0$ where $\\eta_{lo} < \\eta(x) < \\eta_{hi}$; $0$ is a "
-                   "minimiser at the end points.  The band has an interior exactly when $\\rho < 1$ (a kink at 0).  "
-                   "For the tau-logistic loss $\\rho = \\tau$; for Table 1's metrics:\n\n"
+                   "Every maximiser $f^*$ has, for $P$-almost every $x$: $f^*(x) > 0$ if $\\eta(x) > \\eta_{hi}$, "
+                   "$f^*(x) < 0$ if $\\eta(x) < \\eta_{lo}$, and $f^*(x) = 0$ if $\\eta_{lo} < \\eta(x) < "
+                   "\\eta_{hi}$; $0$ is a pointwise minimiser at the end points.  (Not for every $x$: a maximiser "
+                   "changed on a $P$-null set is still a maximiser.)  The band has an interior exactly when $\\rho < 1$ "
+                   "(a kink at 0).  For the tau-logistic loss $\\rho = \\tau$; for Table 1's metrics:\n\n"
                    "| metric | $\\eta_{lo}$ | $\\eta_{hi}$ |\n|---|---|---|\n<<ROWS>>",
-                   "every maximiser is > 0 above eta_hi = c/(c + rho a), < 0 below eta_lo = rho c/(rho c + a) and 0 "
-                   "strictly between (a = a0p + U* a1p, c = U* a1n - a0n)"),
+                   "every maximiser is, at P-almost every x, > 0 above eta_hi = c/(c + rho a), < 0 below eta_lo = "
+                   "rho c/(rho c + a) and 0 strictly between (a = a0p + U* a1p, c = U* a1n - a0n)"),
     ),
 )
 
@@ -103,12 +123,13 @@ CRITERION = Statement(
                    "U_phi is U-calibrated on P iff P puts no mass in (eta_hi, delta) or (delta, eta_lo) and none in "
                    "the band [eta_lo, eta_hi] except at delta"),
         Conclusion("sign_rule", "(b) the sign rule",
-                   "For $f^*_0$ (the maximiser that vanishes on the closed band), $\\mathrm{sgn}\\, f^*_0$ (with "
+                   "For a maximiser $f^*_0$ that vanishes on the closed band, $\\mathrm{sgn}\\, f^*_0$ (with "
                    "$\\mathrm{sgn}(0) = -1$) is Bayes optimal if and only if $P(\\eta_{hi} < \\eta < \\delta) = "
                    "P(\\delta < \\eta \\le \\eta_{hi}) = 0$.",
-                   "for the maximiser f*_0 that vanishes on the closed band, sgn f*_0 is Bayes optimal iff no mass in "
-                   "(eta_hi, delta) or (delta, eta_hi]", condition="for the maximiser f*_0 that vanishes on the closed "
-                                                                    "band"),
+                   "for a maximiser f*_0 that vanishes on the closed band, sgn f*_0 is Bayes optimal iff no mass in "
+                   "(eta_hi, delta) or (delta, eta_hi]",
+                   condition="for a maximiser f*_0 that vanishes on the closed band",
+                   condition_tex="For a maximiser $f^*_0$ that vanishes on the closed band"),
         Conclusion("kink_set", "(c) the kink set",
                    "The limits of $U(f_l)$ along maximising sequences are the utilities of the labellings that agree "
                    "with $\\mathrm{sgn}\\, f^*$ off the closed band $[\\eta_{lo}, \\eta_{hi}]$ and are arbitrary on it. "
@@ -119,31 +140,37 @@ CRITERION = Statement(
         Conclusion("loss_condition", "(d) a condition on the loss",
                    "The conditions of (c) hold for every distribution of $\\eta$ (given $U_\\phi^*$ and $U^\\dagger$) "
                    "if $\\eta_{lo} \\le \\delta \\le \\eta_{hi}$, that is <<UPPER>> and <<LOWER>>.  If "
-                   "$\\phi \\geq 1\\{t \\le 0\\}$ (Lemma 1: $U_\\phi^* \\le U^\\dagger$) the second always holds, so "
-                   "the condition is $\\rho \\le \\dfrac{c\\,\\alpha}{a\\,\\gamma}$.",
-                   "if phi >= 1{t <= 0}, rho <= c alpha/(a gamma) makes the Bayes labelling of the band attain "
-                   "U-dagger for every distribution", condition="if phi >= 1{t <= 0}"),
-        Conclusion("continuous", "(e) no calibration on eta-continuous distributions",
+                   "$U_\\phi^* \\le U^\\dagger$ (implied by $\\phi \\geq 1\\{t \\le 0\\}$: Lemma 1) the second always "
+                   "holds, so the condition is $\\rho \\le \\dfrac{c\\,\\alpha}{a\\,\\gamma}$.",
+                   "if U* <= U-dagger (implied by phi >= 1{t <= 0}), rho <= c alpha/(a gamma) makes the Bayes labelling "
+                   "of the band attain U-dagger for every distribution", condition="if U* <= U-dagger",
+                   condition_tex="If $U_\\phi^* \\le U^\\dagger$"),
+        Conclusion("continuous", "(e) mass on both sides of delta",
                    "If every neighbourhood of $\\delta$ has positive probability on both sides of $\\delta$ (e.g. "
-                   "$\\eta(X)$ has a density that is positive at $\\delta$: the paper's standing $\\eta$-continuous "
-                   "case), $U_\\phi$ is $U$-calibrated on $P$ only if $\\eta_{lo} = \\eta_{hi} = \\delta$; with "
-                   "$\\phi \\geq 1\\{t \\le 0\\}$ this holds if and only if $\\rho = 1$, $a_{1,+1} = 0$ and "
+                   "$\\eta(X)$ has a density that is positive at $\\delta$; the paper's $\\eta$-continuity, "
+                   "$P(\\eta(X) = t) = 0$ for every $t$, does not imply it), $U_\\phi$ is $U$-calibrated on $P$ only if "
+                   "$\\eta_{lo} = \\eta_{hi} = \\delta$; with $U_\\phi^* \\le U^\\dagger$ this holds if and only if "
+                   "$\\rho = 1$, $a_{1,+1} = 0$ and "
                    "($a_{1,-1} = 0$ or $U_\\phi^* = U^\\dagger$): never for $F_\\beta$, for Jaccard only if $\\phi$ is "
                    "differentiable at 0 and $U_\\phi^* = U^\\dagger$, for accuracy exactly when $\\phi$ is "
                    "differentiable at 0 (Bartlett et al.'s condition, Prop. 8).",
-                   "with mass on both sides of delta in every neighbourhood (eta-continuous P) and phi >= 1{t <= 0}, "
-                   "only rho = 1, a1p = 0 and (a1n = 0 or U* = U-dagger) can be calibrated",
-                   condition="with mass on both sides of delta in every neighbourhood"),
+                   "with mass on both sides of delta in every neighbourhood (e.g. a density positive at delta) and "
+                   "U* <= U-dagger, only rho = 1, a1p = 0 and (a1n = 0 or U* = U-dagger) can be calibrated",
+                   condition="with mass on both sides of delta in every neighbourhood",
+                   condition_tex="If every neighbourhood of $\\delta$ has positive probability on both sides of "
+                                 "$\\delta$"),
     ),
 )
 
 # ---------------------------------------------------------------------------------------------- Thms. 1, 2, 7
-_LOSS_AND_P = (PHI_NONNEG, PHI_CONVEX, PHI_NONINC, PHI_SLOPE, PHI_DOM, ETA_INT, USTAR_POS)
+_LOSS_AND_P = (PHI_NONNEG, PHI_CONVEX, PHI_NONINC, PHI_SLOPE, LEMMA1_BOUND, ETA_INT, USTAR_POS)
 
 #: The setting and the summary's lead shared by Theorems 1 and 2 (corrected).
 _BAND_SETTING = "Let $\\delta = <<DELTA>>$ and $$\\eta_{lo} = <<LO>>, \\qquad \\eta_{hi} = <<HI>>.$$"
-_ADDED_HYPOTHESES = "with phi >= 1{t <= 0} and U_phi* > 0 added to the hypotheses"
-
+#: the hypotheses Theorems 1 and 2 print (phi: R -> R_{>= 0} convex, non-increasing, differentiable almost everywhere,
+#: which convexity gives) and what the corrected statements drop; the lead lists the rest, generated
+_PRINTED_LOSS = frozenset({"phi_nonnegative", "phi_convex", "phi_nonincreasing"})
+_PRINTED_TAU = "1.'s condition in place of the printed tau condition"
 
 
 def _metric_objects(metric: str) -> tuple:
@@ -159,37 +186,43 @@ FBETA = Statement(
     hypotheses=_LOSS_AND_P,
     objects=_metric_objects("F_\\beta"),
     setting=_BAND_SETTING,
-    lead=_ADDED_HYPOTHESES,
+    printed_hypotheses=_PRINTED_LOSS,
+    printed_replaced=_PRINTED_TAU,
     conclusions=(
         Conclusion("weak_form", "Weak form",
-                   "If $\\rho \\le \\tau_F := <<TAUF>>$, every maximiser $f^*$ gives every $x$ with $f^*(x) \\ne 0$ "
-                   "the Bayes sign, and the classifier equal to $\\mathrm{sgn} f^*$ off $\\{f^* = 0\\}$ and to the "
-                   "Bayes rule $\\{\\eta > \\delta\\}$ on it attains $U^\\dagger$.  The printed hypothesis ($\\phi$ "
-                   "$\\tau$-discrepant with $U^* \\ge (1 + \\beta^2)\\tau/(\\beta^2 - \\tau)$) implies $\\rho \\le "
-                   "\\tau \\le <<TAUP>> \\le \\tau_F$.",
+                   "If $\\rho \\le \\tau_F := <<TAUF>>$, every maximiser $f^*$ gives $P$-almost every $x$ with "
+                   "$f^*(x) \\ne 0$ the Bayes sign, and the classifier equal to $\\mathrm{sgn} f^*$ off $\\{f^* = 0\\}$ "
+                   "and to the Bayes rule $\\{\\eta > \\delta\\}$ on it attains $U^\\dagger$.  The printed hypothesis "
+                   "($\\phi$ $\\tau$-discrepant with $U^* \\ge (1 + \\beta^2)\\tau/(\\beta^2 - \\tau)$) implies "
+                   "$\\rho \\le \\tau \\le <<TAUP>> \\le \\tau_F$.",
                    "if rho <= tau_F = U*(1 + beta^2 - U-dagger)/(U-dagger (1 + beta^2 + U*)) (implied by the printed "
-                   "hypothesis), every maximiser has the Bayes sign where it is not 0 and labelling its zero set by "
-                   "the Bayes rule attains U-dagger", condition="if rho <= tau_F"),
+                   "hypothesis), every maximiser has the Bayes sign at P-almost every x where it is not 0 and "
+                   "labelling its zero set by the Bayes rule attains U-dagger", condition="if rho <= tau_F",
+                   condition_tex="If $\\rho \\le \\tau_F"),
         Conclusion("calibration", "Calibration",
                    "$U^{F_\\beta}_\\phi$ is $F_\\beta$-calibrated on $P$ if and only if $P(\\eta_{hi} < \\eta < "
                    "\\delta) = P(\\delta < \\eta < \\eta_{lo}) = P(\\eta_{lo} \\le \\eta \\le \\eta_{hi},\\ \\eta \\ne "
-                   "\\delta) = 0$; under 1.'s condition, if and only if the band carries no mass except at $\\delta$.",
+                   "\\delta) = 0$; if $\\rho \\le \\tau_F$, if and only if the band carries no mass except at "
+                   "$\\delta$.",
                    "F_beta-calibration holds iff P puts no mass in (eta_hi, delta) or (delta, eta_lo) and none in the "
                    "band [eta_lo, eta_hi] except at delta - if rho <= tau_F, iff the band carries no mass except at "
-                   "delta", condition="if rho <= tau_F"),
+                   "delta", condition="if rho <= tau_F", condition_tex="if $\\rho \\le \\tau_F$"),
         Conclusion("sign_rule", "Sign rule",
-                   "$\\mathrm{sgn} f^*_0$ (the maximiser that is $0$ on the closed band) is Bayes optimal if and only "
-                   "if $P(\\eta_{hi} < \\eta < \\delta) = P(\\delta < \\eta \\le \\eta_{hi}) = 0$; another maximiser's "
-                   "sign can differ on the band's end points when $\\phi$ is linear there.",
-                   "sgn f*_0 (the maximiser that is 0 on the closed band) is Bayes optimal iff P(eta_hi < eta < delta) "
-                   "= P(delta < eta <= eta_hi) = 0", condition="the maximiser that is 0 on the closed band"),
-        Conclusion("continuous", "No eta-continuous calibration",
+                   "$\\mathrm{sgn} f^*_0$ (for a maximiser $f^*_0$ that is $0$ on the closed band) is Bayes optimal if "
+                   "and only if $P(\\eta_{hi} < \\eta < \\delta) = P(\\delta < \\eta \\le \\eta_{hi}) = 0$; another "
+                   "maximiser's sign can differ on the band's end points when $\\phi$ is linear there.",
+                   "sgn f*_0 (for a maximiser f*_0 that is 0 on the closed band) is Bayes optimal iff P(eta_hi < eta < "
+                   "delta) = P(delta < eta <= eta_hi) = 0",
+                   condition="for a maximiser f*_0 that is 0 on the closed band",
+                   condition_tex="for a maximiser $f^*_0$ that is $0$ on the closed band"),
+        Conclusion("continuous", "Mass on both sides of delta: no calibration",
                    "If $\\eta$ has mass on both sides of $\\delta$ in every neighbourhood of $\\delta$ (e.g. a density "
-                   "positive at $\\delta$), $U^{F_\\beta}_\\phi$ is not $F_\\beta$-calibrated on $P$, for every such "
-                   "$\\phi$ (every $\\tau$).",
-                   "with mass on both sides of delta in every neighbourhood (eta-continuous P), no such phi is "
-                   "F_beta-calibrated, for no tau", condition="with mass on both sides of delta in every "
-                                                              "neighbourhood"),
+                   "positive at $\\delta$), $U^{F_\\beta}_\\phi$ is not $F_\\beta$-calibrated on $P$, for every loss "
+                   "meeting the hypotheses, whatever its $\\rho$.",
+                   "with mass on both sides of delta in every neighbourhood (e.g. a density positive at delta), no "
+                   "loss meeting the hypotheses is F_beta-calibrated, whatever its rho",
+                   condition="with mass on both sides of delta in every neighbourhood",
+                   condition_tex="If $\\eta$ has mass on both sides of $\\delta$ in every neighbourhood of $\\delta$"),
         Conclusion("tau_range", "The tau range",
                    "The printed $\\tau \\in (0, \\beta^2/(2 + \\beta^2)]$ is what the printed hypothesis allows over "
                    "$U^* \\le 1$.  The weak form holds for $\\rho \\le \\tau_F \\le <<TAUMAX>>$, a bound equal to "
@@ -207,29 +240,32 @@ JACCARD = Statement(
     hypotheses_from="Theorem 1 (corrected)",
     objects=_metric_objects("Jac"),
     setting=_BAND_SETTING,
-    lead=_ADDED_HYPOTHESES,
+    printed_hypotheses=_PRINTED_LOSS,
+    printed_replaced=_PRINTED_TAU,
     conclusions=(
         Conclusion("weak_form", "Weak form",
-                   "If $\\rho \\le \\tau_J := <<TAUJ>>$, every maximiser $f^*$ gives every $x$ with $f^*(x) \\ne 0$ "
-                   "the Bayes sign, and the Bayes labelling of $\\{f^* = 0\\}$ attains $U^\\dagger$.  The printed "
-                   "hypothesis ($\\tau$-discrepant with $U^* \\ge \\tau$) implies $\\rho \\le \\tau \\le U^* \\le "
-                   "\\tau_J$.",
-                   "if rho <= U*/U-dagger (implied by the printed tau <= U*), every maximiser has the Bayes sign where "
-                   "it is not 0 and the Bayes labelling of its zero set attains U-dagger",
-                   condition="if rho <= U*/U-dagger"),
+                   "If $\\rho \\le \\tau_J := <<TAUJ>>$, every maximiser $f^*$ gives $P$-almost every $x$ with "
+                   "$f^*(x) \\ne 0$ the Bayes sign, and the Bayes labelling of $\\{f^* = 0\\}$ attains $U^\\dagger$.  "
+                   "The printed hypothesis ($\\tau$-discrepant with $U^* \\ge \\tau$) implies $\\rho \\le \\tau \\le "
+                   "U^* \\le \\tau_J$.",
+                   "if rho <= U*/U-dagger (implied by the printed tau <= U*), every maximiser has the Bayes sign at "
+                   "P-almost every x where it is not 0 and the Bayes labelling of its zero set attains U-dagger",
+                   condition="if rho <= U*/U-dagger", condition_tex="If $\\rho \\le \\tau_J"),
         Conclusion("calibration", "Calibration and the sign rule",
                    "Jaccard-calibration on $P$ holds if and only if $P(\\eta_{hi} < \\eta < \\delta) = P(\\delta < "
                    "\\eta < \\eta_{lo}) = 0$ and $P(\\eta_{lo} \\le \\eta \\le \\eta_{hi},\\ \\eta \\ne \\delta) = "
-                   "0$; $\\mathrm{sgn} f^*_0$ is Bayes optimal iff $P(\\eta_{hi} < \\eta < \\delta) = P(\\delta < "
+                   "0$; if $\\rho \\le \\tau_J$, if and only if the band carries no mass except at $\\delta$.  "
+                   "$\\mathrm{sgn} f^*_0$ is Bayes optimal iff $P(\\eta_{hi} < \\eta < \\delta) = P(\\delta < "
                    "\\eta \\le \\eta_{hi}) = 0$.",
                    "Jaccard-calibration holds iff no mass in (eta_hi, delta) or (delta, eta_lo) and none in the band "
                    "except at delta - if rho <= U*/U-dagger, iff the band carries no mass except at delta",
-                   condition="if rho <= U*/U-dagger"),
-        Conclusion("continuous", "Eta-continuous populations",
+                   condition="if rho <= U*/U-dagger", condition_tex="if $\\rho \\le \\tau_J$"),
+        Conclusion("continuous", "Mass on both sides of delta",
                    "If $\\eta$ has mass on both sides of $\\delta$ in every neighbourhood, calibration needs $\\rho = "
                    "1$ and $U^* = U^\\dagger$: no loss with a kink at 0 (no $\\tau < 1$) is Jaccard-calibrated there.",
                    "with mass on both sides of delta in every neighbourhood, calibration needs rho = 1 and U* = "
-                   "U-dagger", condition="with mass on both sides of delta in every neighbourhood"),
+                   "U-dagger", condition="with mass on both sides of delta in every neighbourhood",
+                   condition_tex="If $\\eta$ has mass on both sides of $\\delta$ in every neighbourhood"),
         Conclusion("tau_range", "The tau range",
                    "The printed $\\tau \\in (0, 1)$ with $U^* \\ge \\tau$; the weak form holds for $\\rho \\le "
                    "U^*/U^\\dagger$, which is $\\le 1$ with equality only if $U^* = U^\\dagger$.",
@@ -245,30 +281,39 @@ GENERAL = Statement(
     setting="Conditions (4)-(6) are not needed (ERRATA: they come from the misprinted partial fraction and $H(1)$).  "
             "Let $H(t) = <<H>>$ and $$a = <<A>>,\\quad c = <<C>>,\\quad \\alpha = <<ALPHA>>,\\quad \\gamma = "
             "<<GAMMA>>,\\quad \\delta = \\frac{\\gamma}{\\alpha + \\gamma}.$$",
-    lead="under (1)-(3), b1 > 0, phi >= 1{t <= 0} and U_phi* > 0",
+    printed_hypotheses=frozenset({"definition1", "condition1", "condition2", "condition3"}) | _PRINTED_LOSS,
+    printed_replaced="1.'s condition in place of the printed (4)-(6) and (a)-(c)",
     conclusions=(
         Conclusion("condition_b", "Condition (b), corrected",
-                   "$\\rho \\le H(1)\\,\\dfrac{c}{a} = <<B>>$ implies $\\rho \\le H(U^\\dagger)\\,c/a = c\\alpha/"
-                   "(a\\gamma)$, hence the weak form: every maximiser gives every $x$ with $f^*(x) \\ne 0$ the Bayes "
-                   "sign, and the Bayes labelling of $\\{f^* = 0\\}$ attains $U^\\dagger$.  Condition (c), read with "
-                   "$U^\\dagger$ for $U(f^*)$, is $\\rho \\le a\\gamma/(c\\alpha)$, which Lemma 1 ($U^* \\le "
-                   "U^\\dagger$) already implies: it is not needed.",
+                   "If $\\rho \\le H(1)\\,\\dfrac{c}{a} = <<B>>$, then $\\rho \\le H(U^\\dagger)\\,c/a = c\\alpha/"
+                   "(a\\gamma)$, hence the weak form: every maximiser gives $P$-almost every $x$ with $f^*(x) \\ne 0$ "
+                   "the Bayes sign, and the Bayes labelling of $\\{f^* = 0\\}$ attains $U^\\dagger$.  Condition (c), "
+                   "read with $U^\\dagger$ for $U(f^*)$, is $\\rho \\le a\\gamma/(c\\alpha)$: where $\\alpha > 0$ "
+                   "the hypothesis $U^* \\le U^\\dagger$ implies it ($a\\gamma \\ge c\\alpha$), where $\\alpha < 0$ "
+                   "its bound is negative and no $\\rho \\ge 0$ meets it; the weak form does not use it.",
                    "if rho <= H(1) c/a with H(1) = (a0p - a1p)/(a1n - a0n) (condition (b) corrected), every maximiser "
-                   "has the Bayes sign where it is not 0 and the Bayes labelling of its zero set attains U-dagger; "
-                   "(c) follows from Lemma 1 and (4)-(6) are not needed", condition="if rho <= H(1) c/a"),
+                   "has the Bayes sign at P-almost every x where it is not 0 and the Bayes labelling of its zero set "
+                   "attains U-dagger; (c) (implied by U* <= U-dagger where alpha > 0, unsatisfiable where alpha < 0) "
+                   "and (4)-(6) are not needed",
+                   condition="if rho <= H(1) c/a", condition_tex="If $\\rho \\le H(1)\\,\\dfrac{c}{a}"),
         Conclusion("criterion", "Calibration, sign rule, kink set",
                    "Exactly as in the Theorem \"U-calibration of the surrogate utility, exactly\" "
                    "(`corrected_calibration.criterion`): conditions on the mass between $[\\eta_{lo}, \\eta_{hi}]$ "
                    "and $\\delta$.",
                    "calibration holds exactly under the criterion's mass conditions"),
-        Conclusion("continuous", "Eta-continuous populations",
-                   "Calibration needs $\\rho = 1$, $a_{1,+1} = 0$ and ($a_{1,-1} = 0$ or $U^* = U^\\dagger$).  For "
+        Conclusion("continuous", "Mass on both sides of delta",
+                   "If every neighbourhood of $\\delta$ has positive probability on both sides of $\\delta$ "
+                   "(e.g. a density positive at $\\delta$), calibration needs $\\rho = 1$, $a_{1,+1} = 0$ and ($a_{1,-1} = 0$ or "
+                   "$U^* = U^\\dagger$).  For "
                    "accuracy ($a = c = \\alpha = \\gamma = 1$) the corrected (b) reads $\\rho \\le 1$, the band is "
                    "$[\\rho/(1+\\rho), 1/(1+\\rho)] \\ni 1/2 = \\delta$, and calibration on every $P$ holds exactly "
                    "when $\\rho = 1$ ($\\phi$ differentiable at 0): Prop. 8 and Bartlett et al.'s condition.",
-                   "with mass on both sides of delta in every neighbourhood (eta-continuous P), only rho = 1, a1p = 0 "
-                   "and (a1n = 0 or U* = U-dagger) can be calibrated - accuracy with phi differentiable at 0 (Prop. 8)",
-                   condition="with mass on both sides of delta in every neighbourhood"),
+                   "with mass on both sides of delta in every neighbourhood (e.g. a density positive at delta), only "
+                   "rho = 1, a1p = 0 and (a1n = 0 or U* = U-dagger) can be calibrated - accuracy with phi "
+                   "differentiable at 0 (Prop. 8)",
+                   condition="with mass on both sides of delta in every neighbourhood",
+                   condition_tex="If every neighbourhood of $\\delta$ has positive probability on both sides of "
+                                 "$\\delta$"),
     ),
 )
 
@@ -291,17 +336,19 @@ RADEMACHER = Statement(
         Conclusion("rates", "Its terms for the linear class",
                    "$E|\\sum_i \\sigma_i|/n \\le n^{-1/2}$, and for the linear class $\\mathcal{F} = \\{x \\mapsto "
                    "\\theta^\\top x\\}$ on $\\mathbb{R}^d$, $\\hat{\\mathfrak{R}}_S(I_\\mathcal{F}) \\le \\sqrt{2 "
-                   "\\log(2 N_n)/n}$ with $N_n \\le \\sum_{k \\le d} \\binom{n}{k} + 1$ (so $\\le \\sqrt{2(\\log 2 + d "
-                   "\\log(n + 1))/n} = O(\\sqrt{d \\log n / n})$; $\\le C_{VC}\\sqrt{d/n}$ by the VC entropy bound).",
-                   "for the linear class on R^d, R_S(I_F) <= sqrt(2 (log 2 + d log(n + 1))/n) = O(sqrt(d log n / n)) "
+                   "\\log(2 N_n)/n}$ with $N_n \\le \\sum_{k \\le d} \\binom{n}{k} + 1$ (so $\\le <<INDICATOR>> = "
+                   "O(\\sqrt{d \\log n / n})$, as $2 N_n \\le 4 (n + 1)^d$; $\\le C_{VC}\\sqrt{d/n}$ by the VC entropy bound).",
+                   "for the linear class on R^d, R_S(I_F) <= sqrt(2 (log 4 + d log(n + 1))/n) = O(sqrt(d log n / n)) "
                    "(C_VC sqrt(d/n) with the VC entropy bound)"),
         Conclusion("printed", "The printed lemma",
                    "The printed $\\mathfrak{R}_n(\\tilde W'_{k,\\phi} \\circ \\mathcal{F}) \\le 2(\\gamma_{+1} + "
                    "\\gamma_{-1}) \\mathfrak{R}_n(\\mathcal{F})$ is the special case $\\kappa_k = 1$, $\\phi'(0^+) = "
-                   "0$, $J = 0$, which excludes every $\\tau$-discrepant loss with $\\tau < 1$ (for the tau-logistic "
-                   "loss $\\phi'(0^+) = -\\tau/(2\\ln 2)$ and $J = (1 - \\tau)/(2 \\ln 2)$).",
+                   "0$, $J = 0$, which excludes every $\\tau$-discrepant loss with $\\tau < 1$ and $\\phi'(0^-) < 0$ "
+                   "($J = (\\rho - 1)\\,\\phi'(0^-) > 0$ for $\\rho \\le \\tau < 1$; for the tau-logistic loss "
+                   "$\\phi'(0^+) = -\\tau/(2\\ln 2)$ and $J = (1 - \\tau)/(2 \\ln 2)$; a loss with $\\phi'(0^-) = 0$, "
+                   "such as $\\max(0, -t)^2$, is $\\tau$-discrepant for every $\\tau$ and has $J = 0$).",
                    "the printed lemma is the case kappa_k = 1, phi'(0+) = 0, J = 0, which excludes every "
-                   "tau-discrepant loss with tau < 1"),
+                   "tau-discrepant loss with tau < 1 and phi'(0-) < 0"),
     ),
 )
 
@@ -325,9 +372,8 @@ RATE = Statement(
                    "\\log(2/\\delta)/n}$ (`lemma4_uniform_convergence.corrected_uniform_convergence_bound`).",
                    "with probability 1 - delta the deviation adds sqrt(8 c_X^2 (rho_1 c_0 + rho_0 c_1)^2 log(2/delta)/n)"),
         Conclusion("order", "The order, with every parameter",
-                   "With $\\log(2 N_m) \\le \\log 2 + d \\log(m + 1)$: $$B_E(n) \\le \\frac{2 c_\\mathcal{X}}"
-                   "{\\sqrt n}\\Big(K d \\big(2 J \\sqrt{\\log 2 + d \\log(n/2 + 1)} + 2\\sqrt2\\,\\gamma c_\\Theta "
-                   "c_\\mathcal{X} + \\sqrt2\\,|\\phi'(0^+)|\\big) + \\sqrt2\\,L\\Big) = O\\Big(c_\\mathcal{X} K J\\, "
+                   "With $\\log(2 N_m) \\le \\log 4 + d \\log(m + 1)$ (Sauer: $2 N_m \\le 4 (m + 1)^d$): "
+                   "$$B_E(n) \\le <<ORDER>> = O\\Big(c_\\mathcal{X} K J\\, "
                    "d^{3/2} \\sqrt{\\tfrac{\\log n}{n}} + c_\\mathcal{X} K d\\,\\tfrac{\\gamma c_\\Theta "
                    "c_\\mathcal{X} + |\\phi'(0^+)|}{\\sqrt n} + \\tfrac{c_\\mathcal{X} L}{\\sqrt n}\\Big),$$ so "
                    "$\\sup_\\theta \\|\\hat{\\mathcal{V}}_\\phi - \\mathcal{V}_\\phi\\| = O_p(d^{3/2}\\sqrt{\\log n / "
@@ -383,10 +429,76 @@ def _wrap(text: str, first: str, rest: str, width: int = 116) -> str:
                                    break_long_words=False, break_on_hyphens=False)) + "\n"
 
 
-def summary_block(kind: str, key: str) -> str:
+def _and(names) -> str:
+    names = list(names)
+    return ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + (names[-1] if names else "")
+
+
+def verdicts_sentence(verdict: str) -> str:
+    """The paper's claims with the registry verdict ``verdict`` (e.g. "fails as stated"), named in registry order,
+    and - for "fails as stated" - why, in the words of the corrected statements' conclusions (quoted, not typed)."""
+    from lfverify.paper import PAPER_CLAIMS
+
+    names = [c.number for c in PAPER_CLAIMS if c.expected == verdict]
+    if not names:
+        raise ValueError(f"no registry claim has the verdict {verdict!r}")
+    text = f"{_and(names)} {'fail' if len(names) > 1 else 'fails'} as stated" if verdict == "fails as stated" \
+        else f"{_and(names)}: {verdict}"
+    if verdict == "fails as stated":
+        text += (" (each with a witness in ERRATA.md).  Why, in the corrected statements' words: "
+                 f"{SIGN_PATTERN.conclusion('signs').summary}; {CRITERION.conclusion('sign_rule').summary}.  "
+                 "The corrections, proved in "
+                 "[`proofs/`](proofs/README.md) (rho = phi'(0+)/phi'(0-); U* = sup U_phi; delta = Prop. 5's "
+                 "threshold):")
+        return text
+    return text + "."
+
+
+def evidence_sentence(kind: str, labels=None) -> str:
+    """The registry's claims checked by ``kind`` evidence ("simulation" or "benchmark"; only those with the LaTeX
+    ``labels`` if given), each with its recorded verdict and what that evidence measures (the registry's words,
+    quoted by claim)."""
+    from lfverify.paper import PAPER_CLAIMS
+
+    parts = []
+    for claim in PAPER_CLAIMS:
+        notes = [e.note for e in claim.evidence if e.kind == kind]
+        if not notes or (labels is not None and claim.label not in labels):
+            continue
+        said = claim.summary if kind == "benchmark" else "; ".join(n for n in notes if n)
+        parts.append(f"{claim.number} ({claim.expected})" + (f": {said.rstrip('.')}" if said else ""))
+    if not parts:
+        raise ValueError(f"no registry claim has {kind!r} evidence")
+    lead = {"simulation": "**The Monte-Carlo studies**, against exact population values (each verdict re-run by "
+                          "`lfverify verify`)",
+            "benchmark": "**The App. C benchmark**, against the printed tables and figures"}[kind]
+    return f"{lead}: " + "; ".join(parts) + "."
+
+
+def errata_count_sentence(errata_text: str) -> str:
+    """The count of ERRATA.md's entries (its ``### E<n>.`` headings), in one sentence."""
+    import re
+
+    count = len(re.findall(r"^### E\d+\.", errata_text, re.M))
+    return (f"**{count} errata** in the printed statements and proofs ([ERRATA.md](ERRATA.md)), each with a witness "
+            "and independent evidence.")
+
+
+def summary_block(kind: str, key: str, *, root=None) -> str:
     """The body of a generated block ``<!-- generated: KIND KEY -->``: a Markdown bullet with the summary of the
     statement ``KEY`` (``claim.key`` or ``claim.key:conclusion+conclusion`` for some of its conclusions).  KIND is
-    ``summary`` (a top-level bullet) or ``summary-nested`` (indented under another bullet)."""
+    ``summary`` (a top-level bullet) or ``summary-nested`` (indented under another bullet); ``verdicts`` (KEY a
+    registry verdict with "-" for spaces) is a bullet naming the claims with that verdict (:func:`verdicts_sentence`).
+    """
+    if kind == "verdicts":
+        return _wrap(verdicts_sentence(key.replace("-", " ")), "* ", "  ")
+    if kind == "evidence":
+        evidence, _, labels = key.partition(":")
+        return _wrap(evidence_sentence(evidence, labels.split("+") if labels else None), "* ", "  ")
+    if kind == "errata-count":
+        if root is None:
+            raise ValueError("an errata-count block needs the repository folder (root) to read its file")
+        return _wrap(errata_count_sentence((Path(root) / key).read_text(encoding="utf-8")), "* ", "  ")
     statement_key, _, keys = key.partition(":")
     text = statement_of(statement_key).summary(tuple(keys.split("+")) if keys else None)
     if kind == "summary":

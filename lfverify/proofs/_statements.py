@@ -32,6 +32,7 @@ class Hypothesis:
     key: str  #: e.g. "positive_u_star"
     text: str  #: Markdown with inline LaTeX, e.g. "$U_\\phi^* > 0$"
     note: str = ""  #: why it is there (e.g. "Lemma 1's hypothesis, which the printed proof uses but omits")
+    plain: str = ""  #: plain text for summaries, e.g. "U_phi* > 0" (the lead lists added hypotheses by it)
 
 
 #: the words a statement uses for a hypothesis that no recorded instance shows to be needed
@@ -84,10 +85,15 @@ class Conclusion:
     text: str  #: Markdown/LaTeX; may hold <<PLACEHOLDERS>> filled by :meth:`Statement.render`
     summary: str  #: one plain-text sentence that states the conclusion *with* its condition
     condition: str = ""  #: the extra condition of this conclusion in words ("" = none beyond the hypotheses)
+    condition_tex: str = ""  #: the same condition as the rendered text words it (Markdown/LaTeX)
 
     def __post_init__(self):
+        if bool(self.condition) != bool(self.condition_tex):
+            raise ValueError(f"conclusion {self.key}: a condition is given in words and as the text words it")
         if self.condition and self.condition not in self.summary:
             raise ValueError(f"conclusion {self.key}: its summary must state its condition {self.condition!r}")
+        if self.condition_tex and self.condition_tex not in self.text:
+            raise ValueError(f"conclusion {self.key}: its text must state its condition {self.condition_tex!r}")
 
 
 @dataclass(frozen=True)
@@ -100,8 +106,13 @@ class Statement:
     objects: tuple
     conclusions: tuple
     setting: str = ""  #: definitions after the hypotheses (Markdown/LaTeX, may hold placeholders)
-    lead: str = ""  #: the summary's opening (e.g. "with phi >= 1{t <= 0} and U_phi* > 0 added")
+    lead: str = ""  #: the summary's opening when it is not generated from ``printed_hypotheses``
     hypotheses_from: str = ""  #: title of a statement whose hypotheses these repeat (rendered as a reference)
+    #: the keys of the hypotheses the printed result has (and ``printed_replaced``: what takes the place of the printed
+    #: ones this statement does not keep, in words): the summary's lead then lists every added hypothesis, generated,
+    #: never typed
+    printed_hypotheses: frozenset = None
+    printed_replaced: str = ""
     #: (hypothesis key, :class:`Necessity`) for every hypothesis: a witness that it is needed, or why it is there
     necessity: tuple = ()
 
@@ -109,6 +120,25 @@ class Statement:
         keys = [h.key for h in self.hypotheses]
         if len(set(keys)) != len(keys):
             raise ValueError(f"{self.key}: duplicate hypothesis keys {keys}")
+        if self.printed_hypotheses is not None and self.lead:
+            raise ValueError(f"{self.key}: the lead is generated from printed_hypotheses; do not type it")
+
+    @property
+    def added_hypotheses(self) -> tuple:
+        """The hypotheses this statement has and the printed result does not (empty when not compared)."""
+        if self.printed_hypotheses is None:
+            return ()
+        return tuple(h for h in self.hypotheses if h.key not in self.printed_hypotheses)
+
+    @property
+    def opening(self) -> str:
+        """The summary's lead: generated from the added hypotheses where the printed ones are known."""
+        if self.printed_hypotheses is None:
+            return self.lead
+        added = [h.plain or h.key for h in self.added_hypotheses]
+        words = ", ".join(added[:-1]) + (" and " if len(added) > 1 else "") + added[-1] if added else ""
+        lead = f"with {words} added to the hypotheses" if words else "with the printed hypotheses"
+        return f"{lead}, and {self.printed_replaced}" if self.printed_replaced else lead
 
     @property
     def hypothesis_keys(self) -> frozenset:
@@ -155,12 +185,12 @@ class Statement:
         """One paragraph: the lead, then the chosen conclusions' summaries (each with its condition)."""
         chosen = self.conclusions if keys is None else tuple(self.conclusion(k) for k in keys)
         body = "; ".join(c.summary for c in chosen)
-        return f"{self.title}: " + (f"{self.lead}, " if self.lead else "") + body + "."
+        return f"{self.title}: " + (f"{self.opening}, " if self.opening else "") + body + "."
 
     def headline(self) -> str:
         """One line: the lead and the first conclusion's summary (with its condition)."""
         first = self.conclusions[0].summary
-        return f"{self.lead}: {first}" if self.lead else first
+        return f"{self.opening}: {first}" if self.opening else first
 
     def hypothesis_number(self, key: str) -> str:
         for i, h in enumerate(self.hypotheses, 1):

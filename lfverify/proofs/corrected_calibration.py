@@ -1166,20 +1166,15 @@ def check_continuous_populations() -> Outcome:
                   "thm:jaccard-calibration)"),
         printed=("tau-discrepancy makes the stationary points of U_phi lie in the Bayes-optimal set; the proofs assume "
                  "P(C-dagger) = 0, e.g. any eta-continuous distribution, and conclude U-calibration"),
-        derived=("on a distribution whose eta(X) has mass on both sides of delta(U-dagger) in every neighbourhood of "
-                 "it "
-                 "(e.g. a density positive at delta: the eta-continuous case the paper names), U^{F_beta}_phi is "
-                 "F_beta-calibrated for NO convex non-increasing phi >= 1{t <= 0} with phi'(0-) < 0, and U^{Jac}_phi "
-                 "only if phi is differentiable at 0 and U_phi* = U-dagger: for rho = phi'(0+)/phi'(0-) < 1 the "
-                 "maximiser vanishes on a band [eta_lo, eta_hi] of positive mass that contains delta or lies next to "
-                 "it, and for rho = 1 its threshold c/(c + a) lies strictly below delta "
-                 "(corrected_calibration.criterion (e))"),
-        consequence=("The counterexamples E12, E15 are not artefacts of finite supports: under the paper's own "
-                     "standing "
-                     "assumption Thms. 1 and 2 fail for every tau (also outside the printed ranges, also for the plain "
-                     "logistic loss).  What holds is the weak form: " + FBETA.conclusion("weak_form").summary
-                     + " (Theorem 1, corrected); " + JACCARD.conclusion("weak_form").summary
-                     + " (Theorem 2, corrected)."),
+        derived=(f"{CRITERION.title}, (e) (`{CRITERION.key}`): {CRITERION.conclusion('continuous').summary}; so "
+                 f"{FBETA.title}, 4.: {FBETA.conclusion('continuous').summary}, and {JACCARD.title}, 3.: "
+                 f"{JACCARD.conclusion('continuous').summary}"),
+        consequence=("The counterexamples E12, E15 are not artefacts of finite supports: on a distribution with mass "
+                     "on both sides of delta in every neighbourhood (the eta-continuous case the paper names) the "
+                     "printed conclusion fails whenever the corrected statements' conditions above are not met, and "
+                     "on the Gaussian population of the witness it fails for each tau computed, the plain logistic "
+                     "loss (tau = 1) included.  What holds is the weak form: " + FBETA.conclusion("weak_form").summary
+                     + f" ({FBETA.title}); " + JACCARD.conclusion("weak_form").summary + f" ({JACCARD.title})."),
         witness=("the calibration study's population (two Gaussian classes, means +-(2, 1), shared covariance "
                  "[[1, 0.3], [0.3, 1]], pi = 0.4; eta(X) has a positive density on (0, 1)), tau-logistic loss: "
                  + " | ".join(parts)),
@@ -1191,8 +1186,9 @@ def check_continuous_populations() -> Outcome:
     )
     return Outcome(
         "erratum",
-        "Thms. 1-2 fail on every eta-continuous population, for every tau (the plain logistic loss included): "
-        "confirmed by quadrature on a Gaussian population for tau = 1/20, 33/100, 3/4, 1.",
+        f"{FBETA.title}, 4.: {FBETA.conclusion('continuous').summary}; {JACCARD.title}, 3.: "
+        f"{JACCARD.conclusion('continuous').summary}.  On the witness (a Gaussian population) sgn f* misses U-dagger "
+        f"for each tau computed (1/20, 33/100, 3/4 and 1: the plain logistic loss), by quadrature.",
         errata=(erratum,),
         method="symbolic (claim criterion); panelled Gauss-Legendre quadrature (pointwise_optimum)",
     )

@@ -317,7 +317,8 @@ def check_lemma() -> Outcome:
         holds=lhs <= corrected and lhs > printed_value,
     )
     statement = RADEMACHER.render(
-        BOUND=f"\\hat{{\\mathfrak{{R}}}}_S(\\tilde W'_{{k,\\phi}} \\circ \\mathcal{{F}}) \\le {sp.latex(bound)}")
+        BOUND=f"\\hat{{\\mathfrak{{R}}}}_S(\\tilde W'_{{k,\\phi}} \\circ \\mathcal{{F}}) \\le {sp.latex(bound)}",
+        INDICATOR=sp.latex(indicator_bound_expression(n_s, sp.Symbol("d", positive=True, integer=True))))
     return st.outcome(
         RADEMACHER.summary() + "  Proved from the decomposition of phi' (SymPy) and the contraction, Massart and "
         "Sauer lemmas (cited; finite instances enumerated exactly).",
@@ -487,7 +488,7 @@ def check_rate() -> Outcome:
     return st.outcome(
         RATE.summary() + "  Assembled symbolically; corrected_expectation_bound agrees.",
         method="symbolic (SymPy) assembly and limits; exact binomial sums at 50 digits",
-        statement=RATE.render(BE=sp.latex(bound_n)), ledger=(RATE, STATEMENTS),
+        statement=RATE.render(BE=sp.latex(bound_n), ORDER=sp.latex(explicit)), ledger=(RATE, STATEMENTS),
     )
 
 

@@ -40,6 +40,7 @@ from lfverify.core._empirical import EmpiricalSurrogateUtility
 from lfverify.core._losses import tau_logistic
 from lfverify.core._metrics import f_beta, gower_legendre, jaccard
 from lfverify.core._populations import FiniteSupportPopulation
+from lfverify.proofs._corrected_statements import FBETA, JACCARD
 from lfverify.core._seeding import DEFAULT_SEED
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 from lfverify.proofs._exact_numbers import exact_mpf
@@ -357,6 +358,12 @@ def _zero_counted_positive(theorem, coef, metric, witness, theorem_witness, repo
     return None, dict(ex=ex, margins=margins, lib=lib, th=th)
 
 
+def _survives(theorem: str) -> str:
+    """The weak form of the corrected theorem (Thm. 1 or 2), quoted from its statement."""
+    statement = {"Thm. 1": FBETA, "Thm. 2": JACCARD}[theorem]
+    return f"{statement.conclusion('weak_form').summary} ({statement.title}, `{statement.key}`)."
+
+
 def _erratum(theorem, label_metric, metric_name, bound_text, witness, fig):
     ex, lib, th = fig["ex"], fig["lib"], fig["th"]
     weights, eta, tau_value = witness
@@ -383,8 +390,8 @@ def _erratum(theorem, label_metric, metric_name, bound_text, witness, fig):
             "Bayes-optimal classifier, yet calibration fails, since it quantifies over all maximising sequences.  "
             f"On the 'theorem' entry's own witness (weights {_tuple(tw)}, eta = {_tuple(te)}) both kink atoms "
             f"approached from above give U = {th['plus']} < U-dagger = {th['u_dagger']}: only the Bayes-positive "
-            "kink atom may be approached from above.  What survives (tests/test_calibration_properties.py): every "
-            "atom with f*(x) != 0 has the Bayes sign, so labelling the kink atoms by the Bayes rule attains U-dagger."
+            "kink atom may be approached from above.  What survives is the weak form of the corrected theorem: "
+            + _survives(theorem)
         ),
         witness=(
             f"{metric_name}, tau-logistic(tau = {tau_value}) (base 2, dominates the 0/1 loss), weights "

@@ -131,7 +131,7 @@ def check_thm7_pathology_remark() -> Outcome:
                  "(a0p > 0 >= a0n).  Without (3) but with (1), (2): a0n = a1n = 0 forces a1p = 0 and the bracket "
                  f"is {no3_bracket} > 0 wherever eta > 0: the Bayes rule always outputs positive values (e.g. "
                  "recall TP/pi).  Without (2): the slope Da0 - Da1 U-dagger can be <= 0 while the intercept "
-                 "-(a1n U-dagger - a0n) is <= 0, so the bracket is <= 0 for every eta and the Bayes rule always "
+                 "-(a1n U-dagger - a0n) is <= 0, so the bracket is <= 0 on (0, 1) and the Bayes rule "
                  "outputs negative values.  Within Definition 1 the two pathologies are swapped."),
         consequence=("None for Thm. 7 itself, which assumes all of (1)-(6); the explanation of why (2) and (3) "
                      "are needed is reversed for the utilities of Definition 1, to which Thm. 7 applies.  (With "

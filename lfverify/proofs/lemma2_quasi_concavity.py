@@ -93,8 +93,8 @@ def check_fig2_tau_range() -> Outcome:
         slopes = (-1 / (2 * mp.log(2)), -tau / (2 * mp.log(2)))
     return Outcome(
         "erratum",
-        f"Fig. 2's tau-logistic loss is convex (hence tau-discrepant in the sense of Definition 2) only for tau in "
-        f"{convex_set}, not for every tau > 0; the theorems only use tau < 1.",
+        f"Fig. 2's tau-logistic loss is convex (hence tau-discrepant in the sense of Definition 2) exactly for tau in "
+        f"{convex_set} (derived; the printed range is tau > 0); the theorems only use tau < 1.",
         errata=(Erratum(
             location="Fig. 2 caption (fig:fisher-consistent-surrogate-loss), with Definition 2 (def:discrepant-loss)",
             printed="An example of tau-discrepant loss with tau > 0: phi(t) = log2(1 + e^{-t}) (t <= 0), "

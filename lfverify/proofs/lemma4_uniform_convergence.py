@@ -334,9 +334,9 @@ def _nonsmooth_rademacher_outcome() -> Outcome:
             " phi_{-1}'(0) = 0, which fails"
         ),
         consequence=(
-            "The lemma's proof is invalid, and the lemma is false (next erratum): a jump of phi' at 0, which every "
-            "tau-discrepant loss with tau < 1 has, cannot be controlled by R_n(F), since the class of indicators "
-            "{1{y theta^T x <= 0}} is scale-invariant in theta."
+            "The lemma's proof is invalid, and the lemma is false (next erratum): a jump of phi' at 0 (J > 0 for a "
+            "tau-discrepant loss with tau < 1 and phi'(0-) < 0: corrected_rademacher.lemma, conclusion 3) cannot be controlled by "
+            "R_n(F), since the class of indicators {1{y theta^T x <= 0}} is scale-invariant in theta."
         ),
         witness=(
             f"tau-logistic (tau = 1/2), h = 1/100: |psi_{{-1}}(-h) - psi_{{-1}}(h)| = {mp.nstr(jump, 12)} = 1/ln 2, "

@@ -149,9 +149,9 @@ def check_fcheck_definition() -> Outcome:
             printed="f_check: a supremum (maximizer) of E_X[W_0(f(X), eta(X))] in f, then U_phi(f_check) = "
                     "sup_f' E_X W_{0,phi}(f'(X), eta(X)) / E_X[W_{1,phi}(f_check(X), eta(X))]",
             derived="the equality needs E_X[W_{0,phi}(f_check)] = sup_f' E_X[W_{0,phi}(f')], i.e. f_check maximizing "
-                    "the surrogate score E[W_{0,phi}]; a maximizer of the true E[W_0] (any f > 0 on {eta > 0}) does not "
+                    "the surrogate score E[W_{0,phi}]; a maximizer of the true E[W_0] (f > 0 on {eta > 0}, say) does not "
                     "satisfy it, since phi(f) > 0",
-            consequence="no: with the subscript phi restored the chain is as intended (up to the non-attainment, "
+            consequence="none: with the subscript phi restored the chain is as intended (up to the non-attainment, "
                         "see nonnegativity.supremum_attained) and U_phi* >= 0 holds",
             witness=f"F_1, single atom eta = 1/2, tau = 1/3, f = 1: E[W_0] = {mp.nstr(true_max, 12)} (maximal), "
                     f"E[W_0,phi] = 2 (1 - phi(1)) / 2 = {mp.nstr(at_fcheck, 12)} != sup E[W_0,phi] = {mp.nstr(sup_phi, 12)}",

@@ -332,10 +332,10 @@ def check_bartlett() -> Outcome:
         "verified",
         "Eq. (3) with accuracy's derived coefficients is App. A.3's U^Acc_phi, and U^Acc_phi = 1 - E[phi(Y f(X))] "
         "(symbolic, 3 atoms): maximising it is Bartlett et al.'s surrogate-risk minimisation.  Cases 1-2 reduce to "
-        "sign decompositions that use only convexity (phi' non-decreasing) and phi'(0) < 0, so no tau-discrepancy is "
+        "sign decompositions that use only convexity (phi' non-decreasing) and phi'(0) < 0, so tau-discrepancy is not "
         "needed, and the hypotheses are those of Bartlett et al. (2006, Thm. 6: a convex phi is classification-"
         "calibrated iff phi'(0) exists and is < 0).  Check of the conclusion: for the logistic, hinge, exponential and "
-        f"squared-hinge losses the pointwise maximiser has the sign of 2 eta - 1 at all {checked} random eta "
+        f"squared-hinge losses the pointwise maximiser has the sign of 2 eta - 1 at {checked} of {checked} random eta "
         "(|eta - 1/2| >= 0.01).  Note: the last line prints 'sup_{f not in U^Acc}', a typo for B^Acc.",
         method=f"symbolic; numerical maximisation at {checked} points",
     )

@@ -643,7 +643,7 @@ def check_theorem() -> Outcome:
         derived=(
             "U* >= (1+beta^2)tau/(beta^2-tau) forces tau <= beta^2/(2+beta^2) < 1, so phi'(0+)/phi'(0-) =: rho <= tau <"
             " 1 (a kink at 0; U_phi is not differentiable there).  Pointwise, f* minimises A phi(xi) + B phi(-xi), A ="
-            " (1+beta^2+U*) eta, B = U* (1-eta), whose minimiser is xi = 0 for all rho <= A/B <= 1/rho; this band"
+            " (1+beta^2+U*) eta, B = U* (1-eta), whose minimiser is xi = 0 exactly when rho <= A/B <= 1/rho; this band"
             " contains posteriors eta > U(f*)/(1+beta^2), where f* = 0 predicts -1 (sgn(0) = -1) against Prop. 5"
         ),
         consequence=(
@@ -699,7 +699,8 @@ def check_theorem() -> Outcome:
     )
     return Outcome(
         "erratum",
-        "Thm. 1's hypotheses do not imply F_beta-calibration: a kink of phi at 0 is forced and f* = 0 is not excluded; "
+        "Thm. 1's hypotheses do not imply F_beta-calibration: for a loss with phi'(0-) < 0 they force a kink at 0 "
+        "(rho <= tau < 1) and f* = 0 is not excluded; "
         "the domination phi >= 1{t <= 0} used in case 2 is missing.",
         errata=(kink_erratum, dominance_erratum),
         method=(

@@ -314,7 +314,8 @@ def check_theorem() -> Outcome:
     )
     return Outcome(
         "erratum",
-        "Thm. 2's hypotheses do not imply Jaccard-calibration: the forced kink at 0 leaves f* = 0 possible, and the "
+        "Thm. 2's hypotheses do not imply Jaccard-calibration: the kink at 0 they force on a loss with phi'(0-) < 0 "
+        "leaves f* = 0 possible, and the "
         "domination phi >= 1{t <= 0} used by the proof is missing.",
         errata=(kink_erratum, dominance_erratum),
         method=(

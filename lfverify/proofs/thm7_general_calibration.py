@@ -360,7 +360,7 @@ def check_h_at_one() -> Outcome:
         ),
         consequence=(
             "Condition (b) is wrong whenever a0n != 0 (it agrees for F_beta and Jaccard, a0n = 0): for accuracy it"
-            " reads tau <= -1, so the printed theorem excludes accuracy for every tau, whereas the derived (b) reads"
+            " reads tau <= -1, so the printed theorem excludes accuracy (no tau > 0 meets it), whereas the derived (b) reads"
             " tau <= 1, consistent with Prop. 8; lfverify.core.general_calibration transcribes the printed (b)"
             " and should use a1n - a0n."
         ),
@@ -526,7 +526,7 @@ def check_reduction() -> Outcome:
         f" H(1) agree as a0n = 0).  (c) becomes tau <= {_show(c_fb)} (F_beta) and tau <= {_show(c_jac)} (Jaccard); both"
         " are >= 1 > tau when U* <= U(f*) <= 1, so (c) follows from Thms. 1/2's hypotheses plus Lemma 1's domination"
         " phi >= 1{t <= 0}, not from them alone (at U(f*) = 0 it reads tau <= 0).  Accuracy: the derived (b) is tau"
-        f" <= {acc_b} and (c) tau <= {acc_c} (Prop. 8 needs no tau).",
+        f" <= {acc_b} and (c) tau <= {acc_c} (Prop. 8 does not use tau).",
         method="symbolic (slack variables); F_beta's (c) >= 1 also at 300 exact rational points",
     )
 
