@@ -416,6 +416,7 @@ HYPOTHESIS_PREDICATES: dict = {
     "phi_nonincreasing": lambda c: c.loss.nonincreasing,
     "phi_left_slope": lambda c: c.loss.left_slope < 0,
     "phi_dominates": lambda c: c.loss.dominates,
+    "u_star_at_most_u_dagger": lambda c: compare(c.u_star, c.u_dagger) <= 0,
     "eta_interior": lambda c: all(0 < e < 1 for e in c.eta) if c.kind == "finite" else
     0 <= c.support[0] and c.support[1] <= 1,
     "u_star_positive": lambda c: compare(c.u_star, 0) > 0,
@@ -617,10 +618,10 @@ def _kink_set(case) -> Evaluation:
 
 
 def _loss_condition(case) -> Evaluation:
-    """If phi >= 1{t <= 0} and rho <= c alpha / (a gamma), the Bayes labelling of the band attains U-dagger."""
+    """If U* <= U-dagger and rho <= c alpha / (a gamma), the Bayes labelling of the band attains U-dagger."""
     r = _read(case)
-    if not case.loss.dominates:
-        return _vacuous("phi >= 1{t <= 0} does not hold")
+    if compare(case.u_star, case.u_dagger) > 0:
+        return _vacuous("U* <= U-dagger does not hold")
     if not _le(r.rho, r.bound):
         return _vacuous(f"rho = {_num(r.rho)} > c alpha/(a gamma) = {_num(r.bound)}")
     if not (_le(r.eta_lo, r.delta) and _le(r.delta, r.eta_hi)):

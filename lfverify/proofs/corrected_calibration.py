@@ -36,6 +36,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 
 import mpmath as mp
 import sympy as sp
@@ -60,6 +61,7 @@ from lfverify.proofs._corrected_statements import (
     SIGN_PATTERN,
     STATEMENTS,
 )
+from lfverify.proofs._drops import rerun, weakened
 from lfverify.proofs._exact_numbers import exact_mpf, random_fraction
 from lfverify.proofs.counterexamples import _exact_bayes, _exact_utility
 from lfverify.proofs.thm1_fbeta_calibration import (
@@ -103,6 +105,26 @@ DPS = 50
 W_, Z_, S_ = sp.symbols("w z s", nonnegative=True)
 V_ = sp.Symbol("v", positive=True)
 ETA_IN_0_1 = 1 / (1 + V_)
+
+# ---------------------------------------------------------------------------------------------- the hypotheses as
+# assumptions, and what is left of them when one is dropped (the ledger's content check, lfverify.proofs._drops)
+M_, K_ = sp.symbols("m k", positive=True)
+#: condition (3) as its two cases: a_{0,-1} = -m < 0, or a_{1,-1} = k > 0
+CONDITION3_CASES = ({a0n: -M_}, {a1n: K_})
+#: without condition (3): one case, all of Definition 1's region (a_{0,-1} = a_{1,-1} = 0 included)
+ANY_CASE = ({},)
+#: Definition 1's sign constraints removed
+NO_DEFINITION1 = weakened(a0p, a0n, a1p, a1n)
+#: phi'(0-) < 0 dropped: phi'(0-) <= 0 remains (phi is non-increasing)
+NO_LEFT_SLOPE = weakened(DM, nonpositive=True)
+#: phi non-increasing dropped: phi'(0+) of either sign
+NO_NONINCREASING = weakened(DP)
+#: c > 0 is step 3 of the Proposition's, from U* > 0 and condition (3); without either c = 0 is possible (U* = 0 with
+#: a_{0,-1} = 0, or a_{0,-1} = a_{1,-1} = 0) and only c >= 0 remains
+C_NONNEGATIVE = weakened(C, nonnegative=True)
+#: the tau-logistic loss of Fig. 2, piece by piece: phi(t) = log2(1 + e^{-t}) for t <= 0, log2(1 + e^{-tau t}) for t > 0
+T_ = sp.Symbol("t", real=True)
+TAU_LOGISTIC_PIECES = (sp.log(1 + sp.exp(-T_)) / sp.log(2), sp.log(1 + sp.exp(-TAU * T_)) / sp.log(2))
 
 
 # ---------------------------------------------------------------------------------------------- sign helpers
@@ -368,9 +390,13 @@ def _band_of(coefficients: dict, u=USTAR):
             sp.factor(d.eta_hi.subs({A: a_val, C: c_val}, simultaneous=True)))
 
 
+#: Table 1's metrics: Definition 1's coefficients (prop5.Coefficients), derived from their definitions in prop5
+TABLE1 = {"F_beta": prop5.F_BETA, "Jaccard": prop5.JACCARD, "accuracy": prop5.ACCURACY}
+
+
 def _table1(name) -> dict:
     """Definition 1's coefficients of a metric, derived from its definition in prop5 (F_beta, Jaccard, accuracy)."""
-    c = {"F_beta": prop5.F_BETA, "Jaccard": prop5.JACCARD, "accuracy": prop5.ACCURACY}[name]
+    c = TABLE1[name]
     return {a0p: c.a0p, a0n: c.a0n, a1p: c.a1p, a1n: c.a1n}
 
 
@@ -452,6 +478,173 @@ def _witness_analyses() -> list[_WitnessAnalysis]:
     return out
 
 
+# ------------------------------------------------------------------------------------------ the steps' checks
+# Each check is a function of the SymPy objects it tests, so that the ledger can re-run it without one hypothesis
+# (lfverify.proofs._drops.rerun): a step's ``holds`` is the function on the objects as the hypotheses make them, and
+# its ``without`` entries are the same function on weaker objects (or on an instance that violates the hypothesis).
+PHI_P, PHI_M = sp.Symbol(r"\phi(\xi)", nonnegative=True), sp.Symbol(r"\phi(-\xi)", nonnegative=True)
+#: phi >= 0 dropped: the values of phi of any sign
+NO_PHI_NONNEGATIVE = weakened(PHI_P, PHI_M)
+#: A loss that keeps every hypothesis but convexity: the tau-logistic left piece, and for t > 0 exp(-t (2 + sin log t)),
+#: positive, 1 at 0+ and decreasing (its derivative is -(2 + sin log t + cos log t) times itself, and |sin + cos| <=
+#: sqrt 2 < 2) - so phi >= 0, non-increasing, >= 1{t <= 0}, phi'(0-) = -1/(2 ln 2) < 0 - whose right difference
+#: quotient at 0 oscillates in [-2 - sqrt 2, -2 + sqrt 2] without a limit (a convex phi has one-sided derivatives).
+NONCONVEX_RIGHT_PIECE = sp.exp(-T_ * (2 + sp.sin(sp.log(T_))))
+#: Another loss that keeps every hypothesis but convexity: the tau-logistic loss for t <= 0 and half of it for t > 0,
+#: a downward jump at 0 (phi(0+) = 1/2 < phi(0) = 1: still non-negative, non-increasing and >= 1{t <= 0}).
+JUMP_RIGHT_PIECE = TAU_LOGISTIC_PIECES[1] / 2
+#: Condition (1) and (2) of Theorem 7 as assumptions: Delta a_0 > 0, Delta a_1 <= 0.  (Definition 1's a_{0,+1} > 0 >=
+#: a_{0,-1} already implies (1): no metric violates (1) alone; Theorem 7 step 2 argues from (1) and (2), as it says.)
+DA0 = sp.Symbol(r"\Delta a_0", positive=True)
+DA1 = sp.Symbol(r"\Delta a_1", nonpositive=True)
+
+
+def _denominator_bound_holds(remainder, lower) -> bool:
+    """D_phi(f) >= b_1 + a_{1,+1} pi > 0: the remainder W_1 - b_1 - a_{1,+1} eta is non-negative and b_1 + a_{1,+1} eta
+    is positive."""
+    return _nonnegative(remainder) and _positive(lower)
+
+
+def _weights_positive(a, c, cases) -> bool:
+    """a > 0, c >= 0, and c > 0 in each of ``cases`` (the cases of condition (3))."""
+    return _positive(a) and _nonnegative(c) and all(_positive(c.subs(case)) for case in cases)
+
+
+def _slopes_at_zero(neg_piece, pos_piece):
+    """(d_-, d_+): the slopes at 0 of a loss made of ``neg_piece`` (t <= 0) and ``pos_piece`` (t > 0)."""
+    return sp.limit(sp.diff(neg_piece, T_), T_, 0), sp.limit(sp.diff(pos_piece, T_), T_, 0)
+
+
+def _first_order_model_holds(neg_piece, pos_piece) -> bool:
+    """g'(0+) of the first-order model, with the loss's slopes d_-, d_+, equals the limit of the exact one-sided
+    difference quotient of g(xi) = a eta phi(xi) + c (1 - eta) phi(-xi) for the loss made of the two pieces."""
+    h = sp.Symbol("h", positive=True)
+    quotient = (A * ETA * pos_piece.subs(T_, h) + C * (1 - ETA) * neg_piece.subs(T_, -h)
+                - (A * ETA + C * (1 - ETA)) * neg_piece.subs(T_, 0)) / h
+    d_minus, d_plus = _slopes_at_zero(neg_piece, pos_piece)
+    right = sp.limit(quotient, h, 0, "+")
+    if not all(_is_limit(v) for v in (d_minus, d_plus, right)):
+        return False  # no one-sided derivative: the first-order model does not exist
+    return sp.simplify(sp.simplify(right) - derived().right.subs({DM: d_minus, DP: d_plus})) == 0
+
+
+def _is_limit(value) -> bool:
+    """Whether ``value`` (a SymPy limit) is a finite value: not a set of accumulation points, nor infinite."""
+    return not value.has(sp.AccumBounds, sp.zoo, sp.nan, sp.oo, -sp.oo)
+
+
+def _coercive_holds(phi_value, gap, slope, etas=(ETA_IN_0_1,)) -> bool:
+    """g's lower bounds hold and tend to infinity, at every eta of ``etas``: g(x) - c (1 - eta)(phi_0 - d_- x) =
+    a eta phi(x) + c (1 - eta) e and g(-x) - a eta (phi_0 - d_- x) = a eta e + c (1 - eta) phi(x) are non-negative,
+    with phi(x) = ``phi_value`` and e = phi(-x) - phi_0 + d_- x = ``gap`` (>= 0 by convexity: d_- is a subgradient at
+    0), and both bounds tend to infinity as x does (d_- = ``slope``)."""
+    phi0, x_ = sp.Symbol("phi_0", nonnegative=True), sp.Symbol("x", positive=True)
+    return all(_nonnegative(A * eta * phi_value + C * (1 - eta) * gap)
+               and _nonnegative(A * eta * gap + C * (1 - eta) * phi_value)
+               and sp.limit(C * (1 - eta) * (phi0 - slope * x_), x_, sp.oo) == sp.oo
+               and sp.limit(A * eta * (phi0 - slope * x_), x_, sp.oo) == sp.oo for eta in etas)
+
+
+def _slopes_hold(right, left, eta_hi, eta_lo, dp, dm) -> bool:
+    """Both one-sided derivatives of g at 0 decrease strictly in eta, and vanish at eta_hi, eta_lo (d_+ = rho d_-)."""
+    return (all(_sign(sp.diff(g, ETA)) == "-" for g in (right, left))
+            and sp.simplify(right.subs({ETA: eta_hi, dp: RHO * dm})) == 0
+            and sp.simplify(left.subs({ETA: eta_lo, dp: RHO * dm})) == 0)
+
+
+def _rho_range_holds(dm, dp, gap, width) -> bool:
+    """rho = d_+/d_- >= 0, and 1 - rho >= 0 with d_+ = d_- + e (e >= 0: convexity); the band's width is non-negative
+    at rho = 1/(1 + s), positive at rho = 0 and zero only at rho = 1."""
+    return (_nonnegative(dp / dm) and _nonnegative(sp.factor((dm - dp) / dm).subs(dp, dm + gap))
+            and _nonnegative(width.subs(RHO, 1 / (1 + S_))) and _positive(width.subs(RHO, 0))
+            and sp.solve(sp.numer(width), RHO) == [1])
+
+
+def _bayes_set_holds(alpha, gamma, delta, attained, denominator) -> bool:
+    """The Bayes set is the threshold rule: delta = gamma/(alpha + gamma) with alpha + gamma = Da0 - Da1 U-dagger; the
+    bracket beta is > 0 above delta and < 0 below it once Da0 - Da1 U-dagger = k > 0 (``attained`` writes a_{0,+1}
+    through k); and U(lambda) - U-dagger = (N - U-dagger D)/D has the sign of N - U-dagger D = -q <= 0 (D =
+    ``denominator``), so U(lambda) = U-dagger exactly where E[lambda beta] is maximal."""
+    t, q = sp.Symbol("t", positive=True), sp.Symbol("q", nonnegative=True)
+    beta = (alpha + gamma) * ETA - gamma
+    return (sp.simplify(delta - gamma / (alpha + gamma)) == 0
+            and sp.expand(alpha + gamma - (a0p - a0n - (a1p - a1n) * UDAG)) == 0
+            and _sign(beta.subs(ETA, delta + t).subs(attained)) == "+"
+            and _sign(beta.subs(ETA, delta - t).subs(attained)) == "-"
+            and _sign((UDAG * denominator - q) / denominator - UDAG) == "<=0")
+
+
+def _growth_holds(growth, limit, k_constant) -> bool:
+    """K g - (a_{1,+1} eta phi(xi) + a_{1,-1} (1 - eta) phi(-xi)) >= 0 at eta = 1/(1 + v), and the limit is 1/K."""
+    return _nonnegative(growth.subs(ETA, ETA_IN_0_1)) and sp.simplify(limit - 1 / k_constant) == 0
+
+
+def _perturbation_converges(neg_piece, pos_piece) -> bool:
+    """g(s/l) -> g(0) as l -> infinity for s = 1 and s = -1 (phi made of the two pieces): the scores f* + s/l with
+    f* = 0 have surrogate values converging to those of f*."""
+    l_ = sp.Symbol("l", positive=True)
+    pieces = {-1: neg_piece, 1: pos_piece}
+    at_zero = (A * ETA + C * (1 - ETA)) * neg_piece.subs(T_, 0)
+    return all(sp.simplify(sp.limit(A * ETA * pieces[s].subs(T_, s / l_) + C * (1 - ETA) * pieces[-s].subs(T_, -s / l_),
+                                    l_, sp.oo) - at_zero) == 0 for s in (1, -1))
+
+
+def _lower_side_holds(a_v, c_v, al, ga, ordered) -> bool:
+    """gamma a - rho c alpha >= 0 at rho = 1/(1 + s) (s >= 0) and at rho = 0, after ``ordered`` (Lemma 1: U* =
+    U-dagger/(1 + z)) and U-dagger = 1/(1 + w)."""
+    lower = ga * a_v - RHO * c_v * al
+    return all(_nonnegative(sp.factor(lower.subs(RHO, r).subs(ordered).subs(IN_RANGE))) for r in (1 / (1 + S_), 0))
+
+
+def _logistic_excluded(bound, ordered) -> bool:
+    """1 - bound > 0 after ``ordered`` (U* = U-dagger/(1 + z)) and U-dagger = 1/(1 + w): rho = 1 is not <= bound."""
+    return _positive(sp.factor((1 - bound).subs(ordered)).subs(IN_RANGE))
+
+
+def _threshold_slope_positive(da0, da1) -> bool:
+    """Da0 - Da1 U-dagger > 0 (U-dagger > 0): Prop. 5's threshold rule is increasing in eta."""
+    return _positive(da0 - da1 * UDAG)
+
+
+def _h_monotone_holds(monotone, cases) -> bool:
+    """H(U-dagger) - H(1) >= 0 at U-dagger = 1/(1 + w), in each of ``cases`` (condition (3)'s)."""
+    return all(_nonnegative(monotone.subs(UDAG, 1 / (1 + W_)).subs(case)) for case in cases)
+
+
+def _condition3_holds(a0n_value, a1n_value) -> bool:
+    """a_{0,-1} != 0 or a_{1,-1} != 0, decided by SymPy."""
+    return sp.sympify(a0n_value).is_zero is False or sp.sympify(a1n_value).is_zero is False
+
+
+def _definition1_holds(coefficients) -> bool:
+    """Definition 1 for a metric's derived coefficients (prop5.Coefficients): a_{0,+1} > 0 >= a_{0,-1},
+    a_{1,+-1} >= 0, and 0 <= U <= 1 with a positive denominator on the feasible region TP in [0, pi], FP in
+    [0, 1 - pi] (numerator and denominator are affine in (TP, FP), so at its four corners; pi = 1/(1 + p) in (0, 1])."""
+    c = coefficients
+    prior = {prop5.PI: 1 / (1 + sp.Symbol("p", nonnegative=True))}
+    ok = _positive(c.a0p) and _nonnegative(-c.a0n) and _nonnegative(c.a1p) and _nonnegative(c.a1n)
+    for tp in (0, prop5.PI):
+        for fp in (0, 1 - prop5.PI):
+            num = sp.sympify(c.a0p * tp + c.a0n * fp + c.b0).subs(prior)
+            den = sp.sympify(c.a1p * tp + c.a1n * fp + c.b1).subs(prior)
+            ok = ok and _positive(den) and _nonnegative(num) and _nonnegative(den - num)
+    return ok
+
+
+def _metric_hypotheses(coefficients) -> dict:
+    """The hypotheses on the metric of the Proposition and the Theorem "U-calibration of the surrogate utility,
+    exactly", each evaluated on a metric's derived coefficients (a callable returning whether it holds; pi > 0, U-dagger
+    > 0): what Theorems 1 and 2 (corrected) discharge."""
+    c = coefficients
+    return {
+        "definition1": partial(_definition1_holds, c),
+        "b1_positive": partial(_positive, c.b1),
+        "condition3": partial(_condition3_holds, c.a0n, c.a1n),
+        # attained: Prop. 5 (the verified claim prop5_bayes_optimal_set.threshold) once Da0 - Da1 U-dagger > 0
+        "u_dagger_attained": partial(_threshold_slope_positive, c.da0, c.da1),
+    }
+
+
 # ------------------------------------------------------------------------------------------ claim: sign pattern
 def check_sign_pattern() -> Outcome:
     """The sign pattern of the surrogate maximiser over all measurable f (the statement SIGN_PATTERN)."""
@@ -473,8 +666,9 @@ def check_sign_pattern() -> Outcome:
         check="SymPy: W_0 - u W_1 - (kappa - g) expands to 0, with phi an undefined function",
         holds=separation == 0 and not d.kappa.has(phi),
     )
-    phi_p, phi_m = sp.Symbol(r"\phi(\xi)", nonnegative=True), sp.Symbol(r"\phi(-\xi)", nonnegative=True)
-    d_rest = sp.expand(w1.subs({phi(xi): phi_p, phi(-xi): phi_m}) - b1 - a1p * eta_s).subs(eta_s, ETA)
+    d_rest = sp.expand(w1.subs({phi(xi): PHI_P, phi(-xi): PHI_M}) - b1 - a1p * eta_s).subs(eta_s, ETA)
+    b1_positive = sp.Symbol("b_1", positive=True)
+    denominator = (d_rest.subs(ETA, ETA_IN_0_1), b1_positive + a1p * ETA)
     st.add(
         "Hence, as $D_\\phi(f) \\ge b_1 + a_{1,+1}\\pi > 0$ ($\\phi \\ge 0$), $U_\\phi(f) \\le u \\iff N_\\phi(f) - u "
         "D_\\phi(f) "
@@ -484,42 +678,41 @@ def check_sign_pattern() -> Outcome:
         "(Dinkelbach 1967; a measurable selection of the pointwise minimiser exists since $g$ is continuous; the "
         "supremum is attained: maximising sequences have bounded $D_\\phi$, step 3 of the criterion below)",
         f"W_{{1,\\phi}} - b_1 - a_{{1,+1}}\\eta = {_tex(d_rest)} \\ge 0",
-        check="SymPy: the remainder is non-negative (phi values >= 0, eta = 1/(1 + v) in (0, 1)); Dinkelbach's "
-              "lemma cited",
-        holds=_nonnegative(d_rest.subs(ETA, ETA_IN_0_1)),
+        check="SymPy: the remainder is non-negative (phi values >= 0, eta = 1/(1 + v) in (0, 1)) and b_1 + a_{1,+1} "
+              "eta is positive (b_1 > 0); Dinkelbach's lemma cited",
+        holds=_denominator_bound_holds(*denominator),
         uses=("phi_nonnegative", "b1_positive", "definition1"),
+        without={"phi_nonnegative": rerun(_denominator_bound_holds, *denominator, replace=NO_PHI_NONNEGATIVE),
+                 "b1_positive": rerun(_denominator_bound_holds, *denominator, replace=weakened(b1_positive)),
+                 "definition1": rerun(_denominator_bound_holds, *denominator, replace=NO_DEFINITION1)},
     )
-    m_, k_ = sp.symbols("m k", positive=True)
+    weights = (d.a_of_u, d.c_of_u, CONDITION3_CASES)
     st.add(
         "The weights are positive: $a > 0$ always, $c \\ge 0$, and $c > 0$ under condition (3)",
-        f"a = {_tex(d.a_of_u)} > 0, \\quad c\\big|_{{a_{{0,-1}} = -m < 0}} = {_tex(d.c_of_u.subs(a0n, -m_))} > 0, "
-        f"\\quad c\\big|_{{a_{{1,-1}} = k > 0}} = {_tex(d.c_of_u.subs(a1n, k_))} > 0",
+        f"a = {_tex(d.a_of_u)} > 0, \\quad c\\big|_{{a_{{0,-1}} = -m < 0}} = {_tex(d.c_of_u.subs(a0n, -M_))} > 0, "
+        f"\\quad c\\big|_{{a_{{1,-1}} = k > 0}} = {_tex(d.c_of_u.subs(a1n, K_))} > 0",
         check="SymPy sign inference from Definition 1's constraints and U* > 0",
-        holds=_positive(d.a_of_u) and _nonnegative(d.c_of_u) and _positive(d.c_of_u.subs(a0n, -m_))
-        and _positive(d.c_of_u.subs(a1n, k_)),
+        holds=_weights_positive(*weights),
         uses=("definition1", "condition3", "u_star_positive"),
+        without={"definition1": rerun(_weights_positive, *weights, replace=NO_DEFINITION1),
+                 "condition3": partial(_weights_positive, d.a_of_u, d.c_of_u, ANY_CASE),
+                 # U* = 0 allowed (the review's phi = max(1, 1 - t)): c = -a_{0,-1} vanishes in the case a_{0,-1} = 0
+                 "u_star_positive": rerun(_weights_positive, *weights, replace=weakened(USTAR, nonnegative=True))},
     )
     # the tau-logistic loss: the actual one-sided difference quotient against the first-order model
-    t = sp.Symbol("t", real=True)
-    h = sp.Symbol("h", positive=True)
-    neg_piece, pos_piece = sp.log(1 + sp.exp(-t)) / sp.log(2), sp.log(1 + sp.exp(-TAU * t)) / sp.log(2)
-    quotient = (A * ETA * pos_piece.subs(t, h) + C * (1 - ETA) * neg_piece.subs(t, -h)
-                - (A * ETA + C * (1 - ETA)) * neg_piece.subs(t, 0)) / h
-    d_minus, d_plus = sp.limit(sp.diff(neg_piece, t), t, 0), sp.limit(sp.diff(pos_piece, t), t, 0)
-    tau_right = sp.simplify(sp.limit(quotient, h, 0, "+"))
+    d_minus, d_plus = _slopes_at_zero(*TAU_LOGISTIC_PIECES)
     st.add(
         "One-sided derivatives of $g$ at 0 ($\\phi(t) = \\phi(0) + d_\\pm t + o(t)$ as $t \\to 0^\\pm$; $\\phi(-\\xi)$ "
         "uses the other side)",
         f"g'(0^+) = {_tex(d.right)}, \\qquad g'(0^-) = {_tex(d.left)}",
         check=("SymPy: difference quotients of the first-order model on each side; for the tau-logistic loss the "
                "limit of the exact quotient equals g'(0+) with its d_- = -1/(2 ln 2), d_+ = -tau/(2 ln 2)"),
-        holds=sp.simplify(tau_right - d.right.subs({DM: d_minus, DP: d_plus})) == 0
-        and sp.simplify(d_plus / d_minus - TAU) == 0,
+        holds=_first_order_model_holds(*TAU_LOGISTIC_PIECES) and sp.simplify(d_plus / d_minus - TAU) == 0,
         uses=("phi_convex",),
+        without={"phi_convex": partial(_first_order_model_holds, TAU_LOGISTIC_PIECES[0], NONCONVEX_RIGHT_PIECE)},
     )
-    phi0, x_ = sp.Symbol("phi_0", nonnegative=True), sp.Symbol("x", positive=True)
-    coercive = (sp.limit((C * (1 - ETA) * (phi0 - DM * x_)).subs(ETA, ETA_IN_0_1), x_, sp.oo) == sp.oo
-                and sp.limit((A * ETA * (phi0 + DM * (-x_))).subs(ETA, ETA_IN_0_1), x_, sp.oo) == sp.oo)
+    phi_x, gap_x = sp.Symbol(r"\phi(\pm x)", nonnegative=True), sp.Symbol("e", nonnegative=True)
+    coercive = (phi_x, gap_x, DM)
     st.add(
         "$g$ is convex, and coercive for $0 < \\eta < 1$ ($\\phi(t) \\ge \\phi(0) + d_- t$ for $t \\le 0$, $\\phi "
         "\\ge 0$), so "
@@ -529,11 +722,19 @@ def check_sign_pattern() -> Outcome:
         "inequalities are strict",
         "g(\\xi) \\ge c\\,(1-\\eta)\\,(\\phi_0 - d_-\\,\\xi) \\to \\infty \\ (\\xi \\to \\infty), \\qquad "
         "g(\\xi) \\ge a\\,\\eta\\,(\\phi_0 + d_-\\,\\xi) \\to \\infty \\ (\\xi \\to -\\infty)",
-        check="SymPy limits of the lower bounds; convex analysis cited (Rockafellar 1970, Thms. 23.2, 24.1)",
-        holds=coercive,
+        check="SymPy: each lower bound's remainder, a eta phi + c (1 - eta) e with phi >= 0 and the convexity gap e = "
+              "phi(-x) - phi_0 + d_- x >= 0 (and its mirror), is non-negative, and the limits of the lower bounds are "
+              "infinite (eta = 1/(1 + v)); convex analysis cited (Rockafellar 1970, Thms. 23.2, 24.1)",
+        holds=_coercive_holds(*coercive),
         uses=("phi_convex", "phi_nonnegative", "phi_left_slope", "eta_interior"),
+        without={"phi_convex": rerun(_coercive_holds, *coercive, replace=weakened(gap_x)),
+                 "phi_nonnegative": rerun(_coercive_holds, *coercive, replace=weakened(phi_x)),
+                 "phi_left_slope": rerun(_coercive_holds, *coercive, replace=NO_LEFT_SLOPE),
+                 # eta anywhere in [0, 1]: an atom with eta = 0 or 1 added
+                 "eta_interior": partial(_coercive_holds, *coercive, etas=(ETA_IN_0_1, 0, 1))},
     )
     slopes = (sp.diff(d.right, ETA), sp.diff(d.left, ETA))
+    band = (d.right, d.left, d.eta_hi, d.eta_lo, DP, DM)
     st.add(
         "Both one-sided derivatives decrease in $\\eta$ ($a, c > 0$, $d_- < 0$, $d_+ \\le 0$); solving them for "
         "$\\eta$ "
@@ -541,23 +742,28 @@ def check_sign_pattern() -> Outcome:
         f"\\partial_\\eta g'(0^+) = {_tex(slopes[0])} < 0,\\ \\partial_\\eta g'(0^-) = {_tex(slopes[1])} < 0; \\quad "
         f"\\eta_{{hi}} = {_tex(d.eta_hi)}, \\ \\eta_{{lo}} = {_tex(d.eta_lo)}",
         check="SymPy: sign inference; sympy.solve of g'(0+) = 0 and g'(0-) = 0 for eta",
-        holds=all(_sign(s) == "-" for s in slopes)
-        and sp.simplify(d.right.subs({ETA: d.eta_hi, DP: RHO * DM})) == 0
-        and sp.simplify(d.left.subs({ETA: d.eta_lo, DP: RHO * DM})) == 0,
+        holds=_slopes_hold(*band),
         uses=("phi_left_slope", "phi_nonincreasing", "u_star_positive", "condition3"),
+        without={"phi_left_slope": rerun(_slopes_hold, *band, replace=NO_LEFT_SLOPE),
+                 "phi_nonincreasing": rerun(_slopes_hold, *band, replace=NO_NONINCREASING),
+                 "u_star_positive": rerun(_slopes_hold, *band, replace=C_NONNEGATIVE),
+                 "condition3": rerun(_slopes_hold, *band, replace=C_NONNEGATIVE)},
     )
     one_minus_rho = sp.factor((DM - DP) / DM)  # 1 - rho
     gap_ = sp.Symbol("e", nonnegative=True)  # d_+ = d_- + e, e >= 0 (convexity)
     width = sp.factor(sp.together(d.eta_hi - d.eta_lo))
-    width_s = width.subs(RHO, 1 / (1 + S_))
+    rho_range = (DM, DP, gap_, width)
     st.add(
         "Convexity gives $d_- \\le d_+ \\le 0$, so $\\rho \\in [0, 1]$; the band is an interval, with interior iff "
         "$\\rho < 1$",
         f"1 - \\rho = {_tex(one_minus_rho)} \\ge 0, \\qquad \\eta_{{hi}} - \\eta_{{lo}} = {_tex(width)}",
-        check="SymPy: factorisation; non-negative at rho = 1/(1 + s), s >= 0, and at rho = 0; zero only at rho = 1",
-        holds=_nonnegative(one_minus_rho.subs(DP, DM + gap_)) and _nonnegative(width_s)
-        and _positive(width.subs(RHO, 0)) and sp.solve(sp.numer(width), RHO) == [1],
+        check="SymPy: rho = d_+/d_- >= 0 and 1 - rho >= 0 at d_+ = d_- + e (e >= 0); factorisation; non-negative at "
+              "rho = 1/(1 + s), s >= 0, and at rho = 0; zero only at rho = 1",
+        holds=_rho_range_holds(*rho_range),
         uses=("phi_convex", "phi_nonincreasing", "phi_left_slope"),
+        without={"phi_convex": rerun(_rho_range_holds, *rho_range, replace=weakened(gap_)),
+                 "phi_nonincreasing": rerun(_rho_range_holds, *rho_range, replace=NO_NONINCREASING),
+                 "phi_left_slope": rerun(_rho_range_holds, *rho_range, replace=NO_LEFT_SLOPE)},
     )
     rows = []
     for name in ("F_beta", "Jaccard", "accuracy"):
@@ -643,8 +849,9 @@ def check_criterion() -> Outcome:
         holds=linear == 0 and sp.expand(bracket - (bracket_p5.subs({sym.a0p: a0p, sym.a0n: a0n, sym.a1p: a1p,
                                                                      sym.a1n: a1n, prop5.U: UDAG, prop5.ETA: ETA},
                                                                     simultaneous=True))) == 0,
-        uses=("definition1",),
     )
+    slope_k, denominator = sp.Symbol("k", positive=True), sp.Symbol("D", positive=True)
+    bayes_set = (d.alpha, d.gamma, d.delta, {a0p: slope_k + a0n + (a1p - a1n) * UDAG}, denominator)
     st.add(
         "So, as $D > 0$, $U(\\lambda) = U^\\dagger$ iff $\\lambda$ maximises "
         "$E[\\lambda\\,\\beta_{U^\\dagger}(\\eta)]$ "
@@ -654,18 +861,21 @@ def check_criterion() -> Outcome:
         "the threshold rule, with any labels on $\\{\\eta = \\delta\\}$",
         f"\\partial_\\eta \\beta = \\alpha + \\gamma = \\Delta a_0 - \\Delta a_1 U^\\dagger > 0, \\qquad \\delta = "
         f"{_tex(d.delta)} = \\frac{{\\gamma}}{{\\alpha + \\gamma}}",
-        check="SymPy (solve of beta = 0); brute force over all 2^8 classifiers on 210 populations in the verified "
-              "claim prop5_bayes_optimal_set.threshold",
-        holds=sp.simplify(d.delta - d.gamma / (d.alpha + d.gamma)) == 0
-        and sp.expand(d.alpha + d.gamma - (a0p - a0n - (a1p - a1n) * UDAG)) == 0,
+        check="SymPy (solve of beta = 0); beta(delta + t) > 0 > beta(delta - t) with Da0 - Da1 U-dagger = k > 0, and "
+              "U(lambda) - U-dagger = (N - U-dagger D)/D <= 0 for N - U-dagger D <= 0 with D > 0; brute force over all "
+              "2^8 classifiers on 210 populations in the verified claim prop5_bayes_optimal_set.threshold",
+        holds=_bayes_set_holds(*bayes_set),
         uses=("u_dagger_attained", "definition1"),
+        without={"u_dagger_attained": rerun(_bayes_set_holds, *bayes_set, replace=weakened(slope_k)),
+                 # the part of Definition 1 this step uses: a positive denominator
+                 "definition1": rerun(_bayes_set_holds, *bayes_set, replace=weakened(denominator))},
     )
     gstar, xg, d0 = sp.symbols("E_g^* x D_0", positive=True)
-    phi_p, phi_m = sp.Symbol(r"\phi(\xi)", nonnegative=True), sp.Symbol(r"\phi(-\xi)", nonnegative=True)
     k_bound = a1p / A + a1n / C
-    growth = sp.expand(k_bound * (A * ETA * phi_p + C * (1 - ETA) * phi_m)
-                       - (a1p * ETA * phi_p + a1n * (1 - ETA) * phi_m))
+    growth = sp.expand(k_bound * (A * ETA * PHI_P + C * (1 - ETA) * PHI_M)
+                       - (a1p * ETA * PHI_P + a1n * (1 - ETA) * PHI_M))
     limit = sp.limit((xg - gstar) / (d0 + sp.Symbol("K", positive=True) * xg), xg, sp.oo)
+    excess = (growth, limit, sp.Symbol("K", positive=True))
     st.add(
         "Maximising sequences have vanishing excess: $U_\\phi(f) - U_\\phi^* = -E[g(f) - g^*]/D_\\phi(f)$ (the "
         "separation, with $\\sup_f E[\\kappa - g(f)] = 0$ attained by the pointwise minimiser $g^*$), and "
@@ -675,9 +885,11 @@ def check_criterion() -> Outcome:
         f"K g - (a_{{1,+1}}\\eta\\phi(\\xi) + a_{{1,-1}}(1-\\eta)\\phi(-\\xi)) = {_tex(growth)} \\ge 0, \\qquad "
         f"\\lim_{{x \\to \\infty}} \\frac{{x - E g^*}}{{D_0 + K x}} = {_tex(limit)}",
         check="SymPy: the remainder's sign (eta = 1/(1 + v)), the limit",
-        holds=_nonnegative(growth.subs(ETA, ETA_IN_0_1))
-        and sp.simplify(limit - 1 / sp.Symbol("K", positive=True)) == 0,
+        holds=_growth_holds(*excess),
         uses=("phi_nonnegative", "u_star_positive", "condition3"), cites=("corrected_calibration.sign_pattern",),
+        without={"phi_nonnegative": rerun(_growth_holds, *excess, replace=NO_PHI_NONNEGATIVE),
+                 "u_star_positive": rerun(_growth_holds, *excess, replace=C_NONNEGATIVE),
+                 "condition3": rerun(_growth_holds, *excess, replace=C_NONNEGATIVE)},
     )
     st.add(
         "Off the closed band the signs settle: $e(\\eta) = g_\\eta(0) - \\min g_\\eta$ is affine minus concave in "
@@ -691,13 +903,19 @@ def check_criterion() -> Outcome:
         "margins vanishes, and $U$ is continuous in $(TP, FP)$",
         check="argument (continuity, Markov's inequality); the positivity of e off the band is the Proposition's",
         uses=("phi_convex",), cites=("corrected_calibration.sign_pattern",),
+        without={"phi_convex": "the step is an argument with no computation of its own to re-run; convexity enters "
+                               "as 'a score on the wrong side of 0 costs at least e(eta)' (a convex g whose "
+                               "minimisers lie on one side of 0 is monotone on the other)"},
     )
     st.add(
         "On the band every labelling is a limit: $f_l = f^* + s/l$ with $s = \\pm 1$ chosen on $[\\eta_{lo}, "
         "\\eta_{hi}]$ "
         "has $U_\\phi(f_l) \\to U_\\phi^*$ ($\\phi$ is continuous, dominated convergence) and predicts $s$ there",
-        check="argument (a convex, finite phi is continuous)",
+        check="argument (a convex, finite phi is continuous); SymPy: g(s/l) -> g(0) as l -> infinity for s = +-1 "
+              "with the tau-logistic loss",
+        holds=_perturbation_converges(*TAU_LOGISTIC_PIECES),
         uses=("phi_convex",),
+        without={"phi_convex": partial(_perturbation_converges, TAU_LOGISTIC_PIECES[0], JUMP_RIGHT_PIECE)},
     )
     st.add(
         "(a)-(c) follow: a limit labelling attains $U^\\dagger$ iff it follows the Bayes rule a.e. off "
@@ -891,15 +1109,18 @@ def _witness_step(st, names):
 def _coefficients_step(st, name, symbol, coefs, delta_expected):
     """Step 1 of Thms. 1, 2 (corrected): Table 1's coefficients of ``name`` in the derived forms; returns them."""
     a_v, c_v, al, ga, delta, lo, hi, bound = _specialise(coefs)
+    hypotheses = _metric_hypotheses(TABLE1[name])
     st.add(
         f"Table 1's ${_METRIC_TEX[name]}$ coefficients (derived from its definition) in the Proposition and the "
         f"Theorem",
         f"a = {_tex(a_v)},\\ c = {_tex(c_v)},\\ \\alpha = {_tex(al)},\\ \\gamma = {_tex(ga)},\\ \\delta = "
         f"{_tex(delta)}; "
         f"\\quad {symbol} = \\frac{{c\\,\\alpha}}{{a\\,\\gamma}} = {_tex(bound)}",
-        check=f"SymPy substitution of prop5_bayes_optimal_set's {name} coefficients into the derived forms",
-        holds=sp.simplify(delta - delta_expected) == 0,
-        uses=("eta_interior",), discharges=("definition1", "b1_positive", "condition3", "u_dagger_attained"),
+        check=f"SymPy substitution of prop5_bayes_optimal_set's {name} coefficients into the derived forms; "
+              "evaluated on them: Definition 1 (its signs, and 0 <= U <= 1 with a positive denominator at the corners "
+              "of the feasible (TP, FP) box, pi in (0, 1]), b_1 > 0, condition (3) and Da0 - Da1 U-dagger > 0",
+        holds=sp.simplify(delta - delta_expected) == 0 and all(check() for check in hypotheses.values()),
+        discharges=tuple(hypotheses), proves=hypotheses,
     )
     return a_v, c_v, al, ga, delta, lo, hi, bound
 
@@ -914,9 +1135,10 @@ def _criterion_step(st, conclusions: str, metric_hypotheses: str):
     st.add(
         f"Conclusions {conclusions} are the Theorem \"U-calibration of the surrogate utility, exactly\" and the "
         f"Proposition with these coefficients: {metric_hypotheses}, the loss and $P$ are those of this theorem, and "
-        "Lemma 1 ($U^* \\le U^\\dagger$, from $\\phi \\ge 1\\{t \\le 0\\}$) gives (d)'s second condition",
+        "the hypothesis $U^* \\le U^\\dagger$ (Lemma 1's conclusion, implied by $\\phi \\ge 1\\{t \\le 0\\}$) "
+        "gives (d)'s second condition",
         check="the verified claims corrected_calibration.criterion and corrected_calibration.sign_pattern",
-        uses=("phi_dominates",), cites=("corrected_calibration.criterion", "corrected_calibration.sign_pattern"),
+        cites=("corrected_calibration.criterion", "corrected_calibration.sign_pattern"),
     )
 
 
@@ -925,14 +1147,14 @@ def _lower_side_step(st, a_v, c_v, al, ga):
     lower = sp.factor((ga * a_v - RHO * c_v * al).subs(RHO, 1 / (1 + S_)).subs(ORDERED).subs(IN_RANGE))
     st.add(
         "The other side, $\\eta_{lo} \\le \\delta$, holds for every $\\rho \\in [0, 1]$ once $U^* \\le U^\\dagger "
-        "\\le 1$ "
-        "(Lemma 1)",
+        "\\le 1$ (the hypothesis $U^* \\le U^\\dagger$; $U^\\dagger \\le 1$ by Definition 1)",
         f"\\gamma a - \\rho c \\alpha \\big|_{{\\rho = \\frac{{1}}{{1+s}},\\ U^* = \\frac{{U^\\dagger}}{{1+z}},\\ "
         f"U^\\dagger = \\frac{{1}}{{1+w}}}} = {_tex(lower)}",
         check="SymPy: sign of every factor (s, z, w >= 0), and the same at rho = 0",
-        holds=_nonnegative(lower)
-        and _nonnegative((ga * a_v - RHO * c_v * al).subs(RHO, 0).subs(ORDERED).subs(IN_RANGE)),
-        uses=("phi_dominates",),
+        holds=_lower_side_holds(a_v, c_v, al, ga, ORDERED),
+        uses=("u_star_at_most_u_dagger",),
+        # without Lemma 1, U* is any positive number: no substitution U* = U-dagger/(1 + z)
+        without={"u_star_at_most_u_dagger": partial(_lower_side_holds, a_v, c_v, al, ga, {})},
     )
 
 
@@ -976,15 +1198,16 @@ def check_fbeta() -> Outcome:
             sp.Symbol("beta", positive=True), BETA)) == 0 and _nonnegative(over_printed.subs(UDAG, 1 / (1 + W_)))
         and _positive(below_one.subs(in_range)),
     )
-    no_logistic = sp.factor((1 - tau_f).subs(ordered))
+    no_logistic = sp.factor((1 - tau_f).subs(ordered))  # display; the check is _logistic_excluded
     st.add(
         "$\\rho = 1$ violates $\\rho \\le \\tau_F$ whenever $U^* \\le U^\\dagger$ (so the plain logistic loss fails "
         "the weak "
         "form as soon as $(\\eta_{hi}, \\delta)$ has mass; tests/test_necessity.py pins such a population)",
         f"1 - \\tau_F \\big|_{{U^* = U^\\dagger/(1+z)}} = {_tex(no_logistic)} > 0",
         check="SymPy: sign of each factor (with U-dagger = 1/(1 + w))",
-        holds=_positive(no_logistic.subs(in_range)),
-        uses=("phi_dominates",),
+        holds=_logistic_excluded(tau_f, ordered),
+        uses=("u_star_at_most_u_dagger",),
+        without={"u_star_at_most_u_dagger": partial(_logistic_excluded, tau_f, {})},
     )
     at_one = sp.expand((ga * a_v - c_v * al).subs(UDAG, USTAR + ds))
     st.add(
@@ -1067,8 +1290,13 @@ def check_general() -> Outcome:
     st.add(
         "Prop. 5 applies: under (1) and (2), $\\Delta a_0 - \\Delta a_1 U^\\dagger \\ge \\Delta a_0 > 0$ "
         "($U^\\dagger \\ge 0$), so the threshold rule $\\{\\eta > \\delta\\}$ attains $U^\\dagger$",
-        check="the verified claim prop5_bayes_optimal_set.threshold; the inequality is immediate",
+        check="the verified claim prop5_bayes_optimal_set.threshold; SymPy: Da0 - Da1 U-dagger is positive for "
+              "Da0 > 0, Da1 <= 0, U-dagger > 0",
+        holds=_threshold_slope_positive(DA0, DA1),
         uses=("condition1", "condition2"), discharges=("u_dagger_attained",),
+        without={"condition1": rerun(_threshold_slope_positive, DA0, DA1, replace=weakened(DA0)),
+                 "condition2": rerun(_threshold_slope_positive, DA0, DA1, replace=weakened(DA1))},
+        proves={"u_dagger_attained": partial(_threshold_slope_positive, DA0, DA1)},
     )
     _criterion_step(st, "1.-3.", "the metric's hypotheses are this theorem's (and the previous step)")
     h1 = sp.factor(h_derived.subs(UDAG, 1))
@@ -1082,25 +1310,30 @@ def check_general() -> Outcome:
         holds=sp.simplify((printed_b - b_corrected).subs(a0n, 0)) == 0,
     )
     monotone = sp.factor(sp.cancel(h_derived - h1))
+    h_form = sp.simplify(h_derived * d.c_of_u / d.a_of_u - d.c_of_u * d.alpha / (d.a_of_u * d.gamma)) == 0
     st.add(
         "$H$ is non-increasing on $(0, 1]$: $H(U^\\dagger) - H(1) \\ge 0$ (so corrected (b) implies "
         "$\\rho \\le H(U^\\dagger) c/a = c\\alpha/(a\\gamma)$, the Theorem's (d))",
         f"H(U^\\dagger) - H(1) = {_tex(monotone)}",
         check="SymPy: non-negative at U-dagger = 1/(1 + w), with a_{1,-1} - a_{0,-1} > 0 by condition (3)",
-        holds=_nonnegative(monotone.subs(UDAG, 1 / (1 + W_)).subs(a1n, sp.Symbol("k", positive=True)))
-        and _nonnegative(monotone.subs(UDAG, 1 / (1 + W_)).subs(a0n, -sp.Symbol("m", positive=True)))
-        and sp.simplify(h_derived * d.c_of_u / d.a_of_u - d.c_of_u * d.alpha / (d.a_of_u * d.gamma)) == 0,
+        holds=_h_monotone_holds(monotone, CONDITION3_CASES) and h_form,
         uses=("condition3",),
+        without={"condition3": lambda: _h_monotone_holds(monotone, ANY_CASE) and h_form},
     )
     printed_c = thm7.PRINTED_CONDITION_C.subs(swap, simultaneous=True).subs({thm7.S: USTAR, thm7.U: UDAG})
+    c_form = sp.simplify(printed_c - d.a_of_u * d.gamma / (d.c_of_u * d.alpha)) == 0
+    weights = (d.a_of_u, d.c_of_u, d.alpha, d.gamma)
     st.add(
         "Condition (c) with $U^\\dagger$ for $U(f^*)$ is the Theorem's second condition $\\rho \\le "
         "a\\gamma/(c\\alpha)$, "
         "which holds for every $\\rho \\le 1$ when $U^* \\le U^\\dagger$ (Theorem, (d)): not needed",
         f"\\text{{(c)}}: \\ \\tau \\le {_tex(sp.factor(printed_c))} = \\frac{{a\\,\\gamma}}{{c\\,\\alpha}}",
-        check="SymPy: the printed (c) at U(f*) = U-dagger equals a gamma / (c alpha)",
-        holds=sp.simplify(printed_c - d.a_of_u * d.gamma / (d.c_of_u * d.alpha)) == 0,
-        uses=("phi_dominates",),
+        check="SymPy: the printed (c) at U(f*) = U-dagger equals a gamma / (c alpha); gamma a - rho c alpha >= 0 at "
+              "rho = 1/(1 + s) and at rho = 0 with U* = U-dagger/(1 + z), U-dagger = 1/(1 + w) (s, z, w >= 0)",
+        holds=c_form and _lower_side_holds(*weights, ORDERED),
+        uses=("u_star_at_most_u_dagger",),
+        # without Lemma 1, U* is any positive number: no substitution U* = U-dagger/(1 + z)
+        without={"u_star_at_most_u_dagger": lambda: c_form and _lower_side_holds(*weights, {})},
     )
     tau_f = _specialise(_table1("F_beta"))[-1]
     tau_j = _specialise(_table1("Jaccard"))[-1]

@@ -37,6 +37,7 @@ import itertools
 import math
 import random
 from fractions import Fraction
+from functools import partial
 
 import mpmath as mp
 import sympy as sp
@@ -45,6 +46,7 @@ import lfverify.proofs.lemma4_uniform_convergence as lemma4
 from lfverify.core._seeding import DEFAULT_SEED
 from lfverify.proofs._claims import Claim, Erratum, Outcome, Steps
 from lfverify.proofs._corrected_statements import RADEMACHER, RATE, STATEMENTS
+from lfverify.proofs._drops import rerun, weakened
 from lfverify.proofs._mpmath_tau_logistic import tau_logistic_derivative_mp
 from lfverify.proofs.lemma3_unbiased_gradient import printed_w_tilde
 
@@ -150,6 +152,40 @@ def indicator_bound_expression(n, d) -> sp.Expr:
     return sp.sqrt(2 * (sp.log(4) + d * sp.log(n + 1)) / n)
 
 
+# ---------------------------------------------------------------------------------------------- the steps' checks
+# As in corrected_calibration: each check is a function of what it tests, so that the ledger can re-run it without one
+# hypothesis (lfverify.proofs._drops.rerun).
+S_ = sp.Symbol("s", positive=True)
+M_ = sp.Symbol("m", real=True)
+#: a piece log2(1 + e^{-s m}) of the tau-logistic loss (s = 1 left of 0, s = tau right of it)
+TAU_LOGISTIC_PIECE = sp.log(1 + sp.exp(-S_ * M_)) / sp.log(2)
+#: A convex loss that is not made of two pieces with Lipschitz derivatives: the tau-logistic right piece plus m^{3/2}
+#: (m >= 0) - convex, with phi'(0+) = -tau/(2 ln 2) >= phi'(0-) - whose derivative -tau/(2 ln 2) + (3/2) sqrt(m) + ...
+#: is not Lipschitz at 0 (its second derivative is unbounded there).
+NON_LIPSCHITZ_PIECE = TAU_LOGISTIC_PIECE + M_ ** sp.Rational(3, 2)
+
+
+def _curvature(piece):
+    """(phi_s'', phi_s''(0), d/dm phi_s'' / (-tanh(s m/2))) of a loss piece in m."""
+    second = sp.simplify(sp.diff(piece, M_, 2))
+    return second, sp.simplify(second.subs(M_, 0)), sp.simplify(sp.diff(second, M_) / (-sp.tanh(S_ * M_ / 2)))
+
+
+def _curvature_bounded(piece) -> bool:
+    """phi_s'' is finite at 0 and |phi_s''| is largest there (d/dm phi_s'' = -tanh(s m/2) x a positive factor): the
+    piece's derivative is Lipschitz with constant phi_s''(0)."""
+    _, at_zero, decreasing = _curvature(piece)
+    return _finite(at_zero) and decreasing.is_positive is True
+
+
+def _triangle_bound_holds(bound, printed, left_slope, jump) -> bool:
+    """The bound is the printed one when kappa = 1, phi'(0+) = 0, J = 0; and the jump part (phi'(0-) - phi'(0+))
+    1{t <= 0}, a constant times the indicator class, contributes |phi'(0-) - phi'(0+)| R_S(I_F), which is the bound's
+    J R_S(I_F) for phi'(0+) = phi'(0-) + J exactly when J >= 0."""
+    return (sp.simplify(bound.subs({kappa: 1, dplus: 0, jump: 0}) - printed) == 0
+            and sp.simplify(sp.Abs(left_slope - (left_slope + jump)) - jump) == 0)
+
+
 def check_lemma() -> Outcome:
     """The corrected non-smooth Rademacher lemma (the statement RADEMACHER), step by step."""
     st = Steps()
@@ -221,14 +257,8 @@ def check_lemma() -> Outcome:
         check="SymPy: the identity on t = -u (u >= 0) and t = v (v > 0) with phi_{+-1}' undefined functions; h_+-(0) "
               "= 0",
         holds=left_ok and right_ok and vanish,
-        uses=("phi_pieces", "phi_convex"),
     )
-    s = sp.Symbol("s", positive=True)
-    m = sp.Symbol("m", real=True)
-    piece = sp.log(1 + sp.exp(-s * m)) / sp.log(2)
-    second = sp.simplify(sp.diff(piece, m, 2))
-    at_zero = sp.simplify(second.subs(m, 0))
-    decreasing = sp.simplify(sp.diff(second, m) / (-sp.tanh(s * m / 2)))
+    second, at_zero, decreasing = _curvature(TAU_LOGISTIC_PIECE)
     st.add(
         "$h_\\pm$ is continuous ($h_-(0^-) = h_+(0^+) = 0$), zero on the other side and has derivative $\\phi_s''$ on "
         "its own, so it is $\\gamma_s$-Lipschitz with $\\gamma_s = \\sup |\\phi_s''|$; for the tau-logistic pieces "
@@ -237,8 +267,9 @@ def check_lemma() -> Outcome:
         f"\\partial_m \\phi_s''(m) = -\\tanh(sm/2) \\cdot {sp.latex(decreasing)}",
         check="SymPy: second derivative, its value at 0, and d/dm phi_s'' = -tanh(s m/2) x (positive), so |phi_s''| is "
               "largest at 0 (the verified claim lemma4_uniform_convergence.smoothness_constants gives the same)",
-        holds=sp.simplify(at_zero - s**2 / (4 * sp.log(2))) == 0 and decreasing.is_positive is True,
+        holds=_curvature_bounded(TAU_LOGISTIC_PIECE) and sp.simplify(at_zero - S_**2 / (4 * sp.log(2))) == 0,
         uses=("phi_pieces",),
+        without={"phi_pieces": partial(_curvature_bounded, NON_LIPSCHITZ_PIECE)},
     )
     # y-symmetry: (sigma_i y_i) has the law of sigma for fixed y
     symmetric = all(
@@ -255,6 +286,9 @@ def check_lemma() -> Outcome:
               "(sigma_i y_i) checked by enumeration for all 16 label vectors of length 4",
         holds=symmetric,
         uses=("phi_pieces",),
+        without={"phi_pieces": "cited theorem: Ledoux & Talagrand (1991), Thm. 4.12 needs h_+- to be "
+                               "gamma_+--Lipschitz, which this hypothesis provides (previous step); the step's own "
+                               "check, the law of (sigma_i y_i), does not involve phi and cannot vary it"},
     )
     sums = [(n, expected_abs_sign_sum(n)) for n in range(1, 21)]
     second_moment = all(
@@ -267,11 +301,16 @@ def check_lemma() -> Outcome:
     )
     bound = lemma_bound_expression()
     printed = lemma4.PRINTED_LEMMA_FACTOR * (gp + gm) * R_F
+    triangle = (bound, printed, sp.Symbol("phi'(0-)", real=True), jump_s)
     st.add(
         "The triangle inequality over the four parts gives the bound; the printed lemma is its special case",
         f"\\hat{{\\mathfrak{{R}}}}_S(\\tilde W'_{{k,\\phi}} \\circ \\mathcal{{F}}) \\le {sp.latex(bound)}",
-        check="SymPy: the bound with kappa = 1, phi'(0+) = 0, J = 0 equals the printed 2 (gamma_+ + gamma_-) R(F)",
-        holds=sp.simplify(bound.subs({kappa: 1, dplus: 0, jump_s: 0}) - printed) == 0,
+        check="SymPy: the bound with kappa = 1, phi'(0+) = 0, J = 0 equals the printed 2 (gamma_+ + gamma_-) R(F); "
+              "the jump part contributes |phi'(0-) - phi'(0+)| R_S(I_F), which is J R_S(I_F) with "
+              "phi'(0+) = phi'(0-) + J, J >= 0 (convexity)",
+        holds=_triangle_bound_holds(*triangle),
+        uses=("phi_convex",),
+        without={"phi_convex": rerun(_triangle_bound_holds, *triangle, replace=weakened(jump_s))},
     )
     # Massart and Sauer on exact instances in R^2
     rng = random.Random(SEED + 1)
@@ -381,6 +420,12 @@ def check_rate() -> Outcome:
         "$E_S \\mathcal{E}(S) \\le c_1 (A') + \\rho_0 c_\\mathcal{X} (A'') + c_0 (B') + \\rho_1 c_\\mathcal{X} (B'')$",
         check="the claim lemma4_uniform_convergence.expectation_bound rebuilds this decomposition symbolically",
         uses=("lemma4_setting", "bounded_scores"),
+        without={"lemma4_setting": "the decomposition is cited from the verified claim lemma4_uniform_convergence."
+                                   "expectation_bound (its factors rho_k c_X bound ||grad W~_k|| through ||x|| <= "
+                                   "c_X); this step has no computation of its own to re-run",
+                 "bounded_scores": "the decomposition is cited from the verified claim lemma4_uniform_convergence."
+                                   "expectation_bound (its factors c_k, rho_k are these suprema); this step has no "
+                                   "computation of its own to re-run"},
     )
     st.add(
         "(A'): symmetrisation, $\\|\\cdot\\|_2 \\le \\|\\cdot\\|_1$ over the $d$ coordinates, then the contraction "
@@ -390,18 +435,26 @@ def check_rate() -> Outcome:
         check="cited: Ledoux & Talagrand (1991), Lemma 6.3 and Thm. 4.4; the corrected lemma (claim lemma), with "
               "R_m(F) <= c_X c_Theta / sqrt(m) (Mohri et al. 2012, Thm. 4.3)",
         uses=("lemma4_setting",), cites=("corrected_rademacher.lemma",),
+        without={"lemma4_setting": "cited theorems: Mohri et al. (2012) Thm. 4.3 (R_m(F) <= c_X c_Theta/sqrt(m)) and "
+                                   "Ledoux & Talagrand Thm. 4.4 with the multipliers x_il/c_X in [-1, 1] need "
+                                   "||x|| <= c_X and the linear class, which is this hypothesis; the step has no "
+                                   "computation of its own to re-run"},
     )
     w1 = sp.Function("W1")
     xi_, y_ = sp.symbols("xi y", real=True)
+    offsets = (a_second, sp.expand((w1(xi_, y_) - w1(0, y_)) + w1(0, y_) - w1(xi_, y_)) == 0)
     st.add(
         "(A''): symmetrisation, then $\\tilde W_1(\\xi, y) = [\\tilde W_1(\\xi, y) - \\tilde W_1(0, y)] + \\tilde "
         "W_1(0, y)$: "
         "the bracket is $\\rho_1$-Lipschitz and vanishes at 0 (Thm. 4.12), the offsets have $|\\cdot| \\le c_1$ and "
         "$E|\\sum_j \\sigma_j w_j| \\le \\sqrt{\\sum_j w_j^2} \\le c_1\\sqrt m$ (Jensen)",
         f"(A'') \\le {sp.latex(a_second)}",
-        check="SymPy: the split is an identity; Thm. 4.12 cited",
-        holds=sp.expand((w1(xi_, y_) - w1(0, y_)) + w1(0, y_) - w1(xi_, y_)) == 0,
+        check="SymPy: the split is an identity, and the bound is finite (c_1, rho_1 read on |xi| <= c_X c_Theta); "
+              "Thm. 4.12 cited",
+        holds=_finite_bound_holds(*offsets),
         uses=("bounded_scores",),
+        # c_1 read over all xi: infinite (the tau-logistic phi(xi) -> infinity as xi -> -infinity)
+        without={"bounded_scores": rerun(_finite_bound_holds, *offsets, replace={c1: _sup_over_all_xi()})},
     )
     bound_n = sp.simplify(total)
     rng = random.Random(SEED)
@@ -430,30 +483,36 @@ def check_rate() -> Outcome:
               f"{worst:.1e} <= 1e-12)",
         holds=worst <= 1e-12,
     )
+    composed = abs(lemma4.corrected_uniform_convergence_bound(100, 2, 0.05, 1, 1, 1, 1, 1, 1, 0.5, slope_at_zero=0.3,
+                                                              jump=0.2)
+                   - lemma4.corrected_expectation_bound(100, 2, 1, 1, 1, 1, 1, 1, 0.5, slope_at_zero=0.3, jump=0.2)
+                   - lemma4.mcdiarmid_deviation(100, 0.05, 1, 1, 1, 1, 1)) <= 1e-15
+    mcdiarmid = (n, cX, c0, c1, r0, r1, composed)
     st.add(
         "McDiarmid's inequality with the bounded-difference constant $4c_\\mathcal{X}(\\rho_1 c_0 + \\rho_0 c_1)/n$ "
         "adds "
         "the deviation term",
         "\\sqrt{8 c_\\mathcal{X}^2 (\\rho_1 c_0 + \\rho_0 c_1)^2 \\log(2/\\delta)/n}",
-        check="the verified claim lemma4_uniform_convergence.bounded_difference; corrected_uniform_convergence_bound "
-              "is "
-              "corrected_expectation_bound plus mcdiarmid_deviation",
-        holds=abs(lemma4.corrected_uniform_convergence_bound(100, 2, 0.05, 1, 1, 1, 1, 1, 1, 0.5, slope_at_zero=0.3,
-                                                             jump=0.2)
-                  - lemma4.corrected_expectation_bound(100, 2, 1, 1, 1, 1, 1, 1, 0.5, slope_at_zero=0.3, jump=0.2)
-                  - lemma4.mcdiarmid_deviation(100, 0.05, 1, 1, 1, 1, 1)) <= 1e-15,
+        check="the verified claim lemma4_uniform_convergence.bounded_difference, whose per-summand bounds (|W~_k| <= "
+              "c_k, ||grad W~_k|| <= rho_k c_X) SymPy sums to the finite constant again here; "
+              "corrected_uniform_convergence_bound is corrected_expectation_bound plus mcdiarmid_deviation",
+        holds=_bounded_difference_holds(*mcdiarmid),
         uses=("bounded_scores", "lemma4_setting"),
+        # c_k read over all xi, or ||x|| unbounded: the suprema are infinite
+        without={"bounded_scores": rerun(_bounded_difference_holds, *mcdiarmid,
+                                         replace={c0: _sup_over_all_xi(), c1: _sup_over_all_xi()}),
+                 "lemma4_setting": rerun(_bounded_difference_holds, *mcdiarmid, replace={cX: sp.oo})},
     )
     # rates: log(2 N_m) <= log 4 + d log(m + 1), since 2((m + 1)^d + 1) <= 4 (m + 1)^d
     sauer_gap = sp.simplify(4 * (mm + 1) ** d - 2 * ((mm + 1) ** d + 1))
-    with_log = total.subs(N, 2 * (mm + 1) ** d)  # log(2 N) <= log(4 (m+1)^d) = log(2 * 2 (m+1)^d)
-    log_rate = sp.limit(with_log * sp.sqrt(n / sp.log(n)), n, sp.oo)
     c_vc = sp.Symbol("C_VC", positive=True)
     with_vc = total.subs(sp.sqrt(2 * sp.log(2 * N) / mm), c_vc * sp.sqrt(d / mm))
     root_rate = sp.limit(sp.expand(with_vc * sp.sqrt(n)), n, sp.oo)
     # the order in every parameter: the explicit form of conclusion 3 equals the bound at N_m = 2 (m + 1)^d
-    same = sp.simplify(sp.expand_log(with_log - explicit, force=True)) == 0
-    d_power = sp.simplify(log_rate / d ** sp.Rational(3, 2))
+    # log(2 N) <= log(4 (m+1)^d) = log(2 * 2 (m+1)^d)
+    log_rate, massart_ok = _massart_rate(total, explicit, n, d, 2 * (mm + 1) ** d)
+    others = (_finite(root_rate) and _finite(sp.limit(sp.expand(total.subs(jp, 0) * sp.sqrt(n)), n, sp.oo))
+              and sp.simplify(sauer_gap - 2 * ((mm + 1) ** d - 1)) == 0 and not with_vc.has(N))
     st.add(
         "Rates, with every parameter: $\\log(2N_m) \\le \\log 4 + d\\log(m + 1)$ (Sauer) gives conclusion 3's "
         "explicit form; $\\sqrt{n/\\log n}\\,B_E(n)$ tends to a constant times $J\\,d^{3/2}$ - the $d$ of "
@@ -468,10 +527,10 @@ def check_rate() -> Outcome:
         check="SymPy: 4(m+1)^d - 2((m+1)^d + 1) = 2((m+1)^d - 1) >= 0; the explicit form equals the bound at "
               "N_m = 2 (m+1)^d; the first limit over d^{3/2} is free of d and n; the J = 0 limit of sqrt(n) B_E is "
               "finite; both limits finite (cited: Vershynin 2018, Thm. 8.3.23)",
-        holds=_finite(log_rate) and _finite(root_rate) and same and not d_power.has(d) and not d_power.has(n)
-        and _finite(sp.limit(sp.expand(total.subs(jp, 0) * sp.sqrt(n)), n, sp.oo))
-        and sp.simplify(sauer_gap - 2 * ((mm + 1) ** d - 1)) == 0 and not with_vc.has(N),
+        holds=massart_ok and others,
         uses=("lemma4_setting",),
+        # a class without the linear class's VC dimension d: only N_m <= 2^m patterns of m points
+        without={"lemma4_setting": lambda: _massart_rate(total, explicit, n, d, 2 ** mm)[1] and others},
     )
     rows = []
     for n_value in (2, 100):
@@ -494,6 +553,37 @@ def check_rate() -> Outcome:
 
 def _finite(value) -> bool:
     return value.is_finite is True and value.is_positive is True
+
+
+def _finite_bound_holds(bound, identity: bool) -> bool:
+    """The step's identity holds and its bound is a finite positive number."""
+    return identity and _finite(bound)
+
+
+def _sup_over_all_xi():
+    """sup over all xi of the tau-logistic phi(xi) (SymPy's limit at -infinity: infinite), hence of |W~_k| for a_{k,+-1}
+    != 0 - what c_k is when it is not read on |xi| <= c_X c_Theta."""
+    return sp.limit(TAU_LOGISTIC_PIECE.subs(S_, 1), M_, -sp.oo)
+
+
+def _bounded_difference_holds(n, c_x, c0, c1, rho0, rho1, composed: bool) -> bool:
+    """McDiarmid's bounded-difference constants (a point of either half of the sample replaced) sum, from the
+    per-summand bounds, to the finite 4 c_X (rho_1 c_0 + rho_0 c_1)/n; and the library's bound is the expectation bound
+    plus the deviation (``composed``)."""
+    target = 4 * c_x * (rho1 * c0 + rho0 * c1) / n
+    return composed and all(constant.is_finite is True and sp.simplify(constant - target) == 0
+                            for constant in lemma4.bounded_difference_constants(n, c_x, c0, c1, rho0, rho1))
+
+
+def _massart_rate(total, explicit, n, d, pattern_bound):
+    """(lim sqrt(n/log n) B_E(n), whether it is finite and d^{3/2} times a constant free of d and n, and the bound
+    equals conclusion 3's explicit form) with Massart's lemma over at most ``pattern_bound`` patterns of m = n/2
+    points."""
+    with_log = total.subs(sp.Symbol("N_m", positive=True), pattern_bound)
+    log_rate = sp.limit(with_log * sp.sqrt(n / sp.log(n)), n, sp.oo)
+    d_power = sp.simplify(log_rate / d ** sp.Rational(3, 2))
+    return log_rate, (_finite(log_rate) and not d_power.has(d) and not d_power.has(n)
+                      and sp.simplify(sp.expand_log(with_log - explicit, force=True)) == 0)
 
 
 # ---------------------------------------------------------------------------------------------- erratum: (A')

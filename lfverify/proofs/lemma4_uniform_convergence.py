@@ -398,6 +398,21 @@ def _nonsmooth_rademacher_outcome() -> Outcome:
     )
 
 
+def bounded_difference_constants(n, c_x, c0, c1, rho0, rho1):
+    """McDiarmid's bounded-difference constants of E(S) at m = n/2, for a replaced point of the first half (k <= m) and
+    of the second (k > m): the difference of V_hat is (1/(m(n-m))) [dW0 sum_j W1 - dW0' sum_j dW1], each of its n - m
+    (resp. m) summands bounded with |W~1| <= c1, |W~0| <= c0, ||grad W~_k|| <= rho_k c_X, summed by SymPy (the
+    arguments are SymPy expressions: symbols, or an infinite supremum)."""
+    mm, j, i = sp.symbols("m j i", positive=True, integer=True)
+    first_half = (
+        2 * rho0 * c_x * sp.Sum(c1, (j, mm + 1, n)).doit() + 2 * c0 * sp.Sum(rho1 * c_x, (j, mm + 1, n)).doit()
+    ) / (mm * (n - mm))
+    second_half = (sp.Sum(rho0 * c_x * 2 * c1, (i, 1, mm)).doit() + sp.Sum(c0 * 2 * rho1 * c_x, (i, 1, mm)).doit()) / (
+        mm * (n - mm)
+    )
+    return sp.simplify(first_half.subs(mm, n / 2)), sp.simplify(second_half.subs(mm, n / 2))
+
+
 def check_bounded_difference() -> Outcome:
     """The bounded-difference constant (m = n/2) and McDiarmid's tail and deviation.
 
@@ -406,15 +421,7 @@ def check_bounded_difference() -> Outcome:
     the m summands over i.  McDiarmid's inequality P[E - EE >= eps] <= exp(-2 eps^2 / sum_k c_k^2) is then
     evaluated and inverted.
     """
-    mm, j, i = sp.symbols("m j i", positive=True, integer=True)
-    first_half = (
-        2 * rho0 * cX * sp.Sum(c1, (j, mm + 1, n)).doit() + 2 * c0 * sp.Sum(rho1 * cX, (j, mm + 1, n)).doit()
-    ) / (mm * (n - mm))
-    second_half = (sp.Sum(rho0 * cX * 2 * c1, (i, 1, mm)).doit() + sp.Sum(c0 * 2 * rho1 * cX, (i, 1, mm)).doit()) / (
-        mm * (n - mm)
-    )
-    const_first = sp.simplify(first_half.subs(mm, n / 2))
-    const_second = sp.simplify(second_half.subs(mm, n / 2))
+    const_first, const_second = bounded_difference_constants(n, cX, c0, c1, rho0, rho1)
     bd_ok = sp.simplify(const_first - PRINTED_BD_CONSTANT) == 0 and sp.simplify(const_second - PRINTED_BD_CONSTANT) == 0
     one_sided = sp.exp(-2 * eps**2 / (n * const_first**2))
     tail_ok = sp.simplify(sp.log(PRINTED_TAIL / 2) - sp.log(one_sided)) == 0
