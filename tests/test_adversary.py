@@ -259,7 +259,7 @@ def test_generated_summaries_keep_their_conditions():
     calibration = fbeta.conclusion("calibration").summary
     assert calibration.index("if rho <= tau_F") < calibration.index("iff the band carries no mass except at delta")
     assert "if rho <= U*/U-dagger" in jaccard.conclusion("calibration").summary
-    assert "maximiser that is 0 on the closed band" in fbeta.conclusion("sign_rule").summary
+    assert "maximiser f*_0 that is 0 on the closed band" in fbeta.conclusion("sign_rule").summary
     assert "d^{3/2}" in rate.conclusion("order").summary and "sqrt(d log n" not in rate.conclusion("order").summary
     assert "U_phi* > 0" in fbeta.summary() and "u_star_positive" in fbeta.hypothesis_keys
 

@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.claims("Theorem 1 (corrected)", "Theorem 2 (corrected)", "Theorem 7 (corrected)",
                                  "Lemma (App. C) (corrected)")
 #: documents with generated summary blocks, and how many each must carry (a block deleted by hand is a failure too)
-DOCUMENTS = {"README.md": 8, "FINDINGS.md": 9}
+DOCUMENTS = {"README.md": 8, "FINDINGS.md": 8}
 
 
 def summary_block(kind, key):
@@ -253,7 +253,7 @@ def test_theorem_1s_lower_side_depends_on_lemma_1():
     assert value == -9
     steps = _steps("corrected_calibration.fbeta")
     lower = next(s for s in steps if s.text.startswith("The other side, $\\eta_{lo} \\le \\delta$"))
-    assert lower.without == (("phi_dominates", "fails without it"),)
+    assert lower.without == (("u_star_at_most_u_dagger", "fails without it"),)
 
 
 def test_the_discharged_metric_hypotheses_can_be_found_false():
@@ -273,8 +273,14 @@ def test_the_discharged_metric_hypotheses_can_be_found_false():
 def test_a_statement_cannot_name_an_object_ambiguously_or_drop_a_condition():
     with pytest.raises(ValueError, match="non-unique object must say which"):
         Named("f^*", "a maximiser", unique=False)
-    with pytest.raises(ValueError, match="must state its condition"):
-        Conclusion("k", "K", "text", summary="calibrated iff no mass", condition="if rho <= tau_F")
+    with pytest.raises(ValueError, match="summary must state its condition"):
+        Conclusion("k", "K", "If $\\rho \\le \\tau_F$, calibrated", summary="calibrated iff no mass",
+                   condition="if rho <= tau_F", condition_tex="If $\\rho \\le \\tau_F$")
+    with pytest.raises(ValueError, match="text must state its condition"):  # review 1 of issue 40: the text too
+        Conclusion("k", "K", "calibrated iff no mass", summary="if rho <= tau_F, calibrated iff no mass",
+                   condition="if rho <= tau_F", condition_tex="If $\\rho \\le \\tau_F$")
+    with pytest.raises(ValueError, match="given in words and as the text words it"):
+        Conclusion("k", "K", "text", summary="if rho <= tau_F, calibrated", condition="if rho <= tau_F")
     with pytest.raises(ValueError, match="duplicate hypothesis keys"):
         _toy("h1", "h1")
 

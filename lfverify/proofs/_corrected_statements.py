@@ -12,6 +12,7 @@ import textwrap
 from dataclasses import replace
 from pathlib import Path
 
+from lfverify.paper import PAPER_CLAIMS
 from lfverify.proofs._statements import SUFFICIENT, Conclusion, Hypothesis, Named, Necessity, Statement
 
 __all__ = ["SIGN_PATTERN", "CRITERION", "FBETA", "JACCARD", "GENERAL", "RADEMACHER", "RATE", "STATEMENTS",
@@ -437,20 +438,14 @@ def _and(names) -> str:
 def verdicts_sentence(verdict: str) -> str:
     """The paper's claims with the registry verdict ``verdict`` (e.g. "fails as stated"), named in registry order,
     and - for "fails as stated" - why, in the words of the corrected statements' conclusions (quoted, not typed)."""
-    from lfverify.paper import PAPER_CLAIMS
-
     names = [c.number for c in PAPER_CLAIMS if c.expected == verdict]
     if not names:
         raise ValueError(f"no registry claim has the verdict {verdict!r}")
     text = f"{_and(names)} {'fail' if len(names) > 1 else 'fails'} as stated" if verdict == "fails as stated" \
         else f"{_and(names)}: {verdict}"
     if verdict == "fails as stated":
-        text += (" (each with a witness in ERRATA.md).  Why, in the corrected statements' words: "
-                 f"{SIGN_PATTERN.conclusion('signs').summary}; {CRITERION.conclusion('sign_rule').summary}.  "
-                 "The corrections, proved in "
-                 "[`proofs/`](proofs/README.md) (rho = phi'(0+)/phi'(0-); U* = sup U_phi; delta = Prop. 5's "
-                 "threshold):")
-        return text
+        return text + (" (each with a witness in ERRATA.md).  The corrections, proved in [`proofs/`](proofs/README.md) "
+                       "(rho = phi'(0+)/phi'(0-); U* = sup U_phi; delta = Prop. 5's threshold):")
     return text + "."
 
 
@@ -458,8 +453,6 @@ def evidence_sentence(kind: str, labels=None) -> str:
     """The registry's claims checked by ``kind`` evidence ("simulation" or "benchmark"; only those with the LaTeX
     ``labels`` if given), each with its recorded verdict and what that evidence measures (the registry's words,
     quoted by claim)."""
-    from lfverify.paper import PAPER_CLAIMS
-
     parts = []
     for claim in PAPER_CLAIMS:
         notes = [e.note for e in claim.evidence if e.kind == kind]

@@ -152,8 +152,9 @@ def render_documents(results) -> dict[str, str]:
             lines += _erratum(number, c, e)
         if fix:
             lines += [f'<a id="corrected-statement-{document_name(fix)[:-3]}"></a>', "",
-                      f"## Corrected statement: {fix.number}", "", f"Verdict: **{fix.expected}**: "
-                      f"{_plain(fix.statement)}.", "", _plain(fix.summary), ""]
+                      f"## Corrected statement: {fix.number}", "",
+                      f"<!-- generated: summary {fix.statement_key} -->", f"Verdict: **{fix.expected}**: "
+                      f"{_plain(fix.statement)}.", "", _plain(fix.summary), "<!-- end generated -->", ""]
             for key in fix_keys:
                 r = by_key.get(key)
                 if r is None:

@@ -134,7 +134,10 @@ class Statement:
     def opening(self) -> str:
         """The summary's lead: generated from the added hypotheses where the printed ones are known."""
         if self.printed_hypotheses is None:
-            return self.lead
+            if self.lead:
+                return self.lead
+            plain = [h.plain or h.key for h in self.hypotheses]
+            return "under " + ", ".join(plain[:-1]) + (" and " if len(plain) > 1 else "") + plain[-1]
         added = [h.plain or h.key for h in self.added_hypotheses]
         words = ", ".join(added[:-1]) + (" and " if len(added) > 1 else "") + added[-1] if added else ""
         lead = f"with {words} added to the hypotheses" if words else "with the printed hypotheses"
@@ -154,8 +157,23 @@ class Statement:
                 return c
         raise KeyError(f"{self.key} has no conclusion {key!r}; known: {[c.key for c in self.conclusions]}")
 
+    @property
+    def anchor(self) -> str:
+        """The id of the statement's anchor in ``proofs/`` and the documentation site."""
+        return "statement-" + re.sub(r"[^a-z0-9]+", "-", self.key.lower()).strip("-")
+
+    def conclusion_anchor(self, key: str) -> str:
+        """The id of conclusion ``key``'s anchor."""
+        return f"{self.anchor}-{re.sub(r'[^a-z0-9]+', '-', self.conclusion(key).key.lower()).strip('-')}"
+
     def render(self, **values) -> str:
-        """The statement in Markdown: hypotheses (numbered H1, H2, ...), named objects, setting, conclusions."""
+        """The statement in Markdown: hypotheses (numbered H1, H2, ...), named objects, setting, conclusions; between
+        ``<!-- generated: statement KEY -->`` markers (the statement is the source of every sentence about it), with
+        an anchor for the statement and one for each conclusion."""
+        return (f'<a id="{self.anchor}"></a>\n\n<!-- generated: statement {self.key} -->\n' + self._render(values)
+                + "\n<!-- end generated -->")
+
+    def _render(self, values) -> str:
         lines = [f"**{self.title}.**  *Hypotheses*"
                  + (f" (those of {self.hypotheses_from}, repeated)" if self.hypotheses_from else "") + ":"]
         for i, h in enumerate(self.hypotheses, 1):
@@ -169,7 +187,7 @@ class Statement:
         if self.setting:
             text += "\n\n" + self.setting
         for i, c in enumerate(self.conclusions, 1):
-            text += f"\n\n{i}. **{c.title}.** {c.text}"
+            text += f'\n\n<a id="{self.conclusion_anchor(c.key)}"></a>\n\n{i}. **{c.title}.** {c.text}'
         return _fill(text, values)
 
     def _necessity_text(self, key: str) -> str:

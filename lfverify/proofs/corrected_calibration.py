@@ -1084,7 +1084,8 @@ def _continuous_step(st, name, bound_of):
     st.add(
         f"On a continuous population ({name}; the calibration study's two Gaussian classes, $U^\\dagger = "
         f"{rows[0][2]:.6g}$, $\\eta(X)$ with a positive density) the predicted weak form ($\\rho = \\tau$ against the "
-        "bound) agrees with the quadrature for every tau, and $\\mathrm{sgn} f^*$ is never Bayes optimal, as (e) says",
+        "bound) agrees with the quadrature for each of the four taus, and $\\mathrm{sgn} f^*$ is Bayes optimal at none of "
+        "them, as (e) says",
         ", \\quad ".join(texts),
         check="lfverify.core.pointwise_surrogate_optimum (Dinkelbach on the log-odds scale, panelled Gauss-Legendre; "
               f"a gap below {GAP_ZERO:g} counts as 0)",
@@ -1399,29 +1400,28 @@ def check_continuous_populations() -> Outcome:
                   "thm:jaccard-calibration)"),
         printed=("tau-discrepancy makes the stationary points of U_phi lie in the Bayes-optimal set; the proofs assume "
                  "P(C-dagger) = 0, e.g. any eta-continuous distribution, and conclude U-calibration"),
-        derived=(f"{CRITERION.title}, (e) (`{CRITERION.key}`): {CRITERION.conclusion('continuous').summary}; so "
-                 f"{FBETA.title}, 4.: {FBETA.conclusion('continuous').summary}, and {JACCARD.title}, 3.: "
-                 f"{JACCARD.conclusion('continuous').summary}"),
+        derived=(f"{CRITERION.summary(('continuous',))}  So {FBETA.summary(('continuous',))}  And "
+                 f"{JACCARD.summary(('continuous',))}"),
         consequence=("The counterexamples E12, E15 are not artefacts of finite supports: on a distribution with mass "
                      "on both sides of delta in every neighbourhood (the eta-continuous case the paper names) the "
                      "printed conclusion fails whenever the corrected statements' conditions above are not met, and "
                      "on the Gaussian population of the witness it fails for each tau computed, the plain logistic "
-                     "loss (tau = 1) included.  What holds is the weak form: " + FBETA.conclusion("weak_form").summary
-                     + f" ({FBETA.title}); " + JACCARD.conclusion("weak_form").summary + f" ({JACCARD.title})."),
+                     "loss (tau = 1) included.  What holds is the weak form: " + FBETA.summary(("weak_form",))
+                     + "  " + JACCARD.summary(("weak_form",))),
         witness=("the calibration study's population (two Gaussian classes, means +-(2, 1), shared covariance "
                  "[[1, 0.3], [0.3, 1]], pi = 0.4; eta(X) has a positive density on (0, 1)), tau-logistic loss: "
                  + " | ".join(parts)),
         evidence=("lfverify.core.pointwise_surrogate_optimum (Dinkelbach over all measurable f on the log-odds scale, "
                   "panelled Gauss-Legendre quadrature, U-dagger from Prop. 5's exact threshold): its kink interval "
                   "equals corrected_calibration.kink_band and its Bayes threshold bayes_threshold to 1e-12, and "
-                  f"U-dagger - U(sgn f*) > {GAP_ZERO:g} for every tau; the general argument is the verified claim "
+                  f"U-dagger - U(sgn f*) > {GAP_ZERO:g} at the four taus computed; the general argument is the verified claim "
                   "corrected_calibration.criterion"),
     )
     return Outcome(
         "erratum",
-        f"{FBETA.title}, 4.: {FBETA.conclusion('continuous').summary}; {JACCARD.title}, 3.: "
-        f"{JACCARD.conclusion('continuous').summary}.  On the witness (a Gaussian population) sgn f* misses U-dagger "
-        f"for each tau computed (1/20, 33/100, 3/4 and 1: the plain logistic loss), by quadrature.",
+        f"{FBETA.summary(('continuous',))}  {JACCARD.summary(('continuous',))}  On the witness (a Gaussian "
+        f"population) sgn f* misses U-dagger for each tau computed (1/20, 33/100, 3/4 and 1: the plain logistic "
+        f"loss), by quadrature.",
         errata=(erratum,),
         method="symbolic (claim criterion); panelled Gauss-Legendre quadrature (pointwise_optimum)",
     )

@@ -361,7 +361,7 @@ def _zero_counted_positive(theorem, coef, metric, witness, theorem_witness, repo
 def _survives(theorem: str) -> str:
     """The weak form of the corrected theorem (Thm. 1 or 2), quoted from its statement."""
     statement = {"Thm. 1": FBETA, "Thm. 2": JACCARD}[theorem]
-    return f"{statement.conclusion('weak_form').summary} ({statement.title}, `{statement.key}`)."
+    return f"{statement.summary(('weak_form',))} (`{statement.key}`)"
 
 
 def _erratum(theorem, label_metric, metric_name, bound_text, witness, fig):

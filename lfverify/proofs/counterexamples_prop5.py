@@ -144,7 +144,7 @@ def check_thm7_pathology_remark() -> Outcome:
                  f"atoms (U-dagger = {best2}, Da0 - Da1 U-dagger = {slope2}) although the eta = 1 atom is "
                  f"certainly positive.  Without (3): recall TP/pi, weights (1/3, 1/3, 1/3), eta = (1/10, 0, 3/5): "
                  f"U-dagger = {best3}, attained exactly by the labelings {', '.join(''.join(map(str, l)) for l in optimal3)} "
-                 "(one digit per atom, 1 = predict +1: +1 on every atom with eta > 0)."),
+                 "(one digit per atom, 1 = predict +1: +1 on the atoms with eta > 0)."),
         evidence=(f"exact enumeration of all labelings with fractions.Fraction (above); core library "
                   f"(FiniteSupportPopulation.bayes_optimal and its brute-force _reference_bayes_optimal): "
                   f"U-dagger = {lib2.utility:g} with classifier {lib2.classifier.tolist()} (always negative) for the "

@@ -352,6 +352,6 @@ CLAIMS = (
           title="Prop. 8 proof, case 3: f* = 0",
           label="prop:accuracy-calibration", expected="erratum", check=check_case3),
     Claim(key="prop8_accuracy_calibration.bartlett",
-          title="Prop. 8: no tau-discrepancy needed; recovers Bartlett et al.'s condition phi'(0) < 0",
+          title="Prop. 8 without tau-discrepancy; recovers Bartlett et al.'s condition phi'(0) < 0",
           label="prop:accuracy-calibration", expected="verified", check=check_bartlett),
 )

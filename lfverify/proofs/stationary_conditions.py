@@ -466,9 +466,10 @@ def check_general_gateaux() -> Outcome:
                          "(-a_{0,-1} + a_{1,-1} U_phi^*), i.e. they continue from the correct condition (the printed line "
                          "agrees with it only when a_{1,-1} = 0 or U_phi^* = 1)."),
             witness=f"{_witness_text()}: the derived condition gives eta(x-bar) = {eta_derived}, the printed one {eta_printed}",
-            evidence=(f"Maximiser of U_phi (logistic loss) over all scores of a 5-atom FiniteSupportPopulation, metric "
+            evidence=(f"Maximiser of U_phi (logistic loss) over the score vectors (one score per atom) of a 5-atom "
+                      f"FiniteSupportPopulation, metric "
                       f"{metric.name}: U_phi^* = {ustar:.6g}, central finite differences of surrogate_utility_of_scores "
-                      f"< 1e-8 at every atom (stationary); there the derived left-hand side is < 1e-7 at every atom, "
+                      f"< 1e-8 at each of its 5 atoms (stationary); there the derived left-hand side is < 1e-7 at each of them, "
                       f"the printed one is {_fmt(printed_values)} at eta = {_fmt(population.eta)}."),
         ))
     if not errata:
@@ -517,10 +518,11 @@ def check_general_eta() -> Outcome:
                      "formula itself is wrong whenever a_{1,+1} U_phi^* != 0 (it is right for Jaccard and accuracy, "
                      "where a_{1,+1} = 0)."),
         witness=f"{_witness_text()}: derived eta(x-bar) = {eta_derived}, printed {eta_printed}",
-        evidence=(f"Maximiser of U_phi (logistic loss) over all scores of a 5-atom FiniteSupportPopulation "
+        evidence=(f"Maximiser of U_phi (logistic loss) over the score vectors (one score per atom) of a 5-atom "
+                  f"FiniteSupportPopulation "
                   f"(eta = {_fmt(ev['eta'])}), metric with a_{{0,+1}} = 2, a_{{0,-1}} = -1, a_{{1,+1}} = 1, a_{{1,-1}} = 1, "
                   f"b_0 = 1, b_1 = 1: U_phi^* = {ev['ustar']:.6g}, central finite differences of "
-                  "surrogate_utility_of_scores < 1e-8 at every atom; the derived eta-bar_STA at each atom's phi'(+-f*) "
+                  "surrogate_utility_of_scores < 1e-8 at each of its 5 atoms; the derived eta-bar_STA at each atom's phi'(+-f*) "
                   f"reproduces its eta to < 1e-7, the printed one gives {_fmt(ev['printed'])}."),
     )
     return Outcome(

@@ -651,7 +651,7 @@ def check_theorem() -> Outcome:
             " attains U*_phi and is not Bayes optimal, so the constant maximising sequence f_l = f* has U(f_l) <"
             " U-dagger; a sequence approaching 0 from the Bayes side at each kink atom (from above where the Bayes rule"
             " predicts +1, from below elsewhere) does reach U-dagger, so the limit depends on the sequence (approaching"
-            " from above at every kink atom need not: lfverify.proofs.counterexamples). "
+            " from above at each kink atom need not: lfverify.proofs.counterexamples). "
             " The same counterexample refutes Thm. 7 (F_beta satisfies its conditions (1)-(6), (a)-(c))."
         ),
         witness=(

@@ -360,7 +360,7 @@ def check_h_at_one() -> Outcome:
         ),
         consequence=(
             "Condition (b) is wrong whenever a0n != 0 (it agrees for F_beta and Jaccard, a0n = 0): for accuracy it"
-            " reads tau <= -1, so the printed theorem excludes accuracy (no tau > 0 meets it), whereas the derived (b) reads"
+            " reads tau <= -1, so the printed theorem excludes accuracy (its bound on tau is negative), whereas the derived (b) reads"
             " tau <= 1, consistent with Prop. 8; lfverify.core.general_calibration transcribes the printed (b)"
             " and should use a1n - a0n."
         ),
