@@ -24,6 +24,7 @@ than exact enumeration affords.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import functools
 import math
 from fractions import Fraction as F
@@ -247,9 +248,62 @@ def floor_loss_cases() -> list:
             for m in ("F_1", "Jaccard")]
 
 
+def piecewise_linear_loss(name: str, value_at_zero: F, slopes_left, slopes_right, step: F = F(1)) -> A.Loss:
+    """A piecewise-linear loss with breakpoints at 0, +-step, +-2 step, ...: ``slopes_left`` on (-oo, 0] from 0
+    outwards, ``slopes_right`` on (0, oo), value ``value_at_zero`` at 0; the last slope on each side extends to
+    infinity.  Its properties (convex, non-increasing, >= 0, >= 1{t <= 0}) are read off the pieces exactly."""
+    pieces, x, v = [], F(0), F(value_at_zero)
+    right = []
+    for k, slope in enumerate(slopes_right):
+        end = None if k == len(slopes_right) - 1 else x + step
+        right.append((x, end, F(slope), v - F(slope) * x))
+        if end is not None:
+            v, x = v + F(slope) * step, end
+    left, x, v = [], F(0), F(value_at_zero)
+    for k, slope in enumerate(slopes_left):
+        start = None if k == len(slopes_left) - 1 else x - step
+        left.append((start, x, F(slope), v - F(slope) * x))
+        if start is not None:
+            v, x = v - F(slope) * step, start
+    pieces = tuple(reversed(left)) + tuple(right)
+    slopes = [sl for _, _, sl, _ in pieces]
+    convex = all(a <= b for a, b in zip(slopes, slopes[1:]))
+    nonincreasing = all(sl <= 0 for sl in slopes)
+    last_value = min(sl * e + b for st, e, sl, b in pieces if e is not None) if len(pieces) > 1 else value_at_zero
+    nonnegative = nonincreasing and slopes[-1] == 0 and last_value >= 0
+    dominates = nonincreasing and F(value_at_zero) >= 1 and nonnegative
+    dm, dp = F(slopes_left[0]), F(slopes_right[0])
+    return A.Loss(name, dp / dm if dm else F(0), dm, "linear", pieces, convex=convex, nonincreasing=nonincreasing,
+                  dominates=dominates), nonnegative
+
+
+def random_loss_cases(count: int = 12, seed: int = 20261206) -> list:
+    """The class the statements speak of, beyond the named families: convex, non-increasing piecewise-linear losses
+    with random slopes, kinks and offsets - some with a non-zero infimum, some below 1{t <= 0} or negative
+    somewhere (then a hypothesis fails and the case is out of scope) - on random populations, F_1 and Jaccard."""
+    import random
+
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        slopes_right = sorted((-F(rng.randint(0, 8), 4) for _ in range(2)), reverse=False)
+        slopes_left = sorted((-F(rng.randint(1, 12), 4) for _ in range(2)), reverse=True)
+        slopes_right[-1] = F(0)  # bounded below: the last piece is flat
+        slopes_left = [min(slopes_left[0], slopes_right[0])] + slopes_left[1:]
+        value = F(rng.randint(2, 8), 4)
+        loss, nonnegative = piecewise_linear_loss(f"random piecewise-linear {i}", value, slopes_left, slopes_right,
+                                                  step=F(rng.randint(1, 4), 2))
+        pop = A.random_population(rng, rng.randint(2, 3))
+        for mname in ("F_1", "Jaccard"):
+            case = finite_case(f"random loss {i}, {mname}", "tests/statement_instances.py random_loss_cases",
+                               PANEL_METRICS[mname], loss, pop)
+            out.append(dataclasses.replace(case, loss=dataclasses.replace(case.loss, nonnegative=nonnegative)))
+    return out
+
+
 @functools.lru_cache(maxsize=None)
 def finite_cases() -> tuple:
-    return tuple(witness_cases() + adversary_cases() + literal_cases())
+    return tuple(witness_cases() + adversary_cases() + literal_cases() + random_loss_cases())
 
 
 #: the continuous cases' metrics and tau-logistic losses
@@ -384,6 +438,14 @@ def rademacher_cases() -> tuple:
         case = _rademacher_case(f"{loss.name}, linear class of R^2 on 6 points", "tests/statement_instances.py",
                                 loss, 0, values, labels, d=2, patterns=patterns)
         out.append(case)
+        for n in (1, 2):  # the smallest sizes: the linear class of R^1, {x -> theta x}
+            xs, labels = [F(1), F(-1, 2)][:n], [1, -1][:n]
+            margins = [y * x for x, y in zip(xs, labels)]
+            patterns = sorted({tuple(1 if t * z <= 0 else 0 for z in margins) for t in (-1, 0, 1)})
+            values = [[t * x for x in xs] for t in (F(-1), F(0), F(1))]
+            out.append(_rademacher_case(f"{loss.name}, linear class of R^1 on {n} point(s)",
+                                        "tests/statement_instances.py", loss, 1, values, labels, d=1,
+                                        patterns=[list(p) for p in patterns]))
     return tuple(out)
 
 
