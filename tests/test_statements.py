@@ -296,3 +296,31 @@ if __name__ == "__main__":
         path = ROOT / name
         path.write_text(render_generated_blocks(path.read_text(), summary_block))
         print(f"regenerated the summary blocks of {name}")
+
+
+_LINK = __import__("re").compile(r"<\.\./proofs/([\w-]+)\.html#([\w-]+)>`__")
+
+
+def _statement_links(module) -> dict:
+    """{anchor: page} of the links to rendered statements in ``module``'s docstring (the API reference)."""
+    return {anchor: page for page, anchor in _LINK.findall(module.__doc__ or "")}
+
+
+def test_the_api_reference_links_every_statement_to_its_rendered_anchor():
+    """Oracle: the rendered proofs/ documents.  Each statement is linked from the docstring of the module whose
+    checks prove it (shown in the site's API reference), to a page that carries its anchor."""
+    links = {**_statement_links(calibration), **_statement_links(rademacher)}
+    for statement in STATEMENTS.values():
+        module = calibration if statement.key.startswith("corrected_calibration.") else rademacher
+        assert statement.anchor in _statement_links(module), statement.key
+        page = ROOT / "proofs" / f"{links[statement.anchor]}.md"
+        assert f'<a id="{statement.anchor}"></a>' in page.read_text(), (statement.key, page.name)
+        for c in statement.conclusions:
+            assert f'<a id="{statement.conclusion_anchor(c.key)}"></a>' in page.read_text(), (statement.key, c.key)
+
+
+def test_a_link_to_a_missing_anchor_is_found():
+    """Companion: a docstring link to an anchor its page lacks."""
+    planted = type("M", (), {"__doc__": "`x <../proofs/theorem-1.html#statement-nowhere>`__"})
+    assert _statement_links(planted) == {"statement-nowhere": "theorem-1"}
+    assert '<a id="statement-nowhere"></a>' not in (ROOT / "proofs" / "theorem-1.md").read_text()

@@ -29,6 +29,15 @@ populations of ERRATA.md.  The public functions (:func:`kink_band`, :func:`bayes
 :func:`weak_form_rho_bound`, :func:`finite_support_verdict`) are the corrected statements as code; the ``sign_pattern``
 and ``criterion`` checks compare them with the derived closed forms in exact arithmetic, and
 tests/test_corrected_calibration.py attacks them against the certified maximiser of tests/calibration_search.py.
+Every conclusion is also a predicate evaluated on every instance the project owns (lfverify/proofs/_executable.py,
+tests/test_executable_statements.py).
+
+The statements these checks prove, as rendered (an anchor for each statement and each of its conclusions):
+`the Proposition <../proofs/theorem-7.html#statement-corrected-calibration-sign-pattern>`__,
+`the Theorem <../proofs/theorem-7.html#statement-corrected-calibration-criterion>`__,
+`Theorem 1 (corrected) <../proofs/theorem-1.html#statement-corrected-calibration-fbeta>`__,
+`Theorem 2 (corrected) <../proofs/theorem-2.html#statement-corrected-calibration-jaccard>`__,
+`Theorem 7 (corrected) <../proofs/theorem-7.html#statement-corrected-calibration-general>`__.
 """
 
 from __future__ import annotations

@@ -29,6 +29,10 @@ class lemma; Sauer's lemma (homogeneous half-spaces of R^d have VC dimension d);
 the n^{-1/2} rate, Dudley's entropy integral with Haussler's packing bound (e.g. Vershynin 2018, Thm. 8.3.23), which
 gives R_S(I_F) <= C sqrt(d/n) with an absolute constant C.  Finite instances of the cited inequalities are checked
 by exact enumeration (never sampled).
+
+The statements these checks prove, as rendered (an anchor for each statement and each of its conclusions):
+`the Lemma (App. C, corrected) <../proofs/lemma-app-c.html#statement-corrected-rademacher-lemma>`__,
+`Lemma 4's rate <../proofs/lemma-4.html#statement-corrected-rademacher-rate>`__.
 """
 
 from __future__ import annotations
