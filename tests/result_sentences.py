@@ -39,8 +39,9 @@ _LINK = re.compile(r"\]\([^)]*\)")
 
 
 _TABLE_ROW = re.compile(r"^\s*\|.*$", re.M)
-#: words of the paper, quoted: 'for all x' (single quotes) and ERRATA's "Printed:" field
-_QUOTED = re.compile(r"(?<![\w])'[^'\n]{1,200}'(?![\w])|^\s*[-*]?\s*(?:\*\*)?Printed:(?:\*\*)?.*$", re.M)
+#: words quoted, not asserted: 'for all x', "on every population" and ERRATA's Printed: field
+_QUOTED = re.compile(r"(?<![\w])'[^'\n]{1,200}'(?![\w])|\"[^\"\n]{1,200}\"|"
+                     r"^\s*[-*]?\s*(?:\*\*)?Printed:(?:\*\*)?.*$", re.M)
 
 
 def _prose(text: str) -> str:
