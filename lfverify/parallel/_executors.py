@@ -43,6 +43,7 @@ import contextlib
 import ctypes
 import logging
 import os
+import pickle
 import signal
 import socket
 import sys
@@ -223,8 +224,46 @@ class ProcessExecutor:
     def check(self) -> None:
         """Nothing to check (see :meth:`DaskExecutor.check`)."""
 
+    def check_arguments(self, arguments) -> None:
+        """Refuse, before any task runs, one task's ``arguments`` that a spawned worker cannot receive: what the
+        standard pickle cannot serialise (a lambda, a function defined inside another), and functions of an
+        interactive ``__main__`` (standard input, a notebook), which a spawned worker cannot import.
+
+        Raises
+        ------
+        TypeError
+            Naming the object and the ways out (a module file, ``executor="serial"``, Dask).
+        """
+        way_out = ("define it at the top level of a module file (or of the script you run), or run with "
+                   "executor='serial' / --serial, or on Dask, which sends functions by value")
+        try:
+            pickle.dumps(arguments)
+        except Exception as exc:  # noqa: BLE001 (pickle raises several kinds)
+            raise TypeError(f"cannot send a task to worker processes: {' '.join(str(exc).split())}; {way_out}") \
+                from None
+        if getattr(sys.modules.get("__main__"), "__file__", None):
+            return
+        for obj in _callables(arguments):
+            if getattr(obj, "__module__", None) == "__main__":
+                raise TypeError(f"{getattr(obj, '__qualname__', obj)!r} is defined in an interactive session "
+                                f"(__main__ without a file), which worker processes cannot import; {way_out}")
+
     def describe(self) -> str:
         return f"{self.max_workers} local processes"
+
+
+def _callables(value, depth: int = 0):
+    """The functions and classes in ``value`` (tuples, lists, dicts and dataclass fields, a few levels deep)."""
+    if depth > 4:
+        return
+    if callable(value) and hasattr(value, "__module__"):
+        yield value
+    if isinstance(value, (tuple, list)):
+        for item in value:
+            yield from _callables(item, depth + 1)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _callables(item, depth + 1)
 
 
 #: What a worker's last error line says when memory ran out outside Python's allocator: ENOMEM's text, and the

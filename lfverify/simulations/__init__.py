@@ -13,6 +13,9 @@ Studies (``lfverify simulate NAME [--quick|--full] --out DIR``; :data:`STUDIES`)
 :func:`dimension_sweep` runs the uniform-convergence study's sup at one n on a grid of d: the d-dependence of
 Lemma 4 (corrected), O_p(d^{3/2} sqrt(log n / n)) (``simulations/uniform_convergence_dimension.py``).
 
+Anyone's studies (:func:`rate_study`, :func:`measure_rate`; docs/simulations.md): the error of a statistic, an
+estimator or a classifier against an exact population value, fitted against n like the built-in studies.
+
 Machinery (private modules): the engine (task grid, SeedSequence per task key, atomic per-task records, resume),
 V_hat for R replications x K parameters in one pass, fitted rates, limits, intervals and verdicts, figures.
 """
@@ -21,7 +24,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lfverify.simulations._engine import MODES, RunResult, Study, Task, run
+from lfverify.simulations._engine import MODES, RunResult, Study, Task, run, seed_sequence
+from lfverify.simulations._rate_study import (
+    RateResult,
+    Replication,
+    StatisticError,
+    block_tasks,
+    measure_rate,
+    rate_study,
+    replication_sample,
+)
+from lfverify.simulations._rates import RateFit, fit_rate
 from lfverify.simulations._study_calibration import STUDY as _CALIBRATION
 from lfverify.simulations._study_consistency import STUDY as _CONSISTENCY
 from lfverify.simulations._study_unbiasedness import STUDY as _UNBIASEDNESS
@@ -33,7 +46,8 @@ from lfverify.simulations._study_uniform_convergence import (
 )
 
 __all__ = ["STUDIES", "STUDY_NAMES", "run_study", "run", "Study", "Task", "RunResult", "MODES", "dimension_sweep",
-           "dimension_population", "D_EXPONENT"]
+           "dimension_population", "D_EXPONENT", "rate_study", "measure_rate", "RateResult", "Replication",
+           "StatisticError", "block_tasks", "replication_sample", "seed_sequence", "fit_rate", "RateFit"]
 
 #: name -> :class:`Study`, in the order of the paper's claims (Lemma 4, Thm. 5, Thms. 1-2, Lemma 3).
 STUDIES = {study.name: study for study in (_UNIFORM_CONVERGENCE, _CONSISTENCY, _CALIBRATION, _UNBIASEDNESS)}

@@ -20,6 +20,9 @@ claim, the witness and both values, when it fails):
                                                input contract
 =============================================  =====================================================================
 
+For rates: :func:`assert_rate` asserts that a rate study of your estimator (:func:`lfverify.simulations.rate_study`)
+falls like the claimed power of n, at a measured false-alarm rate and power (docs/simulations.md).
+
 For pytest: :func:`parametrize_with_theory_checks` turns a list of :class:`Subject` into one test per (subject,
 check), with readable ids and expected failures, as scikit-learn's ``parametrize_with_checks`` does; the pytest
 plugin (:mod:`lfverify.testing.plugin`, entry point ``lfverify`` in ``pytest11``) provides the fixtures ``lfverify_finite_population``,
@@ -67,6 +70,8 @@ _PUBLIC = {
     "check_gradient_direction_estimator": "_check_estimators",
     "check_metric_classifier": "_check_classifier",
     "parametrize_with_theory_checks": "_parametrize",
+    "assert_rate": "_assert_rate",
+    "RateAssertionError": "_assert_rate",
     **dict.fromkeys(("Subject", "TheoryCheck", "TheoryCheckFailure", "CheckNotApplicable", "theory_checks"),
                     "_framework"),
 }
@@ -75,7 +80,8 @@ _CHECK_MODULES = ("_check_metric", "_check_loss", "_check_estimators", "_check_c
 
 __all__ = ["check_metric", "check_surrogate_loss", "check_surrogate_utility_estimator",
            "check_gradient_direction_estimator", "check_metric_classifier", "parametrize_with_theory_checks",
-           "Subject", "TheoryCheck", "TheoryCheckFailure", "CheckNotApplicable", "theory_checks"]
+           "Subject", "TheoryCheck", "TheoryCheckFailure", "CheckNotApplicable", "theory_checks", "assert_rate",
+           "RateAssertionError"]
 
 #: The public submodules (documented with the wing): the exact references, the Hypothesis strategies (the
 #: ``testing`` extra) and the named wrong implementations.
