@@ -145,7 +145,7 @@ def test_simulate_verdict_lines_exact():
 def _simulate_args(tmp_path, **over):
     import argparse
 
-    args = dict(name="consistency", mode="smoke", out=str(tmp_path / "out"), seed=3, progress=False, quiet=False,
+    args = dict(name="consistency", study=None, mode="smoke", out=str(tmp_path / "out"), seed=3, progress=False, quiet=False,
                 no_figures=True, serial=False, dask=None, dask_local=None, dask_timeout=None, workers=2)
     args.update(over)
     return argparse.Namespace(**args)

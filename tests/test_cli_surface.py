@@ -211,12 +211,13 @@ def test_simulate_namespaces_every_option_at_a_non_default_value():
     Kills `lfverify.app._simulate_command.x_add_arguments__lfv_dropkw_1` (set_defaults() without mode="quick"),
     `x_add_arguments__mutmut_74` ("XXfullXX" among --mode's choices) and every dest / const / type / default
     mutant of simulate's options."""
-    defaults = {"debug": False, "command": "simulate", "name": "consistency", "mode": "quick", "out": "O",
-                "seed": None, **EXECUTOR_DEFAULTS, "no_figures": False, "progress": None, "quiet": False}
+    defaults = {"debug": False, "command": "simulate", "name": "consistency", "study": None, "mode": "quick",
+                "out": "O", "seed": None, **EXECUTOR_DEFAULTS, "no_figures": False, "progress": None, "quiet": False}
     assert parsed("simulate", "consistency", "--out", "O") == defaults
     assert parsed("simulate", "all", "--full", "--out", "P", "--seed", "5", "--workers", "2", "--dask-timeout", "1.5",
                   "--no-figures", "--progress", "--debug") == {
-        "debug": True, "command": "simulate", "name": "all", "mode": "full", "out": "P", "seed": 5, "serial": False,
+        "debug": True, "command": "simulate", "name": "all", "study": None, "mode": "full", "out": "P", "seed": 5,
+        "serial": False,
         "workers": 2, "dask": None, "dask_local": None, "dask_timeout": 1.5, "no_figures": True, "progress": True,
         "quiet": False}
     assert parsed("simulate", "consistency", "--out", "O", "--quiet") == {**defaults, "quiet": True}
@@ -227,6 +228,7 @@ def test_simulate_namespaces_every_option_at_a_non_default_value():
         assert parsed("simulate", "consistency", "--out", "O", "--mode", mode) == {**defaults, "mode": mode}
     assert parsed("simulate", "calibration", "--out", "O", "--dask-local", "3") == {
         **defaults, "name": "calibration", "dask_local": 3}
+    assert parsed("simulate", "--study", "m:S", "--out", "O") == {**defaults, "name": None, "study": "m:S"}
 
 
 # ------------------------------------------------------------------ simulate: what reaches the engine, what is printed

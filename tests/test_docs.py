@@ -92,7 +92,7 @@ def test_command_checker_catches_unknown_options_commands_and_placeholders():
         "`lfverify simulate NAME [--quick|--slow] --out DIR` (as `lfverify simulate all --slow --out out`): "
         "lfverify: error: unrecognized arguments: --slow",
         "`lfverify simulate` (as `lfverify simulate`): lfverify simulate: error: the following arguments are "
-        "required: name, --out",
+        "required: --out",
         "`lfverify bench --out WHERE`: unknown placeholder WHERE",
         "`lfverify prove` (as `lfverify prove`): lfverify: error: argument COMMAND: invalid choice: 'prove' "
         "(choose from 'verify', 'proofs', 'metrics', 'bench', 'simulate', 'data')"]

@@ -379,7 +379,8 @@ def run(study: Study, *, mode: str = "quick", out, executor="processes", seed: i
     fingerprint = settings_fingerprint(identity)
     getattr(executor, "check", lambda: None)()  # a Dask scheduler must answer before any work starts
     claim_output_folder(out, command=study.owner, fingerprint=fingerprint, option="out",
-                        settings=f"mode {mode}, seed {seed}" + (f", overrides {dict(overrides)}" if overrides else ""))
+                        settings=f"mode {mode}, seed {seed}" + (f", overrides {dict(overrides)}" if overrides else "")
+                        + (f", code {study.version}" if study.version is not None else ""))
     records_dir = out / "records"
     records_dir.mkdir(parents=True, exist_ok=True)
     for stale in records_dir.glob(".*.tmp"):  # left by a run killed while writing; never a valid record
