@@ -19,6 +19,7 @@ import lfverify.simulations._study_unbiasedness as ub
 from lfverify.simulations._maximisers import PopulationMaximiser
 from lfverify.core._pointwise_optimum import GaussianEta, PointwiseOptimum
 from lfverify.simulations._rates import LimitFit
+from lfverify.simulations import replication_blocks
 
 pytestmark = pytest.mark.claims("package:simulation-engine", "Lemma 3", "Theorem 5", "Theorem 1", "Theorem 2")
 
@@ -244,12 +245,12 @@ def test_calibration_limit_interval_truth_table(monkeypatch, ci_low, ci_high, co
     (4, 100, 10**6, [(0, 4)]),  # all replications fit in one task
     (7, 10, 35, [(0, 3), (3, 3), (6, 1)]),
 ])
-def test_calibration_blocks_cover_every_replication_once(R, n, samples_per_task, blocks):
+def test_replication_blocks_cover_every_replication_once(R, n, samples_per_task, blocks):
     """Oracle: the (first, count) blocks typed out by hand: per_task = max(1, min(R, samples_per_task // n))
     replications per task, consecutive, covering 0..R-1 exactly once.
 
-    Kills `lfverify.simulations._study_calibration.x__blocks__lfv_args_1` (range(0, per_task, R))."""
-    assert cal._blocks(R, n, samples_per_task) == blocks
+    Kills a range(0, per_task, R) in lfverify.simulations._replications.replication_blocks."""
+    assert replication_blocks(R, n, samples_per_task) == blocks
 
 
 def test_calibration_population_row_forwards_each_step_and_names_every_component(monkeypatch):

@@ -22,7 +22,7 @@ from lfverify.core._losses import tau_logistic
 from lfverify.core._metrics import f1, jaccard
 from lfverify.core._populations import BoundedLogisticPopulation, FiniteSupportPopulation, GaussianPopulation
 from lfverify.core._scores import surrogate_scores
-from lfverify.simulations import STUDIES, run_study
+from lfverify.simulations import STUDIES, draw_replications, replication_stream, run_study
 import lfverify.simulations._engine as engine
 import lfverify.simulations._study_calibration as cal
 import lfverify.simulations._study_unbiasedness as ub
@@ -61,7 +61,7 @@ def _recomputed_errors(row, seed):
     population = sp.POPULATIONS[row["population"]]
     metric, tau = sp.METRICS[row["metric"]]
     loss = tau_logistic(tau)
-    X, y = sp.draw_replications(population, row["population"], row["n"], row["replication"], 1, seed)
+    X, y = draw_replications(population, row["population"], row["n"], row["replication"], 1, seed)
     core = EmpiricalSurrogateUtility(metric, loss, X[0], y[0])
     theta = np.array([row["worst_theta_1"], row["worst_theta_2"]])
     net = uc.theta_net(2, uc.C_THETA)
@@ -126,7 +126,7 @@ def test_committed_uniform_convergence_records_reproduce_from_the_current_popula
     changed stream key changes the sample or V, hence the numbers; so does c_X in the committed summary.
 
     Kills: simulations.study_populations x__populations__mutmut_* (the finite population's constants) and
-    x_replication_generator__mutmut_2 (the stream key's text)."""
+    a changed key text in lfverify.simulations._replications.replication_sample (the stream key's text)."""
     folder = COMMITTED / "uniform-convergence"
     summary = json.loads((folder / "summary.json").read_text())
     checked = 0
@@ -148,8 +148,7 @@ def test_replication_streams_follow_the_documented_key_and_labels_are_int64():
     spawn_key=the four little-endian 32-bit words of BLAKE2b-128 of "population=<name>,n=<n>,replication=<r>") -
     and population.sample on that stream; labels as int64 (the records' and estimators' label type).
 
-    Kills: simulations.study_populations x_replication_generator__mutmut_2 and x_draw_replications__mutmut_21
-    (``astype(None)``: float labels)."""
+    Kills: simulations.study_populations a changed key text in lfverify.simulations._replications.replication_sample and a dropped ``astype(np.int64)`` (float labels)."""
     import hashlib
 
     def stream(seed, text):
@@ -157,10 +156,10 @@ def test_replication_streams_follow_the_documented_key_and_labels_are_int64():
         words = tuple(int.from_bytes(digest[i:i + 4], "little") for i in range(0, 16, 4))
         return np.random.default_rng(np.random.SeedSequence(entropy=seed, spawn_key=words))
 
-    generator = sp.replication_generator(77, "finite", 50, 3)
+    generator = replication_stream(77, (("population", "finite"), ("n", 50), ("replication", 3)))
     np.testing.assert_array_equal(generator.random(5), stream(77, "population=finite,n=50,replication=3").random(5))
     population = sp.POPULATIONS["bounded-logistic"]
-    X, y = sp.draw_replications(population, "bounded-logistic", 40, 2, 3, 77)
+    X, y = draw_replications(population, "bounded-logistic", 40, 2, 3, 77)
     assert X.shape == (3, 40, 2) and y.shape == (3, 40)
     assert X.dtype == np.float64 and y.dtype == np.int64
     for k, r in enumerate((2, 3, 4)):

@@ -16,7 +16,7 @@ from lfverify.io._output_folder import (
     claim_output_folder,
     settings_fingerprint,
 )
-from lfverify.simulations import STUDIES, STUDY_NAMES
+from lfverify.simulations import STUDIES, STUDY_NAMES, Study
 from lfverify.simulations._engine import run as run_engine
 
 __all__ = ["add_arguments", "run"]
@@ -93,7 +93,6 @@ def load_study(spec: str):
     import importlib
     from pathlib import Path
 
-    from lfverify.simulations import Study
 
     module_name, sep, attr = spec.rpartition(":")
     if not sep or not module_name or not attr.isidentifier():

@@ -16,6 +16,10 @@ Lemma 4 (corrected), O_p(d^{3/2} sqrt(log n / n)) (``simulations/uniform_converg
 Anyone's studies (:func:`rate_study`, :func:`measure_rate`; docs/simulations.md): the error of a statistic, an
 estimator or a classifier against an exact population value, fitted against n like the built-in studies.
 
+The pieces every study is built from (the built-in ones too): :func:`seed_sequence` (the streams),
+:func:`replication_sample` / :func:`draw_replications` (one replication's sample, a block of them),
+:func:`replication_blocks` / :func:`block_tasks` (the grouping of replications into tasks), :func:`fit_rate`.
+
 Machinery (private modules): the engine (task grid, SeedSequence per task key, atomic per-task records, resume),
 V_hat for R replications x K parameters in one pass, fitted rates, limits, intervals and verdicts, figures.
 """
@@ -24,15 +28,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lfverify.simulations._engine import MODES, RunResult, Study, Task, run, seed_sequence
-from lfverify.simulations._rate_study import (
-    RateResult,
-    Replication,
-    StatisticError,
+from lfverify.simulations._engine import MODES, RunResult, Study, Task, read_records, run, seed_sequence
+from lfverify.simulations._rate_study import RateResult, Replication, StatisticError, measure_rate, rate_study
+from lfverify.simulations._replications import (
     block_tasks,
-    measure_rate,
-    rate_study,
+    draw_replications,
+    replication_blocks,
     replication_sample,
+    replication_stream,
 )
 from lfverify.simulations._rates import RateFit, fit_rate
 from lfverify.simulations._study_calibration import STUDY as _CALIBRATION
@@ -47,7 +50,8 @@ from lfverify.simulations._study_uniform_convergence import (
 
 __all__ = ["STUDIES", "STUDY_NAMES", "run_study", "run", "Study", "Task", "RunResult", "MODES", "dimension_sweep",
            "dimension_population", "D_EXPONENT", "rate_study", "measure_rate", "RateResult", "Replication",
-           "StatisticError", "block_tasks", "replication_sample", "seed_sequence", "fit_rate", "RateFit"]
+           "StatisticError", "block_tasks", "replication_blocks", "replication_sample", "replication_stream",
+           "draw_replications", "seed_sequence", "read_records", "fit_rate", "RateFit"]
 
 #: name -> :class:`Study`, in the order of the paper's claims (Lemma 4, Thm. 5, Thms. 1-2, Lemma 3).
 STUDIES = {study.name: study for study in (_UNIFORM_CONVERGENCE, _CONSISTENCY, _CALIBRATION, _UNBIASEDNESS)}

@@ -84,23 +84,6 @@ class Task:
         return canonical_key(self.key)
 
 
-def replicated_tasks(populations, config) -> list[Task]:
-    """Tasks population x n x block of replications: each block holds at most ``samples_per_task // n``
-    replications (at least one), so a task's memory is bounded by ``config["samples_per_task"]`` samples.
-
-    The grouping depends on the configuration only, never on the number of workers, so results do not either.
-    """
-    tasks = []
-    R = config["replications"]
-    for pop_name in populations:
-        for n in config["sample_sizes"]:
-            per_task = max(1, min(R, config["samples_per_task"] // n))
-            for first in range(0, R, per_task):
-                tasks.append(Task((("population", pop_name), ("n", int(n)), ("first", first),
-                                   ("count", min(per_task, R - first)))))
-    return tasks
-
-
 def canonical_key(key) -> str:
     return ",".join(f"{name}={value}" for name, value in key)
 

@@ -35,7 +35,8 @@ from lfverify.core._metrics import f1, jaccard
 from lfverify.core._pointwise_optimum import GaussianEta, pointwise_surrogate_optimum
 from lfverify.core._reference_populations import GAUSSIAN_POPULATION
 from lfverify.io._figures import pyplot, save_figure
-from lfverify.simulations._engine import Study, Task, seed_sequence
+from lfverify.simulations._engine import Study, Task
+from lfverify.simulations._replications import block_tasks, replication_stream
 from lfverify.simulations._intervals import mean_interval
 from lfverify.simulations._maximisers import empirical_maximiser, population_maximiser
 from lfverify.simulations._rates import fit_limit, limit_fit_band
@@ -64,26 +65,13 @@ MODES = {
 }
 
 
-def _blocks(R, n, samples_per_task):
-    per_task = max(1, min(R, samples_per_task // n))
-    return [(first, min(per_task, R - first)) for first in range(0, R, per_task)]
-
-
 def _tasks(config):
     taus = sorted(set(config["taus"]) | set(MAIN_TAUS.values()), key=float)
     tasks = [Task((("kind", "population"), ("metric", m), ("tau", t))) for m in METRICS for t in taus]
-    for m, t in MAIN_TAUS.items():
-        for n in config["sample_sizes"]:
-            for first, count in _blocks(config["replications"], n, config["samples_per_task"]):
-                tasks.append(Task((("kind", "sample"), ("metric", m), ("tau", t), ("n", int(n)), ("first", first),
-                                   ("count", count))))
-    n = config["sweep_n"]
-    for m in METRICS:
-        for t in config["taus"]:
-            for first, count in _blocks(config["sweep_replications"], n, config["samples_per_task"]):
-                tasks.append(Task((("kind", "sweep"), ("metric", m), ("tau", t), ("n", int(n)), ("first", first),
-                                   ("count", count))))
-    return tasks
+    tasks += block_tasks([(("kind", "sample"), ("metric", m), ("tau", t)) for m, t in MAIN_TAUS.items()],
+                         config["sample_sizes"], config["replications"], config["samples_per_task"])
+    return tasks + block_tasks([(("kind", "sweep"), ("metric", m), ("tau", t)) for m in METRICS for t in config["taus"]],
+                               [config["sweep_n"]], config["sweep_replications"], config["samples_per_task"])
 
 
 def _context(config):
@@ -120,10 +108,9 @@ def _population_row(metric_name, tau_text):
     return row
 
 
-def replication_sample(study_seed, n, replication):
+def calibration_sample(study_seed, n, replication):
     """The sample of one replication, shared by every metric and tau at this n (common random numbers)."""
-    key = (("n", int(n)), ("replication", int(replication)))
-    return POPULATION.sample(n, seed=np.random.default_rng(seed_sequence(study_seed, key)))
+    return POPULATION.sample(n, seed=replication_stream(study_seed, (("n", int(n)), ("replication", int(replication)))))
 
 
 def _task_rows(task, config):
@@ -140,7 +127,7 @@ def _run_task(task, config, context, study_seed):
     loss = tau_logistic(tau)
     fits = []
     for r in range(p["first"], p["first"] + p["count"]):
-        X, y = replication_sample(study_seed, p["n"], r)
+        X, y = calibration_sample(study_seed, p["n"], r)
         fits.append(empirical_maximiser(X, y, metric, loss, starts=STARTS))
     thetas = np.array([f.theta for f in fits])
     true = POPULATION.utility(metric, thetas)

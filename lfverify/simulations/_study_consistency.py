@@ -31,8 +31,8 @@ from lfverify.simulations._rates import fit_rate
 from lfverify.simulations._study_populations import (
     METRICS,
     POPULATIONS,
-    draw_replications,
 )
+from lfverify.simulations._replications import block_tasks, draw_replications
 
 __all__ = ["STUDY", "POPULATION_NAME", "STARTS"]
 
@@ -53,14 +53,8 @@ MODES = {
 
 
 def _tasks(config):
-    tasks = [Task((("kind", "population"), ("metric", name))) for name in METRICS]
-    R = config["replications"]
-    for n in config["sample_sizes"]:
-        per_task = max(1, min(R, config["samples_per_task"] // n))
-        for first in range(0, R, per_task):
-            tasks.append(Task((("kind", "sample"), ("n", int(n)), ("first", first),
-                               ("count", min(per_task, R - first)))))
-    return tasks
+    return [Task((("kind", "population"), ("metric", name))) for name in METRICS] + block_tasks(
+        [(("kind", "sample"),)], config["sample_sizes"], config["replications"], config["samples_per_task"])
 
 
 def _context(config):

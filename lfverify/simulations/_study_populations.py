@@ -8,8 +8,9 @@ unbiasedness studies.
   linear model containing the Bayes classifier);
 * metrics F_1 with the tau-logistic loss at tau = 0.33 and Jaccard at tau = 0.75 (Sec. 6's choices).
 
-Replication r of a study at sample size n draws from ``SeedSequence(study seed, key (population, n, r))``, so its
-sample does not depend on how replications are grouped into tasks or which worker runs them.
+Replication r of a study at sample size n draws its sample with
+:func:`lfverify.simulations.replication_sample` (stream ``SeedSequence(study seed, key (population, n, r))``), so
+it does not depend on how replications are grouped into tasks or which worker runs them.
 """
 
 from __future__ import annotations
@@ -24,9 +25,8 @@ from lfverify.core._reference_populations import (
     BOUNDED_LOGISTIC_POPULATION,
     FINITE_POPULATION,
 )
-from lfverify.simulations._engine import seed_sequence
 
-__all__ = ["POPULATIONS", "METRICS", "feature_bound", "replication_generator", "draw_replications"]
+__all__ = ["POPULATIONS", "METRICS", "feature_bound"]
 
 
 #: name -> population (the finite one has 5 atoms in R^2; the continuous one is x = (u, 1), u ~ U[-1, 1]).
@@ -40,16 +40,3 @@ def feature_bound(population) -> float:
     if isinstance(population, FiniteSupportPopulation):
         return float(np.max(np.linalg.norm(population.atoms, axis=1)))
     return math.sqrt(2.0)  # x = (u, 1) with |u| <= 1
-
-
-def replication_generator(study_seed, population: str, n: int, replication: int) -> np.random.Generator:
-    """The stream of one replication: independent of how replications are grouped into tasks."""
-    key = (("population", population), ("n", int(n)), ("replication", int(replication)))
-    return np.random.default_rng(seed_sequence(study_seed, key))
-
-
-def draw_replications(population, pop_name, n, first, count, study_seed):
-    """(X, y) of shapes (count, n, d), (count, n), replication r drawn from its own stream."""
-    draws = [population.sample(n, seed=replication_generator(study_seed, pop_name, n, r))
-             for r in range(first, first + count)]
-    return np.stack([d[0] for d in draws]), np.stack([d[1] for d in draws]).astype(np.int64)

@@ -37,14 +37,14 @@ from lfverify.core._populations import (
 from lfverify.core._quadrature import interval_expectation
 from lfverify.core._scores import surrogate_scores
 from lfverify.io._figures import pyplot, save_figure
-from lfverify.simulations._engine import Study, replicated_tasks
+from lfverify.simulations._engine import Study
 from lfverify.simulations._intervals import mean_interval, merge_moments
 from lfverify.simulations._rates import fit_power_law
+from lfverify.simulations._replications import block_tasks, draw_replications
 from lfverify.simulations._replicated import ESTIMATORS, ReplicatedSamples, estimates
 from lfverify.simulations._study_populations import (
     METRICS,
     POPULATIONS,
-    draw_replications,
 )
 
 __all__ = ["STUDY", "THETAS", "score_moments", "same_sample_bias_coefficient", "bias_checks"]
@@ -131,7 +131,8 @@ def same_sample_bias_coefficient(population, metric, loss, theta) -> np.ndarray:
 
 # ---------------------------------------------------------------------------------------------- tasks
 def _tasks(config):
-    return replicated_tasks(POPULATIONS, config)
+    return block_tasks([(("population", p),) for p in POPULATIONS], config["sample_sizes"], config["replications"],
+                       config["samples_per_task"])
 
 
 def _context(config):

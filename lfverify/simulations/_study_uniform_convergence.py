@@ -43,16 +43,16 @@ from lfverify.proofs.lemma4_uniform_convergence import (
     printed_uniform_convergence_bound,
     uniform_convergence_bound,
 )
-from lfverify.simulations._engine import Study, replicated_tasks
+from lfverify.simulations._engine import Study
 from lfverify.simulations._intervals import clopper_pearson, mean_interval
 from lfverify.simulations._rate_figures import loglog_rate_figure
 from lfverify.simulations._rates import fit_rate
+from lfverify.simulations._replications import block_tasks, draw_replications
 from lfverify.simulations._replicated import ReplicatedSamples, estimates
 from lfverify.core._populations import FiniteSupportPopulation
 from lfverify.simulations._study_populations import (
     METRICS,
     POPULATIONS,
-    draw_replications,
     feature_bound,
 )
 
@@ -140,7 +140,8 @@ def sup_errors(samples: ReplicatedSamples, population, metric, loss, net, net_v,
 
 # ---------------------------------------------------------------------------------------------- tasks
 def _tasks(config):
-    return replicated_tasks(POPULATIONS, config)
+    return block_tasks([(("population", p),) for p in POPULATIONS], config["sample_sizes"], config["replications"],
+                       config["samples_per_task"])
 
 
 def _context(config):
