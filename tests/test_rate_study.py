@@ -25,10 +25,11 @@ from lfverify.simulations import (
     fit_rate,
     measure_rate,
     rate_study,
+    read_records,
     replication_sample,
     run,
 )
-from lfverify.simulations._study_populations import draw_replications
+from lfverify.simulations._rates import fit_power_law
 from lfverify.testing import RateAssertionError, assert_rate
 
 pytestmark = pytest.mark.claims("package:simulation-engine", "Lemma 4", "Theorem 5")
@@ -52,12 +53,19 @@ def _study(statistic=mean_error, **kw):
     return rate_study("mean", statistic=statistic, **options)
 
 
-def test_a_replication_draws_the_built_in_studies_sample():
-    """Oracle: the built-in studies' draw_replications with the same seed and key."""
+def test_a_replication_draws_from_the_documented_stream():
+    """Oracle: the documented key written out with hashlib - SeedSequence(entropy=study seed, spawn_key=the four
+    little-endian 32-bit words of BLAKE2b-128 of "population=<name>,n=<n>,replication=<r>") - and the population's
+    own sampler on it (the built-in studies draw with the same function, tests/test_simulations_studies.py)."""
+    import hashlib
+
+    digest = hashlib.blake2b(b"population=finite,n=200,replication=3", digest_size=16).digest()
+    words = tuple(int.from_bytes(digest[i:i + 4], "little") for i in range(0, 16, 4))
+    Xs, ys = FINITE_POPULATION.sample(200, seed=np.random.default_rng(np.random.SeedSequence(2020, spawn_key=words)))
     X, y = replication_sample(FINITE_POPULATION, "finite", 200, 3, 2020)
-    Xs, ys = draw_replications(FINITE_POPULATION, "finite", 200, 3, 1, 2020)
-    np.testing.assert_array_equal(X, Xs[0])
-    np.testing.assert_array_equal(y, ys[0])
+    np.testing.assert_array_equal(X, Xs)
+    np.testing.assert_array_equal(y, ys)
+    assert y.dtype == np.int64
 
 
 def test_a_rate_study_runs_resumes_and_fits_the_rows_it_wrote(tmp_path):
@@ -207,3 +215,100 @@ def test_a_bad_study_spec_is_one_line(argv, message, tmp_path, capsys):
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
     assert not (tmp_path / "o").exists()
+
+
+def test_the_documented_study_file_runs_from_the_command_line_on_processes(tmp_path, capsys, monkeypatch):
+    """The docs' user study (docs/simulations.md, its first block: a loss lfverify does not ship, the statistic and
+    the study), saved as a file and run by ``lfverify simulate --study FILE:STUDY --quick --workers 2``, writes the
+    same records as the page's Python run (serial, tests/test_docs.py runs the page).  Oracle: the serial run's
+    records.csv, byte for byte."""
+    import re
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "simulations.md").read_text()
+    study_file = tmp_path / "my_study.py"
+    study_file.write_text(re.search(r"```python\n(.*?)```", page, re.S).group(1))
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    out = tmp_path / "cli"
+    assert cli.main(["simulate", "--study", f"{study_file}:STUDY", "--quick", "--out", str(out), "--workers", "2",
+                     "--quiet", "--no-figures"]) == 0
+    printed = capsys.readouterr().out
+    assert printed.startswith("smooth-hinge-vhat: ") and "rates/finite/error: slope" in printed
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("my_study_serial", study_file)  # not registered in sys.modules
+    my_study = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(my_study)
+    serial = measure_rate(my_study.STUDY, out=tmp_path / "serial", executor="serial", progress=False, figures=False)
+    assert (out / "records.csv").read_bytes() == (serial.out / "records.csv").read_bytes()
+
+
+# ------------------------------------------------------------------ fit="means": the bias of an estimator
+def _no_sample(n, rng):
+    """The bias statistics below draw their deviation from their own stream (no sample needed)."""
+    return np.zeros((n, 1)), np.ones(n, dtype=np.int64)
+
+
+def centred(rep, target):
+    """A deviation with mean 0 exactly: standard normal noise scaled by n^-1/2 (an unbiased estimator)."""
+    return float(rep.rng().standard_normal()) / np.sqrt(rep.n)
+
+
+def biased_one_over_n(rep, target):
+    """Mean exactly 2 / n (a same-sample bias), noise n^-1/2 / 10."""
+    return 2.0 / rep.n + 0.1 * float(rep.rng().standard_normal()) / np.sqrt(rep.n)
+
+
+def biased_one_over_root_n(rep, target):
+    """Mean exactly 2 / sqrt(n): the wrong exponent for a claim of c / n."""
+    return 2.0 / np.sqrt(rep.n) + 0.1 * float(rep.rng().standard_normal()) / np.sqrt(rep.n)
+
+
+def _bias_study(statistic, expected, **kw):
+    return rate_study("bias", statistic=statistic, populations={"none": _no_sample}, target={"none": 0.0},
+                      sample_sizes=(4, 16, 64, 256), replications=400, fit="means", expected=expected, **kw)
+
+
+def test_no_bias_is_confirmed_for_a_centred_deviation_and_refuted_for_a_constant_one(tmp_path):
+    """Oracle: the deviations' laws.  The claim 'no bias' tests every n's interval at the Bonferroni level
+    1 - 0.05 / 4: a false alarm on a centred deviation has probability at most 5 % (family-wise) - seed 0 is fixed,
+    so this test is deterministic; the companion, a deviation with mean 2 / n (z >= 14 at every n: 2 / n against a
+    standard error 0.1 / sqrt(400 n)), is refuted at every n."""
+    unbiased = measure_rate(_bias_study(centred, None), out=tmp_path / "u", executor="serial", progress=False)
+    record = unbiased.rates["none/error"]
+    assert unbiased.holds and record["verdict"].endswith("covers 0: confirmed")
+    assert [row["level"] for row in record["table"]] == [1 - 0.05 / 4] * 4
+    assert all(row["replications"] == 400 for row in record["table"])
+    biased = measure_rate(_bias_study(biased_one_over_n, None), out=tmp_path / "b", executor="serial",
+                          progress=False, figures=False)
+    assert not biased.holds and "excludes 0 at n = [4, 16, 64, 256]" in biased.rates["none/error"]["verdict"]
+    assert [p.name for p in unbiased.figures] == ["bias_none.png"]
+
+
+def test_a_bias_rate_is_fitted_from_the_means_and_a_wrong_exponent_is_refuted(tmp_path):
+    """Oracle: fit_power_law on the per-n means and standard errors of the records as written (mean_interval of
+    scipy-equivalent Student t); the companion's true exponent is -1/2, 2.5 tolerances from the claimed -1."""
+    result = measure_rate(_bias_study(biased_one_over_n, -1.0, tolerance=0.2), out=tmp_path / "r",
+                          executor="serial", progress=False, figures=False)
+    rows = read_records(result.out)
+    sizes = sorted({r["n"] for r in rows})
+    means = [np.mean([r["error"] for r in rows if r["n"] == n]) for n in sizes]
+    ses = [np.std([r["error"] for r in rows if r["n"] == n], ddof=1) / np.sqrt(400) for n in sizes]
+    oracle = fit_power_law(sizes, means, ses, expected=-1.0, tolerance=0.2)
+    fit = result.rates["none/error"]["fit"]
+    assert fit["slope"] == pytest.approx(oracle.slope, rel=1e-9) and result.holds
+    wrong = measure_rate(_bias_study(biased_one_over_root_n, -1.0, tolerance=0.2), out=tmp_path / "w",
+                         executor="serial", progress=False, figures=False)
+    assert not wrong.holds and "CI excludes -1" in wrong.rates["none/error"]["verdict"]
+
+
+def test_a_bias_study_refuses_bad_settings_and_assert_rate(tmp_path):
+    with pytest.raises(ValueError, match="fit must be 'errors'"):
+        rate_study("x", statistic=centred, populations={"none": _no_sample}, target={"none": 0.0},
+                   sample_sizes=(4, 16, 64), replications=2, fit="medians")
+    with pytest.raises(ValueError, match="expected=None .* needs fit='means'"):
+        rate_study("x", statistic=centred, populations={"none": _no_sample}, target={"none": 0.0},
+                   sample_sizes=(4, 16, 64), replications=2, expected=None)
+    result = measure_rate(_bias_study(centred, None), mode="smoke", out=tmp_path / "s", executor="serial",
+                          progress=False, figures=False)
+    with pytest.raises(TypeError, match="fits mean deviations"):
+        assert_rate(result)

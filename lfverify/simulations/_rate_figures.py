@@ -4,7 +4,9 @@
 on log(n) over the replications) describes: at each n the *geometric mean* exp(mean log error) with the Student-t
 interval of the mean of the logs, the fitted line exp(a) n^slope with its confidence band, and a reference line
 with the claimed exponent.  (The arithmetic mean error lies above the geometric mean by Jensen's inequality, so a
-log-log fit drawn over arithmetic means runs below the points.)  Files are written atomically by
+log-log fit drawn over arithmetic means runs below the points.)  :func:`mean_deviation_figure` draws what a bias
+claim describes: the mean signed deviation at each n with its interval, the zero line, and the fitted c n^p when
+one was fitted.  Files are written atomically by
 :func:`lfverify.io.save_figure`.
 """
 
@@ -16,7 +18,7 @@ from lfverify.io._figures import pyplot, save_figure
 from lfverify.simulations._intervals import geometric_mean_interval
 from lfverify.simulations._rates import rate_fit_band
 
-__all__ = ["loglog_rate_figure"]
+__all__ = ["loglog_rate_figure", "mean_deviation_figure"]
 
 
 def loglog_rate_figure(path, series, *, title: str, ylabel: str, expected: float = -0.5, xlabel: str = "n",
@@ -68,6 +70,48 @@ def loglog_rate_figure(path, series, *, title: str, ylabel: str, expected: float
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=10)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(handles, labels, fontsize=7, loc="best")
+    fig.tight_layout()
+    return save_figure(fig, path)
+
+
+def mean_deviation_figure(path, series, *, title: str, ylabel: str = "mean of estimate - target"):
+    """One panel, n on a log axis: for each series the mean deviation per n with its interval, the line 0 and, when
+    a power law was fitted (:func:`~lfverify.simulations._rates.fit_power_law`), the fitted c n^p.
+
+    Parameters
+    ----------
+    path : path of the PNG
+    series : list of dict
+        Each with ``label``, ``table`` (rows with ``n``, ``mean``, ``ci_low``, ``ci_high``, ``level``) and ``fit``
+        (the power-law fit's dict, or None).
+    """
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(6.4, 4.6))
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    handles, labels = [ax.axhline(0.0, color="k", lw=0.8)], ["0 (no bias)"]
+    for i, s in enumerate(series):
+        color = colors[i % len(colors)]
+        n = np.array([row["n"] for row in s["table"]], dtype=float)
+        mean = np.array([row["mean"] for row in s["table"]])
+        bars = np.array([mean - [row["ci_low"] for row in s["table"]], [row["ci_high"] for row in s["table"]] - mean])
+        handles.append(ax.errorbar(n, mean, yerr=bars, fmt="o", ms=4, color=color, capsize=2))
+        levels = sorted({row["level"] for row in s["table"]})
+        labels.append(f"{s['label']}: mean, {'/'.join(f'{100 * v:.4g}' for v in levels)}% CI")
+        fit = s["fit"]
+        if fit is not None:
+            grid = np.geomspace(n[0], n[-1], 50)
+            weights = np.array([row["standard_error"] for row in s["table"]]) ** -2.0
+            sign = 1.0 if np.sum(mean * weights) >= 0 else -1.0  # fit_power_law's sign rule
+            handles.append(ax.plot(grid, sign * np.exp(fit["intercept"]) * grid ** fit["slope"], "-", color=color,
+                                   lw=1)[0])
+            labels.append(f"  fit c n^p: p = {fit['slope']:.3f} [{fit['ci_low']:.3f}, {fit['ci_high']:.3f}] "
+                          f"({100 * fit['level']:g}% CI)")
+    ax.set_xscale("log")
+    ax.set_xlabel("n")
     ax.set_ylabel(ylabel)
     ax.set_title(title, fontsize=10)
     ax.grid(True, which="both", alpha=0.3)

@@ -31,11 +31,11 @@ import numpy as np
 
 from lfverify.core._seeding import child, text_key
 from lfverify.simulations._engine import RunResult, Study, Task, run, seed_sequence
-from lfverify.simulations._intervals import geometric_mean_interval
-from lfverify.simulations._rates import _check_settings, fit_rate
+from lfverify.simulations._intervals import geometric_mean_interval, mean_interval
+from lfverify.simulations._rates import _check_settings, fit_power_law, fit_rate
+from lfverify.simulations._replications import block_tasks, replication_sample
 
-__all__ = ["Replication", "StatisticError", "rate_study", "RateResult", "measure_rate", "block_tasks",
-           "replication_sample"]
+__all__ = ["Replication", "StatisticError", "rate_study", "RateResult", "measure_rate"]
 
 _NAME = re.compile(r"^[A-Za-z0-9_.+-]+$")
 
@@ -72,37 +72,6 @@ class StatisticError(ValueError):
     names the population, n, the replication and the study seed (re-running the same call reproduces it)."""
 
 
-def replication_sample(population, name: str, n: int, replication: int, study_seed: int):
-    """(X, y) of one replication: drawn from ``SeedSequence(study_seed, key (population name, n, replication))``,
-    the built-in studies' rule (:func:`lfverify.simulations.seed_sequence`)."""
-    key = (("population", name), ("n", int(n)), ("replication", int(replication)))
-    rng = np.random.default_rng(seed_sequence(study_seed, key))
-    if hasattr(population, "sample"):
-        X, y = population.sample(int(n), seed=rng)
-    else:
-        X, y = population(int(n), rng)
-    X, y = np.asarray(X, dtype=np.float64), np.asarray(y)
-    if X.ndim != 2 or X.shape[0] != n or y.shape != (n,):
-        raise StatisticError(f"population {name!r} drew X of shape {X.shape} and y of shape {y.shape} at n = {n}; "
-                             f"expected ({n}, d) and ({n},)")
-    return X, y.astype(np.int64)
-
-
-def block_tasks(populations, config) -> list[Task]:
-    """Tasks population x n x block of replications: a block holds at most ``samples_per_task // n`` replications
-    (at least one), so one task's memory is bounded by ``config["samples_per_task"]`` samples whatever the number
-    of replications; the grouping depends on the configuration only, never on the number of workers."""
-    tasks = []
-    R = config["replications"]
-    for pop_name in populations:
-        for n in config["sample_sizes"]:
-            per_task = max(1, min(R, config["samples_per_task"] // n))
-            for first in range(0, R, per_task):
-                tasks.append(Task((("population", pop_name), ("n", int(n)), ("first", first),
-                                   ("count", min(per_task, R - first)))))
-    return tasks
-
-
 def _quantities(value, quantity: str, where: str) -> dict:
     """The statistic's value as {name: finite float}: a number (named ``quantity``) or a mapping of numbers."""
     items = value.items() if isinstance(value, Mapping) else [(quantity, value)]
@@ -135,7 +104,10 @@ def _run_rate_task(task: Task, config: dict, context: dict, study_seed: int) -> 
     rows = []
     for r in range(p["first"], p["first"] + p["count"]):
         where = f"population {name!r}, n = {n}, replication {r}, study seed {study_seed}"
-        X, y = replication_sample(population, name, n, r, study_seed)
+        try:
+            X, y = replication_sample(population, name, n, r, study_seed)
+        except ValueError as exc:
+            raise StatisticError(f"{where}: {exc}") from None
         key = (("population", name), ("n", int(n)), ("replication", r))
         rep = Replication(X, y, int(n), r, name, child(seed_sequence(study_seed, key), *text_key("statistic")))
         try:
@@ -152,35 +124,80 @@ def _task_rows(task: Task, config: dict) -> int:
 
 
 def _tasks(config: dict) -> list[Task]:
-    return block_tasks(config["populations"], config)
+    return block_tasks([(("population", p),) for p in config["populations"]], config["sample_sizes"],
+                       config["replications"], config["samples_per_task"])
+
+
+def _quantity_names(rows) -> list[str]:
+    return list(dict.fromkeys(k for r in rows for k in r if k not in ("population", "n", "replication")))
 
 
 def _fits(rows, config) -> dict:
     """{"population/quantity": fit dict, table, dropped} for every population and quantity of the rows."""
     out = {}
-    quantities = list(dict.fromkeys(k for r in rows for k in r if k not in ("population", "n", "replication")))
     for pop_name in config["populations"]:
-        for q in quantities:
+        for q in _quantity_names(rows):
             mine = [(r["n"], r[q]) for r in rows if r["population"] == pop_name and q in r]
-            kept = [(n, v) for n, v in mine if v > 0]
-            table = []
-            for n in sorted({n for n, _ in mine}):
-                values = np.array([v for m, v in kept if m == n])
-                entry = {"n": n, "replications": sum(1 for m, _ in mine if m == n), "positive": int(values.size),
-                         "mean": float(np.mean([v for m, v in mine if m == n]))}
-                if values.size >= 2:
-                    gm = geometric_mean_interval(values, level=config["level"])
-                    entry.update(geometric_mean=float(gm.mean), ci_low=float(gm.low), ci_high=float(gm.high))
-                table.append(entry)
-            record = {"population": pop_name, "quantity": q, "table": table, "dropped": len(mine) - len(kept)}
-            try:
-                fit = fit_rate([n for n, _ in kept], [v for _, v in kept], expected=config["expected"],
-                               tolerance=config["tolerance"], level=config["level"])
-                record.update(fit=fit.as_dict(), verdict=fit.verdict, holds=fit.holds)
-            except ValueError as exc:  # too few positive values to fit: reported, never a verdict of "holds"
-                record.update(fit=None, verdict=f"no fit: {exc}", holds=False)
-            out[f"{pop_name}/{q}"] = record
+            fit = _fit_means if config["fit"] == "means" else _fit_errors
+            out[f"{pop_name}/{q}"] = {"population": pop_name, "quantity": q, **fit(mine, config)}
     return out
+
+
+def _fit_errors(mine, config) -> dict:
+    """Positive errors: OLS of log(error) on log(n) over the replications, HC3 (non-positive values are dropped and
+    counted: a log cannot take them)."""
+    kept = [(n, v) for n, v in mine if v > 0]
+    table = []
+    for n in sorted({n for n, _ in mine}):
+        values = np.array([v for m, v in kept if m == n])
+        entry = {"n": n, "replications": sum(1 for m, _ in mine if m == n), "positive": int(values.size),
+                 "mean": float(np.mean([v for m, v in mine if m == n]))}
+        if values.size >= 2:
+            gm = geometric_mean_interval(values, level=config["level"])
+            entry.update(geometric_mean=float(gm.mean), ci_low=float(gm.low), ci_high=float(gm.high))
+        table.append(entry)
+    record = {"table": table, "dropped": len(mine) - len(kept)}
+    try:
+        fit = fit_rate([n for n, _ in kept], [v for _, v in kept], expected=config["expected"],
+                       tolerance=config["tolerance"], level=config["level"])
+        record.update(fit=fit.as_dict(), verdict=fit.verdict, holds=fit.holds)
+    except ValueError as exc:  # too few positive values to fit: reported, never a verdict of "holds"
+        record.update(fit=None, verdict=f"no fit: {exc}", holds=False)
+    return record
+
+
+def _fit_means(mine, config) -> dict:
+    """Signed deviations (estimate - target): per n their mean with a Student-t interval.  With ``expected`` None
+    the claim is "no bias": it is confirmed when every n's interval covers 0, the intervals at the Bonferroni level
+    1 - (1 - level) / k over the k sizes (family-wise false alarm at most 1 - level).  With an exponent the claim is
+    "mean = c n^expected": a nonlinear WLS fit with the means' standard errors
+    (:func:`lfverify.simulations._rates.fit_power_law`)."""
+    sizes = sorted({n for n, _ in mine})
+    level = config["level"]
+    interval_level = 1.0 - (1.0 - level) / len(sizes) if config["expected"] is None else level
+    table = []
+    for n in sizes:
+        m = mean_interval([v for k, v in mine if k == n], level=interval_level)
+        table.append({"n": n, "replications": int(m.count), "mean": float(m.mean),
+                      "standard_error": float(m.standard_error), "ci_low": float(m.low), "ci_high": float(m.high),
+                      "level": interval_level})
+    record = {"table": table, "dropped": 0}
+    if config["expected"] is None:
+        away = [row["n"] for row in table if not row["ci_low"] <= 0.0 <= row["ci_high"]]
+        holds = not away
+        verdict = (f"no bias: every n's {100 * interval_level:.4g}% interval (Bonferroni over {len(sizes)} sizes, "
+                   f"family level {100 * level:g}%) " + ("covers 0: confirmed" if holds else
+                                                         f"covers 0: not confirmed (excludes 0 at n = {away})"))
+        record.update(fit=None, verdict=verdict, holds=holds)
+        return record
+    try:
+        fit = fit_power_law([row["n"] for row in table], [row["mean"] for row in table],
+                            [row["standard_error"] for row in table], expected=config["expected"],
+                            tolerance=config["tolerance"], level=level)
+        record.update(fit=fit.as_dict(), verdict=fit.verdict, holds=fit.holds)
+    except ValueError as exc:  # no mean significantly away from 0: no rate to fit, never "holds"
+        record.update(fit=None, verdict=f"no fit: {exc}", holds=False)
+    return record
 
 
 def _summarize(rows, config, context) -> dict:
@@ -190,25 +207,31 @@ def _summarize(rows, config, context) -> dict:
 
 
 def _figures(rows, summary, out_dir) -> list[Path]:
-    from lfverify.simulations._rate_figures import loglog_rate_figure
+    from lfverify.simulations._rate_figures import loglog_rate_figure, mean_deviation_figure
 
     config = summary["config"]
     paths = []
     for pop_name in config["populations"]:
+        records = [r for r in summary["rates"].values() if r["population"] == pop_name]
+        safe = Path(out_dir) / (re.sub(r"[^A-Za-z0-9_.-]", "_", f"{summary['study']}_{pop_name}") + ".png")
+        what = f"{summary['study']} on {pop_name}, {config['replications']} replications per n"
+        if config["fit"] == "means":
+            claim = "no bias" if config["expected"] is None else f"expected c n^{config['expected']:g}"
+            series = [{"label": r["quantity"], "table": r["table"], "fit": r["fit"]} for r in records]
+            paths.append(mean_deviation_figure(safe, series, title=f"{what}: mean deviation against n ({claim})"))
+            continue
         series = []
-        for key, record in summary["rates"].items():
-            if record["population"] != pop_name or record["fit"] is None:
+        for record in records:
+            if record["fit"] is None:
                 continue
             q = record["quantity"]
             kept = [(r["n"], r[q]) for r in rows if r["population"] == pop_name and q in r and r[q] > 0]
             series.append({"label": q, "n": [n for n, _ in kept], "errors": [v for _, v in kept],
                            "fit": record["fit"]})
         if series:
-            safe = re.sub(r"[^A-Za-z0-9_.-]", "_", f"{summary['study']}_{pop_name}")
             paths.append(loglog_rate_figure(
-                Path(out_dir) / f"{safe}.png", series, expected=config["expected"], ylabel="error (log scale)",
-                title=f"{summary['study']} on {pop_name}: error against n, {config['replications']} replications "
-                      f"per n (expected slope {config['expected']:g})"))
+                safe, series, expected=config["expected"], ylabel="error (log scale)",
+                title=f"{what}: error against n (expected slope {config['expected']:g})"))
     return paths
 
 
@@ -243,8 +266,8 @@ def _check_sizes(sample_sizes, replications, where: str) -> tuple[list[int], int
 
 
 def rate_study(name: str, *, statistic: Callable, populations: Mapping[str, Any], target, sample_sizes,
-               replications: int, expected: float = -0.5, tolerance: float = 0.1, level: float = 0.95,
-               quantity: str = "error", full: Mapping | None = None, seed: int = 0,
+               replications: int, expected: float | None = -0.5, tolerance: float = 0.1, level: float = 0.95,
+               fit: str = "errors", quantity: str = "error", full: Mapping | None = None, seed: int = 0,
                samples_per_task: int = 1 << 16, version: str | None = None, claim: str = "",
                command: str = "") -> Study:
     """A study of how fast ``statistic`` falls in n, against each population's exact ``target``.
@@ -269,7 +292,14 @@ def rate_study(name: str, *, statistic: Callable, populations: Mapping[str, Any]
         Per size, at least 2.
     expected, tolerance, level : float
         The claimed exponent of n, how far the slope's interval may reach from it, and the interval's level: the
-        verdict holds when the interval covers ``expected`` and lies within ``expected +- tolerance``.
+        verdict holds when the interval covers ``expected`` and lies within ``expected +- tolerance``.  With
+        ``fit="means"``, ``expected=None`` claims no bias at all.
+    fit : {"errors", "means"}
+        ``"errors"`` (default): the statistic is a positive error per replication (Lemma 4's and Thm. 5's
+        questions); log(error) is fitted on log(n) over the replications (HC3).  ``"means"``: the statistic is a
+        signed deviation, estimate - target (Lemma 3's question, a bias); per n its mean and Student-t interval,
+        then either mean = c n^expected fitted with the means' standard errors, or, with ``expected=None``, "no
+        bias": every n's interval (Bonferroni over the sizes) covers 0.
     quantity : str
         The name of a statistic's single number (default ``"error"``).
     full : mapping or None
@@ -327,9 +357,16 @@ def rate_study(name: str, *, statistic: Callable, populations: Mapping[str, Any]
         raise ValueError(f"samples_per_task must be a positive int; got {samples_per_task!r}")
     if not isinstance(quantity, str) or not _NAME.match(quantity):
         raise ValueError(f"quantity must be a word; got {quantity!r}")
-    expected, tolerance, level = _check_settings(expected, tolerance, level)  # as the summary's fit reads them
-    base = {"populations": list(populations), "samples_per_task": samples_per_task, "expected": float(expected),
-            "tolerance": float(tolerance), "level": float(level), "quantity": quantity}
+    if fit not in ("errors", "means"):
+        raise ValueError(f"fit must be 'errors' (positive errors, log-log fit) or 'means' (signed deviations, their "
+                         f"mean per n); got {fit!r}")
+    if expected is None and fit != "means":
+        raise ValueError("expected=None (no bias) needs fit='means'; errors need an exponent")
+    # checked as the summary's fit reads them (an exponent of 0 stands in for None: same checks of the others)
+    checked, tolerance, level = _check_settings(0.0 if expected is None else expected, tolerance, level)
+    base = {"populations": list(populations), "samples_per_task": samples_per_task, "fit": fit,
+            "expected": None if expected is None else float(checked), "tolerance": float(tolerance),
+            "level": float(level), "quantity": quantity}
     modes = {"smoke": {**base, "sample_sizes": sizes[:3], "replications": min(R, 5)},
              "quick": {**base, "sample_sizes": sizes, "replications": R},
              "full": {**base, "sample_sizes": full_sizes, "replications": full_R}}
@@ -339,7 +376,10 @@ def rate_study(name: str, *, statistic: Callable, populations: Mapping[str, Any]
                    for p in config["populations"]}
         return {"statistic": statistic, "populations": dict(populations), "targets": targets}
 
-    return Study(name=name, claim=claim or f"{name}: error against n, expected slope {expected:g}", modes=modes,
+    default_claim = (f"{name}: error against n, expected slope {expected:g}" if fit == "errors" else
+                     f"{name}: mean deviation against n, " + ("no bias" if expected is None else
+                                                               f"expected c n^{expected:g}"))
+    return Study(name=name, claim=claim or default_claim, modes=modes,
                  seed=seed, tasks=_tasks, context=context, run_task=_run_rate_task, summarize=_summarize,
                  figures=_figures, task_rows=_task_rows, version=_code_identity(statistic, target, version),
                  command=command or f"rate_study({name!r})")

@@ -63,6 +63,9 @@ def assert_rate(result, *, expected: float | None = None, tolerance: float | Non
         raise TypeError(f"result must be the RateResult of measure_rate (or the RunResult of a rate study); got "
                         f"{type(result).__name__}")
     config = result.summary["config"]
+    if config.get("fit") == "means":
+        raise TypeError(f"assert_rate fits the decay of errors; study {result.summary['study']!r} fits mean "
+                        "deviations (fit='means'): its verdicts are result.holds and result.rates[...]['verdict']")
     expected = config["expected"] if expected is None else expected
     tolerance = config["tolerance"] if tolerance is None else tolerance
     rows = read_records(Path(result.out))
