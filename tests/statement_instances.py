@@ -183,7 +183,22 @@ def metric_of(m: A.Metric) -> Metric:
 
 def loss_of(loss: A.Loss) -> Loss:
     """The adversary's loss as the statements see it: one-sided slopes at 0 (phi'(0-) exact where rational, else
-    -1/(2 ln 2) for the base-2 logistic family at the adversary's precision) and the properties it established."""
+    -1/(2 ln 2) for the base-2 logistic family at the adversary's precision) and the properties it established.
+
+    A piecewise-linear loss is read from its pieces (:func:`linear_loss_facts`): its slopes at 0, phi >= 0 and
+    rho (undefined where phi'(0-) = 0), and the flags the adversary's Loss carries must be the facts of its pieces.
+    The other losses (the tau-logistic family and the adversary's smooth kinked losses) are non-negative by formula."""
+    if loss.kind == "linear":
+        facts = linear_loss_facts(loss.pieces)
+        flags = {k: getattr(loss, k) for k in ("convex", "nonincreasing", "dominates")}
+        if flags != {k: facts[k] for k in flags}:
+            raise ValueError(f"{loss.name}: the flags {flags} are not the facts of its pieces {facts}")
+        left, right = facts["left_slope"], facts["right_slope"]
+        if left != 0 and loss.rho != right / left:
+            raise ValueError(f"{loss.name}: rho = {loss.rho}, but its pieces have phi'(0+)/phi'(0-) = {right / left}")
+        return Loss(loss.name, left, right, nonnegative=facts["nonnegative"], convex=loss.convex,
+                    nonincreasing=loss.nonincreasing, dominates=loss.dominates,
+                    strictly_convex_pieces=loss.strictly_convex_pieces, ratio=right / left if left != 0 else None)
     if loss.dm is not None:
         left = loss.dm
     else:
@@ -192,6 +207,55 @@ def loss_of(loss: A.Loss) -> Loss:
     right = loss.rho * left if isinstance(left, F) else mp.mpf(loss.rho.numerator) / loss.rho.denominator * left
     return Loss(loss.name, left, right, nonnegative=True, convex=loss.convex, nonincreasing=loss.nonincreasing,
                 dominates=loss.dominates, strictly_convex_pieces=loss.strictly_convex_pieces, ratio=loss.rho)
+
+
+def linear_loss_facts(pieces) -> dict:
+    """The exact facts of a continuous piecewise-linear loss given as the adversary's pieces ((start, end, slope,
+    intercept), ... in order, covering R; None for an infinite end): its one-sided slopes at 0 and whether it is
+    convex (slopes non-decreasing), non-increasing (every slope <= 0), non-negative and >= 1{t <= 0} (checked at the
+    breakpoints, at 0 and on the two unbounded pieces).  Raises ValueError for pieces that do not describe a
+    continuous function on R."""
+    pieces = tuple((s, e, F(m), F(c)) for s, e, m, c in pieces)
+    if not pieces or pieces[0][0] is not None or pieces[-1][1] is not None:
+        raise ValueError("the pieces must cover R (the first starts at -oo, the last ends at +oo)")
+    for (s0, e0, m0, c0), (s1, e1, m1, c1) in zip(pieces, pieces[1:]):
+        if e0 is None or e0 != s1 or (s0 is not None and not s0 < e0):
+            raise ValueError(f"pieces out of order at {e0}")
+        if m0 * e0 + c0 != m1 * e0 + c1:
+            raise ValueError(f"the pieces do not meet at {e0}")
+
+    def value(t):
+        return next(m * t + c for s, e, m, c in pieces if (s is None or s <= t) and (e is None or t <= e))
+
+    def slope_at(t, side):  # side -1: phi'(t-), +1: phi'(t+)
+        return next(m for s, e, m, c in pieces if (s is None or s < t or (side > 0 and s <= t))
+                    and (e is None or t < e or (side < 0 and t <= e)))
+
+    slopes = [m for _, _, m, _ in pieces]
+    breaks = [e for _, e, _, _ in pieces[:-1]]
+    left_tail, right_tail = slopes[0], slopes[-1]  # phi -> -oo at -oo iff the first slope > 0, at +oo iff the last < 0
+
+    def at_least(bound, points, left_unbounded, right_unbounded):
+        """phi >= bound at the points and on the unbounded pieces that the region contains."""
+        return (all(value(t) >= bound for t in points) and not (left_unbounded and left_tail > 0)
+                and not (right_unbounded and right_tail < 0))
+
+    nonnegative = at_least(0, breaks + [F(0)], True, True)
+    dominates = (at_least(1, [t for t in breaks if t <= 0] + [F(0)], True, False)
+                 and at_least(0, [t for t in breaks if t > 0] + [F(0)], False, True))
+    return {"left_slope": slope_at(F(0), -1), "right_slope": slope_at(F(0), 1), "nonnegative": nonnegative,
+            "convex": all(a <= b for a, b in zip(slopes, slopes[1:])), "nonincreasing": all(m <= 0 for m in slopes),
+            "dominates": dominates}
+
+
+def linear_loss(name: str, pieces) -> A.Loss:
+    """The adversary's piecewise-linear Loss with every flag set from :func:`linear_loss_facts` (rho = phi'(0+) /
+    phi'(0-); where phi'(0-) = 0 it is undefined and the adversary's field, unused by its search, holds 0)."""
+    pieces = tuple((s if s is None else F(s), e if e is None else F(e), F(m), F(c)) for s, e, m, c in pieces)
+    facts = linear_loss_facts(pieces)
+    left, right = facts["left_slope"], facts["right_slope"]
+    return A.Loss(name, right / left if left != 0 else F(0), left, "linear", pieces, convex=facts["convex"],
+                  nonincreasing=facts["nonincreasing"], dominates=facts["dominates"])
 
 
 def finite_case(name: str, source: str, metric: A.Metric, loss: A.Loss, pop: A.Population) -> FiniteCase:
@@ -273,6 +337,79 @@ def continuous_cases() -> tuple:
                 out.append(C.continuous_case(f"{source}: {mname}, tau-logistic(tau={tau})", source,
                                              metric_of(PANEL_METRICS[mname]), tau, law))
     return tuple(out)
+
+
+class BoundaryPopulation:
+    """A finite population like the adversary's, except that posteriors 0 and 1 are allowed (the adversary's
+    Population refuses them: they violate the hypothesis P(0 < eta(X) < 1) = 1, which is what a necessity witness
+    of that hypothesis needs); the adversary's search reads only ``weights``, ``eta`` and ``prior``."""
+
+    def __init__(self, weights, eta):
+        self.weights, self.eta = tuple(F(w) for w in weights), tuple(F(e) for e in eta)
+        if sum(self.weights) != 1 or not all(w > 0 for w in self.weights) or len(self.weights) != len(self.eta):
+            raise ValueError("weights must be a probability vector, one per posterior")
+        if not all(0 <= e <= 1 for e in self.eta):
+            raise ValueError("posteriors must lie in [0, 1]")
+
+    @property
+    def prior(self):
+        return sum(w * e for w, e in zip(self.weights, self.eta))
+
+
+def _atom_extremes(function, loss):
+    """(min, max) over x of a piecewise-linear function of (phi(x), phi(-x)), None for an end that is infinite."""
+    points = sorted({p for b in loss.breakpoints() for p in (b, -b)} | {F(0)})
+    far = 1 + max(abs(p) for p in points)
+    values = [function(x) for x in points + [-far, far]]
+    low_tail = function(-2 * far) - function(-far)  # the change one step further out on each unbounded piece
+    high_tail = function(2 * far) - function(far)
+    low = None if low_tail < 0 or high_tail < 0 else min(values)
+    high = None if low_tail > 0 or high_tail > 0 else max(values)
+    return low, high
+
+
+def well_posed(metric: A.Metric, loss: A.Loss, pop, u_star) -> str:
+    """"" if U_phi is a finite function of f with its supremum attained and equal to ``u_star`` (the adversary's
+    value), else why not.  Checked exactly for a piecewise-linear loss from the definitions, atom by atom (Eq. (3)-(4)
+    separate over the atoms): D_phi(f) > 0 for every f (the minimum of the denominator's atom terms, none unbounded
+    below), and at the level u = u_star every atom's N - u D term attains its supremum and these add up to 0 - the
+    two facts that make u_star = max_f U_phi(f).  A loss for which either fails has U_phi* infinite or unattained,
+    where the adversary's vertex search (a finite box) is not the truth."""
+    if loss.kind != "linear":
+        raise ValueError("well_posed checks piecewise-linear losses only")
+    low, total = F(0), F(0)
+    for w, e in zip(pop.weights, pop.eta):
+        def den(x, e=e):
+            return A._atom_terms(metric, (loss.value(x), loss.value(-x)), e)[1]
+
+        def excess(x, e=e):
+            num_, den_ = A._atom_terms(metric, (loss.value(x), loss.value(-x)), e)
+            return num_ - u_star * den_
+
+        d_min = _atom_extremes(den, loss)[0]
+        if d_min is None:
+            return f"the denominator is unbounded below at the atom eta = {e}"
+        low += w * d_min
+        top = _atom_extremes(excess, loss)[1]
+        if top is None:
+            return f"N - u D is unbounded above at the atom eta = {e} (U_phi* is not attained)"
+        total += w * top
+    if not low > 0:
+        return f"D_phi(f) reaches {low} <= 0"
+    if total != 0:
+        return f"sup_f N - u D = {total} != 0 at u = {u_star}: the search's value is not sup U_phi"
+    return ""
+
+
+def necessity_case(name: str, metric: A.Metric, loss: A.Loss, pop) -> FiniteCase:
+    """A finite case built to violate one hypothesis: the adversary's facts, after :func:`well_posed` has confirmed
+    that its value is the attained supremum of U_phi (a violated hypothesis can make U_phi unbounded or its supremum
+    unattained, where a search over a finite box would not be the truth)."""
+    case = finite_case(name, "tests/statement_instances.py necessity_cases", metric, loss, pop)
+    reason = well_posed(metric, loss, pop, case.u_star)
+    if reason:
+        raise ValueError(f"{name}: {reason}")
+    return case
 
 
 @functools.lru_cache(maxsize=None)
