@@ -412,11 +412,111 @@ def necessity_case(name: str, metric: A.Metric, loss: A.Loss, pop) -> FiniteCase
     return case
 
 
+#: the losses of the necessity witnesses, each violating one hypothesis on phi (flags from linear_loss_facts)
+NECESSITY_LOSSES = {
+    # phi'(0+) = -2 < phi'(0-) = -1: a concave kink (not convex); non-increasing, >= 1{t <= 0}
+    "concave kink": linear_loss("concave kink: 1 - t (t <= 0), max(0, 1 - 2t) (t > 0)", A.kinked_linear(F(2)).pieces),
+    # convex, >= 1{t <= 0}, phi'(0-) = -1, but increasing on (0, oo) (phi'(0+) = 2: rho = -2)
+    "V": linear_loss("V: max(1 - t, 1 + 2t)", ((None, F(0), F(-1), F(1)), (F(0), None, F(2), F(1)))),
+    # convex, non-increasing, non-negative, but phi(0) = 1/20 < 1: below 1{t <= 0}
+    "tenth": linear_loss("kinked-linear(1/2)/10: (1 - t)/10 (t <= 0), max(0, 1 - t/2)/10 (t > 0)",
+                         tuple((s, e, m / 10, c / 10) for s, e, m, c in A.kinked_linear(F(1, 2)).pieces)),
+    # 1 + kinked-linear(1/2) >= 1 everywhere: U_phi <= 0 for F_beta and Jaccard, so U_phi* = 0
+    "lifted": linear_loss("lifted: 2 - t (t <= 0), 2 - t/2 (0 < t <= 2), 1 (t > 2)",
+                          ((None, F(0), F(-1), F(2)), (F(0), F(2), F(-1, 2), F(2)), (F(2), None, F(0), F(1)))),
+}
+
+#: the metrics of the necessity witnesses (adversary order: a0p, a0n, c0, d0, a1p, a1n, c1, d1)
+NECESSITY_METRICS = {
+    # Definition 1 fails (a_{0,-1} = 1/2 > 0, and U < 0 at TP = FP = 0); with U_phi* = 1/2 = a_{0,-1}/a_{1,-1}, c = 0
+    "a0n > 0": A.Metric("(TP + FP/2 - pi/2)/(FP + pi)", F(1), F(1, 2), F(0), F(-1, 2), F(0), F(1), F(0), F(1)),
+    "recall": A.Metric("recall TP/pi", F(1), F(0), F(0), F(0), F(0), F(0), F(0), F(1)),  # a_{0,-1} = a_{1,-1} = 0
+    # Definition 1 fails only through U <= 1: twice F_1, U-dagger up to 2
+    "2 F_1": A.Metric("2 F_1 = 4 TP/(TP + FP + pi)", F(4), F(0), F(0), F(0), F(1), F(1), F(0), F(1)),
+    # Definition 1 holds, Da1 = 3/2 > 0 (condition (2) fails) and Da0 - Da1 U-dagger < 0 at U-dagger = 77/80
+    "Da1 > 0": A.Metric("(TP - FP/4 + 3/4 + pi/2)/(2 TP + FP/2 + 1)", F(1), F(-1, 4), F(3, 4), F(1, 2), F(2),
+                        F(1, 2), F(1), F(0)),
+    # Definition 1 and (1)-(3) hold, and U(TP = 0, FP = 1 - pi) > 0: U_phi* > 0 for a loss >= 1 everywhere
+    "smoothed F_1": A.Metric("smoothed F_1 (2 TP + 1)/(TP + FP + pi + 1)", F(2), F(0), F(1), F(0), F(1), F(1),
+                             F(1), F(1)),
+}
+
+#: (name, metric, loss, weights, eta) of every finite necessity witness; the numbers written out
+NECESSITY_FINITE = (
+    ("necessity: F_1, concave kink 1 - t, then max(0, 1 - 2t), weights (1/4, 3/4), eta (1/10, 1/4)",
+     A.f_beta(1), "concave kink", (F(1, 4), F(3, 4)), (F(1, 10), F(1, 4))),
+    ("necessity: Jaccard, concave kink 1 - t, then max(0, 1 - 2t), weights (1/4, 3/4), eta (1/10, 1/4)",
+     A.jaccard(), "concave kink", (F(1, 4), F(3, 4)), (F(1, 10), F(1, 4))),
+    ("necessity: smoothed F_1 (2TP + 1)/(TP + FP + pi + 1), V max(1 - t, 1 + 2t), weights (1/4, 3/4), "
+     "eta (1/10, 1/4)", "smoothed F_1", "V", (F(1, 4), F(3, 4)), (F(1, 10), F(1, 4))),
+    ("necessity: F_1, kinked-linear(1/2)/10, weights (1/4, 3/4), eta (1/10, 1/4)",
+     A.f_beta(1), "tenth", (F(1, 4), F(3, 4)), (F(1, 10), F(1, 4))),
+    ("necessity: Jaccard, kinked-linear(1/2)/10, weights (1/4, 3/4), eta (1/10, 1/4)",
+     A.jaccard(), "tenth", (F(1, 4), F(3, 4)), (F(1, 10), F(1, 4))),
+    ("necessity: F_1, lifted 1 + kinked-linear(1/2), weights (1/4, 3/4), eta (1/10, 1/4)",
+     A.f_beta(1), "lifted", (F(1, 4), F(3, 4)), (F(1, 10), F(1, 4))),
+    ("necessity: recall, kinked-linear(1/3), weights (1/4, 3/4), eta (1/10, 1/4)",
+     "recall", A.kinked_linear(F(1, 3)), (F(1, 4), F(3, 4)), (F(1, 10), F(1, 4))),
+    ("necessity: (TP + FP/2 - pi/2)/(FP + pi), kinked-linear(1/3), weights (1/4, 3/4), eta (1/10, 1/4)",
+     "a0n > 0", A.kinked_linear(F(1, 3)), (F(1, 4), F(3, 4)), (F(1, 10), F(1, 4))),
+    ("necessity: 2 F_1, kinked-linear(3/10), weights (1/2, 1/2), eta (2/5, 19/20)",
+     "2 F_1", A.kinked_linear(F(3, 10)), (F(1, 2), F(1, 2)), (F(2, 5), F(19, 20))),
+    ("necessity: (TP - FP/4 + 3/4 + pi/2)/(2TP + FP/2 + 1), kinked-linear(1/3), weights (1/2, 1/2), eta (1/10, 3/4)",
+     "Da1 > 0", A.kinked_linear(F(1, 3)), (F(1, 2), F(1, 2)), (F(1, 10), F(3, 4))),
+)
+
+
+def _necessity_finite_cases() -> list:
+    out = []
+    for name, metric, loss, weights, eta in NECESSITY_FINITE:
+        metric = NECESSITY_METRICS[metric] if isinstance(metric, str) else metric
+        loss = NECESSITY_LOSSES[loss] if isinstance(loss, str) else loss
+        out.append(necessity_case(name, metric, loss, BoundaryPopulation(weights, eta)))
+    return out
+
+
+def _necessity_rademacher_cases() -> list:
+    """The corrected lemma without convexity: phi = 1 - t on t <= 0 and 1 - 2t on t > 0 (two linear pieces,
+    gamma_{+-1} = 0; phi'(0-) = -1, phi'(0+) = -2, J = -1 < 0), W~'_1 (kappa = 1), one point with y = +1 and
+    F = {-1, +1}: R_S = max(|phi'(-1)|, |phi'(1)|) = 2 > kappa (|phi'(0+)| E|sigma| + J R_S(I_F)) = 2 - 1."""
+    loss = _TwoPieceLoss("concave kink 1 - t, then 1 - 2t (phi'(0-) = -1, phi'(0+) = -2)", lambda t: mp.mpf(-1),
+                         lambda t: mp.mpf(-2), mp.mpf(0), mp.mpf(0), convex=False)
+    return [_rademacher_case("necessity: concave kink 1 - t, then 1 - 2t, n = 1, y = +1, F = {-1, +1}",
+                             "tests/statement_instances.py necessity_cases", loss, 1, [[F(-1)], [F(1)]], [1])]
+
+
+def _necessity_rate_cases() -> list:
+    """Lemma 4's bound without convexity: the tau-logistic formula with tau = 2 (log2(1 + e^{-t}) on t <= 0,
+    log2(1 + e^{-2t}) on t > 0: phi'(0-) = -1/(2 ln 2), phi'(0+) = -1/ln 2, J = -1/(2 ln 2) < 0), F_1 (kappa_0 = 2,
+    kappa_1 = 1, pi = 1/2 known as in E31's witness), n = 4, d = 1, c_X = 1.1, c_Theta = 1; the constants are the
+    sups on |xi| <= c_X c_Theta as for E31's witness (rho_k from |phi'| <= 1/ln 2, gamma = (1 + 4)/(4 ln 2))."""
+    from lfverify.proofs._executable import RateCase
+
+    ln2 = math.log(2)
+
+    def phi(t):
+        return math.log1p(math.exp(-(1 if t <= 0 else 2) * t)) / ln2
+
+    c_x, c_theta = 1.1, 1.0
+    r = c_x * c_theta
+    params = dict(n=4, d=1, c_X=c_x, c_Theta=c_theta, c0=max(abs(2 * (1 - phi(s * r))) for s in (1, -1)),
+                  c1=max(1 + phi(-r) + 0.5, phi(-r) + 0.5), rho0=2 / ln2, rho1=1 / ln2, gamma=5 / (4 * ln2),
+                  kappa0=2.0, kappa1=1.0, slope_at_zero=1 / ln2, jump=-1 / (2 * ln2), delta=0.05, lower=None)
+    with mp.workdps(30):
+        left, right = -1 / (2 * mp.log(2)), -1 / mp.log(2)
+    facts = Loss("tau-logistic formula with tau = 2 (concave kink)", left, right, convex=False,
+                 gamma_minus=1 / (4 * ln2), gamma_plus=4 / (4 * ln2), ratio=F(2))
+    return [RateCase("necessity: Lemma 4's bound for the tau-logistic formula with tau = 2 (concave kink), n = 4, "
+                     "d = 1", "tests/statement_instances.py necessity_cases", params, facts)]
+
+
 @functools.lru_cache(maxsize=None)
 def necessity_cases() -> tuple:
     """Instances built to violate one hypothesis of a statement each (its necessity witnesses; the statements'
-    NECESSITY records name them)."""
-    return tuple(floor_loss_cases())
+    NECESSITY records name them): the floor loss, the finite witnesses of :data:`NECESSITY_FINITE` (each checked by
+    :func:`well_posed`), a Rademacher case and a rate case without convexity."""
+    return tuple(floor_loss_cases() + _necessity_finite_cases() + _necessity_rademacher_cases()
+                 + _necessity_rate_cases())
 
 
 def all_cases() -> tuple:
