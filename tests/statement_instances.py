@@ -184,7 +184,22 @@ def metric_of(m: A.Metric) -> Metric:
 
 def loss_of(loss: A.Loss) -> Loss:
     """The adversary's loss as the statements see it: one-sided slopes at 0 (phi'(0-) exact where rational, else
-    -1/(2 ln 2) for the base-2 logistic family at the adversary's precision) and the properties it established."""
+    -1/(2 ln 2) for the base-2 logistic family at the adversary's precision) and the properties it established.
+
+    A piecewise-linear loss is read from its pieces (:func:`linear_loss_facts`): its slopes at 0, phi >= 0 and
+    rho (undefined where phi'(0-) = 0), and the flags the adversary's Loss carries must be the facts of its pieces.
+    The other losses (the tau-logistic family and the adversary's smooth kinked losses) are non-negative by formula."""
+    if loss.kind == "linear":
+        facts = linear_loss_facts(loss.pieces)
+        flags = {k: getattr(loss, k) for k in ("convex", "nonincreasing", "dominates")}
+        if flags != {k: facts[k] for k in flags}:
+            raise ValueError(f"{loss.name}: the flags {flags} are not the facts of its pieces {facts}")
+        left, right = facts["left_slope"], facts["right_slope"]
+        if left != 0 and loss.rho != right / left:
+            raise ValueError(f"{loss.name}: rho = {loss.rho}, but its pieces have phi'(0+)/phi'(0-) = {right / left}")
+        return Loss(loss.name, left, right, nonnegative=facts["nonnegative"], convex=loss.convex,
+                    nonincreasing=loss.nonincreasing, dominates=loss.dominates,
+                    strictly_convex_pieces=loss.strictly_convex_pieces, ratio=right / left if left != 0 else None)
     if loss.dm is not None:
         left = loss.dm
     else:
@@ -193,6 +208,55 @@ def loss_of(loss: A.Loss) -> Loss:
     right = loss.rho * left if isinstance(left, F) else mp.mpf(loss.rho.numerator) / loss.rho.denominator * left
     return Loss(loss.name, left, right, nonnegative=True, convex=loss.convex, nonincreasing=loss.nonincreasing,
                 dominates=loss.dominates, strictly_convex_pieces=loss.strictly_convex_pieces, ratio=loss.rho)
+
+
+def linear_loss_facts(pieces) -> dict:
+    """The exact facts of a continuous piecewise-linear loss given as the adversary's pieces ((start, end, slope,
+    intercept), ... in order, covering R; None for an infinite end): its one-sided slopes at 0 and whether it is
+    convex (slopes non-decreasing), non-increasing (every slope <= 0), non-negative and >= 1{t <= 0} (checked at the
+    breakpoints, at 0 and on the two unbounded pieces).  Raises ValueError for pieces that do not describe a
+    continuous function on R."""
+    pieces = tuple((s, e, F(m), F(c)) for s, e, m, c in pieces)
+    if not pieces or pieces[0][0] is not None or pieces[-1][1] is not None:
+        raise ValueError("the pieces must cover R (the first starts at -oo, the last ends at +oo)")
+    for (s0, e0, m0, c0), (s1, e1, m1, c1) in zip(pieces, pieces[1:]):
+        if e0 is None or e0 != s1 or (s0 is not None and not s0 < e0):
+            raise ValueError(f"pieces out of order at {e0}")
+        if m0 * e0 + c0 != m1 * e0 + c1:
+            raise ValueError(f"the pieces do not meet at {e0}")
+
+    def value(t):
+        return next(m * t + c for s, e, m, c in pieces if (s is None or s <= t) and (e is None or t <= e))
+
+    def slope_at(t, side):  # side -1: phi'(t-), +1: phi'(t+)
+        return next(m for s, e, m, c in pieces if (s is None or s < t or (side > 0 and s <= t))
+                    and (e is None or t < e or (side < 0 and t <= e)))
+
+    slopes = [m for _, _, m, _ in pieces]
+    breaks = [e for _, e, _, _ in pieces[:-1]]
+    left_tail, right_tail = slopes[0], slopes[-1]  # phi -> -oo at -oo iff the first slope > 0, at +oo iff the last < 0
+
+    def at_least(bound, points, left_unbounded, right_unbounded):
+        """phi >= bound at the points and on the unbounded pieces that the region contains."""
+        return (all(value(t) >= bound for t in points) and not (left_unbounded and left_tail > 0)
+                and not (right_unbounded and right_tail < 0))
+
+    nonnegative = at_least(0, breaks + [F(0)], True, True)
+    dominates = (at_least(1, [t for t in breaks if t <= 0] + [F(0)], True, False)
+                 and at_least(0, [t for t in breaks if t > 0] + [F(0)], False, True))
+    return {"left_slope": slope_at(F(0), -1), "right_slope": slope_at(F(0), 1), "nonnegative": nonnegative,
+            "convex": all(a <= b for a, b in zip(slopes, slopes[1:])), "nonincreasing": all(m <= 0 for m in slopes),
+            "dominates": dominates}
+
+
+def linear_loss(name: str, pieces) -> A.Loss:
+    """The adversary's piecewise-linear Loss with every flag set from :func:`linear_loss_facts` (rho = phi'(0+) /
+    phi'(0-); where phi'(0-) = 0 it is undefined and the adversary's field, unused by its search, holds 0)."""
+    pieces = tuple((s if s is None else F(s), e if e is None else F(e), F(m), F(c)) for s, e, m, c in pieces)
+    facts = linear_loss_facts(pieces)
+    left, right = facts["left_slope"], facts["right_slope"]
+    return A.Loss(name, right / left if left != 0 else F(0), left, "linear", pieces, convex=facts["convex"],
+                  nonincreasing=facts["nonincreasing"], dominates=facts["dominates"])
 
 
 def finite_case(name: str, source: str, metric: A.Metric, loss: A.Loss, pop: A.Population) -> FiniteCase:
@@ -329,11 +393,192 @@ def continuous_cases() -> tuple:
     return tuple(out)
 
 
+class BoundaryPopulation:
+    """A finite population like the adversary's, except that posteriors 0 and 1 are allowed (the adversary's
+    Population refuses them: they violate the hypothesis P(0 < eta(X) < 1) = 1, which is what a necessity witness
+    of that hypothesis needs); the adversary's search reads only ``weights``, ``eta`` and ``prior``."""
+
+    def __init__(self, weights, eta):
+        self.weights, self.eta = tuple(F(w) for w in weights), tuple(F(e) for e in eta)
+        if sum(self.weights) != 1 or not all(w > 0 for w in self.weights) or len(self.weights) != len(self.eta):
+            raise ValueError("weights must be a probability vector, one per posterior")
+        if not all(0 <= e <= 1 for e in self.eta):
+            raise ValueError("posteriors must lie in [0, 1]")
+
+    @property
+    def prior(self):
+        return sum(w * e for w, e in zip(self.weights, self.eta))
+
+
+def _atom_extremes(function, loss):
+    """(min, max) over x of a piecewise-linear function of (phi(x), phi(-x)), None for an end that is infinite."""
+    points = sorted({p for b in loss.breakpoints() for p in (b, -b)} | {F(0)})
+    far = 1 + max(abs(p) for p in points)
+    values = [function(x) for x in points + [-far, far]]
+    low_tail = function(-2 * far) - function(-far)  # the change one step further out on each unbounded piece
+    high_tail = function(2 * far) - function(far)
+    low = None if low_tail < 0 or high_tail < 0 else min(values)
+    high = None if low_tail > 0 or high_tail > 0 else max(values)
+    return low, high
+
+
+def well_posed(metric: A.Metric, loss: A.Loss, pop, u_star) -> str:
+    """"" if U_phi is a finite function of f with its supremum attained and equal to ``u_star`` (the adversary's
+    value), else why not.  Checked exactly for a piecewise-linear loss from the definitions, atom by atom (Eq. (3)-(4)
+    separate over the atoms): D_phi(f) > 0 for every f (the minimum of the denominator's atom terms, none unbounded
+    below), and at the level u = u_star every atom's N - u D term attains its supremum and these add up to 0 - the
+    two facts that make u_star = max_f U_phi(f).  A loss for which either fails has U_phi* infinite or unattained,
+    where the adversary's vertex search (a finite box) is not the truth."""
+    if loss.kind != "linear":
+        raise ValueError("well_posed checks piecewise-linear losses only")
+    low, total = F(0), F(0)
+    for w, e in zip(pop.weights, pop.eta):
+        def den(x, e=e):
+            return A._atom_terms(metric, (loss.value(x), loss.value(-x)), e)[1]
+
+        def excess(x, e=e):
+            num_, den_ = A._atom_terms(metric, (loss.value(x), loss.value(-x)), e)
+            return num_ - u_star * den_
+
+        d_min = _atom_extremes(den, loss)[0]
+        if d_min is None:
+            return f"the denominator is unbounded below at the atom eta = {e}"
+        low += w * d_min
+        top = _atom_extremes(excess, loss)[1]
+        if top is None:
+            return f"N - u D is unbounded above at the atom eta = {e} (U_phi* is not attained)"
+        total += w * top
+    if not low > 0:
+        return f"D_phi(f) reaches {low} <= 0"
+    if total != 0:
+        return f"sup_f N - u D = {total} != 0 at u = {u_star}: the search's value is not sup U_phi"
+    return ""
+
+
+def necessity_case(name: str, metric: A.Metric, loss: A.Loss, pop) -> FiniteCase:
+    """A finite case built to violate one hypothesis: the adversary's facts, after :func:`well_posed` has confirmed
+    that its value is the attained supremum of U_phi (a violated hypothesis can make U_phi unbounded or its supremum
+    unattained, where a search over a finite box would not be the truth)."""
+    case = finite_case(name, "tests/statement_instances.py necessity_cases", metric, loss, pop)
+    reason = well_posed(metric, loss, pop, case.u_star)
+    if reason:
+        raise ValueError(f"{name}: {reason}")
+    return case
+
+
+#: the losses of the necessity witnesses, each violating one hypothesis on phi (flags from linear_loss_facts)
+NECESSITY_LOSSES = {
+    # phi'(0+) = -2 < phi'(0-) = -1: a concave kink (not convex); non-increasing, >= 1{t <= 0}
+    "concave kink": linear_loss("concave kink: 1 - t (t <= 0), max(0, 1 - 2t) (t > 0)", A.kinked_linear(F(2)).pieces),
+    # convex, >= 1{t <= 0}, phi'(0-) = -1, but increasing on (0, oo) (phi'(0+) = 2: rho = -2)
+    "V": linear_loss("V: max(1 - t, 1 + 2t)", ((None, F(0), F(-1), F(1)), (F(0), None, F(2), F(1)))),
+    # convex, non-negative, phi'(0-) = -1, U_phi* <= U-dagger, but increasing on (0, oo) (rho = -1); phi(0) = 1/2
+    "V half": linear_loss("V half: max(1/2 - t, 1/2 + t)", ((None, F(0), F(-1), F(1, 2)), (F(0), None, F(1), F(1, 2)))),
+    # convex, non-increasing, non-negative, but phi(0) = 1/20 < 1: below 1{t <= 0}
+    "tenth": linear_loss("kinked-linear(1/2)/10: (1 - t)/10 (t <= 0), max(0, 1 - t/2)/10 (t > 0)",
+                         tuple((s, e, m / 10, c / 10) for s, e, m, c in A.kinked_linear(F(1, 2)).pieces)),
+    # 1 + kinked-linear(1/2) >= 1 everywhere: U_phi <= 0 for F_beta and Jaccard, so U_phi* = 0
+    "lifted": linear_loss("lifted: 2 - t (t <= 0), 2 - t/2 (0 < t <= 2), 1 (t > 2)",
+                          ((None, F(0), F(-1), F(2)), (F(0), F(2), F(-1, 2), F(2)), (F(2), None, F(0), F(1)))),
+}
+
+#: the metrics of the necessity witnesses (adversary order: a0p, a0n, c0, d0, a1p, a1n, c1, d1)
+NECESSITY_METRICS = {
+    # Definition 1 fails (a_{0,-1} = 1/2 > 0, and U < 0 at TP = FP = 0); with U_phi* = 1/2 = a_{0,-1}/a_{1,-1}, c = 0
+    "a0n > 0": A.Metric("(TP + FP/2 - pi/2)/(FP + pi)", F(1), F(1, 2), F(0), F(-1, 2), F(0), F(1), F(0), F(1)),
+    "recall": A.Metric("recall TP/pi", F(1), F(0), F(0), F(0), F(0), F(0), F(0), F(1)),  # a_{0,-1} = a_{1,-1} = 0
+    # Definition 1 fails only through U <= 1: twice F_1, U-dagger up to 2
+    "2 F_1": A.Metric("2 F_1 = 4 TP/(TP + FP + pi)", F(4), F(0), F(0), F(0), F(1), F(1), F(0), F(1)),
+    # Definition 1 holds, Da1 = 3/2 > 0 (condition (2) fails) and Da0 - Da1 U-dagger < 0 at U-dagger = 77/80
+    "Da1 > 0": A.Metric("(TP - FP/4 + 3/4 + pi/2)/(2 TP + FP/2 + 1)", F(1), F(-1, 4), F(3, 4), F(1, 2), F(2),
+                        F(1, 2), F(1), F(0)),
+    # Definition 1 and (1)-(3) hold, and U(TP = 0, FP = 1 - pi) > 0: U_phi* > 0 for a loss >= 1 everywhere
+    "smoothed F_1": A.Metric("smoothed F_1 (2 TP + 1)/(TP + FP + pi + 1)", F(2), F(0), F(1), F(0), F(1), F(1),
+                             F(1), F(1)),
+}
+
+#: (name, metric, loss, weights, eta) of every finite necessity witness; the numbers written out
+NECESSITY_FINITE = (
+    ("necessity: F_1, concave kink 1 - t, then max(0, 1 - 2t), weights (1/4, 3/4), eta (1/10, 1/4)",
+     A.f_beta(1), "concave kink", (F(1, 4), F(3, 4)), (F(1, 10), F(1, 4))),
+    ("necessity: Jaccard, concave kink 1 - t, then max(0, 1 - 2t), weights (1/4, 3/4), eta (1/10, 1/4)",
+     A.jaccard(), "concave kink", (F(1, 4), F(3, 4)), (F(1, 10), F(1, 4))),
+    ("necessity: smoothed F_1 (2TP + 1)/(TP + FP + pi + 1), V max(1 - t, 1 + 2t), weights (1/4, 3/4), "
+     "eta (1/10, 1/4)", "smoothed F_1", "V", (F(1, 4), F(3, 4)), (F(1, 10), F(1, 4))),
+    # the unique maximiser is f = 0 (U_phi* = 17/74 <= U-dagger = 30/77): sgn 0 = -1 gives U = 0 (confirmed by
+    # FiniteSupportPopulation.surrogate_utility maximised over a grid and Nelder-Mead; issue 40, review 2)
+    ("necessity: F_1, V max(1/2 - t, 1/2 + t), weights (1/4, 3/4), eta (1/10, 1/4)",
+     A.f_beta(1), "V half", (F(1, 4), F(3, 4)), (F(1, 10), F(1, 4))),
+    ("necessity: Jaccard, V max(1/2 - t, 1/2 + t), weights (1/4, 3/4), eta (1/10, 1/4)",
+     A.jaccard(), "V half", (F(1, 4), F(3, 4)), (F(1, 10), F(1, 4))),
+    ("necessity: F_1, kinked-linear(1/2)/10, weights (1/4, 3/4), eta (1/10, 1/4)",
+     A.f_beta(1), "tenth", (F(1, 4), F(3, 4)), (F(1, 10), F(1, 4))),
+    ("necessity: Jaccard, kinked-linear(1/2)/10, weights (1/4, 3/4), eta (1/10, 1/4)",
+     A.jaccard(), "tenth", (F(1, 4), F(3, 4)), (F(1, 10), F(1, 4))),
+    ("necessity: F_1, lifted 1 + kinked-linear(1/2), weights (1/4, 3/4), eta (1/10, 1/4)",
+     A.f_beta(1), "lifted", (F(1, 4), F(3, 4)), (F(1, 10), F(1, 4))),
+    ("necessity: recall, kinked-linear(1/3), weights (1/4, 3/4), eta (1/10, 1/4)",
+     "recall", A.kinked_linear(F(1, 3)), (F(1, 4), F(3, 4)), (F(1, 10), F(1, 4))),
+    ("necessity: (TP + FP/2 - pi/2)/(FP + pi), kinked-linear(1/3), weights (1/4, 3/4), eta (1/10, 1/4)",
+     "a0n > 0", A.kinked_linear(F(1, 3)), (F(1, 4), F(3, 4)), (F(1, 10), F(1, 4))),
+    ("necessity: 2 F_1, kinked-linear(3/10), weights (1/2, 1/2), eta (2/5, 19/20)",
+     "2 F_1", A.kinked_linear(F(3, 10)), (F(1, 2), F(1, 2)), (F(2, 5), F(19, 20))),
+    ("necessity: (TP - FP/4 + 3/4 + pi/2)/(2TP + FP/2 + 1), kinked-linear(1/3), weights (1/2, 1/2), eta (1/10, 3/4)",
+     "Da1 > 0", A.kinked_linear(F(1, 3)), (F(1, 2), F(1, 2)), (F(1, 10), F(3, 4))),
+)
+
+
+def _necessity_finite_cases() -> list:
+    out = []
+    for name, metric, loss, weights, eta in NECESSITY_FINITE:
+        metric = NECESSITY_METRICS[metric] if isinstance(metric, str) else metric
+        loss = NECESSITY_LOSSES[loss] if isinstance(loss, str) else loss
+        out.append(necessity_case(name, metric, loss, BoundaryPopulation(weights, eta)))
+    return out
+
+
+def _necessity_rademacher_cases() -> list:
+    """The corrected lemma without convexity: phi = 1 - t on t <= 0 and 1 - 2t on t > 0 (two linear pieces,
+    gamma_{+-1} = 0; phi'(0-) = -1, phi'(0+) = -2, J = -1 < 0), W~'_1 (kappa = 1), one point with y = +1 and
+    F = {-1, +1}: R_S = max(|phi'(-1)|, |phi'(1)|) = 2 > kappa (|phi'(0+)| E|sigma| + J R_S(I_F)) = 2 - 1."""
+    loss = _TwoPieceLoss("concave kink 1 - t, then 1 - 2t (phi'(0-) = -1, phi'(0+) = -2)", lambda t: mp.mpf(-1),
+                         lambda t: mp.mpf(-2), mp.mpf(0), mp.mpf(0), convex=False)
+    return [_rademacher_case("necessity: concave kink 1 - t, then 1 - 2t, n = 1, y = +1, F = {-1, +1}",
+                             "tests/statement_instances.py necessity_cases", loss, 1, [[F(-1)], [F(1)]], [1])]
+
+
+def _necessity_rate_cases() -> list:
+    """Lemma 4's bound without convexity: the tau-logistic formula with tau = 2 (log2(1 + e^{-t}) on t <= 0,
+    log2(1 + e^{-2t}) on t > 0: phi'(0-) = -1/(2 ln 2), phi'(0+) = -1/ln 2, J = -1/(2 ln 2) < 0), F_1 (kappa_0 = 2,
+    kappa_1 = 1, pi = 1/2 known as in E31's witness), n = 4, d = 1, c_X = 1.1, c_Theta = 1; the constants are the
+    sups on |xi| <= c_X c_Theta as for E31's witness (rho_k from |phi'| <= 1/ln 2, gamma = (1 + 4)/(4 ln 2))."""
+    from lfverify.proofs._executable import RateCase
+
+    ln2 = math.log(2)
+
+    def phi(t):
+        return math.log1p(math.exp(-(1 if t <= 0 else 2) * t)) / ln2
+
+    c_x, c_theta = 1.1, 1.0
+    r = c_x * c_theta
+    params = dict(n=4, d=1, c_X=c_x, c_Theta=c_theta, c0=max(abs(2 * (1 - phi(s * r))) for s in (1, -1)),
+                  c1=max(1 + phi(-r) + 0.5, phi(-r) + 0.5), rho0=2 / ln2, rho1=1 / ln2, gamma=5 / (4 * ln2),
+                  kappa0=2.0, kappa1=1.0, slope_at_zero=1 / ln2, jump=-1 / (2 * ln2), delta=0.05, lower=None)
+    with mp.workdps(30):
+        left, right = -1 / (2 * mp.log(2)), -1 / mp.log(2)
+    facts = Loss("tau-logistic formula with tau = 2 (concave kink)", left, right, convex=False,
+                 gamma_minus=1 / (4 * ln2), gamma_plus=4 / (4 * ln2), ratio=F(2))
+    return [RateCase("necessity: Lemma 4's bound for the tau-logistic formula with tau = 2 (concave kink), n = 4, "
+                     "d = 1", "tests/statement_instances.py necessity_cases", params, facts)]
+
+
 @functools.lru_cache(maxsize=None)
 def necessity_cases() -> tuple:
     """Instances built to violate one hypothesis of a statement each (its necessity witnesses; the statements'
-    NECESSITY records name them)."""
-    return tuple(floor_loss_cases())
+    NECESSITY records name them): the floor loss, the finite witnesses of :data:`NECESSITY_FINITE` (each checked by
+    :func:`well_posed`), a Rademacher case and a rate case without convexity."""
+    return tuple(floor_loss_cases() + _necessity_finite_cases() + _necessity_rademacher_cases()
+                 + _necessity_rate_cases())
 
 
 def all_cases() -> tuple:

@@ -393,7 +393,160 @@ RATE = Statement(
 #: statement key -> hypothesis key -> why it is there (issue 40): a witness instance of tests/statement_instances.py
 #: that satisfies every other hypothesis, violates this one and breaks the named conclusion (checked by
 #: tests/test_executable_statements.py), or SUFFICIENT with the reason.
+_CONCAVE_F1 = "necessity: F_1, concave kink 1 - t, then max(0, 1 - 2t), weights (1/4, 3/4), eta (1/10, 1/4)"
+_CONCAVE_JAC = "necessity: Jaccard, concave kink 1 - t, then max(0, 1 - 2t), weights (1/4, 3/4), eta (1/10, 1/4)"
+_V_LOSS = ("necessity: smoothed F_1 (2TP + 1)/(TP + FP + pi + 1), V max(1 - t, 1 + 2t), weights (1/4, 3/4), "
+           "eta (1/10, 1/4)")
+_BELOW_F1 = "necessity: F_1, kinked-linear(1/2)/10, weights (1/4, 3/4), eta (1/10, 1/4)"
+_BELOW_JAC = "necessity: Jaccard, kinked-linear(1/2)/10, weights (1/4, 3/4), eta (1/10, 1/4)"
+_V_HALF_F1 = "necessity: F_1, V max(1/2 - t, 1/2 + t), weights (1/4, 3/4), eta (1/10, 1/4)"
+_V_HALF_JAC = "necessity: Jaccard, V max(1/2 - t, 1/2 + t), weights (1/4, 3/4), eta (1/10, 1/4)"
+_LIFTED = "necessity: F_1, lifted 1 + kinked-linear(1/2), weights (1/4, 3/4), eta (1/10, 1/4)"
+_RECALL = "necessity: recall, kinked-linear(1/3), weights (1/4, 3/4), eta (1/10, 1/4)"
+_A0N_POSITIVE = ("necessity: (TP + FP/2 - pi/2)/(FP + pi), kinked-linear(1/3), weights (1/4, 3/4), "
+                 "eta (1/10, 1/4)")
+_TWICE_F1 = "necessity: 2 F_1, kinked-linear(3/10), weights (1/2, 1/2), eta (2/5, 19/20)"
+_DA1_POSITIVE = ("necessity: (TP - FP/4 + 3/4 + pi/2)/(2TP + FP/2 + 1), kinked-linear(1/3), weights (1/2, 1/2), "
+                 "eta (1/10, 3/4)")
+
+_B1_IMPLIED = Necessity(reason=(
+    "implied by Definition 1: its positive denominator at the classifier that predicts $-1$ everywhere "
+    "($TP = FP = 0$) is $b_1 > 0$; stated apart because the Proposition's Step 2 uses it "
+    "($D_\\phi \\ge b_1 + a_{1,+1}\\pi > 0$)"))
+_NONNEG_BOUNDED = (
+    "used for $D_\\phi(f) \\ge b_1 + a_{1,+1}\\pi > 0$ (the Proposition's Step 2: $U_\\phi$ is finite and "
+    "Dinkelbach's separation applies), for the coercivity of $g$ (its Step 5)<<EXTRA>>; what these steps use is "
+    "that $\\phi$ is bounded below and $D_\\phi(f) > 0$ for every $f$.  Searched: convex, non-increasing "
+    "piecewise-linear losses that reach $-1/2$ or $-1$ (F_1, Jaccard, accuracy, M1 and 2,500 random "
+    "small-coefficient metrics, 2-3 atoms): no conclusion failed where $D_\\phi > 0$ and $U_\\phi^*$ is "
+    "attained")
+_SLOPE_RHO = (
+    "needed so that $\\rho = \\phi'(0^+)/\\phi'(0^-)$, hence the band $[\\eta_{lo}, \\eta_{hi}]$, is "
+    "defined: a convex, non-increasing $\\phi$ with $\\phi'(0^-) = 0$ is constant on $[0, \\infty)$ and "
+    "$\\rho = 0/0$ (e.g. $\\max(1, -t)$)<<EXTRA>>")
+#: phi >= 0 in Thms. 1, 2 and 7, whose U_phi* <= U-dagger (in place of phi >= 1{t <= 0}) does not imply it
+_NONNEG_THEOREMS = Necessity(reason=_NONNEG_BOUNDED.replace("<<EXTRA>>", "") + (
+    "; with $U_\\phi^* \\le U^\\dagger$ in place of $\\phi \\ge 1\\{t \\le 0\\}$ (which implied it), "
+    "searched again: kinked-linear($r$) $- s$ for $r \\in \\{1/3, 1/2, 1\\}$, $s \\in \\{1/10, 1/4, 1/2, 1\\}$ "
+    "on F_1, F_2 and Jaccard, 2 atoms (45 populations): no conclusion failed on the instances that violate this "
+    "hypothesis alone"))
+#: phi'(0-) < 0 in Thms. 1 and 2
+_SLOPE_THEOREMS = Necessity(reason=_SLOPE_RHO.replace("<<EXTRA>>", "; the conclusions are stated through the band"))
+_ETA = Necessity(reason=(
+    "used in the Proposition's Step 5 (and through it for the pointwise minimum $g^*$ of the criterion's Step 3): "
+    "for $0 < \\eta < 1$ both terms of $g_\\eta$ carry weight, so $g_\\eta$ is coercive and has a minimiser; "
+    "at $\\eta \\in \\{0, 1\\}$ one term vanishes and a strictly decreasing $\\phi$ (the tau-logistic "
+    "loss) has no minimiser, so $U_\\phi$ has no maximiser.  What the proof uses is that every $g_{\\eta(x)}$ "
+    "has a minimiser; with a loss that attains its infimum the conclusions held on every searched population "
+    "with atoms at 0 or 1 (F_1, F_2, Jaccard, accuracy, M1 and recall; eight piecewise-linear losses; 2-3 atoms)"))
 NECESSITY: dict = {
+    SIGN_PATTERN.key: {
+        "definition1": Necessity(_A0N_POSITIVE, "signs"),
+        "b1_positive": _B1_IMPLIED,
+        "condition3": Necessity(_RECALL, "signs"),
+        "phi_nonnegative": Necessity(reason=_NONNEG_BOUNDED.replace("<<EXTRA>>", "")),
+        "phi_convex": Necessity(_CONCAVE_F1, "signs"),
+        "phi_nonincreasing": Necessity(_V_LOSS, "signs"),
+        "phi_left_slope": Necessity(reason=_SLOPE_RHO.replace("<<EXTRA>>", (
+            "; conclusion 1 does not involve $\\rho$ and held on the searched instances ($\\max(1, -t)$, "
+            "$\\max(2, 1 - t)$, $\\max(1/2, -t)$)"))),
+        "eta_interior": _ETA,
+        "u_star_positive": Necessity(_LIFTED, "signs"),
+    },
+    CRITERION.key: {
+        "definition1": Necessity(reason=(
+            "used for $D_\\phi > 0$ ($a_{1,\\pm1} \\ge 0$ with $b_1 > 0$: the Proposition's Step 2), for "
+            "$a > 0$ and $c > 0$ (its Step 3) and, in (d) and (e), through Lemma 1 ($U_\\phi^* \\le U^\\dagger$ "
+            "needs Definition 1's signs); $0 \\le U \\le 1$ is not used.  A metric with $a_{1,\\pm1} < 0$ "
+            "makes $D_\\phi$ change sign ($\\phi$ is unbounded), so $U_\\phi$ is not finite, and wherever "
+            "$U_\\phi^*$ is finite and attained $a \\ge 0$ and $c \\ge 0$ hold at it; no conclusion of this "
+            "theorem failed on the searched instances (some 4,000 small-coefficient metrics, most of them violating "
+            "Definition 1; piecewise-linear losses; 2-3 atoms), while the Proposition's remark on the band's "
+            "interior fails when $c = 0$ (its witness)")),
+        "b1_positive": _B1_IMPLIED,
+        "condition3": Necessity(reason=(
+            "used for $c > 0$ (the Proposition's Step 3); without it $c = \\gamma = 0$: for $\\rho > 0$ "
+            "$\\eta_{lo} = \\eta_{hi} = \\delta = 0$, every maximiser and the Bayes rule are positive everywhere "
+            "and (a)-(c) held on every searched instance (recall, $(TP + \\pi)/(TP + 2\\pi)$, $(2TP + 1/2)/(TP + "
+            "1)$ and the random metrics with $a_{0,-1} = a_{1,-1} = 0$), while $c\\alpha/(a\\gamma) = 0/0$ leaves "
+            "(d) undefined; only the Proposition's remark on the band's interior fails (its witness)")),
+        "phi_nonnegative": Necessity(reason=_NONNEG_BOUNDED.replace("<<EXTRA>>", (
+            " and for the bound $D_\\phi \\le D_0 + K E[g]$ of the criterion's Step 3 ((d) and (e) are "
+            "conditioned on $U_\\phi^* \\le U^\\dagger$, which does not imply it)"))),
+        "phi_convex": Necessity(_CONCAVE_F1, "calibration"),
+        "phi_nonincreasing": Necessity(_V_LOSS, "kink_set"),
+        "phi_left_slope": Necessity(reason=_SLOPE_RHO.replace("<<EXTRA>>", (
+            "; (a)-(e) are stated through the band"))),
+        "eta_interior": _ETA,
+        "u_star_positive": Necessity(reason=(
+            "used for $c > 0$ when $a_{0,-1} = 0$ (the Proposition's Step 3; for $a_{0,-1} < 0$, $c \\ge "
+            "-a_{0,-1} > 0$ at $U_\\phi^* \\ge 0$); $U_\\phi^* = 0$ with $a_{0,-1} = 0$ gives $c = 0$ and either "
+            "the band $[0, 0]$ ($\\rho > 0$: every maximiser is positive and (a)-(c) held on the searched instances, "
+            "e.g. 1 + kinked-linear(1/2) on F_1 and Jaccard) or $\\eta_{hi} = 0/0$ ($\\rho = 0$: the floor loss "
+            "$\\max(1, 1 - t)$, where the band, hence (a)-(e), is undefined); the Proposition's remark on the "
+            "band's interior fails (its witness)")),
+        "u_dagger_attained": Necessity(_DA1_POSITIVE, "kink_set"),
+    },
+    FBETA.key: {
+        "phi_nonnegative": _NONNEG_THEOREMS,
+        "phi_convex": Necessity(_CONCAVE_F1, "calibration"),
+        "phi_nonincreasing": Necessity(_V_HALF_F1, "calibration"),
+        "phi_left_slope": _SLOPE_THEOREMS,
+        "u_star_at_most_u_dagger": Necessity(_BELOW_F1, "tau_range"),
+        "eta_interior": _ETA,
+        "u_star_positive": Necessity("floor loss, F_1", "weak_form"),
+    },
+    JACCARD.key: {
+        "phi_nonnegative": _NONNEG_THEOREMS,
+        "phi_convex": Necessity(_CONCAVE_JAC, "calibration"),
+        "phi_nonincreasing": Necessity(_V_HALF_JAC, "calibration"),
+        "phi_left_slope": _SLOPE_THEOREMS,
+        "u_star_at_most_u_dagger": Necessity(_BELOW_JAC, "weak_form"),
+        "eta_interior": _ETA,
+        "u_star_positive": Necessity("floor loss, Jaccard", "weak_form"),
+    },
+    GENERAL.key: {
+        "definition1": Necessity(_TWICE_F1, "condition_b"),
+        "condition1": Necessity(reason="implied by Definition 1: $a_{0,+1} > 0 \\ge a_{0,-1}$ gives "
+                                       "$\\Delta a_0 > 0$"),
+        "condition2": Necessity(_DA1_POSITIVE, "criterion"),
+        "condition3": Necessity(reason=(
+            "used for $c > 0$ and $\\gamma > 0$; without it ($a_{0,-1} = a_{1,-1} = 0$) $H(t) = (a_{0,+1} - "
+            "a_{1,+1} t)/0$, so condition (b) is undefined, and the criterion's conclusions held on every searched "
+            "instance (every maximiser and the Bayes rule are positive everywhere)")),
+        "b1_positive": _B1_IMPLIED,
+        "phi_nonnegative": _NONNEG_THEOREMS,
+        "phi_convex": Necessity(_CONCAVE_F1, "criterion"),
+        "phi_nonincreasing": Necessity(_V_LOSS, "criterion"),
+        "phi_left_slope": Necessity(reason=_SLOPE_RHO.replace("<<EXTRA>>", (
+            "; conditions (b) and the criterion are stated through $\\rho$ and the band"))),
+        "u_star_at_most_u_dagger": Necessity(_BELOW_JAC, "condition_b"),
+        "eta_interior": _ETA,
+        "u_star_positive": Necessity("floor loss, F_1", "condition_b"),
+    },
+    RADEMACHER.key: {
+        "phi_convex": Necessity("necessity: concave kink 1 - t, then 1 - 2t, n = 1, y = +1, F = {-1, +1}", "bound"),
+        "phi_pieces": Necessity(reason=(
+            "needed so that the bound's constants $\\gamma_{\\pm1}$ exist: a derivative that is not Lipschitz on "
+            "one side of 0 (the hinge loss's jump at $t = 1$) has no finite $\\gamma$ and the bound says nothing; "
+            "a jump at 0 is what $J$ accounts for")),
+    },
+    RATE.key: {
+        "lemma4_setting": Necessity(reason=(
+            "the setting the bound is about, not a condition an instance can drop: $c_\\mathcal{X}$, "
+            "$c_\\Theta$, $d$ and $m = n/2$ are its parameters; the proof uses the linear class for "
+            "$\\hat{\\mathfrak{R}}_m(\\mathcal{F}) \\le c_\\mathcal{X} c_\\Theta/\\sqrt m$ and Sauer's "
+            "count $N_m$, and the two halves for an unbiased product (Lemma 3)")),
+        "bounded_scores": Necessity(reason=(
+            "needed so that $c_k$ and $\\rho_k$ are finite: read over all $\\xi$ they are infinite for a convex "
+            "non-constant $\\phi$ and the bound says nothing; in Lemma 4's setting every score has "
+            "$|\\theta^\\top x| \\le c_\\mathcal{X} c_\\Theta$, the range the proof reads them on")),
+        "phi_convex": Necessity("necessity: Lemma 4's bound for the tau-logistic formula with tau = 2 (concave kink), "
+                                "n = 4, d = 1", "order"),
+        "phi_pieces": Necessity(reason=(
+            "needed so that $\\gamma = \\gamma_{+1} + \\gamma_{-1}$ exists: a derivative that is not Lipschitz on "
+            "one side of 0 (the hinge loss's jump at $t = 1$) has no finite $\\gamma$ and $B_E(n)$ is infinite")),
+    },
 }
 
 

@@ -86,9 +86,38 @@ class Undecidable(Exception):
     """Raised inside a predicate when a comparison or a closed form cannot be evaluated on the instance."""
 
 
+class _Undefined:
+    """A closed form of a statement that is undefined on the instance (a zero denominator, e.g. the band when
+    c = rho = 0, or c alpha/(a gamma) when gamma = 0): comparing it, computing with it or testing its truth raises
+    :class:`Undecidable`, so only the predicates that read it are undecidable there (an instance that violates a
+    hypothesis is read as the statement reads, and a conclusion that does not involve the undefined quantity still
+    makes a definite claim)."""
+
+    def __init__(self, why: str):
+        self.why = why
+
+    def _raise(self, *args):
+        raise Undecidable(self.why)
+
+    __bool__ = __float__ = __neg__ = __abs__ = _raise
+    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __rtruediv__ = _raise
+    __lt__ = __le__ = __gt__ = __ge__ = __eq__ = __ne__ = _raise
+
+
+def _defined(compute: Callable, why: str):
+    """compute(), or :class:`_Undefined` (with ``why``) where it divides by zero."""
+    try:
+        return compute()
+    except ZeroDivisionError:
+        return _Undefined(why)
+
+
 # ---------------------------------------------------------------------------------------------- arithmetic
 def _common(*values):
     """The values in one arithmetic: mpmath if any is an mpf, float if any is a float, else exact Fractions."""
+    for v in values:
+        if isinstance(v, _Undefined):
+            raise Undecidable(v.why)
     if any(isinstance(v, mp.mpf) for v in values):
         return [exact_mpf(v) for v in values]
     if any(isinstance(v, float) for v in values):
@@ -461,19 +490,30 @@ class _Reading:
 
 
 def _read(case) -> _Reading:
+    """The statement's quantities on ``case``; one whose closed form divides by zero there is :class:`_Undefined`
+    (with the mass conditions that use it), so that a predicate reading it is undecidable and the others are not."""
     m, rho = case.metric, case.loss.rho
     if rho is None:
         raise Undecidable("rho = phi'(0+)/phi'(0-) is undefined (phi'(0-) = 0)")
-    try:
-        eta_lo, eta_hi = _band(m, rho, case.u_star)
-        delta = _threshold(m, case.u_dagger)
-        bound = weak_form_rho_bound(m, case.u_star, case.u_dagger)
-    except ZeroDivisionError:
-        raise Undecidable("the statement's closed forms divide by zero here (eta_lo, eta_hi, delta or "
-                          "c alpha/(a gamma))") from None
+    band = _defined(lambda: _band(m, rho, case.u_star), "the band's closed forms divide by zero here "
+                                                         "(rho c + a = 0 or c + rho a = 0)")
+    eta_lo, eta_hi = (band, band) if isinstance(band, _Undefined) else band
+    delta = _defined(lambda: _threshold(m, case.u_dagger), "delta = gamma/(alpha + gamma) divides by zero here")
+    bound = _defined(lambda: weak_form_rho_bound(m, case.u_star, case.u_dagger),
+                     "c alpha/(a gamma) divides by zero here (a gamma = 0)")
     a, c = dinkelbach_weights(m, case.u_star)
     p0, n0, p1, n1, ud = _common(m.a0p, m.a0n, m.a1p, m.a1n, case.u_dagger)
     alpha, gamma = p0 - p1 * ud, n1 * ud - n0
+    try:
+        no_gap, no_band_off_delta, no_sign_gap = _mass_conditions(case, eta_lo, eta_hi, delta)
+    except Undecidable as exc:
+        no_gap = no_band_off_delta = no_sign_gap = _Undefined(str(exc))
+    return _Reading(rho, a, c, alpha, gamma, delta, eta_lo, eta_hi, bound, no_gap, no_band_off_delta, no_sign_gap)
+
+
+def _mass_conditions(case, eta_lo, eta_hi, delta) -> tuple:
+    """(no mass in (eta_hi, delta) or (delta, eta_lo), none in [eta_lo, eta_hi] off delta, none in (eta_hi, delta)
+    or (delta, eta_hi])."""
     if case.kind == "finite":
         def mass_open(lo, hi):
             return any(_lt(lo, e) and _lt(e, hi) for e in case.eta)
@@ -492,7 +532,7 @@ def _read(case) -> _Reading:
         band_off = case.mass(eta_lo, eta_hi) > tol
     no_gap = not (mass_open(eta_hi, delta) or mass_open(delta, eta_lo))
     no_sign_gap = not (mass_open(eta_hi, delta) or mass_left_open(delta, eta_hi))
-    return _Reading(rho, a, c, alpha, gamma, delta, eta_lo, eta_hi, bound, no_gap, not band_off, no_sign_gap)
+    return no_gap, not band_off, no_sign_gap
 
 
 def _side(case, r, j) -> int:
@@ -668,7 +708,8 @@ def _weak_form(bound_name: str) -> Callable:
     def predicate(case) -> Evaluation:
         r = _read(case)
         if bound_name == "H(1) c/a":
-            h1, c, a = _common(_h_of(case.metric, 1), r.c, r.a)
+            h1 = _defined(lambda: _h_of(case.metric, 1), "H(1) = (a0p - a1p)/(a1n - a0n) divides by zero here")
+            h1, c, a = _common(h1, r.c, r.a)
             bound = h1 * c / a
             if not _le(bound, r.bound):  # H(1) <= H(U-dagger) since U-dagger <= 1
                 return _fails(f"H(1) c/a = {_num(bound)} > c alpha/(a gamma) = {_num(r.bound)}")
