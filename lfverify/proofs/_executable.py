@@ -1050,11 +1050,10 @@ def _thm7_printed_conditions(case) -> bool:
     if rho is None or not compare(rho, 1) < 0:
         return False
     rho, u, uf, a0p, a0n, a1p, a1n = _common(rho, case.u_star, uf, a0p, a0n, a1p, a1n)
+    if a0p + a1p * u == 0 or -a0n + a1n * u == 0 or a1p * uf - a0p == 0:
+        return False  # (a)-(c) divide by zero here: undefined, so not satisfied (the necessity witnesses' c = 0)
     b = (a0p - a1p) / (a1n + a0n) * (-a0n + a1n * u) / (a0p + a1p * u)
-    den = a1p * uf - a0p
-    if den == 0:
-        return False
-    c = (a0n - a1n * uf) / den * (a0p + a1p * u) / (-a0n + a1n * u)
+    c = (a0n - a1n * uf) / (a1p * uf - a0p) * (a0p + a1p * u) / (-a0n + a1n * u)
     tau = rho if compare(rho, 0) > 0 else mp.mpf(10) ** -30
     return compare(tau, b) <= 0 and compare(tau, c) <= 0
 
