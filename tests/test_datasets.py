@@ -402,6 +402,17 @@ def test_min_max_scale_by_hand():
     np.testing.assert_array_equal(D.min_max_scale(X), [[0, 0, 0], [1, 0, 1], [0.5, 0, 0.5]])
 
 
+@pytest.mark.parametrize("bad, where", [(np.nan, "row 1, column 2"), (np.inf, "row 1, column 2"),
+                                        (-np.inf, "row 1, column 2")])
+def test_min_max_scale_refuses_a_non_finite_feature_naming_its_column(bad, where):
+    """A NaN or infinity would turn its whole column into NaN silently (min and max are NaN): a ValueError naming the
+    row and column instead (issue 44, fault battery: 'a NaN in a feature column passes through scaling')."""
+    X = np.array([[0.0, 1.0, 2.0], [1.0, 2.0, bad], [2.0, 3.0, 4.0]])
+    with pytest.raises(ValueError, match=re.escape(f"X must contain only finite values; got {bad} at index (1, 2) "
+                                                   f"({where})")):
+        D.min_max_scale(X)
+
+
 def test_min_max_scale_near_the_float_limit_is_finite_and_exact():
     top = np.finfo(float).max
     X = np.array([[top, -top], [-top, top], [0.0, 0.0], [top / 2, -top / 2]])

@@ -12,6 +12,7 @@ arithmetic).  Waits are bounded everywhere.
 from __future__ import annotations
 
 import json
+import re
 import os
 import shutil
 import signal
@@ -919,3 +920,28 @@ def test_the_dask_executor_without_distributed_names_the_extra(monkeypatch):
         executors._import_distributed()
     assert str(caught.value) == "the Dask executor needs the 'distributed' extra: pip install \"lfverify[distributed]\""
     assert isinstance(caught.value.__cause__, ImportError)
+
+
+# ------------------------------------------------------------------ a user-editable text file in another encoding
+def test_a_text_file_in_another_encoding_names_the_file_the_line_and_the_column(tmp_path, capsys):
+    """Oracle: the byte written by hand (Latin-1 e-acute, 0xe9, at line 8, column 22 of PROVENANCE.tsv).  The
+    loader, and the command line that reaches it, say which file, which line and which column, in one line (issue
+    44's fault battery: the error did not name the file)."""
+    from lfverify.io import NotText, decode_text, read_text
+    from lfverify.learn import load_dataset
+
+    from shared_files import TEST_MIRROR
+
+    root = tmp_path / "data"
+    shutil.copytree(TEST_MIRROR, root)  # the tests' own small mirror (heart among its sets), on every clone
+    with (root / "PROVENANCE.tsv").open("ab") as fh:
+        fh.write(b"heart\theart_scale\tcaf\xe9/x\tp\tc\tc\tb\t1\tabc\n")
+    lines = (root / "PROVENANCE.tsv").read_bytes().count(b"\n")
+    expected = f"{root / 'PROVENANCE.tsv'}: not utf-8 text: byte 0xe9 at line {lines}, column 22"
+    with pytest.raises(NotText, match=re.escape(expected)):
+        read_text(root / "PROVENANCE.tsv")
+    with pytest.raises(ValueError, match=re.escape(expected)):
+        load_dataset("heart", root=root)
+    assert decode_text(b"a\nb", "f") == "a\nb"  # companion: UTF-8 text decodes
+    with pytest.raises(NotText, match=r"^f: not utf-8 text: byte 0xff at line 2, column 3 "):
+        decode_text(b"ab\ncd\xff", "f")

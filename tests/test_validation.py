@@ -108,10 +108,10 @@ def test_check_features_messages():
         check_features(np.zeros((2, 0)))
     X = np.ones((3, 2))
     X[2, 1] = np.inf
-    with pytest.raises(ValueError, match=exactly("X must contain only finite values; got inf at index (2, 1)")):
+    with pytest.raises(ValueError, match=exactly("X must contain only finite values; got inf at index (2, 1) (row 2, column 1)")):
         check_features(X)
     X[2, 1], X[1, 0] = 0.0, np.nan
-    with pytest.raises(ValueError, match=exactly("Z must contain only finite values; got nan at index (1, 0)")):
+    with pytest.raises(ValueError, match=exactly("Z must contain only finite values; got nan at index (1, 0) (row 1, column 0)")):
         check_features(X, "Z")
 
 

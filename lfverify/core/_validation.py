@@ -108,8 +108,9 @@ def _check_sparse_features(X, name: str, min_samples: int):
     if not np.isfinite(csr.data).all():
         position = int(np.flatnonzero(~np.isfinite(csr.data))[0])
         row = int(np.searchsorted(csr.indptr, position, side="right") - 1)
+        column = int(csr.indices[position])
         raise ValueError(f"{name} must contain only finite values; got {_describe(csr.data[position])} at index "
-                         f"({row}, {int(csr.indices[position])})")
+                         f"({row}, {column}) (row {row}, column {column})")
     return csr
 
 
@@ -145,7 +146,7 @@ def check_features(X, name: str = "X", *, min_samples: int = 1, accept_sparse: b
         bad = np.argwhere(~np.isfinite(arr))[0]
         raise ValueError(
             f"{name} must contain only finite values; got {_describe(arr[tuple(bad)])} at index "
-            f"{tuple(int(i) for i in bad)}"
+            f"{tuple(int(i) for i in bad)}" + (f" (row {int(bad[0])}, column {int(bad[1])})" if bad.size == 2 else "")
         )
     return np.ascontiguousarray(arr)
 

@@ -12,7 +12,9 @@ from lfverify.io._atomic import (
 )
 from lfverify.io._files import (
     NotARegularFile,
+    NotText,
     check_path_argument,
+    decode_text,
     file_kind,
     open_regular,
     read_bytes,
@@ -49,7 +51,8 @@ from lfverify.io._sealed_records import (
 )
 
 __all__ = ["atomic_path", "write_text_atomically", "write_bytes_atomically", "matplotlib_available", "pyplot",
-           "save_figure", "NotARegularFile", "file_kind", "open_regular", "read_bytes", "read_text", "write_target",
+           "save_figure", "NotARegularFile", "NotText", "decode_text", "file_kind", "open_regular", "read_bytes",
+           "read_text", "write_target",
            "check_path_argument", "special_files_in", "MARKER", "LOCK", "holding_output_folders",
            "check_output_folder", "check_output_file", "claim_output_folder", "owner_of",
            "settings_fingerprint", "DamagedRecord", "content_hash", "seal", "read_sealed", "set_aside",

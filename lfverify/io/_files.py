@@ -27,7 +27,7 @@ import os
 import stat
 from pathlib import Path
 
-__all__ = ["NotARegularFile", "file_kind", "open_regular", "read_bytes", "read_text", "is_regular", "broken_link_kind",
+__all__ = ["NotARegularFile", "NotText", "file_kind", "open_regular", "read_bytes", "read_text", "decode_text", "is_regular", "broken_link_kind",
            "write_target", "check_path_argument", "special_files_in"]
 
 _KINDS = ((stat.S_ISREG, "a regular file"), (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"),
@@ -102,9 +102,32 @@ def open_regular(path):
     return os.fdopen(_open_regular(path), "rb")
 
 
+class NotText(ValueError):
+    """A file that does not decode as the declared encoding: the message names the file, the line and the column."""
+
+
 def read_text(path, encoding: str = "utf-8", errors: str = "strict") -> str:
-    """The content of the regular file ``path`` decoded as ``encoding`` (see :func:`read_bytes`)."""
-    return read_bytes(path).decode(encoding, errors)
+    """The content of the regular file ``path`` decoded as ``encoding`` (see :func:`read_bytes`).
+
+    Raises
+    ------
+    NotText
+        (a ValueError) if the bytes do not decode: one line naming the file, the line and column of the first bad
+        byte, and the encoding expected (a file saved in another encoding, e.g. Latin-1, is the usual cause).
+    """
+    return decode_text(read_bytes(path), path, encoding, errors)
+
+
+def decode_text(data: bytes, source, encoding: str = "utf-8", errors: str = "strict") -> str:
+    """``data`` (the content of the file ``source``) decoded as ``encoding``; :class:`NotText` names ``source``, the
+    line and the column of the first byte that does not decode."""
+    try:
+        return data.decode(encoding, errors)
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise NotText(f"{source}: not {encoding} text: byte 0x{data[exc.start]:02x} at line {line}, column {column} "
+                      f"({exc.reason}); save the file as {encoding}") from None
 
 
 def is_regular(path) -> bool:

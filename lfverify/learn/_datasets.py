@@ -47,7 +47,7 @@ from typing import NamedTuple
 import numpy as np
 
 from lfverify.core._validation import check_features
-from lfverify.io._files import broken_link_kind, is_regular, open_regular, read_bytes, read_text
+from lfverify.io._files import broken_link_kind, decode_text, is_regular, open_regular, read_bytes, read_text
 from lfverify.io._progress import Progress
 from lfverify.learn._fetch import (
     HOW_TO_GET_DATA,
@@ -481,10 +481,7 @@ def _numeric_row(cells) -> bool:
 
 
 def _text(path: Path, data: bytes) -> str:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{path}: not UTF-8 text ({exc})") from exc
+    return decode_text(data, path)
 
 
 def _read_arff(path: Path, content: bytes):
@@ -555,8 +552,15 @@ def _labels_to_signs(labels, positive_label, where: str) -> np.ndarray:
 
 
 def min_max_scale(X) -> np.ndarray:
-    """Scale every column of X to [0, 1]: (x - min) / (max - min); a constant column becomes 0 (App. C.1)."""
-    X = np.asarray(X, dtype=np.float64)
+    """Scale every column of X to [0, 1]: (x - min) / (max - min); a constant column becomes 0 (App. C.1).
+
+    Raises
+    ------
+    ValueError
+        If X is not a 2-D array of finite numbers (a NaN or infinity is named by its row and column: it would
+        otherwise turn its whole column into NaN).
+    """
+    X = check_features(X, "X")
     low, high = X.min(axis=0), X.max(axis=0)
     # max - min (and x - min) overflow to inf for finite values of opposite signs near the float limit: such
     # columns are scaled in halves, (x/2 - min/2) / (max/2 - min/2), which cannot overflow and is the same ratio.
