@@ -395,7 +395,9 @@ _ACCEPTED = [dict(trials=1), dict(max_iter=0), dict(seed=0), dict(convergence_it
              dict(size_trials=1), dict(tau_trials=1), dict(convergence_trials=1), dict(compare_trials=1),
              dict(taus=(1.0, 1e-9)), dict(sizes=(4,)), dict(alpha=1e-9), dict(alpha=1 - 1e-9),
              dict(convergence_learning_rate=1e-9), dict(test="paired"), dict(experiments=("compare",)),
-             dict(experiments=("compare",), compare_methods=("ERM", "LogReg"))]
+             dict(experiments=("compare",), compare_methods=("ERM", "LogReg")), dict(trials=1000),
+             dict(compare_trials=1000), dict(max_iter=100_000), dict(convergence_iter=100_000),
+             dict(sizes=tuple(range(4, 104))), dict(taus=tuple(i / 100 for i in range(1, 101)))]
 _REFUSED = [
     (dict(trials=0), "trials must be an int >= 1; got 0"),
     (dict(trials=True), "trials must be an int >= 1; got True"),
@@ -408,6 +410,16 @@ _REFUSED = [
     (dict(tau_trials=0), "tau_trials must be an int >= 1; got 0"),
     (dict(convergence_trials=0), "convergence_trials must be an int >= 1; got 0"),
     (dict(compare_trials=0), "compare_trials must be an int >= 1; got 0"),
+    (dict(trials=1001), "trials must be at most 1,000 (the run holds every trial's cell and record in memory); got "
+                        "1,001"),
+    (dict(compare_trials=10**9), "compare_trials must be at most 1,000 (the run holds every trial's cell and record "
+                                 "in memory); got 1,000,000,000"),
+    (dict(max_iter=100_001), "max_iter must be at most 100,000 (the run holds every trial's cell and record in "
+                             "memory); got 100,001"),
+    (dict(convergence_iter=100_001), "convergence_iter must be at most 100,000 (the run holds every trial's cell and "
+                                     "record in memory); got 100,001"),
+    (dict(sizes=tuple(range(4, 105))), "sizes must hold at most 100 values; got 101"),
+    (dict(taus=tuple(i / 200 for i in range(1, 102))), "taus must hold at most 100 values; got 101"),
     (dict(taus=(0.5, 0.0)), "taus must lie in (0.0, 1.0]; got 0.0"),
     (dict(taus=(1.5,)), "taus must lie in (0.0, 1.0]; got 1.5"),
     (dict(sizes=(20, 3)), "sizes must be an int >= 4; got 3"),

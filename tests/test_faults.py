@@ -945,3 +945,58 @@ def test_a_text_file_in_another_encoding_names_the_file_the_line_and_the_column(
     assert decode_text(b"a\nb", "f") == "a\nb"  # companion: UTF-8 text decodes
     with pytest.raises(NotText, match=r"^f: not utf-8 text: byte 0xff at line 2, column 3 "):
         decode_text(b"ab\ncd\xff", "f")
+
+
+# ------------------------------------------------------------------ memory bounded whatever a count asks
+_ABSURD = 10**9
+_COUNT_ARGUMENTS = [
+    (["bench", "--trials", str(_ABSURD)], "trials must be at most 1,000"),
+    (["bench", "--compare-trials", str(_ABSURD), "--experiments", "compare"], "compare_trials must be at most 1,000"),
+    (["bench", "--size-trials", str(_ABSURD)], "size_trials must be at most 1,000"),
+    (["bench", "--tau-trials", str(_ABSURD)], "tau_trials must be at most 1,000"),
+    (["bench", "--convergence-trials", str(_ABSURD)], "convergence_trials must be at most 1,000"),
+    (["bench", "--max-iter", str(_ABSURD)], "max_iter must be at most 100,000"),
+    (["bench", "--convergence-iter", str(_ABSURD)], "convergence_iter must be at most 100,000"),
+    (["bench", "--sizes", ",".join(str(n) for n in range(4, 1004))], "sizes must hold at most 100 values"),
+    (["bench", "--taus", ",".join(str(i / 2000) for i in range(1, 1001))], "taus must hold at most 100 values"),
+    (["bench", "--jobs", str(_ABSURD)], "jobs must be at most"),
+    (["bench", "--workers", str(_ABSURD)], "jobs must be at most"),  # bench's --workers is its --jobs
+    (["bench", "--dask-local", str(_ABSURD)], "dask_local must be at most"),
+    (["simulate", "uniform-convergence", "--quick", "--workers", str(_ABSURD)], "--workers must be at most"),
+    (["simulate", "uniform-convergence", "--quick", "--dask-local", str(_ABSURD)], "--dask-local must be at most"),
+    (["verify", "--quick", "--workers", str(_ABSURD)], "--workers must be at most"),
+]
+
+
+@pytest.mark.parametrize("argv, message", _COUNT_ARGUMENTS, ids=lambda v: " ".join(v)[:60] if isinstance(v, list)
+                         else None)
+def test_an_absurd_count_is_refused_before_memory_grows(argv, message, tmp_path):
+    """Every count argument at 10^9 (or a list of 1,000 values), in a real process under a 1 GiB address-space limit
+    and a 60 s timeout: one line naming the argument and its bound, exit 2, no output folder (issue 44's battery: an
+    absurd trial count grew to 2.8 GiB in 45 s and died of MemoryError; 100,000 workers took 2.5 GiB).  Oracle: the
+    process's exit status and stderr; the limit makes growth a failure (MemoryError, or death by the kernel) instead
+    of a slow test."""
+    import resource
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    out = tmp_path / "out"
+    env = {**os.environ, "LFVERIFY_DATASETS": str(Path(__file__).parent / "data" / "mirror")}
+    done = subprocess.run([sys.executable, "-m", "lfverify", *argv, "--out", str(out)], capture_output=True,
+                          text=True, timeout=60, preexec_fn=limit, env=env)
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert message in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    assert not out.exists()
+
+
+def test_the_count_bounds_accept_their_largest_values():
+    """Companion: the bound itself is accepted (the refusal is of what lies beyond it), and a worker count is refused
+    only beyond WORKERS_PER_CPU per usable CPU."""
+    from lfverify.parallel import WORKERS_PER_CPU, max_local_workers, usable_cpus
+    from lfverify.parallel._executors import ProcessExecutor
+
+    assert max_local_workers() == WORKERS_PER_CPU * usable_cpus()
+    assert ProcessExecutor(max_workers=max_local_workers()).max_workers == max_local_workers()
+    with pytest.raises(ValueError, match=f"max_workers must be at most {max_local_workers()} "):
+        ProcessExecutor(max_workers=max_local_workers() + 1)

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from lfverify.parallel import make_executor
+from lfverify.parallel import WORKERS_PER_CPU, make_executor, max_local_workers
 
 __all__ = ["add_executor_arguments", "executor_from_args"]
 
@@ -27,6 +27,10 @@ def add_executor_arguments(parser):
 def executor_from_args(args):
     """The executor selected by :func:`add_executor_arguments`' options."""
 
+    for option, value in (("--workers", args.workers), ("--dask-local", args.dask_local)):
+        if value is not None and value > max_local_workers():
+            raise ValueError(f"{option} must be at most {max_local_workers()} ({WORKERS_PER_CPU} per usable CPU: "
+                             f"more processes only add memory); got {value:,}")
     if args.serial:
         return make_executor("serial")
     if args.dask or args.dask_local is not None:

@@ -43,7 +43,7 @@ from lfverify.learn._datasets import (
     load_dataset,
     missing_dataset_files,
 )
-from lfverify.parallel._executors import make_executor
+from lfverify.parallel._executors import WORKERS_PER_CPU, make_executor, max_local_workers
 
 __all__ = ["BenchOptions", "QUICK", "EXPERIMENTS", "DEFAULT_EXPERIMENTS", "run_benchmark", "validate_options",
            "DATASET_NOTES"]
@@ -100,9 +100,21 @@ QUICK = dict(datasets=("breast-cancer", "diabetes", "sonar"), trials=5, sizes=(2
              size_trials=3, taus=(0.1, 0.3, 0.5, 0.7, 0.9), tau_trials=3, convergence_trials=3)
 
 
+#: The largest value of each count option.  The run holds every cell (and, as they finish, their records) in
+#: memory, so memory grows with the counts; these bounds keep it bounded whatever is asked (a count beyond them is
+#: refused before any work), far above the paper's protocol (50 trials, 100 and 300 iterations, 10 sizes, 9 taus).
+#: At 1,000 trials the cells of every experiment on 17 data sets take 75 MiB.
+COUNT_LIMITS = {"trials": 1000, "compare_trials": 1000, "size_trials": 1000, "tau_trials": 1000,
+                "convergence_trials": 1000, "max_iter": 100_000, "convergence_iter": 100_000, "sizes": 100,
+                "taus": 100}
+
+
 def _int_at_least(value, name, low):
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
         raise ValueError(f"{name} must be an int >= {low}; got {value!r}")
+    if name in COUNT_LIMITS and value > COUNT_LIMITS[name]:
+        raise ValueError(f"{name} must be at most {COUNT_LIMITS[name]:,} (the run holds every trial's cell and record "
+                         f"in memory); got {value:,}")
     return value
 
 
@@ -124,10 +136,19 @@ def validate_options(options: BenchOptions) -> BenchOptions:
     for name in ("size_trials", "tau_trials", "convergence_trials", "compare_trials"):
         if getattr(options, name) is not None:
             _int_at_least(getattr(options, name), name, 1)
+    for name in ("jobs", "dask_local"):
+        value = getattr(options, name)
+        if isinstance(value, int) and value > max_local_workers():
+            raise ValueError(f"{name} must be at most {max_local_workers()} ({WORKERS_PER_CPU} per usable CPU: more "
+                             f"processes only add memory); got {value:,}")
+    for name in ("sizes", "taus"):
+        if len(getattr(options, name)) > COUNT_LIMITS[name]:
+            raise ValueError(f"{name} must hold at most {COUNT_LIMITS[name]} values; got {len(getattr(options, name))}")
     for tau in options.taus:
         check_real(tau, "taus", low=0.0, high=1.0, low_inclusive=False)
     for size in options.sizes:
-        _int_at_least(size, "sizes", 4)
+        if isinstance(size, bool) or not isinstance(size, int) or size < 4:
+            raise ValueError(f"sizes must be an int >= 4; got {size!r}")
     check_real(options.alpha, "alpha", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
     check_real(options.convergence_learning_rate, "convergence_learning_rate", low=0.0, low_inclusive=False)
     if options.test not in ("welch", "paired"):

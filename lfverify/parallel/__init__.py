@@ -11,10 +11,14 @@ from lfverify.parallel._executors import (
     DaskExecutor,
     ProcessExecutor,
     SerialExecutor,
+    WORKERS_PER_CPU,
     make_executor,
+    max_local_workers,
     start_resource_tracker,
+    usable_cpus,
 )
 from lfverify.parallel._faults import EnvironmentFault, describe_exit
 
 __all__ = ["make_executor", "SerialExecutor", "ProcessExecutor", "DaskExecutor", "EXECUTORS", "DASK_CONNECT_TIMEOUT",
-           "EnvironmentFault", "describe_exit", "start_resource_tracker"]
+           "EnvironmentFault", "describe_exit", "start_resource_tracker", "WORKERS_PER_CPU", "max_local_workers",
+           "usable_cpus"]

@@ -144,11 +144,32 @@ def _process_worker_initializer(parent_pid: int) -> None:
     _single_threaded_blas()
 
 
+#: Local worker processes allowed per usable CPU: more only add memory (each worker holds an interpreter, NumPy
+#: and its task's data), so a count beyond this is refused rather than started (memory bounded whatever the count).
+WORKERS_PER_CPU = 4
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity mask where the platform has one)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not on Linux: every CPU
+        return os.cpu_count() or 1
+
+
+def max_local_workers() -> int:
+    """The most local worker processes an executor starts: :data:`WORKERS_PER_CPU` per usable CPU."""
+    return WORKERS_PER_CPU * usable_cpus()
+
+
 def _check_workers(value, name):
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise ValueError(f"{name} must be a positive int; got {value!r}")
+    if value > max_local_workers():
+        raise ValueError(f"{name} must be at most {max_local_workers()} ({WORKERS_PER_CPU} per usable CPU, "
+                         f"{usable_cpus()} here: more processes only add memory); got {value!r}")
     return value
 
 
