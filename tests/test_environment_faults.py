@@ -30,6 +30,7 @@ from command_signals import signal_during_a_command
 import lfverify.app._cli as cli
 from lfverify.app._failures import (
     Interrupted,
+    STREAM_LOST as LOST,
     StreamFailure,
     classify,
     quiet_cluster_logs,
@@ -560,9 +561,8 @@ def test_stream_faults_of_a_real_process_are_one_line_on_the_other_stream(tmp_pa
                           "/dev/null instead\n",
         "s2": "2\n", "o2": "lfverify: error: standard error is closed; nothing was run: redirect it to a file or "
                           "/dev/null instead\n",
-        "s3": "2\n", "e3": f"lfverify metrics: stopped: cannot write to standard output (No space left on device); "
-                          f"{KEPT}\n",
-        "s4": "2\n", "e4": f"lfverify metrics: stopped: cannot write to standard output (Broken pipe); {KEPT}\n"}
+        "s3": "2\n", "e3": f"lfverify metrics: {LOST.format(failure='cannot write to standard output (No space left on device)')}\n",
+        "s4": "2\n", "e4": f"lfverify metrics: {LOST.format(failure='cannot write to standard output (Broken pipe)')}\n"}
     assert not (tmp_path / "o").exists()  # refused before any work
 
 
@@ -587,19 +587,27 @@ def _with_stream(name, stream, argv):
         setattr(sys, name, saved)
 
 
-def test_a_full_stream_in_the_middle_of_a_run_stops_it_with_the_line_on_the_other(tmp_path, capsys, tiny_smoke):
+def test_a_full_stream_in_the_middle_of_a_run_ends_it_complete_with_the_line_on_the_other(tmp_path, capsys,
+                                                                                           tiny_smoke):
     """``> /dev/full`` and ``2> /dev/full`` of a real (tiny) simulation, run in this process: stdout block-buffered
-    as a shell redirection makes it, stderr line-buffered as Python's.  The process-level endings (the final flush,
-    "Exception ignored") are the subprocess test's above."""
+    as a shell redirection makes it, stderr line-buffered as Python's.  The run goes on to its end: its files are
+    those of a run with working streams (oracle: the same run into another folder, summary.json and records.csv
+    byte for byte), and the line on the other stream says what was lost (exit 2).  The process-level endings (the
+    final flush, "Exception ignored") are the subprocess test's above."""
+    assert _with_stream("stdout", sys.stdout, [*SMOKE, "--out", str(tmp_path / "ref"), "--quiet"]) == 0
+    capsys.readouterr()
     with open("/dev/full", "w") as full:  # the guard points a failed stream at /dev/null: closing it is quiet
         assert _with_stream("stdout", full, [*SMOKE, "--out", str(tmp_path / "o")]) == 2
     assert capsys.readouterr().err.splitlines()[-1] == (
-        f"lfverify simulate: stopped: cannot write to standard output (No space left on device); {KEPT}")
-    assert (tmp_path / "o" / "summary.json").exists()  # the results are there
+        f"lfverify simulate: {LOST.format(failure='cannot write to standard output (No space left on device)')}")
+    for name in ("summary.json", "records.csv"):
+        assert (tmp_path / "o" / name).read_bytes() == (tmp_path / "ref" / name).read_bytes()
     with open("/dev/full", "w", buffering=1) as full:
         assert _with_stream("stderr", full, [*SMOKE, "--out", str(tmp_path / "e")]) == 2
     assert capsys.readouterr().out.splitlines()[-1] == (
-        f"lfverify simulate: stopped: cannot write to standard error (No space left on device); {KEPT}")
+        f"lfverify simulate: {LOST.format(failure='cannot write to standard error (No space left on device)')}")
+    for name in ("summary.json", "records.csv"):
+        assert (tmp_path / "e" / name).read_bytes() == (tmp_path / "ref" / name).read_bytes()
     with open("/dev/full", "w", buffering=1) as full:  # nothing to say on stderr: nothing lost
         assert _with_stream("stderr", full, [*SMOKE, "--out", str(tmp_path / "e"), "--quiet"]) == 0
     assert "summary.json" in capsys.readouterr().out

@@ -24,7 +24,7 @@ from lfverify._version import __version__
 from lfverify.app._failures import (
     EXPECTED_ERRORS,
     Interrupted,
-    StreamFailure,
+    STREAM_LOST,
     _raise_interrupted,
     classify,
     closed_stream,
@@ -127,13 +127,12 @@ def main(argv=None) -> int:
             stop, status = exc, exc.code
         failed = next((s.failure for s in (out, err) if s.failure is not None), None)
         if failed is None:
-            with contextlib.suppress(StreamFailure):
-                out.flush()  # stdout is block-buffered into a file: a full disk shows here
-                err.flush()
+            out.flush()  # stdout is block-buffered into a file: a full disk shows here
+            err.flush()
             failed = next((s.failure for s in (out, err) if s.failure is not None), None)
         if failed is not None and status in (0, 1, None):  # a lost line is never a success
             command = _chosen_command(argv)
-            say(f"lfverify{' ' + command if command else ''}: {classify(failed)[1]}")
+            say(f"lfverify{' ' + command if command else ''}: {STREAM_LOST.format(failure=failed)}")
             return 2
     if stop is not None:
         raise stop
@@ -161,16 +160,9 @@ def _run(argv, say) -> int:
     if _chosen_command(argv) in WORKER_COMMANDS:
         start_resource_tracker()  # before scikit-learn's import starts it without SIGHUP ignored
     parser = build_parser(argv)
-    try:
-        args = parser.parse_args(argv)
-    except StreamFailure as exc:  # --help or a usage message into a full or broken stream
-        say(f"lfverify: {classify(exc)[1]}")
-        return 2
+    args = parser.parse_args(argv)  # --help or a usage message into a failed stream: main's ending says so
     if args.command is None:
-        try:
-            parser.print_help()
-        except StreamFailure as exc:
-            say(f"lfverify: {classify(exc)[1]}")
+        parser.print_help()
         return 2
     debug = getattr(args, "debug", False)
     start_clock()  # the progress lines of the command count from here

@@ -15,11 +15,13 @@
 process (kept off the terminal otherwise).
 
 Standard streams: :func:`guarded_streams` wraps ``sys.stdout`` and ``sys.stderr`` so that a write that fails (a
-full disk, ``> /dev/full``, a reader that went away) raises :class:`StreamFailure` at once - the command stops
-rather than going on unseen - and every later write to that stream is dropped (no "Exception ignored" at exit:
-its descriptor is pointed at ``/dev/null`` so Python's final flush succeeds).  A stream closed before the start
-(``>&-``, ``2>&-``) is refused before any work.  The one line goes to whichever stream still works; if none does,
-the exit status alone tells.
+full disk, ``> /dev/full``, a reader that went away: ``| head``) is recorded as a :class:`StreamFailure` and every
+later write to that stream is dropped (no "Exception ignored" at exit: its descriptor is pointed at ``/dev/null``
+so Python's final flush succeeds).  The command goes on to its end, so the files it was asked to write are
+complete whatever happens to its streams (issue 44); it then ends with exit 2 and one line saying that its
+printed output was cut and its files are complete (:data:`STREAM_LOST`), since a lost line is never a success.  A
+stream closed before the start (``>&-``, ``2>&-``) is refused before any work.  The one line goes to whichever
+stream still works; if none does, the exit status alone tells.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ import threading
 from lfverify.parallel._faults import EnvironmentFault
 from lfverify.parallel._worker_stderr import quiet_worker_tracebacks
 
-__all__ = ["Interrupted", "StreamFailure", "ENVIRONMENT_FAULTS", "EXPECTED_ERRORS", "SIGNAL_STATUS",
+__all__ = ["Interrupted", "StreamFailure", "STREAM_LOST", "ENVIRONMENT_FAULTS", "EXPECTED_ERRORS", "SIGNAL_STATUS",
            "classify", "guarded_streams", "signals_as_exceptions", "quiet_cluster_logs"]
 
 #: Exceptions that are expected failures of a command (exit status 2).
@@ -91,8 +93,13 @@ def classify(exc: BaseException) -> tuple[int, str]:
 
 
 # ---------------------------------------------------------------------------------------------- streams
+#: The line of a command that finished after one of its standard streams failed (its files are complete).
+STREAM_LOST = ("finished, but {failure}: what it printed from then on was lost; every file it was asked to write is "
+               "complete")
+
+
 class _Guarded:
-    """A text stream whose failed write raises :class:`StreamFailure` once, then drops what follows."""
+    """A text stream whose failed write is recorded (``failure``), after which every write is dropped."""
 
     def __init__(self, stream, name: str):
         self._stream, self._name = stream, name
@@ -104,7 +111,6 @@ class _Guarded:
             null = os.open(os.devnull, os.O_WRONLY)
             os.dup2(null, self._stream.fileno())
             os.close(null)
-        raise self.failure from exc
 
     def write(self, text):
         if self.failure is not None:
@@ -113,6 +119,7 @@ class _Guarded:
             return self._stream.write(text)
         except OSError as exc:
             self._fail(exc)
+            return len(text)
 
     def flush(self):
         if self.failure is not None:
