@@ -652,7 +652,7 @@ def fake_verification(monkeypatch):
     import lfverify.app._verify_command as report
 
     calls = []
-    outcome = SimpleNamespace(regressed=False)
+    outcome = SimpleNamespace(regressed=False, not_run=[])
     monkeypatch.setattr(report, "run_verification", lambda mode, **k: calls.append(("run", mode, k)) or outcome)
     monkeypatch.setattr(report, "print_summary", lambda r, out: calls.append(("summary", r, out)))
     monkeypatch.setattr(report, "report_json", lambda r: {"claims": [1, 2]})

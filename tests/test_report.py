@@ -234,8 +234,8 @@ def test_report_json_entry_keys_and_regressed_flag():
     evidence's flag.  Kills: report.x_report_json__mutmut_13"""
     data = report.report_json(_tiny_report())
     entry = data["claims"][0]
-    assert list(entry) == ["number", "label", "statement", "expected", "verdict", "regressed", "summary", "seconds",
-                           "corrects", "corrected_by", "evidence"]
+    assert list(entry) == ["number", "label", "statement", "expected", "verdict", "regressed", "not_run", "summary",
+                           "seconds", "corrects", "corrected_by", "evidence"]
     assert entry["regressed"] is True and entry["verdict"] == "REGRESSED" and entry["seconds"] == 1.235
     assert report.report_json(_tiny_report(regressed=False))["claims"][0]["regressed"] is False
 
@@ -299,23 +299,68 @@ def test_the_executor_is_checked_before_any_work(monkeypatch, tmp_path):
     assert started == []
 
 
-def test_benchmark_data_set_failure_is_an_error(monkeypatch, tmp_path, capsys):
-    """A data set that does not load stops the benchmark: every benchmark experiment's evidence is an error with the
-    message, and one line on stderr says so.  Oracle: the planted exception.
-    Kills: report.x__run_benchmark__mutmut_45"""
+def test_data_that_cannot_be_had_mark_the_benchmark_not_run_never_regressed(monkeypatch, tmp_path, capsys):
+    """A download that fails, a file missing from an offline copy or a damaged file (lfverify.learn.DATA_FAULTS) is
+    the environment, not a result: the data step's evidence is "not run: <cause>", one line on stderr says so at
+    once, and every benchmark experiment inherits it without running - none regressed.  Oracle: the planted
+    exceptions.  Companion: any other exception while the data sets load (a set that loads wrong) is an error, a
+    regression."""
+    from lfverify.learn import DamagedDataFile, DataFetchError
 
-    def broken(**kwargs):
-        raise FileNotFoundError("planted")
+    for fault in (DataFetchError("could not download heart/heart_scale: planted"), FileNotFoundError("planted"),
+                  DamagedDataFile("planted")):
+        def broken(*a, fault=fault, **k):
+            raise fault
 
-    monkeypatch.setattr(report, "available_datasets", broken)
-    monkeypatch.setattr(report, "ensure_datasets", lambda *a, **k: None)  # the data location is not read
-    results, markdown, figures = report._run_benchmark("quick", tmp_path, None, False, lambda text: None)
-    assert (markdown, figures) == ("", [])
-    assert list(results) == ["datasets", "table", "convergence", "sample-complexity", "tau"]
-    for name, e in results.items():
-        assert (e.kind, e.target, e.outcome, e.figure) == ("benchmark", name, "error", "FileNotFoundError: planted")
-        assert e.regressed
-    assert capsys.readouterr().err == "lfverify verify: the benchmark claims report error: planted\n"
+        monkeypatch.setattr(report, "ensure_datasets", broken)
+        data = report._benchmark_data("quick", lambda text: None)
+        assert (data.target, data.outcome) == ("datasets", f"not run: {fault}") and data.not_run and not data.regressed
+        assert capsys.readouterr().err == (f"lfverify verify: the benchmark's data cannot be had here ({fault}); its "
+                                           "claims will be reported 'not run' and the rest runs\n")
+        results, markdown, figures = report._run_benchmark("quick", tmp_path, None, False, lambda t: None, data)
+        assert (markdown, figures) == ("", [])
+        assert list(results) == ["datasets", "table", "convergence", "sample-complexity", "tau"]
+        assert all(e.outcome == f"not run: {fault}" and not e.regressed for e in results.values())
+
+    def wrong(**kwargs):
+        raise ValueError("planted: 269 rows, MANIFEST.md says 270")
+
+    monkeypatch.setattr(report, "ensure_datasets", lambda *a, **k: None)
+    monkeypatch.setattr(report, "available_datasets", wrong)
+    data = report._benchmark_data("quick", lambda text: None)
+    assert (data.outcome, data.figure) == ("error", "ValueError: planted: 269 rows, MANIFEST.md says 270")
+    assert data.regressed and not data.not_run
+
+
+def test_verify_without_its_data_reports_not_run_counted_alike_everywhere_and_exits_2(monkeypatch, tmp_path,
+                                                                                        capsys):
+    """``lfverify verify --only 'Table 2'`` when the data cannot be downloaded: the claim is "not run: <cause>" (not
+    REGRESSED) in the terminal, REPORT.md and report.json, the three give the same counts, and the exit status is 2
+    with one line naming the cause (issue 44: no network used to mark 9 claims REGRESSED and exit 1).  Oracle: the
+    planted download failure; the counts typed out (Table 2 and no corrected statement)."""
+    import json
+
+    from lfverify.learn import DataFetchError
+
+    def offline(*a, **k):
+        raise DataFetchError("could not download breast-cancer/breast-cancer_scale: planted (no network)")
+
+    monkeypatch.setattr(report, "ensure_datasets", offline)
+    assert cli.main(["verify", "--only", "Table 2", "--serial", "--no-figures", "--quiet",
+                     "--out", str(tmp_path)]) == 2
+    out, err = capsys.readouterr()
+    cause = "could not download breast-cancer/breast-cancer_scale: planted (no network)"
+    assert err.splitlines()[-1] == f"lfverify verify: 1 claims not run: {cause}"
+    sentence = f"1 claims (0 of them corrected statements): 0 as recorded, 0 regressed, 1 not run (not run: {cause})"
+    assert sentence in out and "REGRESSION" not in out and "NOT RUN" in out
+    text = (tmp_path / "REPORT.md").read_text()
+    assert sentence in text and "## Not run (the environment, not a result)" in text and "## Regressions" not in text
+    data = json.loads((tmp_path / "report.json").read_text())
+    assert data["counts"] == {"claims": 1, "corrected": 0, "as_recorded": 0, "regressed": 0, "not_run": 1}
+    assert data["regressed"] is False and data["claims"][0]["not_run"] == f"not run: {cause}"
+
+
+_DATA_OK = report.EvidenceResult("benchmark", "datasets", "as recorded", "planted: the data step passed")
 
 
 def test_benchmark_options_name_the_verify_command_and_a_failure_marks_every_experiment(monkeypatch, tmp_path):
@@ -335,7 +380,8 @@ def test_benchmark_options_name_the_verify_command_and_a_failure_marks_every_exp
     monkeypatch.setattr(report, "ensure_datasets", lambda *a, **k: None)
     monkeypatch.setattr(report, "run_benchmark", failing_benchmark)
     for mode in ("quick", "full"):
-        results, markdown, figures = report._run_benchmark(mode, tmp_path, SerialExecutor(), False, lambda t: None)
+        results, markdown, figures = report._run_benchmark(mode, tmp_path, SerialExecutor(), False, lambda t: None,
+                                                           _DATA_OK)
         assert (markdown, figures) == ("", [])
         assert list(results) == ["datasets", "table", "convergence", "sample-complexity", "tau"]
         for name in ("table", "convergence", "sample-complexity", "tau"):
@@ -426,7 +472,8 @@ def test_a_finished_benchmark_is_judged_experiment_by_experiment_against_the_rec
     monkeypatch.setattr(report, "available_datasets", lambda **k: [])
     monkeypatch.setattr(report, "ensure_datasets", lambda *a, **k: None)
     monkeypatch.setattr(report, "run_benchmark", finished_benchmark)
-    results, markdown, figures = report._run_benchmark("quick", tmp_path, SerialExecutor(), False, lambda t: None)
+    results, markdown, figures = report._run_benchmark("quick", tmp_path, SerialExecutor(), False, lambda t: None,
+                                                       _DATA_OK)
     assert (markdown, figures) == ("# planted\n", [])
     assert list(results) == ["datasets", "table", "convergence", "sample-complexity", "tau"]
     outcomes = {"table": "as recorded", "convergence": "as recorded", "sample-complexity": "as recorded",
@@ -464,4 +511,5 @@ def test_only_runs_the_evidence_of_the_named_claim_and_its_corrected_statement(m
     assert seen["studies"] == ["calibration"] and "benchmark" not in seen and seen["checks"] == []
     assert "thm:f-measure-calibration" in seen["derivations"] and "lem:utility-lower-bound" not in seen["derivations"]
     text = (tmp_path / "REPORT.md").read_text()
-    assert "Generated by `lfverify verify --quick --only 'Thm. 1'`" in text and "1 claims;" in text
+    assert "Generated by `lfverify verify --quick --only 'Thm. 1'`" in text
+    assert "2 claims (1 of them corrected statements): " in text

@@ -12,7 +12,11 @@ Every piece of evidence has a recorded result (a proof claim's ``expected`` stat
 ``expected`` verdict, a study's expected verdicts in :data:`STUDY_EXPECTATIONS`, a benchmark experiment's in
 :data:`BENCHMARK_EXPECTATIONS`).  A claim *regresses* when any of its evidence no longer gives its recorded
 result; ``lfverify verify`` then exits 1.  The claim's verdict is the registry's recorded judgement, reported
-as confirmed only while all its evidence behaves as recorded.
+as confirmed only while all its evidence behaves as recorded.  A fault of the environment is never a regression:
+data that cannot be had (:data:`lfverify.learn.DATA_FAULTS`: a download that failed, a missing or damaged file)
+are checked before the long work and mark the claims whose evidence needs them *not run: <cause>*, counted apart
+(exit 2); a killed worker, a lost cluster or no memory stop the run (exit 2).  Every output counts the claims the
+same way (:meth:`VerificationReport.counts`).
 
 Modes: ``quick`` (default; the studies' and the benchmark's quick sizes, a few minutes on 2 cores) and ``full``
 (the issue's sizes and the 50-trial benchmark; hours, locally or on Dask).
@@ -45,6 +49,7 @@ from lfverify.io._output_folder import (
 )
 from lfverify.io._progress import Progress
 from lfverify.learn._datasets import (
+    DATA_FAULTS,
     available_datasets,
     data_location,
     ensure_datasets,
@@ -115,13 +120,18 @@ class EvidenceResult:
 
     kind: str
     target: str
-    outcome: str  #: "as recorded", "REGRESSED", "measured (no record)", "not run (pytest)" or "error"
+    outcome: str  #: one of OUTCOMES ("not run: <cause>" with the environment's cause)
     figure: str  #: the key figure, one line
     seconds: float = 0.0
 
     @property
     def regressed(self) -> bool:
         return self.outcome in ("REGRESSED", "error")
+
+    @property
+    def not_run(self) -> bool:
+        """The environment kept this evidence from running (never a regression)."""
+        return self.outcome.startswith(NOT_RUN)
 
 
 @dataclass
@@ -134,8 +144,14 @@ class ClaimReport:
         return any(e.regressed for e in self.evidence)
 
     @property
+    def not_run(self) -> str | None:
+        """The first cause that kept some of this claim's evidence from running (None: all of it ran)."""
+        return next((e.outcome for e in self.evidence if e.not_run), None)
+
+    @property
     def verdict(self) -> str:
-        return "REGRESSED" if self.regressed else self.claim.expected
+        """REGRESSED, else "not run: <cause>" (the claim cannot be confirmed), else the recorded verdict."""
+        return "REGRESSED" if self.regressed else self.not_run or self.claim.expected
 
     @property
     def seconds(self) -> float:
@@ -168,6 +184,26 @@ class VerificationReport:
     @property
     def regressed(self) -> bool:
         return any(c.regressed for c in self.claims + self.corrected)
+
+    @property
+    def not_run(self) -> list:
+        """The claims the environment kept from being checked (none regressed)."""
+        return [c for c in self.claims + self.corrected if c.not_run and not c.regressed]
+
+    def counts(self) -> dict:
+        """The one count of claims every output gives: the printed claims and the corrected statements together,
+        split into as recorded, regressed and not run (these three add up to the total)."""
+        everything = self.claims + self.corrected
+        regressed = sum(c.regressed for c in everything)
+        not_run = len(self.not_run)
+        return {"claims": len(everything), "corrected": len(self.corrected), "as_recorded":
+                len(everything) - regressed - not_run, "regressed": regressed, "not_run": not_run}
+
+    def count_sentence(self) -> str:
+        c = self.counts()
+        text = (f"{c['claims']} claims ({c['corrected']} of them corrected statements): {c['as_recorded']} as "
+                f"recorded, {c['regressed']} regressed")
+        return text + (f", {c['not_run']} not run ({self.not_run[0].not_run})" if c["not_run"] else "")
 
     def corrected_by(self, label: str) -> ClaimReport | None:
         """The report of the corrected statement of the printed claim ``label``, if any."""
@@ -246,7 +282,9 @@ def _study_evidence(name, mode, summary, seconds) -> EvidenceResult:
 
 #: The outcome words of one piece of evidence (REPORT.md, ``lfverify verify`` and ``lfverify simulate`` use these and
 #: the registry's VERDICTS for claims; a study's rows are "yes" / "no" with their outcome).
-OUTCOMES = ("as recorded", "REGRESSED", "measured (no record)", "not run (pytest)", "error")
+OUTCOMES = ("as recorded", "REGRESSED", "measured (no record)", "not run (pytest)", "error", "not run: <cause>")
+#: The prefix of the outcome of evidence the environment kept from running (the cause follows).
+NOT_RUN = "not run: "
 
 _ONE_MISS_IN_FOUR = ("each 95 % interval misses the true slope one time in twenty, so one miss among the four "
                      "settings (probability 19 % even at slope exactly -1/2) is expected; the full run (n up to 10^5) "
@@ -403,6 +441,7 @@ def run_verification(mode: str = "quick", *, out, executor="processes", jobs: in
 
     executor = make_executor(executor, workers=jobs)
     _check_before_work(out, mode, executor, benchmark, data_root)
+    data = _benchmark_data(mode, say, data_root=data_root, progress_mode=progress_mode) if benchmark else None
 
     figures = figures and matplotlib_available()
 
@@ -440,8 +479,8 @@ def run_verification(mode: str = "quick", *, out, executor="processes", jobs: in
     bench_results, bench_markdown = {}, ""
     if benchmark:
         bench_results, bench_markdown, bench_figures = _run_benchmark(
-            mode, out / "benchmark", executor, figures, say, experiments=wanted["benchmark"], data_root=data_root,
-            progress_mode=progress_mode)
+            mode, out / "benchmark", executor, figures, say, data, experiments=wanted["benchmark"],
+            data_root=data_root, progress_mode=progress_mode)
         figure_paths += bench_figures
 
     def claim_report(claim):
@@ -489,16 +528,14 @@ def _check_before_work(out: Path, mode: str, executor, benchmark: bool, data_roo
 PROTOCOL_EXPERIMENTS = ("table", "convergence", "sample-complexity", "tau")
 
 
-def _run_benchmark(mode, out, executor, figures, say, *, experiments=("datasets", *PROTOCOL_EXPERIMENTS),
-                   data_root=None, progress_mode=None):
-    """The App. C benchmark (quick or full options; only ``experiments``) and the data-set check; per-experiment
-    evidence.  The data sets the run needs are fetched first when the data location is the cache; when they cannot
-    be had, one line on stderr says how to get them and every benchmark claim reports "error" with the reason."""
-    results = {}
-    protocol = tuple(e for e in PROTOCOL_EXPERIMENTS if e in experiments)
+def _benchmark_data(mode, say, *, data_root=None, progress_mode=None) -> EvidenceResult:
+    """The data sets the benchmark needs, present (fetched at the cache location) and checked (sha256, n, d and the
+    positive count against MANIFEST.md): run before the long work, so that data that cannot be had are known at
+    the start.  The "datasets" evidence: "as recorded", or "not run: <cause>" for a fault of
+    :data:`lfverify.learn.DATA_FAULTS` (a download, a missing or a damaged file); anything else is an error."""
     t0 = time.perf_counter()
+    say("benchmark: data sets")
     try:
-        say("benchmark: data sets")
         if mode == "quick":
             needed = list(VERIFY_QUICK_BENCHMARK["datasets"])
         else:
@@ -507,17 +544,30 @@ def _run_benchmark(mode, out, executor, figures, say, *, experiments=("datasets"
         names = available_datasets(root=data_root)
         for name in names:
             load_dataset(name, root=data_root)  # checks sha256, n, d and the positive count against MANIFEST.md
-        results["datasets"] = EvidenceResult("benchmark", "datasets", "as recorded",
-                                             f"{len(names)} data sets load and match MANIFEST.md",
-                                             time.perf_counter() - t0)
+    except DATA_FAULTS as exc:
+        cause = " ".join(str(exc).split())
+        print(f"lfverify verify: the benchmark's data cannot be had here ({cause}); its claims will be reported "
+              "'not run' and the rest runs", file=sys.stderr, flush=True)
+        return EvidenceResult("benchmark", "datasets", NOT_RUN + cause, "", time.perf_counter() - t0)
     except ENVIRONMENT_FAULTS:
         raise
-    except Exception as exc:  # noqa: BLE001
-        reason = f"{type(exc).__name__}: {exc}"
-        print(f"lfverify verify: the benchmark claims report error: {' '.join(str(exc).split())}", file=sys.stderr,
-              flush=True)
-        for name in ("datasets", *protocol):
-            results[name] = EvidenceResult("benchmark", name, "error", reason, time.perf_counter() - t0)
+    except Exception as exc:  # noqa: BLE001 - a data set that loads wrong is a result: an error
+        return EvidenceResult("benchmark", "datasets", "error", f"{type(exc).__name__}: {exc}",
+                              time.perf_counter() - t0)
+    return EvidenceResult("benchmark", "datasets", "as recorded", f"{len(names)} data sets load and match MANIFEST.md",
+                          time.perf_counter() - t0)
+
+
+def _run_benchmark(mode, out, executor, figures, say, data: EvidenceResult, *,
+                   experiments=("datasets", *PROTOCOL_EXPERIMENTS), data_root=None, progress_mode=None):
+    """The App. C benchmark (quick or full options; only ``experiments``) after its data step ``data``
+    (:func:`_benchmark_data`); per-experiment evidence.  When the data step did not pass, every experiment reports
+    what it reported ("not run: <cause>", or "error" with the reason)."""
+    results = {"datasets": data}
+    protocol = tuple(e for e in PROTOCOL_EXPERIMENTS if e in experiments)
+    if data.outcome != "as recorded":
+        for name in protocol:
+            results[name] = EvidenceResult("benchmark", name, data.outcome, data.figure)
         return results, "", []
     if not protocol:
         return results, "", []
@@ -632,7 +682,6 @@ def _table_cell(text: str) -> str:
 
 def report_markdown(report: VerificationReport) -> str:
     """REPORT.md's text."""
-    n_regressed = sum(c.regressed for c in report.claims + report.corrected)
     lines = [
         "# lfverify verification report",
         "",
@@ -642,7 +691,7 @@ def report_markdown(report: VerificationReport) -> str:
         f"Generated by `lfverify verify --{report.mode}"
         + "".join(f" --only {shlex.quote(name)}" for name in report.only)
         + f"` (lfverify {__version__}, Python {platform.python_version()}, {platform.machine()}) in "
-        f"{report.seconds:.0f} s. {len(report.claims)} claims; {n_regressed} regressed from their recorded verdict.",
+        f"{report.seconds:.0f} s. {report.count_sentence()}.",
         "",
         "Verdicts: *holds*; *holds (errata in the printed proof)* - the statement holds, the printed derivation has "
         "misprints (see Errata); *fails as stated* - a counterexample satisfying the hypotheses is pinned; "
@@ -664,8 +713,7 @@ def report_markdown(report: VerificationReport) -> str:
     lines += [row(c) for c in report.claims]
     if report.corrected:
         lines += ["", "## Corrected statements", "",
-                  f"{len(report.corrected)} corrected statements (counted among the regressions above if any of "
-                  "their evidence changes): each claim that fails as stated, replaced by the strongest true statement "
+                  f"{len(report.corrected)} corrected statements (counted among the claims above): each claim that fails as stated, replaced by the strongest true statement "
                   "lfverify proves "
                   "(`lfverify/proofs/corrected_*.py`; the readable proofs are in the repository's `proofs/` folder, "
                   "written by `lfverify proofs --render proofs/`).", "",
@@ -684,6 +732,10 @@ def report_markdown(report: VerificationReport) -> str:
             for e in c.evidence:
                 if e.regressed:
                     lines.append(f"- {c.claim.number}, {e.kind} `{e.target}`: {e.outcome}: {_table_cell(e.figure)}")
+    if report.not_run:
+        lines += ["", "## Not run (the environment, not a result)", ""]
+        for c in report.not_run:
+            lines.append(f"- {c.claim.number}: {c.not_run}")
     if report.rates:
         lines += ["", "## Fitted convergence rates (Monte Carlo)", "",
                   "| study | setting | slope | 95 % CI | verdict |", "|---|---|---:|---|---|"]
@@ -714,13 +766,14 @@ def report_json(report: VerificationReport) -> dict:
         fix = report.corrected_by(c.claim.label)
         return {"number": c.claim.number, "label": c.claim.label, "statement": c.claim.statement,
                 "expected": c.claim.expected, "verdict": c.verdict, "regressed": c.regressed,
+                "not_run": c.not_run,
                 "summary": c.claim.summary, "seconds": round(c.seconds, 3),
                 "corrects": c.claim.corrects or None, "corrected_by": fix.claim.label if fix else None,
                 "evidence": [{**asdict(e), "seconds": round(e.seconds, 3)} for e in c.evidence]}
 
     return {
         "lfverify": __version__, "mode": report.mode, "seconds": round(report.seconds, 2),
-        "regressed": report.regressed,
+        "regressed": report.regressed, "counts": report.counts(),
         "claims": [entry(c) for c in report.claims],
         "corrected": [entry(c) for c in report.corrected],
         "rates": report.rates, "figures": report.figures,
@@ -741,8 +794,7 @@ def print_summary(report: VerificationReport, out, stream=None) -> None:
     width = max(len(c.claim.number) for c in everything)
     print(f"{'claim':<{width}}  {'verdict':<36} {'seconds':>7}  key figure", file=stream)
     for c in everything:
-        flag = "  <-- REGRESSION" if c.regressed else ""
-        print(f"{c.claim.number:<{width}}  {c.verdict:<36} {c.seconds:7.1f}  {c.key_figure[:90]}{flag}", file=stream)
-    bad = sum(c.regressed for c in everything)
-    print(f"\n{len(everything) - bad} of {len(everything)} claims as recorded ({len(report.corrected)} of them "
-          f"corrected statements); {report.seconds:.0f} s. Report: {Path(out) / 'REPORT.md'}", file=stream)
+        flag = "  <-- REGRESSION" if c.regressed else "  <-- NOT RUN" if c.not_run else ""
+        verdict = "not run (the environment)" if c.not_run and not c.regressed else c.verdict
+        print(f"{c.claim.number:<{width}}  {verdict:<36} {c.seconds:7.1f}  {c.key_figure[:90]}{flag}", file=stream)
+    print(f"\n{report.count_sentence()}; {report.seconds:.0f} s. Report: {Path(out) / 'REPORT.md'}", file=stream)

@@ -66,7 +66,8 @@ def _run_self_checks(args) -> int:
 
 
 def run(args) -> int:
-    """Run ``lfverify verify``; exit status 1 if a claim regressed."""
+    """Run ``lfverify verify``; exit status 1 if a claim regressed, 2 if the environment kept claims from being
+    checked (data that cannot be had) and none regressed."""
     if args.self_checks:
         return _run_self_checks(args)
     only = None
@@ -89,4 +90,10 @@ def run(args) -> int:
         print()
     else:
         print_summary(report, args.out)
-    return 1 if report.regressed else 0
+    if report.regressed:
+        return 1
+    if report.not_run:  # the environment kept claims from being checked: never a success, never a regression
+        cause = report.not_run[0].not_run.removeprefix("not run: ")
+        print(f"lfverify verify: {len(report.not_run)} claims not run: {cause}", file=sys.stderr, flush=True)
+        return 2
+    return 0

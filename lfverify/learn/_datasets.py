@@ -51,6 +51,7 @@ from lfverify.io._files import broken_link_kind, decode_text, is_regular, open_r
 from lfverify.io._progress import Progress
 from lfverify.learn._fetch import (
     HOW_TO_GET_DATA,
+    DataFetchError,
     SOURCE_FILES,
     SourceFile,
     data_cache,
@@ -58,6 +59,8 @@ from lfverify.learn._fetch import (
 )
 
 __all__ = [
+    "DamagedDataFile",
+    "DATA_FAULTS",
     "Dataset",
     "DataFile",
     "DatasetSpec",
@@ -82,6 +85,15 @@ __all__ = [
 DATASETS_ENV_VARIABLE = "LFVERIFY_DATASETS"
 #: Formats understood by :func:`load_file`.
 FILE_FORMATS = ("svmlight", "csv", "arff")
+
+
+class DamagedDataFile(ValueError):
+    """A data file whose sha256 is not the pinned one (corrupted, truncated or modified): one line naming it."""
+
+
+#: The failures that mean the data cannot be had here - a download that failed, a file missing from an offline copy,
+#: a damaged file - as opposed to a result: a run that meets one reports its claims "not run", never "regressed".
+DATA_FAULTS = (DataFetchError, FileNotFoundError, DamagedDataFile)
 
 
 class Dataset(NamedTuple):
@@ -378,7 +390,7 @@ def fetch_datasets(names=None, *, root=None, timeout=None, progress=None) -> lis
     if missing:
         raise FileNotFoundError(f"the offline copy {base} lacks {', '.join(missing)}")
     if damaged:
-        raise ValueError(f"in the offline copy {base}, the sha256 of {', '.join(damaged)} is not the pinned one "
+        raise DamagedDataFile(f"in the offline copy {base}, the sha256 of {', '.join(damaged)} is not the pinned one "
                          "(PROVENANCE.tsv): the files are corrupted or were modified")
     return [base / e.relative for e in entries]
 
@@ -415,7 +427,7 @@ def _verify_checksum(base: Path, data_file: DataFile) -> None:
                          f"{data_file.sha256}; the staged data changed, update DATASET_SPECS after checking it")
     actual = _sha256(path)
     if actual != data_file.sha256:
-        raise ValueError(f"{path}: sha256 mismatch (the file is corrupted or was modified): expected "
+        raise DamagedDataFile(f"{path}: sha256 mismatch (the file is corrupted or was modified): expected "
                          f"{data_file.sha256} (PROVENANCE.tsv), got {actual}; `lfverify data fetch` downloads a "
                          "damaged file of the cache again")
 
