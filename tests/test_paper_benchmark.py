@@ -802,7 +802,8 @@ def test_resume_skips_finished_trials_and_refuses_other_settings(tmp_path, monke
     assert json.loads(path.read_text())["fingerprint"] == fingerprint(cells[0].settings_dict)
     calls = []
     original = runner._run_cell
-    monkeypatch.setattr(runner, "_run_cell", lambda cell, root: calls.append(cell.trial) or original(cell, root))
+    monkeypatch.setattr(runner, "_run_cell", lambda cell, root, show: calls.append(cell.trial) or original(cell, root,
+                                                                                                          show))
     records = run_cells(cells, tmp_path, jobs=1, data_root=SMALL_DATA_ROOT, progress=False)
     assert calls == [1] and set(records) == set(cells)  # only the missing trial ran
     assert not list(tmp_path.rglob("*.tmp"))
@@ -816,10 +817,10 @@ def test_an_interruption_keeps_the_finished_records(tmp_path, monkeypatch):
     cells = _cells(trials=2)
     original = runner._run_cell
 
-    def failing(cell, root):
+    def failing(cell, root, show):
         if cell.trial == 1:
             raise KeyboardInterrupt
-        return original(cell, root)
+        return original(cell, root, show)
 
     monkeypatch.setattr(runner, "_run_cell", failing)
     with pytest.raises(KeyboardInterrupt):
@@ -877,3 +878,37 @@ def test_bench_command_rejects_bad_input(tmp_path, capsys, argv, message):
     assert main(["bench", "--out", str(tmp_path), *extra, *argv]) == 2
     assert re.search(message, capsys.readouterr().err)
     assert not (tmp_path / "paper_benchmark.md").exists()
+
+
+def test_fit_quality_warnings_are_counted_once_per_run_and_shown_with_debug(monkeypatch, tmp_path, recwarn):
+    """A trial whose fits warn FitQualityWarning (the paper's configuration at low priors: issue 44 counted 98 in one
+    verify run, two lines each) does not print them: each trial's timing file counts them, and the run says one line
+    (fit_warning_summary); with show_fit_warnings (bench --debug) they are shown.  Other warnings still show.
+    Oracle: a planted protocol step that warns twice and once more with another category."""
+    import warnings
+
+    import lfverify.experiments._runner as runner
+    from lfverify.experiments._runner import fit_warning_summary, load_timings
+    from lfverify.learn import FitQualityWarning
+
+    def planted(dataset, trial, config, seed):
+        warnings.warn("planted fit 1", FitQualityWarning)
+        warnings.warn("planted fit 2", FitQualityWarning)
+        warnings.warn("planted other", RuntimeWarning)
+        return {"timing": {}}
+
+    monkeypatch.setattr(runner.protocol, "run_trial", planted)
+    monkeypatch.setattr(runner, "_write_record", lambda path, record: None)  # the planted record is not a record
+    cells = _cells(trials=2)
+    run_cells(cells, tmp_path / "quiet", jobs=1, data_root=SMALL_DATA_ROOT, progress=False)
+    shown = [str(w.message) for w in recwarn]
+    assert "planted other" in shown and not any(m.startswith("planted fit") for m in shown)
+    timings = load_timings(tmp_path / "quiet", cells)
+    assert [t["fit_quality_warnings"] for t in timings.values()] == [2, 2]
+    assert fit_warning_summary(timings.values()).startswith("4 fits ended at most 5 % above predicting every sample "
+                                                            "positive (FitQualityWarning)")
+    assert fit_warning_summary([{"fit_quality_warnings": 0}, None]) is None  # companion: nothing to say
+    recwarn.clear()
+    run_cells(cells, tmp_path / "debug", jobs=1, data_root=SMALL_DATA_ROOT, progress=False, show_fit_warnings=True)
+    assert sorted(str(w.message) for w in recwarn if w.category is FitQualityWarning) == [
+        "planted fit 1", "planted fit 1", "planted fit 2", "planted fit 2"]

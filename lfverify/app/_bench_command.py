@@ -92,7 +92,8 @@ def options_from_args(args) -> BenchOptions:
         values["executor"] = "serial"
     values.setdefault("jobs", os.cpu_count() or 1)
     return BenchOptions(out=Path(args.out), figures=not args.no_figures, command=_command_line(args),
-                        progress="off" if getattr(args, "quiet", False) else "auto", **values)
+                        progress="off" if getattr(args, "quiet", False) else "auto",
+                        show_fit_warnings=bool(getattr(args, "debug", False)), **values)
 
 
 def _command_line(args) -> str:

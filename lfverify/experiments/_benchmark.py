@@ -22,6 +22,7 @@ run with the same settings (resume after an interruption; see :mod:`lfverify.exp
 from __future__ import annotations
 
 import json
+import sys
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -31,7 +32,7 @@ import lfverify.experiments._protocol as protocol
 from lfverify.core._validation import check_real
 from lfverify.experiments._comparison import compare_section
 from lfverify.experiments._figures import plot_convergence, plot_curves
-from lfverify.experiments._runner import Cell, fingerprint, load_timings, run_cells
+from lfverify.experiments._runner import Cell, fingerprint, fit_warning_summary, load_timings, run_cells
 from lfverify.io._atomic import write_text_atomically
 from lfverify.io._output_folder import claim_output_folder
 from lfverify.learn._datasets import (
@@ -93,6 +94,7 @@ class BenchOptions:
     figures: bool = True
     progress: bool | str | None = field(default=None, compare=False)  # how trials are shown, not what they compute
     command: str = field(default="", compare=False)
+    show_fit_warnings: bool = field(default=False, compare=False)  # --debug: every FitQualityWarning, not a count
 
 
 #: ``--quick``: small data sets, few trials, coarse grids (a few minutes on 2 cores).
@@ -226,7 +228,8 @@ def build_cells(options: BenchOptions) -> dict:
 
 #: BenchOptions fields that say where the trials run, not what they compute: left out of summary.json, so that
 #: every executor writes the same summary.
-EXECUTION_OPTIONS = ("out", "progress", "jobs", "executor", "dask_address", "dask_local", "dask_timeout")
+EXECUTION_OPTIONS = ("out", "progress", "jobs", "executor", "dask_address", "dask_local", "dask_timeout",
+                     "show_fit_warnings")
 
 
 def make_bench_executor(options: BenchOptions):
@@ -262,13 +265,17 @@ def run_benchmark(options: BenchOptions, *, executor=None) -> Path:
     for experiment, cells in all_cells.items():
         if cells:
             found = run_cells(cells, out, executor=executor, data_root=options.data_root,
-                              progress=options.progress, description=experiment)
+                              progress=options.progress, description=experiment,
+                              show_fit_warnings=options.show_fit_warnings)
             ordered = sorted(found, key=lambda c: (c.dataset, c.parameter, c.trial))
             records[experiment] = [found[c] for c in ordered]
             times = load_timings(out, cells)
             timings[experiment] = [times.get(c) for c in ordered]
             compute += sum(t.get("elapsed_seconds", 0.0) for t in times.values())
     elapsed = time.time() - started
+    said = fit_warning_summary([t for ts in timings.values() for t in ts])
+    if said and options.progress not in ("off", False):
+        print(f"benchmark: {said}", file=sys.stderr, flush=True)
     lines = ["# The paper's benchmark, reproduced (`lfverify bench`)", "",
              f"Command: `{options.command or 'lfverify bench'}`", "",
              f"Data sets: {', '.join(options.datasets)}. Metrics: {', '.join(options.metrics)}. "

@@ -40,7 +40,8 @@ from lfverify.io._sealed_records import DamagedRecord, read_sealed, report_damag
 from lfverify.learn._datasets import load_dataset
 from lfverify.parallel._executors import make_executor
 
-__all__ = ["Cell", "record_path", "timing_path", "load_records", "load_timings", "run_cells", "fingerprint"]
+__all__ = ["Cell", "record_path", "timing_path", "load_records", "load_timings", "run_cells", "fingerprint",
+           "fit_warning_summary"]
 
 #: Record format version (bump when a record's meaning changes).  2: timings moved to their own files.  3: the
 #: content hash (a sound version-2 record is sealed in place when read, so earlier runs keep resuming).
@@ -173,21 +174,28 @@ def _dataset(name: str, root: str | None):
     return load_dataset(name, root=root)
 
 
-def _run_cell(cell: Cell, data_root: str | None) -> tuple[dict, dict]:
-    """Run one cell in the current process (a worker or the main process): (record, timing)."""
+def _run_cell(cell: Cell, data_root: str | None, show_fit_warnings: bool = False) -> tuple[dict, dict]:
+    """Run one cell in the current process (a worker or the main process): (record, timing).
+
+    A :class:`~lfverify.learn.FitQualityWarning` (a fit near the all-positive classifier: what the paper's
+    configuration gives at low priors) is counted in the timing file (``fit_quality_warnings``, summed and said once
+    per run by :func:`fit_warning_summary`), and shown only with ``show_fit_warnings`` (``--debug``)."""
     import warnings
 
     from sklearn.exceptions import ConvergenceWarning
     from threadpoolctl import threadpool_limits
 
+    from lfverify.learn._estimator import FitQualityWarning
 
     settings = cell.settings_dict
     started = time.perf_counter()
     dataset = _dataset(cell.dataset, data_root)
-    with warnings.catch_warnings(), threadpool_limits(1):
+    with warnings.catch_warnings(record=True) as caught, threadpool_limits(1):
+        warnings.simplefilter("default")  # as outside: each other warning is shown again below, once per place
         # liblinear / lbfgs iteration caps and Alg. 1's phase-1 warning are recorded per trial (the record
         # keeps Alg. 1's message); they must not flood the terminal of a 50-trial run.
         warnings.simplefilter("ignore", ConvergenceWarning)
+        warnings.simplefilter("always", FitQualityWarning)
         if cell.kind == "convergence":
             record = protocol.run_convergence(dataset, cell.trial, metrics=settings["metrics"],
                                               max_iter=settings["max_iter"],
@@ -198,10 +206,25 @@ def _run_cell(cell: Cell, data_root: str | None) -> tuple[dict, dict]:
                                              learning_rates=tuple(settings["learning_rates"]),
                                              tau=settings.get("tau"), train_size=settings.get("train_size"))
             record = protocol.run_trial(dataset, cell.trial, config, seed=settings["seed"])
-    timing = {"elapsed_seconds": round(time.perf_counter() - started, 3), "methods": record.pop("timing")}
+    fit_warnings = [w for w in caught if issubclass(w.category, FitQualityWarning)]
+    for w in caught:
+        if show_fit_warnings or w not in fit_warnings:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    timing = {"elapsed_seconds": round(time.perf_counter() - started, 3), "methods": record.pop("timing"),
+              "fit_quality_warnings": len(fit_warnings)}
     record.update(kind=cell.kind, parameter=cell.parameter, version=RECORD_VERSION,
                   fingerprint=fingerprint(settings), settings=settings)
     return seal(record), timing
+
+
+def fit_warning_summary(timings) -> str | None:
+    """One line for the FitQualityWarnings counted in ``timings`` (timing dicts or None), or None if there were
+    none: what a reproduction of the paper's configuration expects, said once instead of once per fit."""
+    count = sum((t or {}).get("fit_quality_warnings", 0) for t in timings)
+    if not count:
+        return None
+    return (f"{count} fits ended at most 5 % above predicting every sample positive (FitQualityWarning): expected "
+            "for the paper's configuration at low priors (FINDINGS.md); --debug shows each")
 
 
 def _as_executor(executor, jobs):
@@ -213,7 +236,7 @@ def _as_executor(executor, jobs):
 
 
 def run_cells(cells, out, *, executor=None, jobs: int = 1, data_root=None, progress: bool | None = None,
-              description: str = "trials") -> dict:
+              description: str = "trials", show_fit_warnings: bool = False) -> dict:
     """Run every cell without a record under ``out``; return all records (cell -> record).
 
     Parameters
@@ -231,6 +254,8 @@ def run_cells(cells, out, *, executor=None, jobs: int = 1, data_root=None, progr
         Progress of the trials on stderr (:class:`lfverify.io.Progress`): ``None`` (default) shows a tqdm bar only
         when stderr is a terminal, ``"auto"`` (the command line) a bar on a terminal and a line per tenth of the
         trials otherwise, ``True`` / ``False`` force the bar / silence.
+    show_fit_warnings : bool, keyword-only
+        Show every FitQualityWarning of the trials (default: counted, :func:`fit_warning_summary`).
     """
     executor = _as_executor(executor, jobs)
     out = Path(out)
@@ -242,7 +267,8 @@ def run_cells(cells, out, *, executor=None, jobs: int = 1, data_root=None, progr
     root = None if data_root is None else str(data_root)
     bar = Progress(len(cells), description, "trial", mode=progress, initial=len(cells) - len(todo))
     try:
-        with contextlib.closing(executor.map_unordered(_run_cell, [(cell, root) for cell in todo])) as results:
+        with contextlib.closing(executor.map_unordered(_run_cell, [(cell, root, show_fit_warnings)
+                                                                   for cell in todo])) as results:
             for index, (record, timing) in results:
                 cell = todo[index]
                 write_text_atomically(timing_path(out, cell), json.dumps(timing, indent=1, sort_keys=True) + "\n")
