@@ -78,27 +78,27 @@ def test_benchmark_table_verdict_uses_combined_standard_errors():
     s.e. (0.0111); a planted shift of 0.05 is outside."""
     values = [0.952, 0.955, 0.958]  # mean 0.955, s.e. 0.00173
     summary = {"table": {"f1": {"breast-cancer": {"U-GD": values}}}}
-    holds, figure = report._benchmark_verdict("table", summary)
+    holds, figure = report.benchmark_verdict("table", summary)
     assert holds and figure.endswith("in 1 of 1 cells")
     shifted = {"table": {"f1": {"breast-cancer": {"U-GD": [v - 0.05 for v in values]}}}}
-    assert report._benchmark_verdict("table", shifted)[0] is False
+    assert report.benchmark_verdict("table", shifted)[0] is False
 
 
 def test_benchmark_convergence_and_sample_complexity_verdicts():
     conv = {"convergence": {"f1": {"a": {"U-BFGS": {"median_surrogate_iters": 12}},
                                    "b": {"U-BFGS": {"median_surrogate_iters": 50}},
                                    "c": {"U-BFGS": {"median_surrogate_iters": 30}}}}}
-    assert report._benchmark_verdict("convergence", conv) == (
+    assert report.benchmark_verdict("convergence", conv) == (
         True, "U-BFGS reaches its final surrogate utility within 30 iterations (median over trials) in 2 of 3 "
               "(data set, metric) pairs")
     sizes = {"sample-complexity": {"f1": {"a": {"U-GD": {"20": [0.9, 0.8, 0.85], "40": [0.1, 0.2], "100": [1, 1]},
                                                 "Plug-in": {"20": [0.5, 0.6, 0.55], "40": [0.9, 0.8],
                                                             "100": [0, 0.1]}}}}}
-    assert report._benchmark_verdict("sample-complexity", sizes) == (
+    assert report.benchmark_verdict("sample-complexity", sizes) == (
         True, "U-GD or U-BFGS significantly above Plug-in at some n <= 40 in 1 of 1 (data set, metric) pairs")
     sizes["sample-complexity"]["f1"]["a"]["Plug-in"]["20"] = [0.95, 0.9, 0.92]  # Plug-in ahead at n = 20 too
-    assert report._benchmark_verdict("sample-complexity", sizes)[0] is False
-    assert report._benchmark_verdict("tau", {})[0] is False
+    assert report.benchmark_verdict("sample-complexity", sizes)[0] is False
+    assert report.benchmark_verdict("tau", {})[0] is False
 
 
 def test_smoke_studies_run_through_the_report(tmp_path, monkeypatch):

@@ -7,11 +7,14 @@ and :func:`run`; the experiments themselves are :func:`lfverify.experiments.run_
 from __future__ import annotations
 
 import argparse
+import json
 import os
 from pathlib import Path
 
 import lfverify.experiments._protocol as protocol
+from lfverify.io._files import read_text
 from lfverify.app._executor_options import add_executor_arguments
+from lfverify.app._report import PROTOCOL_EXPERIMENTS, benchmark_verdict
 from lfverify.experiments._benchmark import (
     DEFAULT_EXPERIMENTS,
     EXPERIMENTS,
@@ -114,7 +117,14 @@ def _command_line(args) -> str:
 
 
 def run(args) -> int:
-    """Run ``lfverify bench``."""
-    path = run_benchmark(options_from_args(args))
+    """Run ``lfverify bench``: the report's path, then one line per experiment of App. C's protocol with its
+    criterion, met or not, and the figure that decides it (the criteria ``lfverify verify`` records)."""
+    options = options_from_args(args)
+    path = run_benchmark(options)
+    summary = json.loads(read_text(Path(options.out) / "summary.json"))
+    for name in PROTOCOL_EXPERIMENTS:
+        if name in summary:
+            met, figure = benchmark_verdict(name, summary)
+            print(f"{name}: criterion {'met' if met else 'not met'}: {figure}")
     print(f"wrote {path}")
     return 0

@@ -66,7 +66,7 @@ from lfverify.simulations import run_study
 
 __all__ = ["EvidenceResult", "ClaimReport", "VerificationReport", "run_verification", "selected_claims", "MODES",
            "STUDY_EXPECTATIONS", "BENCHMARK_EXPECTATIONS", "OUTCOMES", "STUDY_ROW_NOTES", "StudyRow", "study_rows",
-           "study_claims", "study_claim_lines"]
+           "study_claims", "study_claim_lines", "benchmark_verdict", "PROTOCOL_EXPERIMENTS"]
 
 MODES = ("quick", "full")
 
@@ -102,7 +102,7 @@ VERIFY_QUICK_BENCHMARK = dict(datasets=("breast-cancer", "diabetes"), trials=3, 
                               taus=(0.1, 0.3, 0.5, 0.7, 0.9), tau_trials=2, convergence_trials=2,
                               convergence_iter=100)
 
-#: mode -> benchmark experiment -> recorded verdict of :func:`_benchmark_verdict` (``datasets``: every staged
+#: mode -> benchmark experiment -> recorded verdict of :func:`benchmark_verdict` (``datasets``: every staged
 #: data set loads and matches MANIFEST.md).  Filled from a run of ``lfverify verify --quick``.
 BENCHMARK_EXPECTATIONS = {
     # table: False since the ERM start became App. C.2's sum-form SVM (C = 1 / lambda, benchmarks/
@@ -587,7 +587,7 @@ def _run_benchmark(mode, out, executor, figures, say, data: EvidenceResult, *,
     seconds = time.perf_counter() - t0
     summary = json.loads(read_text(out / "summary.json"))
     for name in protocol:
-        holds, figure = _benchmark_verdict(name, summary)
+        holds, figure = benchmark_verdict(name, summary)
         expected = BENCHMARK_EXPECTATIONS.get(mode, {}).get(name)
         outcome = ("measured (no record)" if expected is None else "as recorded" if holds == expected else
                    "REGRESSED")
@@ -602,7 +602,7 @@ def _run_benchmark(mode, out, executor, figures, say, data: EvidenceResult, *,
 _PROPOSED = ("U-GD", "U-BFGS")
 
 
-def _benchmark_verdict(name, summary) -> tuple[bool, str]:
+def benchmark_verdict(name, summary) -> tuple[bool, str]:
     """(the paper's claim for this experiment holds in our run, key figure).
 
     * table: every U-GD / U-BFGS cell lies within 3 combined standard errors of the printed value (the bench's

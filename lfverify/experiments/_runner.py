@@ -38,6 +38,7 @@ from lfverify.io._output_folder import settings_fingerprint
 from lfverify.io._progress import Progress
 from lfverify.io._sealed_records import DamagedRecord, read_sealed, report_damaged, seal
 from lfverify.learn._datasets import load_dataset
+from lfverify.learn._estimator import FitQualityWarning
 from lfverify.parallel._executors import make_executor
 
 __all__ = ["Cell", "record_path", "timing_path", "load_records", "load_timings", "run_cells", "fingerprint",
@@ -184,8 +185,6 @@ def _run_cell(cell: Cell, data_root: str | None, show_fit_warnings: bool = False
 
     from sklearn.exceptions import ConvergenceWarning
     from threadpoolctl import threadpool_limits
-
-    from lfverify.learn._estimator import FitQualityWarning
 
     settings = cell.settings_dict
     started = time.perf_counter()
