@@ -353,14 +353,31 @@ def test_bench_options_defaults_and_quick():
     assert quick.command == "lfverify bench --quick --out q"
 
 
-def test_bench_run_prints_where_the_report_went(monkeypatch, capsys):
-    """Oracle: a spy run_benchmark records the BenchOptions it receives; the one printed line typed out."""
+def test_bench_run_prints_its_verdicts_and_where_the_report_went(monkeypatch, capsys, tmp_path):
+    """Oracle: a spy run_benchmark records the BenchOptions it receives and writes a planted summary.json (a
+    convergence experiment whose only pair needs 12 iterations, and an empty table); the printed lines typed out:
+    one per experiment the summary has, in the protocol's order, then the report's path."""
+    import json
+
     import lfverify.app._bench_command as command
 
+    monkeypatch.chdir(tmp_path)
     seen = []
-    monkeypatch.setattr(command, "run_benchmark", lambda options: seen.append(options) or Path("x/paper_benchmark.md"))
+
+    def spy(options):
+        seen.append(options)
+        options.out.mkdir()
+        (options.out / "summary.json").write_text(json.dumps(
+            {"convergence": {"f1": {"heart": {"U-BFGS": {"median_surrogate_iters": 12}}}}, "table": {}}))
+        return Path("x/paper_benchmark.md")
+
+    monkeypatch.setattr(command, "run_benchmark", spy)
     assert cli.main(["bench", "--out", "x", "--trials", "2", "--serial"]) == 0
-    assert capsys.readouterr().out == "wrote x/paper_benchmark.md\n"
+    assert capsys.readouterr().out == (
+        "table: criterion not met: no table results in the benchmark summary\n"
+        "convergence: criterion met: U-BFGS reaches its final surrogate utility within 30 iterations (median over "
+        "trials) in 1 of 1 (data set, metric) pairs\n"
+        "wrote x/paper_benchmark.md\n")
     assert seen == [command.BenchOptions(out=Path("x"), trials=2, executor="serial", jobs=os.cpu_count() or 1)]
 
 
