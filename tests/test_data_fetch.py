@@ -81,7 +81,8 @@ def test_fetch_from_the_mirror_then_load_on_demand(server, tmp_path, capsys):
     assert cli.main(["data", "fetch", NAME, "--quiet"]) == 0
     out = capsys.readouterr()
     assert out.err == ""
-    assert out.out.startswith(f"1 data sets, 2 files, 0.0 MB: present and checked by sha256 in {tmp_path / 'cache'} "
+    assert out.out.startswith(f"downloaded 2 missing files: {NAME}/fourclass_scale, {NAME}/fourclass.txt\n"
+                              f"1 data sets, 2 files, 0.0 MB: present and checked by sha256 in {tmp_path / 'cache'} "
                               "(the user cache; missing files are downloaded from the mirror http://127.0.0.1:")
     entries = D.dataset_files(NAME, all_files=True)
     assert _cache_listing(tmp_path) == sorted(e.relative for e in entries)
@@ -175,7 +176,26 @@ def test_data_list_and_unknown_names(server, tmp_path, capsys):
     assert cli.main(["data", "list"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith(f"Data sets are read from {tmp_path / 'cache'} (the user cache;")
-    rows = {line.split()[0]: line.split() for line in lines[2:]}
-    assert rows[NAME][3] == "yes" and rows["heart"][3] == "no" and rows["cod-rna"][1] == "-"
+    rows = {line.split()[0]: line.split() for line in lines[2:-1]}
+    assert rows[NAME][3] == "checked" and rows["heart"][3] == "missing" and rows["cod-rna"][1] == "-"
     assert cli.main(["data", "fetch", "fourclas"]) == 2
     assert "NAME must be one of the data sets" in capsys.readouterr().err
+
+
+def test_data_list_names_a_damaged_file_and_fetch_says_it_downloads_it_again(server, tmp_path, capsys):
+    """A cached file whose bytes changed (issue 44: ``data list`` said "yes" for it, ``data fetch`` repaired it
+    silently): ``data list`` reports the set "damaged" naming the file, ``data fetch`` says it downloaded it again
+    and why, and the set is "checked" afterwards.  Oracle: the byte flipped by hand; the pinned sha256."""
+    assert cli.main(["data", "fetch", NAME, "--quiet"]) == 0
+    damaged = tmp_path / "cache" / NAME / "fourclass_scale"
+    data = bytearray(damaged.read_bytes())
+    data[10] ^= 1
+    damaged.write_bytes(bytes(data))
+    capsys.readouterr()
+    assert cli.main(["data", "list"]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith(NAME))
+    assert row.split()[3] == "damaged" and row.endswith(f"damaged (sha256 not the pinned one): {NAME}/fourclass_scale")
+    assert cli.main(["data", "fetch", NAME, "--quiet"]) == 0
+    assert capsys.readouterr().out.startswith(f"downloaded again 1 damaged files (their sha256 was not the pinned "
+                                              f"one): {NAME}/fourclass_scale\n")
+    assert D.dataset_status(NAME) == ("checked", [], [])

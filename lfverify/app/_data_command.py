@@ -10,14 +10,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from lfverify.io._files import is_regular
 from lfverify.learn._datasets import (
     DATASET_SPECS,
     DATASETS_ENV_VARIABLE,
     STAGED_DATASETS,
     data_location,
     dataset_files,
+    dataset_status,
     fetch_datasets,
+    file_states,
 )
 from lfverify.learn._fetch import (
     DATA_CACHE_ENV_VARIABLE,
@@ -73,9 +74,18 @@ def _fetch(args) -> int:
         if name not in DATASET_SPECS:
             raise ValueError(f"NAME must be one of the data sets {', '.join(DATASET_SPECS)}; got {name!r}")
     base, kind = data_location(args.data_root)
+    chosen = names or [n for n, s in DATASET_SPECS.items() if s.available_offline]
+    before = ((), ())
+    if kind == "cache":  # what the fetch will download: said after it, with why
+        before = file_states([f for n in chosen for f in dataset_files(n, all_files=True)], base)
     paths = fetch_datasets(names, root=args.data_root, timeout=args.timeout,
                            progress="off" if args.quiet else "auto")
-    chosen = names or [n for n, s in DATASET_SPECS.items() if s.available_offline]
+    missing, damaged = before
+    if missing:
+        print(f"downloaded {len(missing)} missing files: {', '.join(missing)}")
+    if damaged:
+        print(f"downloaded again {len(damaged)} damaged files (their sha256 was not the pinned one): "
+              f"{', '.join(damaged)}")
     size = sum(p.stat().st_size for p in paths)
     print(f"{len(chosen)} data sets, {len(paths)} files, {size / 1e6:.1f} MB: present and checked by sha256 in "
           f"{_where(base, kind)}")
@@ -85,20 +95,21 @@ def _fetch(args) -> int:
 def _list(args) -> int:
     base, kind = data_location(args.data_root)
     print(f"Data sets are read from {_where(base, kind)}.")
-    print(f"{'data set':<14} {'files':>5} {'MB':>5}  {'here':<7} {'n x d':>12} {'prior':>6}  note")
+    print(f"{'data set':<14} {'files':>5} {'MB':>5}  {'state':<8} {'n x d':>12} {'prior':>6}  note")
     for name, spec in DATASET_SPECS.items():
         if not spec.available_offline:
-            print(f"{name:<14} {'-':>5} {'-':>5}  {'-':<7} {'-':>12} {'-':>6}  {spec.note}")
+            print(f"{name:<14} {'-':>5} {'-':>5}  {'-':<8} {'-':>12} {'-':>6}  {spec.note}")
             continue
-        needed = dataset_files(name)
         every = dataset_files(name, all_files=True)
-        # is_regular: a FIFO, folder or device in a file's place is named (NotARegularFile), not listed as absent
-        present = [f for f in every if is_regular(base / f.relative)]
-        here = ("yes" if all(is_regular(base / f.relative) for f in needed) else "partly" if present else "no")
+        # every present file is hashed: "checked" means present and its sha256 the pinned one
+        state, missing, damaged = dataset_status(name, root=args.data_root)
         d, n, prior = STAGED_DATASETS[name]
         size = sum(f.size for f in every) / 1e6
-        print(f"{name:<14} {len(every):>5} {size:>5.1f}  {here:<7} {f'{n} x {d}':>12} {prior:>6.4f}  "
-              f"{spec.note or spec.merge}".rstrip())
+        note = (f"damaged (sha256 not the pinned one): {', '.join(damaged)}" if damaged else
+                f"missing: {', '.join(missing)}" if state == "partly" else spec.note or spec.merge)
+        print(f"{name:<14} {len(every):>5} {size:>5.1f}  {state:<8} {f'{n} x {d}':>12} {prior:>6.4f}  {note}".rstrip())
+    print("state: checked = every file present with its pinned sha256; damaged = a file with another sha256 "
+          "(`lfverify data fetch` downloads it again in the cache); missing / partly = no file / some files there")
     return 0
 
 

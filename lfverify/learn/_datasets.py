@@ -59,6 +59,8 @@ from lfverify.learn._fetch import (
 )
 
 __all__ = [
+    "dataset_status",
+    "file_states",
     "DamagedDataFile",
     "DATA_FAULTS",
     "Dataset",
@@ -378,21 +380,42 @@ def fetch_datasets(names=None, *, root=None, timeout=None, progress=None) -> lis
     base, kind = data_location(root)
     if kind == "cache":
         return fetch_files(entries, timeout=timeout, progress=progress)
-    missing, damaged = [], []
     with Progress(len(entries), "data files", "file", mode=progress) as bar:
-        for entry in entries:
-            path = base / entry.relative
-            if not is_regular(path):  # a FIFO, folder or device in its place is named by kind
-                missing.append(entry.relative)
-            elif _sha256(path) != entry.sha256:
-                damaged.append(entry.relative)
-            bar.advance(entry.relative)
+        missing, damaged = file_states(entries, base, done=bar.advance)
     if missing:
         raise FileNotFoundError(f"the offline copy {base} lacks {', '.join(missing)}")
     if damaged:
         raise DamagedDataFile(f"in the offline copy {base}, the sha256 of {', '.join(damaged)} is not the pinned one "
                          "(PROVENANCE.tsv): the files are corrupted or were modified")
     return [base / e.relative for e in entries]
+
+
+def file_states(entries, base, *, done=lambda relative: None) -> tuple[list[str], list[str]]:
+    """(missing, damaged): the relative paths of ``entries`` (:class:`SourceFile`) absent under ``base`` and those
+    present whose sha256 is not the pinned one (``done`` is called with each path as it is checked)."""
+    missing, damaged = [], []
+    for entry in entries:
+        path = base / entry.relative
+        if not is_regular(path):  # a FIFO, folder or device in its place is named by kind
+            missing.append(entry.relative)
+        elif _sha256(path) != entry.sha256:
+            damaged.append(entry.relative)
+        done(entry.relative)
+    return missing, damaged
+
+
+def dataset_status(name: str, *, root=None) -> tuple[str, list[str], list[str]]:
+    """(state, missing files, damaged files) of the data set ``name`` at the data location: state "checked" (every
+    file the loader reads present, and every file there with its pinned sha256), "damaged" (a file there with
+    another sha256), "missing" (no file the loader reads is there) or "partly" (some are missing, none damaged).
+    Every present file is hashed."""
+    base, _ = data_location(root)
+    needed = {f.relative for f in dataset_files(name)}
+    absent, damaged = file_states(dataset_files(name, all_files=True), base)
+    missing = [r for r in absent if r in needed]
+    state = ("damaged" if damaged else "missing" if len(missing) == len(needed) else "partly" if missing
+             else "checked")
+    return state, missing, damaged
 
 
 # ---------------------------------------------------------------------- checksums
