@@ -38,6 +38,7 @@ from lfverify.core import (
     squared_hinge,
     tau_logistic,
 )
+from lfverify.testing._parametrize import generated_cases
 from lfverify.testing import (
     Subject,
     TheoryCheckFailure,
@@ -444,6 +445,34 @@ def test_parametrize_with_theory_checks_generates_readable_ids_and_strict_xfails
         parametrize_with_theory_checks(subjects, expected_failed_checks={"convexty": "typo"})
     with pytest.raises(TypeError, match="Subject"):
         parametrize_with_theory_checks([f1_score])
+
+
+def test_subjects_of_one_class_get_distinct_readable_ids_that_expected_failed_checks_accepts():
+    """Two TunedThresholdClassifierCV and two LogisticRegression subjects (issue 44: pytest made them
+    ``...-consistency_gaussian0`` / ``1``, which expected_failed_checks could not name).  Oracle: the ids typed out -
+    the parameters that differ from the class defaults, else #1, #2 in order; a name= given twice is an error."""
+    from sklearn.model_selection import TunedThresholdClassifierCV
+
+    subjects = [Subject(check_metric_classifier, TunedThresholdClassifierCV(LogisticRegression()), metric="f1"),
+                Subject(check_metric_classifier, TunedThresholdClassifierCV(LogisticRegression(), scoring="f1"),
+                        metric="f1"),
+                Subject(check_metric_classifier, LogisticRegression(), metric="f1"),
+                Subject(check_metric_classifier, LogisticRegression(C=0.5), metric="f1", name="logreg-half")]
+    tuned_f1 = "TunedThresholdClassifierCV[estimator=LogisticRegression,scoring=f1]-consistency_gaussian"
+    mark = parametrize_with_theory_checks(subjects, expected_failed_checks={tuned_f1: "planted reason"})
+    ids = [p.id for p in mark.args[1]]
+    assert len(ids) == len(set(ids))
+    subject_ids = list(dict.fromkeys(i.rsplit("-", 1)[0] for i in ids))
+    assert subject_ids == ["TunedThresholdClassifierCV[estimator=LogisticRegression]",
+                           "TunedThresholdClassifierCV[estimator=LogisticRegression,scoring=f1]", "LogisticRegression",
+                           "logreg-half"]
+    assert [p.id for p in mark.args[1] if p.marks] == [tuned_f1]
+    twins = [Subject(check_metric_classifier, LogisticRegression(), metric="f1") for _ in range(2)]
+    assert [i.rsplit("-", 1)[0] for i, _, _ in generated_cases(twins)][::len(twins[0].checks)] == [
+        "LogisticRegression#1", "LogisticRegression#2"]
+    with pytest.raises(ValueError, match="two subjects are named 'mine' \\(name=\\)"):
+        generated_cases([Subject(check_metric, f1_score, metric="f1", name="mine"),
+                         Subject(check_metric, jaccard_score, metric="jaccard", name="mine")])
 
 
 def test_a_ten_line_user_test_file_runs_with_the_plugin(tmp_path):

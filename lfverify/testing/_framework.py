@@ -151,7 +151,7 @@ class Subject:
         What that check takes as its first argument: the function, the loss or the unfitted classifier.
     name : str or None, keyword-only
         The subject's name in generated test ids (default: the function's ``__name__`` or the object's class
-        name).
+        name; subjects of one default name get the parameters that differ from their class's defaults).
     **options
         The check's keyword arguments (``metric=``, ``loss=``, ...), validated as the check itself validates
         them: a missing or unknown option, or an object of the wrong kind, raises ``TypeError`` / ``ValueError``
@@ -181,6 +181,7 @@ class Subject:
         self.kind = key
         self.obj = obj
         self.name = name or _subject_name(obj)
+        self.explicit_name = name is not None
         self.options = options
         self._validated = list_checks(obj, options)  # (normalised options, checks): raises on bad input
 
