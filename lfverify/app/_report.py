@@ -415,7 +415,7 @@ def run_verification(mode: str = "quick", *, out, executor="processes", jobs: in
     progress : callable(str) or None
         Called with a short description before each step.
     figures : bool
-        Write PNG figures (needs matplotlib: ``pip install "lfverify[plot]"``).
+        Write PNG figures (needs matplotlib: ``pip install ".[plot]" in a clone``).
     studies, benchmark, study_mode
         Restrict the run (tests): an iterable of study names (default: every study in the registry), whether to
         run the benchmark, and the studies' run size (default: ``mode``; the tests use "smoke").

@@ -17,7 +17,7 @@ __all__ = ["matplotlib_available", "pyplot", "save_figure"]
 
 
 def matplotlib_available() -> bool:
-    """Whether matplotlib can be imported (``pip install "lfverify[plot]"``)."""
+    """Whether matplotlib can be imported (``pip install ".[plot]" in a clone``)."""
     return importlib.util.find_spec("matplotlib") is not None
 
 

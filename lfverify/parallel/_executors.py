@@ -12,7 +12,7 @@ processes limit BLAS to one thread (``threadpoolctl``, when installed), the para
   (``lfverify/parallel/_worker_stderr.py``).
 * :class:`DaskExecutor` - ``distributed.Client`` connected to ``address`` (``--dask tcp://host:port``), or to a
   ``LocalCluster`` of ``n_workers`` single-threaded worker processes that it starts and stops
-  (``--dask-local N``).  Needs the ``distributed`` extra (``pip install "lfverify[distributed]"``).
+  (``--dask-local N``).  Needs the ``distributed`` extra (``pip install ".[distributed]" in a clone``).
 
 No worker outlives its run:
 

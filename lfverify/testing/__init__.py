@@ -28,7 +28,7 @@ check), with readable ids and expected failures, as scikit-learn's ``parametrize
 plugin (:mod:`lfverify.testing.plugin`, entry point ``lfverify`` in ``pytest11``) provides the fixtures ``lfverify_finite_population``,
 ``lfverify_gaussian_population``, ``lfverify_classifier_populations`` and ``lfverify_oracles``.  The exact
 references are :mod:`lfverify.testing.oracles`; the Hypothesis strategies that build Definition 1 metrics, losses,
-data sets and exact populations are :mod:`lfverify.testing.strategies` (``pip install "lfverify[testing]"``); the
+data sets and exact populations are :mod:`lfverify.testing.strategies` (``pip install ".[testing]" in a clone``); the
 named wrong implementations whose failures are measured are :mod:`lfverify.testing.implementations`.
 
 Error rates

@@ -90,7 +90,7 @@ def parametrize_with_theory_checks(objects, *, expected_failed_checks=None):
     Raises
     ------
     ImportError
-        If pytest is not installed (``pip install "lfverify[testing]"``).
+        If pytest is not installed (``pip install ".[testing]" in a clone``).
     TypeError, ValueError
         If an object is not a :class:`~lfverify.testing.Subject`, or a key of ``expected_failed_checks`` names no
         generated case, or a reason is not a non-empty string.
@@ -106,7 +106,7 @@ def parametrize_with_theory_checks(objects, *, expected_failed_checks=None):
     try:
         import pytest
     except ImportError as exc:  # pragma: no cover - pytest is in the testing extra
-        raise ImportError('parametrize_with_theory_checks needs pytest: pip install "lfverify[testing]"') from exc
+        raise ImportError('parametrize_with_theory_checks needs pytest: pip install ".[testing]" in a clone') from exc
     cases = generated_cases(objects)
     expected = dict(expected_failed_checks or {})
     for key, reason in expected.items():

@@ -1,6 +1,6 @@
 """The pytest plugin of :mod:`lfverify.testing`, registered under the ``pytest11`` entry point ``lfverify``.
 
-Installed with ``pip install "lfverify[testing]"``, it gives every test session these fixtures (session-scoped:
+Installed with ``pip install ".[testing]" in a clone``, it gives every test session these fixtures (session-scoped:
 the objects are immutable):
 
 ==========================================  =========================================================================

@@ -1,6 +1,6 @@
 """Hypothesis strategies for property tests of the paper's objects (metrics, losses, data sets, populations).
 
-Public and installed (``pip install "lfverify[testing]"`` brings Hypothesis): lfverify's own property tests import
+Public and installed (``pip install ".[testing]" in a clone`` brings Hypothesis): lfverify's own property tests import
 them from here, and so can the tests of anyone's implementation.
 
 Nothing here consults the code under test to decide what to generate: admissible metrics are built to satisfy
