@@ -293,6 +293,24 @@ def adversary_cases() -> list:
             for name, metric, loss, pop in BOUNDARY + RANDOM]
 
 
+#: (name, metric, loss, weights, eta) of the instances the referee of review 2 (issue 40) pinned: Thm. 7 (corrected)'s
+#: hypotheses hold while the printed (c), with U(f*), fails (U(f*) = 0: a loss below 1{t <= 0}), and a loss that is
+#: not strictly convex with a unique maximiser (the hinge loss, atoms away from its one interval eta)
+REVIEW_FINITE = (
+    ("review 2: Jaccard, (1/2) kinked-linear(1/4), weights (1/2, 1/2), eta (1/5, 1/2)", A.jaccard(),
+     linear_loss("(1/2) kinked-linear(1/4): (1 - t)/2 (t <= 0), max(0, 1 - t/4)/2 (t > 0)",
+                 tuple((s_, e, m / 2, c / 2) for s_, e, m, c in A.kinked_linear(F(1, 4)).pieces)),
+     (F(1, 2), F(1, 2)), (F(1, 5), F(1, 2))),
+    ("review 2: F_1, hinge, weights (1/2, 1/2), eta (1/10, 9/10)", A.f_beta(1), A.hinge(), (F(1, 2), F(1, 2)),
+     (F(1, 10), F(9, 10))),
+)
+
+
+def review_cases() -> list:
+    return [finite_case(name, "tests/statement_instances.py REVIEW_FINITE", metric, loss, A.Population(w, e))
+            for name, metric, loss, w, e in REVIEW_FINITE]
+
+
 def literal_cases() -> list:
     """Every literal population, with the panel of metrics and piecewise-linear losses."""
     cases = []
@@ -367,7 +385,7 @@ def random_loss_cases(count: int = 12, seed: int = 20261206) -> list:
 
 @functools.lru_cache(maxsize=None)
 def finite_cases() -> tuple:
-    return tuple(witness_cases() + adversary_cases() + literal_cases() + random_loss_cases())
+    return tuple(witness_cases() + adversary_cases() + literal_cases() + random_loss_cases() + review_cases())
 
 
 #: the continuous cases' metrics and tau-logistic losses

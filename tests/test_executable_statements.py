@@ -258,3 +258,26 @@ def test_the_printed_claims_verdict_is_what_the_owned_instances_show(label):
         assert fails, f"{label}: recorded as failing, but no owned instance shows it"
     else:
         assert fails == [] and counts["holds"] > 0, (label, dict(counts), fails[:3])
+
+
+def test_review_2s_instance_meets_thm7_corrected_while_the_printed_c_fails():
+    """Review 2 of issue 40, finding 1, pinned: on Jaccard with (1/2) kinked-linear(1/4), weights (1/2, 1/2), eta
+    (1/5, 1/2), every hypothesis of Thm. 7 (corrected) holds (U* = 7/27 <= U-dagger = 5/12: the loss is below
+    1{t <= 0}) and its conclusions hold, but the unique maximiser is f* = 0, U(f*) = 0, and the printed (c) with U(f*)
+    reads tau <= 0 - so the summary may not say (c) is implied (it now says so only for (c) read with U-dagger).
+    Oracle: the referee's exact computation (U* = 7/27, U-dagger = 5/12), confirmed with FiniteSupportPopulation."""
+    from fractions import Fraction
+
+    from lfverify.proofs._executable import _canonical_utility
+
+    case = next(c for c in instances.review_cases() if c.name.startswith("review 2: Jaccard"))
+    general = STATEMENTS["corrected_calibration.general"]
+    assert all(v is True for v in evaluate_hypotheses(general, case).values())
+    assert {k: r.status for k, r in evaluate_statement(general, case).items()} == {
+        "condition_b": "holds", "criterion": "holds", "continuous": "vacuous"}  # two atoms: no mass around delta
+    assert (case.u_star, case.u_dagger) == (Fraction(7, 27), Fraction(5, 12))
+    m, u_f = case.metric, _canonical_utility(case)
+    assert u_f == 0
+    printed_c = (m.a0n - m.a1n * u_f) / (m.a1p * u_f - m.a0p) * (m.a0p + m.a1p * case.u_star) / (
+        -m.a0n + m.a1n * case.u_star)
+    assert printed_c == 0 and case.loss.rho == Fraction(1, 4)  # tau <= 0 cannot hold for tau >= rho > 0

@@ -73,8 +73,10 @@ F_STAR = Named("f^*", "a maximiser of $U_\\phi$ over all measurable $f$ (one exi
                      "statements about $\\mathrm{sgn} f^*$ mean $f^*_0$, a maximiser equal to $0$ wherever $0$ is a "
                      "pointwise minimiser (on the closed band $[\\eta_{lo}, \\eta_{hi}]$; every such choice has the "
                      "same sign $P$-almost everywhere); a maximiser changed on a $P$-null set is still one, so "
-                     "maximisers are unique only $P$-almost everywhere, and only when $\\phi$ is strictly convex on "
-                     "each side of $0$")
+                     "maximisers are unique at most $P$-almost everywhere, and they are exactly when $P$ puts no mass "
+                     "on the $\\eta$ at which a pointwise minimiser set is an interval (no such $\\eta$ when $\\phi$ "
+                     "is strictly convex on each side of $0$, finitely many for a piecewise-linear $\\phi$: "
+                     "$\\eta = 1/2$ for the hinge loss on accuracy)")
 RHO = Named("\\rho", "$= \\phi'(0^+)/\\phi'(0^-) \\in [0, 1]$ ($= \\tau$ for the tau-logistic loss)", unique=True)
 U_STAR = Named("U^*", "$= U_\\phi^* = \\sup_f U_\\phi(f)$", unique=True)
 U_DAG = Named("U^\\dagger", "$= \\sup_f U(f)$", unique=True)
@@ -144,7 +146,7 @@ CRITERION = Statement(
                    "$U_\\phi^* \\le U^\\dagger$ (implied by $\\phi \\geq 1\\{t \\le 0\\}$: Lemma 1) the second always "
                    "holds, so the condition is $\\rho \\le \\dfrac{c\\,\\alpha}{a\\,\\gamma}$.",
                    "if U* <= U-dagger (implied by phi >= 1{t <= 0}), rho <= c alpha/(a gamma) makes the Bayes labelling "
-                   "of the band attain U-dagger for every distribution", condition="if U* <= U-dagger",
+                   "of the band attain U-dagger for every distribution of eta with these U* and U-dagger", condition="if U* <= U-dagger",
                    condition_tex="If $U_\\phi^* \\le U^\\dagger$"),
         Conclusion("continuous", "(e) mass on both sides of delta",
                    "If every neighbourhood of $\\delta$ has positive probability on both sides of $\\delta$ (e.g. "
@@ -291,11 +293,13 @@ GENERAL = Statement(
                    "the Bayes sign, and the Bayes labelling of $\\{f^* = 0\\}$ attains $U^\\dagger$.  Condition (c), "
                    "read with $U^\\dagger$ for $U(f^*)$, is $\\rho \\le a\\gamma/(c\\alpha)$: where $\\alpha > 0$ "
                    "the hypothesis $U^* \\le U^\\dagger$ implies it ($a\\gamma \\ge c\\alpha$), where $\\alpha < 0$ "
-                   "its bound is negative and no $\\rho \\ge 0$ meets it; the weak form does not use it.",
+                   "its bound is negative and no $\\rho \\ge 0$ meets it; the weak form does not use it.  The printed "
+                   "(c), with $U(f^*)$, is not implied: $U(f^*)$ can be $0$ under these hypotheses (Lemma 1's "
+                   "$U_\\phi \\le U$ needs $\\phi \\ge 1\\{t \\le 0\\}$), and then it reads $\\tau \\le 0$.",
                    "if rho <= H(1) c/a with H(1) = (a0p - a1p)/(a1n - a0n) (condition (b) corrected), every maximiser "
                    "has the Bayes sign at P-almost every x where it is not 0 and the Bayes labelling of its zero set "
-                   "attains U-dagger; (c) (implied by U* <= U-dagger where alpha > 0, unsatisfiable where alpha < 0) "
-                   "and (4)-(6) are not needed",
+                   "attains U-dagger; (4)-(6) and (c) are not needed (the printed (c) can fail here; read with "
+                   "U-dagger for U(f*) it is implied by U* <= U-dagger if alpha > 0, unsatisfiable if alpha < 0)",
                    condition="if rho <= H(1) c/a", condition_tex="If $\\rho \\le H(1)\\,\\dfrac{c}{a}"),
         Conclusion("criterion", "Calibration, sign rule, kink set",
                    "Exactly as in the Theorem \"U-calibration of the surrogate utility, exactly\" "
@@ -456,8 +460,9 @@ NECESSITY: dict = {
     CRITERION.key: {
         "definition1": Necessity(reason=(
             "used for $D_\\phi > 0$ ($a_{1,\\pm1} \\ge 0$ with $b_1 > 0$: the Proposition's Step 2), for "
-            "$a > 0$ and $c > 0$ (its Step 3) and, in (d) and (e), through Lemma 1 ($U_\\phi^* \\le U^\\dagger$ "
-            "needs Definition 1's signs); $0 \\le U \\le 1$ is not used.  A metric with $a_{1,\\pm1} < 0$ "
+            "$a > 0$ and $c > 0$ (its Step 3) and, in (d) and (e), through $G = a_{1,-1}(U^\\dagger - U^*) \\ge 0$ "
+            "and $H = a_{1,+1}(U^\\dagger + U^*) \\ge 0$ (Steps 8-9: $a_{1,\\pm1} \\ge 0$; the two are conditioned "
+            "on $U_\\phi^* \\le U^\\dagger$, not given it by Lemma 1); $0 \\le U \\le 1$ is not used.  A metric with $a_{1,\\pm1} < 0$ "
             "makes $D_\\phi$ change sign ($\\phi$ is unbounded), so $U_\\phi$ is not finite, and wherever "
             "$U_\\phi^*$ is finite and attained $a \\ge 0$ and $c \\ge 0$ hold at it; no conclusion of this "
             "theorem failed on the searched instances (some 4,000 small-coefficient metrics, most of them violating "

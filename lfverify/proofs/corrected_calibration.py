@@ -1412,7 +1412,8 @@ def check_continuous_populations() -> Outcome:
         derived=(f"{CRITERION.summary(('continuous',))}  So {FBETA.summary(('continuous',))}  And "
                  f"{JACCARD.summary(('continuous',))}"),
         consequence=("The counterexamples E12, E15 are not artefacts of finite supports: on a distribution with mass "
-                     "on both sides of delta in every neighbourhood (the eta-continuous case the paper names) the "
+                     "on both sides of delta in every neighbourhood (e.g. a density positive at delta; the paper's "
+                     "eta-continuity does not imply it) the "
                      "printed conclusion fails whenever the corrected statements' conditions above are not met, and "
                      "on the Gaussian population of the witness it fails for each tau computed, the plain logistic "
                      "loss (tau = 1) included.  What holds is the weak form: " + FBETA.summary(("weak_form",))

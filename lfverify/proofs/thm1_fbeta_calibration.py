@@ -679,7 +679,8 @@ def check_theorem() -> Outcome:
         derived=(
             "without phi >= 1{t <= 0} the step U*/(1+beta^2+2U*) <= U(f*)/(1+beta^2) fails (U* can exceed U(f*)), and"
             " the sub-case phi'(-f*) = 0 ('easy to see the contradiction') fails too (e.g. phi = 0: U_phi = 1 for every"
-            " f); the hypothesis phi(t) >= 1{t <= 0} must be added"
+            " f); a hypothesis must be added: Lemma 1's phi(t) >= 1{t <= 0} repairs this step (U_phi* <= U(f*)); the"
+            " corrected Thm. 1 assumes only the weaker U_phi* <= U-dagger, which its own proof uses"
         ),
         consequence=(
             "Thm. 1 is false without it, at a point where phi is differentiable at +-f*(x) (so the failure is not the "

@@ -294,9 +294,10 @@ def check_theorem() -> Outcome:
             "contradicts"
         ),
         derived=(
-            "the hypothesis phi(t) >= 1{t <= 0} must be added: without it U*/(1+U*) <= U/(1+U) fails, and for phi'(-f*)"
+            "a hypothesis must be added: Lemma 1's phi(t) >= 1{t <= 0} repairs this step (the corrected Thm. 2"
+            " assumes only the weaker U_phi* <= U-dagger, which its own proof uses); without it U*/(1+U*) <= U/(1+U) fails, and for phi'(-f*)"
             " = 0 the stationary condition is 0 = 0 (e.g. phi(t) = max(0, -t - 1): f = 1 gives U_phi = 1 = U*_phi with"
-            " every point predicted +1); with it, phi'(-f*) = 0 forces phi >= 1 everywhere and U*_phi <= 0 < tau"
+            " every point predicted +1); with phi >= 1{t <= 0}, phi'(-f*) = 0 forces phi >= 1 everywhere and U*_phi <= 0 < tau"
         ),
         consequence=(
             "Thm. 2 is false without the domination hypothesis, at points where phi is differentiable at +-f*(x)."
