@@ -239,7 +239,9 @@ def test_plot_curves_draws_each_method_as_mean_and_standard_error_band(saved, tm
     axes = fig.axes
     assert len(axes) == 2 and [_grid(ax) for ax in axes] == [(1, 2), (1, 2)]
     assert [ax.get_subplotspec().colspan.start for ax in axes] == [0, 1]
-    assert (fig._suptitle.get_text(), fig._suptitle.get_fontsize()) == ("Sample complexity: test f1", 10)
+    assert (fig._suptitle.get_text(), fig._suptitle.get_fontsize()) == (
+        "Sample complexity: test f1\nlines: mean over 1-3 trials per point; shaded bands: mean +- one standard error "
+        "(none for a single trial)", 10)  # _CURVES: single trials (Zeta) to three (Plug-in)
     adult, heart = axes
     for ax, name in ((adult, "adult"), (heart, "heart")):
         assert (ax.get_title(), ax.title.get_fontsize()) == (name, 9)
@@ -304,7 +306,9 @@ def test_plot_convergence_draws_mean_and_band_per_checkpoint(saved, tmp_path):
     fig = call.fig
     assert _size(fig) == pytest.approx([7.2, 2.9], rel=1e-12)
     assert [_grid(ax) for ax in fig.axes] == [(1, 2), (1, 2)]
-    assert (fig._suptitle.get_text(), fig._suptitle.get_fontsize()) == ("Test f1 by iteration", 10)
+    assert (fig._suptitle.get_text(), fig._suptitle.get_fontsize()) == (
+        "Test f1 by iteration\nlines: mean over 1-2 trials per point; shaded bands: mean +- one standard error (none "
+        "for a single trial)", 10)  # heart: 2 records, adult: 1
     adult, heart = fig.axes
     for ax, name in ((adult, "adult"), (heart, "heart")):
         assert (ax.get_title(), ax.title.get_fontsize()) == (name, 9)
