@@ -676,6 +676,16 @@ def benchmark_verdict(name, summary) -> tuple[bool, str]:
 
 
 # ---------------------------------------------------------------------------------------------- output
+def clip(text: str, width: int) -> str:
+    """``text`` cut to at most ``width`` characters at a word boundary, with "..." where it was cut (never inside
+    a word or a number)."""
+    if len(text) <= width:
+        return text
+    cut = text[:width - 3]
+    at = max(cut.rfind(" "), cut.rfind(","), cut.rfind(";"))
+    return (cut[:at] if at > 0 else cut).rstrip(" ,;") + "..."
+
+
 def _table_cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
@@ -708,7 +718,7 @@ def report_markdown(report: VerificationReport) -> str:
         if fix is not None:
             verdict += f"; corrected: [{fix.claim.number}](#corrected-statements), {fix.verdict}"
         return (f"| {c.claim.number} | `{c.claim.label}` | {c.methods} | {verdict} | "
-                f"{_table_cell(c.key_figure)[:160]} | {c.seconds:.1f} |")
+                f"{clip(_table_cell(c.key_figure), 160)} | {c.seconds:.1f} |")
 
     lines += [row(c) for c in report.claims]
     if report.corrected:
@@ -721,7 +731,7 @@ def report_markdown(report: VerificationReport) -> str:
         for c in report.corrected:
             verdict = f"**{c.verdict}**" if c.regressed else c.verdict
             lines.append(f"| {c.claim.number} | `{c.claim.corrects}` | {c.methods} | {verdict} | "
-                         f"{_table_cell(c.key_figure)[:160]} | {c.seconds:.1f} |")
+                         f"{clip(_table_cell(c.key_figure), 160)} | {c.seconds:.1f} |")
     lines += ["", "## Findings", ""]
     for c in report.claims + report.corrected:
         if c.claim.summary:
@@ -796,5 +806,6 @@ def print_summary(report: VerificationReport, out, stream=None) -> None:
     for c in everything:
         flag = "  <-- REGRESSION" if c.regressed else "  <-- NOT RUN" if c.not_run else ""
         verdict = "not run (the environment)" if c.not_run and not c.regressed else c.verdict
-        print(f"{c.claim.number:<{width}}  {verdict:<36} {c.seconds:7.1f}  {c.key_figure[:90]}{flag}", file=stream)
+        print(f"{c.claim.number:<{width}}  {verdict:<36} {c.seconds:7.1f}  {clip(c.key_figure, 90)}{flag}",
+              file=stream)
     print(f"\n{report.count_sentence()}; {report.seconds:.0f} s. Report: {Path(out) / 'REPORT.md'}", file=stream)
