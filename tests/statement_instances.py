@@ -490,6 +490,8 @@ NECESSITY_LOSSES = {
     "concave kink": linear_loss("concave kink: 1 - t (t <= 0), max(0, 1 - 2t) (t > 0)", A.kinked_linear(F(2)).pieces),
     # convex, >= 1{t <= 0}, phi'(0-) = -1, but increasing on (0, oo) (phi'(0+) = 2: rho = -2)
     "V": linear_loss("V: max(1 - t, 1 + 2t)", ((None, F(0), F(-1), F(1)), (F(0), None, F(2), F(1)))),
+    # 8 + the hinge loss: convex, non-increasing, >= 1{t <= 0}, phi'(0-) = -1, rho = 1; large enough that U_phi* < 0
+    "8 + hinge": linear_loss("8 + hinge: 9 - t (t <= 1), 8 (t > 1)", ((None, F(1), F(-1), F(9)), (F(1), None, F(0), F(8)))),
     # convex, non-negative, phi'(0-) = -1, U_phi* <= U-dagger, but increasing on (0, oo) (rho = -1); phi(0) = 1/2
     "V half": linear_loss("V half: max(1/2 - t, 1/2 + t)", ((None, F(0), F(-1), F(1, 2)), (F(0), None, F(1), F(1, 2)))),
     # convex, non-increasing, non-negative, but phi(0) = 1/20 < 1: below 1{t <= 0}
@@ -510,6 +512,10 @@ NECESSITY_METRICS = {
     # Definition 1 holds, Da1 = 3/2 > 0 (condition (2) fails) and Da0 - Da1 U-dagger < 0 at U-dagger = 77/80
     "Da1 > 0": A.Metric("(TP - FP/4 + 3/4 + pi/2)/(2 TP + FP/2 + 1)", F(1), F(-1, 4), F(3, 4), F(1, 2), F(2),
                         F(1, 2), F(1), F(0)),
+    # Definition 1 and (3) hold (numerator in [0, 2], denominator >= 12); with 8 + hinge, U_phi* = -324/397 < 0
+    # (review 3 of issue 40: the criterion's (d) needs U_phi* > 0)
+    "negative U*": A.Metric("(2TP - 2FP + 2 - 2pi)/(TP + FP/2 + 12)", F(2), F(-2), F(2), F(-2), F(1), F(1, 2),
+                            F(12), F(0)),
     # Definition 1 and (1)-(3) hold, and U(TP = 0, FP = 1 - pi) > 0: U_phi* > 0 for a loss >= 1 everywhere
     "smoothed F_1": A.Metric("smoothed F_1 (2 TP + 1)/(TP + FP + pi + 1)", F(2), F(0), F(1), F(0), F(1), F(1),
                              F(1), F(1)),
@@ -529,6 +535,11 @@ NECESSITY_FINITE = (
      A.f_beta(1), "V half", (F(1, 4), F(3, 4)), (F(1, 10), F(1, 4))),
     ("necessity: Jaccard, V max(1/2 - t, 1/2 + t), weights (1/4, 3/4), eta (1/10, 1/4)",
      A.jaccard(), "V half", (F(1, 4), F(3, 4)), (F(1, 10), F(1, 4))),
+    # U_phi* = -324/397 (attained at f = -1) <= U-dagger = 44/511; H = a1p (U-dagger + U*) < 0, so the criterion's
+    # (d) fails: rho = 1 <= c alpha/(a gamma) yet the atom lies in (delta, eta_lo) (confirmed by the referee of review
+    # 3 with exact fractions and FiniteSupportPopulation)
+    ("necessity: (2TP - 2FP + 2 - 2pi)/(TP + FP/2 + 12), 8 + hinge, one atom, eta 11/20", "negative U*", "8 + hinge",
+     (F(1),), (F(11, 20),)),
     ("necessity: F_1, kinked-linear(1/2)/10, weights (1/4, 3/4), eta (1/10, 1/4)",
      A.f_beta(1), "tenth", (F(1, 4), F(3, 4)), (F(1, 10), F(1, 4))),
     ("necessity: Jaccard, kinked-linear(1/2)/10, weights (1/4, 3/4), eta (1/10, 1/4)",

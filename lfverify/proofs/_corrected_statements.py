@@ -336,8 +336,8 @@ RADEMACHER = Statement(
     conclusions=(
         Conclusion("bound", "Contraction with a kink",
                    "For every sample $S$ of size $n$ (hence also after taking $E_S$) $$<<BOUND>>.$$",
-                   "the loss-composed class's Rademacher complexity is at most kappa_k [2 (gamma_+ + gamma_-) R_S(F) + "
-                   "|phi'(0+)| E|sum sigma_i|/n + J R_S(I_F)]"),
+                   "the Rademacher complexity of the derivative class W'_k o F is at most kappa_k [2 (gamma_+ + "
+                   "gamma_-) R_S(F) + |phi'(0+)| E|sum sigma_i|/n + J R_S(I_F)]"),
         Conclusion("rates", "Its terms for the linear class",
                    "$E|\\sum_i \\sigma_i|/n \\le n^{-1/2}$, and for the linear class $\\mathcal{F} = \\{x \\mapsto "
                    "\\theta^\\top x\\}$ on $\\mathbb{R}^d$, $\\hat{\\mathfrak{R}}_S(I_\\mathcal{F}) \\le \\sqrt{2 "
@@ -405,6 +405,7 @@ _BELOW_F1 = "necessity: F_1, kinked-linear(1/2)/10, weights (1/4, 3/4), eta (1/1
 _BELOW_JAC = "necessity: Jaccard, kinked-linear(1/2)/10, weights (1/4, 3/4), eta (1/10, 1/4)"
 _V_HALF_F1 = "necessity: F_1, V max(1/2 - t, 1/2 + t), weights (1/4, 3/4), eta (1/10, 1/4)"
 _V_HALF_JAC = "necessity: Jaccard, V max(1/2 - t, 1/2 + t), weights (1/4, 3/4), eta (1/10, 1/4)"
+_NEGATIVE_U_STAR = "necessity: (2TP - 2FP + 2 - 2pi)/(TP + FP/2 + 12), 8 + hinge, one atom, eta 11/20"
 _LIFTED = "necessity: F_1, lifted 1 + kinked-linear(1/2), weights (1/4, 3/4), eta (1/10, 1/4)"
 _RECALL = "necessity: recall, kinked-linear(1/3), weights (1/4, 3/4), eta (1/10, 1/4)"
 _A0N_POSITIVE = ("necessity: (TP + FP/2 - pi/2)/(FP + pi), kinked-linear(1/3), weights (1/4, 3/4), "
@@ -461,8 +462,9 @@ NECESSITY: dict = {
         "definition1": Necessity(reason=(
             "used for $D_\\phi > 0$ ($a_{1,\\pm1} \\ge 0$ with $b_1 > 0$: the Proposition's Step 2), for "
             "$a > 0$ and $c > 0$ (its Step 3) and, in (d) and (e), through $G = a_{1,-1}(U^\\dagger - U^*) \\ge 0$ "
-            "and $H = a_{1,+1}(U^\\dagger + U^*) \\ge 0$ (Steps 8-9: $a_{1,\\pm1} \\ge 0$; the two are conditioned "
-            "on $U_\\phi^* \\le U^\\dagger$, not given it by Lemma 1); $0 \\le U \\le 1$ is not used.  A metric with $a_{1,\\pm1} < 0$ "
+            "and $H = a_{1,+1}(U^\\dagger + U^*) \\ge 0$ (Steps 8-9: $a_{1,\\pm1} \\ge 0$, with $U^* > 0$ for $H$; the "
+            "two are conditioned on $U_\\phi^* \\le U^\\dagger$, not given it by Lemma 1); $0 \\le U \\le 1$ is "
+            "not used.  A metric with $a_{1,\\pm1} < 0$ "
             "makes $D_\\phi$ change sign ($\\phi$ is unbounded), so $U_\\phi$ is not finite, and wherever "
             "$U_\\phi^*$ is finite and attained $a \\ge 0$ and $c \\ge 0$ hold at it; no conclusion of this "
             "theorem failed on the searched instances (some 4,000 small-coefficient metrics, most of them violating "
@@ -483,13 +485,7 @@ NECESSITY: dict = {
         "phi_left_slope": Necessity(reason=_SLOPE_RHO.replace("<<EXTRA>>", (
             "; (a)-(e) are stated through the band"))),
         "eta_interior": _ETA,
-        "u_star_positive": Necessity(reason=(
-            "used for $c > 0$ when $a_{0,-1} = 0$ (the Proposition's Step 3; for $a_{0,-1} < 0$, $c \\ge "
-            "-a_{0,-1} > 0$ at $U_\\phi^* \\ge 0$); $U_\\phi^* = 0$ with $a_{0,-1} = 0$ gives $c = 0$ and either "
-            "the band $[0, 0]$ ($\\rho > 0$: every maximiser is positive and (a)-(c) held on the searched instances, "
-            "e.g. 1 + kinked-linear(1/2) on F_1 and Jaccard) or $\\eta_{hi} = 0/0$ ($\\rho = 0$: the floor loss "
-            "$\\max(1, 1 - t)$, where the band, hence (a)-(e), is undefined); the Proposition's remark on the "
-            "band's interior fails (its witness)")),
+        "u_star_positive": Necessity(_NEGATIVE_U_STAR, "loss_condition"),
         "u_dagger_attained": Necessity(_DA1_POSITIVE, "kink_set"),
     },
     FBETA.key: {

@@ -383,7 +383,7 @@ class ContinuousCase:
 class RademacherCase:
     """A sample of n points, labels y_i in {-1, +1}, a finite function class given by its values on the sample,
     a metric's coefficients and a two-piece loss: the left side of the corrected lemma's bound (the empirical
-    Rademacher complexity of the loss-composed class) and its ingredients, by exact enumeration of the 2^n sign
+    Rademacher complexity of the derivative class W'_k o F) and its ingredients, by exact enumeration of the 2^n sign
     vectors (computed by the oracle)."""
 
     name: str

@@ -1,7 +1,8 @@
 """Corrected Thms. 1, 2 and 7 (App. A): the surrogate maximiser's exact sign pattern, and the strongest true
 calibration statements that replace the false theorems, each proved step by step.
 
-ERRATA.md shows that Thms. 1, 2 and 7 are false as stated: a tau-discrepant loss with tau < 1 has a kink at 0 and
+ERRATA.md shows that Thms. 1, 2 and 7 are false as stated: a tau-discrepant loss with tau < 1 and phi'(0-) < 0 has
+a kink at 0 and
 the surrogate maximiser can vanish exactly where the Bayes rule predicts +1.  This module derives what is true.
 
 * ``sign_pattern`` (thm:general-calibration): through Dinkelbach's separation, a maximiser of U_phi over all
@@ -137,6 +138,13 @@ TAU_LOGISTIC_PIECES = (sp.log(1 + sp.exp(-T_)) / sp.log(2), sp.log(1 + sp.exp(-T
 
 
 # ---------------------------------------------------------------------------------------------- sign helpers
+def _slacks_nonnegative(g_slack, h_slack, ds, case_nonneg, case_neg) -> bool:
+    """The criterion's (d): G = gamma - c and H = a - alpha are non-negative at U-dagger = U* + s_U (s_U >= 0), and
+    so is gamma a - rho c alpha in both cases of the sign of alpha."""
+    return (_nonnegative(g_slack.subs(UDAG, USTAR + ds)) and _nonnegative(h_slack.subs(UDAG, USTAR + ds))
+            and _nonnegative(case_nonneg) and _nonnegative(case_neg))
+
+
 def _factor_sign(expr):
     """+1 (positive), 0 (non-negative), -1 (negative), -0.5 (non-positive) or None, from the assumptions."""
     if expr.is_positive:
@@ -956,6 +964,7 @@ def check_criterion() -> Outcome:
     case_nonneg = sp.expand(((cc_ + gg) * (al + hh) - (1 - rr) * cc_ * al))
     aln = sp.Symbol("alpha", negative=True)
     case_neg = sp.Symbol("gamma", nonnegative=True) * A - RHO * C * aln
+    slacks = (g_slack, h_slack, ds, case_nonneg, case_neg)
     st.add(
         "(d), second condition: if $U_\\phi^* \\le U^\\dagger$ then $\\gamma = c + G$ and $a = \\alpha + H$ with $G, "
         "H \\ge 0$, "
@@ -964,8 +973,12 @@ def check_criterion() -> Outcome:
         f"\\gamma a - \\rho c \\alpha = {_tex(case_nonneg)}; \\quad \\alpha < 0: \\ {_tex(case_neg)} \\ge 0",
         check="SymPy: G, H non-negative at U-dagger = U* + s_U; the expanded polynomial has non-negative terms; sign "
               "inference in the case alpha < 0",
-        holds=_nonnegative(g_slack.subs(UDAG, USTAR + ds)) and _nonnegative(h_slack.subs(UDAG, USTAR + ds))
-        and _nonnegative(case_nonneg) and _nonnegative(case_neg),
+        holds=_slacks_nonnegative(*slacks),
+        # H = a_{1,+1}(U-dagger + U*) >= 0 needs U* > 0 (U* >= -U-dagger would do): without it (d) fails (necessity);
+        # U* <= U-dagger is (d)'s own condition (s_U >= 0), not a hypothesis of the statement
+        uses=("u_star_positive", "definition1"),
+        without={"u_star_positive": rerun(_slacks_nonnegative, *slacks, replace=weakened(USTAR)),
+                 "definition1": rerun(_slacks_nonnegative, *slacks, replace=NO_DEFINITION1)},
     )
     at_one = sp.expand(lower.subs(RHO, 1).subs({A: a_u, C: c_u}, simultaneous=True))
     decomposition = sp.expand(at_one - (c_u * h_slack + g_slack * d.alpha + g_slack * h_slack))

@@ -201,7 +201,7 @@ def check_supremum_attained() -> Outcome:
         "erratum",
         "f_check does not exist for the tau-logistic loss (phi > 0, inf phi = 0 not attained); along f_l = l the "
         "surrogate denominator diverges and U_phi(f_l) -> 0, so the chain only yields U_phi* >= 0 in the limit. "
-        "Conclusion U_phi* >= 0 still holds (indeed U_phi* > 0, see the conclusion claims). " + "; ".join(lines),
+        "Conclusion U_phi* >= 0 still holds (for the tau-logistic loss indeed U_phi* > 0, see the conclusion claims). " + "; ".join(lines),
         errata=(Erratum(
             location="App. A, sec:supp:non-negativity-of-surrogate-utilities (f_check and the chain for F_beta; "
                      "'the same discussion holds for the Jaccard case')",
@@ -212,8 +212,10 @@ def check_supremum_attained() -> Outcome:
                     "exist; the sup is approached only by f -> +oo on {eta > 0}); along f_l = l, E[W_{1,phi}(f_l)] >= "
                     "E[phi(-l)(1 - eta)] -> oo whenever P(eta < 1) > 0, so the right-hand side of the chain tends "
                     "to 0. Read with sequences the chain gives U_phi* >= lim U_phi(f_l) = 0.",
-            consequence="no: U_phi* >= 0 holds via the sequence (and directly U_phi* > 0: a constant f = c > 0 has "
-                        "positive numerator and denominator); Thm. 1's footnote and Thm. 2 only need U_phi* >= 0.",
+            consequence="no: U_phi* >= 0 holds via the sequence (and, for a loss with phi(c) < 1 at some c > 0 such as "
+                        "the tau-logistic loss, directly U_phi* > 0: the constant f = c has positive numerator and "
+                        "denominator; the floor loss max(1, 1 - t) has U_phi* = 0); Thm. 2 only needs U_phi* >= 0, "
+                        "Thm. 1's footnote needs U_phi* > 0 (its own erratum).",
             witness=f"single atom eta = 1/2, tau = 1/3, f = c: F_1's U_phi(c) at c = 2, 128 is "
                     f"{mp.nstr(exact[0], 12)}, {mp.nstr(exact[1], 12)} (mpmath 50 digits), decreasing to 0 while "
                     "E[W_0,phi](c) = 1 - phi(c) < 1 = E[H_0,phi]",

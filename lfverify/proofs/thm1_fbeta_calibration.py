@@ -600,8 +600,8 @@ def library_counterexample(metric, coefficients, weights, eta, tau_value, base, 
 def check_theorem() -> Outcome:
     """Do Thm. 1's hypotheses imply F_beta-calibration?  Exact surrogate maximisers on finite supports.
 
-    (i) The hypotheses force tau <= beta^2/(2+beta^2) < 1, hence phi'(0+)/phi'(0-) <= tau < 1: phi has a kink
-    at 0, and at an x with f*(x) = 0 the stationary *equation* of case 2 does not hold (only the one-sided
+    (i) The hypotheses force tau <= beta^2/(2+beta^2) < 1, hence, where phi'(0-) < 0, phi'(0+)/phi'(0-) <= tau < 1:
+    phi has a kink at 0, and at an x with f*(x) = 0 the stationary *equation* of case 2 does not hold (only the one-sided
     conditions do).  (ii) Case 2 uses U_phi <= U (Lemma 1), which needs phi(t) >= 1{t <= 0}, not a hypothesis
     of Thm. 1.  For both, an exact maximiser (:func:`tau_logistic_surrogate_maximiser`) on a three-/two-atom
     distribution is evaluated with the core library.
@@ -620,12 +620,25 @@ def check_theorem() -> Outcome:
     pi_ = sp.Symbol("pi", positive=True)
     zero_loss_constant = sp.cancel(w0.subs(eta, pi_) / w1.subs(eta, pi_)) == 1 and not (w0.has(xi) or w1.has(xi))
 
+    # the footnote "U* is non-negative and therefore such tau always exists": at U* = 0 no tau does.  The floor loss
+    # max(1, 1 - t) (convex, non-increasing, differentiable a.e., tau-discrepant for every tau: phi'(0+) = 0) has
+    # W_0 = (1+beta^2) eta (1 - phi(xi)) <= 0 with equality for xi >= 0, so U_phi <= 0 = U_phi(f >= 0): U* = 0
+    u_ = sp.Symbol("u")
+    f0, _, fxi, feta, _ = surrogate_scores(1 + B2, 0, 1, 1, 0, B2 * pi_, phi=sp.Lambda(u_, sp.Max(1, 1 - u_)))
+    xi_pos, xi_neg = sp.Symbol("x", nonnegative=True), sp.Symbol("x", negative=True)
+    eta_ = sp.Symbol("eta", nonnegative=True)
+    floor_u_star_zero = (sp.simplify(f0.subs({fxi: xi_pos, feta: eta_})) == 0
+                         and sp.simplify(f0.subs({fxi: xi_neg, feta: eta_})).is_nonpositive is True)
+    tau_ = sp.Symbol("tau", positive=True)
+    bound_at_zero = sp.simplify(((1 + B2) * tau_ / (B2 - tau_)).subs(B2, 1))
+    no_tau = sp.solve_univariate_inequality(bound_at_zero <= 0, tau_, relational=False).intersect(
+        sp.Interval.open(0, 1)) == sp.S.EmptySet
     kink = library_counterexample(metric, F1_COEFFICIENTS, kw, ke, kt, kb, report)
     nond = library_counterexample(metric, F1_COEFFICIENTS, nw, ne, nt, nb, report)
     k_opt, n_opt = kink["opt"], nond["opt"]
     ok_kink = kink_counterexample_reproduced(kink, k_opt)
     ok_nond = nondominating_counterexample_reproduced(nond, n_opt)
-    if not (ok_kink and ok_nond and zero_loss_constant):
+    if not (ok_kink and ok_nond and zero_loss_constant and floor_u_star_zero and no_tau):
         return Outcome(
             "undecided", f"the counterexamples did not reproduce (kink: {ok_kink}, non-dominating: {ok_nond})"
         )
@@ -641,8 +654,8 @@ def check_theorem() -> Outcome:
             " x-bar for f*(x-bar) <= 0, giving a contradiction; hence U_phi is F_beta-calibrated"
         ),
         derived=(
-            "U* >= (1+beta^2)tau/(beta^2-tau) forces tau <= beta^2/(2+beta^2) < 1, so phi'(0+)/phi'(0-) =: rho <= tau <"
-            " 1 (a kink at 0; U_phi is not differentiable there).  Pointwise, f* minimises A phi(xi) + B phi(-xi), A ="
+            "U* >= (1+beta^2)tau/(beta^2-tau) forces tau <= beta^2/(2+beta^2) < 1, so for a loss with phi'(0-) < 0"
+            " phi'(0+)/phi'(0-) =: rho <= tau < 1 (a kink at 0; U_phi is not differentiable there).  Pointwise, f* minimises A phi(xi) + B phi(-xi), A ="
             " (1+beta^2+U*) eta, B = U* (1-eta), whose minimiser is xi = 0 exactly when rho <= A/B <= 1/rho; this band"
             " contains posteriors eta > U(f*)/(1+beta^2), where f* = 0 predicts -1 (sgn(0) = -1) against Prop. 5"
         ),
@@ -698,12 +711,34 @@ def check_theorem() -> Outcome:
             " loss.dominates_zero_one is False"
         ),
     )
+    footnote_erratum = Erratum(
+        location="Thm. 1, its footnote ('non-negative and therefore such tau always exists')",
+        printed="(U_phi^{F_beta})* is non-negative and therefore such tau always exists",
+        derived=(
+            "the bound (1+beta^2) tau/(beta^2 - tau) is positive on all of (0, beta^2), so at U* = 0 the condition "
+            "U* >= (1+beta^2) tau/(beta^2 - tau) cannot be met: the footnote needs U* > 0, which non-negativity does "
+            "not give"
+        ),
+        consequence=(
+            "a loss meeting Thm. 1's other hypotheses can have U* = 0, and then the tau condition cannot be met; the "
+            "corrected Thm. 1 adds U_phi* > 0 to the hypotheses"
+        ),
+        witness=(
+            "the floor loss max(1, 1 - t) (convex, non-increasing, tau-discrepant: phi'(0+) = 0 >= tau phi'(0-)), "
+            "F_1: W_0 = 2 eta (1 - phi(xi)) <= 0 with equality for xi >= 0, so U* = 0 (e.g. weights (1/2, 1/2), "
+            "eta (1/10, 9/10))"
+        ),
+        evidence=(
+            "SymPy: the numerator score of the floor loss is 0 for xi >= 0 and non-positive for xi < 0; at beta = 1 "
+            "the set of tau in (0, 1) with 2 tau/(1 - tau) <= 0 is empty"
+        ),
+    )
     return Outcome(
         "erratum",
         "Thm. 1's hypotheses do not imply F_beta-calibration: for a loss with phi'(0-) < 0 they force a kink at 0 "
         "(rho <= tau < 1) and f* = 0 is not excluded; "
         "the domination phi >= 1{t <= 0} used in case 2 is missing.",
-        errata=(kink_erratum, dominance_erratum),
+        errata=(kink_erratum, dominance_erratum, footnote_erratum),
         method=(
             "mpmath 50 digits (Dinkelbach, exact per-atom convex minimisation); core library evaluation and 600 seeded"
             " perturbations"

@@ -231,7 +231,7 @@ def check_closing_line() -> Outcome:
 def check_theorem() -> Outcome:
     """Do Thm. 2's hypotheses imply Jaccard-calibration?  Exact surrogate maximisers on finite supports.
 
-    As for Thm. 1: (i) U* >= tau with tau < 1 forces phi'(0+)/phi'(0-) <= tau < 1, a kink at 0, and at
+    As for Thm. 1: (i) U* >= tau with tau < 1 forces, where phi'(0-) < 0, phi'(0+)/phi'(0-) <= tau < 1, a kink at 0, and at
     f*(x) = 0 the stationary equation of case 2 does not hold; (ii) case 2 uses U_phi <= U (Lemma 1), and
     the sub-case phi'(-f*) = 0 of case 1 is contradictory only when phi >= 1{t <= 0}, which is not assumed.
     """
@@ -262,7 +262,7 @@ def check_theorem() -> Outcome:
             " is Jaccard-calibrated"
         ),
         derived=(
-            "tau < 1 and phi'(0+) >= tau phi'(0-) give phi'(0+)/phi'(0-) =: rho <= tau < 1 (a kink at 0).  Pointwise,"
+            "tau < 1 and phi'(0+) >= tau phi'(0-) give, for a loss with phi'(0-) < 0, phi'(0+)/phi'(0-) =: rho <= tau < 1 (a kink at 0).  Pointwise,"
             " f* minimises eta phi(xi) + U* (1 - eta) phi(-xi), whose minimiser is xi = 0 whenever rho <="
             " eta/(U*(1-eta)) <= 1/rho; as U* >= tau >= rho this band reaches eta/(1-eta) = U*/rho >= 1 > U(f*), i.e."
             " past the Bayes threshold U/(1+U)"

@@ -558,7 +558,7 @@ def check_theorem() -> Outcome:
         ),
         printed="under (1)-(6) and (a)-(c), U_phi is U-calibrated; case 2 uses phi'(-f*)/phi'(f*) <= tau at f*(x) <= 0",
         derived=(
-            "(b) forces tau < 1 for F_beta, hence a kink of phi at 0; at f*(x) = 0 only one-sided stationarity holds"
+            "(b) forces tau < 1 for F_beta, hence, for a loss with phi'(0-) < 0, a kink of phi at 0; at f*(x) = 0 only one-sided stationarity holds"
             " and phi'(-f*)/phi'(f*) is undefined; the surrogate maximiser can vanish on an atom the Bayes rule"
             " labels +1"
         ),
