@@ -566,6 +566,24 @@ def _necessity_finite_cases() -> list:
     return out
 
 
+#: the loss of review 4's witness (issue 40): convex, non-increasing, phi'(0-) = -1, rho = 1/4, unbounded below
+UNBOUNDED_LOSS = linear_loss("max(1 - t, 1 - t/4) (unbounded below)",
+                             ((None, F(0), F(-1), F(1)), (F(0), None, F(-1, 4), F(1))))
+
+
+def unattained_case() -> FiniteCase:
+    """Review 4's witness that phi >= 0 is needed: F_1, the loss max(1 - t, 1 - t/4) (unbounded below, D_phi > 0 for
+    every f), one atom at eta = 1/4.  Written out, for f > 0: N = f/8, D = 3/2 + 11 f/16, so U_phi(f) = 2f/(24 + 11f)
+    increases to U_phi* = 2/11 without reaching it (for f <= 0, U_phi <= 0); U-dagger = U(+1) = 2/5, U(-1) = 0.  No
+    maximiser exists; maximising sequences go to +oo, so their sign is +1 from some index on (calibrated).  The adversary's
+    vertex search assumes attainment, so the facts are written here and checked by
+    tests/test_executable_statements.py against the surrogate utility evaluated exactly."""
+    return FiniteCase("necessity: F_1, max(1 - t, 1 - t/4) (unbounded below), one atom, eta 1/4",
+                      "tests/statement_instances.py unattained_case", metric_of(A.f_beta(1)), loss_of(UNBOUNDED_LOSS),
+                      (F(1),), (F(1, 4),), F(2, 11), F(2, 5), (True,), (False,), (False,), frozenset({(1,)}),
+                      attained=False)
+
+
 def _necessity_rademacher_cases() -> list:
     """The corrected lemma without convexity: phi = 1 - t on t <= 0 and 1 - 2t on t > 0 (two linear pieces,
     gamma_{+-1} = 0; phi'(0-) = -1, phi'(0+) = -2, J = -1 < 0), W~'_1 (kappa = 1), one point with y = +1 and
@@ -606,8 +624,8 @@ def necessity_cases() -> tuple:
     """Instances built to violate one hypothesis of a statement each (its necessity witnesses; the statements'
     NECESSITY records name them): the floor loss, the finite witnesses of :data:`NECESSITY_FINITE` (each checked by
     :func:`well_posed`), a Rademacher case and a rate case without convexity."""
-    return tuple(floor_loss_cases() + _necessity_finite_cases() + _necessity_rademacher_cases()
-                 + _necessity_rate_cases())
+    return tuple(floor_loss_cases() + _necessity_finite_cases() + [unattained_case()]
+                 + _necessity_rademacher_cases() + _necessity_rate_cases())
 
 
 def all_cases() -> tuple:

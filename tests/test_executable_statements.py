@@ -281,3 +281,27 @@ def test_review_2s_instance_meets_thm7_corrected_while_the_printed_c_fails():
     printed_c = (m.a0n - m.a1n * u_f) / (m.a1p * u_f - m.a0p) * (m.a0p + m.a1p * case.u_star) / (
         -m.a0n + m.a1n * case.u_star)
     assert printed_c == 0 and case.loss.rho == Fraction(1, 4)  # tau <= 0 cannot hold for tau >= rho > 0
+
+
+def test_review_4s_unattained_witness_has_the_facts_it_is_written_with():
+    """Review 4 of issue 40 (phi >= 0 is needed): the hand-written facts of instances.unattained_case, checked against
+    the surrogate utility evaluated exactly from its definition (tests/adversary.py, Eq. (3)) - U_phi(f) = 2f/(24 + 11f)
+    for f > 0, increasing to 2/11 and never reaching it, U_phi <= 0 for f <= 0 - and against well_posed, which must
+    refuse it (the excess N - U* D never reaches 0); U-dagger = U(+1) = 2/5 > U(-1) = 0.  Companion: well_posed accepts the kinked-linear
+    loss, bounded below, on the same population."""
+    from fractions import Fraction
+
+    import adversary as A
+
+    case = instances.unattained_case()
+    pop = A.Population((Fraction(1),), (Fraction(1, 4),))
+    metric, loss = A.f_beta(1), instances.UNBOUNDED_LOSS
+    for f in (Fraction(1, 3), Fraction(1), Fraction(10), Fraction(10**6)):
+        assert A.surrogate_utility(metric, loss, pop, (f,)) == 2 * f / (24 + 11 * f) < case.u_star == Fraction(2, 11)
+    assert all(A.surrogate_utility(metric, loss, pop, (f,)) <= 0 for f in (Fraction(0), Fraction(-1), Fraction(-50)))
+    # at u = U_phi* the excess N - u D stays at -3/11 on [0, oo): Dinkelbach's sup = 0 fails, no maximiser
+    assert instances.well_posed(metric, loss, pop, case.u_star).startswith("sup_f N - u D = -3/11 != 0 at u = 2/11")
+    assert (A.utility(metric, pop, (1,)), A.utility(metric, pop, (-1,))) == (case.u_dagger, 0)
+    assert case.optimal == frozenset({(1,)}) and not case.attained and case.calibrated
+    assert instances.well_posed(metric, A.kinked_linear(Fraction(1, 4)), pop,
+                                A.analyse(metric, A.kinked_linear(Fraction(1, 4)), pop).opt.value) == ""

@@ -405,6 +405,7 @@ _BELOW_F1 = "necessity: F_1, kinked-linear(1/2)/10, weights (1/4, 3/4), eta (1/1
 _BELOW_JAC = "necessity: Jaccard, kinked-linear(1/2)/10, weights (1/4, 3/4), eta (1/10, 1/4)"
 _V_HALF_F1 = "necessity: F_1, V max(1/2 - t, 1/2 + t), weights (1/4, 3/4), eta (1/10, 1/4)"
 _V_HALF_JAC = "necessity: Jaccard, V max(1/2 - t, 1/2 + t), weights (1/4, 3/4), eta (1/10, 1/4)"
+_UNATTAINED = "necessity: F_1, max(1 - t, 1 - t/4) (unbounded below), one atom, eta 1/4"
 _NEGATIVE_U_STAR = "necessity: (2TP - 2FP + 2 - 2pi)/(TP + FP/2 + 12), 8 + hinge, one atom, eta 11/20"
 _LIFTED = "necessity: F_1, lifted 1 + kinked-linear(1/2), weights (1/4, 3/4), eta (1/10, 1/4)"
 _RECALL = "necessity: recall, kinked-linear(1/3), weights (1/4, 3/4), eta (1/10, 1/4)"
@@ -418,23 +419,18 @@ _B1_IMPLIED = Necessity(reason=(
     "implied by Definition 1: its positive denominator at the classifier that predicts $-1$ everywhere "
     "($TP = FP = 0$) is $b_1 > 0$; stated apart because the Proposition's Step 2 uses it "
     "($D_\\phi \\ge b_1 + a_{1,+1}\\pi > 0$)"))
-_NONNEG_BOUNDED = (
-    "used for $D_\\phi(f) \\ge b_1 + a_{1,+1}\\pi > 0$ (the Proposition's Step 2: $U_\\phi$ is finite and "
-    "Dinkelbach's separation applies), for the coercivity of $g$ (its Step 5)<<EXTRA>>; what these steps use is "
-    "that $\\phi$ is bounded below and $D_\\phi(f) > 0$ for every $f$.  Searched: convex, non-increasing "
-    "piecewise-linear losses that reach $-1/2$ or $-1$ (F_1, Jaccard, accuracy, M1 and 2,500 random "
-    "small-coefficient metrics, 2-3 atoms): no conclusion failed where $D_\\phi > 0$ and $U_\\phi^*$ is "
-    "attained")
 _SLOPE_RHO = (
     "needed so that $\\rho = \\phi'(0^+)/\\phi'(0^-)$, hence the band $[\\eta_{lo}, \\eta_{hi}]$, is "
     "defined: a convex, non-increasing $\\phi$ with $\\phi'(0^-) = 0$ is constant on $[0, \\infty)$ and "
     "$\\rho = 0/0$ (e.g. $\\max(1, -t)$)<<EXTRA>>")
-#: phi >= 0 in Thms. 1, 2 and 7, whose U_phi* <= U-dagger (in place of phi >= 1{t <= 0}) does not imply it
-_NONNEG_THEOREMS = Necessity(reason=_NONNEG_BOUNDED.replace("<<EXTRA>>", "") + (
-    "; with $U_\\phi^* \\le U^\\dagger$ in place of $\\phi \\ge 1\\{t \\le 0\\}$ (which implied it), "
-    "searched again: kinked-linear($r$) $- s$ for $r \\in \\{1/3, 1/2, 1\\}$, $s \\in \\{1/10, 1/4, 1/2, 1\\}$ "
-    "on F_1, F_2 and Jaccard, 2 atoms (45 populations): no conclusion failed on the instances that violate this "
-    "hypothesis alone"))
+#: phi >= 0 in Thm. 2 (corrected): a loss unbounded below cannot violate it alone there (review 4 of issue 40)
+_NONNEG_JACCARD = Necessity(reason=(
+    "used for $D_\\phi > 0$ and for $U_\\phi^*$ to be attained (the criterion's Step 3); for Jaccard a loss "
+    "unbounded below makes $D_\\phi$ reach $0$ (send $f \\to -\\infty$ where $\\eta < 1$), so $U_\\phi^*$ is "
+    "infinite and $U_\\phi^* \\le U^\\dagger$ fails too; a loss bounded below and somewhere negative broke no "
+    "conclusion on the searched instances (kinked-linear($r$) $- s$, $r \\in \\{1/3, 1/2, 1\\}$, $s \\in \\{1/10, "
+    "1/4, 1/2, 1\\}$, 2 atoms); for F_1 a loss unbounded below can keep $D_\\phi > 0$ and leave $U_\\phi^*$ "
+    "unattained, which breaks Thm. 1 (corrected) (its witness)"))
 #: phi'(0-) < 0 in Thms. 1 and 2
 _SLOPE_THEOREMS = Necessity(reason=_SLOPE_RHO.replace("<<EXTRA>>", "; the conclusions are stated through the band"))
 _ETA = Necessity(reason=(
@@ -449,7 +445,7 @@ NECESSITY: dict = {
         "definition1": Necessity(_A0N_POSITIVE, "signs"),
         "b1_positive": _B1_IMPLIED,
         "condition3": Necessity(_RECALL, "signs"),
-        "phi_nonnegative": Necessity(reason=_NONNEG_BOUNDED.replace("<<EXTRA>>", "")),
+        "phi_nonnegative": Necessity(_UNATTAINED, "separable"),
         "phi_convex": Necessity(_CONCAVE_F1, "signs"),
         "phi_nonincreasing": Necessity(_V_LOSS, "signs"),
         "phi_left_slope": Necessity(reason=_SLOPE_RHO.replace("<<EXTRA>>", (
@@ -477,9 +473,7 @@ NECESSITY: dict = {
             "and (a)-(c) held on every searched instance (recall, $(TP + \\pi)/(TP + 2\\pi)$, $(2TP + 1/2)/(TP + "
             "1)$ and the random metrics with $a_{0,-1} = a_{1,-1} = 0$), while $c\\alpha/(a\\gamma) = 0/0$ leaves "
             "(d) undefined; only the Proposition's remark on the band's interior fails (its witness)")),
-        "phi_nonnegative": Necessity(reason=_NONNEG_BOUNDED.replace("<<EXTRA>>", (
-            " and for the bound $D_\\phi \\le D_0 + K E[g]$ of the criterion's Step 3 ((d) and (e) are "
-            "conditioned on $U_\\phi^* \\le U^\\dagger$, which does not imply it)"))),
+        "phi_nonnegative": Necessity(_UNATTAINED, "calibration"),
         "phi_convex": Necessity(_CONCAVE_F1, "calibration"),
         "phi_nonincreasing": Necessity(_V_LOSS, "kink_set"),
         "phi_left_slope": Necessity(reason=_SLOPE_RHO.replace("<<EXTRA>>", (
@@ -489,7 +483,7 @@ NECESSITY: dict = {
         "u_dagger_attained": Necessity(_DA1_POSITIVE, "kink_set"),
     },
     FBETA.key: {
-        "phi_nonnegative": _NONNEG_THEOREMS,
+        "phi_nonnegative": Necessity(_UNATTAINED, "calibration"),
         "phi_convex": Necessity(_CONCAVE_F1, "calibration"),
         "phi_nonincreasing": Necessity(_V_HALF_F1, "calibration"),
         "phi_left_slope": _SLOPE_THEOREMS,
@@ -498,7 +492,7 @@ NECESSITY: dict = {
         "u_star_positive": Necessity("floor loss, F_1", "weak_form"),
     },
     JACCARD.key: {
-        "phi_nonnegative": _NONNEG_THEOREMS,
+        "phi_nonnegative": _NONNEG_JACCARD,
         "phi_convex": Necessity(_CONCAVE_JAC, "calibration"),
         "phi_nonincreasing": Necessity(_V_HALF_JAC, "calibration"),
         "phi_left_slope": _SLOPE_THEOREMS,
@@ -516,7 +510,7 @@ NECESSITY: dict = {
             "a_{1,+1} t)/0$, so condition (b) is undefined, and the criterion's conclusions held on every searched "
             "instance (every maximiser and the Bayes rule are positive everywhere)")),
         "b1_positive": _B1_IMPLIED,
-        "phi_nonnegative": _NONNEG_THEOREMS,
+        "phi_nonnegative": Necessity(_UNATTAINED, "criterion"),
         "phi_convex": Necessity(_CONCAVE_F1, "criterion"),
         "phi_nonincreasing": Necessity(_V_LOSS, "criterion"),
         "phi_left_slope": Necessity(reason=_SLOPE_RHO.replace("<<EXTRA>>", (
@@ -539,14 +533,16 @@ NECESSITY: dict = {
             "$\\hat{\\mathfrak{R}}_m(\\mathcal{F}) \\le c_\\mathcal{X} c_\\Theta/\\sqrt m$ and Sauer's "
             "count $N_m$, and the two halves for an unbiased product (Lemma 3)")),
         "bounded_scores": Necessity(reason=(
-            "needed so that $c_k$ and $\\rho_k$ are finite: read over all $\\xi$ they are infinite for a convex "
-            "non-constant $\\phi$ and the bound says nothing; in Lemma 4's setting every score has "
+            "needed so that $c_k$ and $\\rho_k$ are finite: read over all $\\xi$, $c_k$ is infinite for a convex "
+            "non-constant $\\phi$ ($\\rho_k$ too where $\\phi'$ is unbounded) and the bound says nothing; in Lemma 4's setting every score has "
             "$|\\theta^\\top x| \\le c_\\mathcal{X} c_\\Theta$, the range the proof reads them on")),
         "phi_convex": Necessity("necessity: Lemma 4's bound for the tau-logistic formula with tau = 2 (concave kink), "
                                 "n = 4, d = 1", "order"),
         "phi_pieces": Necessity(reason=(
             "needed so that $\\gamma = \\gamma_{+1} + \\gamma_{-1}$ exists: a derivative that is not Lipschitz on "
-            "one side of 0 (the hinge loss's jump at $t = 1$) has no finite $\\gamma$ and $B_E(n)$ is infinite")),
+            "one side of 0 (the hinge loss's jump at $t = 1$) has no finite $\\gamma$ and $B_E(n)$ is infinite; the "
+            "proof reads the pieces only on the scores' range $|\\xi| \\le c_\\mathcal{X} c_\\Theta$, so there is "
+            "all the hypothesis needs to hold")),
     },
 }
 

@@ -327,6 +327,9 @@ class FiniteCase:
     can_neg: tuple
     can_zero: tuple  #: 0 is a maximiser value there
     optimal: frozenset  #: the labellings (tuples of +1 / -1) that attain U-dagger
+    #: whether U_phi attains its supremum; when it does not (a loss unbounded below), can_pos / can_neg / can_zero
+    #: give the signs that maximising sequences take at each atom from some index on (no maximiser exists)
+    attained: bool = True
     kind: str = field(default="finite", init=False)
 
     @property
@@ -553,6 +556,8 @@ def _separable(case) -> Evaluation:
         return _vacuous("the facts of a continuous case are computed from the pointwise problem itself")
     a, c = dinkelbach_weights(case.metric, case.u_star)
     dm, dp = case.loss.left_slope, case.loss.right_slope
+    if not case.attained:
+        return _fails("U_phi does not attain its supremum: no f maximises it, while every g_eta has minimisers")
     for j, e in enumerate(case.eta):
         a, c, e, dp, dm = _common(a, c, e, dp, dm)
         right = a * e * dp - c * (1 - e) * dm  # g'(0+)

@@ -138,6 +138,20 @@ TAU_LOGISTIC_PIECES = (sp.log(1 + sp.exp(-T_)) / sp.log(2), sp.log(1 + sp.exp(-T
 
 
 # ---------------------------------------------------------------------------------------------- sign helpers
+def _e_rows(at_one, ds) -> list:
+    """(metric in TeX, gamma a - c alpha at rho = 1 and U-dagger = U* + s_U) for F_beta, Jaccard and accuracy."""
+    return [(_METRIC_TEX[name], sp.expand(at_one.subs(_table1(name)).subs(UDAG, USTAR + ds)))
+            for name in ("F_beta", "Jaccard", "accuracy")]
+
+
+def _e_holds(at_one, c_u, h_slack, g_slack, alpha, ds) -> bool:
+    """The criterion's (e): gamma a - c alpha = cH + G alpha + GH at rho = 1; at U-dagger = U* + s_U, F_beta's value
+    is positive, Jaccard's is s_U and accuracy's 0."""
+    rows = _e_rows(at_one, ds)
+    return (sp.expand(at_one - (c_u * h_slack + g_slack * alpha + g_slack * h_slack)) == 0 and _positive(rows[0][1])
+            and rows[1][1] == ds and rows[2][1] == 0)
+
+
 def _slacks_nonnegative(g_slack, h_slack, ds, case_nonneg, case_neg) -> bool:
     """The criterion's (d): G = gamma - c and H = a - alpha are non-negative at U-dagger = U* + s_U (s_U >= 0), and
     so is gamma a - rho c alpha in both cases of the sign of alpha."""
@@ -981,12 +995,8 @@ def check_criterion() -> Outcome:
                  "definition1": rerun(_slacks_nonnegative, *slacks, replace=NO_DEFINITION1)},
     )
     at_one = sp.expand(lower.subs(RHO, 1).subs({A: a_u, C: c_u}, simultaneous=True))
-    decomposition = sp.expand(at_one - (c_u * h_slack + g_slack * d.alpha + g_slack * h_slack))
-    rows = []
-    for name in ("F_beta", "Jaccard", "accuracy"):
-        coefs = _table1(name)
-        rows.append((_METRIC_TEX[name], sp.expand(at_one.subs(coefs).subs(UDAG, USTAR + ds))))
-    fbeta_positive = _positive(rows[0][1])
+    rows = _e_rows(at_one, ds)
+    e_parts = (at_one, c_u, h_slack, g_slack, d.alpha, ds)
     st.add(
         "(e): with mass on both sides of $\\delta$ arbitrarily close to it, (a) forces $\\eta_{lo} \\le \\delta \\le "
         "\\eta_{hi}$ (else $(\\eta_{hi}, \\delta)$ or $(\\delta, \\eta_{lo})$ has mass) and then a degenerate band "
@@ -1000,7 +1010,10 @@ def check_criterion() -> Outcome:
                                                                  for n, v in rows),
         check="SymPy: the decomposition expands to 0; at U-dagger = U* + s_U (s_U >= 0) F_beta's value is positive, "
               "Jaccard's is s_U, accuracy's is 0",
-        holds=decomposition == 0 and fbeta_positive and rows[1][1] == ds and rows[2][1] == 0,
+        holds=_e_holds(*e_parts),
+        # H = a_{1,+1}(U-dagger + U*) >= 0, hence F_beta's positive value, needs U* > 0 (review 4 of issue 40)
+        uses=("u_star_positive",),
+        without={"u_star_positive": rerun(_e_holds, *e_parts, replace=weakened(USTAR))},
     )
     # the statement as code against the derived forms, and against brute force on the pinned populations
     rng = random.Random(SEED + 1)

@@ -717,7 +717,9 @@ def check_theorem() -> Outcome:
         derived=(
             "the bound (1+beta^2) tau/(beta^2 - tau) is positive on all of (0, beta^2), so at U* = 0 the condition "
             "U* >= (1+beta^2) tau/(beta^2 - tau) cannot be met: the footnote needs U* > 0, which non-negativity does "
-            "not give"
+            "not give; and at U* > 0 the tau must also make phi tau-discrepant (tau >= rho where phi'(0-) < 0), while "
+            "the condition allows only tau <= beta^2 U*/(1 + beta^2 + U*): a loss with a larger rho (one "
+            "differentiable at 0 on F_1, rho = 1) has none"
         ),
         consequence=(
             "a loss meeting Thm. 1's other hypotheses can have U* = 0, and then the tau condition cannot be met; the "
