@@ -74,6 +74,9 @@ autosummary.WELL_KNOWN_ABBREVIATIONS = (*autosummary.WELL_KNOWN_ABBREVIATIONS, "
 
 html_theme = "furo"
 html_title = f"lfverify {release}"
+#: wide tables wrap their cells and scroll inside their column (issue 44: the checks table overflowed at 1280 px)
+html_static_path = ["_static"]
+html_css_files = ["tables.css"]
 
 
 def _write_api_pages(app):
