@@ -571,6 +571,17 @@ UNBOUNDED_LOSS = linear_loss("max(1 - t, 1 - t/4) (unbounded below)",
                              ((None, F(0), F(-1), F(1)), (F(0), None, F(-1, 4), F(1))))
 
 
+def unattained_jaccard_case() -> FiniteCase:
+    """Review 5's witness that phi >= 0 is needed in Thm. 2 (corrected) too: Jaccard, the same loss, one atom at
+    eta = 1/2.  For f > 0: N = f/8, D = 1/2 + f/4 (> 0), so U_phi(f) = f/(8 + 4f) rises to 1/4 unattained (U_phi is
+    defined where D_phi > 0, and U_phi <= 0 there for f <= 0); U-dagger = U(+1) = 1/2, U(-1) = 0; maximising sequences
+    go to +oo (calibrated).  Checked like unattained_case."""
+    return FiniteCase("necessity: Jaccard, max(1 - t, 1 - t/4) (unbounded below), one atom, eta 1/2",
+                      "tests/statement_instances.py unattained_jaccard_case", metric_of(A.jaccard()),
+                      loss_of(UNBOUNDED_LOSS), (F(1),), (F(1, 2),), F(1, 4), F(1, 2), (True,), (False,), (False,),
+                      frozenset({(1,)}), attained=False)
+
+
 def unattained_case() -> FiniteCase:
     """Review 4's witness that phi >= 0 is needed: F_1, the loss max(1 - t, 1 - t/4) (unbounded below, D_phi > 0 for
     every f), one atom at eta = 1/4.  Written out, for f > 0: N = f/8, D = 3/2 + 11 f/16, so U_phi(f) = 2f/(24 + 11f)
@@ -624,7 +635,7 @@ def necessity_cases() -> tuple:
     """Instances built to violate one hypothesis of a statement each (its necessity witnesses; the statements'
     NECESSITY records name them): the floor loss, the finite witnesses of :data:`NECESSITY_FINITE` (each checked by
     :func:`well_posed`), a Rademacher case and a rate case without convexity."""
-    return tuple(floor_loss_cases() + _necessity_finite_cases() + [unattained_case()]
+    return tuple(floor_loss_cases() + _necessity_finite_cases() + [unattained_case(), unattained_jaccard_case()]
                  + _necessity_rademacher_cases() + _necessity_rate_cases())
 
 

@@ -305,3 +305,22 @@ def test_review_4s_unattained_witness_has_the_facts_it_is_written_with():
     assert case.optimal == frozenset({(1,)}) and not case.attained and case.calibrated
     assert instances.well_posed(metric, A.kinked_linear(Fraction(1, 4)), pop,
                                 A.analyse(metric, A.kinked_linear(Fraction(1, 4)), pop).opt.value) == ""
+
+
+def test_review_5s_unattained_jaccard_witness_has_the_facts_it_is_written_with():
+    """Review 5 of issue 40 (phi >= 0 is needed in Thm. 2 (corrected)): instances.unattained_jaccard_case's facts
+    against the surrogate utility evaluated exactly - U_phi(f) = f/(8 + 4f) on f > 0, rising to 1/4 unattained,
+    U_phi <= 0 where f <= 0 and D_phi > 0 - and well_posed refuses it; U-dagger = U(+1) = 1/2 > U(-1) = 0."""
+    from fractions import Fraction
+
+    import adversary as A
+
+    case = instances.unattained_jaccard_case()
+    pop = A.Population((Fraction(1),), (Fraction(1, 2),))
+    metric, loss = A.jaccard(), instances.UNBOUNDED_LOSS
+    for f in (Fraction(1, 3), Fraction(1), Fraction(10), Fraction(10**6)):
+        assert A.surrogate_utility(metric, loss, pop, (f,)) == f / (8 + 4 * f) < case.u_star == Fraction(1, 4)
+    assert all(A.surrogate_utility(metric, loss, pop, (f,)) <= 0 for f in (Fraction(0), Fraction(-1), Fraction(-2)))
+    assert instances.well_posed(metric, loss, pop, case.u_star) != ""
+    assert (A.utility(metric, pop, (1,)), A.utility(metric, pop, (-1,))) == (case.u_dagger, 0)
+    assert not case.attained and case.calibrated

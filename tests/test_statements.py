@@ -93,6 +93,7 @@ PROOFS = {
 #: are an argument or a citation and compute nothing with the hypothesis.  A new reason must be added here on purpose.
 REASONS = {
     ("corrected_calibration.criterion", 4, "phi_convex"),
+    ("corrected_calibration.criterion", 9, "definition1"),
     ("corrected_rademacher.lemma", 5, "phi_pieces"),
     ("corrected_rademacher.rate", 1, "lemma4_setting"),
     ("corrected_rademacher.rate", 1, "bounded_scores"),

@@ -78,7 +78,8 @@ F_STAR = Named("f^*", "a maximiser of $U_\\phi$ over all measurable $f$ (one exi
                      "is strictly convex on each side of $0$, finitely many for a piecewise-linear $\\phi$: "
                      "$\\eta = 1/2$ for the hinge loss on accuracy)")
 RHO = Named("\\rho", "$= \\phi'(0^+)/\\phi'(0^-) \\in [0, 1]$ ($= \\tau$ for the tau-logistic loss)", unique=True)
-U_STAR = Named("U^*", "$= U_\\phi^* = \\sup_f U_\\phi(f)$", unique=True)
+U_STAR = Named("U^*", "$= U_\\phi^* = \\sup_f U_\\phi(f)$ over the $f$ with $D_\\phi(f) > 0$, where "
+                       "$U_\\phi = N_\\phi/D_\\phi$ is defined", unique=True)
 U_DAG = Named("U^\\dagger", "$= \\sup_f U(f)$", unique=True)
 
 _CALIBRATION_SETTING = ("$\\alpha = <<ALPHA>>$, $\\gamma = <<GAMMA>>$, $\\delta = \\frac{\\gamma}{\\alpha + \\gamma}$ "
@@ -406,6 +407,7 @@ _BELOW_JAC = "necessity: Jaccard, kinked-linear(1/2)/10, weights (1/4, 3/4), eta
 _V_HALF_F1 = "necessity: F_1, V max(1/2 - t, 1/2 + t), weights (1/4, 3/4), eta (1/10, 1/4)"
 _V_HALF_JAC = "necessity: Jaccard, V max(1/2 - t, 1/2 + t), weights (1/4, 3/4), eta (1/10, 1/4)"
 _UNATTAINED = "necessity: F_1, max(1 - t, 1 - t/4) (unbounded below), one atom, eta 1/4"
+_UNATTAINED_JAC = "necessity: Jaccard, max(1 - t, 1 - t/4) (unbounded below), one atom, eta 1/2"
 _NEGATIVE_U_STAR = "necessity: (2TP - 2FP + 2 - 2pi)/(TP + FP/2 + 12), 8 + hinge, one atom, eta 11/20"
 _LIFTED = "necessity: F_1, lifted 1 + kinked-linear(1/2), weights (1/4, 3/4), eta (1/10, 1/4)"
 _RECALL = "necessity: recall, kinked-linear(1/3), weights (1/4, 3/4), eta (1/10, 1/4)"
@@ -423,14 +425,6 @@ _SLOPE_RHO = (
     "needed so that $\\rho = \\phi'(0^+)/\\phi'(0^-)$, hence the band $[\\eta_{lo}, \\eta_{hi}]$, is "
     "defined: a convex, non-increasing $\\phi$ with $\\phi'(0^-) = 0$ is constant on $[0, \\infty)$ and "
     "$\\rho = 0/0$ (e.g. $\\max(1, -t)$)<<EXTRA>>")
-#: phi >= 0 in Thm. 2 (corrected): a loss unbounded below cannot violate it alone there (review 4 of issue 40)
-_NONNEG_JACCARD = Necessity(reason=(
-    "used for $D_\\phi > 0$ and for $U_\\phi^*$ to be attained (the criterion's Step 3); for Jaccard a loss "
-    "unbounded below makes $D_\\phi$ reach $0$ (send $f \\to -\\infty$ where $\\eta < 1$), so $U_\\phi^*$ is "
-    "infinite and $U_\\phi^* \\le U^\\dagger$ fails too; a loss bounded below and somewhere negative broke no "
-    "conclusion on the searched instances (kinked-linear($r$) $- s$, $r \\in \\{1/3, 1/2, 1\\}$, $s \\in \\{1/10, "
-    "1/4, 1/2, 1\\}$, 2 atoms); for F_1 a loss unbounded below can keep $D_\\phi > 0$ and leave $U_\\phi^*$ "
-    "unattained, which breaks Thm. 1 (corrected) (its witness)"))
 #: phi'(0-) < 0 in Thms. 1 and 2
 _SLOPE_THEOREMS = Necessity(reason=_SLOPE_RHO.replace("<<EXTRA>>", "; the conclusions are stated through the band"))
 _ETA = Necessity(reason=(
@@ -468,11 +462,15 @@ NECESSITY: dict = {
             "interior fails when $c = 0$ (its witness)")),
         "b1_positive": _B1_IMPLIED,
         "condition3": Necessity(reason=(
-            "used for $c > 0$ (the Proposition's Step 3); without it $c = \\gamma = 0$: for $\\rho > 0$ "
-            "$\\eta_{lo} = \\eta_{hi} = \\delta = 0$, every maximiser and the Bayes rule are positive everywhere "
-            "and (a)-(c) held on every searched instance (recall, $(TP + \\pi)/(TP + 2\\pi)$, $(2TP + 1/2)/(TP + "
-            "1)$ and the random metrics with $a_{0,-1} = a_{1,-1} = 0$), while $c\\alpha/(a\\gamma) = 0/0$ leaves "
-            "(d) undefined; only the Proposition's remark on the band's interior fails (its witness)")),
+            "needed for a maximiser $f^*$ to exist and for the band to be defined: without it ($a_{0,-1} = a_{1,-1} = "
+            "0$, e.g. recall) and a loss that never reaches its infimum (the logistic or the paper's tau-logistic "
+            "loss) $U_\\phi < U_\\phi^* = 1$ at every $f$, so no maximiser exists and (b), (c) speak of none "
+            "(review 5); with a loss that attains it, $c = \\gamma = 0$: for $\\rho > 0$ $\\eta_{lo} = \\eta_{hi} "
+            "= \\delta = 0$, every maximiser and the Bayes rule are positive everywhere and (a)-(c) held on every "
+            "searched instance (recall, $(TP + \\pi)/(TP + 2\\pi)$, $(2TP + 1/2)/(TP + 1)$ and the random metrics "
+            "with $a_{0,-1} = a_{1,-1} = 0$; piecewise-linear losses), at $\\rho = 0$ $\\eta_{hi} = 0/0$ and "
+            "(a)-(c) are undefined, and $c\\alpha/(a\\gamma) = 0/0$ leaves (d) undefined; only the Proposition's "
+            "remark on the band's interior fails (its witness)")),
         "phi_nonnegative": Necessity(_UNATTAINED, "calibration"),
         "phi_convex": Necessity(_CONCAVE_F1, "calibration"),
         "phi_nonincreasing": Necessity(_V_LOSS, "kink_set"),
@@ -492,7 +490,7 @@ NECESSITY: dict = {
         "u_star_positive": Necessity("floor loss, F_1", "weak_form"),
     },
     JACCARD.key: {
-        "phi_nonnegative": _NONNEG_JACCARD,
+        "phi_nonnegative": Necessity(_UNATTAINED_JAC, "calibration"),
         "phi_convex": Necessity(_CONCAVE_JAC, "calibration"),
         "phi_nonincreasing": Necessity(_V_HALF_JAC, "calibration"),
         "phi_left_slope": _SLOPE_THEOREMS,
@@ -506,9 +504,11 @@ NECESSITY: dict = {
                                        "$\\Delta a_0 > 0$"),
         "condition2": Necessity(_DA1_POSITIVE, "criterion"),
         "condition3": Necessity(reason=(
-            "used for $c > 0$ and $\\gamma > 0$; without it ($a_{0,-1} = a_{1,-1} = 0$) $H(t) = (a_{0,+1} - "
-            "a_{1,+1} t)/0$, so condition (b) is undefined, and the criterion's conclusions held on every searched "
-            "instance (every maximiser and the Bayes rule are positive everywhere)")),
+            "needed for condition (b) and for a maximiser to exist: without it ($a_{0,-1} = a_{1,-1} = 0$) $H(t) = "
+            "(a_{0,+1} - a_{1,+1} t)/0$, so (b) is undefined; with a loss that never reaches its infimum (the "
+            "logistic loss, recall) no maximiser exists (review 5), and with one that attains it the criterion's "
+            "conclusions held on every searched instance (every maximiser and the Bayes rule are positive "
+            "everywhere; piecewise-linear losses with rho > 0)")),
         "b1_positive": _B1_IMPLIED,
         "phi_nonnegative": Necessity(_UNATTAINED, "criterion"),
         "phi_convex": Necessity(_CONCAVE_F1, "criterion"),
@@ -540,9 +540,9 @@ NECESSITY: dict = {
                                 "n = 4, d = 1", "order"),
         "phi_pieces": Necessity(reason=(
             "needed so that $\\gamma = \\gamma_{+1} + \\gamma_{-1}$ exists: a derivative that is not Lipschitz on "
-            "one side of 0 (the hinge loss's jump at $t = 1$) has no finite $\\gamma$ and $B_E(n)$ is infinite; the "
-            "proof reads the pieces only on the scores' range $|\\xi| \\le c_\\mathcal{X} c_\\Theta$, so there is "
-            "all the hypothesis needs to hold")),
+            "one side of 0 within the scores' range $|\\xi| \\le c_\\mathcal{X} c_\\Theta$ (the hinge loss's jump at "
+            "$t = 1$, when $c_\\mathcal{X} c_\\Theta \\ge 1$) has no finite $\\gamma$ and $B_E(n)$ is infinite; the "
+            "proof reads the pieces only on that range, so the hypothesis could be weakened to it")),
     },
 }
 

@@ -1011,9 +1011,12 @@ def check_criterion() -> Outcome:
         check="SymPy: the decomposition expands to 0; at U-dagger = U* + s_U (s_U >= 0) F_beta's value is positive, "
               "Jaccard's is s_U, accuracy's is 0",
         holds=_e_holds(*e_parts),
-        # H = a_{1,+1}(U-dagger + U*) >= 0, hence F_beta's positive value, needs U* > 0 (review 4 of issue 40)
-        uses=("u_star_positive",),
-        without={"u_star_positive": rerun(_e_holds, *e_parts, replace=weakened(USTAR))},
+        # H = a_{1,+1}(U-dagger + U*) >= 0, hence F_beta's positive value, needs U* > 0 (review 4 of issue 40), and
+        # G, H >= 0 need Definition 1's a_{1,+-1} >= 0 (review 5)
+        uses=("u_star_positive", "definition1"),
+        without={"u_star_positive": rerun(_e_holds, *e_parts, replace=weakened(USTAR)),
+                 "definition1": ("the check substitutes Table 1's metrics, which satisfy Definition 1, so it cannot run "
+                                 "without it; G, H >= 0 need its a_{1,+-1} >= 0, as step 8's check shows")},
     )
     # the statement as code against the derived forms, and against brute force on the pinned populations
     rng = random.Random(SEED + 1)
