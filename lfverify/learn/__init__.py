@@ -1,5 +1,6 @@
 """Learning: the optimizers of Algorithms 1-2 (U-GD, U-BFGS), exact thresholds, the cost-sensitive remedy, the
-scikit-learn estimator :class:`LinearFractionalClassifier`, the paper's baselines (App. C.2) and the paper's data
+scikit-learn estimator :class:`LinearFractionalClassifier`, the same remedy around any classifier
+(:class:`MetricOptimalClassifier`), the paper's baselines (App. C.2) and the paper's data
 sets (an offline copy, or fetched from their pinned sources into the user cache).  Imports :mod:`lfverify.core`, and
 :mod:`lfverify.io` for the progress of downloads.
 """
@@ -12,6 +13,7 @@ from lfverify.learn import (
     _datasets,
     _estimator,
     _fetch,
+    _metric_optimal,
     _optimize,
     _thresholds,
 )
@@ -20,6 +22,7 @@ from lfverify.learn._cost_sensitive import *  # noqa: F403 (each module's __all_
 from lfverify.learn._datasets import *  # noqa: F403 (each module's __all__ is public)
 from lfverify.learn._estimator import *  # noqa: F403 (each module's __all__ is public)
 from lfverify.learn._fetch import *  # noqa: F403 (each module's __all__ is public)
+from lfverify.learn._metric_optimal import *  # noqa: F403 (each module's __all__ is public)
 from lfverify.learn._optimize import *  # noqa: F403 (each module's __all__ is public)
 from lfverify.learn._thresholds import *  # noqa: F403 (each module's __all__ is public)
 
@@ -28,6 +31,7 @@ __all__ = [
     *_thresholds.__all__,
     *_cost_sensitive.__all__,
     *_estimator.__all__,
+    *_metric_optimal.__all__,
     *_baselines.__all__,
     *_datasets.__all__,
     *_fetch.__all__,

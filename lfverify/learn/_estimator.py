@@ -159,6 +159,54 @@ def _check_class_weight(class_weight) -> None:
         check_real(weight, f"class_weight[{label!r}]", low=0.0)
 
 
+def combined_sample_weights(sample_weight, class_weight, classes, y):
+    """The per-sample weights of a fit: ``sample_weight`` times the ``class_weight`` of each sample's class (None
+    when neither is given, so that the unweighted fit keeps its exact integer counts)."""
+    weights = None if sample_weight is None else check_sample_weight(sample_weight, y.shape[0])
+    if weights is not None:
+        _check_both_classes_weighted(classes, y, weights, "sample_weight")
+    if class_weight is not None:
+        # "balanced" counts the classes with the sample weights (as scikit-learn's linear models since 1.8), so
+        # that an integer weight still acts as repeated rows
+        per_class = compute_class_weight(class_weight, classes=classes, y=y, sample_weight=weights)
+        factor = per_class[np.searchsorted(classes, y)]
+        weights = factor if weights is None else weights * factor
+        _check_both_classes_weighted(classes, y, weights, "class_weight")
+    return weights
+
+
+def metric_score(metric, pos_label, classes, predicted, y, sample_weight=None) -> float:
+    """The ``metric`` of the predictions ``predicted`` against the labels ``y`` (Eq. (1) on the empirical
+    confusion; with ``sample_weight`` TP, FP and the prior are weighted fractions): a fitted classifier's ``score``.
+
+    0/0 (no positive label and no positive prediction, for F_beta / Jaccard) gives 0.0 with an
+    UndefinedMetricWarning, as scikit-learn's f1_score does.
+    """
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError(f"y must be a 1-D array of labels; got shape {y.shape}")
+    if predicted.shape[0] != y.shape[0]:
+        raise ValueError(f"y must have one label per row of X ({predicted.shape[0]}); got {y.shape[0]}")
+    unknown = ~np.isin(y, classes)
+    if unknown.any():
+        raise ValueError(f"y holds labels {np.unique(y[unknown]).tolist()[:5]} that are not among the fitted "
+                         f"classes {classes.tolist()}")
+    positive = y == pos_label
+    predicted_positive = predicted == pos_label
+    if sample_weight is None:  # exact integer counts (LinearFractionalMetric.value_from_counts)
+        return float(metric.value_from_counts(np.count_nonzero(positive & predicted_positive),
+                                              np.count_nonzero(~positive & predicted_positive),
+                                              np.count_nonzero(positive), y.shape[0]))
+    weights = np.asarray(sample_weight, dtype=np.float64)
+    if weights.shape != y.shape or not np.isfinite(weights).all() or (weights < 0).any() or weights.sum() <= 0:
+        raise ValueError("sample_weight must hold one finite non-negative weight per sample with a positive "
+                         f"sum; got {sample_weight!r}")
+    weights = weights / weights.sum()
+    tp = float(weights @ (positive & predicted_positive))
+    fp = float(weights @ (~positive & predicted_positive))
+    return float(metric.value(tp, fp, float(weights @ positive)))
+
+
 def resolve_metric(metric) -> LinearFractionalMetric:
     """The :class:`~lfverify.core.LinearFractionalMetric` named by ``metric`` (see the module docstring for the names).
 
@@ -597,21 +645,6 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         """
         return _best_threshold(pooled_scores, y_signed, metric, 0.0, weights).threshold
 
-    def _sample_weights(self, sample_weight, classes, y):
-        """The per-sample weights of the fit: ``sample_weight`` times the ``class_weight`` of each sample's class
-        (None when neither is given, so that the unweighted fit keeps its exact integer counts)."""
-        weights = None if sample_weight is None else check_sample_weight(sample_weight, y.shape[0])
-        if weights is not None:
-            _check_both_classes_weighted(classes, y, weights, "sample_weight")
-        if self.class_weight is not None:
-            # "balanced" counts the classes with the sample weights (as scikit-learn's linear models since 1.8), so
-            # that an integer weight still acts as repeated rows
-            per_class = compute_class_weight(self.class_weight, classes=classes, y=y, sample_weight=weights)
-            factor = per_class[np.searchsorted(classes, y)]
-            weights = factor if weights is None else weights * factor
-            _check_both_classes_weighted(classes, y, weights, "class_weight")
-        return weights
-
     def _warn_if_degenerate(self, predicted, y_signed, weights, metric) -> None:
         """Warn when the fitted classifier predicts one class only on its training sample, or when its training
         metric is at most :data:`_TRIVIAL_MARGIN` times the all-positive classifier's (which any threshold could
@@ -685,7 +718,7 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         pos_label = classes[1] if self.pos_label is None else self.pos_label
         if pos_label not in classes:
             raise ValueError(f"pos_label must be one of the classes {classes.tolist()}; got {self.pos_label!r}")
-        weights = self._sample_weights(sample_weight, classes, y)
+        weights = combined_sample_weights(sample_weight, self.class_weight, classes, y)
         if weights is not None and not (weights > 0).all():
             keep = weights > 0
             X, y, weights = X[keep], y[keep], weights[keep]
@@ -765,27 +798,4 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         0/0 (no positive label and no positive prediction, for F_beta / Jaccard) gives 0.0 with an
         UndefinedMetricWarning, as scikit-learn's f1_score does.
         """
-        y = np.asarray(y)
-        if y.ndim != 1:
-            raise ValueError(f"y must be a 1-D array of labels; got shape {y.shape}")
-        predicted = self.predict(X)
-        if predicted.shape[0] != y.shape[0]:
-            raise ValueError(f"y must have one label per row of X ({predicted.shape[0]}); got {y.shape[0]}")
-        unknown = ~np.isin(y, self.classes_)
-        if unknown.any():
-            raise ValueError(f"y holds labels {np.unique(y[unknown]).tolist()[:5]} that are not among the fitted "
-                             f"classes {self.classes_.tolist()}")
-        positive = y == self.pos_label_
-        predicted_positive = predicted == self.pos_label_
-        if sample_weight is None:  # exact integer counts (LinearFractionalMetric.value_from_counts)
-            return float(self.metric_.value_from_counts(np.count_nonzero(positive & predicted_positive),
-                                                        np.count_nonzero(~positive & predicted_positive),
-                                                        np.count_nonzero(positive), y.shape[0]))
-        weights = np.asarray(sample_weight, dtype=np.float64)
-        if weights.shape != y.shape or not np.isfinite(weights).all() or (weights < 0).any() or weights.sum() <= 0:
-            raise ValueError("sample_weight must hold one finite non-negative weight per sample with a positive "
-                             f"sum; got {sample_weight!r}")
-        weights = weights / weights.sum()
-        tp = float(weights @ (positive & predicted_positive))
-        fp = float(weights @ (~positive & predicted_positive))
-        return float(self.metric_.value(tp, fp, float(weights @ positive)))
+        return metric_score(self.metric_, self.pos_label_, self.classes_, self.predict(X), y, sample_weight)

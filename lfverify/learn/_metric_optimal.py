@@ -1,0 +1,357 @@
+"""``MetricOptimalClassifier``: the cost-sensitive remedy around any scikit-learn classifier (an extension).
+
+Not in the paper.  :mod:`lfverify.learn._cost_sensitive` weighs the surrogate risk of a linear model at the metric's
+Bayes threshold and iterates the level (Prop. 5: the Bayes classifier thresholds eta at delta(U-dagger); Dinkelbach's
+outer update).  Nothing in that argument needs a linear model: any learner whose fit accepts ``sample_weight``
+minimises a weighted risk, and weights (1 - delta, delta) on the classes move its population minimiser's boundary to
+eta = delta (for a calibrated risk).  This meta-estimator therefore
+
+1. fits clones of the base learner on ``cv`` stratified folds with equal class weights, pools the held-out scores
+   and takes the exact metric-maximising threshold on them (:func:`~lfverify.learn.best_threshold`); the metric of
+   that threshold, v, is an honest estimate of the metric the level can reach;
+2. refits the folds with the class weights of the Bayes threshold at v, ``(1 - delta(v), delta(v))``
+   (:func:`~lfverify.learn.bayes_level_weights`), and repeats up to ``max_level_iter`` levels while v changes by
+   more than ``tol``;
+3. keeps the level whose pooled held-out metric is the largest (the earliest of equals), fits one clone on the
+   whole sample at that level's weights, and predicts positive where its score exceeds the threshold chosen on that
+   level's held-out scores.
+
+Thresholds are chosen on cross-fitted scores because a flexible learner's training scores are optimistic (a random
+forest separates its own training sample).  ``reweight=False`` is the threshold-only mode: one level at the user's
+weights, for a learner whose fit takes no ``sample_weight`` (then it differs from scikit-learn's
+``TunedThresholdClassifierCV`` only in taking the exact best threshold of the pooled scores instead of the best of
+100 grid points averaged over folds).
+
+Cost: ``cv`` fits per level plus one, i.e. 2 cv + 1 = 11 fits of the base learner at the defaults (scikit-learn's
+``TunedThresholdClassifierCV`` makes cv + 1 = 6); measured ratios are in docs/estimators.md.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, clone, is_classifier
+from sklearn.model_selection import StratifiedKFold, check_cv
+from sklearn.utils import _safe_indexing, get_tags
+from sklearn.utils.metadata_routing import (
+    MetadataRouter,
+    MethodMapping,
+    _raise_for_params,
+    _routing_enabled,
+    process_routing,
+)
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import (
+    _num_samples,
+    assert_all_finite,
+    check_consistent_length,
+    column_or_1d,
+    check_is_fitted,
+    has_fit_parameter,
+    indexable,
+)
+
+from lfverify.core._seeding import as_seed_sequence, child, int_seed
+from lfverify.core._validation import check_real
+from lfverify.learn._cost_sensitive import FIRST_WEIGHTS, bayes_level_weights
+from lfverify.learn._estimator import _check_class_weight, combined_sample_weights, metric_score, resolve_metric
+from lfverify.learn._thresholds import _best_threshold
+
+__all__ = ["MetricOptimalClassifier"]
+
+_RESPONSE_METHODS = ("auto", "decision_function", "predict_proba")
+
+
+def _base_has(method: str):
+    """``available_if``'s test: the fitted base learner (or the unfitted one) has ``method``."""
+    def check(self):
+        return hasattr(getattr(self, "estimator_", self.estimator), method)
+    return check
+
+
+class MetricOptimalClassifier(ClassifierMixin, BaseEstimator):
+    """Any scikit-learn classifier fitted at the metric's Bayes-level class weights, with the exact threshold.
+
+    The cost-sensitive remedy of :class:`LinearFractionalClassifier` (Prop. 5's level set, Dinkelbach's iteration)
+    around a learner of your choice; the steps are in the module's docstring and docs/estimators.md.
+
+    Parameters
+    ----------
+    estimator : classifier
+        The base learner (cloned, never fitted itself).  Its ``fit`` must accept ``sample_weight`` unless
+        ``reweight=False``; its scores are ``decision_function`` or ``predict_proba`` (``response_method``).
+    metric : str or LinearFractionalMetric, default "f1"
+        The metric to maximise (names as :func:`~lfverify.learn.resolve_metric` reads them).
+    cv : int >= 2, splitter or iterable of (train, test) index arrays, default 5
+        The folds whose held-out scores choose the level and the threshold: an int is that many shuffled
+        stratified folds (at most the smaller class's count), seeded by ``random_state``; otherwise as
+        scikit-learn's ``cv`` (every row should be held out once: a row held out by no split keeps no score).
+    max_level_iter : int >= 1, default 2
+        Levels at most: the first at equal class weights, each later one at the Bayes level of the previous
+        level's held-out metric.  Each level costs ``cv`` fits.
+    tol : float >= 0, default 1e-3
+        Stop when the held-out metric changes by at most ``tol`` between levels.
+    reweight : bool, default True
+        False: the threshold-only mode (one level, the learner's fit sees only the user's weights).
+    response_method : {"auto", "decision_function", "predict_proba"}, default "auto"
+        The scores thresholded ("auto": ``decision_function`` where the learner has it, else ``predict_proba``).
+    class_weight : None, "balanced" or dict, default None
+        Multiplies ``sample_weight`` as in scikit-learn; the metric's counts are weighted by the product too.
+    pos_label : label or None, default None
+        The class the metric calls positive (None: the larger of the two labels).
+    random_state : None, int or numpy.random.SeedSequence, default None
+        Seeds the folds, and the base learner's ``random_state`` where that is None.
+
+    Attributes
+    ----------
+    estimator_ : classifier
+        The base learner fitted on the whole sample at the kept level's weights.
+    threshold_ : float
+        The score above which ``pos_label_`` is predicted (exact best threshold of the kept level's held-out scores).
+    class_weights_ : tuple of float
+        (w(+1), w(-1)) of the kept level.
+    level_history_ : tuple of float
+        The pooled held-out metric of each level.
+    classes_, pos_label_, metric_, n_features_in_ (and feature_names_in_ where the base learner sets them)
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.ensemble import HistGradientBoostingClassifier
+    >>> from lfverify.learn import MetricOptimalClassifier
+    >>> X, y = make_classification(n_samples=600, weights=[0.9], random_state=0)
+    >>> model = MetricOptimalClassifier(HistGradientBoostingClassifier(max_iter=30), metric="f1",
+    ...                                 random_state=0).fit(X, y)
+    >>> len(model.level_history_) in (1, 2)
+    True
+    """
+
+    def __init__(self, estimator, metric="f1", *, cv=5, max_level_iter=2, tol=1e-3, reweight=True,
+                 response_method="auto", class_weight=None, pos_label=None, random_state=None):
+        self.estimator = estimator
+        self.metric = metric
+        self.cv = cv
+        self.max_level_iter = max_level_iter
+        self.tol = tol
+        self.reweight = reweight
+        self.response_method = response_method
+        self.class_weight = class_weight
+        self.pos_label = pos_label
+        self.random_state = random_state
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        if isinstance(self.estimator, BaseEstimator):  # (anything else is refused by fit, by name)
+            base = get_tags(self.estimator)
+            tags.input_tags.sparse = base.input_tags.sparse
+            tags.input_tags.allow_nan = base.input_tags.allow_nan
+        return tags
+
+    # ------------------------------------------------------------------ validation
+    def _validated(self):
+        """The checked settings: (metric, cv, max_level_iter, tol)."""
+        if not (hasattr(self.estimator, "fit") and hasattr(self.estimator, "get_params")
+                and is_classifier(self.estimator)):
+            raise TypeError(f"estimator must be a scikit-learn classifier (its estimator type 'classifier'); got "
+                            f"{type(self.estimator).__name__}")
+        if not isinstance(self.reweight, (bool, np.bool_)):
+            raise TypeError(f"reweight must be a bool; got {self.reweight!r}")
+        if self.reweight and not has_fit_parameter(self.estimator, "sample_weight"):
+            raise TypeError(f"estimator {type(self.estimator).__name__}'s fit takes no sample_weight, which the "
+                            "Bayes-level weights need: use a learner whose fit accepts sample_weight, or "
+                            "reweight=False (the threshold-only mode)")
+        for name, value, low in (("cv", self.cv, 2), ("max_level_iter", self.max_level_iter, 1)):
+            if name == "cv" and not isinstance(value, (bool, numbers.Integral)):
+                continue  # a splitter or an iterable of splits (scikit-learn's cv), checked by check_cv
+            if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
+                raise ValueError(f"{name} must be an int >= {low}, a splitter or an iterable of (train, test) "
+                                 f"index arrays; got {value!r}" if name == "cv" else
+                                 f"{name} must be an int >= {low}; got {value!r}")
+        if self.response_method not in _RESPONSE_METHODS:
+            raise ValueError(f"response_method must be one of {_RESPONSE_METHODS}; got {self.response_method!r}")
+        _check_class_weight(self.class_weight)
+        n_folds = int(self.cv) if isinstance(self.cv, numbers.Integral) else None
+        return resolve_metric(self.metric), n_folds, int(self.max_level_iter), check_real(self.tol, "tol", low=0.0)
+
+    def _scores_of(self, model, X) -> np.ndarray:
+        """The fitted ``model``'s scores of ``pos_label_`` on X (larger = more positive)."""
+        method = self.response_method
+        if method == "auto":
+            method = "decision_function" if hasattr(model, "decision_function") else "predict_proba"
+        if not hasattr(model, method):
+            raise TypeError(f"estimator {type(model).__name__} has no {method}; choose response_method from the "
+                            "methods it has")
+        classes = list(model.classes_)
+        if method == "predict_proba":
+            scores = np.asarray(model.predict_proba(X), dtype=np.float64)[:, classes.index(self.pos_label_)]
+        else:
+            scores = np.asarray(model.decision_function(X), dtype=np.float64).ravel()
+            if self.pos_label_ != classes[1]:
+                scores = -scores
+        if not np.isfinite(scores).all():
+            raise ValueError(f"estimator {type(model).__name__}'s {method} returned non-finite scores")
+        return scores
+
+    def _fit_clone(self, X, y, weights, fit_params, seed):
+        model = clone(self.estimator)
+        if "random_state" in model.get_params(deep=False) and model.get_params()["random_state"] is None:
+            model.set_params(random_state=seed)
+        if weights is None:
+            return model.fit(X, y, **fit_params)
+        return model.fit(X, y, sample_weight=weights, **fit_params)
+
+    # ------------------------------------------------------------------ fit
+    def fit(self, X, y, sample_weight=None, **fit_params):
+        """Fit the levels on cross-fitted folds, then the base learner on the whole sample at the kept level.
+
+        Parameters
+        ----------
+        X : array-like, sparse matrix or DataFrame of shape (n_samples, n_features)
+            Whatever the base learner accepts (passed to it unchanged, rows selected by the folds).
+        y : array-like of shape (n_samples,) with exactly two distinct labels
+        sample_weight : array-like of shape (n_samples,) or None
+            Non-negative weights with a positive sum; multiplied by ``class_weight`` and the level's class weights
+            in every fit, and weighting the counts of the metric that chooses the level and the threshold.
+        **fit_params
+            Further parameters of the base learner's ``fit``, routed to it with scikit-learn's metadata routing
+            (``sklearn.set_config(enable_metadata_routing=True)`` and ``estimator.set_fit_request(...)``).
+
+        Returns
+        -------
+        self
+
+        Raises
+        ------
+        TypeError
+            A base learner that is not a classifier, or whose fit takes no ``sample_weight`` (with
+            ``reweight=True``).
+        ValueError
+            y with other than two classes, a class with fewer than 2 samples, bad weights or settings.
+        """
+        metric, n_folds, max_level_iter, tol = self._validated()
+        _raise_for_params(fit_params, self, "fit")
+        routed = (process_routing(self, "fit", **fit_params).estimator.fit if _routing_enabled() else {})
+        if y is None:
+            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None")
+        X, y = indexable(X, y)
+        y = column_or_1d(y, warn=True)
+        if y.dtype.kind in "fc":
+            assert_all_finite(y, input_name="y")
+        check_consistent_length(X, y)
+        check_classification_targets(y)
+        classes = np.unique(y)
+        if classes.size != 2:
+            # the wording scikit-learn's estimator checks expect from a binary-only classifier
+            raise ValueError(f"Only binary classification is supported. y must contain exactly two classes; got "
+                             f"{classes.size} class(es): {classes.tolist()[:10]}")
+        pos_label = classes[1] if self.pos_label is None else self.pos_label
+        if pos_label not in classes:
+            raise ValueError(f"pos_label must be one of the classes {classes.tolist()}; got {self.pos_label!r}")
+        self.classes_, self.pos_label_, self.metric_ = classes, pos_label, metric
+        user = combined_sample_weights(sample_weight, self.class_weight, classes, y)
+        y_signed = np.where(y == pos_label, 1, -1).astype(np.int8)
+        minority = int(min(np.count_nonzero(y_signed == 1), np.count_nonzero(y_signed == -1)))
+        if minority < 2:
+            raise ValueError(f"cv needs at least 2 samples of each class (one per held-out fold); the smaller class "
+                             f"has {minority}")
+        seq = as_seed_sequence(self.random_state, "random_state")
+        base_seed = int_seed(child(seq, 1))
+        if n_folds is None:  # a splitter or an iterable of (train, test) index arrays, as scikit-learn's cv
+            folds = check_cv(self.cv, y_signed, classifier=True)
+        else:
+            folds = StratifiedKFold(n_splits=min(n_folds, minority), shuffle=True,
+                                    random_state=int_seed(child(seq, 0)))
+        splits = list(folds.split(np.zeros((y.shape[0], 1)), y_signed))
+        if not splits:
+            raise ValueError(f"cv gave no split; got {self.cv!r}")
+        n = _num_samples(X)
+        held_rows = np.concatenate([held for _, held in splits])  # every held-out row, fold after fold
+        held_labels = y_signed[held_rows]
+        held_weights = None if user is None else user[held_rows]
+        if np.unique(held_labels).size != 2:
+            raise ValueError("cv: the held-out rows hold one class only; the metric's threshold needs both")
+        levels = max_level_iter if self.reweight else 1
+        class_weights, history, best = FIRST_WEIGHTS, [], None
+        for step in range(levels):
+            weights = self._level_weights(user, y_signed, class_weights if self.reweight else None, n)
+            pooled = []  # the held-out scores, in the order of held_rows
+            for train, held in splits:
+                model = self._fit_clone(_safe_indexing(X, train), y[train],
+                                        None if weights is None else weights[train],
+                                        _rows(routed, train, n), base_seed)
+                pooled.append(self._scores_of(model, _safe_indexing(X, held)))
+            choice = _best_threshold(np.concatenate(pooled), held_labels, metric, 0.0, held_weights)
+            history.append(choice.value)
+            if best is None or choice.value > best[0].value:
+                best = (choice, class_weights, weights)
+            if step > 0 and abs(history[-1] - history[-2]) <= tol:
+                break
+            try:
+                class_weights = bayes_level_weights(metric, choice.value)
+            except ValueError:  # delta(v) outside (0, 1) (e.g. v = 0 for F_1): no weighting reaches that level
+                break
+        choice, self.class_weights_, weights = best
+        self.estimator_ = self._fit_clone(X, y, weights, routed, base_seed)
+        self.threshold_ = float(choice.threshold)
+        self.level_history_ = tuple(history)
+        for name in ("n_features_in_", "feature_names_in_"):
+            if hasattr(self.estimator_, name):
+                setattr(self, name, getattr(self.estimator_, name))
+        return self
+
+    @staticmethod
+    def _level_weights(user, y_signed, class_weights, n):
+        """Per-sample weights of a level: the user's times the class weights, scaled to the user's total weight (n
+        without user weights), so that a learner whose regularisation counts weights sees the sample size it would
+        see unweighted, and a weight of k acts as k repeated rows; None where neither acts."""
+        if class_weights is None:
+            return user
+        w = np.where(y_signed == 1, class_weights[0], class_weights[1])
+        if user is not None:
+            w = w * user
+        return w * ((n if user is None else float(user.sum())) / w.sum())
+
+    # ------------------------------------------------------------------ prediction
+    def decision_function(self, X):
+        """The base learner's score of ``pos_label_`` minus ``threshold_`` (positive: ``pos_label_`` predicted),
+        oriented toward ``classes_[1]`` as scikit-learn's convention asks."""
+        check_is_fitted(self)
+        f = self._scores_of(self.estimator_, X) - self.threshold_
+        return f if self.pos_label_ == self.classes_[1] else -f
+
+    def predict(self, X):
+        """``pos_label_`` where the score exceeds ``threshold_``, the other class elsewhere."""
+        check_is_fitted(self)
+        f = self._scores_of(self.estimator_, X) - self.threshold_
+        negative = self.classes_[0] if self.pos_label_ == self.classes_[1] else self.classes_[1]
+        return np.where(f > 0, self.pos_label_, negative)
+
+    @available_if(_base_has("predict_proba"))
+    def predict_proba(self, X):
+        """The base learner's probabilities (not recalibrated to the threshold), where it has ``predict_proba``."""
+        check_is_fitted(self)
+        return self.estimator_.predict_proba(X)
+
+    def score(self, X, y, sample_weight=None):
+        """The chosen metric of ``predict(X)`` against ``y`` (as :meth:`LinearFractionalClassifier.score`)."""
+        return metric_score(self.metric_, self.pos_label_, self.classes_, self.predict(X), y, sample_weight)
+
+    def get_metadata_routing(self):
+        """The routing of ``fit``'s further parameters to the base learner's ``fit`` (scikit-learn's metadata
+        routing; ``sample_weight`` is this estimator's own and reaches the base learner multiplied by the level)."""
+        return (MetadataRouter(owner=self).add_self_request(self)
+                .add(estimator=self.estimator, method_mapping=MethodMapping().add(callee="fit", caller="fit")))
+
+
+def _rows(params: dict, rows, n: int) -> dict:
+    """The routed fit parameters restricted to ``rows`` where they hold one value per sample."""
+    def per_sample(value) -> bool:
+        try:
+            return _num_samples(value) == n
+        except TypeError:
+            return False
+
+    return {key: (_safe_indexing(value, rows) if per_sample(value) else value) for key, value in params.items()}

@@ -1,0 +1,241 @@
+"""MetricOptimalClassifier (lfverify/learn/_metric_optimal.py): the cost-sensitive remedy around any classifier.
+
+Oracles: scikit-learn's own estimator checks (with scikit-learn's own expected failures for its
+``TunedThresholdClassifierCV``, the same design); a spy base learner that records every fit's rows and weights, from
+which the held-out scores are recomputed by hand and the threshold chosen by brute force over every cut
+(:func:`lfverify.testing.oracles.best_threshold_by_brute_force`, O(n^2)); Prop. 5's threshold written out for F_1
+(delta(U) = U / 2); the exact population metric of the testing kit's populations (``check_metric_classifier``).
+"""
+
+import pickle
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+import sklearn
+from sklearn.base import clone
+from sklearn.datasets import make_classification
+from sklearn.ensemble import HistGradientBoostingClassifier
+from sklearn.linear_model import LinearRegression, LogisticRegression
+from sklearn.model_selection import KFold
+from sklearn.neighbors import KNeighborsClassifier
+from sklearn.tree import DecisionTreeClassifier
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from lfverify.core import f1
+from lfverify.learn import MetricOptimalClassifier
+from lfverify.testing import check_metric_classifier
+from lfverify.testing.oracles import best_threshold_by_brute_force
+
+pytestmark = pytest.mark.claims("package:estimator")
+
+_THRESHOLD_NOT_HALF = ("predict thresholds the scores at the metric's best threshold, not predict_proba at 1/2 "
+                       "(scikit-learn expects the same failure of its TunedThresholdClassifierCV)")
+
+
+def _expected_failed_checks(estimator) -> dict[str, str]:
+    if isinstance(estimator.estimator, LogisticRegression):
+        failures = {"check_classifiers_train": _THRESHOLD_NOT_HALF}
+    else:  # (the depth-3 tree's few distinct scores happen to put the threshold where 1/2 is)
+        failures = {}
+        failures["check_class_weight_classifiers"] = (
+            "with class_weight {0: 1000, 1: 1e-4} the depth-3 tree gives every row the same score, and then "
+            "predicting every row positive is what maximises the (weighted) Jaccard index: the metric, not the "
+            "check's 87 % of class 0, is what this estimator maximises")
+    return failures
+
+
+@parametrize_with_checks(
+    [MetricOptimalClassifier(LogisticRegression()),
+     MetricOptimalClassifier(DecisionTreeClassifier(max_depth=3), metric="jaccard", cv=3, max_level_iter=3,
+                             response_method="predict_proba", random_state=0)],
+    expected_failed_checks=_expected_failed_checks,
+)
+def test_scikit_learn_estimator_checks(estimator, check):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", sklearn.exceptions.ConvergenceWarning)
+        check(estimator)
+
+
+@pytest.fixture(scope="module")
+def data():
+    X, y = make_classification(n_samples=500, n_features=5, n_informative=3, weights=[0.85], flip_y=0.05,
+                               random_state=3)
+    return X, y
+
+
+class _Spy(LogisticRegression):
+    """LogisticRegression that records the rows (by their first feature, unique here) and the weights of each fit."""
+
+    fits: list = []
+
+    def fit(self, X, y, sample_weight=None):
+        _Spy.fits.append((np.asarray(X)[:, 0].copy(), None if sample_weight is None else sample_weight.copy()))
+        return super().fit(X, y, sample_weight=sample_weight)
+
+
+def test_levels_weights_and_threshold_follow_the_definition(data):
+    """Each level's held-out scores, recomputed from the recorded fits, give the level's metric by brute force;
+    the second level's class weights are Prop. 5's (1 - U/2, U/2) at the first level's F_1; the threshold kept is a
+    brute-force best cut of the kept level's held-out scores."""
+    X, y = data
+    _Spy.fits = []
+    model = MetricOptimalClassifier(_Spy(), metric="f1", cv=4, max_level_iter=3, tol=0.0, random_state=5).fit(X, y)
+    fits = _Spy.fits
+    levels = len(model.level_history_)
+    assert len(fits) == 4 * levels + 1
+    position = {v: i for i, v in enumerate(X[:, 0])}
+    ys = np.where(y == 1, 1, -1)
+    kept_scores = None
+    for level in range(levels):
+        held_scores, held_labels = [], []
+        for rows_key, weights in fits[4 * level:4 * level + 4]:
+            rows = np.array([position[v] for v in rows_key])
+            held = np.setdiff1d(np.arange(y.size), rows)
+            refit = LogisticRegression().fit(X[rows], y[rows], sample_weight=weights)
+            held_scores.append(refit.decision_function(X[held]))
+            held_labels.append(ys[held])
+            # the level's class weights: equal at the first level, Prop. 5's for F_1 at the previous level's value
+            ratio = weights[ys[rows] == -1][0] / weights[ys[rows] == 1][0]
+            if level == 0:
+                assert ratio == pytest.approx(1.0, abs=1e-12)
+            else:
+                delta = model.level_history_[level - 1] / 2.0
+                assert ratio == pytest.approx(delta / (1.0 - delta), rel=1e-12)
+            # scaled so that the whole sample's weights sum to n (the unweighted total)
+            whole = np.where(ys == 1, 1.0, ratio)
+            np.testing.assert_allclose(weights, whole[rows] * (y.size / whole.sum()), rtol=1e-12)
+        scores, labels = np.concatenate(held_scores), np.concatenate(held_labels)
+        best, _ = best_threshold_by_brute_force(scores, labels, f1())
+        assert model.level_history_[level] == pytest.approx(best, abs=1e-12)
+        if level == int(np.argmax(model.level_history_)):
+            kept_scores, kept_labels = scores, labels
+    predicted = kept_scores > model.threshold_
+    tp = np.count_nonzero(predicted & (kept_labels == 1))
+    fp = np.count_nonzero(predicted & (kept_labels == -1))
+    value = 2 * tp / (tp + fp + np.count_nonzero(kept_labels == 1))
+    assert value == pytest.approx(max(model.level_history_), abs=1e-12)
+    # the final fit is on every row, at the kept level's weights
+    final_rows, final_weights = fits[-1]
+    assert final_rows.size == y.size
+    assert final_weights.sum() == pytest.approx(y.size, rel=1e-12)
+    kept = int(np.argmax(model.level_history_))
+    assert model.class_weights_ == ((0.5, 0.5) if kept == 0 else (1 - model.level_history_[kept - 1] / 2,
+                                                                   model.level_history_[kept - 1] / 2))
+
+
+def test_a_wrong_level_would_be_caught(data):
+    """Companion: had the second level used accuracy's weights again, the recorded ratio would not be Prop. 5's."""
+    X, y = data
+    _Spy.fits = []
+    model = MetricOptimalClassifier(_Spy(), metric="f1", cv=4, max_level_iter=2, tol=0.0, random_state=5).fit(X, y)
+    rows_key, weights = _Spy.fits[4]
+    ys = np.where(y == 1, 1, -1)[[list(X[:, 0]).index(v) for v in rows_key]]
+    ratio = weights[ys == -1][0] / weights[ys == 1][0]
+    delta = model.level_history_[0] / 2.0
+    assert ratio != pytest.approx(1.0, abs=1e-3)
+    assert ratio == pytest.approx(delta / (1 - delta), rel=1e-12)
+
+
+def test_same_seed_same_model_and_pickle_round_trip(data):
+    X, y = data
+    base = HistGradientBoostingClassifier(max_iter=20)
+    a = MetricOptimalClassifier(base, random_state=11).fit(X, y)
+    b = MetricOptimalClassifier(base, random_state=11).fit(X, y)
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+    c = pickle.loads(pickle.dumps(a))
+    np.testing.assert_array_equal(c.predict(X), a.predict(X))
+    assert clone(a).get_params()["estimator"].get_params() == base.get_params()
+
+
+def test_pos_label_class_weight_and_pandas_input(data):
+    X, y = data
+    labels = np.where(y == 1, "yes", "no")
+    frame = pd.DataFrame(X, columns=[f"c{j}" for j in range(X.shape[1])])
+    model = MetricOptimalClassifier(LogisticRegression(), metric="jaccard", pos_label="no", class_weight="balanced",
+                                    random_state=0).fit(frame, labels)
+    assert list(model.feature_names_in_) == list(frame.columns)
+    predicted = model.predict(frame)
+    assert set(predicted) <= {"yes", "no"}
+    # decision_function is oriented toward classes_[1] = "yes": positive exactly where "yes" is predicted
+    np.testing.assert_array_equal(model.decision_function(frame) > 0, predicted == "yes")
+    assert model.score(frame, labels) == pytest.approx(
+        np.sum((predicted == "no") & (labels == "no")) / np.sum((predicted == "no") | (labels == "no")), abs=1e-12)
+
+
+def test_predict_proba_passes_through_where_the_base_has_it(data):
+    X, y = data
+    model = MetricOptimalClassifier(LogisticRegression(), random_state=0).fit(X, y)
+    np.testing.assert_array_equal(model.predict_proba(X), model.estimator_.predict_proba(X))
+    from sklearn.svm import LinearSVC
+
+    svc = MetricOptimalClassifier(LinearSVC(), random_state=0)
+    assert not hasattr(svc, "predict_proba")
+
+
+def test_a_learner_without_sample_weight_is_refused_with_both_ways_out(data):
+    X, y = data
+    with pytest.raises(TypeError, match=r"KNeighborsClassifier.*sample_weight.*reweight=False"):
+        MetricOptimalClassifier(KNeighborsClassifier()).fit(X, y)
+    model = MetricOptimalClassifier(KNeighborsClassifier(), reweight=False, random_state=0).fit(X, y)
+    assert len(model.level_history_) == 1
+
+
+@pytest.mark.parametrize("estimator, match", [(LinearRegression(), "must be a scikit-learn classifier"),
+                                              ("logistic", "must be a scikit-learn classifier")])
+def test_a_regressor_or_a_non_estimator_is_refused(data, estimator, match):
+    with pytest.raises(TypeError, match=match):
+        MetricOptimalClassifier(estimator).fit(*data)
+
+
+def test_one_class_gives_the_linear_estimators_error(data):
+    X, _ = data
+    with pytest.raises(ValueError, match="Only binary classification is supported"):
+        MetricOptimalClassifier(LogisticRegression()).fit(X, np.zeros(X.shape[0]))
+
+
+@pytest.mark.parametrize("options, match", [({"cv": 1}, "cv must be an int >= 2"),
+                                            ({"max_level_iter": 0}, "max_level_iter must be an int >= 1"),
+                                            ({"tol": -1.0}, "tol"),
+                                            ({"response_method": "predict"}, "response_method must be one of")])
+def test_bad_settings_are_refused_by_name(data, options, match):
+    with pytest.raises(ValueError, match=match):
+        MetricOptimalClassifier(LogisticRegression(), **options).fit(*data)
+
+
+def test_a_custom_splitter_is_used(data):
+    X, y = data
+    _Spy.fits = []
+    MetricOptimalClassifier(_Spy(), cv=KFold(3), max_level_iter=1).fit(X, y)
+    first = _Spy.fits[0][0]
+    np.testing.assert_array_equal(first, X[y.size // 3 + (y.size % 3 > 0):, 0])  # KFold(3)'s first training rows
+
+
+class _NeedsGroups(LogisticRegression):
+    seen: list = []
+
+    def fit(self, X, y, sample_weight=None, groups=None):
+        _NeedsGroups.seen.append(None if groups is None else np.asarray(groups).copy())
+        return super().fit(X, y, sample_weight=sample_weight)
+
+
+def test_further_fit_parameters_are_routed_to_the_base_learner_per_fold(data):
+    X, y = data
+    groups = np.arange(y.size)
+    with sklearn.config_context(enable_metadata_routing=True):
+        _NeedsGroups.seen = []
+        base = _NeedsGroups().set_fit_request(groups=True, sample_weight=False)
+        MetricOptimalClassifier(base, cv=4, max_level_iter=1, random_state=0).fit(X, y, groups=groups)
+    sizes = [g.size for g in _NeedsGroups.seen]
+    assert sizes[:4] == [375] * 4 and sizes[-1] == y.size  # each fold's rows, then every row
+    with pytest.raises(ValueError, match="groups"):  # without routing, a further parameter is an error
+        MetricOptimalClassifier(LogisticRegression()).fit(X, y, groups=groups)
+
+
+@pytest.mark.parametrize("base", [LogisticRegression(), HistGradientBoostingClassifier(min_samples_leaf=100,
+                                                                                        max_iter=50)],
+                         ids=["logistic", "hist-gradient-boosting"])
+def test_the_testing_kit_passes(base):
+    """Consistency on the kit's exact populations, label and order invariance, the input contract."""
+    check_metric_classifier(MetricOptimalClassifier(base, random_state=0), metric="f1")
