@@ -982,3 +982,24 @@ def test_thm1_case1_names_the_product_step_when_its_line_is_planted(monkeypatch)
 
     monkeypatch.setattr(thm1, "PRINTED_CASE1_AFTER_FIRST", 2 * thm1.PRINTED_CASE1_AFTER_FIRST)
     assert _undecided_summary(thm1.check_case1()) == "could not confirm: product step"
+
+
+@pytest.mark.parametrize("planted", ["numerator sign flipped", "library loss shifted"])
+def test_nonnegativity_loss_class_erratum_needs_its_witnesses(monkeypatch, planted):
+    """App. A's conclusion read for Thm. 1's loss class (referee round 6): the erratum is reported only when the
+    exact witnesses (phi = 2 at eta = 1/2: F_1's U_phi = -1/3; 8 + hinge at eta = 1: -7/5) and the core library
+    agree.  A numerator with its sign flipped (U_phi would be +1/3) or a library loss that is not the witness's
+    (shift 1 instead of 2: U_phi = 0) make the check undecided, never an erratum."""
+    import lfverify.proofs.nonnegativity as nonnegativity
+
+    assert nonnegativity.check_loss_class().status == "erratum"
+    if planted == "numerator sign flipped":
+        w0, w1, h = nonnegativity.METRICS["F_beta"]
+        monkeypatch.setitem(nonnegativity.METRICS, "F_beta", (lambda p, q: -w0(p, q), w1, h))
+    else:
+        original = nonnegativity._ShiftedHinge.__init__
+        monkeypatch.setattr(nonnegativity._ShiftedHinge, "__init__",
+                            lambda self, shift, slope: original(self, shift - 1.0, slope))
+    outcome = nonnegativity.check_loss_class()
+    assert (outcome.status, outcome.errata) == ("undecided", ())
+    assert outcome.summary.startswith("witnesses not confirmed")

@@ -82,7 +82,11 @@ def test_outcome_refuses_an_unknown_status_and_inconsistent_records():
 
 def test_errata_markdown_of_one_erratum_one_verified_and_one_undecided_claim():
     """ERRATA.md's whole text for three planted results.  Oracle: written out by hand; a table cell escapes '|'
-    and joins lines (a summary with a newline must not break the table row)."""
+    and joins lines (a summary with a newline must not break the table row).  A planted erratum has no permanent
+    number: it takes the next free one (lfverify/proofs/errata_numbers.tsv)."""
+    from lfverify.proofs._errata import _number_table
+
+    free = max(_number_table().values()) + 1
     erratum = Erratum("Sec. 9, eq:planted", "x + 1", "x - 1", "none", "x = 0: 1 vs -1", "finite differences")
     results = [
         ClaimResult(_claim("planted.wrong", Outcome("erratum", "sign", errata=(erratum,))), Outcome(
@@ -94,7 +98,7 @@ def test_errata_markdown_of_one_erratum_one_verified_and_one_undecided_claim():
     ]
     expected = HEADER + "\n" + "\n".join([
         "## Errata (1)\n",
-        "### E1. Sec. 9, eq:planted\n",
+        f"### E{free}. Sec. 9, eq:planted\n",
         "- Claim: Lemma 9: a planted claim (`planted.wrong`, `lem:planted`)",
         "- Printed: x + 1",
         "- Derived: x - 1",

@@ -108,7 +108,7 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
         (_d("tab:generalized-performance-metrics"), _c("Table 1 coefficients reproduce the metric definitions"),
          _c("Gower-Legendre(alpha != 1) satisfies Definition 1's sign constraints")),
         "Every row reproduces its metric; Gower-Legendre violates Definition 1 for alpha != 1 and App. A's "
-        "accuracy coefficients b0 = b1 = 0 are a misprint (ERRATA E1, E33)."),
+        "accuracy coefficients b0 = b1 = 0 are a misprint (ERRATA E1, E35)."),
     PaperClaim(
         "lem:utility-lower-bound", "Lemma 1", "U_phi(f) <= U(f) for a loss phi >= the 0/1 loss",
         "holds (errata in the printed proof)",
@@ -135,7 +135,7 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
          _t(_P + "test_lemma2_exact_concavity_superlevel_set_and_quasi_concavity"),
          _t(_N + "test_lemma2_needs_convexity_pinned", "convexity of phi is necessary"),
          _t(_N + "test_gower_legendre_alpha_below_one_needs_a1n_for_lemma2_pinned")),
-        "Holds for Definition-1 metrics; fails for Gower-Legendre with 0 < alpha < 1 (ERRATA E33)."),
+        "Holds for Definition-1 metrics; fails for Gower-Legendre with 0 < alpha < 1 (ERRATA E35)."),
     PaperClaim(
         "alg:hybrid", "Algorithm 1", "hybrid optimisation: ascend N_hat until positive, then maximise U_hat",
         "reproduced",
@@ -173,17 +173,17 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
         (_d("thm:jaccard-calibration"), _d("eq:supp:jaccard-stationary-eta"),
          _t(_C + "test_theorem_2_kink_counterexample_of_errata_pinned"),
          _s("calibration", "Gaussian population: U-dagger - U(theta*) for Jaccard, tau = 0.75")),
-        "False as stated, for the same kink at 0 (ERRATA E15, E16)."),
+        "False as stated, for the same kink at 0 (ERRATA E16, E17)."),
     PaperClaim(
         "lem:uniform-convergence", "Lemma 4", "sup_theta ||V_hat - V|| = O_p(n^-1/2) with an explicit bound",
         "holds (errata in the printed proof)",
         (_d("lem:uniform-convergence"), _d("eq:supp:expectation-difference"),
          _s("uniform-convergence", "fitted slope of E sup ||V_hat - V|| against n")),
-        "The n^-1/2 rate is measured; the printed bound drops a factor sqrt(2) c_X c_Theta (ERRATA E31, E32)."),
+        "The n^-1/2 rate is measured; the printed bound drops a factor sqrt(2) c_X c_Theta (ERRATA E33, E34)."),
     PaperClaim(
         "lem:non-smooth-rademacher", "Lemma (App. C)", "Rademacher complexity of phi composed with F for "
         "non-smooth phi", "fails as stated", (_d("lem:non-smooth-rademacher"),),
-        "The statement is false (ERRATA E29); the uniform-convergence rate still holds by other means."),
+        "The statement is false (ERRATA E31); the uniform-convergence rate still holds by other means."),
     PaperClaim(
         "thm:consistency", "Theorem 5", "consistency of the empirical maximiser theta_hat_n", "reproduced",
         (_s("consistency", "||theta_hat_n - theta*|| and utility gaps against n"),),
@@ -208,7 +208,7 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
         "holds (errata in the printed proof)",
         (_d("prop:accuracy-calibration"), _d("sec:supp:accuracy-calibration"),
          _d("eq:supp:accuracy-stationary-condition")),
-        "The conclusion holds; cases 1-3 of the proof have misprints (ERRATA E17-E19)."),
+        "The conclusion holds; cases 1-3 of the proof have misprints (ERRATA E18-E20)."),
     PaperClaim(
         "thm:general-calibration", "Theorem 7", "U-calibration for general linear-fractional metrics under "
         "conditions (a), (b)", "fails as stated",
@@ -216,12 +216,15 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
          _d("eq:supp:stationary-condition"), _d("eq:supp:calibration:contradiction:1"),
          _d("eq:supp:calibration:contradiction:2"),
          _t(_P + "test_remark_after_thm7_pathologies_are_swapped")),
-        "False as stated (kink at 0), with misprints in (b), (4)-(6) and case 2 (ERRATA E6-E9, E20-E25, E36)."),
+        "False as stated (kink at 0), with misprints in (b), (4)-(6) and case 2 (ERRATA E6-E9, E21-E26, E38)."),
     PaperClaim(
         "sec:supp:non-negativity-of-surrogate-utilities", "App. A.5", "the optimal surrogate utilities are "
         "non-negative", "holds (errata in the printed proof)",
         (_d("sec:supp:non-negativity-of-surrogate-utilities"),),
-        "Holds; the construction f_check in the proof is misprinted (ERRATA E26, E27)."),
+        "Holds for the paper's tau-logistic loss, where the derivations check it, and by E28's sequence wherever "
+        "phi(t) -> oo as t -> -oo and P(eta < 1) > 0; a constant phi = 2, or 8 + hinge where eta = 1 a.s., gives "
+        "U_phi* < 0, so Thm. 1's footnote cannot use it for its whole loss class (ERRATA E29); the construction "
+        "f_check in the proof is misprinted (ERRATA E27, E28)."),
     PaperClaim(
         "fig:supp:jaccard-calibration", "Fig. 8", "the Jaccard calibration construction of App. A.2", "holds",
         (_d("fig:supp:jaccard-calibration"),), "The plotted construction matches the derivation."),

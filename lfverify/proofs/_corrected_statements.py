@@ -43,7 +43,8 @@ LEMMA1_BOUND = Hypothesis("u_star_at_most_u_dagger", "$U_\\phi^* \\le U^\\dagger
                           "proofs use nothing else of it",
                           plain="U_phi* <= U-dagger (implied by phi >= 1{t <= 0})")
 ETA_INT = Hypothesis("eta_interior", "$P(0 < \\eta(X) < 1) = 1$", plain="0 < eta < 1 a.s.")
-USTAR_POS = Hypothesis("u_star_positive", "$U_\\phi^* = \\sup_f U_\\phi(f) > 0$",
+USTAR_POS = Hypothesis("u_star_positive", "$U_\\phi^* > 0$ (the supremum of $U_\\phi$ over the $f$ with "
+                       "$D_\\phi(f) > 0$)",
                        "review: used through the Proposition, missing from the earlier statement; without it "
                        "$\\phi = \\max(1, 1 - t)$ gives $U_\\phi^* = 0$, every $f \\ge 0$ is a maximiser and 1. fails",
                        plain="U_phi* > 0")
@@ -180,7 +181,8 @@ _PRINTED_TAU = "1.'s condition in place of the printed tau condition"
 def _metric_objects(metric: str) -> tuple:
     """rho, U*, U-dagger (of the metric whose LaTeX superscript is ``metric``) and f*: the objects Theorems 1 and 2
     (corrected) name."""
-    return (RHO, Named("U^*", f"$= (U^{{{metric}}}_\\phi)^*$", unique=True),
+    return (RHO, Named("U^*", f"$= (U^{{{metric}}}_\\phi)^* = \\sup_f U^{{{metric}}}_\\phi(f)$ over the $f$ with "
+                              "$D_\\phi(f) > 0$, where $U_\\phi = N_\\phi/D_\\phi$ is defined", unique=True),
             Named("U^\\dagger", f"$= \\sup_f U^{{{metric}}}(f)$", unique=True), F_STAR)
 
 
@@ -294,13 +296,15 @@ GENERAL = Statement(
                    "the Bayes sign, and the Bayes labelling of $\\{f^* = 0\\}$ attains $U^\\dagger$.  Condition (c), "
                    "read with $U^\\dagger$ for $U(f^*)$, is $\\rho \\le a\\gamma/(c\\alpha)$: where $\\alpha > 0$ "
                    "the hypothesis $U^* \\le U^\\dagger$ implies it ($a\\gamma \\ge c\\alpha$), where $\\alpha < 0$ "
-                   "its bound is negative and no $\\rho \\ge 0$ meets it; the weak form does not use it.  The printed "
+                   "its bound is negative and no $\\rho \\ge 0$ meets it, and at $\\alpha = 0$ it is undefined (division "
+                   "by zero); the weak form does not use it.  The printed "
                    "(c), with $U(f^*)$, is not implied: $U(f^*)$ can be $0$ under these hypotheses (Lemma 1's "
                    "$U_\\phi \\le U$ needs $\\phi \\ge 1\\{t \\le 0\\}$), and then it reads $\\tau \\le 0$.",
                    "if rho <= H(1) c/a with H(1) = (a0p - a1p)/(a1n - a0n) (condition (b) corrected), every maximiser "
                    "has the Bayes sign at P-almost every x where it is not 0 and the Bayes labelling of its zero set "
                    "attains U-dagger; (4)-(6) and (c) are not needed (the printed (c) can fail here; read with "
-                   "U-dagger for U(f*) it is implied by U* <= U-dagger if alpha > 0, unsatisfiable if alpha < 0)",
+                   "U-dagger for U(f*) it is implied by U* <= U-dagger if alpha > 0, unsatisfiable if alpha < 0, "
+                   "undefined if alpha = 0)",
                    condition="if rho <= H(1) c/a", condition_tex="If $\\rho \\le H(1)\\,\\dfrac{c}{a}"),
         Conclusion("criterion", "Calibration, sign rule, kink set",
                    "Exactly as in the Theorem \"U-calibration of the surrogate utility, exactly\" "
@@ -408,6 +412,11 @@ _V_HALF_F1 = "necessity: F_1, V max(1/2 - t, 1/2 + t), weights (1/4, 3/4), eta (
 _V_HALF_JAC = "necessity: Jaccard, V max(1/2 - t, 1/2 + t), weights (1/4, 3/4), eta (1/10, 1/4)"
 _UNATTAINED = "necessity: F_1, max(1 - t, 1 - t/4) (unbounded below), one atom, eta 1/4"
 _UNATTAINED_JAC = "necessity: Jaccard, max(1 - t, 1 - t/4) (unbounded below), one atom, eta 1/2"
+#: why convexity is needed in App. C's lemma and Lemma 4: the sign of the jump J (referee round 6)
+_J_SIGN = ("for the bound as displayed, with the signed jump $J$: convexity is what makes $J \\ge 0$ (the round-6 "
+            "referee read the proof's step 7 as using it for nothing else), and with $|J|$ in place of $J$ the bound held on 6,000 exact trials of "
+            "non-convex two-piece losses at $n \\le 4$ (referee round 6) - so it may be replaceable by reading $J$ "
+            "as $|J|$, which is not proved here")
 _NEGATIVE_U_STAR = "necessity: (2TP - 2FP + 2 - 2pi)/(TP + FP/2 + 12), 8 + hinge, one atom, eta 11/20"
 _LIFTED = "necessity: F_1, lifted 1 + kinked-linear(1/2), weights (1/4, 3/4), eta (1/10, 1/4)"
 _RECALL = "necessity: recall, kinked-linear(1/3), weights (1/4, 3/4), eta (1/10, 1/4)"
@@ -455,7 +464,10 @@ NECESSITY: dict = {
             "and $H = a_{1,+1}(U^\\dagger + U^*) \\ge 0$ (Steps 8-9: $a_{1,\\pm1} \\ge 0$, with $U^* > 0$ for $H$; the "
             "two are conditioned on $U_\\phi^* \\le U^\\dagger$, not given it by Lemma 1); $0 \\le U \\le 1$ is "
             "not used.  A metric with $a_{1,\\pm1} < 0$ "
-            "makes $D_\\phi$ change sign ($\\phi$ is unbounded), so $U_\\phi$ is not finite, and wherever "
+            "can make $D_\\phi$ change sign ($\\phi$ is unbounded), and then $U_\\phi^*$ can be $+\\infty$ "
+            "(round 6: 5,558 of some 18,400 one-atom instances) or finite and attained (e.g. $(2TP - FP + 3/2)/(TP "
+            "- (2/3)FP + 5)$ with the hinge loss on one atom at $\\eta = 3/5$: $U^* = 3/8$, and (a)-(c) hold); "
+            "wherever "
             "$U_\\phi^*$ is finite and attained $a \\ge 0$ and $c \\ge 0$ hold at it; no conclusion of this "
             "theorem failed on the searched instances (some 4,000 small-coefficient metrics, most of them violating "
             "Definition 1; piecewise-linear losses; 2-3 atoms), while the Proposition's remark on the band's "
@@ -520,7 +532,8 @@ NECESSITY: dict = {
         "u_star_positive": Necessity("floor loss, F_1", "condition_b"),
     },
     RADEMACHER.key: {
-        "phi_convex": Necessity("necessity: concave kink 1 - t, then 1 - 2t, n = 1, y = +1, F = {-1, +1}", "bound"),
+        "phi_convex": Necessity("necessity: concave kink 1 - t, then 1 - 2t, n = 1, y = +1, F = {-1, +1}", "bound",
+                                reason=_J_SIGN),
         "phi_pieces": Necessity(reason=(
             "needed so that the bound's constants $\\gamma_{\\pm1}$ exist: a derivative that is not Lipschitz on "
             "one side of 0 (the hinge loss's jump at $t = 1$) has no finite $\\gamma$ and the bound says nothing; "
@@ -537,7 +550,7 @@ NECESSITY: dict = {
             "non-constant $\\phi$ ($\\rho_k$ too where $\\phi'$ is unbounded) and the bound says nothing; in Lemma 4's setting every score has "
             "$|\\theta^\\top x| \\le c_\\mathcal{X} c_\\Theta$, the range the proof reads them on")),
         "phi_convex": Necessity("necessity: Lemma 4's bound for the tau-logistic formula with tau = 2 (concave kink), "
-                                "n = 4, d = 1", "order"),
+                                "n = 4, d = 1", "order", reason=_J_SIGN),
         "phi_pieces": Necessity(reason=(
             "needed so that $\\gamma = \\gamma_{+1} + \\gamma_{-1}$ exists: a derivative that is not Lipschitz on "
             "one side of 0 within the scores' range $|\\xi| \\le c_\\mathcal{X} c_\\Theta$ (the hinge loss's jump at "
@@ -595,7 +608,8 @@ def verdicts_sentence(verdict: str) -> str:
         else f"{_and(names)}: {verdict}"
     if verdict == "fails as stated":
         return text + (" (each with a witness in ERRATA.md).  The corrections, proved in [`proofs/`](proofs/README.md) "
-                       "(rho = phi'(0+)/phi'(0-); U* = sup U_phi; delta = Prop. 5's threshold):")
+                       "(rho = phi'(0+)/phi'(0-); U* = sup U_phi over the f with D_phi(f) > 0; delta = Prop. 5's "
+                       "threshold):")
     return text + "."
 
 

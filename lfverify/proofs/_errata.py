@@ -6,7 +6,13 @@ states more or less than the derivations find.  Its content is deterministic: no
 
 from __future__ import annotations
 
-__all__ = ["errata_markdown"]
+from importlib import resources
+
+__all__ = ["errata_markdown", "errata_numbers", "unnumbered", "NUMBERS_FILE"]
+
+#: The permanent number of every erratum (claim key, location), so that a reference "ERRATA E12" in a summary, a
+#: docstring or FINDINGS.md stays true when an erratum is added (it used to be its position, which shifted).
+NUMBERS_FILE = "errata_numbers.tsv"
 
 HEADER = """# Errata and verified claims
 
@@ -25,14 +31,61 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def _number_table() -> dict[tuple[str, str], int]:
+    """(claim key, location) -> number, from :data:`NUMBERS_FILE` (checked: numbers and keys unique)."""
+    table, seen = {}, set()
+    text = resources.files("lfverify.proofs").joinpath(NUMBERS_FILE).read_text(encoding="utf-8")
+    for line_number, line in enumerate(text.splitlines(), 1):
+        if not line or line.startswith("#") or line.startswith("number\t"):
+            continue
+        cells = line.split("\t")
+        if len(cells) != 3 or not cells[0].isdigit():
+            raise ValueError(f"lfverify/proofs/{NUMBERS_FILE}, line {line_number}: expected 'number<TAB>claim key<TAB>"
+                             f"location'; got {line!r}")
+        number, key = int(cells[0]), (cells[1], cells[2])
+        if number in seen or key in table:
+            raise ValueError(f"lfverify/proofs/{NUMBERS_FILE}, line {line_number}: number {number} or erratum {key} "
+                             "listed twice")
+        seen.add(number)
+        table[key] = number
+    return table
+
+
+def errata_numbers(results) -> dict[tuple[str, int], int]:
+    """(claim key, index of the erratum in its outcome) -> its permanent number, for every erratum of ``results``.
+
+    An erratum not yet in :data:`NUMBERS_FILE` gets the next free number, provisionally (in the order of
+    ``results``); :func:`unnumbered` lists the rows to append so that it keeps it (a test requires none missing
+    for the committed ERRATA.md).
+    """
+    table = _number_table()
+    numbers, following = {}, max(table.values(), default=0) + 1
+    for r in results:
+        for i, e in enumerate(r.outcome.errata):
+            number = table.get((r.claim.key, e.location))
+            if number is None:
+                number, following = following, following + 1
+            numbers[(r.claim.key, i)] = number
+    return numbers
+
+
+def unnumbered(errata) -> list[str]:
+    """The rows to append to :data:`NUMBERS_FILE` for the (number, claim key, location) of ``errata`` that it lacks."""
+    table = _number_table()
+    return [f"{number}\t{key}\t{location}" for number, key, location in errata if (key, location) not in table]
+
+
 def errata_markdown(results) -> str:
-    """The markdown text of ERRATA.md for a list of :class:`~lfverify.proofs.ClaimResult`."""
+    """The markdown text of ERRATA.md for a list of :class:`~lfverify.proofs.ClaimResult`, errata in the order of
+    their permanent numbers (:func:`errata_numbers`)."""
     lines = [HEADER]
-    errata = [(r.claim, e) for r in results for e in r.outcome.errata]
+    numbers = errata_numbers(results)
+    errata = sorted(((numbers[(r.claim.key, i)], r.claim, e) for r in results
+                     for i, e in enumerate(r.outcome.errata)), key=lambda item: item[0])
     lines.append(f"## Errata ({len(errata)})\n")
     if not errata:
         lines.append("None found.\n")
-    for number, (claim, e) in enumerate(errata, start=1):
+    for number, claim, e in errata:
         lines += [
             f"### E{number}. {e.location}\n",
             f"- Claim: {claim.title} (`{claim.key}`, `{claim.label}`)",

@@ -25,6 +25,7 @@ from lfverify.paper._names import claim_file_name
 from lfverify.paper._printed import PRINTED_STATEMENTS
 from lfverify.paper._registry import PAPER_CLAIMS, corrected_claim_of
 from lfverify.proofs._corrected_statements import with_statement_texts
+from lfverify.proofs._errata import errata_numbers
 
 __all__ = ["GENERATED", "document_name", "render_documents", "write_documents"]
 
@@ -77,13 +78,13 @@ def _steps(steps) -> list[str]:
     return lines
 
 
-def _derivation(result, errata_numbers) -> list[str]:
+def _derivation(result, numbers_of) -> list[str]:
     o = result.outcome
     status = {"verified": "verified", "erratum": "disagrees with the paper", "undecided": "UNDECIDED"}[o.status]
     lines = [f"### {_plain(result.claim.title)}", "",
              f"`{result.claim.key}` (label `{result.claim.label}`): **{status}**; method: {_plain(o.method)}.", "",
              _plain(o.summary), ""]
-    numbers = [errata_numbers[(result.claim.key, i)] for i in range(len(o.errata))]
+    numbers = [numbers_of[(result.claim.key, i)] for i in range(len(o.errata))]
     if numbers:
         lines += [f"Errata: {', '.join(f'[E{n}](#e{n})' for n in numbers)}.", ""]
     if o.statement:
@@ -109,11 +110,7 @@ def render_documents(results) -> dict[str, str]:
     """{file name: Markdown} for the registry's claims with derivations, and the index; ``results`` are the
     :class:`~lfverify.proofs.ClaimResult` of every proof claim, in :func:`~lfverify.proofs.all_claims` order."""
 
-    errata_numbers, counter = {}, 0
-    for r in results:  # the numbering of ERRATA.md (errata_markdown)
-        for i, _ in enumerate(r.outcome.errata):
-            counter += 1
-            errata_numbers[(r.claim.key, i)] = counter
+    numbers = errata_numbers(results)  # ERRATA.md's permanent numbers
     by_key = {r.claim.key: r for r in results}
     documents, index_rows = {}, []
     for claim in PAPER_CLAIMS:
@@ -142,8 +139,8 @@ def render_documents(results) -> dict[str, str]:
                   f"paper{', ' + str(counts['undecided']) + ' undecided' if counts['undecided'] else ''}), from the "
                   f"labels {', '.join(f'`{label}`' for label in labels)}.", ""]
         for r in attached:
-            lines += _derivation(r, errata_numbers)
-        errata = [(errata_numbers[(r.claim.key, i)], r.claim, e)
+            lines += _derivation(r, numbers)
+        errata = [(numbers[(r.claim.key, i)], r.claim, e)
                   for r in attached for i, e in enumerate(r.outcome.errata)]
         lines += ["## Errata", ""]
         if not errata:

@@ -45,7 +45,7 @@ class Necessity:
     (tests/statement_instances.py) that satisfies every other hypothesis, violates this one and on which the
     conclusion ``breaks`` fails - then the hypothesis is needed - or, with no witness, the statement says
     :data:`SUFFICIENT` and ``reason`` says what the proof uses it for (and, where a weaker condition is all it uses,
-    which one and what implies it)."""
+    which one and what implies it).  A witness's ``reason``, where given, says what the need is tied to."""
 
     witness: str = ""
     breaks: str = ""  #: the key of the conclusion that fails on the witness
@@ -196,7 +196,8 @@ class Statement:
             return ""
         if record.needed:
             number = [c.key for c in self.conclusions].index(record.breaks) + 1
-            return f" - needed: without it conclusion {number} fails on the instance \"{record.witness}\""
+            return (f" - needed: without it conclusion {number} fails on the instance \"{record.witness}\""
+                    + (f" ({record.reason})" if record.reason else ""))
         return f" - {SUFFICIENT}: {record.reason}"
 
     def summary(self, keys=None) -> str:

@@ -440,7 +440,7 @@ class _Coef:
 
 
 #: Populations pinned by ERRATA.md and the property tests, (name, coefficients, weights, eta, tau):
-#: the kink counterexamples of Thms. 1 / 2 (E12, E15), the f* + 0 ones (counterexamples.py), populations outside
+#: the kink counterexamples of Thms. 1 / 2 (E12, E16), the f* + 0 ones (counterexamples.py), populations outside
 #: the printed range where calibration fails / holds (tests/test_calibration_properties.py), and a metric with
 #: a_{0,-1} != 0 (Thm. 7's M1 = (2 TP - FP + 1 - pi) / (TP + FP + 1)).
 F = Fraction
@@ -1342,7 +1342,7 @@ def check_general() -> Outcome:
     b_corrected = sp.factor(h1 * d.c_of_u / d.a_of_u)
     printed_b = thm7.PRINTED_CONDITION_B.subs(swap, simultaneous=True).subs(thm7.S, USTAR)
     st.add(
-        "Condition (b) with $H(1)$ derived (the printed one has $a_{1,-1} + a_{0,-1}$ in the denominator, E23)",
+        "Condition (b) with $H(1)$ derived (the printed one has $a_{1,-1} + a_{0,-1}$ in the denominator, E24)",
         f"H(1) = {_tex(h1)}, \\qquad H(1)\\,\\frac{{c}}{{a}} = {_tex(b_corrected)}, \\qquad "
         f"\\text{{printed}} - \\text{{corrected}} = {_tex(sp.factor(printed_b - b_corrected))}",
         check="SymPy; the printed and corrected (b) agree when a_{0,-1} = 0 (F_beta, Jaccard)",
@@ -1440,7 +1440,7 @@ def check_continuous_populations() -> Outcome:
                  "P(C-dagger) = 0, e.g. any eta-continuous distribution, and conclude U-calibration"),
         derived=(f"{CRITERION.summary(('continuous',))}  So {FBETA.summary(('continuous',))}  And "
                  f"{JACCARD.summary(('continuous',))}"),
-        consequence=("The counterexamples E12, E15 are not artefacts of finite supports: on a distribution with mass "
+        consequence=("The counterexamples E12, E16 are not artefacts of finite supports: on a distribution with mass "
                      "on both sides of delta in every neighbourhood (e.g. a density positive at delta; the paper's "
                      "eta-continuity does not imply it) the "
                      "printed conclusion fails whenever the corrected statements' conditions above are not met, and "

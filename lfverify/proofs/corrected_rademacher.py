@@ -337,21 +337,21 @@ def check_lemma() -> Outcome:
               "patterns never exceed Sauer's count and the exact Rademacher average never exceeds Massart's bound",
         holds=worst_count <= 0 and worst_massart <= 0,
     )
-    # the witnesses of E28, E29: the corrected bound holds where the printed one fails (50 digits)
+    # the witnesses of E30, E31: the corrected bound holds where the printed one fails (50 digits)
     with mp.workdps(50):
         tau = mp.mpf(1) / 2
         dphi = tau_logistic_derivative_mp(tau)
         ln2 = mp.log(2)
         g_minus, g_plus = 1 / (4 * ln2), tau**2 / (4 * ln2)
         slope, jump = tau / (2 * ln2), (1 - tau) / (2 * ln2)
-        # E29: X = 1, Y = +1, F = {theta x : |theta| < 1/2}; per unit of E|sum sigma|/n: R(F) = 1/2, R(I_F) = 1
+        # E31: X = 1, Y = +1, F = {theta x : |theta| < 1/2}; per unit of E|sum sigma|/n: R(F) = 1/2, R(I_F) = 1
         lhs = max(abs(dphi(-mp.mpf(1) / 2)), abs(dphi(mp.mpf(1) / 2)))
         corrected = corrected_lemma_bound(kappa=1, gamma_plus=g_plus, gamma_minus=g_minus, slope_at_zero=slope,
                                           jump=jump, rademacher_class=mp.mpf(1) / 2, sign_sum=1,
                                           rademacher_indicators=1)
         printed_value = 2 * (g_plus + g_minus) / 2
     st.add(
-        "On ERRATA E29's witness (tau-logistic, tau = 1/2, $X = 1$, $Y = +1$, $|\\theta| < 1/2$; every term per unit "
+        "On ERRATA E31's witness (tau-logistic, tau = 1/2, $X = 1$, $Y = +1$, $|\\theta| < 1/2$; every term per unit "
         "of "
         "$E|\\sum\\sigma_i|/n$) the corrected bound holds where the printed one fails",
         f"\\text{{LHS}} = {mp.nstr(lhs, 10)} \\le \\text{{corrected}} = {mp.nstr(corrected, 10)}, \\qquad "
@@ -541,7 +541,7 @@ def check_rate() -> Outcome:
         lower, constants, _ = lemma4._witness_lower_bound(n_value, "0.001")
         rows.append((n_value, lower, lemma4.witness_corrected_bound(n_value, constants)))
     st.add(
-        "On ERRATA E31's witness ($c_\\Theta = 10^{-3}$, where the printed display fails) the corrected bound exceeds "
+        "On ERRATA E33's witness ($c_\\Theta = 10^{-3}$, where the printed display fails) the corrected bound exceeds "
         "the "
         "exact lower bound $E\\|\\hat{\\mathcal V}(\\theta_0) - \\mathcal V(\\theta_0)\\|$",
         ", \\quad ".join(f"n = {nv}: {mp.nstr(low, 8)} \\le {corr:.6g}" for nv, low, corr in rows),

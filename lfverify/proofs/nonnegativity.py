@@ -14,11 +14,13 @@ a direct proof that U_phi* > 0 for F_beta and Jaccard.
 
 from __future__ import annotations
 
+import math
+
 import mpmath as mp
 import numpy as np
 import sympy as sp
 
-from lfverify.core._losses import tau_logistic
+from lfverify.core._losses import SurrogateLoss, tau_logistic
 from lfverify.core._metrics import f1, f_beta, jaccard
 from lfverify.core._populations import FiniteSupportPopulation
 from lfverify.core._seeding import DEFAULT_SEED
@@ -212,7 +214,9 @@ def check_supremum_attained() -> Outcome:
                     "exist; the sup is approached only by f -> +oo on {eta > 0}); along f_l = l, E[W_{1,phi}(f_l)] >= "
                     "E[phi(-l)(1 - eta)] -> oo whenever P(eta < 1) > 0, so the right-hand side of the chain tends "
                     "to 0. Read with sequences the chain gives U_phi* >= lim U_phi(f_l) = 0.",
-            consequence="no: U_phi* >= 0 holds via the sequence (and, for a loss with phi(c) < 1 at some c > 0 such as "
+            consequence="no, where the sequence applies (phi(-l) -> oo and P(eta < 1) > 0: every non-constant convex "
+                        "non-increasing phi; the claim nonnegativity.loss_class has losses where it does not): "
+                        "U_phi* >= 0 holds via the sequence (and, for a loss with phi(c) < 1 at some c > 0 such as "
                         "the tau-logistic loss, directly U_phi* > 0: the constant f = c has positive numerator and "
                         "denominator; the floor loss max(1, 1 - t) has U_phi* = 0); Thm. 2 only needs U_phi* >= 0, "
                         "Thm. 1's footnote needs U_phi* > 0 (its own erratum).",
@@ -275,6 +279,89 @@ def check_jaccard_conclusion() -> Outcome:
     return _check_conclusion("Jaccard", jaccard())
 
 
+class _ShiftedHinge(SurrogateLoss):
+    """phi(m) = shift + slope max(0, 1 - m) (slope 0: the constant shift): convex, non-increasing, non-negative -
+    inside Thm. 1's loss class - for the witnesses of :func:`check_loss_class`."""
+
+    is_convex = True
+    is_nonincreasing = True
+    kinks = (1.0,)
+    dominates_zero_one = True
+    lipschitz = 1.0
+    smoothness = (0.0, math.inf)
+
+    def __init__(self, shift: float, slope: float):
+        self.shift, self.slope, self.name = shift, slope, f"{shift:g} + {slope:g} hinge"
+
+    def _value(self, m):
+        return self.shift + self.slope * np.maximum(0.0, 1.0 - m)
+
+    def _derivative(self, m, right):
+        active = (m < 1.0) | ((m == 1.0) & (not right))
+        return np.where(active, -self.slope, 0.0)
+
+    def _second_derivative(self, m, right):
+        return np.zeros_like(m)
+
+
+def check_loss_class() -> Outcome:
+    """App. A's conclusion read for every loss of Thm. 1's class (phi >= 0, convex, non-increasing), the class its
+    footnote applies it to: U_phi* < 0 for a constant loss, and for a loss with inf phi > 1 where eta = 1 a.s.
+
+    Exact, from the surrogate scores (the printed W_{k,phi}, which the derivations above check): phi = 2 on
+    any population, and phi = 8 + hinge on one atom with eta = 1; the core library's surrogate utility agrees."""
+    phi_c, phi_mc = sp.symbols("phi_c phi_mc", positive=True)
+    found = {}
+    for name, (w0_phi, w1_phi, _) in METRICS.items():
+        beta_sq = {BETA: 1} if name == "F_beta" else {}
+        # phi = 2 everywhere: U_phi does not depend on f; at eta = 1/2 a.s. (pi = 1/2)
+        half = sp.Rational(1, 2)
+        constant = sp.nsimplify(((w0_phi(2, half)) / w1_phi(2, 2, half)).subs(PI, half).subs(beta_sq))
+        # phi = 8 + hinge, eta = 1 a.s. (pi = 1): U_phi(f) = W0(phi(f), 1) / W1(phi(f), phi(-f), 1), decreasing in
+        # phi(f) >= 8, so the sup is at phi(f) = 8 (f >= 1), attained
+        expr = sp.simplify((w0_phi(phi_c, 1) / w1_phi(phi_c, phi_mc, 1)).subs(PI, 1).subs(beta_sq))
+        decreasing = sp.simplify(sp.diff(expr, phi_c)).is_negative if name == "F_beta" else None
+        found[name] = (constant, expr.subs(phi_c, 8), expr)
+    f_beta_expr = found["F_beta"][2]
+    decreasing = bool(sp.simplify(sp.diff(f_beta_expr, phi_c) * (2 + phi_c) ** 2).is_negative)
+    library = {}
+    for name, metric in (("F_1", f1()), ("Jaccard", jaccard())):
+        # (the library's populations need both classes, so eta = 1 a.s. is the exact formula's alone)
+        half = FiniteSupportPopulation([[1.0]], [1.0], [0.5])
+        library[name] = float(half.surrogate_utility_of_scores(metric, _ShiftedHinge(2.0, 0.0), np.array([0.3])))
+    expected = {"F_beta": (sp.Rational(-1, 3), sp.Rational(-7, 5))}
+    fbeta_ok = found["F_beta"][:2] == expected["F_beta"] and decreasing
+    jaccard_negative = found["Jaccard"][0] < 0 and found["Jaccard"][1] < 0
+    agree = (abs(library["F_1"] + 1 / 3) < 1e-12 and abs(library["Jaccard"] - float(found["Jaccard"][0])) < 1e-12)
+    if not (fbeta_ok and jaccard_negative and agree):
+        return Outcome("undecided", f"witnesses not confirmed: {found}, library {library}, decreasing {decreasing}")
+    return Outcome(
+        "erratum",
+        "App. A's conclusion needs more than Thm. 1's loss class: a constant phi = 2 gives F_1's U_phi = "
+        f"{found['F_beta'][0]} (Jaccard {found['Jaccard'][0]}) at eta = 1/2 (independent of f); phi = 8 + hinge where eta = 1 "
+        f"a.s. gives U_phi* = {found['F_beta'][1]} (Jaccard {found['Jaccard'][1]}), attained for f >= 1.",
+        errata=(Erratum(
+            location="App. A, sec:supp:non-negativity-of-surrogate-utilities (the conclusion, as Thm. 1's footnote "
+                     "applies it to its loss class)",
+            printed="the optimal surrogate utilities are non-negative even though the numerator can be negative",
+            derived="U_phi* >= 0 needs more than phi >= 0, convex, non-increasing: it holds when phi(c) <= 1 at some "
+                    "c (the constant f = c has numerator >= 0), or when phi(t) -> oo as t -> -oo (every non-constant "
+                    "convex non-increasing phi) and P(eta < 1) > 0 (the sequence f_l = l of E28 drives U_phi to 0); "
+                    "a constant phi > 1, or inf phi > 1 with eta = 1 a.s., gives U_phi* < 0",
+            consequence="the footnote's premise U_phi* >= 0 fails on these two losses of Thm. 1's class; the "
+                        "corrected statements assume U_phi* > 0 explicitly (u_star_positive), so their conclusions do "
+                        "not rest on App. A",
+            witness=f"F_1: phi = 2, one atom eta = 1/2: U_phi = {found['F_beta'][0]} (independent of f); phi = 8 + hinge, "
+                    f"one atom eta = 1: U_phi(f) = {sp.sstr(f_beta_expr)} at phi(f) = phi_c, decreasing in phi_c >= 8, "
+                    f"so U_phi* = {found['F_beta'][1]} (Jaccard: {found['Jaccard'][0]}, {found['Jaccard'][1]})",
+            evidence=f"core library (FiniteSupportPopulation.surrogate_utility_of_scores, phi = 2, eta = 1/2): F_1 "
+                     f"{library['F_1']:.12g}, Jaccard {library['Jaccard']:.12g} (its populations need both classes: "
+                     "eta = 1 a.s. is checked by the exact formula alone)",
+        ),),
+        method="symbolic (SymPy, exact rationals); core library",
+    )
+
+
 CLAIMS = (
     Claim("nonnegativity.fbeta_h0", "App. A: F_beta's H_0,phi(q) = sup_xi W_0,phi and E[H_0,phi(eta)] = (1 + beta^2) pi",
           "sec:supp:non-negativity-of-surrogate-utilities", "verified", check_fbeta_h0),
@@ -284,8 +371,10 @@ CLAIMS = (
           "sec:supp:non-negativity-of-surrogate-utilities", "erratum", check_fcheck_definition),
     Claim("nonnegativity.supremum_attained", "App. A: f_check (a maximizer of E[W_0,phi]) exists",
           "sec:supp:non-negativity-of-surrogate-utilities", "erratum", check_supremum_attained),
-    Claim("nonnegativity.fbeta_conclusion", "App. A: U_phi* >= 0 for F_beta",
+    Claim("nonnegativity.fbeta_conclusion", "App. A: U_phi* >= 0 for F_beta, with the tau-logistic loss",
           "sec:supp:non-negativity-of-surrogate-utilities", "verified", check_fbeta_conclusion),
-    Claim("nonnegativity.jaccard_conclusion", "App. A: U_phi* >= 0 for Jaccard",
+    Claim("nonnegativity.jaccard_conclusion", "App. A: U_phi* >= 0 for Jaccard, with the tau-logistic loss",
           "sec:supp:non-negativity-of-surrogate-utilities", "verified", check_jaccard_conclusion),
+    Claim("nonnegativity.loss_class", "App. A: U_phi* >= 0 read for Thm. 1's loss class (phi >= 0, convex, "
+          "non-increasing)", "sec:supp:non-negativity-of-surrogate-utilities", "erratum", check_loss_class),
 )
