@@ -608,8 +608,8 @@ def _necessity_rademacher_cases() -> list:
 def _necessity_rate_cases() -> list:
     """Lemma 4's bound without convexity: the tau-logistic formula with tau = 2 (log2(1 + e^{-t}) on t <= 0,
     log2(1 + e^{-2t}) on t > 0: phi'(0-) = -1/(2 ln 2), phi'(0+) = -1/ln 2, J = -1/(2 ln 2) < 0), F_1 (kappa_0 = 2,
-    kappa_1 = 1, pi = 1/2 known as in E31's witness), n = 4, d = 1, c_X = 1.1, c_Theta = 1; the constants are the
-    sups on |xi| <= c_X c_Theta as for E31's witness (rho_k from |phi'| <= 1/ln 2, gamma = (1 + 4)/(4 ln 2))."""
+    kappa_1 = 1, pi = 1/2 known as in E33's witness), n = 4, d = 1, c_X = 1.1, c_Theta = 1; the constants are the
+    sups on |xi| <= c_X c_Theta as for E33's witness (rho_k from |phi'| <= 1/ln 2, gamma = (1 + 4)/(4 ln 2))."""
     from lfverify.proofs._executable import RateCase
 
     ln2 = math.log(2)
@@ -755,7 +755,7 @@ def rademacher_cases() -> tuple:
 @functools.lru_cache(maxsize=None)
 def rate_cases() -> tuple:
     """Lemma 4's constants at the smallest sizes (n = 2, 4; d = 1, 2) and larger ones, with the exact lower bound
-    of ERRATA E31's witness (d = 1, c_Theta = 10^-3, tau-logistic(1/2), F_1) where it applies."""
+    of ERRATA E33's witness (d = 1, c_Theta = 10^-3, tau-logistic(1/2), F_1) where it applies."""
     import lfverify.proofs.lemma4_uniform_convergence as L4
     from lfverify.proofs._executable import RateCase
 
@@ -766,7 +766,7 @@ def rate_cases() -> tuple:
         witness = dict(n=n, d=1, c_X=1.1, c_Theta=1e-3, c0=float(k["c0"]), c1=float(k["c1"]), rho0=float(k["rho0"]),
                        rho1=float(k["rho1"]), gamma=float(k["gamma"]) / 2, kappa0=2.0, kappa1=1.0,
                        slope_at_zero=0.5 / (2 * math.log(2)), jump=0.5 / (2 * math.log(2)), delta=0.05, lower=lower)
-        out.append(RateCase(f"E31's witness, n = {n}", "lfverify/proofs/lemma4_uniform_convergence.py", witness,
+        out.append(RateCase(f"E33's witness, n = {n}", "lfverify/proofs/lemma4_uniform_convergence.py", witness,
                             facts))
         for d in (1, 2, 5):
             generic = dict(witness, d=d, c_Theta=1.0, lower=None)

@@ -89,7 +89,7 @@ def _boundary_cases():
         cases.append((f"accuracy, {loss.name}, atoms on both sides of delta", METRICS["accuracy"], loss, around))
     pinned = ((F(3, 10), F(1, 5), F(1, 2)), (F(19, 20), F(3, 5), F(1, 20)))
     cases += [("F_1, E12 (kink)", METRICS["F_1"], A.tau_logistic(F(1, 20)), A.Population(*pinned)),
-              ("Jaccard, E15 (kink)", METRICS["Jaccard"], A.tau_logistic(F(1, 10)), A.Population(*pinned)),
+              ("Jaccard, E16 (kink)", METRICS["Jaccard"], A.tau_logistic(F(1, 10)), A.Population(*pinned)),
               ("F_1, plain logistic", METRICS["F_1"], A.logistic(),
                A.Population((F(1, 10), F(9, 10)), (F(19, 20), F(1, 5))))]
     return cases

@@ -355,3 +355,34 @@ def test_tuned_threshold_is_the_scikit_learn_peer_built_by_hand(random_state, op
     assert model.intercept_ == peer.estimator_.intercept_[0]
     assert model.threshold_ == peer.best_threshold_
     assert model.tuned_.cv.get_n_splits() == options.get("cv", 5)
+
+
+@pytest.mark.parametrize("name", B.NONLINEAR_PEERS)
+def test_each_nonlinear_peer_is_the_documented_ensemble_and_wrapper(name):
+    """make_nonlinear_peer: the ensemble (scikit-learn's class and settings), its wrapper and the seed reaching both;
+    the same seed gives the same predictions.  Oracle: the classes and parameters named in the docstring."""
+    from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
+    from sklearn.model_selection import TunedThresholdClassifierCV
+
+    from lfverify.learn import MetricOptimalClassifier
+
+    model = B.make_nonlinear_peer(name, "jaccard", seed=7)
+    base_name, _, wrapper = name.partition("+")
+    wrapper_class = {"": None, "tuned": TunedThresholdClassifierCV, "remedy": MetricOptimalClassifier}[wrapper]
+    base = model if wrapper_class is None else model.estimator
+    assert wrapper_class is None or isinstance(model, wrapper_class)
+    expected = {"hist-gradient-boosting": HistGradientBoostingClassifier,
+                "random-forest": RandomForestClassifier}[base_name]
+    assert type(base) is expected
+    if expected is RandomForestClassifier:
+        assert (base.n_estimators, base.min_samples_leaf) == (100, 5)
+    if wrapper == "remedy":
+        assert model.metric.name == "Jaccard"
+    X, y = _problem()
+    first = B.make_nonlinear_peer(name, "jaccard", seed=7).fit(X, y).predict(X)
+    np.testing.assert_array_equal(first, model.fit(X, y).predict(X))
+
+
+def test_an_unknown_nonlinear_peer_is_refused_by_name():
+    with pytest.raises(ValueError, match="name must be one of the nonlinear peers"):
+        B.make_nonlinear_peer("xgboost", "f1", seed=0)

@@ -35,8 +35,10 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import f1_score, jaccard_score
+from sklearn.model_selection import TunedThresholdClassifierCV
 from sklearn.svm import LinearSVC
 
 import lfverify.experiments._protocol as protocol
@@ -47,6 +49,7 @@ from lfverify.core._seeding import child
 from lfverify.experiments._protocol import (
     ALL_METHODS,
     BASELINE_METHODS,
+    NONLINEAR_METHODS,
     PAPER_TAU,
     REMEDY_METHODS,
     ProtocolConfig,
@@ -57,6 +60,7 @@ from lfverify.experiments._protocol import (
 )
 from lfverify.learn._datasets import Dataset
 from lfverify.learn._estimator import LinearFractionalClassifier
+from lfverify.learn._metric_optimal import MetricOptimalClassifier
 
 #: W-ERM's liblinear grid on the tiny sample stops some fits at max_iter (counted and warned by the baseline).
 pytestmark = [pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning"),
@@ -79,6 +83,7 @@ DATA = _synthetic()
 SEED, TRIAL = 3, 1
 #: Every method, both metrics, the paper's tau (tau=None); few iterations, a three-rate grid.
 FULL = ProtocolConfig(methods=ALL_METHODS, max_iter=4, learning_rates=(10.0, 0.1, 1e-3))
+NONLINEAR_CLASSES = (HistGradientBoostingClassifier, RandomForestClassifier)
 FIT_KINDS = ("lfc.fit", "baseline.fit", "sklearn.fit", "erm_start", "objective", "cost_sensitive.fit")
 BASELINE_OF_CLASS = {baselines.HingeERMClassifier: "ERM", baselines.WeightedERMClassifier: "W-ERM",
                      baselines.PlugInClassifier: "Plug-in", baselines.TunedThresholdBaseline: "Tuned-threshold",
@@ -179,6 +184,14 @@ def _install(mp, spy):
         spy.add("make_baseline", metric_arg=metric, seed=seed)
         return original(name, metric, seed=seed)
 
+    nonlinear_names = {v: k for k, v in NONLINEAR_METHODS.items()}
+
+    def make_nonlinear_peer(original, name, metric, *, seed=None):
+        # recorded as make_baseline: the seed and the method it belongs to, like the linear peers'
+        spy.method = nonlinear_names[name]
+        spy.add("make_baseline", metric_arg=metric, seed=seed)
+        return original(name, metric, seed=seed)
+
     def for_metric(original, self, metric):
         spy.method = BASELINE_OF_CLASS[type(self)]
         spy.add("for_metric", metric_arg=metric, model=self)
@@ -189,6 +202,7 @@ def _install(mp, spy):
     wrap(protocol, "_fit_remedy", step)
     wrap(protocol, "make_baseline", make_baseline)  # where run_trial looks it up
     wrap(baselines, "make_baseline", make_baseline)  # the tests' own refits
+    wrap(protocol, "make_nonlinear_peer", make_nonlinear_peer)
     wrap(baselines._MetricIndependentFit, "for_metric", for_metric)
 
     # -- the fits
@@ -245,6 +259,8 @@ def _install(mp, spy):
         wrap(cls, "fit", baseline_fit)
     wrap(LinearSVC, "fit", sklearn_fit)
     wrap(LogisticRegression, "fit", sklearn_fit)
+    for cls in NONLINEAR_CLASSES:  # the tree ensembles' fits, inside the wrappers' folds too
+        wrap(cls, "fit", sklearn_fit)
     wrap(estimator, "erm_initial_parameters", erm_start)  # the estimator's own ERM start (init="erm")
     wrap(protocol, "erm_initial_parameters", erm_start)  # the protocol's shared ERM starts
     wrap(EmpiricalSurrogateUtility, "_set_data", objective_init)
@@ -266,6 +282,8 @@ def _install(mp, spy):
 
     wrap(LinearFractionalClassifier, "predict", predict)
     wrap(baselines._LinearBaseline, "predict", predict)
+    for cls in (*NONLINEAR_CLASSES, TunedThresholdClassifierCV, MetricOptimalClassifier):
+        wrap(cls, "predict", predict)  # (the wrappers' folds score by predict_proba / decision_function)
     wrap(protocol, "_score", score)
 
 
@@ -342,6 +360,10 @@ def test_every_fit_sees_only_training_rows_with_their_own_labels(full):
         assert _same_labels(spy, event), f"{event['kind']} of {event['method']}: labels do not match the rows"
     top_level = spy.of("baseline.fit") + [e for e in spy.of("lfc.fit") if e["method"] in REMEDY_METHODS]
     top_level += [spy.of("lfc.fit", metric=m, method=meth)[-1] for m in FULL.metrics for meth in SEC6_ALGORITHM]
+    # a nonlinear peer's whole-sample fit is the ensemble's fit on all training rows (TunedThresholdClassifierCV
+    # makes it before its folds, MetricOptimalClassifier after them; the plain ensemble has no other)
+    top_level += [next(e for e in spy.of("sklearn.fit", metric=m, method=meth) if e["rows"].size == train.size)
+                  for m in FULL.metrics for meth in NONLINEAR_METHODS]
     assert {e["method"] for e in top_level} == set(ALL_METHODS)
     for event in top_level:
         assert np.array_equal(event["rows"], train), f"{event['method']} was not fitted on the training rows"

@@ -15,7 +15,10 @@ A trial on a data set (App. C.1, Sec. 6):
    whole training set (each does its own App. C.2 validation splits), scored on the test set.  ERM does not
    depend on the metric and is fitted once per trial;
 5. the remedies (extensions, :data:`REMEDY_METHODS`): :class:`LinearFractionalClassifier` with its options, fit
-   on the whole training set with no validation of its own beyond what the options do, scored on the test set.
+   on the whole training set with no validation of its own beyond what the options do, scored on the test set;
+6. the nonlinear peers (:data:`NONLINEAR_METHODS`, :func:`lfverify.learn.make_nonlinear_peer`): scikit-learn's
+   tree ensembles alone, inside ``TunedThresholdClassifierCV`` and inside the remedy ``MetricOptimalClassifier``,
+   fit on the whole training set, scored on the test set.
 
 Randomness: one :class:`numpy.random.SeedSequence` per (data set, trial) (:func:`trial_seed_sequence`), whose
 fixed children seed the test split (0), the validation split (1), the baselines (2), the training subsample (3,
@@ -42,11 +45,11 @@ from lfverify.core._losses import tau_logistic
 from lfverify.core._metrics import f1, jaccard
 from lfverify.core._seeding import as_seed_sequence, child
 from lfverify.core._validation import check_real
-from lfverify.learn._baselines import make_baseline
+from lfverify.learn._baselines import make_baseline, make_nonlinear_peer
 from lfverify.learn._estimator import LinearFractionalClassifier, erm_initial_parameters
 from lfverify.learn._optimize import maximize_surrogate_utility
 
-__all__ = ["PROPOSED_METHODS", "BASELINE_METHODS", "REMEDY_METHODS", "ALL_METHODS", "TABLE_METHODS",
+__all__ = ["PROPOSED_METHODS", "BASELINE_METHODS", "REMEDY_METHODS", "NONLINEAR_METHODS", "ALL_METHODS", "TABLE_METHODS",
            "COMPARE_METHODS", "LEARNING_RATES", "PAPER_TAU", "METRICS",
            "ProtocolConfig", "trial_seed_sequence", "split_indices", "run_trial", "run_convergence",
            "metric_object", "check_metric_names", "check_methods"]
@@ -56,6 +59,11 @@ PROPOSED_METHODS = {"U-GD": "gd", "U-BFGS": "bfgs"}
 #: Table column name -> lfverify.learn name.
 BASELINE_METHODS = {"ERM": "erm", "W-ERM": "w-erm", "Plug-in": "plug-in", "Tuned-threshold": "tuned-threshold",
                     "LogReg": "logistic-regression"}
+#: The nonlinear peers (issue 42): column name -> lfverify.learn.make_nonlinear_peer name (scikit-learn's tree
+#: ensembles alone, with a tuned threshold, and inside the remedy MetricOptimalClassifier).
+NONLINEAR_METHODS = {"HGB": "hist-gradient-boosting", "HGB+tuned": "hist-gradient-boosting+tuned",
+                     "HGB+remedy": "hist-gradient-boosting+remedy", "RF": "random-forest",
+                     "RF+tuned": "random-forest+tuned", "RF+remedy": "random-forest+remedy"}
 #: The remedies (extensions beyond the paper): column name -> options of LinearFractionalClassifier, spelled out
 #: (the benchmark's cell settings, and so the fingerprint that decides whether old records may be reused, include
 #: them, so a change of a remedy or of the estimator's defaults cannot reuse stale records).
@@ -69,12 +77,12 @@ REMEDY_METHODS = {"U-BFGS+refit": {"objective": "surrogate-utility", "threshold"
                                         "init": "zeros", "C": 1.0}}
 #: Every method; a method's position seeds its fits (child(seq, 2, index)), so new methods go last.
 ALL_METHODS = ("U-GD", "U-BFGS", "ERM", "W-ERM", "Plug-in", "Tuned-threshold", "LogReg", "U-BFGS+refit",
-               "Cost-sensitive", "Cost-sensitive+CV")
+               "Cost-sensitive", "Cost-sensitive+CV", "HGB", "HGB+tuned", "HGB+remedy", "RF", "RF+tuned", "RF+remedy")
 #: Tables 2, 4 and 5 (and the sample-complexity figure): the paper's five methods and the modern peer.
 TABLE_METHODS = ALL_METHODS[:6]
 #: The ``compare`` experiment: the paper's methods, the remedies and what a user would pick instead.
 COMPARE_METHODS = ("U-GD", "U-BFGS", "U-BFGS+refit", "Cost-sensitive", "Cost-sensitive+CV", "Plug-in",
-                   "Tuned-threshold", "LogReg")
+                   "Tuned-threshold", "LogReg", "HGB", "HGB+tuned", "HGB+remedy", "RF", "RF+tuned", "RF+remedy")
 #: Sec. 6: "a common learning rate ... chosen from {10^1, 10^-1, 10^-3, 10^-5} by cross validation".
 LEARNING_RATES = (10.0, 0.1, 1e-3, 1e-5)
 #: Sec. 6: "tau was set to 0.33 in the F1-measure case and 0.75 in the Jaccard index case".
@@ -319,6 +327,11 @@ def run_trial(dataset, trial: int, config: ProtocolConfig, *, seed: int = 0) -> 
                     first_metric, fitted, fit_seconds = fitted_baselines[method]
                     model, info = fitted.for_metric(metric), {"fitted_for": first_metric}
                     start -= fit_seconds  # a standalone fit for this metric would have cost the whole fit
+                elif method in NONLINEAR_METHODS:
+                    model = make_nonlinear_peer(NONLINEAR_METHODS[method], metric,
+                                                seed=child(seq, 2, ALL_METHODS.index(method)))
+                    model.fit(X_train, y_train)
+                    info = {}
                 else:
                     model = make_baseline(BASELINE_METHODS[method], metric,
                                           seed=child(seq, 2, ALL_METHODS.index(method)))

@@ -90,10 +90,16 @@ __all__ = [
     "PlugInClassifier",
     "TunedThresholdBaseline",
     "LogisticRegressionBaseline",
+    "NONLINEAR_PEERS",
+    "make_nonlinear_peer",
 ]
 
 #: Names accepted by :func:`make_baseline`.
 BASELINES = ("erm", "w-erm", "plug-in", "tuned-threshold", "logistic-regression")
+#: Names accepted by :func:`make_nonlinear_peer`: scikit-learn's tree ensembles, alone, with a tuned threshold
+#: (``+tuned``) and inside the remedy (``+remedy``, :class:`~lfverify.learn.MetricOptimalClassifier`).
+NONLINEAR_PEERS = tuple(f"{base}{wrapper}" for base in ("hist-gradient-boosting", "random-forest")
+                        for wrapper in ("", "+tuned", "+remedy"))
 #: The regularization parameters validated by W-ERM and Plug-in (App. C.2).
 REGULARIZATION_GRID = (1e-1, 1e-3, 1e-5)
 #: {1e-3 + (1 - 2e-3) / 20 * i | i = 1, ..., 20} (App. C.2): W-ERM's costs and Plug-in's thresholds.
@@ -538,6 +544,48 @@ class LogisticRegressionBaseline(_LinearBaseline):
     def decision_function(self, X):
         """theta^T x + b, the log-odds of the fitted logistic regression."""
         return self._linear_decision(X)
+
+
+def _tree_ensemble(name: str, seed: int):
+    """The nonlinear peers' base learners (scikit-learn's defaults; the forest with leaves of >= 5 samples)."""
+    from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
+
+    if name == "hist-gradient-boosting":
+        return HistGradientBoostingClassifier(random_state=seed)
+    return RandomForestClassifier(n_estimators=100, min_samples_leaf=5, random_state=seed, n_jobs=1)
+
+
+def make_nonlinear_peer(name, metric, *, seed=None):
+    """An unfitted tree ensemble as a user would fit it for ``metric`` (the compare experiment's nonlinear peers).
+
+    Parameters
+    ----------
+    name : one of :data:`NONLINEAR_PEERS`
+        ``"hist-gradient-boosting"`` (``HistGradientBoostingClassifier()``) or ``"random-forest"``
+        (``RandomForestClassifier(n_estimators=100, min_samples_leaf=5)``), alone, ``+tuned`` (inside
+        ``TunedThresholdClassifierCV`` scoring the metric: 5 folds, 100 thresholds) or ``+remedy`` (inside
+        :class:`~lfverify.learn.MetricOptimalClassifier`).
+    metric : LinearFractionalMetric or a metric name of :func:`lfverify.learn.resolve_metric`
+    seed : None, int or SeedSequence, keyword-only
+        ``random_state`` of the ensemble and of the wrapper's folds.
+
+    Returns
+    -------
+    a scikit-learn classifier (labels as given to its ``fit``; +1 the positive class).
+    """
+    from lfverify.learn._metric_optimal import MetricOptimalClassifier
+
+    if not isinstance(name, str) or name not in NONLINEAR_PEERS:
+        raise ValueError(f"name must be one of the nonlinear peers {NONLINEAR_PEERS}; got {name!r}")
+    metric = resolve_metric(metric)
+    seed = int_seed(as_seed_sequence(check_seed(seed, "seed"), "seed"))
+    base, _, wrapper = name.partition("+")
+    learner = _tree_ensemble(base, seed)
+    if wrapper == "tuned":
+        return TunedThresholdClassifierCV(learner, scoring=_scorer_for(metric), random_state=seed)
+    if wrapper == "remedy":
+        return MetricOptimalClassifier(learner, metric, random_state=seed)
+    return learner
 
 
 _CLASSES = {"erm": HingeERMClassifier, "w-erm": WeightedERMClassifier, "plug-in": PlugInClassifier,

@@ -107,8 +107,7 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
         "Gower-Legendre as linear-fractional utilities", "holds (errata in the printed proof)",
         (_d("tab:generalized-performance-metrics"), _c("Table 1 coefficients reproduce the metric definitions"),
          _c("Gower-Legendre(alpha != 1) satisfies Definition 1's sign constraints")),
-        "Every row reproduces its metric; Gower-Legendre violates Definition 1 for alpha != 1 and App. A's "
-        "accuracy coefficients b0 = b1 = 0 are a misprint (ERRATA E1, E35)."),
+        "Every row reproduces its metric; Gower-Legendre violates Definition 1 for alpha != 1 (ERRATA E1, E35)."),
     PaperClaim(
         "lem:utility-lower-bound", "Lemma 1", "U_phi(f) <= U(f) for a loss phi >= the 0/1 loss",
         "holds (errata in the printed proof)",
@@ -116,7 +115,8 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
          _t(_P + "test_lemma1_exact_on_finite_support_populations"),
          _t(_P + "test_lemma1_empirical_split_statement_exact"),
          _t(_N + "test_lemma1_needs_domination_pinned", "domination of the 0/1 loss is necessary")),
-        "Holds exactly for admissible metrics and dominating losses; the proof's algebra has misprints (E2, E3)."),
+        "Holds exactly for admissible metrics and dominating losses; the proof's algebra has a misprint (E2), and "
+        "the printed Definition 1 admits b_1 < 0, where the lemma fails (E3)."),
     PaperClaim(
         "def:discrepant-loss", "Definition 2", "tau-discrepant loss: phi(m) / phi(-m) behaviour with parameter tau",
         "definition",

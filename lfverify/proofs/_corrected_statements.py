@@ -299,7 +299,8 @@ GENERAL = Statement(
                    "its bound is negative and no $\\rho \\ge 0$ meets it, and at $\\alpha = 0$ it is undefined (division "
                    "by zero); the weak form does not use it.  The printed "
                    "(c), with $U(f^*)$, is not implied: $U(f^*)$ can be $0$ under these hypotheses (Lemma 1's "
-                   "$U_\\phi \\le U$ needs $\\phi \\ge 1\\{t \\le 0\\}$), and then it reads $\\tau \\le 0$.",
+                   "$U_\\phi \\le U$ needs $\\phi \\ge 1\\{t \\le 0\\}$), and then, where $a_{0,-1} = 0$ ($F_\\beta$, "
+                   "Jaccard), it reads $\\tau \\le 0$.",
                    "if rho <= H(1) c/a with H(1) = (a0p - a1p)/(a1n - a0n) (condition (b) corrected), every maximiser "
                    "has the Bayes sign at P-almost every x where it is not 0 and the Bayes labelling of its zero set "
                    "attains U-dagger; (4)-(6) and (c) are not needed (the printed (c) can fail here; read with "
@@ -467,6 +468,9 @@ NECESSITY: dict = {
             "can make $D_\\phi$ change sign ($\\phi$ is unbounded), and then $U_\\phi^*$ can be $+\\infty$ "
             "(round 6: 5,558 of some 18,400 one-atom instances) or finite and attained (e.g. $(2TP - FP + 3/2)/(TP "
             "- (2/3)FP + 5)$ with the hinge loss on one atom at $\\eta = 3/5$: $U^* = 3/8$, and (a)-(c) hold); "
+            "a metric with $a_{0,-1} > 0$ can make $c = 0$, and then $\\eta_{hi} = 0/0$ at $\\rho = 0$ and "
+            "(a)-(d) are undefined, not false (round 7: $(2TP + (3/2)FP + 5/2)/(3TP + 3FP + 7/2)$ with "
+            "$\\max(1, 1 - t/2, 3/4 - t)$, weights $(1/2, 1/2)$, $\\eta$ $(1/10, 2/5)$: $U^* = 1/2$); "
             "wherever "
             "$U_\\phi^*$ is finite and attained $a \\ge 0$ and $c \\ge 0$ hold at it; no conclusion of this "
             "theorem failed on the searched instances (some 4,000 small-coefficient metrics, most of them violating "

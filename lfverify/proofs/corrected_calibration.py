@@ -449,7 +449,7 @@ _JAC = (1, 0, 0, 1, 0, 0, 0, 1)
 _M1 = (2, -1, 1, 1, 1, -1, 1, 0)
 WITNESSES = (
     ("F_1, E12 (kink)", _F1, (F(3, 10), F(1, 5), F(1, 2)), (F(19, 20), F(3, 5), F(1, 20)), F(1, 20)),
-    ("Jaccard, E15 (kink)", _JAC, (F(3, 10), F(1, 5), F(1, 2)), (F(19, 20), F(3, 5), F(1, 20)), F(1, 10)),
+    ("Jaccard, E16 (kink)", _JAC, (F(3, 10), F(1, 5), F(1, 2)), (F(19, 20), F(3, 5), F(1, 20)), F(1, 10)),
     ("F_1, f* + 0", _F1, (F(1, 10), F(9, 10)), (F(19, 20), F(1, 20)), F(1, 20)),
     ("Jaccard, f* + 0", _JAC, (F(1, 10), F(9, 10)), (F(19, 20), F(1, 5)), F(1, 20)),
     ("F_1, outside the range, fails", _F1, (F(1, 10), F(9, 10)), (F(19, 20), F(1, 5)), F(1, 2)),
@@ -1299,7 +1299,7 @@ def check_jaccard() -> Outcome:
         check="SymPy",
         holds=at_one == ds and sp.solve(1 - tau_j, USTAR) == [UDAG],
     )
-    _witness_step(st, ("Jaccard, E15 (kink)", "Jaccard, f* + 0", "Jaccard, outside the range, fails",
+    _witness_step(st, ("Jaccard, E16 (kink)", "Jaccard, f* + 0", "Jaccard, outside the range, fails",
                        "Jaccard, outside the range, holds"))
     j_bound = sp.lambdify((USTAR, UDAG), tau_j)
     _continuous_step(st, "Jaccard", lambda u_s, u_d: float(j_bound(u_s, u_d)))
@@ -1389,7 +1389,7 @@ def check_general() -> Outcome:
         holds=sp.simplify(b_corrected.subs(_table1("accuracy")) - 1) == 0 and acc[4] == sp.Rational(1, 2)
         and sp.simplify(b_corrected.subs(_table1("F_beta")) - BETA**2 * USTAR / (1 + BETA**2 + USTAR)) == 0,
     )
-    _witness_step(st, ("M1 (a_{0,-1} = -1)", "F_1, E12 (kink)", "Jaccard, E15 (kink)"))
+    _witness_step(st, ("M1 (a_{0,-1} = -1)", "F_1, E12 (kink)", "Jaccard, E16 (kink)"))
     m1 = _Coef(_M1)
     w_m1 = next(w for w in _witness_analyses() if w.name.startswith("M1"))
     bound_b = (m1.a0p - m1.a1p) / (m1.a1n - m1.a0n) * (w_m1.u_star * m1.a1n - m1.a0n) / (m1.a0p + w_m1.u_star * m1.a1p)
