@@ -179,7 +179,8 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
         "holds (errata in the printed proof)",
         (_d("lem:uniform-convergence"), _d("eq:supp:expectation-difference"),
          _s("uniform-convergence", "fitted slope of E sup ||V_hat - V|| against n")),
-        "The n^-1/2 rate is measured; the printed bound drops a factor sqrt(2) c_X c_Theta (ERRATA E33, E34)."),
+        "The n^-1/2 rate is measured; the printed final bound drops a factor sqrt(2) c_X c_Theta (ERRATA E34), and "
+        "on ERRATA E33's witness the printed display is exceeded even with it."),
     PaperClaim(
         "lem:non-smooth-rademacher", "Lemma (App. C)", "Rademacher complexity of phi composed with F for "
         "non-smooth phi", "fails as stated", (_d("lem:non-smooth-rademacher"),),
@@ -208,7 +209,8 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
         "holds (errata in the printed proof)",
         (_d("prop:accuracy-calibration"), _d("sec:supp:accuracy-calibration"),
          _d("eq:supp:accuracy-stationary-condition")),
-        "The conclusion holds; cases 1-3 of the proof have misprints (ERRATA E18-E20)."),
+        "The conclusion holds; cases 1 and 2 of the proof have misprints (ERRATA E18, E19), and case 3 closes only "
+        "through the standing assumption P(C-dagger) = 0 (ERRATA E20)."),
     PaperClaim(
         "thm:general-calibration", "Theorem 7", "U-calibration for general linear-fractional metrics under "
         "conditions (a), (b)", "fails as stated",

@@ -337,7 +337,7 @@ RADEMACHER = Statement(
              Named("\\kappa_k", "$= \\max(|a_{k,+1}|, |a_{k,-1}|)$", unique=True),
              Named("I_\\mathcal{F}", "$= \\{(x, y) \\mapsto 1\\{y f(x) \\le 0\\} : f \\in \\mathcal{F}\\}$",
                    unique=True)),
-    setting="Let $\\phi'(0) := \\phi_{-1}'(0)$ and $\\hat{\\mathfrak{R}}_S$ the empirical Rademacher complexity of "
+    setting="Let $\\hat{\\mathfrak{R}}_S$ be the empirical Rademacher complexity of "
             "App. C's definition.",
     conclusions=(
         Conclusion("bound", "Contraction with a kink",

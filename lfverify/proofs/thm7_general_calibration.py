@@ -202,7 +202,8 @@ def check_partial_fraction() -> Outcome:
             "H(t) = ((a0p a1n - a0n a1p)/a1n^2)/(t - a0n/a1n) - a1p/a1n  (sympy.apart of (a1p t - a0p)/(a0n - a1n t))"
         ),
         consequence=(
-            "Two sign errors (numerator and pole) whenever a0n != 0; they agree for a0n = 0 (F_beta, Jaccard).  The "
+            "The pole's sign is wrong whenever a0n != 0, the numerator's as well when also a1p != 0; they agree for a0n = "
+            "0 (F_beta, Jaccard).  The "
             "errors propagate to condition (5) and to the interval of monotonicity / condition (6) (see those claims)."
         ),
         witness=(
@@ -218,7 +219,8 @@ def check_partial_fraction() -> Outcome:
     )
     return Outcome(
         "erratum",
-        "The printed partial fraction of H has the wrong sign in its numerator and pole when a0n != 0.",
+        "The printed partial fraction of H has the wrong sign in its pole when a0n != 0 (and in its numerator when also "
+        "a1p != 0).",
         errata=(erratum,),
         method="symbolic (sympy.apart); core library Bayes rule on a 6-atom population",
     )
@@ -359,7 +361,8 @@ def check_h_at_one() -> Outcome:
             f" nonzero, is not needed; printed - derived = {gap}"
         ),
         consequence=(
-            "Condition (b) is wrong whenever a0n != 0 (it agrees for F_beta and Jaccard, a0n = 0): for accuracy it"
+            "Condition (b) is wrong whenever a0n != 0 and a0p != a1p (where a0p = a1p both H(1) vanish; it agrees for "
+            "F_beta and Jaccard, a0n = 0): for accuracy it"
             " reads tau <= -1, so the printed theorem excludes accuracy (its bound on tau is negative), whereas the derived (b) reads"
             " tau <= 1, consistent with Prop. 8; lfverify.core.general_calibration transcribes the printed (b)"
             " and should use a1n - a0n."
