@@ -34,7 +34,8 @@ _PUBLIC = {
                      "SurrogateLoss", "tau_logistic", "logistic", "hinge", "squared_hinge", "exponential", "sigmoid",
                      "EmpiricalSurrogateUtility", "FiniteSupportPopulation", "GaussianPopulation",
                      "BoundedLogisticPopulation", "calibration_reports"), "lfverify.core"),
-    **dict.fromkeys(("LinearFractionalClassifier", "maximize_surrogate_utility", "best_threshold", "load_dataset",
+    **dict.fromkeys(("LinearFractionalClassifier", "MetricOptimalClassifier", "maximize_surrogate_utility",
+                     "best_threshold", "load_dataset",
                      "available_datasets"), "lfverify.learn"),
 }
 _WINGS = ("paper", "io", "core", "parallel", "learn", "proofs", "simulations", "testing", "experiments", "app")
