@@ -730,3 +730,28 @@ def test_a_lost_scheduler_on_the_command_line_is_one_line_without_dask_logs(sche
     assert proc.returncode == 2 and lines == [
         f"lfverify simulate: stopped: --dask {address}: the connection to the Dask scheduler was lost in the middle "
         f"of the run (it stopped, or the network failed); {KEPT}"], err
+
+
+def test_a_dead_worker_whose_exit_code_arrives_after_join_is_still_named():
+    """The race behind a flaky "ended abruptly" under load: the pool's manager thread reaps the killed worker, so our
+    join returns at once and the exit code is stored a moment later.  A stand-in process whose code appears 50 ms
+    after join must still be named with its signal; one whose code never appears (alive) is not."""
+    import time as _time
+
+    from lfverify.parallel._executors import _broken_pool
+
+    class _Late:
+        pid = 4242
+
+        def __init__(self, code, after):
+            self._code, self._ready = code, _time.monotonic() + after
+
+        def join(self, timeout=None):
+            return None
+
+        @property
+        def exitcode(self):
+            return self._code if _time.monotonic() >= self._ready else None
+
+    assert _broken_pool([_Late(-9, 0.05)]).startswith("worker process 4242 was killed by SIGKILL")
+    assert _broken_pool([_Late(-9, 5.0)]).startswith("a worker process ended abruptly")

@@ -32,7 +32,7 @@ def _cell(text: str) -> str:
 
 
 def _number_table() -> dict[tuple[str, str], int]:
-    """(claim key, location) -> number, from :data:`NUMBERS_FILE` (checked: numbers and keys unique)."""
+    """(claim key, location) -> number, from ``NUMBERS_FILE`` (checked: numbers and keys unique)."""
     table, seen = {}, set()
     text = resources.files("lfverify.proofs").joinpath(NUMBERS_FILE).read_text(encoding="utf-8")
     for line_number, line in enumerate(text.splitlines(), 1):
@@ -54,8 +54,8 @@ def _number_table() -> dict[tuple[str, str], int]:
 def errata_numbers(results) -> dict[tuple[str, int], int]:
     """(claim key, index of the erratum in its outcome) -> its permanent number, for every erratum of ``results``.
 
-    An erratum not yet in :data:`NUMBERS_FILE` gets the next free number, provisionally (in the order of
-    ``results``); :func:`unnumbered` lists the rows to append so that it keeps it (a test requires none missing
+    An erratum not yet in ``NUMBERS_FILE`` gets the next free number, provisionally (in the order of
+    ``results``); ``unnumbered`` lists the rows to append so that it keeps it (a test requires none missing
     for the committed ERRATA.md).
     """
     table = _number_table()
@@ -70,14 +70,14 @@ def errata_numbers(results) -> dict[tuple[str, int], int]:
 
 
 def unnumbered(errata) -> list[str]:
-    """The rows to append to :data:`NUMBERS_FILE` for the (number, claim key, location) of ``errata`` that it lacks."""
+    """The rows to append to ``NUMBERS_FILE`` for the (number, claim key, location) of ``errata`` that it lacks."""
     table = _number_table()
     return [f"{number}\t{key}\t{location}" for number, key, location in errata if (key, location) not in table]
 
 
 def errata_markdown(results) -> str:
     """The markdown text of ERRATA.md for a list of :class:`~lfverify.proofs.ClaimResult`, errata in the order of
-    their permanent numbers (:func:`errata_numbers`)."""
+    their permanent numbers (``errata_numbers``)."""
     lines = [HEADER]
     numbers = errata_numbers(results)
     errata = sorted(((numbers[(r.claim.key, i)], r.claim, e) for r in results
