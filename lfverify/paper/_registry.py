@@ -180,7 +180,7 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
         (_d("lem:uniform-convergence"), _d("eq:supp:expectation-difference"),
          _s("uniform-convergence", "fitted slope of E sup ||V_hat - V|| against n")),
         "The n^-1/2 rate is measured; the printed final bound drops a factor sqrt(2) c_X c_Theta (ERRATA E34), and "
-        "on ERRATA E33's witness the printed display is exceeded even with it."),
+        "the E_S[E(S)] display, which has the factor, is exceeded on ERRATA E33's witness."),
     PaperClaim(
         "lem:non-smooth-rademacher", "Lemma (App. C)", "Rademacher complexity of phi composed with F for "
         "non-smooth phi", "fails as stated", (_d("lem:non-smooth-rademacher"),),

@@ -589,7 +589,9 @@ def check_expectation_bound() -> Outcome:
             " (offsets c_k/sqrt(m), |phi'(0+)|/sqrt(m)) and the jump of phi' at 0"
         ),
         consequence=(
-            "Lemma 4's explicit bound is not valid; the simulations should use corrected_uniform_convergence_bound "
+            "Lemma 4's explicit bound is unproved: its expectation step is exceeded on the witness (where the final "
+            "display, with the factor of the next erratum, still holds); the simulations should use "
+            "corrected_uniform_convergence_bound "
             "(offset and jump terms added) or the order statement only: " + RATE.conclusion("order").summary + "."
         ),
         witness=(
