@@ -101,7 +101,8 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
         (_d("def:metric"), _c("Table 1 rows F_beta, Jaccard, accuracy, Gower-Legendre(1) satisfy Definition 1"),
          _t(_P + "test_generated_metrics_satisfy_definition_1_and_admissibility_agrees"),
          _t(_N + "test_sign_constraints_are_needed_for_lemma1_pinned", "each sign constraint is needed by Lemma 1")),
-        "Each sign constraint is necessary (Lemma 1 fails without it); Gower-Legendre meets them only at alpha = 1."),
+        "Each sign constraint is needed in its sign (Lemma 1 fails where it is reversed; for a_{0,+1}, a_{0,+1} >= 0 "
+        "suffices for Lemma 1); Gower-Legendre meets them only at alpha = 1."),
     PaperClaim(
         "tab:generalized-performance-metrics", "Table 1", "coefficients of accuracy, F_beta, Jaccard, "
         "Gower-Legendre as linear-fractional utilities", "holds (errata in the printed proof)",

@@ -357,7 +357,8 @@ def check_general_scores() -> Outcome:
                      "U_phi is not a lower bound of U (Lemma 1 fails for it)."),
         witness=(f"hinge loss, xi = 1, q = 1, a_{{0,+1}} = 2, b_0 = 0: Eq. (3) gives W_0,phi = 2(1 - phi(1)) = {w0_eq3}, "
                  f"the re-definition 2(1 - phi(-1)) = {w0_a4}"),
-        evidence=(f"FiniteSupportPopulation (3 atoms, eta = (0.2, 0.5, 0.9)), F_1, hinge loss, all scores -5: "
+        evidence=(f"FiniteSupportPopulation (3 atoms, weights (0.3, 0.3, 0.4), eta = (0.2, 0.5, 0.9)), F_1, hinge loss, "
+                  f"all scores -5: "
                   f"U(f) = {true_utility:.12g}, Eq. (3)'s U_phi(f) = {eq3_surrogate:.12g} <= U(f) as Lemma 1 says, but "
                   f"the re-defined U_phi(f) = Eq. (3)'s U_phi(-f) = {a4_surrogate:.12g} > U(f); symbolically the "
                   "printed G'(0) integrands equal d/dxi of Eq. (3)'s W_k,phi and differ from d/dxi of the re-defined ones."),

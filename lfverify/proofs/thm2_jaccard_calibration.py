@@ -264,8 +264,9 @@ def check_theorem() -> Outcome:
         derived=(
             "tau < 1 and phi'(0+) >= tau phi'(0-) give, for a loss with phi'(0-) < 0, phi'(0+)/phi'(0-) =: rho <= tau < 1 (a kink at 0).  Pointwise,"
             " f* minimises eta phi(xi) + U* (1 - eta) phi(-xi), whose minimiser is xi = 0 whenever rho <="
-            " eta/(U*(1-eta)) <= 1/rho; as U* >= tau >= rho this band reaches eta/(1-eta) = U*/rho >= 1 > U(f*), i.e."
-            " past the Bayes threshold U/(1+U)"
+            " eta/(U*(1-eta)) <= 1/rho; as U* >= tau >= rho this band reaches eta/(1-eta) = U*/rho >= 1, i.e. up to"
+            " eta = 1/2 at least, and past the Bayes threshold U-dagger/(1+U-dagger) wherever U*/rho > U-dagger (strictly"
+            " when U* > rho or U-dagger < 1)"
         ),
         consequence=(
             "Thm. 2 is false as stated: with the tau-logistic loss the unique surrogate maximiser attains U*_phi but "
@@ -300,7 +301,8 @@ def check_theorem() -> Outcome:
             " every point predicted +1); with phi >= 1{t <= 0}, phi'(-f*) = 0 forces phi >= 1 everywhere and U*_phi <= 0 < tau"
         ),
         consequence=(
-            "Thm. 2 is false without the domination hypothesis, at points where phi is differentiable at +-f*(x)."
+            "Thm. 2 is false without the domination hypothesis (or the weaker U_phi* <= U-dagger, which the corrected "
+            "Thm. 2 assumes), at points where phi is differentiable at +-f*(x)."
         ),
         witness=(
             "Jaccard, phi = tau-logistic(tau = 1/2) in base 2^100 (phi(0) = 1/100), weights (1/2, 1/2), eta = (1/5,"
