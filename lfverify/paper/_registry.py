@@ -101,7 +101,7 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
         (_d("def:metric"), _c("Table 1 rows F_beta, Jaccard, accuracy, Gower-Legendre(1) satisfy Definition 1"),
          _t(_P + "test_generated_metrics_satisfy_definition_1_and_admissibility_agrees"),
          _t(_N + "test_sign_constraints_are_needed_for_lemma1_pinned", "each sign constraint is needed by Lemma 1")),
-        "Each sign constraint is needed in its sign (Lemma 1 fails where it is reversed; for a_{0,+1}, a_{0,+1} >= 0 "
+        "Each sign constraint is needed in its sign (Lemma 1 can fail where it is reversed; for a_{0,+1}, a_{0,+1} >= 0 "
         "suffices for Lemma 1); Gower-Legendre meets them only at alpha = 1."),
     PaperClaim(
         "tab:generalized-performance-metrics", "Table 1", "coefficients of accuracy, F_beta, Jaccard, "
@@ -167,14 +167,16 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
          _d("eq:supp:fbeta-stationary-condition"),
          _t(_C + "test_theorem_1_kink_counterexample_of_errata_pinned"),
          _s("calibration", "Gaussian population: U-dagger - U(theta*) for F1, tau = 0.33")),
-        "False as stated: the maximiser can sit at the loss's kink f = 0, predicted negative (ERRATA E12, E13)."),
+        "False as stated: the maximiser can sit at the loss's kink f = 0, predicted negative (ERRATA E12); without "
+        "phi >= 1{t <= 0} it can be strictly negative where the Bayes rule predicts +1 (ERRATA E13)."),
     PaperClaim(
         "thm:jaccard-calibration", "Theorem 2", "Jaccard-calibration for tau-discrepant phi with "
         "tau <= U_phi*", "fails as stated",
         (_d("thm:jaccard-calibration"), _d("eq:supp:jaccard-stationary-eta"),
          _t(_C + "test_theorem_2_kink_counterexample_of_errata_pinned"),
          _s("calibration", "Gaussian population: U-dagger - U(theta*) for Jaccard, tau = 0.75")),
-        "False as stated, for the same kink at 0 (ERRATA E16, E17)."),
+        "False as stated, for the same kink at 0 (ERRATA E16); without phi >= 1{t <= 0} the maximiser can be "
+        "strictly negative where the Bayes rule predicts +1 (ERRATA E17)."),
     PaperClaim(
         "lem:uniform-convergence", "Lemma 4", "sup_theta ||V_hat - V|| = O_p(n^-1/2) with an explicit bound",
         "holds (errata in the printed proof)",
@@ -219,13 +221,15 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
          _d("eq:supp:stationary-condition"), _d("eq:supp:calibration:contradiction:1"),
          _d("eq:supp:calibration:contradiction:2"),
          _t(_P + "test_remark_after_thm7_pathologies_are_swapped")),
-        "False as stated (kink at 0), with misprints in (b), (4)-(6) and case 2 (ERRATA E6-E9, E21-E26, E38)."),
+        "False as stated: the maximiser can sit at the kink f = 0 (ERRATA E26); misprints in the proof's scores, "
+        "G'(0) and stationary condition (ERRATA E6-E9), H's partial fraction (E21), conditions (5), (6) and (b) "
+        "(E22-E24) and the case analysis (E25); the remark after the statement swaps its pathologies (E38)."),
     PaperClaim(
         "sec:supp:non-negativity-of-surrogate-utilities", "App. A.5", "the optimal surrogate utilities are "
         "non-negative", "holds (errata in the printed proof)",
         (_d("sec:supp:non-negativity-of-surrogate-utilities"),),
         "Holds for the paper's tau-logistic loss, where the derivations check it, and by E28's sequence wherever "
-        "phi(t) -> oo as t -> -oo and P(eta < 1) > 0; a constant phi = 2, or 8 + hinge where eta = 1 a.s., gives "
+        "phi is non-increasing with phi(t) -> oo as t -> -oo and P(eta < 1) > 0; a constant phi = 2, or 8 + hinge where eta = 1 a.s., gives "
         "U_phi* < 0, so Thm. 1's footnote cannot use it for its whole loss class (ERRATA E29); the construction "
         "f_check in the proof is misprinted (ERRATA E27, E28)."),
     PaperClaim(

@@ -214,8 +214,8 @@ def check_supremum_attained() -> Outcome:
                     "exist; the sup is approached only by f -> +oo on {eta > 0}); along f_l = l, E[W_{1,phi}(f_l)] >= "
                     "E[phi(-l)(1 - eta)] -> oo whenever P(eta < 1) > 0, so the right-hand side of the chain tends "
                     "to 0. Read with sequences the chain gives U_phi* >= lim U_phi(f_l) = 0.",
-            consequence="no, where the sequence applies (phi(-l) -> oo and P(eta < 1) > 0: every non-constant convex "
-                        "non-increasing phi; the claim nonnegativity.loss_class has losses where it does not): "
+            consequence="no, where the sequence applies (phi non-increasing, phi(-l) -> oo and P(eta < 1) > 0: every "
+                        "non-constant convex non-increasing phi; the claim nonnegativity.loss_class has losses where it does not): "
                         "U_phi* >= 0 holds via the sequence (and, for a loss with phi(c) < 1 at some c > 0 such as "
                         "the tau-logistic loss, directly U_phi* > 0: the constant f = c has positive numerator and "
                         "denominator; the floor loss max(1, 1 - t) has U_phi* = 0); Thm. 2 only needs U_phi* >= 0, "
