@@ -124,11 +124,13 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
         (_c("Definition 2: the tau-logistic loss is tau-discrepant, the logistic loss is not"),
          _t(_P + "test_tau_logistic_discrepancy_for_generated_tau"),
          _t(_N + "test_tau_discrepancy_is_needed_pinned", "calibration fails without tau-discrepancy")),
-        "The paper's tau-logistic loss is tau-discrepant exactly for its tau; the plain logistic loss is not."),
+        "The paper's tau-logistic loss is tau-discrepant for its tau and every larger one, none smaller; the plain "
+        "logistic loss only for tau >= 1."),
     PaperClaim(
         "fig:fisher-consistent-surrogate-loss", "Fig. 2", "the tau-discrepant logistic loss (caption and curve)",
         "holds (errata in the printed proof)", (_d("fig:fisher-consistent-surrogate-loss"),),
-        "The caption's description disagrees with the plotted definition (ERRATA E4)."),
+        "The caption's range tau > 0 is too wide: the loss is convex (and tau-discrepant) only for 0 < tau <= 1 "
+        "(ERRATA E4)."),
     PaperClaim(
         "lem:quasi-concavity", "Lemma 2", "N_hat concave; U_hat quasi-concave on {N_hat >= 0} for convex phi",
         "holds (errata in the printed proof)",

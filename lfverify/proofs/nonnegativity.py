@@ -218,8 +218,9 @@ def check_supremum_attained() -> Outcome:
                         "non-constant convex non-increasing phi; the claim nonnegativity.loss_class has losses where it does not): "
                         "U_phi* >= 0 holds via the sequence (and, for a loss with phi(c) < 1 at some c > 0 such as "
                         "the tau-logistic loss, directly U_phi* > 0: the constant f = c has positive numerator and "
-                        "denominator; the floor loss max(1, 1 - t) has U_phi* = 0); Thm. 2 only needs U_phi* >= 0, "
-                        "Thm. 1's footnote needs U_phi* > 0 (its own erratum).",
+                        "denominator; the floor loss max(1, 1 - t) has U_phi* = 0); the printed Thms. 1 and 2 both need "
+                        "U_phi* > 0 through their tau conditions (Thm. 1's footnote: its own erratum), and the "
+                        "corrected ones assume it.",
             witness=f"single atom eta = 1/2, tau = 1/3, f = c: F_1's U_phi(c) at c = 2, 128 is "
                     f"{mp.nstr(exact[0], 12)}, {mp.nstr(exact[1], 12)} (mpmath 50 digits), decreasing to 0 while "
                     "E[W_0,phi](c) = 1 - phi(c) < 1 = E[H_0,phi]",
