@@ -117,15 +117,15 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
          _t(_P + "test_lemma1_empirical_split_statement_exact"),
          _t(_N + "test_lemma1_needs_domination_pinned", "domination of the 0/1 loss is necessary")),
         "Holds exactly for admissible metrics and dominating losses; the proof's algebra has a misprint (E2), and "
-        "the printed Definition 1 admits b_1 < 0, where the lemma fails (E3)."),
+        "the printed Definition 1 admits a negative denominator (e.g. b_1 < 0), where the lemma can fail (E3)."),
     PaperClaim(
         "def:discrepant-loss", "Definition 2", "tau-discrepant loss: phi(m) / phi(-m) behaviour with parameter tau",
         "definition",
         (_c("Definition 2: the tau-logistic loss is tau-discrepant, the logistic loss is not"),
          _t(_P + "test_tau_logistic_discrepancy_for_generated_tau"),
          _t(_N + "test_tau_discrepancy_is_needed_pinned", "calibration fails without tau-discrepancy")),
-        "The paper's tau-logistic loss is tau-discrepant for its tau and every larger one, none smaller; the plain "
-        "logistic loss only for tau >= 1."),
+        "For 0 < tau <= 1 (where the loss is convex; Fig. 2's caption allows more), the paper's tau-logistic loss is "
+        "tau'-discrepant exactly for tau' >= tau; the plain logistic loss only for tau' >= 1."),
     PaperClaim(
         "fig:fisher-consistent-surrogate-loss", "Fig. 2", "the tau-discrepant logistic loss (caption and curve)",
         "holds (errata in the printed proof)", (_d("fig:fisher-consistent-surrogate-loss"),),
@@ -146,8 +146,8 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
          _t("tests/test_optimize.py::test_phase1_reaches_positive_numerator"),
          _t("tests/test_optimize.py::test_bfgs_reaches_scipy_bfgs_maximum"),
          _b("convergence", "U-BFGS reaches its final utility within 30 iterations")),
-        "Implemented in lfverify.learn.maximize_surrogate_utility; phase 1 always ends with N_hat > 0 when its sup is "
-        "positive."),
+        "Implemented in lfverify.learn.maximize_surrogate_utility; phase 1 ends with N_hat > 0 (its sup positive) "
+        "or says why not (its iteration limit, the step's resolution)."),
     PaperClaim(
         "lem:unbiased-gradient", "Lemma 3", "E_S[V_hat] = V for independent halves S_0, S_1 (Eq. (7))", "holds",
         (_d("lem:unbiased-gradient"), _d("eq:gradient-estimator"), _d("sec:gradient-direction"),
@@ -208,7 +208,8 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
             "where the gap condition holds, every maximiser's non-kink sign pattern is Bayes optimal"),
          _t(_C + "test_theorem_hypotheses_imply_the_weak_form")),
         "A correct logical reduction; Theorems 1, 2, 7 fail because their proofs do not establish its "
-        "hypothesis at the kink f = 0, not because of Proposition 6."),
+        "hypothesis at the kink f = 0 (and, for Thms. 1-2, where phi >= 1{t <= 0} is not assumed), not because of "
+        "Proposition 6."),
     PaperClaim(
         "prop:accuracy-calibration", "Proposition 8", "accuracy-calibration of the surrogate utility",
         "holds (errata in the printed proof)",
@@ -248,8 +249,7 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
     PaperClaim(
         "tab:supp:result-f1", "Table 4", "F1 on all data sets", "partly reproduced", (_b("table"),),
         "With Table 5 (F_1 and Jaccard together, REPRODUCTION.md): U-GD agrees with 18 of the 18 printed cells of the "
-        "nine small data sets, U-BFGS with 9, as it maximises U_hat harder and lowers the metric on its own training "
-        "data."),
+        "nine small data sets, U-BFGS with 9 (most misses: it maximises U_hat harder; 2 unexplained)."),
     PaperClaim(
         "tab:supp:result-jac", "Table 5", "Jaccard on all data sets", "partly reproduced", (_b("table"),),
         "Counted with Table 4."),
