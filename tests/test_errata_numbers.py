@@ -20,11 +20,16 @@ pytestmark = pytest.mark.claims("package:registry")
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def _errata_entries() -> list[tuple[int, str, str, str]]:
+    """(number, location, claim key, claim label) of each erratum of the committed ERRATA.md."""
+    text = (ROOT / "ERRATA.md").read_text(encoding="utf-8")
+    found = re.findall(r"^### E(\d+)\. (.*)\n\n- Claim: .*\(`([^`]+)`, `([^`]+)`\)$", text, re.M)
+    return [(int(n), location, key, label) for n, location, key, label in found]
+
+
 def _errata_labels() -> dict[int, str]:
     """number -> the erratum's claim label and its location (which may name further labels)."""
-    text = (ROOT / "ERRATA.md").read_text(encoding="utf-8")
-    found = re.findall(r"^### E(\d+)\. (.*)\n\n- Claim: .*\(`[^`]+`, `([^`]+)`\)$", text, re.M)
-    return {int(n): f"{label} | {location}" for n, location, label in found}
+    return {n: f"{label} | {location}" for n, location, _, label in _errata_entries()}
 
 
 def _references(text: str) -> list[int]:
@@ -75,10 +80,9 @@ def test_numbers_come_from_the_table_not_from_positions():
 
 
 def test_every_erratum_of_errata_md_has_its_permanent_number():
-    text = (ROOT / "ERRATA.md").read_text(encoding="utf-8")
-    found = re.findall(r"^### E(\d+)\. (.*)\n\n- Claim: .*\(`([^`]+)`, `[^`]+`\)$", text, re.M)
+    found = _errata_entries()
     assert len(found) >= 40
-    assert _errata.unnumbered([(int(n), key, location) for n, location, key in found]) == []
+    assert _errata.unnumbered([(n, key, location) for n, location, key, _ in found]) == []
 
 
 def test_a_new_erratum_gets_the_next_free_number_and_is_listed_as_unnumbered():

@@ -175,6 +175,36 @@ def combined_sample_weights(sample_weight, class_weight, classes, y):
     return weights
 
 
+def binary_classes(y, pos_label):
+    """(classes, the positive label) of labels ``y`` with exactly two classes; ``pos_label`` None means the larger.
+
+    Raises
+    ------
+    ValueError
+        Other than two classes (in the words scikit-learn's estimator checks expect from a binary-only
+        classifier), or a ``pos_label`` that is not one of them.
+    """
+    classes = np.unique(y)
+    if classes.size != 2:
+        raise ValueError(f"Only binary classification is supported. y must contain exactly two classes; got "
+                         f"{classes.size} class(es): {classes.tolist()[:10]}")
+    label = classes[1] if pos_label is None else pos_label
+    if label not in classes:
+        raise ValueError(f"pos_label must be one of the classes {classes.tolist()}; got {pos_label!r}")
+    return classes, label
+
+
+def oriented_scores(f, classes, pos_label):
+    """Scores f of ``pos_label`` as scikit-learn's ``decision_function`` orients them: positive for classes[1]."""
+    return f if pos_label == classes[1] else -f
+
+
+def labels_from_scores(f, classes, pos_label):
+    """``pos_label`` where the score f > 0, the other class where f <= 0 (sgn(0) = -1, Sec. 2)."""
+    negative = classes[0] if pos_label == classes[1] else classes[1]
+    return np.where(f > 0, pos_label, negative)
+
+
 def metric_score(metric, pos_label, classes, predicted, y, sample_weight=None) -> float:
     """The ``metric`` of the predictions ``predicted`` against the labels ``y`` (Eq. (1) on the empirical
     confusion; with ``sample_weight`` TP, FP and the prior are weighted fractions): a fitted classifier's ``score``.
@@ -709,15 +739,7 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         metric, tau, gtol, settings = self._validated_options()
         X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse="csr")
         check_classification_targets(y)
-        classes = np.unique(y)
-        if classes.size != 2:
-            # The wording "Only binary classification is supported." is what scikit-learn's estimator checks
-            # expect from a binary-only classifier.
-            raise ValueError(f"Only binary classification is supported. y must contain exactly two classes; got "
-                             f"{classes.size} class(es): {classes.tolist()[:10]}")
-        pos_label = classes[1] if self.pos_label is None else self.pos_label
-        if pos_label not in classes:
-            raise ValueError(f"pos_label must be one of the classes {classes.tolist()}; got {self.pos_label!r}")
+        classes, pos_label = binary_classes(y, self.pos_label)
         weights = combined_sample_weights(sample_weight, self.class_weight, classes, y)
         if weights is not None and not (weights > 0).all():
             keep = weights > 0
@@ -782,14 +804,11 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
 
     def decision_function(self, X):
         """Confidence scores, positive for ``classes_[1]`` (scikit-learn's convention; see Notes)."""
-        f = self._scores(X)
-        return f if self.pos_label_ == self.classes_[1] else -f
+        return oriented_scores(self._scores(X), self.classes_, self.pos_label_)
 
     def predict(self, X):
         """``pos_label_`` where f(x) > 0, the other class where f(x) <= 0 (sgn(0) = -1, Sec. 2)."""
-        f = self._scores(X)
-        negative = self.classes_[0] if self.pos_label_ == self.classes_[1] else self.classes_[1]
-        return np.where(f > 0, self.pos_label_, negative)
+        return labels_from_scores(self._scores(X), self.classes_, self.pos_label_)
 
     def score(self, X, y, sample_weight=None):
         """The chosen metric (not accuracy) of ``predict(X)`` against ``y`` (Eq. (1) on the empirical confusion).

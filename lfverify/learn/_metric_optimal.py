@@ -56,7 +56,16 @@ from sklearn.utils.validation import (
 from lfverify.core._seeding import as_seed_sequence, child, int_seed
 from lfverify.core._validation import check_real
 from lfverify.learn._cost_sensitive import FIRST_WEIGHTS, bayes_level_weights
-from lfverify.learn._estimator import _check_class_weight, combined_sample_weights, metric_score, resolve_metric
+from lfverify.learn._estimator import (
+    _check_class_weight,
+    _minority_count,
+    binary_classes,
+    combined_sample_weights,
+    labels_from_scores,
+    metric_score,
+    oriented_scores,
+    resolve_metric,
+)
 from lfverify.learn._thresholds import _best_threshold
 
 __all__ = ["MetricOptimalClassifier"]
@@ -188,9 +197,9 @@ class MetricOptimalClassifier(ClassifierMixin, BaseEstimator):
         if method == "predict_proba":
             scores = np.asarray(model.predict_proba(X), dtype=np.float64)[:, classes.index(self.pos_label_)]
         else:
-            scores = np.asarray(model.decision_function(X), dtype=np.float64).ravel()
-            if self.pos_label_ != classes[1]:
-                scores = -scores
+            # scikit-learn orients decision_function toward classes_[1]; the same flip gives pos_label_'s score
+            scores = oriented_scores(np.asarray(model.decision_function(X), dtype=np.float64).ravel(),
+                                     classes, self.pos_label_)
         if not np.isfinite(scores).all():
             raise ValueError(f"estimator {type(model).__name__}'s {method} returned non-finite scores")
         return scores
@@ -242,18 +251,11 @@ class MetricOptimalClassifier(ClassifierMixin, BaseEstimator):
             assert_all_finite(y, input_name="y")
         check_consistent_length(X, y)
         check_classification_targets(y)
-        classes = np.unique(y)
-        if classes.size != 2:
-            # the wording scikit-learn's estimator checks expect from a binary-only classifier
-            raise ValueError(f"Only binary classification is supported. y must contain exactly two classes; got "
-                             f"{classes.size} class(es): {classes.tolist()[:10]}")
-        pos_label = classes[1] if self.pos_label is None else self.pos_label
-        if pos_label not in classes:
-            raise ValueError(f"pos_label must be one of the classes {classes.tolist()}; got {self.pos_label!r}")
+        classes, pos_label = binary_classes(y, self.pos_label)
         self.classes_, self.pos_label_, self.metric_ = classes, pos_label, metric
         user = combined_sample_weights(sample_weight, self.class_weight, classes, y)
         y_signed = np.where(y == pos_label, 1, -1).astype(np.int8)
-        minority = int(min(np.count_nonzero(y_signed == 1), np.count_nonzero(y_signed == -1)))
+        minority = _minority_count(y_signed)
         if minority < 2:
             raise ValueError(f"cv needs at least 2 samples of each class (one per held-out fold); the smaller class "
                              f"has {minority}")
@@ -319,15 +321,13 @@ class MetricOptimalClassifier(ClassifierMixin, BaseEstimator):
         """The base learner's score of ``pos_label_`` minus ``threshold_`` (positive: ``pos_label_`` predicted),
         oriented toward ``classes_[1]`` as scikit-learn's convention asks."""
         check_is_fitted(self)
-        f = self._scores_of(self.estimator_, X) - self.threshold_
-        return f if self.pos_label_ == self.classes_[1] else -f
+        return oriented_scores(self._scores_of(self.estimator_, X) - self.threshold_, self.classes_, self.pos_label_)
 
     def predict(self, X):
         """``pos_label_`` where the score exceeds ``threshold_``, the other class elsewhere."""
         check_is_fitted(self)
-        f = self._scores_of(self.estimator_, X) - self.threshold_
-        negative = self.classes_[0] if self.pos_label_ == self.classes_[1] else self.classes_[1]
-        return np.where(f > 0, self.pos_label_, negative)
+        return labels_from_scores(self._scores_of(self.estimator_, X) - self.threshold_, self.classes_,
+                                  self.pos_label_)
 
     @available_if(_base_has("predict_proba"))
     def predict_proba(self, X):
