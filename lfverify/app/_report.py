@@ -29,7 +29,7 @@ import platform
 import shlex
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from lfverify._version import __version__
@@ -60,7 +60,7 @@ from lfverify.paper._names import resolve_claim
 from lfverify.paper._registry import CORRECTED_CLAIMS, PAPER_CLAIMS, PaperClaim, corrected_claim_of
 from lfverify.paper._tables import printed_result
 from lfverify.parallel._executors import make_executor
-from lfverify.proofs import all_claims, run_claims, with_statement_texts
+from lfverify.proofs import all_claims, claim_summary, run_claims, with_statement_texts
 from lfverify.proofs._errata import errata_markdown
 from lfverify.simulations import run_study
 
@@ -501,7 +501,8 @@ def run_verification(mode: str = "quick", *, out, executor="processes", jobs: in
                     "benchmark", e.target, "not run (pytest)", "not selected in this run"))
         return report
 
-    claims = [claim_report(claim) for claim in printed]
+    derivations = all_claims()
+    claims = [claim_report(replace(claim, summary=claim_summary(claim, derivations))) for claim in printed]
     corrected = [claim_report(with_statement_texts(claim)) for claim in fixes]
 
     result = VerificationReport(mode, claims, time.perf_counter() - started, errata_markdown(proof_results), rates,

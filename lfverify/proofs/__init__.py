@@ -27,7 +27,7 @@ lem:non-smooth-rademacher corrected, Lemma 4's rate    ``corrected_rademacher``
 
 Each derivation module is public: it is the checkable text of one claim.  Besides them: :func:`render_documents`
 and :func:`write_documents` (the documents of the top-level ``proofs/`` folder, ``lfverify proofs --render``) and
-:func:`errata_markdown` (ERRATA.md); the statements as printed are :data:`lfverify.paper.PRINTED_STATEMENTS`.
+:func:`errata_markdown` (ERRATA.md); :func:`claim_summary` (a registry claim's one-line finding); the statements as printed are :data:`lfverify.paper.PRINTED_STATEMENTS`.
 """
 
 from __future__ import annotations
@@ -43,11 +43,11 @@ from lfverify.proofs._corrected_statements import (
     with_statement_texts,
 )
 from lfverify.proofs._errata import errata_markdown
-from lfverify.proofs._render import render_documents, write_documents
+from lfverify.proofs._render import claim_summary, render_documents, write_documents
 
 __all__ = ["MODULES", "all_claims", "ClaimResult", "run_claims", "Claim", "Erratum", "Outcome", "Step", "Steps",
            "errata_markdown", "render_documents", "write_documents", "STATEMENTS", "statement_of",
-           "with_statement_texts"]
+           "with_statement_texts", "claim_summary"]
 
 MODULES = (
     "table1",

@@ -619,14 +619,14 @@ def verdicts_sentence(verdict: str) -> str:
 
 def evidence_sentence(kind: str, labels=None) -> str:
     """The registry's claims checked by ``kind`` evidence ("simulation" or "benchmark"; only those with the LaTeX
-    ``labels`` if given), each with its recorded verdict and what that evidence measures (the registry's words,
-    quoted by claim)."""
+    ``labels`` if given), each with its recorded verdict and what that evidence measures (its evidence notes,
+    quoted by claim: a note names what is measured, the measured numbers are in the records)."""
     parts = []
     for claim in PAPER_CLAIMS:
         notes = [e.note for e in claim.evidence if e.kind == kind]
         if not notes or (labels is not None and claim.label not in labels):
             continue
-        said = claim.summary if kind == "benchmark" else "; ".join(n for n in notes if n)
+        said = "; ".join(n for n in notes if n)
         parts.append(f"{claim.number} ({claim.expected})" + (f": {said.rstrip('.')}" if said else ""))
     if not parts:
         raise ValueError(f"no registry claim has {kind!r} evidence")

@@ -6,9 +6,10 @@ states more or less than the derivations find.  Its content is deterministic: no
 
 from __future__ import annotations
 
+import re
 from importlib import resources
 
-__all__ = ["errata_markdown", "errata_numbers", "unnumbered", "NUMBERS_FILE"]
+__all__ = ["errata_markdown", "errata_numbers", "numbers_of", "unnumbered", "NUMBERS_FILE"]
 
 #: The permanent number of every erratum (claim key, location), so that a reference "ERRATA E12" in a summary, a
 #: docstring or FINDINGS.md stays true when an erratum is added (it used to be its position, which shifted).
@@ -67,6 +68,20 @@ def errata_numbers(results) -> dict[tuple[str, int], int]:
                 number, following = following, following + 1
             numbers[(r.claim.key, i)] = number
     return numbers
+
+
+def numbers_of(keys, labels=()) -> list[int]:
+    """The permanent numbers of the errata of the claims ``keys``, and of every erratum whose location names one
+    of the LaTeX ``labels``, ascending, read from ``NUMBERS_FILE`` (a test keeps it equal to the errata the
+    derivations find, so no derivation needs to run)."""
+    keys = set(keys)
+    return sorted(number for (key, location), number in _number_table().items()
+                  if key in keys or any(_names(location, label) for label in labels))
+
+
+def _names(location: str, label: str) -> bool:
+    """``location`` names the LaTeX ``label`` (as a whole label: "def:metric" is not named by "def:metrics")."""
+    return re.search(rf"(?<![\w:-]){re.escape(label)}(?![\w:-])", location) is not None
 
 
 def unnumbered(errata) -> list[str]:
