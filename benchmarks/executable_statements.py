@@ -1,6 +1,6 @@
 """Run time of the executable statements' contradiction check (issue 40: target < 60 s in the default test run).
 
-Times, in one process, what ``tests/test_executable_statements.py`` does once per test session: building the
+Times, in one process, what ``tests/proofs/test_executable_statements.py`` does once per test session: building the
 corpus of owned instances with their oracles' facts (by source: literal populations, the proofs' witnesses, the
 adversary's corpus, random piecewise-linear losses, the continuous populations by quadrature, the Rademacher and
 Lemma 4 instances, the necessity witnesses), then evaluating every hypothesis and conclusion of every corrected

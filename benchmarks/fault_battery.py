@@ -22,7 +22,7 @@ memory, an error naming the user's argument), and reads (a FIFO, a folder or a d
 lfverify reads: run.json, records.csv, a benchmark's timings and summary, the data files and PROVENANCE.tsv, the
 stale documents of ``proofs --render``; the library readers ``read_records`` and ``load_file``).
 
-``tests/test_faults.py`` and ``tests/test_environment_faults.py`` assert the same faults one by one (exact
+``tests/faults/test_faults.py`` and ``tests/faults/test_environment_faults.py`` assert the same faults one by one (exact
 messages, byte-identical resumes); this script only counts.  Usage::
 
     python benchmarks/fault_battery.py [--json PATH] [--markdown PATH] [--skip-slow] [--only CATEGORY]

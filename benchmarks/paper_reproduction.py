@@ -10,7 +10,7 @@ Usage::
 
     python benchmarks/paper_reproduction.py            # writes benchmarks/results/paper/REPRODUCTION.md
 
-The output is generated (atomically); ``tests/test_paper_reproduction.py`` checks that the committed file is what
+The output is generated (atomically); ``tests/experiments/test_paper_reproduction.py`` checks that the committed file is what
 this script makes of the committed summaries.  FINDINGS.md copies its counts table.
 """
 

@@ -103,7 +103,7 @@ _HTML_ANCHOR = re.compile(r'\s*<a id="([^"<>\s]+)"></a>\s*')
 
 def included_files(docs: Path = DOCS) -> dict[Path, str]:
     """The repository files shown by a page of the site -> that page's docname (the first, if several include it;
-    tests/test_docs.py requires exactly one)."""
+    tests/documents/test_docs.py requires exactly one)."""
     shown: dict[Path, str] = {}
     for page in sorted(docs.rglob("*.md")):
         relative = page.relative_to(docs)

@@ -4,7 +4,7 @@ Every test declares the registry claims (or package contracts) it checks with ``
 on the test, its class or the module (``pytestmark``); NAME is any name :func:`lfverify.paper.resolve_claim_label`
 accepts ("Theorem 1", "Thm. 1", ``thm:f-measure-calibration``, ``theorem-1``, ``package:files``).
 ``pytest --claim NAME`` (repeatable) runs the tests that name the claim or its corrected statement, and the
-registry's property tests of either.  The rule, checked by tests/test_claim_markers.py: every test names a claim
+registry's property tests of either.  The rule, checked by tests/paper/test_claim_markers.py: every test names a claim
 or contract, every registry claim and contract has a test, and every property test the registry lists names the
 claim that lists it.
 

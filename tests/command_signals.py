@@ -1,5 +1,5 @@
-"""A real signal sent to this process in the middle of an ``lfverify`` command (``tests/test_cli_surface.py``'s
-SIGTERM, ``tests/test_environment_faults.py``'s SIGHUP): the one way both are provoked."""
+"""A real signal sent to this process in the middle of an ``lfverify`` command (``tests/app/test_cli_surface.py``'s
+SIGTERM, ``tests/faults/test_environment_faults.py``'s SIGHUP): the one way both are provoked."""
 
 from __future__ import annotations
 

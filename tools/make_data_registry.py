@@ -8,7 +8,7 @@ the repository, the size and the sha256.  The registry keeps those columns (the 
 ``head_commit``, the state the file was copied from; its git blob equals the staged file's, so
 ``https://raw.githubusercontent.com/<repository>/<commit>/<path>`` serves exactly the staged bytes), sorted as
 PROVENANCE lists them.  lfverify's data fetcher (lfverify/learn/_fetch.py) downloads every file from there and
-checks its sha256.  Run it once when the staged copy changes; tests/test_data_fetch.py checks that the shipped
+checks its sha256.  Run it once when the staged copy changes; tests/learn/test_data_fetch.py checks that the shipped
 registry equals PROVENANCE.tsv whenever the staged copy is present.
 """
 

@@ -433,7 +433,7 @@ def f_beta(beta: float) -> LinearFractionalMetric:
     beta = check_real(beta, "beta", low=0.0, low_inclusive=False)
     # Store b1 = fl(1 + beta^2) - 1 (an exact subtraction) rather than fl(beta^2): then a0p = a1p + b1 holds
     # exactly, so U(TP = pi, FP = 0) = 1 exactly.  With fl(beta^2), fl(1 + beta^2) rounds above 1 + fl(beta^2)
-    # for about 7% of beta and the stored metric exceeded 1 there by one ulp (found by tests/test_properties.py).
+    # for about 7% of beta and the stored metric exceeded 1 there by one ulp (found by tests/core/test_properties.py).
     a0p = 1.0 + beta * beta
     return LinearFractionalMetric(a0p=a0p, a0n=0.0, a1p=1.0, a1n=1.0, b1_prior=a0p - 1.0,
                                   name=f"F_{beta:g}", family="f_beta", parameter=beta)

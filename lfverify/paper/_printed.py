@@ -2,7 +2,7 @@
 
 Each entry is the verbatim LaTeX of the statement (the theorem-like environment; a figure's caption; for the
 App. A.5 discussion, the subsection's text), keyed by its label.  They are transcribed once, here, and a test
-(tests/test_proofs.py) checks that each one occurs verbatim in the .tex.  :mod:`lfverify.proofs` shows them
+(tests/proofs/test_proofs.py) checks that each one occurs verbatim in the .tex.  :mod:`lfverify.proofs` shows them
 in the documents of the top-level ``proofs/`` folder as "the claim as printed".
 """
 

@@ -15,7 +15,7 @@ entries say how the claim is checked:
 ``expected`` is the recorded verdict on the claim as printed: ``holds``, ``holds (errata in the printed
 proof)``, ``fails as stated``, ``reproduced``, ``partly reproduced`` or ``definition`` (nothing to prove; its
 consequences are checked).  ``lfverify verify`` re-runs the evidence and reports a regression when any piece
-of evidence no longer gives its own recorded result.  ``tests/test_registry.py`` fails when a numbered
+of evidence no longer gives its own recorded result.  ``tests/paper/test_registry.py`` fails when a numbered
 claim, table, figure or algorithm of the .tex has no entry here (or in :data:`NOT_CLAIMS`, with the reason).
 
 Every claim that fails as stated has a corrected statement in :data:`CORRECTED_CLAIMS`: a claim of its own
@@ -89,12 +89,12 @@ def _b(experiment, note=""):
     return Evidence("benchmark", experiment, note)
 
 
-_P = "tests/test_properties.py::"
-_K = "tests/test_corrected_calibration.py::"
-_R = "tests/test_corrected_rademacher.py::"
-_A = "tests/test_adversary.py::"
-_N = "tests/test_necessity.py::"
-_C = "tests/test_calibration_properties.py::"
+_P = "tests/core/test_properties.py::"
+_K = "tests/proofs/test_corrected_calibration.py::"
+_R = "tests/proofs/test_corrected_rademacher.py::"
+_A = "tests/proofs/test_adversary.py::"
+_N = "tests/proofs/test_necessity.py::"
+_C = "tests/proofs/test_calibration_properties.py::"
 
 PAPER_CLAIMS: tuple[PaperClaim, ...] = (
     PaperClaim(
@@ -135,8 +135,8 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
         "alg:hybrid", "Algorithm 1", "hybrid optimisation: ascend N_hat until positive, then maximise U_hat",
         "reproduced",
         (_c("Alg. 1: phase 1 makes N_hat positive; U-BFGS reaches the Nelder-Mead maximum"),
-         _t("tests/test_optimize.py::test_phase1_reaches_positive_numerator"),
-         _t("tests/test_optimize.py::test_bfgs_reaches_scipy_bfgs_maximum"),
+         _t("tests/learn/test_optimize.py::test_phase1_reaches_positive_numerator"),
+         _t("tests/learn/test_optimize.py::test_bfgs_reaches_scipy_bfgs_maximum"),
          _b("convergence", "U-BFGS reaches its final utility within 30 iterations"))),
     PaperClaim(
         "lem:unbiased-gradient", "Lemma 3", "E_S[V_hat] = V for independent halves S_0, S_1 (Eq. (7))", "holds",
@@ -148,7 +148,7 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
     PaperClaim(
         "alg:u-ga", "Algorithm 2", "normalized gradient ascent with V_hat / ||V_hat||", "reproduced",
         (_c("Alg. 2: U-GD iterates equal Alg. 2 driven by the double sum of Eq. (7)"),
-         _t("tests/test_optimize.py::test_gd_follows_algorithm_2_literally"),
+         _t("tests/learn/test_optimize.py::test_gd_follows_algorithm_2_literally"),
          _b("convergence", "U-GD against U-BFGS by iteration"))),
     PaperClaim(
         "thm:f-measure-calibration", "Theorem 1", "F_beta-calibration of the surrogate utility for "
@@ -264,12 +264,12 @@ CORRECTED_CLAIMS: tuple[PaperClaim, ...] = (
          _t(_R + "test_corrected_lemma_holds_on_generated_samples", "exact right side, grid lower bound of the left"),
          _t(_R + "test_printed_lemma_and_the_jump_term_are_needed_search"),
          _t(_A + "test_the_rate_states_the_assembled_bounds_dependence_on_d"),
-         _t("tests/test_dimension_sweep.py::test_the_committed_run_holds_its_verdicts",
+         _t("tests/simulations/test_dimension_sweep.py::test_the_committed_run_holds_its_verdicts",
             "sup ||V_hat - V|| measured on a grid of d: exponent <= 3/2, B_E(n, d) never exceeded")),
         corrects="lem:non-smooth-rademacher", statement_key="corrected_rademacher.lemma+corrected_rademacher.rate"),
 )
 
-#: Labels of the .tex that are not claims, with the reason (tests/test_registry.py requires one or the other).
+#: Labels of the .tex that are not claims, with the reason (tests/paper/test_registry.py requires one or the other).
 NOT_CLAIMS = {
     "fig:overview": "an overview diagram of the paper's contributions",
     "fig:hybrid": "an illustration of Algorithm 1 (its behaviour is Algorithm 1's entry)",

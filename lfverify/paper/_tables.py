@@ -1,7 +1,7 @@
 """The paper's printed benchmark results (App. C.4, Tables 4 and 5; Table 2 repeats four of their rows) and the
 data sets App. C.5 and C.6 name in their statements about the curve studies.
 
-Transcribed once, by hand, from the LaTeX source; ``tests/test_paper_benchmark.py`` re-parses the .tex and
+Transcribed once, by hand, from the LaTeX source; ``tests/experiments/test_paper_benchmark.py`` re-parses the .tex and
 checks every entry (and that Table 2's rows equal the corresponding rows of Tables 4 and 5).  Each entry is
 ``PrintedResult(mean, standard_error, bold)`` with the mean as printed (three decimals), the standard error
 as printed in parentheses (an integer in units of 10^-4, "Standard errors (multiplied by 10^4)") converted

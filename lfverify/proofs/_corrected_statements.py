@@ -400,9 +400,9 @@ RATE = Statement(
 )
 
 # ---------------------------------------------------------------------------------------------- necessity
-#: statement key -> hypothesis key -> why it is there (issue 40): a witness instance of tests/statement_instances.py
+#: statement key -> hypothesis key -> why it is there (issue 40): a witness instance of tests/proofs/statement_instances.py
 #: that satisfies every other hypothesis, violates this one and breaks the named conclusion (checked by
-#: tests/test_executable_statements.py), or SUFFICIENT with the reason.
+#: tests/proofs/test_executable_statements.py), or SUFFICIENT with the reason.
 _CONCAVE_F1 = "necessity: F_1, concave kink 1 - t, then max(0, 1 - 2t), weights (1/4, 3/4), eta (1/10, 1/4)"
 _CONCAVE_JAC = "necessity: Jaccard, concave kink 1 - t, then max(0, 1 - 2t), weights (1/4, 3/4), eta (1/10, 1/4)"
 _V_LOSS = ("necessity: smoothed F_1 (2TP + 1)/(TP + FP + pi + 1), V max(1 - t, 1 + 2t), weights (1/4, 3/4), "

@@ -19,10 +19,10 @@ for one instance at a time:
   undefined there - named, never counted as agreement).
 
 The facts come from outside: the tests compute them with an oracle that shares no code with the proofs
-(tests/adversary.py), the predicates compare them with what the statement predicts from its closed forms - the
+(tests/proofs/adversary.py), the predicates compare them with what the statement predicts from its closed forms - the
 functions below (:func:`kink_band`, :func:`bayes_threshold`, :func:`weak_form_rho_bound`, :func:`dinkelbach_weights`),
 which are the corrected statements' formulas as code and are compared with the derived SymPy closed forms by the
-``sign_pattern`` and ``criterion`` proofs.  ``tests/test_executable_statements.py`` evaluates every conclusion on
+``sign_pattern`` and ``criterion`` proofs.  ``tests/proofs/test_executable_statements.py`` evaluates every conclusion on
 every instance the project owns and fails on a contradiction or on a conclusion no instance exercises.
 """
 

@@ -42,7 +42,7 @@ SUFFICIENT = "sufficient; not known to be necessary"
 @dataclass(frozen=True)
 class Necessity:
     """Why a hypothesis is in a statement (issue 40): ``witness`` names an instance of the project's corpus
-    (tests/statement_instances.py) that satisfies every other hypothesis, violates this one and on which the
+    (tests/proofs/statement_instances.py) that satisfies every other hypothesis, violates this one and on which the
     conclusion ``breaks`` fails - then the hypothesis is needed - or, with no witness, the statement says
     :data:`SUFFICIENT` and ``reason`` says what the proof uses it for (and, where a weaker condition is all it uses,
     which one and what implies it).  A witness's ``reason``, where given, says what the need is tied to."""

@@ -29,9 +29,9 @@ predictions are compared with exact maximisers (Dinkelbach at 50 digits) and bru
 populations of ERRATA.md.  The public functions (:func:`kink_band`, :func:`bayes_threshold`,
 :func:`weak_form_rho_bound`, :func:`finite_support_verdict`) are the corrected statements as code; the ``sign_pattern``
 and ``criterion`` checks compare them with the derived closed forms in exact arithmetic, and
-tests/test_corrected_calibration.py attacks them against the certified maximiser of tests/calibration_search.py.
+tests/proofs/test_corrected_calibration.py attacks them against the certified maximiser of tests/calibration_search.py.
 Every conclusion is also a predicate evaluated on every instance the project owns (lfverify/proofs/_executable.py,
-tests/test_executable_statements.py).
+tests/proofs/test_executable_statements.py).
 
 The statements these checks prove, as rendered (an anchor for each statement and each of its conclusions):
 `the Proposition <../proofs/theorem-7.html#statement-corrected-calibration-sign-pattern>`__,
@@ -441,7 +441,7 @@ class _Coef:
 
 #: Populations pinned by ERRATA.md and the property tests, (name, coefficients, weights, eta, tau):
 #: the kink counterexamples of Thms. 1 / 2 (E12, E16), the f* + 0 ones (counterexamples.py), populations outside
-#: the printed range where calibration fails / holds (tests/test_calibration_properties.py), and a metric with
+#: the printed range where calibration fails / holds (tests/proofs/test_calibration_properties.py), and a metric with
 #: a_{0,-1} != 0 (Thm. 7's M1 = (2 TP - FP + 1 - pi) / (TP + FP + 1)).
 F = Fraction
 _F1 = (2, 0, 1, 1, 0, 0, 0, 1)
@@ -1241,7 +1241,7 @@ def check_fbeta() -> Outcome:
     st.add(
         "$\\rho = 1$ violates $\\rho \\le \\tau_F$ whenever $U^* \\le U^\\dagger$ (so the plain logistic loss fails "
         "the weak "
-        "form as soon as $(\\eta_{hi}, \\delta)$ has mass; tests/test_necessity.py pins such a population)",
+        "form as soon as $(\\eta_{hi}, \\delta)$ has mass; tests/proofs/test_necessity.py pins such a population)",
         f"1 - \\tau_F \\big|_{{U^* = U^\\dagger/(1+z)}} = {_tex(no_logistic)} > 0",
         check="SymPy: sign of each factor (with U-dagger = 1/(1 + w))",
         holds=_logistic_excluded(tau_f, ordered),

@@ -5,13 +5,13 @@ Claims checked here:
 * Tab. 1 (tab:generalized-performance-metrics) presents the Gower-Legendre index with alpha >= 0 as an example
   of Definition 1, and Lemma 2 (lem:quasi-concavity) / App. B (sec:supp:quasi-concavity) then make U_hat
   quasi-concave over F-bar = {N_hat >= 0}.  For 0 < alpha < 1, a_{1,-1} = alpha - 1 < 0 and quasi-concavity
-  fails (tests/test_necessity.py's seeded search; its first hit is re-evaluated here at 50 digits from Eq. (6)),
+  fails (tests/proofs/test_necessity.py's seeded search; its first hit is re-evaluated here at 50 digits from Eq. (6)),
   while Lemma 1 (U_phi <= U) still holds (a monotonicity argument checked with SymPy, and seeded random cases
   evaluated with the core library).
 * Thms. 1 and 2 (thm:f-measure-calibration, thm:jaccard-calibration) with Definition 1's reading of U at
   f(x) = 0, TP = E_X[l(-f(X)) eta(X)] (a score 0 counted as a positive prediction): the surrogate maximiser can
   sit at the kink f*(x) = 0 on an atom *below* the Bayes threshold, so approaching f* from above does not reach
-  U-dagger even where sgn(0) = -1 happens to give a Bayes-optimal classifier (tests/test_calibration_properties.py).
+  U-dagger even where sgn(0) = -1 happens to give a Bayes-optimal classifier (tests/proofs/test_calibration_properties.py).
 
 Every figure is recomputed by the checks: the surrogate maximiser by Dinkelbach's method at 50 digits
 (:func:`.thm1_fbeta_calibration.tau_logistic_surrogate_maximiser`), the one-sided optimality conditions at the
@@ -65,7 +65,7 @@ def gower_legendre_coefficients(alpha):
     return (one, -one, 1 - alpha, alpha - 1, one, -one, one, alpha - 1)
 
 
-# ---- witnesses (tests/test_necessity.py, tests/test_calibration_properties.py) ------------------------------------
+# ---- witnesses (tests/proofs/test_necessity.py, tests/proofs/test_calibration_properties.py) ------------------------------------
 # Gower-Legendre(1/2), tau-logistic(1/2): the first hit of test_gower_legendre_alpha_below_one_needs_a1n_for_lemma2
 # (samples (x, y), theta_1, theta_2, and the grid point k/40 of the segment).
 GL_ALPHA = F(1, 2)

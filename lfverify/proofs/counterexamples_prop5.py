@@ -1,4 +1,4 @@
-"""Counterexamples found by the Prop. 5 property test (tests/test_properties.py), confirmed in exact arithmetic.
+"""Counterexamples found by the Prop. 5 property test (tests/core/test_properties.py), confirmed in exact arithmetic.
 
 Claims checked here:
 

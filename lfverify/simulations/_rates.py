@@ -21,7 +21,7 @@ Two fits of log(error) = intercept + slope log(n):
 
 A rate claim "error = O(n^p)" holds here (Lemma 4: p = -1/2) when the slope's interval covers p *and* lies
 within [p - tolerance, p + tolerance]: a floor (planted bias), a different rate (n^-1/4, n^-1) and an
-imprecise fit all fail (tests/test_simulations_rates.py).  :func:`fit_limit` fits y = a + b n^p to means and
+imprecise fit all fail (tests/simulations/test_simulations_rates.py).  :func:`fit_limit` fits y = a + b n^p to means and
 gives the interval of a, the limit as n -> infinity, and :func:`limit_fit_band` the band of the fitted curve.
 """
 

@@ -4,7 +4,7 @@ Public and installed (``pip install ".[testing]" in a clone`` brings Hypothesis)
 them from here, and so can the tests of anyone's implementation.
 
 Nothing here consults the code under test to decide what to generate: admissible metrics are built to satisfy
-Definition 1 by construction (derivation below), and lfverify's ``tests/test_properties.py`` checks separately that
+Definition 1 by construction (derivation below), and lfverify's ``tests/core/test_properties.py`` checks separately that
 :meth:`~lfverify.core.LinearFractionalMetric.admissibility` agrees.
 
 Exported strategies
@@ -175,7 +175,7 @@ def table1_metrics():
 
 def f_beta_metrics():
     """F_beta with any float beta in [0.1, 10]: its coefficients 1 + beta^2 and beta^2 are rounded doubles,
-    so the stored metric may violate U <= 1 by one rounding error (see lfverify's tests/test_properties.py)."""
+    so the stored metric may violate U <= 1 by one rounding error (see lfverify's tests/core/test_properties.py)."""
     return st.floats(0.1, 10.0).map(f_beta)
 
 

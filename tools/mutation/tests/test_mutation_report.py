@@ -37,7 +37,7 @@ def _stratum(available=10):
             "counts": {"killed": 1, "survived": 2, "timeout": 1, "no tests": 1, "segfault": 1},
             "undetected": undetected,
             "diffs": {n: DIFF_A2 if n.endswith("x_a__mutmut_2") else "+    pass\n" for n in undetected},
-            "tests_of": {n: {"tests/test_scores.py": 3} for n in undetected}}
+            "tests_of": {n: {"tests/core/test_scores.py": 3} for n in undetected}}
 
 
 # ---------------------------------------------------------------------- sampling
@@ -113,7 +113,7 @@ def test_summary_without_equivalence_records():
     s = report.summarize(_stratum(), {}, module=PREFIX, kind="mutmut")
     assert (s["available"], s["tried"], s["detected"], s["equivalent"], s["survived"]) == (10, 6, 3, 0, 3)
     assert s["surviving_mutants"][0] == {"name": f"{PREFIX}.x_a__mutmut_2", "status": "survived",
-                                         "mutation": "return x / sign", "tests": {"tests/test_scores.py": 3}}
+                                         "mutation": "return x / sign", "tests": {"tests/core/test_scores.py": 3}}
 
 
 def test_a_record_counts_only_when_its_line_matches_and_its_mutant_went_undetected():
@@ -168,7 +168,7 @@ def test_the_table_names_each_rows_commit_and_its_old_path_and_lists_what_was_no
     assert "## Not measured yet\n\n`lfverify/core/_losses.py`" in text
     assert "* `lfverify/__init__.py`: no function" in text
     assert ("* `lfverify.core._scores.x_a__mutmut_2` (survived): `return x / sign`; tests run: "
-            "tests/test_scores.py (3)") in text
+            "tests/core/test_scores.py (3)") in text
     assert data["overall"]["meets_target"] is False
     same = report.build({"lfverify/core/_scores.py": _entry("lfverify/core/_scores.py", "b" * 40)},
                         discovered=["lfverify/core/_scores.py"], excluded={}, last_run=None, equivalents={})

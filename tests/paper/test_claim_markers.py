@@ -1,0 +1,93 @@
+"""The claims each test checks (tests/claim_markers.py, wired in tests/conftest.py): every test names a claim or a
+package contract, every registry claim and contract has a test, every property test the registry lists names the
+claim that lists it, and ``pytest --claim NAME`` selects a claim's tests by the names people use.
+
+Oracles: the registry (lfverify/paper/_registry.py) and the suite's own collection (``--claims-index``); planted
+indexes for each breach of the rule, typed out by hand; a pytest run in a subprocess for ``--claim``.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from claim_markers import CLAIMS_INDEX, coverage_problems, selected
+from lfverify.paper import Evidence, PaperClaim
+
+pytestmark = pytest.mark.claims("package:registry")
+
+REPO = Path(__file__).resolve().parents[2]
+TEST_FILES = sorted([*REPO.glob("tests/**/test_*.py"), *REPO.glob("tools/mutation/tests/test_*.py")])
+
+
+def _pytest(*args, cwd=REPO) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=300)
+
+
+def _whole_suite_index(config, tmp_path) -> dict:
+    """{node id: claim labels} of every test of the suite: this session's when it collected every test file, else a
+    collection-only run of the whole suite."""
+    index = config.stash.get(CLAIMS_INDEX, {})
+    files = {nodeid.split("::", 1)[0] for nodeid in index}
+    if files >= {str(p.relative_to(REPO)) for p in TEST_FILES}:
+        return index
+    path = tmp_path / "index.json"
+    run = _pytest("--collect-only", "-q", "--claims-index", str(path))
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    return json.loads(path.read_text())
+
+
+def test_every_test_names_a_claim_and_every_claim_has_a_test(request, tmp_path):
+    """Oracle: the registry's claims, contracts and property-test targets against the suite's markers."""
+    index = _whole_suite_index(request.config, tmp_path)
+    assert len(index) > 1000
+    assert coverage_problems(index) == []
+
+
+def test_the_rule_reports_each_planted_breach():
+    """Companion: an unmarked test, a claim no test names, a contract no test names and a listed property test whose
+    marker forgets its claim are each reported, one line each."""
+    claims = (PaperClaim("thm:a", "Theorem 9", "a", "holds", (Evidence("property-test", "tests/t.py::test_p"),)),
+              PaperClaim("lem:b", "Lemma 9", "b", "holds", (Evidence("derivation", "x"),)))
+    index = {"tests/t.py::test_p[1]": ["package:files"], "tests/t.py::test_q": [], "tests/t.py::test_r": ["thm:a"]}
+    assert coverage_problems(index, claims, {"package:files": "", "package:data-sets": ""}) == [
+        "tests/t.py::test_q: names no claim (add @pytest.mark.claims(...))",
+        "Lemma 9 (lem:b): no test names it",
+        "package:data-sets: no test names it",
+        "tests/t.py::test_p: the registry lists it for Theorem 9 (thm:a), but its claims marker does not name that "
+        "claim"]
+    missing = {"tests/t.py::test_r": ["thm:a", "lem:b", "package:files", "package:data-sets"]}
+    assert coverage_problems(missing, claims, {"package:files": "", "package:data-sets": ""}) == [
+        "Theorem 9 (thm:a): its property test tests/t.py::test_p was not collected"]
+
+
+def test_selection_by_name_includes_the_corrected_statement_and_the_registry_property_tests():
+    """Oracle: the registry: Theorem 1's corrected statement is corrected:thm:f-measure-calibration, and its
+    property test is test_theorem_1_kink_counterexample_of_errata_pinned (here planted unmarked)."""
+    target = "tests/proofs/test_calibration_properties.py::test_theorem_1_kink_counterexample_of_errata_pinned"
+    index = {"a::t1": ["thm:f-measure-calibration"], "a::t2": ["corrected:thm:f-measure-calibration"],
+             "a::t3": ["thm:jaccard-calibration"], f"{target}[x]": [], "a::t4": ["package:files"]}
+    for name in ("Theorem 1", "Thm. 1", "thm:f-measure-calibration", "theorem-1", "THEOREM 1"):
+        assert selected(index, [name]) == ["a::t1", "a::t2", f"{target}[x]"]
+    assert selected(index, ["Theorem 1 (corrected)"]) == ["a::t2"]
+    assert selected(index, ["package:files", "Thm. 2"]) == ["a::t3", "a::t4"]
+
+
+def test_pytest_claim_option_runs_the_tests_of_one_claim():
+    """Oracle: the markers of three test files; ``--claim 'Thm. 1'`` keeps Theorem 1's tests and its corrected
+    statement's, drops the others; an unknown name is a usage error with the close matches."""
+    files = ["tests/proofs/test_calibration_properties.py", "tests/proofs/test_corrected_rademacher.py", "tests/core/test_metrics.py"]
+    run = _pytest("--collect-only", "-q", "--claim", "Thm. 1", *files)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    ids = [line for line in run.stdout.splitlines() if "::" in line]
+    assert ids and all(i.startswith("tests/proofs/test_calibration_properties.py::") for i in ids)
+    assert any("theorem_1_kink" in i for i in ids)
+    run = _pytest("--collect-only", "-q", "--claim", "Lemma 9", "tests/core/test_metrics.py")
+    assert run.returncode == 4
+    assert ("--claim must be a claim's printed name (e.g. 'Theorem 1' or 'Thm. 1'), its LaTeX label or its proofs/ "
+            "file name; got 'Lemma 9'; close matches: ") in run.stderr

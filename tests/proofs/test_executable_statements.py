@@ -1,0 +1,326 @@
+"""Every conclusion of every corrected statement, evaluated on every instance the project owns (issue 40).
+
+Oracle: the facts of each instance come from tests/proofs/adversary.py (a direct search on U_phi and exact enumeration of
+labellings, no lfverify code) and tests/proofs/continuous_oracle.py (quadrature with a pointwise minimisation that never uses
+the band's formula); the predicates of lfverify/proofs/_executable.py say what each conclusion predicts there.
+Where every hypothesis of a statement holds on an instance, a conclusion that "fails" is a contradiction between a
+corrected statement and the project's own evidence, and fails this test; a conclusion that no instance exercises
+("holds" on none) fails it too.  "undecidable" evaluations (a tie the search's precision cannot order) are listed,
+never counted as agreement.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter, defaultdict
+
+import pytest
+
+import statement_instances as instances
+from lfverify.proofs import STATEMENTS
+from lfverify.proofs._executable import (
+    CONCLUSION_PREDICATES,
+    HYPOTHESIS_PREDICATES,
+    evaluate_hypotheses,
+    evaluate_statement,
+    in_scope,
+)
+
+pytestmark = pytest.mark.claims("Theorem 1 (corrected)", "Theorem 2 (corrected)", "Theorem 7 (corrected)",
+                                 "Lemma (App. C) (corrected)", "Lemma 4")
+
+
+@functools.lru_cache(maxsize=None)
+def _cases() -> tuple:
+    return instances.all_cases()
+
+
+@functools.lru_cache(maxsize=None)
+def _report():
+    """(contradictions, counts[(statement, conclusion)][status], undecidable evaluations, hypothesis failures)."""
+    contradictions, undecidable = [], []
+    counts: dict = defaultdict(Counter)
+    off_hypotheses: dict = defaultdict(list)  # (statement, hypothesis) -> cases where only it fails
+    for statement in STATEMENTS.values():
+        for case in _cases():
+            if not in_scope(statement, case):
+                continue
+            hypotheses = evaluate_hypotheses(statement, case)
+            failing = [k for k, v in hypotheses.items() if v is not True]
+            if failing:
+                if len(failing) == 1:
+                    off_hypotheses[(statement.key, failing[0])].append(case)
+                continue
+            for key, result in evaluate_statement(statement, case).items():
+                counts[(statement.key, key)][result.status] += 1
+                if result.status == "fails":
+                    contradictions.append(f"{statement.title}, {key}, on {case.name} ({case.source}): {result.detail}")
+                elif result.status == "undecidable":
+                    undecidable.append(f"{statement.title}, {key}, on {case.name}: {result.detail}")
+    return contradictions, counts, undecidable, off_hypotheses
+
+
+def test_every_conclusion_and_hypothesis_has_a_predicate():
+    for statement in STATEMENTS.values():
+        for c in statement.conclusions:
+            assert (statement.key, c.key) in CONCLUSION_PREDICATES, (statement.key, c.key)
+        for h in statement.hypotheses:
+            assert h.key in HYPOTHESIS_PREDICATES, (statement.key, h.key)
+
+
+def test_no_corrected_conclusion_contradicts_an_owned_instance():
+    contradictions, counts, undecidable, _ = _report()
+    assert contradictions == []
+
+
+def test_every_conclusion_is_exercised_by_some_instance():
+    """Per conclusion, how many instances exercised it (its condition met, its predicate decided and true)."""
+    _, counts, undecidable, _ = _report()
+    unexercised = [f"{s}: {c} ({dict(counts[(s, c)])})" for s in STATEMENTS for c in
+                   (x.key for x in STATEMENTS[s].conclusions) if counts[(s, c)]["holds"] == 0]
+    assert unexercised == []
+
+
+@functools.lru_cache(maxsize=None)
+def _by_name() -> dict:
+    cases = {}
+    for case in _cases():
+        assert case.name not in cases, f"two instances named {case.name!r}"
+        cases[case.name] = case
+    return cases
+
+
+def _necessity_problems(statement) -> list:
+    """What is wrong with the statement's necessity records: a hypothesis without one, a witness that is not an owned
+    instance, that violates another hypothesis too, satisfies this one, or does not break the named conclusion."""
+    problems = []
+    for h in statement.hypotheses:
+        record = statement.necessity_of(h.key)
+        if record is None:
+            problems.append(f"{statement.key}: {h.key} has no necessity record")
+            continue
+        if not record.needed:
+            continue
+        case = _by_name().get(record.witness)
+        if case is None:
+            problems.append(f"{statement.key}: {h.key}'s witness {record.witness!r} is not an owned instance")
+            continue
+        hypotheses = evaluate_hypotheses(statement, case)
+        others = [k for k, v in hypotheses.items() if k != h.key and v is not True]
+        if not in_scope(statement, case) or others or hypotheses[h.key] is not False:
+            problems.append(f"{statement.key}: {h.key}'s witness {record.witness!r} must violate exactly it "
+                            f"(in scope {in_scope(statement, case)}, {h.key} {hypotheses[h.key]}, others {others})")
+            continue
+        result = evaluate_statement(statement, case)[record.breaks]
+        if result.status != "fails":
+            problems.append(f"{statement.key}: {h.key}'s witness {record.witness!r} does not break {record.breaks} "
+                            f"({result.status}: {result.detail})")
+    return problems
+
+
+def test_every_hypothesis_earns_its_place():
+    """Each hypothesis of each statement has a witness (an owned instance that violates only it and breaks the named
+    conclusion) or the statement says it is sufficient, not known to be necessary, and why."""
+    problems = [p for statement in STATEMENTS.values() for p in _necessity_problems(statement)]
+    assert problems == []
+
+
+# ---------------------------------------------------------------------------------------------- companions
+def _contradictions_with(monkeypatch, module, name, replacement, cases) -> list:
+    """The contradictions the statements show on ``cases`` with ``module.name`` planted as ``replacement``."""
+    monkeypatch.setattr(module, name, replacement)
+    found = []
+    for statement in STATEMENTS.values():
+        for case in cases:
+            if not in_scope(statement, case):
+                continue
+            if any(v is not True for v in evaluate_hypotheses(statement, case).values()):
+                continue
+            found += [(statement.key, key, case.name) for key, r in evaluate_statement(statement, case).items()
+                      if r.status == "fails"]
+    return found
+
+
+def test_a_planted_wrong_band_contradicts_the_owned_instances(monkeypatch):
+    """Companion: the band read with rho inverted (c/(c + a/rho): the planted error of tests/proofs/test_adversary.py) is
+    contradicted by the pinned witnesses - the test above can fail."""
+    import lfverify.proofs._executable as X
+
+    original = X._band
+    planted = _contradictions_with(monkeypatch, X, "_band",
+                                   lambda m, rho, u: original(m, 1 / rho if rho else rho, u),
+                                   [c for c in _cases() if c.name.startswith("witness:")])
+    assert {("corrected_calibration.sign_pattern", "signs")} <= {(s, k) for s, k, _ in planted}
+
+
+def test_the_displays_of_review_1_are_contradicted_where_the_referee_found_them(monkeypatch):
+    """Companions of review 1 of issue 40: App. C's bound with -phi'(0+) for |phi'(0+)| fails on the one-point
+    instance of a convex increasing loss; the indicator bound and Lemma 4's order form with log 2 for log 4 fail at
+    the smallest sizes (n = 1 resp. n = 2, d = 1)."""
+    import sympy as sp
+
+    import lfverify.proofs.corrected_rademacher as R
+
+    rademacher = [c for c in _cases() if c.kind == "rademacher"]
+    signed = R.kappa * (2 * (R.gp + R.gm) * R.R_F - R.dplus * R.S_n + R.jump_s * R.R_I)
+    found = _contradictions_with(monkeypatch, R, "lemma_bound_expression", lambda: signed, rademacher)
+    assert ("corrected_rademacher.lemma", "bound", "log2(1 + e^t) (convex, increasing), n = 1, F = {0}") in found
+    monkeypatch.undo()
+    found = _contradictions_with(monkeypatch, R, "indicator_bound_expression",
+                                 lambda n, d: sp.sqrt(2 * (sp.log(2) + d * sp.log(n + 1)) / n), rademacher)
+    assert any(k == "rates" for _, k, _ in found)
+    monkeypatch.undo()
+    total, order = R.rate_expressions()
+    log2 = order.subs(sp.log(4), sp.log(2))
+    found = _contradictions_with(monkeypatch, R, "rate_expressions", lambda: (total, log2),
+                                 [c for c in _cases() if c.kind == "rate"])
+    assert ("corrected_rademacher.rate", "order", "c_Theta = 1, n = 2, d = 1") in found
+
+
+@pytest.mark.parametrize("n, d", [(1, 1), (1, 2), (2, 1), (2, 2)])
+def test_the_displayed_indicator_bound_holds_exactly_at_the_smallest_sizes(n, d):
+    """Oracle: Sauer's count N = sum_{k <= d} C(n, k) + 1, exactly; the displayed bound sqrt(2 (log 4 + d log(n + 1))
+    / n) must dominate Massart's sqrt(2 log(2 N) / n), i.e. 2 N <= 4 (n + 1)^d (log 2 in its place fails at n = d = 1:
+    2 N = 6 > 2 (n + 1)^d = 4)."""
+    import math
+
+    import lfverify.proofs.corrected_rademacher as R
+
+    patterns = sum(math.comb(n, k) for k in range(min(d, n) + 1)) + 1
+    assert R.sauer_bound(n, d) == patterns
+    shown = float(R.indicator_bound_expression(n, d))
+    assert math.sqrt(2 * math.log(2 * patterns) / n) <= shown * (1 + 1e-15)
+    assert 2 * patterns <= 4 * (n + 1) ** d
+    if (n, d) == (1, 1):
+        assert 2 * patterns > 2 * (n + 1) ** d  # the companion: log 2 + d log(n + 1) is too small here
+
+
+def test_undecidable_evaluations_are_never_counted_as_agreement():
+    """A conclusion exercised only by 'undecidable' evaluations is reported unexercised (the coverage counts
+    'holds' only), and each undecidable evaluation names its instance."""
+    _, counts, undecidable, _ = _report()
+    assert all(" on " in line for line in undecidable)
+    fake = Counter({"undecidable": 3, "vacuous": 2})
+    assert fake["holds"] == 0  # such a conclusion would be listed by test_every_conclusion_is_exercised_by_some_instance
+
+
+# ---------------------------------------------------------------------------------------------- printed claims
+from lfverify.paper import PAPER_CLAIMS  # noqa: E402
+from lfverify.proofs._executable import PRINTED_STATEMENTS_AS_CODE, evaluate_printed  # noqa: E402
+
+#: the registry's claims with no executable form on the instance kinds, and why (checked by derivations, studies or
+#: the benchmark instead)
+NOT_EXECUTABLE = {
+    "def:metric": "a definition", "def:discrepant-loss": "a definition",
+    "tab:generalized-performance-metrics": "coefficients, derived symbolically",
+    "fig:fisher-consistent-surrogate-loss": "a figure's caption, derived symbolically",
+    "lem:quasi-concavity": "concavity of N_hat in theta: checked by Hessians (property tests), not on these instances",
+    "lem:unbiased-gradient": "an estimator's expectation: exact enumeration in the property tests and the testing kit",
+    "lem:uniform-convergence": "a rate in n: the uniform-convergence study; its corrected bound is executable (Lemma 4 "
+                               "(its rate))",
+    "thm:consistency": "a rate in n: the consistency study",
+    "prop:calibration": "a logical reduction (Prop. 6), checked by its property test",
+    "sec:supp:non-negativity-of-surrogate-utilities": "U_phi* >= 0: derived symbolically",
+    "fig:supp:jaccard-calibration": "a figure, derived symbolically",
+    "alg:hybrid": "an algorithm: the benchmark and the optimiser's tests", "alg:u-ga": "an algorithm",
+}
+
+
+@functools.lru_cache(maxsize=None)
+def _printed_report() -> dict:
+    """label -> Counter of statuses and the list of contradictions, over every owned instance."""
+    out = {}
+    for label, printed in PRINTED_STATEMENTS_AS_CODE.items():
+        counts, fails = Counter(), []
+        for case in _cases():
+            holds, result = evaluate_printed(printed, case)
+            if holds and result is not None:
+                counts[result.status] += 1
+                if result.status == "fails":
+                    fails.append(case.name)
+        out[label] = (counts, fails)
+    return out
+
+
+def test_every_checkable_printed_claim_is_executable():
+    """Each registry claim the instances can speak of has an executable printed form; the rest say why not."""
+    labels = {c.label for c in PAPER_CLAIMS if c.expected not in ("reproduced", "partly reproduced")}
+    assert labels - set(PRINTED_STATEMENTS_AS_CODE) - set(NOT_EXECUTABLE) == set()
+
+
+@pytest.mark.parametrize("label", sorted(PRINTED_STATEMENTS_AS_CODE))
+def test_the_printed_claims_verdict_is_what_the_owned_instances_show(label):
+    """"fails as stated" has a witness among the owned instances (printed hypotheses hold, conclusion false); a claim
+    recorded as holding has none, and at least one instance exercises it."""
+    counts, fails = _printed_report()[label]
+    verdict = next(c.expected for c in PAPER_CLAIMS if c.label == label)
+    if verdict == "fails as stated":
+        assert fails, f"{label}: recorded as failing, but no owned instance shows it"
+    else:
+        assert fails == [] and counts["holds"] > 0, (label, dict(counts), fails[:3])
+
+
+def test_review_2s_instance_meets_thm7_corrected_while_the_printed_c_fails():
+    """Review 2 of issue 40, finding 1, pinned: on Jaccard with (1/2) kinked-linear(1/4), weights (1/2, 1/2), eta
+    (1/5, 1/2), every hypothesis of Thm. 7 (corrected) holds (U* = 7/27 <= U-dagger = 5/12: the loss is below
+    1{t <= 0}) and its conclusions hold, but the unique maximiser is f* = 0, U(f*) = 0, and the printed (c) with U(f*)
+    reads tau <= 0 - so the summary may not say (c) is implied (it now says so only for (c) read with U-dagger).
+    Oracle: the referee's exact computation (U* = 7/27, U-dagger = 5/12), confirmed with FiniteSupportPopulation."""
+    from fractions import Fraction
+
+    from lfverify.proofs._executable import _canonical_utility
+
+    case = next(c for c in instances.review_cases() if c.name.startswith("review 2: Jaccard"))
+    general = STATEMENTS["corrected_calibration.general"]
+    assert all(v is True for v in evaluate_hypotheses(general, case).values())
+    assert {k: r.status for k, r in evaluate_statement(general, case).items()} == {
+        "condition_b": "holds", "criterion": "holds", "continuous": "vacuous"}  # two atoms: no mass around delta
+    assert (case.u_star, case.u_dagger) == (Fraction(7, 27), Fraction(5, 12))
+    m, u_f = case.metric, _canonical_utility(case)
+    assert u_f == 0
+    printed_c = (m.a0n - m.a1n * u_f) / (m.a1p * u_f - m.a0p) * (m.a0p + m.a1p * case.u_star) / (
+        -m.a0n + m.a1n * case.u_star)
+    assert printed_c == 0 and case.loss.rho == Fraction(1, 4)  # tau <= 0 cannot hold for tau >= rho > 0
+
+
+def test_review_4s_unattained_witness_has_the_facts_it_is_written_with():
+    """Review 4 of issue 40 (phi >= 0 is needed): the hand-written facts of instances.unattained_case, checked against
+    the surrogate utility evaluated exactly from its definition (tests/proofs/adversary.py, Eq. (3)) - U_phi(f) = 2f/(24 + 11f)
+    for f > 0, increasing to 2/11 and never reaching it, U_phi <= 0 for f <= 0 - and against well_posed, which must
+    refuse it (the excess N - U* D never reaches 0); U-dagger = U(+1) = 2/5 > U(-1) = 0.  Companion: well_posed accepts the kinked-linear
+    loss, bounded below, on the same population."""
+    from fractions import Fraction
+
+    import adversary as A
+
+    case = instances.unattained_case()
+    pop = A.Population((Fraction(1),), (Fraction(1, 4),))
+    metric, loss = A.f_beta(1), instances.UNBOUNDED_LOSS
+    for f in (Fraction(1, 3), Fraction(1), Fraction(10), Fraction(10**6)):
+        assert A.surrogate_utility(metric, loss, pop, (f,)) == 2 * f / (24 + 11 * f) < case.u_star == Fraction(2, 11)
+    assert all(A.surrogate_utility(metric, loss, pop, (f,)) <= 0 for f in (Fraction(0), Fraction(-1), Fraction(-50)))
+    # at u = U_phi* the excess N - u D stays at -3/11 on [0, oo): Dinkelbach's sup = 0 fails, no maximiser
+    assert instances.well_posed(metric, loss, pop, case.u_star).startswith("sup_f N - u D = -3/11 != 0 at u = 2/11")
+    assert (A.utility(metric, pop, (1,)), A.utility(metric, pop, (-1,))) == (case.u_dagger, 0)
+    assert case.optimal == frozenset({(1,)}) and not case.attained and case.calibrated
+    assert instances.well_posed(metric, A.kinked_linear(Fraction(1, 4)), pop,
+                                A.analyse(metric, A.kinked_linear(Fraction(1, 4)), pop).opt.value) == ""
+
+
+def test_review_5s_unattained_jaccard_witness_has_the_facts_it_is_written_with():
+    """Review 5 of issue 40 (phi >= 0 is needed in Thm. 2 (corrected)): instances.unattained_jaccard_case's facts
+    against the surrogate utility evaluated exactly - U_phi(f) = f/(8 + 4f) on f > 0, rising to 1/4 unattained,
+    U_phi <= 0 where f <= 0 and D_phi > 0 - and well_posed refuses it; U-dagger = U(+1) = 1/2 > U(-1) = 0."""
+    from fractions import Fraction
+
+    import adversary as A
+
+    case = instances.unattained_jaccard_case()
+    pop = A.Population((Fraction(1),), (Fraction(1, 2),))
+    metric, loss = A.jaccard(), instances.UNBOUNDED_LOSS
+    for f in (Fraction(1, 3), Fraction(1), Fraction(10), Fraction(10**6)):
+        assert A.surrogate_utility(metric, loss, pop, (f,)) == f / (8 + 4 * f) < case.u_star == Fraction(1, 4)
+    assert all(A.surrogate_utility(metric, loss, pop, (f,)) <= 0 for f in (Fraction(0), Fraction(-1), Fraction(-2)))
+    assert instances.well_posed(metric, loss, pop, case.u_star) != ""
+    assert (A.utility(metric, pop, (1,)), A.utility(metric, pop, (-1,))) == (case.u_dagger, 0)
+    assert not case.attained and case.calibrated

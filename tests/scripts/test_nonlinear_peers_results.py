@@ -1,0 +1,73 @@
+"""The committed nonlinear-peers benchmark (benchmarks/nonlinear_peers.py, issue 42) and what docs/estimators.md
+quotes from it.
+
+Oracle: scipy.stats.ttest_ind (Welch, one-sided) recomputed from the committed records, independent of the
+script's own ``one_sided_p_value``; the docs' quoted summary lines must be lines of the committed table.
+"""
+
+import json
+import statistics
+import warnings
+from pathlib import Path
+
+import pytest
+from scipy import stats
+
+pytestmark = pytest.mark.claims("package:benchmark-machinery")
+
+ROOT = Path(__file__).resolve().parents[2]
+RESULTS = ROOT / "benchmarks" / "results" / "nonlinear_peers"
+
+
+@pytest.fixture(scope="module")
+def committed():
+    return json.loads(RESULTS.with_suffix(".json").read_text(encoding="utf-8"))
+
+
+def _p(a, b):
+    """One-sided Welch p of mean(a) > mean(b); both samples constant: decided by the sign of the difference (the
+    project's documented convention where SciPy gives NaN)."""
+    if statistics.variance(a) + statistics.variance(b) == 0:
+        return 0.0 if statistics.fmean(a) > statistics.fmean(b) else 1.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # nearly identical samples (mushrooms): SciPy's precision note
+        return stats.ttest_ind(a, b, equal_var=False, alternative="greater").pvalue
+
+
+def _verdict(remedy, tuned, alpha=0.05):
+    below, above = _p(tuned, remedy), _p(remedy, tuned)
+    return "below" if below < alpha else "above" if above < alpha else "tie"
+
+
+def test_each_cells_verdict_is_the_welch_test_of_its_records(committed):
+    records = committed["records"]
+    assert len(committed["rows"]) == 17 * 2 * 2
+    for row in committed["rows"]:
+        mine = [r for r in records if r["dataset"] == row["dataset"]]
+        assert len(mine) == row["trials"] == committed["settings"]["trials"]
+        remedy = [r["test"][row["metric"]][row["base"] + "+remedy"] for r in mine]
+        tuned = [r["test"][row["metric"]][row["base"] + "+tuned"] for r in mine]
+        assert row["mean"][row["base"] + "+remedy"] == pytest.approx(statistics.fmean(remedy), abs=1e-12)
+        assert row["verdict"] == _verdict(remedy, tuned), (row["dataset"], row["metric"], row["base"])
+
+
+def test_a_shifted_remedy_would_be_called_below(committed):
+    """Companion: the same records with the remedy's scores lowered by 0.05 give "below" in most cells."""
+    records = committed["records"]
+    verdicts = []
+    for row in committed["rows"][:20]:
+        mine = [r for r in records if r["dataset"] == row["dataset"]]
+        remedy = [r["test"][row["metric"]][row["base"] + "+remedy"] - 0.05 for r in mine]
+        tuned = [r["test"][row["metric"]][row["base"] + "+tuned"] for r in mine]
+        verdicts.append(_verdict(remedy, tuned))
+    assert verdicts.count("below") >= 10
+
+
+def test_the_docs_quote_the_committed_summary_lines():
+    table = RESULTS.with_suffix(".md").read_text(encoding="utf-8").splitlines()
+    docs = (ROOT / "docs" / "estimators.md").read_text(encoding="utf-8").splitlines()
+    quoted = [line[2:] for line in docs if line.startswith("> ") and ("MetricOptimalClassifier(B)" in line
+                                                                       or line.startswith("> Model class")
+                                                                       or line.startswith("> Fit time over"))]
+    assert len(quoted) == 4
+    assert all(line in table for line in quoted)
