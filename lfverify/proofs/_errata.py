@@ -6,10 +6,12 @@ states more or less than the derivations find.  Its content is deterministic: no
 
 from __future__ import annotations
 
-import re
 from importlib import resources
 
-__all__ = ["errata_markdown", "errata_numbers", "numbers_of", "unnumbered", "NUMBERS_FILE"]
+from lfverify.paper._registry import claim_by_label
+
+__all__ = ["errata_markdown", "errata_numbers", "numbers_of", "numbers_affecting", "affected_by", "unnumbered",
+           "NUMBERS_FILE"]
 
 #: The permanent number of every erratum (claim key, location), so that a reference "ERRATA E12" in a summary, a
 #: docstring or FINDINGS.md stays true when an erratum is added (it used to be its position, which shifted).
@@ -32,24 +34,34 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def _number_table() -> dict[tuple[str, str], int]:
-    """(claim key, location) -> number, from ``NUMBERS_FILE`` (checked: numbers and keys unique)."""
+def _index() -> dict[tuple[str, str], tuple[int, tuple[str, ...]]]:
+    """(claim key, location) -> (number, affects), from ``NUMBERS_FILE`` (checked: numbers and keys unique)."""
     table, seen = {}, set()
     text = resources.files("lfverify.proofs").joinpath(NUMBERS_FILE).read_text(encoding="utf-8")
     for line_number, line in enumerate(text.splitlines(), 1):
         if not line or line.startswith("#") or line.startswith("number\t"):
             continue
         cells = line.split("\t")
-        if len(cells) != 3 or not cells[0].isdigit():
+        if len(cells) != 4 or not cells[0].isdigit():
             raise ValueError(f"lfverify/proofs/{NUMBERS_FILE}, line {line_number}: expected 'number<TAB>claim key<TAB>"
-                             f"location'; got {line!r}")
+                             f"location<TAB>affects'; got {line!r}")
         number, key = int(cells[0]), (cells[1], cells[2])
         if number in seen or key in table:
             raise ValueError(f"lfverify/proofs/{NUMBERS_FILE}, line {line_number}: number {number} or erratum {key} "
                              "listed twice")
         seen.add(number)
-        table[key] = number
+        table[key] = (number, tuple(cells[3].split()))
     return table
+
+
+def _number_table() -> dict[tuple[str, str], int]:
+    """(claim key, location) -> number, from ``NUMBERS_FILE``."""
+    return {key: number for key, (number, _) in _index().items()}
+
+
+def affected_by() -> dict[int, tuple[str, ...]]:
+    """Erratum number -> the labels of the other claims whose conclusion it changes (``NUMBERS_FILE``'s affects)."""
+    return {number: affects for number, affects in _index().values()}
 
 
 def errata_numbers(results) -> dict[tuple[str, int], int]:
@@ -70,31 +82,35 @@ def errata_numbers(results) -> dict[tuple[str, int], int]:
     return numbers
 
 
-def numbers_of(keys, labels=()) -> list[int]:
-    """The permanent numbers of the errata of the claims ``keys``, and of every erratum whose location names one
-    of the LaTeX ``labels``, ascending, read from ``NUMBERS_FILE`` (a test keeps it equal to the errata the
-    derivations find, so no derivation needs to run)."""
+def numbers_of(keys) -> list[int]:
+    """The permanent numbers of the errata of the claims ``keys``, ascending, read from ``NUMBERS_FILE`` (a test
+    keeps it equal to the errata the derivations find, so no derivation needs to run)."""
     keys = set(keys)
-    return sorted(number for (key, location), number in _number_table().items()
-                  if key in keys or any(_names(location, label) for label in labels))
+    return sorted(number for (key, _), number in _number_table().items() if key in keys)
 
 
-def _names(location: str, label: str) -> bool:
-    """``location`` names the LaTeX ``label`` (as a whole label: "def:metric" is not named by "def:metrics")."""
-    return re.search(rf"(?<![\w:-]){re.escape(label)}(?![\w:-])", location) is not None
+def numbers_affecting(label: str) -> list[int]:
+    """The permanent numbers of the errata whose ``affects`` names the claim ``label``, ascending."""
+    return sorted(number for number, affects in affected_by().items() if label in affects)
 
 
 def unnumbered(errata) -> list[str]:
-    """The rows to append to ``NUMBERS_FILE`` for the (number, claim key, location) of ``errata`` that it lacks."""
+    """The rows to append to ``NUMBERS_FILE`` for the (number, claim key, location) of ``errata`` that it lacks (with
+    an empty affects column: fill it in if the erratum's consequence changes another claim's conclusion)."""
     table = _number_table()
-    return [f"{number}\t{key}\t{location}" for number, key, location in errata if (key, location) not in table]
+    return [f"{number}\t{key}\t{location}\t" for number, key, location in errata if (key, location) not in table]
+
+
+def _claims_named(labels) -> str:
+    """"Theorem 7 (`thm:general-calibration`)" for each label, joined."""
+    return ", ".join(f"{claim_by_label(label).number} (`{label}`)" for label in labels)
 
 
 def errata_markdown(results) -> str:
     """The markdown text of ERRATA.md for a list of :class:`~lfverify.proofs.ClaimResult`, errata in the order of
     their permanent numbers (``errata_numbers``)."""
     lines = [HEADER]
-    numbers = errata_numbers(results)
+    numbers, affects = errata_numbers(results), affected_by()
     errata = sorted(((numbers[(r.claim.key, i)], r.claim, e) for r in results
                      for i, e in enumerate(r.outcome.errata)), key=lambda item: item[0])
     lines.append(f"## Errata ({len(errata)})\n")
@@ -107,6 +123,7 @@ def errata_markdown(results) -> str:
             f"- Printed: {e.printed}",
             f"- Derived: {e.derived}",
             f"- Changes a conclusion: {e.consequence}",
+            *([f"- Also changes the conclusion of: {_claims_named(affects[number])}"] if affects.get(number) else []),
             f"- Witness: {e.witness}",
             f"- Evidence: {e.evidence}",
             "",

@@ -25,7 +25,7 @@ from lfverify.paper._names import claim_file_name
 from lfverify.paper._printed import PRINTED_STATEMENTS
 from lfverify.paper._registry import PAPER_CLAIMS, corrected_claim_of
 from lfverify.proofs._corrected_statements import with_statement_texts
-from lfverify.proofs._errata import errata_numbers, numbers_of
+from lfverify.proofs._errata import errata_numbers, numbers_affecting, numbers_of
 
 __all__ = ["GENERATED", "document_name", "render_documents", "write_documents", "attached_to", "claim_summary"]
 
@@ -118,23 +118,31 @@ def attached_to(claim, proof_claims) -> list:
 
 def claim_summary(claim, proof_claims, *, correction: bool = True) -> str:
     """The one-line finding of a registry claim, generated (the registry holds no hand-typed summary): the errata
-    of its derivations and those whose location names its label, by their permanent numbers, and the generated
-    summary of its corrected statement, if any (``correction``; a claim's document shows it in its own section).  A
-    corrected claim's summary is its statements' (:func:`with_statement_texts`).  Empty for a claim with neither derivations nor errata nor a correction (a
-    reproduced table or algorithm: its evidence's key figures say what was measured)."""
+    found by its derivations (those its document shows) and the errata of other derivations whose consequence changes
+    its conclusion (the errata index's ``affects``), by their permanent numbers, and the generated summary of its
+    corrected statement, if any (``correction``; a claim's document shows it in its own section).  A corrected
+    claim's summary is its statements' (:func:`with_statement_texts`).  Empty for a claim with neither derivations
+    nor errata nor a correction (a reproduced table or algorithm: its evidence's key figures say what was measured).
+    """
     if claim.statement_key:
         return with_statement_texts(claim).summary
     keys = {c.key for c in attached_to(claim, proof_claims)}
-    numbers = numbers_of(keys, labels={claim.label})
+    own, other = numbers_of(keys), numbers_affecting(claim.label)
     parts = []
-    if numbers:
-        parts.append(f"Errata in the printed text: {', '.join(f'E{n}' for n in numbers)} (ERRATA.md).")
+    if own:
+        parts.append(f"Errata found by its derivations: {_numbers(own)} (ERRATA.md).")
     elif keys:
         parts.append(f"The {len(keys)} derivation{'s' if len(keys) > 1 else ''} found no erratum.")
+    if other:
+        parts.append(f"Errata of other claims that change its conclusion: {_numbers(other)}.")
     fix = corrected_claim_of(claim.label)
     if fix is not None and correction:
         parts.append(f"Corrected statement: {with_statement_texts(fix).summary}")
     return " ".join(parts)
+
+
+def _numbers(numbers) -> str:
+    return ", ".join(f"E{n}" for n in numbers)
 
 
 def render_documents(results) -> dict[str, str]:
@@ -143,6 +151,13 @@ def render_documents(results) -> dict[str, str]:
 
     numbers = errata_numbers(results)  # ERRATA.md's permanent numbers
     by_key = {r.claim.key: r for r in results}
+    # each erratum's page (the registry claim whose derivations found it) and location, for cross-references
+    pages, locations = {}, {}
+    for page_claim in PAPER_CLAIMS:
+        for c in attached_to(page_claim, [r.claim for r in results]) if _targets(page_claim) else ():
+            for i, e in enumerate(by_key[c.key].outcome.errata):
+                pages.setdefault(numbers[(c.key, i)], document_name(page_claim))
+                locations[numbers[(c.key, i)]] = e.location
     documents, index_rows = {}, []
     for claim in PAPER_CLAIMS:
         labels = _targets(claim)
@@ -179,6 +194,13 @@ def render_documents(results) -> dict[str, str]:
             lines += ["None.", ""]
         for number, c, e in errata:
             lines += _erratum(number, c, e)
+        elsewhere = numbers_affecting(claim.label)
+        if elsewhere:
+            lines += ["## Errata of other claims that change this one", "",
+                      "Found by the derivations of other claims; each says, under *Changes a conclusion*, how it changes "
+                      "this claim's conclusion:", ""]
+            lines += [f"- [E{n}]({pages[n]}#e{n}): {_plain(locations[n])}" for n in elsewhere]
+            lines += [""]
         if fix:
             lines += [f'<a id="corrected-statement-{document_name(fix)[:-3]}"></a>', "",
                       f"## Corrected statement: {fix.number}", "",

@@ -44,13 +44,20 @@ def _references(text: str) -> list[int]:
 
 
 def _misreferences(claims, labels) -> list[str]:
-    wrong = []
+    """References of each summary that name an erratum of another claim: before "Errata of other claims", an
+    erratum whose claim label is not one of the claim's; after it, one whose ``affects`` does not name the claim."""
+    wrong, affects = [], _errata.affected_by()
     for claim in claims:
         own = {claim.label} | {e.target for e in claim.evidence if e.kind == "derivation"}
-        for number in _references(claim.summary):
+        text = claim.summary.split("Corrected statement:")[0]
+        found, _, other = text.partition("Errata of other claims")
+        for number in _references(found):
             mine = labels.get(number, "")
             if not any(label in mine for label in own):
                 wrong.append(f"{claim.number}: E{number} is {labels.get(number)!r}, not one of {sorted(own)}")
+        for number in _references(other):
+            if claim.label not in affects.get(number, ()):
+                wrong.append(f"{claim.number}: E{number} does not change it (affects {affects.get(number)})")
     return wrong
 
 
@@ -111,7 +118,7 @@ def test_a_new_erratum_gets_the_next_free_number_and_is_listed_as_unnumbered():
     and ``unnumbered`` gives the row to append."""
     top = max(_errata._number_table().values())
     assert _errata.errata_numbers([_Result("new.claim", ["somewhere"])]) == {("new.claim", 0): top + 1}
-    assert _errata.unnumbered([(top + 1, "new.claim", "somewhere")]) == [f"{top + 1}\tnew.claim\tsomewhere"]
+    assert _errata.unnumbered([(top + 1, "new.claim", "somewhere")]) == [f"{top + 1}\tnew.claim\tsomewhere\t"]
 
 
 def test_a_number_listed_twice_is_refused(monkeypatch, tmp_path):
@@ -119,7 +126,95 @@ def test_a_number_listed_twice_is_refused(monkeypatch, tmp_path):
         def joinpath(self, name):
             return tmp_path / name
 
-    (tmp_path / _errata.NUMBERS_FILE).write_text("number\tclaim\tlocation\n1\ta\tx\n1\tb\ty\n", encoding="utf-8")
+    (tmp_path / _errata.NUMBERS_FILE).write_text("number\tclaim\tlocation\taffects\n1\ta\tx\t\n1\tb\ty\t\n",
+                                                 encoding="utf-8")
     monkeypatch.setattr(_errata.resources, "files", lambda package: _Files())
     with pytest.raises(ValueError, match="line 3: number 1 or erratum .* listed twice"):
         _errata._number_table()
+
+
+# ------------------------------------------------------------------ which claims an erratum's consequence changes
+#: Referee round 14 found summaries that left out errata whose "Changes a conclusion" line changes another claim
+#: (E12, E36, E37 -> Theorem 7; E31 -> Lemma 4; E29 -> Theorem 1).  Every claim a consequence line names, other than
+#: the claim whose page shows the erratum, is either in the errata index's ``affects`` column or listed here as named
+#: without its conclusion changing, with the reason: a new erratum that names a claim forces the decision.
+NAMED_UNCHANGED = {
+    1: {"Lemma 1": "Gower-Legendre with alpha != 1 is outside the lemmas' hypotheses",
+        "Lemma 2": "Gower-Legendre with alpha != 1 is outside the lemmas' hypotheses"},
+    2: {"Definition 1": "a convention at xi = 0; Lemma 1's inequalities hold under both"},
+    3: {"Definition 1": "a definition (the fix adds E[W_1] > 0 to it)", "Table 1": "its metrics are unaffected"},
+    4: {"Theorem 1": "'no for the theorems'", "Theorem 2": "'no for the theorems'"},
+    6: {"Lemma 1": "names the proof's re-defined U_phi, not the lemma's"},
+    10: {"Lemma 1": "used in the corrected bound"},
+    11: {"Lemma 1": "used"},
+    15: {"Proposition 6": "'does not feed Prop. 6'"},
+    24: {"Proposition 8": "consistent with it"},
+    25: {"Table 1": "the sign is false for its metrics; no conclusion changes"},
+    26: {"Theorem 1": "names Thm. 1's counterexample as the source"},
+    28: {"Theorem 1": "their tau conditions need U_phi* > 0: recorded by E14 and E29",
+         "Theorem 2": "their tau conditions need U_phi* > 0: recorded by E14 and E29"},
+    35: {"Lemma 1": "false only for alpha > 1, outside Definition 1", "Table 1": "corrects E1's wording"},
+    38: {"Definition 1": "a definition, named as the class Thm. 7 applies to"},
+}
+_NAMED = re.compile(r"\b(Thms?\.|Theorems?|Lemmas?|Props?\.|Propositions?|Definition|Def\.|Tab\.|Table)\s+"
+                    r"(\d+(?:\s*(?:,|and|-)\s*\d+)*)")
+_KIND = {"Thm": "Theorem", "Theorem": "Theorem", "Lemma": "Lemma", "Prop": "Proposition", "Proposition": "Proposition",
+         "Definition": "Definition", "Def": "Definition", "Tab": "Table", "Table": "Table"}
+
+
+def named_claims(text: str) -> set[str]:
+    """The registry numbers ("Theorem 7") of the claims ``text`` names ("Thm. 7", "Thms. 1 and 2", "Lemmas 1, 2")."""
+    names = set()
+    for kind, numbers in _NAMED.findall(text):
+        kind = _KIND[kind.rstrip(".").removesuffix("s") if kind not in ("Thms.", "Props.") else kind[:-2]]
+        names |= {f"{kind} {n}" for n in re.findall(r"\d+", numbers)}
+    return {n for n in names if any(c.number == n for c in PAPER_CLAIMS)}
+
+
+def _page_claim(label: str) -> str:
+    """The registry claim whose page shows the errata of derivations with the LaTeX ``label``."""
+    return next(c.number for c in PAPER_CLAIMS if label in {e.target for e in c.evidence if e.kind == "derivation"})
+
+
+def _undecided(affects: dict, unchanged: dict) -> list[str]:
+    text = (ROOT / "ERRATA.md").read_text(encoding="utf-8")
+    by_label = {c.label: c.number for c in PAPER_CLAIMS}
+    problems = []
+    for number, _, _, label in _errata_entries():
+        body = text.split(f"### E{number}. ", 1)[1].split("\n### ", 1)[0]
+        line = re.search(r"^- Changes a conclusion: (.*)$", body, re.M).group(1)
+        named = named_claims(line) - {_page_claim(label)}
+        listed = {by_label[a] for a in affects.get(number, ())}
+        for name in sorted(named - listed - set(unchanged.get(number, {}))):
+            problems.append(f"E{number} names {name}: add it to affects or to NAMED_UNCHANGED")
+        for name in sorted(listed - named):
+            problems.append(f"E{number}: affects lists {name}, which its consequence does not name")
+    return problems
+
+
+def test_every_claim_a_consequence_names_is_affected_or_declared_unchanged():
+    affects = _errata.affected_by()
+    assert {n for n, a in affects.items() if a} >= {12, 29, 31, 36, 37, 39}
+    assert _undecided(affects, NAMED_UNCHANGED) == []
+
+
+def test_an_affects_entry_removed_or_planted_is_caught():
+    """Companion: E12's 'refutes Thm. 7' without its affects entry, or Theorem 7 added to E5 (whose consequence does
+    not name it), fails; the name reader sees the forms the errata use."""
+    affects = dict(_errata.affected_by())
+    assert _undecided({**affects, 12: ()}, NAMED_UNCHANGED) == ["E12 names Theorem 7: add it to affects or to "
+                                                                "NAMED_UNCHANGED"]
+    assert _undecided({**affects, 5: ("thm:general-calibration",)}, NAMED_UNCHANGED) == [
+        "E5: affects lists Theorem 7, which its consequence does not name"]
+    assert named_claims("Thms. 1 and 2; Lemmas 1, 2; Prop. 8 and Thm. 7") == {
+        "Theorem 1", "Theorem 2", "Lemma 1", "Lemma 2", "Proposition 8", "Theorem 7"}
+
+
+def test_a_claims_summary_lists_the_errata_that_change_it():
+    """The generated summary of Theorem 7 lists E12, E36, E37 (found on Theorems 1 and 2's pages), Lemma 4's lists
+    E31; Definition 1's lists none of Theorems 1 and 2's errata (a location naming def:metric is not an erratum of
+    Definition 1: referee round 14)."""
+    summaries = {c.number: c.summary for c in _summarised()}
+    assert "Errata of other claims that change its conclusion: E12, E36, E37." in summaries["Theorem 7"]
+    assert "Errata of other claims that change its conclusion: E31." in summaries["Lemma 4"]
+    assert "E36" not in summaries["Definition 1"] and "E37" not in summaries["Definition 1"]
