@@ -33,12 +33,12 @@ import tracemalloc
 from pathlib import Path
 
 import numpy as np
+from timing import best_time  # benchmarks/timing.py
 
-from lfverify.io._atomic import write_text_atomically
 from lfverify.core._empirical import EmpiricalSurrogateUtility, _reference_gradient_direction
 from lfverify.core._losses import tau_logistic
 from lfverify.core._metrics import f1
-from timing import best_time  # benchmarks/timing.py
+from lfverify.io._atomic import write_text_atomically
 
 # ---------------------------------------------------------------------- constants
 SEED = 20200826_0001

@@ -42,18 +42,17 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+from data_splits import eight_two_split  # benchmarks/data_splits.py
 from threadpoolctl import threadpool_info, threadpool_limits
+from timing import best_time, interleaved_best_times  # benchmarks/timing.py
 
-from lfverify.io._atomic import write_text_atomically
-from lfverify.learn._baselines import WeightedERMClassifier
-from lfverify.learn._datasets import load_dataset
 from lfverify.core._empirical import EmpiricalSurrogateUtility
-from lfverify.learn._estimator import erm_initial_parameters
 from lfverify.core._losses import tau_logistic
 from lfverify.core._metrics import f1
+from lfverify.io._atomic import write_text_atomically
+from lfverify.learn._baselines import WeightedERMClassifier
+from lfverify.learn._estimator import erm_initial_parameters
 from lfverify.learn._optimize import maximize_surrogate_utility
-from data_splits import eight_two_split  # benchmarks/data_splits.py
-from timing import best_time, interleaved_best_times  # benchmarks/timing.py
 
 # ---------------------------------------------------------------------- constants
 SEED = 20200826_0006

@@ -33,17 +33,17 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+from data_splits import eight_two_split  # benchmarks/data_splits.py
 from scipy import sparse
 from threadpoolctl import threadpool_limits
+from timing import best_time, interleaved_best_times  # benchmarks/timing.py
 
-from lfverify.io._atomic import write_text_atomically
 from lfverify.core._empirical import EmpiricalSurrogateUtility
-from lfverify.learn._estimator import LinearFractionalClassifier
 from lfverify.core._losses import tau_logistic
 from lfverify.core._metrics import f1
+from lfverify.io._atomic import write_text_atomically
+from lfverify.learn._estimator import LinearFractionalClassifier
 from lfverify.learn._optimize import maximize_surrogate_utility
-from data_splits import eight_two_split  # benchmarks/data_splits.py
-from timing import best_time, interleaved_best_times  # benchmarks/timing.py
 
 # ---------------------------------------------------------------------- constants
 SEED = 20200826_0013

@@ -44,17 +44,17 @@ from pathlib import Path
 
 import numpy as np
 from threadpoolctl import threadpool_limits
+from timing import best_time  # benchmarks/timing.py
 
-from lfverify.io._atomic import write_text_atomically
-from lfverify.core._empirical import EmpiricalSurrogateUtility
-from lfverify.core._losses import tau_logistic
-from lfverify.simulations import STUDIES
 import lfverify.simulations._engine as engine
 import lfverify.simulations._study_populations as sp
 import lfverify.simulations._study_uniform_convergence as uc
+from lfverify.core._empirical import EmpiricalSurrogateUtility
+from lfverify.core._losses import tau_logistic
+from lfverify.io._atomic import write_text_atomically
 from lfverify.parallel._executors import ProcessExecutor, SerialExecutor
+from lfverify.simulations import STUDIES
 from lfverify.simulations._replicated import ReplicatedSamples, estimates
-from timing import best_time  # benchmarks/timing.py
 
 SEED = 20200826_0007
 TARGETS = {"quick_study_seconds_max": 60.0, "kernel_vs_blas_min": 0.30, "peak_memory_bytes_max": 2 * 2**30}

@@ -31,13 +31,12 @@ from pathlib import Path
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import LinearSVC
 
+from lfverify.core._seeding import child as child_seed
+from lfverify.experiments._protocol import _TEST_FRACTION, _score, metric_object, split_indices, trial_seed_sequence
+from lfverify.experiments._statistics import summarize
 from lfverify.io._atomic import write_text_atomically
 from lfverify.learn._datasets import load_dataset
 from lfverify.paper._tables import printed_result
-from lfverify.core._seeding import child as child_seed
-from lfverify.experiments._protocol import (_TEST_FRACTION, _score, metric_object, split_indices,
-                                              trial_seed_sequence)
-from lfverify.experiments._statistics import summarize
 
 LAMBDA = 1e-2
 TRIALS = 10

@@ -24,11 +24,11 @@ import time
 import warnings
 from pathlib import Path
 
+import estimator_regimes as regimes  # benchmarks/estimator_regimes.py: the generator, the scaling, the scores
 import numpy as np
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import TunedThresholdClassifierCV
 
-import estimator_regimes as regimes  # benchmarks/estimator_regimes.py: the generator, the scaling, the scores
 from lfverify.core._seeding import as_seed_sequence, child, int_seed, text_key
 from lfverify.experiments._statistics import one_sided_p_value
 from lfverify.io._atomic import write_text_atomically

@@ -48,8 +48,13 @@ def _parts():
 
 def _evaluate(cases) -> Counter:
     from lfverify.proofs import STATEMENTS
-    from lfverify.proofs._executable import (PRINTED_STATEMENTS_AS_CODE, evaluate_hypotheses, evaluate_printed,
-                                             evaluate_statement, in_scope)
+    from lfverify.proofs._executable import (
+        PRINTED_STATEMENTS_AS_CODE,
+        evaluate_hypotheses,
+        evaluate_printed,
+        evaluate_statement,
+        in_scope,
+    )
 
     counts = Counter()
     for statement in STATEMENTS.values():

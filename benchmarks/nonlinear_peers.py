@@ -43,13 +43,13 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 import numpy as np
+from data_splits import eight_two_split  # benchmarks/data_splits.py
 from threadpoolctl import threadpool_limits
 
 from lfverify.core import child, int_seed
 from lfverify.experiments._statistics import one_sided_p_value
 from lfverify.io import settings_fingerprint, write_text_atomically
 from lfverify.learn import LinearFractionalClassifier, MetricOptimalClassifier, available_datasets
-from data_splits import eight_two_split  # benchmarks/data_splits.py
 
 SEED = 20261206
 METRICS = ("f1", "jaccard", "f0.5", "f2")

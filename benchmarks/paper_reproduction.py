@@ -19,8 +19,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from lfverify.io._atomic import write_text_atomically
 from lfverify.experiments._reproduction import compare_with_paper, load_table_values, markdown_reproduction
+from lfverify.io._atomic import write_text_atomically
 
 RESULTS = Path(__file__).resolve().parent / "results" / "paper"
 #: The 50-trial table runs: folder -> (label of its row in the counts table, its data sets in the row's order).

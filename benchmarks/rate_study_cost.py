@@ -29,7 +29,6 @@ import tracemalloc
 from pathlib import Path
 
 import numpy as np
-
 from timing import interleaved_best_times  # benchmarks/timing.py
 
 from lfverify.core import FINITE_POPULATION, EmpiricalSurrogateUtility, f1, tau_logistic

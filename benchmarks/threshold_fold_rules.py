@@ -43,8 +43,13 @@ from lfverify.core._metrics import f1
 from lfverify.core._seeding import as_seed_sequence, child, int_seed
 from lfverify.experiments._statistics import one_sided_p_value
 from lfverify.io._atomic import write_text_atomically
-from lfverify.learn import (LinearFractionalClassifier, best_threshold, load_dataset, positive_rate_from_folds,
-                            threshold_for_positive_rate)
+from lfverify.learn import (
+    LinearFractionalClassifier,
+    best_threshold,
+    load_dataset,
+    positive_rate_from_folds,
+    threshold_for_positive_rate,
+)
 
 SEED = 20200826_0292
 CELLS = [("p > n", 100, 500, 0.3), ("n = d", 200, 200, 0.2), ("n = 2 d", 400, 200, 0.1), ("n = 10 d", 2000, 200, 0.1)]

@@ -24,12 +24,12 @@ from pathlib import Path
 DOCS = Path(__file__).resolve().parent
 sys.path.insert(0, str(DOCS))
 
+import apigen  # noqa: E402  (docs/apigen.py, found through the path above)
 from docutils import nodes  # noqa: E402
 from sphinx import addnodes  # noqa: E402
 from sphinx.ext import autosummary  # noqa: E402
 from sphinx.transforms import SphinxTransform  # noqa: E402
 
-import apigen  # noqa: E402  (docs/apigen.py, found through the path above)
 import lfverify  # noqa: E402  (the installed package: the reference documents what pip installed)
 
 project = "lfverify"

@@ -12,7 +12,6 @@ import os
 from pathlib import Path
 
 import lfverify.experiments._protocol as protocol
-from lfverify.io._files import read_text
 from lfverify.app._executor_options import add_executor_arguments
 from lfverify.app._report import PROTOCOL_EXPERIMENTS, benchmark_verdict
 from lfverify.experiments._benchmark import (
@@ -22,6 +21,7 @@ from lfverify.experiments._benchmark import (
     BenchOptions,
     run_benchmark,
 )
+from lfverify.io._files import read_text
 
 __all__ = ["add_arguments", "options_from_args", "run"]
 

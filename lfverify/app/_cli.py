@@ -22,9 +22,8 @@ import sys
 
 from lfverify._version import __version__
 from lfverify.app._failures import (
-    EXPECTED_ERRORS,
-    Interrupted,
     STREAM_LOST,
+    Interrupted,
     _raise_interrupted,
     classify,
     closed_stream,

@@ -32,16 +32,16 @@ import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-from lfverify._version import __version__
 import lfverify.app._self_checks as self_checks
+from lfverify._version import __version__
+from lfverify.app._failures import ENVIRONMENT_FAULTS
 from lfverify.app._self_checks import run_checks
 from lfverify.experiments._benchmark import BenchOptions, run_benchmark
 from lfverify.experiments._curve_claims import small_sample_comparisons
 from lfverify.experiments._statistics import summarize, within_combined_standard_errors
-from lfverify.app._failures import ENVIRONMENT_FAULTS
 from lfverify.io._atomic import write_text_atomically
-from lfverify.io._files import read_text
 from lfverify.io._figures import matplotlib_available
+from lfverify.io._files import read_text
 from lfverify.io._output_folder import (
     check_output_folder,
     claim_output_folder,

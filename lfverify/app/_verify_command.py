@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 import sys
 
+import lfverify.app._self_checks as self_checks
 from lfverify.app._executor_options import add_executor_arguments, executor_from_args
 from lfverify.app._report import print_summary, report_json, run_verification, selected_claims
-import lfverify.app._self_checks as self_checks
 from lfverify.io import Progress, progress_line
 
 __all__ = ["add_arguments", "run"]

@@ -10,6 +10,7 @@ from lfverify.io._atomic import (
     write_bytes_atomically,
     write_text_atomically,
 )
+from lfverify.io._figures import matplotlib_available, pyplot, save_figure
 from lfverify.io._files import (
     NotARegularFile,
     NotText,
@@ -22,7 +23,6 @@ from lfverify.io._files import (
     special_files_in,
     write_target,
 )
-from lfverify.io._figures import matplotlib_available, pyplot, save_figure
 from lfverify.io._output_folder import (
     LOCK,
     MARKER,

@@ -51,8 +51,8 @@ from lfverify.io._files import broken_link_kind, decode_text, is_regular, open_r
 from lfverify.io._progress import Progress
 from lfverify.learn._fetch import (
     HOW_TO_GET_DATA,
-    DataFetchError,
     SOURCE_FILES,
+    DataFetchError,
     SourceFile,
     data_cache,
     fetch_files,

@@ -71,8 +71,8 @@ from lfverify.learn._cost_sensitive import (
     FIRST_WEIGHTS,
     LEVEL_TOL,
     MAX_LEVEL_ITER,
-    _fit_folds_at_weights,
     _fit_cost_sensitive,
+    _fit_folds_at_weights,
 )
 from lfverify.learn._optimize import METHODS, maximize_surrogate_utility
 from lfverify.learn._thresholds import (

@@ -47,8 +47,8 @@ from sklearn.utils.validation import (
     _num_samples,
     assert_all_finite,
     check_consistent_length,
-    column_or_1d,
     check_is_fitted,
+    column_or_1d,
     has_fit_parameter,
     indexable,
 )

@@ -8,10 +8,10 @@ from outside, a lost Dask scheduler or a cluster without workers is an :class:`E
 from lfverify.parallel._executors import (
     DASK_CONNECT_TIMEOUT,
     EXECUTORS,
+    WORKERS_PER_CPU,
     DaskExecutor,
     ProcessExecutor,
     SerialExecutor,
-    WORKERS_PER_CPU,
     make_executor,
     max_local_workers,
     start_resource_tracker,

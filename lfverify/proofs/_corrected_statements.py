@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from lfverify.paper import PAPER_CLAIMS
-from lfverify.proofs._statements import SUFFICIENT, Conclusion, Hypothesis, Named, Necessity, Statement
+from lfverify.proofs._statements import Conclusion, Hypothesis, Named, Necessity, Statement
 
 __all__ = ["SIGN_PATTERN", "CRITERION", "FBETA", "JACCARD", "GENERAL", "RADEMACHER", "RATE", "STATEMENTS",
            "HYPOTHESES", "statement_of", "summary_block", "with_statement_texts"]

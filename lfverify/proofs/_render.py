@@ -16,7 +16,6 @@ test can keep the committed folder equal to a fresh render, byte for byte.  Each
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from lfverify.io._atomic import write_text_atomically

@@ -40,9 +40,9 @@ from lfverify.core._empirical import EmpiricalSurrogateUtility
 from lfverify.core._losses import tau_logistic
 from lfverify.core._metrics import f_beta, gower_legendre, jaccard
 from lfverify.core._populations import FiniteSupportPopulation
-from lfverify.proofs._corrected_statements import FBETA, JACCARD
 from lfverify.core._seeding import DEFAULT_SEED
 from lfverify.proofs._claims import Claim, Erratum, Outcome
+from lfverify.proofs._corrected_statements import FBETA, JACCARD
 from lfverify.proofs._exact_numbers import exact_mpf
 from lfverify.proofs._mpmath_tau_logistic import tau_logistic_mp
 from lfverify.proofs.thm1_fbeta_calibration import tau_logistic_surrogate_maximiser

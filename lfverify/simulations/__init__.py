@@ -30,6 +30,7 @@ from pathlib import Path
 
 from lfverify.simulations._engine import MODES, RunResult, Study, Task, read_records, run, seed_sequence
 from lfverify.simulations._rate_study import RateResult, Replication, StatisticError, measure_rate, rate_study
+from lfverify.simulations._rates import RateFit, fit_rate
 from lfverify.simulations._replications import (
     block_tasks,
     draw_replications,
@@ -37,15 +38,16 @@ from lfverify.simulations._replications import (
     replication_sample,
     replication_stream,
 )
-from lfverify.simulations._rates import RateFit, fit_rate
 from lfverify.simulations._study_calibration import STUDY as _CALIBRATION
 from lfverify.simulations._study_consistency import STUDY as _CONSISTENCY
 from lfverify.simulations._study_unbiasedness import STUDY as _UNBIASEDNESS
 from lfverify.simulations._study_uniform_convergence import (
     D_EXPONENT,
-    STUDY as _UNIFORM_CONVERGENCE,
     dimension_population,
     dimension_sweep,
+)
+from lfverify.simulations._study_uniform_convergence import (
+    STUDY as _UNIFORM_CONVERGENCE,
 )
 
 __all__ = ["STUDIES", "STUDY_NAMES", "run_study", "run", "Study", "Task", "RunResult", "MODES", "dimension_sweep",

@@ -36,10 +36,10 @@ from lfverify.core._pointwise_optimum import GaussianEta, pointwise_surrogate_op
 from lfverify.core._reference_populations import GAUSSIAN_POPULATION
 from lfverify.io._figures import pyplot, save_figure
 from lfverify.simulations._engine import Study, Task
-from lfverify.simulations._replications import block_tasks, replication_stream
 from lfverify.simulations._intervals import mean_interval
 from lfverify.simulations._maximisers import empirical_maximiser, population_maximiser
 from lfverify.simulations._rates import fit_limit, limit_fit_band
+from lfverify.simulations._replications import block_tasks, replication_stream
 
 __all__ = ["STUDY", "POPULATION", "METRICS", "MAIN_TAUS", "hypotheses"]
 

@@ -28,11 +28,11 @@ from lfverify.simulations._intervals import mean_interval
 from lfverify.simulations._maximisers import empirical_maximiser, population_maximiser
 from lfverify.simulations._rate_figures import loglog_rate_figure
 from lfverify.simulations._rates import fit_rate
+from lfverify.simulations._replications import block_tasks, draw_replications
 from lfverify.simulations._study_populations import (
     METRICS,
     POPULATIONS,
 )
-from lfverify.simulations._replications import block_tasks, draw_replications
 
 __all__ = ["STUDY", "POPULATION_NAME", "STARTS"]
 

@@ -40,8 +40,8 @@ from lfverify.io._figures import pyplot, save_figure
 from lfverify.simulations._engine import Study
 from lfverify.simulations._intervals import mean_interval, merge_moments
 from lfverify.simulations._rates import fit_power_law
-from lfverify.simulations._replications import block_tasks, draw_replications
 from lfverify.simulations._replicated import ESTIMATORS, ReplicatedSamples, estimates
+from lfverify.simulations._replications import block_tasks, draw_replications
 from lfverify.simulations._study_populations import (
     METRICS,
     POPULATIONS,

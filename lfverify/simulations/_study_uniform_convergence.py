@@ -37,6 +37,7 @@ import math
 import numpy as np
 
 from lfverify.core._losses import tau_logistic
+from lfverify.core._populations import FiniteSupportPopulation
 from lfverify.core._scores import score_coefficients
 from lfverify.proofs.lemma4_uniform_convergence import (
     corrected_uniform_convergence_bound,
@@ -47,9 +48,8 @@ from lfverify.simulations._engine import Study
 from lfverify.simulations._intervals import clopper_pearson, mean_interval
 from lfverify.simulations._rate_figures import loglog_rate_figure
 from lfverify.simulations._rates import fit_rate
-from lfverify.simulations._replications import block_tasks, draw_replications
 from lfverify.simulations._replicated import ReplicatedSamples, estimates
-from lfverify.core._populations import FiniteSupportPopulation
+from lfverify.simulations._replications import block_tasks, draw_replications
 from lfverify.simulations._study_populations import (
     METRICS,
     POPULATIONS,

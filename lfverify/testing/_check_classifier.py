@@ -31,9 +31,9 @@ import warnings
 import numpy as np
 from sklearn.base import clone
 
+import lfverify.testing.oracles as oracles
 from lfverify.core import FiniteSupportPopulation, LinearFractionalMetric, as_seed_sequence, child, int_seed
 from lfverify.learn import resolve_metric
-import lfverify.testing.oracles as oracles
 from lfverify.testing._framework import (
     CheckNotApplicable,
     Subject,
@@ -45,9 +45,9 @@ from lfverify.testing._framework import (
 from lfverify.testing._input_contract import (
     TOLERANCES,
     _messy_csr,
-    feature_variants,
     _strided,
     changed,
+    feature_variants,
     snapshot,
 )
 

@@ -44,6 +44,7 @@ import warnings
 import numpy as np
 from scipy import stats
 
+import lfverify.testing.oracles as oracles
 from lfverify.core import (
     FiniteSupportPopulation,
     LinearFractionalMetric,
@@ -53,7 +54,6 @@ from lfverify.core import (
 )
 from lfverify.core._empirical import _reference_scores
 from lfverify.learn import resolve_metric
-import lfverify.testing.oracles as oracles
 from lfverify.testing._framework import (
     CheckNotApplicable,
     Subject,

@@ -6,9 +6,9 @@ import sys
 
 import pytest
 
-from lfverify import __version__
 import lfverify.app._cli as cli
 import lfverify.app._self_checks as verification
+from lfverify import __version__
 
 pytestmark = pytest.mark.claims("package:command-line")
 

@@ -25,9 +25,8 @@ import pytest
 
 if __name__ == "__main__":  # run as a script (regenerating docs/cli.md): tests/, where the shared helpers live
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from command_signals import signal_during_a_command  # noqa: E402
-
 import lfverify.app._cli as cli
+from command_signals import signal_during_a_command  # noqa: E402
 
 pytestmark = pytest.mark.claims("package:command-line")
 

@@ -23,7 +23,6 @@ from lfverify.core._losses import hinge, logistic, sigmoid, tau_logistic
 from lfverify.core._metrics import accuracy, f1, f_beta, jaccard
 
 
-
 def _bisect_largest_tau(beta, u):
     """Largest tau in (0, beta^2) with (1 + beta^2) tau / (beta^2 - tau) <= u, by bisection (independent of
     the closed form; the left side increases in tau)."""

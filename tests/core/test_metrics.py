@@ -8,8 +8,8 @@ exact rational arithmetic where rounding matters, or taken from scikit-learn; th
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import inspect
+import itertools
 import math
 import warnings
 from fractions import Fraction

@@ -55,15 +55,14 @@ from lfverify.testing.strategies import (
     f_beta_metrics,
     finite_populations,
     float_scores,
-    parameter_batches,
     general_admissible_metrics,
+    parameter_batches,
     parameters,
     perturbed_metrics,
     rational_phi_losses,
     tau_discrepant_losses,
     taus,
 )
-
 
 EPS = float(np.finfo(np.float64).eps)
 F = Fraction

@@ -7,8 +7,8 @@ Each checker (tests/documents/doc_checks.py) is also fed a planted bad README an
 
 import re
 
-from doc_checks import DOCS, README, README_MAX_BYTES, readme_problems, unlinked_pages
 import pytest
+from doc_checks import DOCS, README, README_MAX_BYTES, readme_problems, unlinked_pages
 
 pytestmark = pytest.mark.claims("package:documentation")
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from result_sentences import result_sentences
 
 from lfverify.paper import PAPER_CLAIMS, corrected_claim_of
 from lfverify.proofs import STATEMENTS, all_claims, claim_summary, with_statement_texts
-from result_sentences import result_sentences
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.claims("Theorem 1 (corrected)", "Theorem 2 (corrected)", "Theorem 7 (corrected)",
@@ -73,7 +73,7 @@ def test_generated_blocks_code_mathematics_and_quotations_are_not_read():
     or quoting a statement's summary, are not hand-written results."""
     sentence = "Thms. 1-2 fail on every eta-continuous population, for every tau."
     for text in (f"<!-- generated: summary k -->\n{sentence}\n<!-- end generated -->\n", f"`{sentence}`",
-                 f"$every\\ tau$ and $$\\forall P$$", f"The paper says '{sentence[:-1]}'.",
+                 "$every\\ tau$ and $$\\forall P$$", f"The paper says '{sentence[:-1]}'.",
                  f"- **Printed:** {sentence}\n", f"{TITLES[2]}: with mass on both sides of delta, no loss meeting "
                                                  f"the hypotheses is F_beta-calibrated, whatever its rho."):
         assert result_sentences(text, statements=TITLES) == [], text

@@ -8,15 +8,19 @@ out; a spy on the protocol's fits; the real command on one small data set.
 import json
 
 import numpy as np
+import pytest
 from scipy import stats
 
-from lfverify.learn._estimator import LinearFractionalClassifier
 import lfverify.experiments._comparison as comparison
-from lfverify.experiments._comparison import (collect_fit_time_ratios, compare_targets, format_ratio,
-                                                 markdown_compare_table, median_ratios)
-
+from lfverify.experiments._comparison import (
+    collect_fit_time_ratios,
+    compare_targets,
+    format_ratio,
+    markdown_compare_table,
+    median_ratios,
+)
+from lfverify.learn._estimator import LinearFractionalClassifier
 from shared_files import SMALL_DATA_ROOT
-import pytest
 
 pytestmark = pytest.mark.claims("package:estimator", "package:benchmark-machinery")
 
@@ -122,9 +126,9 @@ def test_reused_baselines_are_charged_their_whole_fit_for_the_second_metric(monk
     whole fit, so the Jaccard time includes it.  Spy: the F_1 fit's own duration."""
     import time
 
+    from lfverify.experiments._protocol import ProtocolConfig, run_trial
     from lfverify.learn._baselines import PlugInClassifier
     from lfverify.learn._datasets import load_dataset
-    from lfverify.experiments._protocol import ProtocolConfig, run_trial
 
     durations = []
     original = PlugInClassifier.fit
@@ -149,8 +153,8 @@ def test_remedies_in_the_protocol_are_the_estimators_options(monkeypatch):
     its options (REMEDY_METHODS), the paper's tau and max_iter for the surrogate utility, and a SeedSequence
     seed; the record keeps the fitted threshold and the folds it was chosen on."""
     import lfverify.learn._estimator as estimator
-    from lfverify.learn._datasets import load_dataset
     from lfverify.experiments._protocol import ProtocolConfig, run_trial
+    from lfverify.learn._datasets import load_dataset
 
     seen = []
     original = estimator.LinearFractionalClassifier.fit

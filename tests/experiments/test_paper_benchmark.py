@@ -14,7 +14,6 @@ import re
 import numpy as np
 import pytest
 from scipy import stats
-from shared_files import PAPER_TEX, SMALL_DATA_ROOT, needs_tex
 
 import lfverify.paper._tables as paper_values
 from lfverify.core._seeding import child
@@ -60,6 +59,7 @@ from lfverify.experiments._statistics import (
     within_combined_standard_errors,
 )
 from lfverify.paper._tables import PAPER_METHODS, PAPER_RESULTS, PAPER_TABLE2_DATASETS
+from shared_files import PAPER_TEX, SMALL_DATA_ROOT, needs_tex
 
 pytestmark = pytest.mark.claims(
     "Table 2", "Table 4", "Table 5", "Fig. 3", "Fig. 4", "Figs. 13-14", "package:benchmark-machinery")

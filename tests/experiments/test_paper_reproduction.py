@@ -12,9 +12,8 @@ import math
 import pytest
 
 from benchmark_scripts import load_benchmark_script
+from lfverify.experiments._reproduction import compare_with_paper, diagnose, load_table_values, markdown_reproduction
 from lfverify.paper._tables import printed_result
-from lfverify.experiments._reproduction import (compare_with_paper, diagnose, load_table_values,
-                                                   markdown_reproduction)
 
 pytestmark = pytest.mark.claims("Table 4", "Table 5", "package:benchmark-machinery")
 

@@ -24,13 +24,15 @@ import time
 from pathlib import Path
 
 import pytest
-from benchmark_scripts import load_benchmark_script
-from command_signals import signal_during_a_command
 
 import lfverify.app._cli as cli
+from benchmark_scripts import load_benchmark_script
+from command_signals import signal_during_a_command
+from lfverify.app._failures import (
+    STREAM_LOST as LOST,
+)
 from lfverify.app._failures import (
     Interrupted,
-    STREAM_LOST as LOST,
     StreamFailure,
     classify,
     quiet_cluster_logs,

@@ -12,8 +12,8 @@ arithmetic).  Waits are bounded everywhere.
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import shutil
 import signal
 import socket
@@ -26,20 +26,20 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from benchmark_scripts import load_benchmark_script
-from shared_files import SMALL_DATA_ROOT, needs_data
 
 import lfverify.app._cli as cli
 import lfverify.core._losses as L
 import lfverify.core._metrics as M
+import lfverify.simulations._engine as engine
+from benchmark_scripts import load_benchmark_script
 from lfverify.core._empirical import EmpiricalSurrogateUtility
-from lfverify.learn._optimize import maximize_surrogate_utility
+from lfverify.core._validation import check_features, check_labels, check_parameters
 from lfverify.io._output_folder import MARKER, claim_output_folder, settings_fingerprint
 from lfverify.io._sealed_records import content_hash
-from lfverify.simulations import STUDIES
-import lfverify.simulations._engine as engine
+from lfverify.learn._optimize import maximize_surrogate_utility
 from lfverify.parallel._executors import DaskExecutor
-from lfverify.core._validation import check_features, check_labels, check_parameters
+from lfverify.simulations import STUDIES
+from shared_files import SMALL_DATA_ROOT, needs_data
 
 pytestmark = pytest.mark.claims("package:command-line", "package:files")
 
@@ -929,7 +929,6 @@ def test_a_text_file_in_another_encoding_names_the_file_the_line_and_the_column(
     44's fault battery: the error did not name the file)."""
     from lfverify.io import NotText, decode_text, read_text
     from lfverify.learn import load_dataset
-
     from shared_files import TEST_MIRROR
 
     root = tmp_path / "data"

@@ -18,10 +18,15 @@ from sklearn.svm import LinearSVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from lfverify.core._empirical import EmpiricalSurrogateUtility
-from lfverify.learn._estimator import (ERM_REGULARIZATION, LinearFractionalClassifier, default_tau,
-                                erm_initial_parameters, resolve_metric)
 from lfverify.core._losses import tau_logistic
 from lfverify.core._metrics import f1, gower_legendre, jaccard
+from lfverify.learn._estimator import (
+    ERM_REGULARIZATION,
+    LinearFractionalClassifier,
+    default_tau,
+    erm_initial_parameters,
+    resolve_metric,
+)
 from lfverify.learn._optimize import maximize_surrogate_utility
 
 pytestmark = pytest.mark.claims("package:estimator", "Algorithm 1")

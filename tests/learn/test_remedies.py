@@ -23,13 +23,18 @@ from sklearn.model_selection import FixedThresholdClassifier, TunedThresholdClas
 
 import lfverify.learn._cost_sensitive as cost_sensitive
 import lfverify.learn._estimator as estimator_module
-from lfverify.learn._cost_sensitive import (WeightedSurrogateRisk, _reference_weighted_risk, bayes_level_weights,
-                                     fit_at_weights, fit_cost_sensitive)
 from lfverify.core._empirical import EmpiricalSurrogateUtility
-from lfverify.learn._estimator import LinearFractionalClassifier
 from lfverify.core._losses import tau_logistic
 from lfverify.core._metrics import accuracy, f1, f_beta, jaccard
 from lfverify.core._populations import GaussianPopulation
+from lfverify.learn._cost_sensitive import (
+    WeightedSurrogateRisk,
+    _reference_weighted_risk,
+    bayes_level_weights,
+    fit_at_weights,
+    fit_cost_sensitive,
+)
+from lfverify.learn._estimator import LinearFractionalClassifier
 from lfverify.learn._thresholds import _reference_best_threshold
 
 pytestmark = pytest.mark.claims("package:estimator")

@@ -13,8 +13,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lfverify.core._metrics import accuracy, f1, f_beta, gower_legendre, jaccard
-from lfverify.learn._thresholds import (_reference_best_threshold, best_threshold, positive_rate_from_folds,
-                                 threshold_for_positive_rate)
+from lfverify.learn._thresholds import (
+    _reference_best_threshold,
+    best_threshold,
+    positive_rate_from_folds,
+    threshold_for_positive_rate,
+)
 
 pytestmark = pytest.mark.claims("package:estimator")
 

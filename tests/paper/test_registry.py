@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import lfverify.paper._registry as R
-from lfverify.proofs import all_claims
 from lfverify.app._self_checks import CHECKS
+from lfverify.proofs import all_claims
 from shared_files import PAPER_TEX, needs_tex
 
 pytestmark = pytest.mark.claims("package:registry")

@@ -12,7 +12,6 @@ conditions on the atoms' posteriors).
 from __future__ import annotations
 
 from calibration_search import analyse, exact_utility
-
 from lfverify.proofs.corrected_calibration import finite_support_verdict
 
 

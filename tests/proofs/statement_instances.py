@@ -30,9 +30,9 @@ import math
 from fractions import Fraction as F
 from pathlib import Path
 
+import adversary as A
 import mpmath as mp
 
-import adversary as A
 from lfverify.proofs._executable import FiniteCase, Loss, Metric
 
 ROOT = Path(__file__).resolve().parents[2]

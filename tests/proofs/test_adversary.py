@@ -24,10 +24,9 @@ import os
 import random
 from fractions import Fraction as F
 
+import adversary as A
 import mpmath as mp
 import pytest
-
-import adversary as A
 
 pytestmark = pytest.mark.claims("Theorem 1 (corrected)", "Theorem 2 (corrected)", "Theorem 7 (corrected)",
                                  "Lemma (App. C) (corrected)")

@@ -46,6 +46,10 @@ from fractions import Fraction
 import mpmath as mp
 import numpy as np
 import pytest
+from corrected_statement_check import assert_corrected_statement_agrees
+from hypothesis import event, given, note
+from hypothesis import strategies as st
+
 from calibration_search import (
     JACCARD,
     ExactPopulation,
@@ -59,14 +63,9 @@ from calibration_search import (
     thm1_hypotheses,
     thm2_hypotheses,
 )
-from corrected_statement_check import assert_corrected_statement_agrees
-from hypothesis import event, given, note
-from hypothesis import strategies as st
-
 from lfverify.core._calibration_conditions import fbeta_calibration, jaccard_calibration
 from lfverify.core._losses import tau_logistic
 from lfverify.core._metrics import f_beta, jaccard
-
 
 F = Fraction
 

@@ -22,6 +22,11 @@ from fractions import Fraction
 
 import mpmath as mp
 import pytest
+from corrected_statement_check import assert_corrected_statement_agrees
+from hypothesis import assume, event, given
+from hypothesis import strategies as st
+from test_calibration_properties import METRICS, populations
+
 from calibration_search import (
     JACCARD,
     Coefficients,
@@ -34,18 +39,13 @@ from calibration_search import (
     thm1_hypotheses,
     thm2_hypotheses,
 )
-from corrected_statement_check import assert_corrected_statement_agrees
-from hypothesis import assume, event, given
-from hypothesis import strategies as st
-from lfverify.testing.strategies import general_admissible_metrics
-from test_calibration_properties import METRICS, populations
-
 from lfverify.proofs.corrected_calibration import (
     bayes_threshold,
     finite_support_verdict,
     kink_band,
     weak_form_rho_bound,
 )
+from lfverify.testing.strategies import general_admissible_metrics
 
 pytestmark = pytest.mark.claims("Theorem 1 (corrected)", "Theorem 2 (corrected)", "Theorem 7 (corrected)")
 

@@ -9,11 +9,10 @@ Oracle: the committed ERRATA.md (kept equal to a fresh run by tests/proofs/test_
 """
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
-
-from dataclasses import replace
 
 from lfverify.paper import PAPER_CLAIMS
 from lfverify.proofs import _errata, all_claims, claim_summary

@@ -15,8 +15,8 @@ import functools
 from collections import Counter, defaultdict
 
 import pytest
-
 import statement_instances as instances
+
 from lfverify.proofs import STATEMENTS
 from lfverify.proofs._executable import (
     CONCLUSION_PREDICATES,

@@ -38,6 +38,10 @@ from fractions import Fraction
 import mpmath as mp
 import numpy as np
 import pytest
+from corrected_statement_check import assert_corrected_statement_agrees
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
 from calibration_search import (
     JACCARD,
     Coefficients,
@@ -51,15 +55,10 @@ from calibration_search import (
     surrogate_utility_mp,
     tau_logistic_mp,
 )
-from corrected_statement_check import assert_corrected_statement_agrees
-from hypothesis import assume, given
-from hypothesis import strategies as st
-
 from lfverify.core._empirical import EmpiricalSurrogateUtility, SampleSplit, _reference_gradient_direction
 from lfverify.core._losses import logistic, sigmoid, squared_hinge, tau_logistic
 from lfverify.core._metrics import LinearFractionalMetric, f1, f_beta, gower_legendre, jaccard
 from lfverify.core._populations import FiniteSupportPopulation
-
 
 F = Fraction
 MARGIN = 1e-9  # a violation must exceed float rounding (~1e-15) by far; each hit is then confirmed exactly

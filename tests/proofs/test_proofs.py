@@ -9,13 +9,13 @@ import re
 from pathlib import Path
 
 import pytest
-from shared_files import PAPER_TEX, needs_tex
 
 import lfverify.app._cli as cli
+from lfverify.paper import CORRECTED_CLAIMS, PAPER_CLAIMS
 from lfverify.proofs import MODULES, ClaimResult, all_claims, run_claims
 from lfverify.proofs._claims import Claim, Outcome
-from lfverify.paper import CORRECTED_CLAIMS, PAPER_CLAIMS
 from lfverify.proofs._errata import errata_markdown
+from shared_files import PAPER_TEX, needs_tex
 
 ERRATA = Path(__file__).resolve().parents[2] / "ERRATA.md"
 CLAIMS = all_claims()
@@ -125,8 +125,8 @@ def test_render_documents_every_derived_claim_with_its_printed_statement_and_cor
     every erratum it produced (numbered as in ERRATA.md), and, where it fails as stated, its corrected statement with
     the steps of the correcting derivations.  Oracle: the registry, ERRATA.md and the proof outcomes themselves."""
     from lfverify.paper._printed import PRINTED_STATEMENTS
-    from lfverify.proofs._render import GENERATED, document_name
     from lfverify.paper._registry import PAPER_CLAIMS, corrected_claim_of
+    from lfverify.proofs._render import GENERATED, document_name
 
     errata_text = ERRATA.read_text()
     derived = [c for c in PAPER_CLAIMS if any(e.kind == "derivation" for e in c.evidence)]
@@ -314,9 +314,9 @@ def test_thm1_local_evidence_perturbs_every_atom_independently_at_three_scales(m
     error ~1/sqrt(400 J) <= 0.035 (J >= 2), i.e. > 5 standard errors."""
     import numpy as np
 
+    import lfverify.proofs.thm1_fbeta_calibration as thm1
     from lfverify.core._metrics import f_beta
     from lfverify.core._populations import FiniteSupportPopulation
-    import lfverify.proofs.thm1_fbeta_calibration as thm1
 
     seen = []
     original = FiniteSupportPopulation.surrogate_utility_of_scores

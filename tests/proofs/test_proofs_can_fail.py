@@ -516,8 +516,8 @@ def test_prop5_threshold_evidence_admits_only_optima_with_a_positive_slope(monke
     classifier's own U (> 2 for every TP), so the characterisation still agrees with enumeration in all 30
     populations, while the threshold evidence must admit none of them.  A gate with the slope mistyped as
     Da0 - Da1/U (= 0.9 > 0 here) admits them and predicts eta > delta = 0 (everything positive): undecided."""
-    from lfverify.core._metrics import LinearFractionalMetric
     import lfverify.proofs.prop5_bayes_optimal_set as prop5
+    from lfverify.core._metrics import LinearFractionalMetric
 
     reversed_metric = LinearFractionalMetric(a0p=1.0, a0n=0.0, a1p=0.5, a1n=0.0, b0_const=1.0, b1_const=0.2,
                                              name="slope < 0 at its optimum")
@@ -913,8 +913,9 @@ def test_thm1_dinkelbach_gives_up_after_59_steps(monkeypatch):
     4 J calls of phi for J atoms), then RuntimeError.  Planted: a phi that drifts by 1e-20 per call (the
     convergence test asks for 1e-45), so the iteration never converges.  Spy oracle: exactly 4 J (1 + 59) calls.
     Kills proofs.thm1_fbeta_calibration.x_tau_logistic_surrogate_maximiser__mutmut_173 (60 steps)."""
-    import mpmath as mp
     from fractions import Fraction as F
+
+    import mpmath as mp
 
     import lfverify.proofs.thm1_fbeta_calibration as thm1
 

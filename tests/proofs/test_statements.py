@@ -25,9 +25,16 @@ from lfverify.proofs import corrected_rademacher as rademacher
 from lfverify.proofs._claims import Step, Steps
 from lfverify.proofs._corrected_statements import FBETA
 from lfverify.proofs._corrected_statements import summary_block as _summary_block
-from lfverify.proofs._statements import (Conclusion, Hypothesis, Named, Statement, generated_blocks,
-                                         ledger_problems, render_generated_blocks)
 from lfverify.proofs._drops import rerun, weakened
+from lfverify.proofs._statements import (
+    Conclusion,
+    Hypothesis,
+    Named,
+    Statement,
+    generated_blocks,
+    ledger_problems,
+    render_generated_blocks,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.claims("Theorem 1 (corrected)", "Theorem 2 (corrected)", "Theorem 7 (corrected)",

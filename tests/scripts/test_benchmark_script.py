@@ -3,8 +3,9 @@ its fast and literal Eq. (7) computations agree.  Timings are reported by the sc
 
 import json
 
-from benchmark_scripts import load_benchmark_script
 import pytest
+
+from benchmark_scripts import load_benchmark_script
 
 pytestmark = pytest.mark.claims("package:benchmark-machinery", "Lemma 3")
 

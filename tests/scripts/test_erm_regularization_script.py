@@ -2,10 +2,10 @@
 
 import re
 
-from lfverify.learn._estimator import ERM_REGULARIZATION, hinge_erm_svm
+import pytest
 
 from benchmark_scripts import load_benchmark_script
-import pytest
+from lfverify.learn._estimator import ERM_REGULARIZATION, hinge_erm_svm
 
 pytestmark = pytest.mark.claims("package:benchmark-machinery", "package:estimator")
 

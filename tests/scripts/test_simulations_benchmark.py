@@ -3,8 +3,9 @@ pair count matches the study's configuration.  Timings are reported by the scrip
 
 import json
 
-from benchmark_scripts import load_benchmark_script
 import pytest
+
+from benchmark_scripts import load_benchmark_script
 
 pytestmark = pytest.mark.claims("package:benchmark-machinery", "package:simulation-engine")
 

@@ -24,11 +24,11 @@ matplotlib = pytest.importorskip("matplotlib")
 from matplotlib.colors import to_hex  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 
-import lfverify.io._figures as plotting
 import lfverify.experiments._figures as pb_figures
+import lfverify.io._figures as plotting
+import lfverify.simulations._rate_figures as sim_figures
 import lfverify.simulations._study_calibration as cal
 import lfverify.simulations._study_consistency as con
-import lfverify.simulations._rate_figures as sim_figures
 import lfverify.simulations._study_unbiasedness as ub
 import lfverify.simulations._study_uniform_convergence as uc
 
@@ -522,8 +522,8 @@ def test_consistency_figures_one_rate_panel_per_quantity(saved, tmp_path):
         assert ax.get_title() == f"Thm. 5 on the bounded-logistic population: {label}"
         assert (ax.get_xlabel(), ax.get_ylabel()) == ("n", f"geometric mean of {label}")
         fit_label = f"  fit exp(a) n^b: b = {-0.5 - j:.3f} [-1.000, 0.000], 95% band"
-        assert _legend(ax) == ([f"F1 (tau = 0.33): geometric mean exp(mean log), 95% CI", fit_label,
-                                f"Jaccard (tau = 0.75): geometric mean exp(mean log), 95% CI", fit_label,
+        assert _legend(ax) == (["F1 (tau = 0.33): geometric mean exp(mean log), 95% CI", fit_label,
+                                "Jaccard (tau = 0.75): geometric mean exp(mean log), 95% CI", fit_label,
                                 f"reference slope n^{'-1' if expected == -1.0 else '-0.5'}"], {7.0})
         fits, refs, _ = _rate_lines(ax)
         for k, (container, fit, ref, metric) in enumerate(zip(ax.containers, fits, refs, ("F1", "Jaccard"))):

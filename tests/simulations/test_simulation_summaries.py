@@ -11,15 +11,15 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from lfverify.core._calibration_conditions import fbeta_calibration
-from lfverify.core._losses import tau_logistic
 import lfverify.simulations._study_calibration as cal
 import lfverify.simulations._study_consistency as con
 import lfverify.simulations._study_unbiasedness as ub
-from lfverify.simulations._maximisers import PopulationMaximiser
+from lfverify.core._calibration_conditions import fbeta_calibration
+from lfverify.core._losses import tau_logistic
 from lfverify.core._pointwise_optimum import GaussianEta, PointwiseOptimum
-from lfverify.simulations._rates import LimitFit
 from lfverify.simulations import replication_blocks
+from lfverify.simulations._maximisers import PopulationMaximiser
+from lfverify.simulations._rates import LimitFit
 
 pytestmark = pytest.mark.claims("package:simulation-engine", "Lemma 3", "Theorem 5", "Theorem 1", "Theorem 2")
 

@@ -17,10 +17,10 @@ import time
 import numpy as np
 import pytest
 
-from lfverify.simulations import STUDIES, run_study
 import lfverify.simulations._engine as engine
-from lfverify.simulations._engine import Task, seed_sequence, spawn_key
 from lfverify.parallel._executors import DaskExecutor, ProcessExecutor, SerialExecutor, make_executor
+from lfverify.simulations import STUDIES, run_study
+from lfverify.simulations._engine import Task, seed_sequence, spawn_key
 
 pytestmark = pytest.mark.claims("package:simulation-engine", "package:parallel")
 

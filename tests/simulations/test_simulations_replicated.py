@@ -9,11 +9,11 @@ V = D grad N - N grad D (the two computations sum the same terms in different or
 import numpy as np
 import pytest
 
+import lfverify.simulations._replicated as replicated
 from lfverify.core._empirical import EmpiricalSurrogateUtility
 from lfverify.core._losses import hinge, tau_logistic
 from lfverify.core._metrics import f1, gower_legendre, jaccard
 from lfverify.core._populations import BoundedLogisticPopulation, FiniteSupportPopulation
-import lfverify.simulations._replicated as replicated
 from lfverify.simulations._replicated import class_sums, estimates
 
 pytestmark = pytest.mark.claims("package:simulation-engine", "Lemma 4")

@@ -17,24 +17,24 @@ import numpy as np
 import pytest
 from scipy import stats
 
+import lfverify.simulations._engine as engine
+import lfverify.simulations._study_calibration as cal
+import lfverify.simulations._study_populations as sp
+import lfverify.simulations._study_unbiasedness as ub
+import lfverify.simulations._study_uniform_convergence as uc
 from lfverify.core._empirical import EmpiricalSurrogateUtility
 from lfverify.core._losses import tau_logistic
 from lfverify.core._metrics import f1, jaccard
-from lfverify.core._populations import BoundedLogisticPopulation, FiniteSupportPopulation, GaussianPopulation
-from lfverify.core._scores import surrogate_scores
-from lfverify.simulations import STUDIES, draw_replications, replication_stream, run_study
-import lfverify.simulations._engine as engine
-import lfverify.simulations._study_calibration as cal
-import lfverify.simulations._study_unbiasedness as ub
-import lfverify.simulations._study_populations as sp
-import lfverify.simulations._study_uniform_convergence as uc
-from lfverify.simulations._maximisers import empirical_maximiser, population_maximiser
 from lfverify.core._pointwise_optimum import (
     FiniteEta,
     GaussianEta,
     pointwise_surrogate_optimum,
     surrogate_utility_of_eta,
 )
+from lfverify.core._populations import BoundedLogisticPopulation, FiniteSupportPopulation, GaussianPopulation
+from lfverify.core._scores import surrogate_scores
+from lfverify.simulations import STUDIES, draw_replications, replication_stream, run_study
+from lfverify.simulations._maximisers import empirical_maximiser, population_maximiser
 
 pytestmark = pytest.mark.claims(
     "Lemma 4", "Theorem 5", "Theorem 1", "Theorem 2", "Lemma 3", "package:simulation-engine")
@@ -555,8 +555,9 @@ class _QuadraticPopulation:
 
 def _scripted_minimize(monkeypatch, xs):
     """Replace scipy's minimize in the maximisers module by a spy returning the given points in turn."""
-    import lfverify.simulations._maximisers as mx
     from types import SimpleNamespace
+
+    import lfverify.simulations._maximisers as mx
 
     calls, points = [], iter(xs)
     monkeypatch.setattr(mx, "minimize", lambda fun, x0, **kw: calls.append((np.array(x0), kw))

@@ -27,7 +27,6 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import f1_score, fbeta_score, jaccard_score
 
 import lfverify
-from lfverify.learn import resolve_metric
 from lfverify.core import (
     EmpiricalSurrogateUtility,
     FiniteSupportPopulation,
@@ -38,7 +37,7 @@ from lfverify.core import (
     squared_hinge,
     tau_logistic,
 )
-from lfverify.testing._parametrize import generated_cases
+from lfverify.learn import resolve_metric
 from lfverify.testing import (
     Subject,
     TheoryCheckFailure,
@@ -52,6 +51,7 @@ from lfverify.testing import (
     parametrize_with_theory_checks,
     theory_checks,
 )
+from lfverify.testing._parametrize import generated_cases
 
 REPO = Path(__file__).resolve().parents[2]
 LOSS = logistic()

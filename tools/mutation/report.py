@@ -19,9 +19,8 @@ import zlib
 from pathlib import Path
 
 import numpy as np
-from statsmodels.stats.proportion import proportion_confint
-
 import operators
+from statsmodels.stats.proportion import proportion_confint
 
 HERE = Path(__file__).resolve().parent
 EQUIVALENTS_FILE = HERE / "equivalent_mutants.json"

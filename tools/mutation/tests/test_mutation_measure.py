@@ -10,10 +10,9 @@ import time
 import tomllib
 from pathlib import Path
 
-import pytest
-
 import import_hook
 import measure
+import pytest
 
 pytestmark = pytest.mark.claims("package:mutation-testing")
 

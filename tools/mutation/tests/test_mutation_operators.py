@@ -8,10 +8,9 @@ import ast
 from pathlib import Path
 
 import numpy as np
+import operators as mo
 import pytest
 from scipy import special, stats
-
-import operators as mo
 
 pytestmark = pytest.mark.claims("package:mutation-testing")
 

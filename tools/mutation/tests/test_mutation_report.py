@@ -8,11 +8,10 @@ at 690d787, copied here by hand.
 
 import json
 
-import pytest
-from scipy import stats
-
 import measure
+import pytest
 import report
+from scipy import stats
 
 pytestmark = pytest.mark.claims("package:mutation-testing")
 
