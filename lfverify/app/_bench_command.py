@@ -32,7 +32,8 @@ def _csv(kind):
         try:
             return tuple(kind(t) for t in items)
         except ValueError as exc:
-            raise argparse.ArgumentTypeError(f"expected a comma-separated list of {kind.__name__}; got {text!r}") from exc
+            raise argparse.ArgumentTypeError(
+                f"expected a comma-separated list of {kind.__name__}; got {text!r}") from exc
     return parse
 
 
@@ -110,7 +111,8 @@ def _command_line(args) -> str:
                 or callable(value)):
             continue
         flag = "--" + name.replace("_", "-")
-        parts += [flag] if value is True else [flag, ",".join(map(str, value)) if isinstance(value, tuple) else str(value)]
+        parts += [flag] if value is True else [
+            flag, ",".join(map(str, value)) if isinstance(value, tuple) else str(value)]
     if args.no_figures:
         parts.append("--no-figures")
     return " ".join(parts)

@@ -638,8 +638,8 @@ def benchmark_verdict(name, summary) -> tuple[bool, str]:
                                                f"{within} of {total} cells")
     if name == "convergence":
         fast = total = 0
-        for metric, per_dataset in part.items():
-            for dataset, per_method in per_dataset.items():
+        for _metric, per_dataset in part.items():
+            for _dataset, per_method in per_dataset.items():
                 info = per_method.get("U-BFGS")
                 if info is None:
                     continue
@@ -649,7 +649,7 @@ def benchmark_verdict(name, summary) -> tuple[bool, str]:
                                                 f"(median over trials) in {fast} of {total} (data set, metric) pairs")
     if name == "sample-complexity":
         wins = total = 0
-        for metric, per_dataset in part.items():
+        for _metric, per_dataset in part.items():
             curves = {d: {m: {float(x): v for x, v in xs.items()} for m, xs in ms.items()}
                       for d, ms in per_dataset.items()}
             rows = small_sample_comparisons(curves)
@@ -662,8 +662,8 @@ def benchmark_verdict(name, summary) -> tuple[bool, str]:
         good = total = 0
         for metric, per_dataset in part.items():
             limit = 1 / 3 if metric == "f1" else 1.0
-            for dataset, per_method in per_dataset.items():
-                for method, per_tau in per_method.items():
+            for _dataset, per_method in per_dataset.items():
+                for _method, per_tau in per_method.items():
                     means = {float(t): summarize(v).mean for t, v in per_tau.items()}
                     inside = [m for t, m in means.items() if t <= limit]
                     outside = [m for t, m in means.items() if t > limit]
@@ -724,7 +724,8 @@ def report_markdown(report: VerificationReport) -> str:
     lines += [row(c) for c in report.claims]
     if report.corrected:
         lines += ["", "## Corrected statements", "",
-                  f"{len(report.corrected)} corrected statements (counted among the claims above): each claim that fails as stated, replaced by the strongest true statement "
+                  f"{len(report.corrected)} corrected statements (counted among the claims above): each claim that "
+                  "fails as stated, replaced by the strongest true statement "
                   "lfverify proves "
                   "(`lfverify/proofs/corrected_*.py`; the readable proofs are in the repository's `proofs/` folder, "
                   "written by `lfverify proofs --render proofs/`).", "",

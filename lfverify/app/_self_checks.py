@@ -96,7 +96,8 @@ def _check_eq7_factorisation() -> tuple[bool, str]:
     X = rng.normal(size=(120, 3))
     y = np.where(rng.random(120) < 0.4, 1, -1)
     worst = 0.0
-    for metric, loss in [(M.f1(), L.tau_logistic(0.33)), (M.jaccard(), L.tau_logistic(0.75)), (M.accuracy(), L.hinge())]:
+    for metric, loss in [(M.f1(), L.tau_logistic(0.33)), (M.jaccard(), L.tau_logistic(0.75)),
+                         (M.accuracy(), L.hinge())]:
         theta = rng.normal(size=3)
         fast = EmpiricalSurrogateUtility(metric, loss, X, y).gradient_direction(theta)
         ref = _reference_gradient_direction(metric, loss, X, y, theta)

@@ -206,7 +206,8 @@ def general_calibration(metric: LinearFractionalMetric, loss, *, surrogate_optim
     admissibility = metric.admissibility()
     conds = [
         CalibrationCondition("Def. 1", f"{metric.name} is a linear-fractional utility in the sense of Definition 1"
-                             + ("" if admissibility.admissible else f" (violates {'; '.join(admissibility.violations)})"),
+                             + ("" if admissibility.admissible
+                                else f" (violates {'; '.join(admissibility.violations)})"),
                              admissibility.admissible),
         CalibrationCondition("(1)", f"Delta a_0 = {metric.delta_a0:g} > 0", metric.delta_a0 > 0),
         CalibrationCondition("(2)", f"Delta a_1 = {metric.delta_a1:g} <= 0", metric.delta_a1 <= 0),
@@ -222,12 +223,14 @@ def general_calibration(metric: LinearFractionalMetric, loss, *, surrogate_optim
     caveats = _theorem_caveats(loss)
     if a0n != 0:
         caveats += (f"condition (b) as printed uses a_{{1,-1}} + a_{{0,-1}}; with the proof's H(1) "
-                    f"(a_{{1,-1}} - a_{{0,-1}}) the bound is {ratio(a0p - a1p, a1n - a0n) * ratio(-a0n + a1n * u_star, a0p + a1p * u_star):.6g}",)
+                    f"(a_{{1,-1}} - a_{{0,-1}}) the bound is "
+                    f"{ratio(a0p - a1p, a1n - a0n) * ratio(-a0n + a1n * u_star, a0p + a1p * u_star):.6g}",)
     return CalibrationReport("Thm. 7 (general U-calibration)", tuple(conds), tau, None, caveats)
 
 
 def calibration_reports(metric: LinearFractionalMetric, loss, *, surrogate_optimum: float,
-                        true_utility_at_optimum: float | None = None, tau: float | None = None) -> list[CalibrationReport]:
+                        true_utility_at_optimum: float | None = None,
+                        tau: float | None = None) -> list[CalibrationReport]:
     """Every calibration result of the paper that applies to ``metric`` (by family), plus Thm. 7."""
     reports = []
     if metric.family == "f_beta":

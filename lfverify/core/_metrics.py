@@ -241,11 +241,13 @@ class LinearFractionalMetric:
     # ------------------------------------------------------------------ values
     def numerator(self, tp, fp, prior):
         """a_{0,+1} TP + a_{0,-1} FP + b_0(pi)."""
-        return self.a0p * np.asarray(tp, dtype=np.float64) + self.a0n * np.asarray(fp, dtype=np.float64) + self.b0(prior)
+        return (self.a0p * np.asarray(tp, dtype=np.float64) + self.a0n * np.asarray(fp, dtype=np.float64)
+                + self.b0(prior))
 
     def denominator(self, tp, fp, prior):
         """a_{1,+1} TP + a_{1,-1} FP + b_1(pi)."""
-        return self.a1p * np.asarray(tp, dtype=np.float64) + self.a1n * np.asarray(fp, dtype=np.float64) + self.b1(prior)
+        return (self.a1p * np.asarray(tp, dtype=np.float64) + self.a1n * np.asarray(fp, dtype=np.float64)
+                + self.b1(prior))
 
     def value(self, tp, fp, prior, *, zero_division="warn"):
         """The utility U from the population confusion entries (vectorized, broadcasting).

@@ -183,7 +183,8 @@ class FiniteSupportPopulation(Population):
         weights = np.asarray(weights, dtype=np.float64)
         eta = np.asarray(eta, dtype=np.float64)
         if weights.shape != (J,) or eta.shape != (J,):
-            raise ValueError(f"weights and eta must have shape ({J},) (one per atom); got {weights.shape} and {eta.shape}")
+            raise ValueError(f"weights and eta must have shape ({J},) (one per atom); got {weights.shape} and "
+                             f"{eta.shape}")
         if not np.all(np.isfinite(weights)) or np.any(weights <= 0):
             raise ValueError("weights must be positive and finite")
         if abs(weights.sum() - 1.0) > 1e-12:
@@ -352,7 +353,7 @@ def _maximize_over_thresholds(metric: LinearFractionalMetric, prior: float, *, r
             if ascent(lo, direction) > 0 > ascent(hi, direction):
                 t_star = brentq(ascent, lo, hi, args=(direction,), xtol=1e-15 * scale)
             else:  # flat or non-smooth optimum: bounded Brent on U itself
-                t_star = minimize_scalar(lambda t: -float(utility(t, direction)), bounds=(lo, hi),
+                t_star = minimize_scalar(lambda t, direction=direction: -float(utility(t, direction)), bounds=(lo, hi),
                                          method="bounded", options={"xatol": 1e-13 * scale}).x
             u_star = float(utility(t_star, direction))
             if u_star >= u_best:
@@ -559,7 +560,8 @@ def _sigmoid_integral(slope, offset, low, high):
     and for D > 30 the equal form logaddexp(-softplus(x), D - softplus(-x)) / |slope|; the midpoint rule
     (high - low) sigmoid(slope (low + high) / 2 + offset) when D <= 1e-150 (slope = 0 included).
     """
-    slope, offset, low, high = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (slope, offset, low, high)))
+    slope, offset, low, high = np.broadcast_arrays(
+        *(np.asarray(v, dtype=np.float64) for v in (slope, offset, low, high)))
     length = high - low
     a = np.abs(slope)
     x = np.minimum(slope * low, slope * high) + offset
@@ -601,7 +603,8 @@ class BoundedLogisticPopulation(Population):
         self.offset = check_real(offset, "offset")
         prior = 0.5 * float(_sigmoid_integral(self.slope, self.offset, -1.0, 1.0))
         if not 0.0 < prior < 1.0:
-            raise ValueError(f"both classes need positive mass; got prior {prior!r} for slope={slope!r}, offset={offset!r}")
+            raise ValueError(f"both classes need positive mass; got prior {prior!r} for slope={slope!r}, "
+                             f"offset={offset!r}")
         self.prior = prior
 
     def posterior(self, X):

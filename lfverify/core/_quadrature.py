@@ -257,7 +257,7 @@ def _measure_against_gauss_hermite() -> None:  # pragma: no cover - documentatio
             (hinge(), lambda t: max(mpmath.mpf(0), 1 - t)),
         ]:
             kink = loss.kinks[0]
-            integrand = lambda x: phi(x) * mpmath.npdf(x, mean, std)  # noqa: E731
+            integrand = lambda x, phi=phi: phi(x) * mpmath.npdf(x, mean, std)  # noqa: E731
             ref = mpmath.quad(integrand, [-mpmath.inf, kink, mpmath.inf])
             print(loss.name, "reference", mpmath.nstr(ref, 25))
             for nodes in (40, 200):

@@ -49,7 +49,8 @@ from lfverify.learn._baselines import make_baseline, make_nonlinear_peer
 from lfverify.learn._estimator import LinearFractionalClassifier, erm_initial_parameters
 from lfverify.learn._optimize import maximize_surrogate_utility
 
-__all__ = ["PROPOSED_METHODS", "BASELINE_METHODS", "REMEDY_METHODS", "NONLINEAR_METHODS", "ALL_METHODS", "TABLE_METHODS",
+__all__ = ["PROPOSED_METHODS", "BASELINE_METHODS", "REMEDY_METHODS", "NONLINEAR_METHODS", "ALL_METHODS",
+           "TABLE_METHODS",
            "COMPARE_METHODS", "LEARNING_RATES", "PAPER_TAU", "METRICS",
            "ProtocolConfig", "trial_seed_sequence", "split_indices", "run_trial", "run_convergence",
            "metric_object", "check_metric_names", "check_methods"]
@@ -384,7 +385,7 @@ def run_convergence(dataset, trial: int, *, metrics=METRICS, max_iter: int = 300
             wanted = set(checkpoints)
             iterates = {}
 
-            def keep_checkpoints(t, theta):
+            def keep_checkpoints(t, theta, wanted=wanted, iterates=iterates):
                 if t in wanted:
                     iterates[t] = theta
 

@@ -27,7 +27,8 @@ import os
 import stat
 from pathlib import Path
 
-__all__ = ["NotARegularFile", "NotText", "file_kind", "open_regular", "read_bytes", "read_text", "decode_text", "is_regular", "broken_link_kind",
+__all__ = ["NotARegularFile", "NotText", "file_kind", "open_regular", "read_bytes", "read_text", "decode_text",
+           "is_regular", "broken_link_kind",
            "write_target", "check_path_argument", "special_files_in"]
 
 _KINDS = ((stat.S_ISREG, "a regular file"), (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"),

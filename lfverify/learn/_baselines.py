@@ -262,7 +262,9 @@ class _GridValidatedFit(_MetricIndependentFit):
 
 
 class HingeERMClassifier(_MetricIndependentFit):
-    """Baseline 1 (ERM, App. C.2): hinge loss + l2 regularization lambda = 1e-2, ``LinearSVC`` (liblinear), C = 1/lambda.
+    """Baseline 1 (ERM, App. C.2): hinge loss with l2 regularization, ``LinearSVC`` (liblinear).
+
+    lambda = 1e-2, C = 1/lambda.
 
     Parameters
     ----------

@@ -23,7 +23,8 @@ metric's current value v, delta(v) (:meth:`lfverify.core.LinearFractionalMetric.
 (w(-1) / (w(+1) + w(-1)) = delta(v): the same weights as a_u up to a positive factor, at the level u whose boundary
 is delta(v)), and iterates v <- the metric of the fitted classifier after the exact threshold, on the training
 sample (Dinkelbach's outer update, applied to the metric itself instead of to U_hat).  The first fit weighs the
-classes equally (delta = 1/2, accuracy's level); each later fit starts from the previous solution.  This is the cost-sensitive
+classes equally (delta = 1/2, accuracy's level); each later fit starts from the previous solution.  This is the
+cost-sensitive
 reduction of Parambath et al. (2014) and Koyejo et al. (2014), the paper's related-work family (iii), with the cost
 found by the fixed-point iteration instead of a grid.  The penalty (l2 on the weights, not the intercept) is
 scikit-learn's ``LogisticRegression(C)`` in these units: alpha = 1 / (C n ln 2) for phi in bits (Fig. 2's log2).
@@ -416,7 +417,8 @@ def _fit_folds_at_weights(loss, X, labels, weights, C, fit_intercept_column, max
 
 
 def fit_cost_sensitive(metric, loss, X, y, *, C: float = 1.0, fit_intercept_column: bool = True,
-                       max_level_iter: int = MAX_LEVEL_ITER, tol: float = LEVEL_TOL, max_iter: int = 500, gtol: float = 1e-6,
+                       max_level_iter: int = MAX_LEVEL_ITER, tol: float = LEVEL_TOL, max_iter: int = 500,
+                       gtol: float = 1e-6,
                        theta0=None, sample_weight=None) -> CostSensitiveFit:
     """Minimise the surrogate risk weighted at the Bayes threshold of the metric's value, iterated (module docstring).
 

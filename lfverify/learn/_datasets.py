@@ -181,7 +181,8 @@ _SPECS = (
     DatasetSpec("german.numer", (_svm("german.numer/german_scale.txt",
                                       "e461161650598fda2988f2a4c3b592634bbcae1c0eec382c94ceda5f30d4dab4"),),
                 24, 1000, 300, 0.3000, 24, 1000, 0.300),
-    DatasetSpec("heart", (_svm("heart/heart_scale", "5defa0a4c4c5bdaf3f55ae3828310252e8565c13ee37ce279e0b86d82e7f4ce9"),),
+    DatasetSpec("heart",
+                (_svm("heart/heart_scale", "5defa0a4c4c5bdaf3f55ae3828310252e8565c13ee37ce279e0b86d82e7f4ce9"),),
                 13, 270, 120, 0.4444, 13, 270, 0.444),
     DatasetSpec("ionosphere", (_svm("ionosphere/ionosphere_not_shuffled.txt",
                                     "c4f7fb384c95f758fbc92e06652b952cdf906e28707a5f24ab5b1d691d9296e3"),),
@@ -207,7 +208,8 @@ _SPECS = (
     DatasetSpec("spambase", (DataFile("spambase/spambase.arff", "arff",
                                       "de045774b02909770aa52717398b1960258d2567669c35092e1d76f3c279b937", "1"),),
                 57, 4601, 1813, 0.3940, 57, 4601, 0.394, note="ARFF; class 1 = spam is positive"),
-    DatasetSpec("splice", (_svm("splice/splice.txt", "4ac8c916aa0feb37f1a904db9c32e82e42b7fc7821bf7f1281f2702c5f8653c1"),),
+    DatasetSpec("splice",
+                (_svm("splice/splice.txt", "4ac8c916aa0feb37f1a904db9c32e82e42b7fc7821bf7f1281f2702c5f8653c1"),),
                 60, 1000, 517, 0.5170, 60, 1000, 0.517, rows=1000,
                 merge="rows 1-1000 of splice.txt (the LIBSVM training file; the paper's n = 1000)"),
     DatasetSpec("w8a", (_svm("w8a/w8a", "b464b4f6ce6a5d9e181ffc793e19a04751036273722312398ef7673705014902"),),
@@ -218,7 +220,8 @@ _SPECS = (
                 2, 862, 307, 0.3561, 2, 862, None),
     DatasetSpec("madelon", (DataFile("madelon/SGML_madelon.csv", "csv",
                                      "12226989b01745006069183ad4c5c95d6ea7f9cae6815263e7379f8bac6a1aa7", 1),
-                            _svm("madelon/madelon.t", "ae60251b63a46c6ace348b77749e79e25d4098d629d1dead2852c3d4daf1f8ea")),
+                            _svm("madelon/madelon.t",
+                                 "ae60251b63a46c6ace348b77749e79e25d4098d629d1dead2852c3d4daf1f8ea")),
                 500, 2600, 1300, 0.5000, 500, 2600, None,
                 merge="SGML CSV (UCI training set; label 1 = +1, 2 = -1) + madelon.t (UCI validation set)"),
 )
@@ -246,7 +249,8 @@ def data_location(root=None) -> tuple[Path, str]:
     if root is not None:
         path = Path(root)
         if not path.is_dir():
-            raise FileNotFoundError(f"root must be a folder holding the data sets; got {str(root)!r}, which is not a folder")
+            raise FileNotFoundError(f"root must be a folder holding the data sets; got {str(root)!r}, which is not a "
+                                    "folder")
         return path, "root"
     named = os.environ.get(DATASETS_ENV_VARIABLE)
     if named:
@@ -679,7 +683,8 @@ def load_dataset(name: str, *, root=None, download: bool = True) -> Dataset:
     expected = (spec.n_features, spec.staged_n, spec.staged_positives)
     # MANIFEST.md's staged prior is rounded to 4 digits: the exact count must round to it.
     if got != expected or abs(dataset.prior - spec.staged_prior) > 5e-5:
-        raise ValueError(f"data set {name!r} does not match MANIFEST.md: expected d = {expected[0]}, n = {expected[1]}, "
+        raise ValueError(f"data set {name!r} does not match MANIFEST.md: expected d = {expected[0]}, n = "
+                         f"{expected[1]}, "
                          f"{expected[2]} positives (prior {spec.staged_prior}); got d = {got[0]}, n = {got[1]}, "
                          f"{got[2]} positives (prior {dataset.prior:.4f})")
     return dataset

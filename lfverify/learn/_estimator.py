@@ -25,12 +25,14 @@ and two thresholds:
 
 The defaults (cost-sensitive, refit, zeros start) are what docs/estimators.md ("Which estimator?") measured against
 scikit-learn's ``TunedThresholdClassifierCV(LogisticRegression())`` on the paper's data, and what
-``benchmarks/estimator_regimes.py`` measures across regimes (n / d, prior, label noise, feature kinds, n to 10^6); the paper's ERM start (``init="erm"``, a linear
+``benchmarks/estimator_regimes.py`` measures across regimes (n / d, prior, label noise, feature kinds, n to 10^6); the
+paper's ERM start (``init="erm"``, a linear
 SVM at C = 100) stays available, but costs seconds on adult and does not change Alg. 1's end point.
 
 It follows scikit-learn's conventions (``fit`` / ``predict`` / ``decision_function`` / ``score``,
 ``get_params`` / ``set_params``, ``clone``; parameters are validated in ``fit``; ``fit(X, y, sample_weight)`` and
-``class_weight`` as scikit-learn defines them, with metadata routing's ``set_fit_request``), accepts ``scipy.sparse`` input
+``class_weight`` as scikit-learn defines them, with metadata routing's ``set_fit_request``), accepts ``scipy.sparse``
+input
 (CSR, as scikit-learn's linear models), and works in ``GridSearchCV``, ``cross_val_score``,
 ``TunedThresholdClassifierCV`` and ``FixedThresholdClassifier`` (through ``decision_function``); ``score`` is the
 chosen metric, not accuracy.
@@ -538,7 +540,8 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
             return np.random.default_rng(child(seq, 1)).standard_normal(n_params)
         theta = np.asarray(self.init, dtype=np.float64)
         if theta.shape != (n_params,):
-            raise ValueError(f"init must have shape ({n_params},) (n_features{' + 1 for the intercept' if self.fit_intercept else ''}); "
+            raise ValueError(f"init must have shape ({n_params},) "
+                             f"(n_features{' + 1 for the intercept' if self.fit_intercept else ''}); "
                              f"got shape {theta.shape}")
         return theta.copy()
 
@@ -628,9 +631,9 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         folds = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=int_seed(child(seq, 2)))
         fold_of = np.empty(y_signed.shape[0], dtype=np.min_scalar_type(n_splits - 1))
         # y stands in for X (StratifiedKFold reads only the number of rows of X): no placeholder array of n zeros
-        for k, (rows, held) in enumerate(folds.split(y_signed, y_signed)):
+        for k, (_rows, held) in enumerate(folds.split(y_signed, y_signed)):
             fold_of[held] = k
-        del rows, held  # the last fold's index arrays (0.8 n int64 of training rows) would stay alive in the fits
+        del _rows, held  # the last fold's index arrays (0.8 n int64 of training rows) would stay alive in the fits
         if self.objective == "cost-sensitive":
             # an ERM start is refitted with weight 0 on the held-out rows (the whole sample's has seen them)
             erm = isinstance(self.init, str) and self.init == "erm"

@@ -103,7 +103,8 @@ def _exit_with_parent(parent_pid: int) -> None:
 @contextlib.contextmanager
 def _sigint_held():
     """Start worker processes under this (module docstring): SIGINT (and SIGHUP: a closed terminal signals the whole
-    process group, and the parent stops the workers) is ignored, a disposition the workers inherit through exec (a blocked mask is not: multiprocessing's spawn clears it), and blocked in this thread - and so in
+    process group, and the parent stops the workers) is ignored, a disposition the workers inherit through exec (a
+    blocked mask is not: multiprocessing's spawn clears it), and blocked in this thread - and so in
     the threads started meanwhile, which start Dask's workers - so that a Ctrl-C arriving now stays pending and is
     delivered when this ends instead of being lost."""
     if threading.current_thread() is not threading.main_thread():

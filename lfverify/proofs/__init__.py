@@ -27,7 +27,8 @@ lem:non-smooth-rademacher corrected, Lemma 4's rate    ``corrected_rademacher``
 
 Each derivation module is public: it is the checkable text of one claim.  Besides them: :func:`render_documents`
 and :func:`write_documents` (the documents of the top-level ``proofs/`` folder, ``lfverify proofs --render``) and
-:func:`errata_markdown` (ERRATA.md); :func:`claim_summary` (a registry claim's one-line finding); the statements as printed are :data:`lfverify.paper.PRINTED_STATEMENTS`.
+:func:`errata_markdown` (ERRATA.md); :func:`claim_summary` (a registry claim's one-line finding); the statements as
+printed are :data:`lfverify.paper.PRINTED_STATEMENTS`.
 """
 
 from __future__ import annotations

@@ -59,7 +59,8 @@ LEMMA4 = Hypothesis("lemma4_setting", "Lemma 4's setting: $\\|x\\| \\le c_\\math
                                       "$\\mathbb{R}^d$, V_hat from two halves of $m = n/2$ i.i.d. points",
                     plain="Lemma 4's setting")
 CONSTANTS = Hypothesis("bounded_scores", "$c_k = \\sup |\\tilde W_{k,\\phi}|$ and the Lipschitz constants $\\rho_k$ of "
-                                         "$\\tilde W_{k,\\phi}$ read on $|\\xi| \\le c_\\mathcal{X} c_\\Theta$ (the sup "
+                                         "$\\tilde W_{k,\\phi}$ read on $|\\xi| \\le c_\\mathcal{X} c_\\Theta$ (the "
+                                         "sup "
                                          "over all $\\xi$ is infinite for a convex non-constant $\\phi$)",
                        plain="the constants read on |xi| <= c_X c_Theta")
 
@@ -104,7 +105,8 @@ SIGN_PATTERN = Statement(
                    "Every maximiser $f^*$ has, for $P$-almost every $x$: $f^*(x) > 0$ if $\\eta(x) > \\eta_{hi}$, "
                    "$f^*(x) < 0$ if $\\eta(x) < \\eta_{lo}$, and $f^*(x) = 0$ if $\\eta_{lo} < \\eta(x) < "
                    "\\eta_{hi}$; $0$ is a pointwise minimiser at the end points.  (Not for every $x$: a maximiser "
-                   "changed on a $P$-null set is still a maximiser.)  The band has an interior exactly when $\\rho < 1$ "
+                   "changed on a $P$-null set is still a maximiser.)  The band has an interior exactly when $\\rho < "
+                   "1$ "
                    "(a kink at 0).  For the tau-logistic loss $\\rho = \\tau$; for Table 1's metrics:\n\n"
                    "| metric | $\\eta_{lo}$ | $\\eta_{hi}$ |\n|---|---|---|\n<<ROWS>>",
                    "every maximiser is, at P-almost every x, > 0 above eta_hi = c/(c + rho a), < 0 below eta_lo = "
@@ -137,7 +139,8 @@ CRITERION = Statement(
                    condition_tex="For a maximiser $f^*_0$ that vanishes on the closed band"),
         Conclusion("kink_set", "(c) the kink set",
                    "The limits of $U(f_l)$ along maximising sequences are the utilities of the labellings that agree "
-                   "with $\\mathrm{sgn}\\, f^*$ off the closed band $[\\eta_{lo}, \\eta_{hi}]$ and are arbitrary on it. "
+                   "with $\\mathrm{sgn}\\, f^*$ off the closed band $[\\eta_{lo}, \\eta_{hi}]$ and are arbitrary on "
+                   "it. "
                    " $U^\\dagger$ is among them if and only if $P(\\eta_{hi} < \\eta < \\delta) = P(\\delta < \\eta < "
                    "\\eta_{lo}) = 0$, and then exactly the labellings that follow the Bayes rule $\\{\\eta > "
                    "\\delta\\}$ on the band (a.e. off $\\{\\eta = \\delta\\}$) attain it.",
@@ -147,13 +150,16 @@ CRITERION = Statement(
                    "if $\\eta_{lo} \\le \\delta \\le \\eta_{hi}$, that is <<UPPER>> and <<LOWER>>.  If "
                    "$U_\\phi^* \\le U^\\dagger$ (implied by $\\phi \\geq 1\\{t \\le 0\\}$: Lemma 1) the second always "
                    "holds, so the condition is $\\rho \\le \\dfrac{c\\,\\alpha}{a\\,\\gamma}$.",
-                   "if U* <= U-dagger (implied by phi >= 1{t <= 0}), rho <= c alpha/(a gamma) makes the Bayes labelling "
-                   "of the band attain U-dagger for every distribution of eta with these U* and U-dagger", condition="if U* <= U-dagger",
+                   "if U* <= U-dagger (implied by phi >= 1{t <= 0}), rho <= c alpha/(a gamma) makes the Bayes "
+                   "labelling "
+                   "of the band attain U-dagger for every distribution of eta with these U* and U-dagger",
+                   condition="if U* <= U-dagger",
                    condition_tex="If $U_\\phi^* \\le U^\\dagger$"),
         Conclusion("continuous", "(e) mass on both sides of delta",
                    "If every neighbourhood of $\\delta$ has positive probability on both sides of $\\delta$ (e.g. "
                    "$\\eta(X)$ has a density that is positive at $\\delta$; the paper's $\\eta$-continuity, "
-                   "$P(\\eta(X) = t) = 0$ for every $t$, does not imply it), $U_\\phi$ is $U$-calibrated on $P$ only if "
+                   "$P(\\eta(X) = t) = 0$ for every $t$, does not imply it), $U_\\phi$ is $U$-calibrated on $P$ only "
+                   "if "
                    "$\\eta_{lo} = \\eta_{hi} = \\delta$; with $U_\\phi^* \\le U^\\dagger$ this holds if and only if "
                    "$\\rho = 1$, $a_{1,+1} = 0$ and "
                    "($a_{1,-1} = 0$ or $U_\\phi^* = U^\\dagger$): never for $F_\\beta$, for Jaccard only if $\\phi$ is "
@@ -197,7 +203,8 @@ FBETA = Statement(
     conclusions=(
         Conclusion("weak_form", "Weak form",
                    "If $\\rho \\le \\tau_F := <<TAUF>>$, every maximiser $f^*$ gives $P$-almost every $x$ with "
-                   "$f^*(x) \\ne 0$ the Bayes sign, and the classifier equal to $\\mathrm{sgn} f^*$ off $\\{f^* = 0\\}$ "
+                   "$f^*(x) \\ne 0$ the Bayes sign, and the classifier equal to $\\mathrm{sgn} f^*$ off "
+                   "$\\{f^* = 0\\}$ "
                    "and to the Bayes rule $\\{\\eta > \\delta\\}$ on it attains $U^\\dagger$.  The printed hypothesis "
                    "($\\phi$ $\\tau$-discrepant with $U^* \\ge (1 + \\beta^2)\\tau/(\\beta^2 - \\tau)$) implies "
                    "$\\rho \\le \\tau \\le <<TAUP>> \\le \\tau_F$.",
@@ -296,7 +303,8 @@ GENERAL = Statement(
                    "the Bayes sign, and the Bayes labelling of $\\{f^* = 0\\}$ attains $U^\\dagger$.  Condition (c), "
                    "read with $U^\\dagger$ for $U(f^*)$, is $\\rho \\le a\\gamma/(c\\alpha)$: where $\\alpha > 0$ "
                    "the hypothesis $U^* \\le U^\\dagger$ implies it ($a\\gamma \\ge c\\alpha$), where $\\alpha < 0$ "
-                   "its bound is negative and no $\\rho \\ge 0$ meets it, and at $\\alpha = 0$ it is undefined (division "
+                   "its bound is negative and no $\\rho \\ge 0$ meets it, and at $\\alpha = 0$ it is undefined "
+                   "(division "
                    "by zero); the weak form does not use it.  The printed "
                    "(c), with $U(f^*)$, is not implied: $U(f^*)$ can be $0$ under these hypotheses (Lemma 1's "
                    "$U_\\phi \\le U$ needs $\\phi \\ge 1\\{t \\le 0\\}$), and then, where $a_{0,-1} = 0$ ($F_\\beta$, "
@@ -314,7 +322,8 @@ GENERAL = Statement(
                    "calibration holds exactly under the criterion's mass conditions"),
         Conclusion("continuous", "Mass on both sides of delta",
                    "If every neighbourhood of $\\delta$ has positive probability on both sides of $\\delta$ "
-                   "(e.g. a density positive at $\\delta$), calibration needs $\\rho = 1$, $a_{1,+1} = 0$ and ($a_{1,-1} = 0$ or "
+                   "(e.g. a density positive at $\\delta$), calibration needs $\\rho = 1$, $a_{1,+1} = 0$ and "
+                   "($a_{1,-1} = 0$ or "
                    "$U^* = U^\\dagger$).  For "
                    "accuracy ($a = c = \\alpha = \\gamma = 1$) the corrected (b) reads $\\rho \\le 1$, the band is "
                    "$[\\rho/(1+\\rho), 1/(1+\\rho)] \\ni 1/2 = \\delta$, and calibration on every $P$ holds exactly "
@@ -348,7 +357,8 @@ RADEMACHER = Statement(
                    "$E|\\sum_i \\sigma_i|/n \\le n^{-1/2}$, and for the linear class $\\mathcal{F} = \\{x \\mapsto "
                    "\\theta^\\top x\\}$ on $\\mathbb{R}^d$, $\\hat{\\mathfrak{R}}_S(I_\\mathcal{F}) \\le \\sqrt{2 "
                    "\\log(2 N_n)/n}$ with $N_n \\le \\sum_{k \\le d} \\binom{n}{k} + 1$ (so $\\le <<INDICATOR>> = "
-                   "O(\\sqrt{d \\log n / n})$, as $2 N_n \\le 4 (n + 1)^d$; $\\le C_{VC}\\sqrt{d/n}$ by the VC entropy bound).",
+                   "O(\\sqrt{d \\log n / n})$, as $2 N_n \\le 4 (n + 1)^d$; $\\le C_{VC}\\sqrt{d/n}$ by the VC entropy "
+                   "bound).",
                    "for the linear class on R^d, R_S(I_F) <= sqrt(2 (log 4 + d log(n + 1))/n) = O(sqrt(d log n / n)) "
                    "(C_VC sqrt(d/n) with the VC entropy bound)"),
         Conclusion("printed", "The printed lemma",
@@ -381,7 +391,8 @@ RATE = Statement(
                    "With probability at least $1 - \\delta$, $\\sup_\\theta \\|\\hat{\\mathcal{V}}_\\phi - "
                    "\\mathcal{V}_\\phi\\| \\le B_E(n) + \\sqrt{8 c_\\mathcal{X}^2 (\\rho_1 c_0 + \\rho_0 c_1)^2 "
                    "\\log(2/\\delta)/n}$ (`lemma4_uniform_convergence.corrected_uniform_convergence_bound`).",
-                   "with probability 1 - delta the deviation adds sqrt(8 c_X^2 (rho_1 c_0 + rho_0 c_1)^2 log(2/delta)/n)"),
+                   "with probability 1 - delta the deviation adds sqrt(8 c_X^2 (rho_1 c_0 + rho_0 c_1)^2 "
+                   "log(2/delta)/n)"),
         Conclusion("order", "The order, with every parameter",
                    "With $\\log(2 N_m) \\le \\log 4 + d \\log(m + 1)$ (Sauer: $2 N_m \\le 4 (m + 1)^d$): "
                    "$$B_E(n) \\le <<ORDER>> = O\\Big(c_\\mathcal{X} K J\\, "
@@ -392,15 +403,18 @@ RATE = Statement(
                    "$\\sqrt{d \\log n/n}$ of Massart's lemma) and $O_p(d\\, n^{-1/2})$ for $J = 0$; with the VC "
                    "entropy bound $\\hat{\\mathfrak{R}}_S(I_\\mathcal{F}) \\le C_{VC}\\sqrt{d/m}$ in place of "
                    "Massart's, $O_p(d^{3/2} n^{-1/2})$ - Lemma 4's rate in $n$ (review: the earlier statement said "
-                   "$O_p(\\sqrt{d \\log n / n})$, which is the order of $\\hat{\\mathfrak{R}}_S(I_\\mathcal{F})$ alone, "
+                   "$O_p(\\sqrt{d \\log n / n})$, which is the order of "
+                   "$\\hat{\\mathfrak{R}}_S(I_\\mathcal{F})$ alone, "
                    "not of the assembled bound).",
-                   "sup ||V_hat - V|| = O_p(d^{3/2} sqrt(log n / n)) with explicit constants (O_p(d n^-1/2) when phi is "
+                   "sup ||V_hat - V|| = O_p(d^{3/2} sqrt(log n / n)) with explicit constants (O_p(d n^-1/2) when phi "
+                   "is "
                    "differentiable at 0), and O_p(d^{3/2} n^-1/2) with the VC entropy bound: Lemma 4's n^-1/2 rate"),
     ),
 )
 
 # ---------------------------------------------------------------------------------------------- necessity
-#: statement key -> hypothesis key -> why it is there (issue 40): a witness instance of tests/proofs/statement_instances.py
+#: statement key -> hypothesis key -> why it is there (issue 40): a witness instance of
+#: tests/proofs/statement_instances.py
 #: that satisfies every other hypothesis, violates this one and breaks the named conclusion (checked by
 #: tests/proofs/test_executable_statements.py), or SUFFICIENT with the reason.
 _CONCAVE_F1 = "necessity: F_1, concave kink 1 - t, then max(0, 1 - 2t), weights (1/4, 3/4), eta (1/10, 1/4)"
@@ -415,7 +429,8 @@ _UNATTAINED = "necessity: F_1, max(1 - t, 1 - t/4) (unbounded below), one atom, 
 _UNATTAINED_JAC = "necessity: Jaccard, max(1 - t, 1 - t/4) (unbounded below), one atom, eta 1/2"
 #: why convexity is needed in App. C's lemma and Lemma 4: the sign of the jump J (referee round 6)
 _J_SIGN = ("for the bound as displayed, with the signed jump $J$: convexity is what makes $J \\ge 0$ (the round-6 "
-            "referee read the proof's step 7 as using it for nothing else), and with $|J|$ in place of $J$ the bound held on 6,000 exact trials of "
+            "referee read the proof's step 7 as using it for nothing else), and with $|J|$ in place of $J$ the bound "
+            "held on 6,000 exact trials of "
             "non-convex two-piece losses at $n \\le 4$ (referee round 6) - so it may be replaceable by reading $J$ "
             "as $|J|$, which is not proved here")
 _NEGATIVE_U_STAR = "necessity: (2TP - 2FP + 2 - 2pi)/(TP + FP/2 + 12), 8 + hinge, one atom, eta 11/20"
@@ -551,7 +566,8 @@ NECESSITY: dict = {
             "count $N_m$, and the two halves for an unbiased product (Lemma 3)")),
         "bounded_scores": Necessity(reason=(
             "needed so that $c_k$ and $\\rho_k$ are finite: read over all $\\xi$, $c_k$ is infinite for a convex "
-            "non-constant $\\phi$ ($\\rho_k$ too where $\\phi'$ is unbounded) and the bound says nothing; in Lemma 4's setting every score has "
+            "non-constant $\\phi$ ($\\rho_k$ too where $\\phi'$ is unbounded) and the bound says nothing; in Lemma 4's "
+            "setting every score has "
             "$|\\theta^\\top x| \\le c_\\mathcal{X} c_\\Theta$, the range the proof reads them on")),
         "phi_convex": Necessity("necessity: Lemma 4's bound for the tau-logistic formula with tau = 2 (concave kink), "
                                 "n = 4, d = 1", "order", reason=_J_SIGN),

@@ -134,7 +134,8 @@ def errata_markdown(results) -> str:
     lines.append("| claim | label | method | what was derived |")
     lines.append("|---|---|---|---|")
     for r in verified:
-        lines.append(f"| {_cell(r.claim.title)} | `{r.claim.label}` | {_cell(r.outcome.method)} | {_cell(r.outcome.summary)} |")
+        lines.append(f"| {_cell(r.claim.title)} | `{r.claim.label}` | {_cell(r.outcome.method)} | "
+                     f"{_cell(r.outcome.summary)} |")
     lines.append("")
     if undecided:
         lines.append(f"## Could not decide ({len(undecided)})\n")

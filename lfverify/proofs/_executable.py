@@ -148,7 +148,7 @@ def _num(x) -> str:
     return str(x) if isinstance(x, (Fraction, int)) else mp.nstr(x, 10)
 
 
-# ---------------------------------------------------------------------------------------------- the statements' formulas
+# ------------------------------------------------------------------------------------------ the statements' formulas
 def _coefficients(metric):
     try:
         return metric.a0p, metric.a0n, metric.a1p, metric.a1n

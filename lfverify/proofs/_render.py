@@ -196,7 +196,8 @@ def render_documents(results) -> dict[str, str]:
         elsewhere = numbers_affecting(claim.label)
         if elsewhere:
             lines += ["## Errata of other claims that change this one", "",
-                      "Found by the derivations of other claims; each says, under *Changes a conclusion*, how it changes "
+                      "Found by the derivations of other claims; each says, under *Changes a conclusion*, how it "
+                      "changes "
                       "this claim's conclusion:", ""]
             lines += [f"- [E{n}]({pages[n]}#e{n}): {_plain(locations[n])}" for n in elsewhere]
             lines += [""]

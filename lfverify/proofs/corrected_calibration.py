@@ -1015,7 +1015,8 @@ def check_criterion() -> Outcome:
         # G, H >= 0 need Definition 1's a_{1,+-1} >= 0 (review 5)
         uses=("u_star_positive", "definition1"),
         without={"u_star_positive": rerun(_e_holds, *e_parts, replace=weakened(USTAR)),
-                 "definition1": ("the check substitutes Table 1's metrics, which satisfy Definition 1, so it cannot run "
+                 "definition1": ("the check substitutes Table 1's metrics, which satisfy Definition 1, so it cannot "
+                                 "run "
                                  "without it; G, H >= 0 need its a_{1,+-1} >= 0, as step 8's check shows")},
     )
     # the statement as code against the derived forms, and against brute force on the pinned populations
@@ -1122,7 +1123,8 @@ def _continuous_step(st, name, bound_of):
     st.add(
         f"On a continuous population ({name}; the calibration study's two Gaussian classes, $U^\\dagger = "
         f"{rows[0][2]:.6g}$, $\\eta(X)$ with a positive density) the predicted weak form ($\\rho = \\tau$ against the "
-        "bound) agrees with the quadrature for each of the four taus, and $\\mathrm{sgn} f^*$ is Bayes optimal at none of "
+        "bound) agrees with the quadrature for each of the four taus, and $\\mathrm{sgn} f^*$ is Bayes optimal at none "
+        "of "
         "them, as (e) says",
         ", \\quad ".join(texts),
         check="lfverify.core.pointwise_surrogate_optimum (Dinkelbach on the log-odds scale, panelled Gauss-Legendre; "
@@ -1429,7 +1431,7 @@ def check_continuous_populations() -> Outcome:
         # U_phi* >= tau.  Where they fail the printed theorem claims nothing, and the witness refutes only the remark.
         in_scope[name] = [tau for tau, u_s, *_ in rows
                           if tau < 1 and u_s >= (2 * tau / (1 - tau) if name == "F_1" else tau)]
-        for tau, u_s, u_d, lo, hi, delta, sign_u, band_u in rows:
+        for tau, u_s, u_d, lo, hi, delta, sign_u, _band_u in rows:
             low, high = kink_band(metrics[name], float(tau), u_s)  # the closed form against the quadrature's
             ok &= abs(low - lo) <= 1e-12 and abs(high - hi) <= 1e-12
             ok &= abs(bayes_threshold(metrics[name], u_d) - delta) <= 1e-12
@@ -1468,7 +1470,8 @@ def check_continuous_populations() -> Outcome:
         evidence=("lfverify.core.pointwise_surrogate_optimum (Dinkelbach over all measurable f on the log-odds scale, "
                   "panelled Gauss-Legendre quadrature, U-dagger from Prop. 5's exact threshold): its kink interval "
                   "equals corrected_calibration.kink_band and its Bayes threshold bayes_threshold to 1e-12, and "
-                  f"U-dagger - U(sgn f*) > {GAP_ZERO:g} at the four taus computed; the general argument is the verified claim "
+                  f"U-dagger - U(sgn f*) > {GAP_ZERO:g} at the four taus computed; the general argument is the "
+                  "verified claim "
                   "corrected_calibration.criterion"),
     )
     return Outcome(

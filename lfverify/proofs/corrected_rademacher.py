@@ -231,7 +231,6 @@ def check_lemma() -> Outcome:
               "vectors on 150 random rational instances (n <= 6, up to 4 functions) finds no violation",
         holds=violations == 0,
     )
-    t = sp.Symbol("t", real=True)
     u = sp.Symbol("u", nonnegative=True)
     v = sp.Symbol("v", positive=True)
     pm, pp = sp.Function("phi_{-1}'"), sp.Function("phi_{+1}'")

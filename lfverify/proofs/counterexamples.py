@@ -11,7 +11,8 @@ Claims checked here:
 * Thms. 1 and 2 (thm:f-measure-calibration, thm:jaccard-calibration) with Definition 1's reading of U at
   f(x) = 0, TP = E_X[l(-f(X)) eta(X)] (a score 0 counted as a positive prediction): the surrogate maximiser can
   sit at the kink f*(x) = 0 on an atom *below* the Bayes threshold, so approaching f* from above does not reach
-  U-dagger even where sgn(0) = -1 happens to give a Bayes-optimal classifier (tests/proofs/test_calibration_properties.py).
+  U-dagger even where sgn(0) = -1 happens to give a Bayes-optimal classifier
+  (tests/proofs/test_calibration_properties.py).
 
 Every figure is recomputed by the checks: the surrogate maximiser by Dinkelbach's method at 50 digits
 (:func:`.thm1_fbeta_calibration.tau_logistic_surrogate_maximiser`), the one-sided optimality conditions at the
@@ -65,7 +66,7 @@ def gower_legendre_coefficients(alpha):
     return (one, -one, 1 - alpha, alpha - 1, one, -one, one, alpha - 1)
 
 
-# ---- witnesses (tests/proofs/test_necessity.py, tests/proofs/test_calibration_properties.py) ------------------------------------
+# ---- witnesses (tests/proofs/test_necessity.py, tests/proofs/test_calibration_properties.py) ----------------------
 # Gower-Legendre(1/2), tau-logistic(1/2): the first hit of test_gower_legendre_alpha_below_one_needs_a1n_for_lemma2
 # (samples (x, y), theta_1, theta_2, and the grid point k/40 of the segment).
 GL_ALPHA = F(1, 2)
@@ -405,8 +406,10 @@ def _erratum(theorem, label_metric, metric_name, bound_text, witness, fig):
             f"signs ((tau A - B)/(A + B) = {_nstr(ratio_ab, 6)} and (tau B - A)/(A + B) = {_nstr(ratio_ba, 6)}, "
             "both < 0, i.e. g'(0-) < 0 < g'(0+)); utilities exact (brute force over all 2^J classifiers); core "
             f"library: U_phi(f*) = {lib['value']:.12g}, U_phi(f* + {SHIFT:g}) = {lib['shifted_value']:.12g}, "
-            f"U(f* + {SHIFT:g}) = {lib['shifted_utility']:.12g}, U-dagger = {lib['bayes']:.12g}; lfverify.core's calibration "
-            f"conditions report the hypotheses of {theorem} and conditions (1)-(6), (a)-(c) of Thm. 7 (at U(f*) = U(f* + 0)) "
+            f"U(f* + {SHIFT:g}) = {lib['shifted_utility']:.12g}, U-dagger = {lib['bayes']:.12g}; lfverify.core's "
+            "calibration "
+            f"conditions report the hypotheses of {theorem} and conditions (1)-(6), (a)-(c) of Thm. 7 (at U(f*) = U(f* "
+            "+ 0)) "
             "as holding"
         ),
     )

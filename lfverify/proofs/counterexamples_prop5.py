@@ -140,10 +140,12 @@ def check_thm7_pathology_remark() -> Outcome:
                      "Da0 < 0, can violating (1) make the rule always positive.)"),
         witness=(f"without (2): U = (2 TP + pi)/(4 TP + FP + pi) (a0 = (2, 0), b0 = pi, a1 = (4, 1), b1 = pi; "
                  f"Definition 1 holds; (1), (3), (4), (5) hold, printed and derived), atoms with weights (1/2, 1/2) "
-                 f"and eta = (1, 0): exact U of the labelings (one digit per atom, 1 = predict +1) {fmt}; the unique Bayes rule predicts -1 on both "
+                 f"and eta = (1, 0): exact U of the labelings (one digit per atom, 1 = predict +1) {fmt}; the unique "
+                 "Bayes rule predicts -1 on both "
                  f"atoms (U-dagger = {best2}, Da0 - Da1 U-dagger = {slope2}) although the eta = 1 atom is "
                  f"certainly positive.  Without (3): recall TP/pi, weights (1/3, 1/3, 1/3), eta = (1/10, 0, 3/5): "
-                 f"U-dagger = {best3}, attained exactly by the labelings {', '.join(''.join(map(str, l)) for l in optimal3)} "
+                 f"U-dagger = {best3}, attained exactly by the labelings "
+                 f"{', '.join(''.join(map(str, l)) for l in optimal3)} "
                  "(one digit per atom, 1 = predict +1: +1 on the atoms with eta > 0)."),
         evidence=(f"exact enumeration of all labelings with fractions.Fraction (above); core library "
                   f"(FiniteSupportPopulation.bayes_optimal and its brute-force _reference_bayes_optimal): "

@@ -142,7 +142,9 @@ def check_zero_one_identity() -> Outcome:
 
     # F_1 of f = 0 on a single atom with eta = 1/2 (pi = 1/2): U = 2 TP / (TP + FP + pi)
     half = sp.Rational(1, 2)
-    f1_value = lambda tp, fp: 2 * tp / (tp + fp + half)
+    def f1_value(tp, fp):
+        return 2 * tp / (tp + fp + half)
+
     with_l = f1_value(half * zero_one(0), half * zero_one(0))  # positive prediction l(-0) = 1
     with_sgn = f1_value(half * (1 - zero_one(0)), half * (1 - zero_one(0)))  # sgn(0) = -1
     pop = FiniteSupportPopulation([[1.0]], [1.0], [0.5])
@@ -289,7 +291,8 @@ def check_populations() -> Outcome:
         return Outcome("erratum", "U_phi > U found", errata=(Erratum(
             location="Lemma 1", printed="U_phi <= U", derived="violated", consequence="Lemma 1 false",
             witness=f"max gap {worst:.3g}", evidence="core library"),))
-    return Outcome("verified", f"U_phi <= U in {checked} of {checked} (population, metric, tau, score vector) cases: 10 "
+    return Outcome("verified", f"U_phi <= U in {checked} of {checked} (population, metric, tau, score vector) cases: "
+                               "10 "
                                "seeded random finite-support populations x 50 score vectors (5 of them f = 0) x "
                                "{F_1, F_2, Jaccard, accuracy} x tau in {0.33, 1}.",
                    method=f"core library, {checked} seeded random cases (numpy.random.default_rng({DEFAULT_SEED}))")

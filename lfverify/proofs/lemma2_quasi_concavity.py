@@ -129,11 +129,12 @@ def _score_curvature(k):
         second = sp.diff(w, XI, 2).doit()
         dd = sp.Symbol("phi2", nonnegative=True)
         second = second.subs(sp.Derivative(phi(y * XI), XI, 2), dd).doit()
-        second = second.replace(lambda e: isinstance(e, sp.Subs) or isinstance(e, sp.Derivative), lambda e: dd)
+        second = second.replace(lambda e: isinstance(e, sp.Subs) or isinstance(e, sp.Derivative), lambda e, dd=dd: dd)
         curv = sp.expand(second).coeff(dd)
         first = sp.diff(w, XI).doit()
         dphi = sp.Symbol("phi1", real=True)
-        first = first.replace(lambda e: isinstance(e, sp.Subs) or isinstance(e, sp.Derivative), lambda e: dphi)
+        first = first.replace(lambda e: isinstance(e, sp.Subs) or isinstance(e, sp.Derivative),
+                              lambda e, dphi=dphi: dphi)
         slope = sp.expand(first).coeff(dphi)
         # xi -> 0+ : the argument y xi -> 0 from the side sign(y); xi -> 0- from the other side
         right_limit = slope * (d_plus if y == 1 else d_minus)

@@ -100,7 +100,8 @@ def expected_v_hat(n, same_sample=False):
             first, second = sample, sample
         else:
             first, second = sample[:m], sample[m:]
-        v = printed_v_hat([A[k] for k in first], [GA[k] for k in first], [B[k] for k in second], [GB[k] for k in second])
+        v = printed_v_hat([A[k] for k in first], [GA[k] for k in first], [B[k] for k in second],
+                          [GB[k] for k in second])
         total += prob * v
     return total
 
@@ -228,13 +229,16 @@ def check_ratio_biased() -> Outcome:
     value = gap.subs(point)
     if sp.cancel(sp.together(gap - jensen)) != 0 or value == 0:
         return Outcome("undecided", f"E[U_hat] - U_phi = {gap}")
-    return Outcome("verified", "E[U_hat] - U_phi = E[W~_0] (E[1/W~_1] - 1/E[W~_1]) for n = 2 (enumeration); for W~_1 > 0 "
-                               "the bracket is >= 0 by Jensen, = 0 only if W~_1 is constant: e.g. p = 1/4 each, W~_0 = (1, 0, 2, 1), W~_1 = "
+    return Outcome("verified", "E[U_hat] - U_phi = E[W~_0] (E[1/W~_1] - 1/E[W~_1]) for n = 2 (enumeration); for W~_1 > "
+                               "0 "
+                               "the bracket is >= 0 by Jensen, = 0 only if W~_1 is constant: e.g. p = 1/4 each, W~_0 = "
+                               "(1, 0, 2, 1), W~_1 = "
                                f"(1, 2, 3, 4) gives a bias of {value}; U_hat is biased as Sec. 3.3 says.")
 
 
 CLAIMS = (
-    Claim("lemma3_unbiased_gradient.per_sample_scores", "Lemma 3: E_Y[W~_k(xi, Y) | q] = W_{k,phi}(xi, q) (Eq. (6) vs Eq. (3))",
+    Claim("lemma3_unbiased_gradient.per_sample_scores", "Lemma 3: E_Y[W~_k(xi, Y) | q] = W_{k,phi}(xi, q) (Eq. (6) vs "
+                                                        "Eq. (3))",
           "lem:unbiased-gradient", "verified", check_per_sample_scores),
     Claim("lemma3_unbiased_gradient.empirical_gradient_identity", "Sec. 3.3: grad U_hat = V_hat / D_hat^2",
           "eq:gradient-estimator", "verified", check_empirical_gradient_identity),

@@ -335,7 +335,8 @@ def _nonsmooth_rademacher_outcome() -> Outcome:
         ),
         consequence=(
             "The lemma's proof is invalid, and the lemma is false (next erratum): a jump of phi' at 0 (J > 0 for a "
-            "tau-discrepant loss with tau < 1 and phi'(0-) < 0: corrected_rademacher.lemma, conclusion 3) cannot be controlled by "
+            "tau-discrepant loss with tau < 1 and phi'(0-) < 0: corrected_rademacher.lemma, conclusion 3) cannot be "
+            "controlled by "
             "R_n(F), since the class of indicators {1{y theta^T x <= 0}} is scale-invariant in theta."
         ),
         witness=(

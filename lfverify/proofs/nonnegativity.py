@@ -144,20 +144,24 @@ def check_fcheck_definition() -> Outcome:
     return Outcome(
         "erratum",
         "App. A defines f_check as a maximizer of E[W_0] (true score) but uses it as a maximizer of E[W_{0,phi}]; a "
-        f"maximizer of E[W_0] (f = 1) has E[W_0,phi] = {mp.nstr(at_fcheck, 12)} < sup E[W_0,phi] = {mp.nstr(sup_phi, 12)} "
+        f"maximizer of E[W_0] (f = 1) has E[W_0,phi] = {mp.nstr(at_fcheck, 12)} < sup E[W_0,phi] = "
+        f"{mp.nstr(sup_phi, 12)} "
         "(F_1, eta = 1/2, tau = 1/3). Subscript slip; conclusion unaffected.",
         errata=(Erratum(
             location="App. A, sec:supp:non-negativity-of-surrogate-utilities (definition of f_check)",
             printed="f_check: a supremum (maximizer) of E_X[W_0(f(X), eta(X))] in f, then U_phi(f_check) = "
                     "sup_f' E_X W_{0,phi}(f'(X), eta(X)) / E_X[W_{1,phi}(f_check(X), eta(X))]",
             derived="the equality needs E_X[W_{0,phi}(f_check)] = sup_f' E_X[W_{0,phi}(f')], i.e. f_check maximizing "
-                    "the surrogate score E[W_{0,phi}]; a maximizer of the true E[W_0] (f > 0 on {eta > 0}, say) does not "
+                    "the surrogate score E[W_{0,phi}]; a maximizer of the true E[W_0] (f > 0 on {eta > 0}, say) does "
+                    "not "
                     "satisfy it, since phi(f) > 0",
             consequence="none: with the subscript phi restored the chain is as intended (up to the non-attainment, "
                         "see nonnegativity.supremum_attained) and U_phi* >= 0 holds",
             witness=f"F_1, single atom eta = 1/2, tau = 1/3, f = 1: E[W_0] = {mp.nstr(true_max, 12)} (maximal), "
-                    f"E[W_0,phi] = 2 (1 - phi(1)) / 2 = {mp.nstr(at_fcheck, 12)} != sup E[W_0,phi] = {mp.nstr(sup_phi, 12)}",
-            evidence=f"core library (FiniteSupportPopulation, f1(), tau_logistic(1/3)): E[W_0,phi](f = 1) = {lib_num:.12g}",
+                    f"E[W_0,phi] = 2 (1 - phi(1)) / 2 = {mp.nstr(at_fcheck, 12)} != sup E[W_0,phi] = "
+                    f"{mp.nstr(sup_phi, 12)}",
+            evidence="core library (FiniteSupportPopulation, f1(), tau_logistic(1/3)): E[W_0,phi](f = 1) = "
+                     f"{lib_num:.12g}",
         ),),
         method="mpmath 50 digits; core library",
     )
@@ -192,7 +196,9 @@ def check_supremum_attained() -> Outcome:
         # F_1 at eta = 1/2: U_phi(f = c) = (1 - phi(c)) / ((1 + phi(c)) / 2 + phi(-c) / 2 + 1 / 2)
         phi = tau_logistic_mp(mp.mpf(1) / 3)
         exact = [(1 - phi(c)) / ((1 + phi(c)) / 2 + phi(-c) / 2 + mp.mpf(1) / 2) for c in (2, 128)]
-    fmt = lambda v: ", ".join(f"{x:.12g}" for x in v)
+    def fmt(v):
+        return ", ".join(f"{x:.12g}" for x in v)
+
     if attained_any:
         return Outcome("verified", "the supremum is attained: " + "; ".join(lines))
     if not decreasing:
@@ -203,7 +209,8 @@ def check_supremum_attained() -> Outcome:
         "erratum",
         "f_check does not exist for the tau-logistic loss (phi > 0, inf phi = 0 not attained); along f_l = l the "
         "surrogate denominator diverges and U_phi(f_l) -> 0, so the chain only yields U_phi* >= 0 in the limit. "
-        "Conclusion U_phi* >= 0 still holds (for the tau-logistic loss indeed U_phi* > 0, see the conclusion claims). " + "; ".join(lines),
+        "Conclusion U_phi* >= 0 still holds (for the tau-logistic loss indeed U_phi* > 0, see the conclusion claims). "
+        + "; ".join(lines),
         errata=(Erratum(
             location="App. A, sec:supp:non-negativity-of-surrogate-utilities (f_check and the chain for F_beta; "
                      "'the same discussion holds for the Jaccard case')",
@@ -215,10 +222,12 @@ def check_supremum_attained() -> Outcome:
                     "E[phi(-l)(1 - eta)] -> oo whenever P(eta < 1) > 0, so the right-hand side of the chain tends "
                     "to 0. Read with sequences the chain gives U_phi* >= lim U_phi(f_l) = 0.",
             consequence="no, where the sequence applies (phi non-increasing, phi(-l) -> oo and P(eta < 1) > 0: every "
-                        "non-constant convex non-increasing phi; the claim nonnegativity.loss_class has losses where it does not): "
+                        "non-constant convex non-increasing phi; the claim nonnegativity.loss_class has losses where "
+                        "it does not): "
                         "U_phi* >= 0 holds via the sequence (and, for a loss with phi(c) < 1 at some c > 0 such as "
                         "the tau-logistic loss, directly U_phi* > 0: the constant f = c has positive numerator and "
-                        "denominator; the floor loss max(1, 1 - t) has U_phi* = 0); the printed Thms. 1 and 2 both need "
+                        "denominator; the floor loss max(1, 1 - t) has U_phi* = 0); the printed Thms. 1 and 2 both "
+                        "need "
                         "U_phi* > 0 through their tau conditions (Thm. 1's footnote: its own erratum), and the "
                         "corrected ones assume it.",
             witness=f"single atom eta = 1/2, tau = 1/3, f = c: F_1's U_phi(c) at c = 2, 128 is "
@@ -261,7 +270,8 @@ def _check_conclusion(name, metric) -> Outcome:
                                    f"{w0_phi(sp.Symbol('phi(c)'), PI)} > 0 (phi strictly decreasing, phi(0) = 1) and "
                                    "E[W_1,phi] > 0; the numerator can be negative: f = -1 gives E[W_0,phi] = "
                                    f"{w0_phi(sp.Symbol('phi(-1)'), PI)}, = {sp.Float(neg, 12)} pi"
-                                   f"{' at beta = 1' if name == 'F_beta' else ''} < 0. Core library: U_phi(f = 1) > 0 on {count} seeded random "
+                                   f"{' at beta = 1' if name == 'F_beta' else ''} < 0. Core library: U_phi(f = 1) > 0 "
+                                   f"on {count} seeded random "
                                    "finite-support populations x tau.",
                        method=f"symbolic; core library on {count} seeded cases")
     return Outcome("undecided",
@@ -339,7 +349,8 @@ def check_loss_class() -> Outcome:
     return Outcome(
         "erratum",
         "App. A's conclusion needs more than Thm. 1's loss class: a constant phi = 2 gives F_1's U_phi = "
-        f"{found['F_beta'][0]} (Jaccard {found['Jaccard'][0]}) at eta = 1/2 (independent of f); phi = 8 + hinge where eta = 1 "
+        f"{found['F_beta'][0]} (Jaccard {found['Jaccard'][0]}) at eta = 1/2 (independent of f); phi = 8 + hinge where "
+        "eta = 1 "
         f"a.s. gives U_phi* = {found['F_beta'][1]} (Jaccard {found['Jaccard'][1]}), attained for f >= 1.",
         errata=(Erratum(
             location="App. A, sec:supp:non-negativity-of-surrogate-utilities (the conclusion, as Thm. 1's footnote "
@@ -352,7 +363,8 @@ def check_loss_class() -> Outcome:
             consequence="the footnote's premise U_phi* >= 0 fails on these two losses of Thm. 1's class; the "
                         "corrected statements assume U_phi* > 0 explicitly (u_star_positive), so their conclusions do "
                         "not rest on App. A",
-            witness=f"F_1: phi = 2, one atom eta = 1/2: U_phi = {found['F_beta'][0]} (independent of f); phi = 8 + hinge, "
+            witness=f"F_1: phi = 2, one atom eta = 1/2: U_phi = {found['F_beta'][0]} (independent of f); phi = 8 + "
+                    "hinge, "
                     f"one atom eta = 1: U_phi(f) = {sp.sstr(f_beta_expr)} at phi(f) = phi_c, decreasing in phi_c >= 8, "
                     f"so U_phi* = {found['F_beta'][1]} (Jaccard: {found['Jaccard'][0]}, {found['Jaccard'][1]})",
             evidence=f"core library (FiniteSupportPopulation.surrogate_utility_of_scores, phi = 2, eta = 1/2): F_1 "
@@ -364,7 +376,8 @@ def check_loss_class() -> Outcome:
 
 
 CLAIMS = (
-    Claim("nonnegativity.fbeta_h0", "App. A: F_beta's H_0,phi(q) = sup_xi W_0,phi and E[H_0,phi(eta)] = (1 + beta^2) pi",
+    Claim("nonnegativity.fbeta_h0",
+          "App. A: F_beta's H_0,phi(q) = sup_xi W_0,phi and E[H_0,phi(eta)] = (1 + beta^2) pi",
           "sec:supp:non-negativity-of-surrogate-utilities", "verified", check_fbeta_h0),
     Claim("nonnegativity.jaccard_h0", "App. A: Jaccard's H_0,phi(q) and E[H_0,phi(eta)] = pi",
           "sec:supp:non-negativity-of-surrogate-utilities", "verified", check_jaccard_h0),

@@ -130,7 +130,8 @@ PRINTED_FBETA_BRACKET = (1 + BETA**2) * ETA - U
 PRINTED_JACCARD_BRACKET = (1 + U) * ETA - U
 #: App. A after the proof of Prop. 5, and App. A.3's B^{Acc}: f(x) (2 eta(x) - 1) > 0 for all x.
 PRINTED_ACCURACY_BRACKET = 2 * ETA - 1
-#: App. A.3: U^Acc(f) = int {l(-f) eta - l(-f)(1 - eta) + (1 - pi)} p dx, with lambda = l(-f) (integrand; denominator 1).
+#: App. A.3: U^Acc(f) = int {l(-f) eta - l(-f)(1 - eta) + (1 - pi)} p dx, with lambda = l(-f) (integrand; denominator
+#: 1).
 LAMBDA = sp.Symbol("lambda", real=True)
 PRINTED_U_ACC_INTEGRAND = LAMBDA * ETA - LAMBDA * (1 - ETA) + (1 - PI)
 #: App. A after the proof of Prop. 5: "a_{0,+1} = 1, a_{0,-1} = -1, a_{1,+1} = a_{1,-1} = b_0 = b_1 = 0".
@@ -256,7 +257,8 @@ def check_threshold() -> Outcome:
     # the bracket is free of b0, b1 and of the other atoms, so c_j(U) is the bracket at eta_j
     linear = sum(p * bracket.subs(ETA, e) * l for p, e, l in zip(PROBS, ETAS, LAMBDAS)) + c.b0 - U * c.b1
     if sp.expand(ew0 - U * ew1 - linear) != 0:
-        return Outcome("undecided", "the linearisation identity E[W0] - U E[W1] = sum p_j c_j lambda_j + b0 - U b1 failed")
+        return Outcome("undecided", "the linearisation identity E[W0] - U E[W1] = sum p_j c_j lambda_j + b0 - U b1 "
+                                    "failed")
 
     bracket_numeric = sp.lambdify((c.a0p, c.a0n, c.a1p, c.a1n, ETA, U), bracket, "numpy")
     delta_numeric = sp.lambdify((c.a0p, c.a0n, c.a1p, c.a1n, U), delta[0], "numpy")
@@ -340,11 +342,15 @@ def check_accuracy_coefficients() -> Outcome:
         location="App. A, paragraph after the proof of Prop. 5 (prop:bayes-optimal-set)",
         printed="accuracy has a_{0,+1} = 1, a_{0,-1} = -1, a_{1,+1} = a_{1,-1} = b_0 = b_1 = 0",
         derived=(f"accuracy = TP + TN = TP - FP + (1 - pi) has a_{{0,+1}} = {derived.a0p}, a_{{0,-1}} = {derived.a0n}, "
-                 f"b_0 = {derived.b0}, a_{{1,+1}} = {derived.a1p}, a_{{1,-1}} = {derived.a1n}, b_1 = {derived.b1}, exactly "
+                 f"b_0 = {derived.b0}, a_{{1,+1}} = {derived.a1p}, a_{{1,-1}} = {derived.a1n}, b_1 = {derived.b1}, "
+                 "exactly "
                  "the U^Acc written out in App. A.3 (and Table 1's Gower-Legendre row at alpha = 1)"),
-        consequence=("None for the conclusion: the bracket (Da0 - Da1 U) eta - (a1n U - a0n) does not involve b_0, b_1, so "
-                     f"both coefficient sets give {bracket_derived} and B^Acc = {{f(2 eta - 1) > 0}}; but with the printed "
-                     f"b_1 = 0 the denominator E[W_1] = {printed_denominator} vanishes for every f, so they do not define "
+        consequence=("None for the conclusion: the bracket (Da0 - Da1 U) eta - (a1n U - a0n) does not involve b_0, "
+                     "b_1, so "
+                     f"both coefficient sets give {bracket_derived} and B^Acc = {{f(2 eta - 1) > 0}}; but with the "
+                     "printed "
+                     f"b_1 = 0 the denominator E[W_1] = {printed_denominator} vanishes for every f, so they do not "
+                     "define "
                      "a utility (and p(x)/E[W_1] > 0, used in the proof, fails)."),
         witness=(f"TP = {tp}, FP = {fp}, pi = {prior}: printed coefficients give U = (0.3 - 0.1 + 0)/0, undefined; "
                  f"derived give U = 0.3 - 0.1 + 0.6 = {value:.12g} = TP + TN"),

@@ -75,7 +75,8 @@ def _solve_eta(expr):
 
 def _rational(rng: random.Random, low, high, denominator=997):
     """A rational in [low, high] with the given denominator grid."""
-    return sp.Rational(low) + (sp.Rational(high) - sp.Rational(low)) * sp.Rational(rng.randint(0, denominator), denominator)
+    return sp.Rational(low) + (sp.Rational(high) - sp.Rational(low)) * sp.Rational(rng.randint(0, denominator),
+                                                                                  denominator)
 
 
 def _case_points(case: int):
@@ -152,7 +153,8 @@ def check_case1() -> Outcome:
         return Outcome("undecided", "case 1: the hinge witness does not behave as expected; not classified")
     erratum = Erratum(
         location="App. A.3, proof of Prop. 8 (prop:accuracy-calibration), case 1",
-        printed=(f"'Since {PRINTED_CASE1_PREMISE} because of the convexity of phi, eta = 1/(1 + phi'(f*)/phi'(-f*)) > 1/2'; "
+        printed=(f"'Since {PRINTED_CASE1_PREMISE} because of the convexity of phi, eta = 1/(1 + phi'(f*)/phi'(-f*)) > "
+                 "1/2'; "
                  "'phi'(f*)/phi'(-f*) in (0, 1)'"),
         derived=("convexity (phi' non-decreasing) and phi'(0) < 0 give only phi'(-f*) <= phi'(0) < 0 and phi'(f*) >= "
                  "phi'(-f*); phi'(f*) may be >= 0 and equal slopes are possible, so the stationary eta (the printed "
@@ -161,13 +163,17 @@ def check_case1() -> Outcome:
         consequence=("None: the contradiction with eta(x-bar) < 1/2 still follows (S != 0 at every hypothesis point; "
                      f"{_N_POINTS} exact rational points incl. equal slopes, phi'(f*) = 0 and phi'(f*) > 0 checked); "
                      "only the justification and the strict '> 1/2' are wrong."),
-        witness=(f"hinge loss (convex, phi'(0) = -1 < 0), f*(x-bar) = 1/2: phi'(f*) = {dpos}, phi'(-f*) = {dneg} (premise "
-                 f"'phi'(-f*) < phi'(f*)' false), stationary eta = {eta_stationary} (not > 1/2); square loss (1 - m)^2 at "
+        witness=(f"hinge loss (convex, phi'(0) = -1 < 0), f*(x-bar) = 1/2: phi'(f*) = {dpos}, phi'(-f*) = {dneg} "
+                 "(premise "
+                 f"'phi'(-f*) < phi'(f*)' false), stationary eta = {eta_stationary} (not > 1/2); square loss (1 - m)^2 "
+                 "at "
                  f"f* = 2: phi'(f*) = {sq_dpos} > 0, phi'(-f*) = {sq_dneg}, ratio {sq_dpos / sq_dneg} not in (0, 1), "
                  f"eta = {sq_eta} (no stationary point in [0, 1])"),
-        evidence=(f"lfverify.core.hinge().derivative(+-0.5) = {library_slopes}; FiniteSupportPopulation (3 atoms, eta = "
+        evidence=(f"lfverify.core.hinge().derivative(+-0.5) = {library_slopes}; FiniteSupportPopulation (3 atoms, eta "
+                  "= "
                   f"(0.5, 0.3, 0.8)), accuracy, hinge loss, scores (0.5, -0.5, 0.5): the central difference of "
-                  f"surrogate_utility_of_scores in atom 1's score is < 1e-9 in absolute value (stationary with f* > 0 at eta = 1/2)."),
+                  "surrogate_utility_of_scores in atom 1's score is < 1e-9 in absolute value (stationary with f* > 0 "
+                  "at eta = 1/2)."),
     )
     return Outcome("erratum",
                    "Case 1's eta is the derived one, but its premise phi'(-f*) < phi'(f*) < 0 does not follow from "
@@ -213,14 +219,18 @@ def check_case2() -> Outcome:
         return Outcome("undecided", "case 2: the finite-difference root disagrees with the derived eta; not classified")
     erratum = Erratum(
         location="App. A.3, proof of Prop. 8 (prop:accuracy-calibration), case 2",
-        printed=(f"'Since {PRINTED_CASE2_PREMISE} because of the convexity of phi, eta = 1/(1 - phi'(f*)/phi'(-f*)) < 1/2'"),
+        printed=(f"'Since {PRINTED_CASE2_PREMISE} because of the convexity of phi, eta = 1/(1 - phi'(f*)/phi'(-f*)) < "
+                 "1/2'"),
         derived=(f"the stationary condition gives eta = {sp.sstr(derived_eta)} = 1/(1 + phi'(f*)/phi'(-f*)) (the same "
-                 "expression as case 1; the printed minus sign is wrong), which is < 1/2 when phi'(f*) < phi'(-f*) < 0; "
-                 "convexity gives only phi'(f*) <= phi'(0) < 0 and phi'(-f*) >= phi'(f*) (phi'(-f*) may be 0, where the "
+                 "expression as case 1; the printed minus sign is wrong), which is < 1/2 when phi'(f*) < phi'(-f*) < "
+                 "0; "
+                 "convexity gives only phi'(f*) <= phi'(0) < 0 and phi'(-f*) >= phi'(f*) (phi'(-f*) may be 0, where "
+                 "the "
                  "printed ratio is undefined).  Corrected argument: S = (-phi'(f*))(2 eta - 1) + (phi'(-f*) - "
                  "phi'(f*))(1 - eta) > 0 for eta in (1/2, 1]"),
         consequence=("None: with the printed premise 1/(1 - ratio) is negative, so '< 1/2' holds vacuously, and the "
-                     "correct 1/(1 + ratio) < 1/2 gives the same contradiction; the decomposition proves it from convexity "
+                     "correct 1/(1 + ratio) < 1/2 gives the same contradiction; the decomposition proves it from "
+                     "convexity "
                      f"and phi'(0) < 0 alone ({_N_POINTS} exact rational hypothesis points checked)."),
         witness=(f"exponential loss e^(-m), f*(x-bar) = -1: phi'(f*) = -e, phi'(-f*) = -1/e; derived eta = 1/(1 + e^2) "
                  f"= {float(eta_derived):.12g}, printed 1/(1 - e^2) = {float(eta_printed):.12g} (not a "
@@ -266,20 +276,29 @@ def check_case3() -> Outcome:
         location="App. A.3, proof of Prop. 8 (prop:accuracy-calibration), case 3",
         printed=("'Since phi'(f*) = phi'(-f*) = phi'(0) < 0, the stationary condition reduces to phi'(-f*(x-bar)) = 0, "
                  "which contradicts phi'(0) < 0'"),
-        derived=(f"with phi'(f*) = phi'(-f*) = phi'(0) the condition becomes {sp.sstr(reduced)} = 0 (phi'(0) = d0), i.e. "
+        derived=(f"with phi'(f*) = phi'(-f*) = phi'(0) the condition becomes {sp.sstr(reduced)} = 0 (phi'(0) = d0), "
+                 "i.e. "
                  f"eta(x-bar) = {forced[0]}: no contradiction by itself"),
         consequence=("The case is closed only through the standing assumption P(C-dagger) = 0 of App. A (for accuracy "
-                     "C-dagger = {eta = 1/2}): stationarity at f*(x-bar) = 0 forces eta(x-bar) = 1/2, so x-bar lies in a "
-                     "P-null set (and the point perturbation says something only at atoms, which then cannot have eta = 1/2). "
-                     "B^Acc must be read 'for P-a.e. x' (as printed, 'for all x', it is empty as soon as some x has eta = 1/2, "
+                     "C-dagger = {eta = 1/2}): stationarity at f*(x-bar) = 0 forces eta(x-bar) = 1/2, so x-bar lies in "
+                     "a "
+                     "P-null set (and the point perturbation says something only at atoms, which then cannot have eta "
+                     "= 1/2). "
+                     "B^Acc must be read 'for P-a.e. x' (as printed, 'for all x', it is empty as soon as some x has "
+                     "eta = 1/2, "
                      "and the cases also omit f*(x-bar) != 0 with eta(x-bar) = 1/2).  With that reading Prop. 8's "
-                     "conclusion stands.  Without the assumption the proof's route fails (a surrogate maximiser lies outside "
-                     "B^Acc, see evidence), although accuracy-calibration itself still holds there, since predictions on "
+                     "conclusion stands.  Without the assumption the proof's route fails (a surrogate maximiser lies "
+                     "outside "
+                     "B^Acc, see evidence), although accuracy-calibration itself still holds there, since predictions "
+                     "on "
                      "{eta = 1/2} do not change the accuracy."),
-        witness=(f"phi'(0) = -1 (hinge) or {phi0:.12g} (logistic), eta(x-bar) = 1/2, f*(x-bar) = 0: the printed reduced "
-                 "condition phi'(0) = 0 is false (so the printed proof rules the case out), the derived one 0 = 0 holds"),
+        witness=(f"phi'(0) = -1 (hinge) or {phi0:.12g} (logistic), eta(x-bar) = 1/2, f*(x-bar) = 0: the printed "
+                 "reduced "
+                 "condition phi'(0) = 0 is false (so the printed proof rules the case out), the derived one 0 = 0 "
+                 "holds"),
         evidence=("FiniteSupportPopulation (3 atoms, eta = (0.5, 0.3, 0.8)), accuracy, lfverify.core.logistic(): the "
-                  "central difference of surrogate_utility_of_scores in x-bar's score at 0 is < 1e-9 in absolute value, and "
+                  "central difference of surrogate_utility_of_scores in x-bar's score at 0 is < 1e-9 in absolute "
+                  "value, and "
                   "maximising over that score (bounded Brent) gives |f*(x-bar)| < 1e-6: the surrogate maximiser "
                   "has f*(x-bar) = 0, outside B^Acc, when P(eta = 1/2) > 0."),
     )
@@ -322,12 +341,14 @@ def check_bartlett() -> Outcome:
             if abs(eta - 0.5) < 0.01:
                 continue
             population = FiniteSupportPopulation(np.eye(1), np.array([1.0]), np.array([eta]))
-            best = minimize_scalar(lambda s: -population.surrogate_utility_of_scores(metric, loss, np.array([s])),
+            best = minimize_scalar(lambda s, population=population, loss=loss:
+                                   -population.surrogate_utility_of_scores(metric, loss, np.array([s])),
                                    bounds=(-8.0, 8.0), method="bounded", options={"xatol": 1e-9})
             checked += 1
             agree += bool(np.sign(best.x) == np.sign(2 * eta - 1))
     if agree != checked:
-        return Outcome("undecided", f"the surrogate maximiser has the wrong sign in {checked - agree} of {checked} cases")
+        return Outcome("undecided", f"the surrogate maximiser has the wrong sign in {checked - agree} of {checked} "
+                                    "cases")
     return Outcome(
         "verified",
         "Eq. (3) with accuracy's derived coefficients is App. A.3's U^Acc_phi, and U^Acc_phi = 1 - E[phi(Y f(X))] "

@@ -229,7 +229,8 @@ def check_fbeta_eta() -> Outcome:
     if coefficient.subs(negative).is_positive is not True:
         return _undecided("the sign of the coefficient of eta in eq:supp:fbeta-stationary-condition")
     return Outcome("verified", f"sympy.solve of the derived F_beta stationary condition gives eta(x-bar) = {derived}, "
-                               "the printed eq:supp:fbeta-stationary-eta; the coefficient of eta, -(1 + beta^2) phi'(f*) - "
+                               "the printed eq:supp:fbeta-stationary-eta; the coefficient of eta, -(1 + beta^2) "
+                               "phi'(f*) - "
                                "(phi'(f*) + phi'(-f*)) U*, is positive for phi'(+-f*) < 0 and U* >= 0, as the proof "
                                "says (SymPy sign inference).")
 
@@ -306,7 +307,8 @@ def _maximiser_evidence(printed_eta_fn, derived_eta_fn):
     dpos, dneg = loss.derivative(scores), loss.derivative(-scores)
     derived = np.array([derived_eta_fn(a, b, ustar) for a, b in zip(dpos, dneg)])
     printed = np.array([printed_eta_fn(a, b, ustar) for a, b in zip(dpos, dneg)])
-    return dict(ustar=ustar, fd=float(np.max(np.abs(fd))), derived_error=float(np.max(np.abs(derived - population.eta))),
+    return dict(ustar=ustar, fd=float(np.max(np.abs(fd))),
+                derived_error=float(np.max(np.abs(derived - population.eta))),
                 printed=printed, eta=population.eta)
 
 
@@ -345,23 +347,29 @@ def check_general_scores() -> Outcome:
     a4_surrogate = float(population.surrogate_utility_of_scores(metric, loss, -scores))
     eq3_surrogate = float(population.surrogate_utility_of_scores(metric, loss, scores))
     erratum = Erratum(
-        location="App. A.4, proof of Thm. 7 (thm:general-calibration): the displayed U_phi and the re-definition of W_{0,phi}, W_{1,phi}",
+        location="App. A.4, proof of Thm. 7 (thm:general-calibration): the displayed U_phi and the re-definition of "
+                 "W_{0,phi}, W_{1,phi}",
         printed=("W_{0,phi}(xi, q) = a_{0,+1}(1 - phi(-xi)) q + a_{0,-1} phi(xi)(1 - q) + b_0, "
                  "W_{1,phi}(xi, q) = a_{1,+1}(1 + phi(-xi)) q + a_{1,-1} phi(xi)(1 - q) + b_1"),
         derived=("Eq. (3): W_{0,phi}(xi, q) = a_{0,+1}(1 - phi(xi)) q + a_{0,-1} phi(-xi)(1 - q) + b_0, "
                  "W_{1,phi}(xi, q) = a_{1,+1}(1 + phi(xi)) q + a_{1,-1} phi(-xi)(1 - q) + b_1 (the printed ones are "
                  "Eq. (3)'s at -xi, i.e. they define U_phi(-f))"),
         consequence=("None for Thm. 7's argument: the G'(0) integrands printed next (-a_{0,+1} phi'(f) eta - a_{0,-1} "
-                     "phi'(-f)(1 - eta) and a_{1,+1} phi'(f) eta - a_{1,-1} phi'(-f)(1 - eta)) are the xi-derivatives of "
-                     "Eq. (3)'s scores, not of the re-defined ones, and the rest of the proof uses them; the re-defined "
+                     "phi'(-f)(1 - eta) and a_{1,+1} phi'(f) eta - a_{1,-1} phi'(-f)(1 - eta)) are the xi-derivatives "
+                     "of "
+                     "Eq. (3)'s scores, not of the re-defined ones, and the rest of the proof uses them; the "
+                     "re-defined "
                      "U_phi is not a lower bound of U (Lemma 1 fails for it)."),
-        witness=(f"hinge loss, xi = 1, q = 1, a_{{0,+1}} = 2, b_0 = 0: Eq. (3) gives W_0,phi = 2(1 - phi(1)) = {w0_eq3}, "
+        witness=(f"hinge loss, xi = 1, q = 1, a_{{0,+1}} = 2, b_0 = 0: Eq. (3) gives W_0,phi = 2(1 - phi(1)) = "
+                 f"{w0_eq3}, "
                  f"the re-definition 2(1 - phi(-1)) = {w0_a4}"),
-        evidence=(f"FiniteSupportPopulation (3 atoms, weights (0.3, 0.3, 0.4), eta = (0.2, 0.5, 0.9)), F_1, hinge loss, "
+        evidence=("FiniteSupportPopulation (3 atoms, weights (0.3, 0.3, 0.4), eta = (0.2, 0.5, 0.9)), F_1, hinge "
+                  "loss, "
                   f"all scores -5: "
                   f"U(f) = {true_utility:.12g}, Eq. (3)'s U_phi(f) = {eq3_surrogate:.12g} <= U(f) as Lemma 1 says, but "
                   f"the re-defined U_phi(f) = Eq. (3)'s U_phi(-f) = {a4_surrogate:.12g} > U(f); symbolically the "
-                  "printed G'(0) integrands equal d/dxi of Eq. (3)'s W_k,phi and differ from d/dxi of the re-defined ones."),
+                  "printed G'(0) integrands equal d/dxi of Eq. (3)'s W_k,phi and differ from d/dxi of the re-defined "
+                  "ones."),
     )
     return Outcome(
         "erratum",
@@ -433,7 +441,8 @@ def check_general_gateaux() -> Outcome:
             location="App. A.4, proof of Thm. 7 (thm:general-calibration): third line of G'(0)",
             printed=("G'(0) = 1/E[W_{1,phi}(f*)] {(-a_{0,+1} phi'(f*) eta - a_{0,-1} phi'(-f*)(1 - eta)) "
                      "- U_phi^* (a_{1,+1} phi'(f*) eta - a_{1,-1} phi'(-f*)(1 - eta))}  (at x-bar)"),
-            derived=("G'(0) = p(x-bar)/E[W_{1,phi}(f*)] {...}: the integral of (...) delta f(x) p(x) dx leaves the factor "
+            derived=("G'(0) = p(x-bar)/E[W_{1,phi}(f*)] {...}: the integral of (...) delta f(x) p(x) dx leaves the "
+                     "factor "
                      "p(x-bar) (as in App. A.1's F_beta version); derived / printed = p(x-bar)"),
             consequence="None: p(x-bar) > 0, so G'(0) = 0 is the same stationary condition.",
             witness=(f"{_witness_text()}, eta(x-bar) = 1/2, p(x-bar) = 1/10, E[W_1,phi(f*)] = 1: derived G'(0) = "
@@ -451,26 +460,33 @@ def check_general_gateaux() -> Outcome:
         # evidence: at a maximiser of U_phi the derived left-hand side vanishes at every atom, the printed one not
         fd = float(np.max(np.abs(_central_differences(population, metric, loss, maximiser))))
         bracket_fn = sp.lambdify((ETA, DPOS, DNEG, USTAR), stationary_bracket(wc), "numpy")
-        printed_fn = sp.lambdify((ETA, DPOS, DNEG, USTAR), printed_general_stationary_condition(ETA, DPOS, DNEG, USTAR, wc), "numpy")
+        printed_fn = sp.lambdify((ETA, DPOS, DNEG, USTAR),
+                                 printed_general_stationary_condition(ETA, DPOS, DNEG, USTAR, wc), "numpy")
         dpos, dneg = loss.derivative(maximiser), loss.derivative(-maximiser)
         derived_values = bracket_fn(population.eta, dpos, dneg, ustar)
         printed_values = printed_fn(population.eta, dpos, dneg, ustar)
         if not (fd < 1e-8 and float(np.max(np.abs(derived_values))) < 1e-7):
             return _undecided("App. A.4 stationary condition: the maximiser does not satisfy the derived condition")
         errata.append(Erratum(
-            location="App. A.4, proof of Thm. 7 (thm:general-calibration): the line 'Thus, the stationary condition is' before eq:supp:stationary-condition",
+            location="App. A.4, proof of Thm. 7 (thm:general-calibration): the line 'Thus, the stationary condition "
+                     "is' before eq:supp:stationary-condition",
             printed=("-a_{0,+1} phi'(f*) eta - a_{0,-1} phi'(-f*)(1 - eta) - a_{1,+1} phi'(f*) eta U_phi^* "
                      "+ a_{1,-1} phi'(-f*)(1 - eta) = 0"),
-            derived=(f"{sp.sstr(bracket)} = 0, i.e. the last term is + a_{{1,-1}} U_phi^* phi'(-f*)(1 - eta): the printed "
+            derived=(f"{sp.sstr(bracket)} = 0, i.e. the last term is + a_{{1,-1}} U_phi^* phi'(-f*)(1 - eta): the "
+                     "printed "
                      f"line misses the factor U_phi^* (derived - printed = {sp.sstr(difference)})"),
             consequence=("None: eq:supp:stationary-condition and the case analysis after it carry the factor "
-                         "(-a_{0,-1} + a_{1,-1} U_phi^*), i.e. they continue from the correct condition (the printed line "
+                         "(-a_{0,-1} + a_{1,-1} U_phi^*), i.e. they continue from the correct condition (the printed "
+                         "line "
                          "agrees with it only when a_{1,-1} = 0 or U_phi^* = 1)."),
-            witness=f"{_witness_text()}: the derived condition gives eta(x-bar) = {eta_derived}, the printed one {eta_printed}",
+            witness=f"{_witness_text()}: the derived condition gives eta(x-bar) = {eta_derived}, the printed one "
+                    f"{eta_printed}",
             evidence=(f"Maximiser of U_phi (logistic loss) over the score vectors (one score per atom) of a 5-atom "
                       f"FiniteSupportPopulation, metric "
-                      f"{metric.name}: U_phi^* = {ustar:.6g}, central finite differences of surrogate_utility_of_scores "
-                      f"< 1e-8 at each of its 5 atoms (stationary); there the derived left-hand side is < 1e-7 at each of them, "
+                      f"{metric.name}: U_phi^* = {ustar:.6g}, central finite differences of "
+                      "surrogate_utility_of_scores "
+                      "< 1e-8 at each of its 5 atoms (stationary); there the derived left-hand side is < 1e-7 at each "
+                      "of them, "
                       f"the printed one is {_fmt(printed_values)} at eta = {_fmt(population.eta)}."),
         ))
     if not errata:
@@ -514,16 +530,19 @@ def check_general_eta() -> Outcome:
                  "+ (-a_{0,-1} + a_{1,-1} U_phi^*) phi'(-f*)]"),
         derived=("eta-bar_STA = (-a_{0,-1} + a_{1,-1} U_phi^*) phi'(-f*) / [(a_{0,+1} + a_{1,+1} U_phi^*) phi'(f*) "
                  "+ (-a_{0,-1} + a_{1,-1} U_phi^*) phi'(-f*)]  (sympy.solve of G'(0) = 0 from Eq. (3))"),
-        consequence=("None for Thm. 7: the next display (eq:supp:calibration:contradiction:1) rewrites eta-bar_STA with "
+        consequence=("None for Thm. 7: the next display (eq:supp:calibration:contradiction:1) rewrites eta-bar_STA "
+                     "with "
                      "(a_{0,+1} + a_{1,+1} U_phi^*), the derived sign, and the case analysis uses that; the printed "
                      "formula itself is wrong whenever a_{1,+1} U_phi^* != 0 (it is right for Jaccard and accuracy, "
                      "where a_{1,+1} = 0)."),
         witness=f"{_witness_text()}: derived eta(x-bar) = {eta_derived}, printed {eta_printed}",
         evidence=(f"Maximiser of U_phi (logistic loss) over the score vectors (one score per atom) of a 5-atom "
                   f"FiniteSupportPopulation "
-                  f"(eta = {_fmt(ev['eta'])}), metric with a_{{0,+1}} = 2, a_{{0,-1}} = -1, a_{{1,+1}} = 1, a_{{1,-1}} = 1, "
+                  f"(eta = {_fmt(ev['eta'])}), metric with a_{{0,+1}} = 2, a_{{0,-1}} = -1, a_{{1,+1}} = 1, a_{{1,-1}} "
+                  "= 1, "
                   f"b_0 = 1, b_1 = 1: U_phi^* = {ev['ustar']:.6g}, central finite differences of "
-                  "surrogate_utility_of_scores < 1e-8 at each of its 5 atoms; the derived eta-bar_STA at each atom's phi'(+-f*) "
+                  "surrogate_utility_of_scores < 1e-8 at each of its 5 atoms; the derived eta-bar_STA at each atom's "
+                  "phi'(+-f*) "
                   f"reproduces its eta to < 1e-7, the printed one gives {_fmt(ev['printed'])}."),
     )
     return Outcome(

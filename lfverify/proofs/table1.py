@@ -307,7 +307,8 @@ def check_gower_legendre_definition1() -> Outcome:
                     f"only for alpha in {any_scaling_ok}; 0 <= U <= 1 with D > 0 holds for alpha in {rng} "
                     "(alpha = 0: D = alpha = 0 at TP = 0, FP = 1 - pi). Definition 1 holds exactly for alpha = 1.",
             consequence="yes for alpha != 1: the results that use the sign constraints (Lemma 1's lower bound "
-                        "U_phi <= U, Lemma 2's concavity/convexity of the surrogate scores) do not apply to Gower-Legendre with alpha != 1; the rows' coefficients themselves "
+                        "U_phi <= U, Lemma 2's concavity/convexity of the surrogate scores) do not apply to "
+                        "Gower-Legendre with alpha != 1; the rows' coefficients themselves "
                         "are correct. F_beta, Jaccard and accuracy (alpha = 1) are unaffected.",
             witness=f"alpha = 2: (a_{{1,+1}}, a_{{1,-1}}) = (-1, 1); single atom with eta = 1/10, f = -6, "
                     f"logistic loss log2(1 + e^-t): U_phi = {mp_str(u_phi)} > U = 9/11 = {mp_str(float(u_true))}, "
@@ -356,7 +357,8 @@ CLAIMS = (
           "def:metric", "verified", check_f_beta_definition1),
     Claim("table1.jaccard_definition1", "Tab. 1 / Def. 1: Jaccard satisfies Definition 1",
           "def:metric", "verified", check_jaccard_definition1),
-    Claim("table1.gower_legendre_definition1", "Tab. 1 / Def. 1: Gower-Legendre (alpha >= 0) as an example of Definition 1",
+    Claim("table1.gower_legendre_definition1", "Tab. 1 / Def. 1: Gower-Legendre (alpha >= 0) as an example of "
+                                               "Definition 1",
           "tab:generalized-performance-metrics", "erratum", check_gower_legendre_definition1),
     Claim("table1.accuracy_coefficients", "App. A.3: accuracy coefficients (a0p, a0n, b0, a1p, a1n, b1) from TP + TN",
           "sec:supp:accuracy-calibration", "verified", check_accuracy_coefficients),

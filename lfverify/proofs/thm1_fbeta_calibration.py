@@ -87,7 +87,10 @@ SEED = DEFAULT_SEED
 
 
 # ------------------------------------------------------------------------------ shared derivation helpers
-def surrogate_scores(a0p, a0n, a1p, a1n, b0, b1, phi=sp.Function("phi")):
+_PHI = sp.Function("phi")
+
+
+def surrogate_scores(a0p, a0n, a1p, a1n, b0, b1, phi=_PHI):
     """W_{0,phi}(xi, q), W_{1,phi}(xi, q) of Eq. (3) as SymPy expressions in (xi, eta), with phi a function."""
     xi, eta = sp.symbols("xi eta", real=True)
     w0 = a0p * (1 - phi(xi)) * eta + a0n * phi(-xi) * (1 - eta) + b0
@@ -202,7 +205,7 @@ def tau_logistic_surrogate_maximiser(coefficients, weights, eta, tau_value, base
             return (lo + hi) / 2, False
 
         value = u_phi([mp.mpf(10) if ei > mp.mpf(1) / 2 else mp.mpf(0) for ei in e])
-        for iteration in range(1, 60):
+        for iteration in range(1, 60):  # noqa: B007 (read after the loop: the count returned)
             weights_ab = [((a0p + value * a1p) * ei, (value * a1n - a0n) * (1 - ei)) for ei in e]
             if any(A < 0 or B < 0 for A, B in weights_ab):
                 raise ValueError("a pointwise problem is not convex at this value; choose another population")
@@ -601,7 +604,8 @@ def check_theorem() -> Outcome:
     """Do Thm. 1's hypotheses imply F_beta-calibration?  Exact surrogate maximisers on finite supports.
 
     (i) The hypotheses force tau <= beta^2/(2+beta^2) < 1, hence, where phi'(0-) < 0, phi'(0+)/phi'(0-) <= tau < 1:
-    phi has a kink at 0, and at an x with f*(x) = 0 the stationary *equation* of case 2 does not hold (only the one-sided
+    phi has a kink at 0, and at an x with f*(x) = 0 the stationary *equation* of case 2 does not hold (only the
+    one-sided
     conditions do).  (ii) Case 2 uses U_phi <= U (Lemma 1), which needs phi(t) >= 1{t <= 0}, not a hypothesis
     of Thm. 1.  For both, an exact maximiser (:func:`tau_logistic_surrogate_maximiser`) on a three-/two-atom
     distribution is evaluated with the core library.
@@ -655,7 +659,8 @@ def check_theorem() -> Outcome:
         ),
         derived=(
             "U* >= (1+beta^2)tau/(beta^2-tau) forces tau <= beta^2/(2+beta^2) < 1, so for a loss with phi'(0-) < 0"
-            " phi'(0+)/phi'(0-) =: rho <= tau < 1 (a kink at 0; U_phi is not differentiable there).  Pointwise, f* minimises A phi(xi) + B phi(-xi), A ="
+            " phi'(0+)/phi'(0-) =: rho <= tau < 1 (a kink at 0; U_phi is not differentiable there).  Pointwise, f* "
+            "minimises A phi(xi) + B phi(-xi), A ="
             " (1+beta^2+U*) eta, B = U* (1-eta), whose minimiser is xi = 0 exactly when rho <= A/B <= 1/rho; this band"
             " contains posteriors eta > U(f*)/(1+beta^2), where f* = 0 predicts -1 (sgn(0) = -1) against Prop. 5"
         ),

@@ -231,7 +231,8 @@ def check_closing_line() -> Outcome:
 def check_theorem() -> Outcome:
     """Do Thm. 2's hypotheses imply Jaccard-calibration?  Exact surrogate maximisers on finite supports.
 
-    As for Thm. 1: (i) U* >= tau with tau < 1 forces, where phi'(0-) < 0, phi'(0+)/phi'(0-) <= tau < 1, a kink at 0, and at
+    As for Thm. 1: (i) U* >= tau with tau < 1 forces, where phi'(0-) < 0, phi'(0+)/phi'(0-) <= tau < 1, a kink at 0, and
+    at
     f*(x) = 0 the stationary equation of case 2 does not hold; (ii) case 2 uses U_phi <= U (Lemma 1), and
     the sub-case phi'(-f*) = 0 of case 1 is contradictory only when phi >= 1{t <= 0}, which is not assumed.
     """
@@ -262,10 +263,12 @@ def check_theorem() -> Outcome:
             " is Jaccard-calibrated"
         ),
         derived=(
-            "tau < 1 and phi'(0+) >= tau phi'(0-) give, for a loss with phi'(0-) < 0, phi'(0+)/phi'(0-) =: rho <= tau < 1 (a kink at 0).  Pointwise,"
+            "tau < 1 and phi'(0+) >= tau phi'(0-) give, for a loss with phi'(0-) < 0, phi'(0+)/phi'(0-) =: rho <= tau "
+            "< 1 (a kink at 0).  Pointwise,"
             " f* minimises eta phi(xi) + U* (1 - eta) phi(-xi), whose minimiser is xi = 0 whenever rho <="
             " eta/(U*(1-eta)) <= 1/rho; as U* >= tau >= rho this band reaches eta/(1-eta) = U*/rho >= 1, i.e. up to"
-            " eta = 1/2 at least, and past the Bayes threshold U-dagger/(1+U-dagger) wherever U*/rho > U-dagger (strictly"
+            " eta = 1/2 at least, and past the Bayes threshold U-dagger/(1+U-dagger) wherever U*/rho > U-dagger "
+            "(strictly"
             " when U* > rho or U-dagger < 1)"
         ),
         consequence=(
@@ -296,9 +299,11 @@ def check_theorem() -> Outcome:
         ),
         derived=(
             "a hypothesis must be added: Lemma 1's phi(t) >= 1{t <= 0} repairs this step (the corrected Thm. 2"
-            " assumes only the weaker U_phi* <= U-dagger, which its own proof uses); without it U*/(1+U*) <= U/(1+U) fails, and for phi'(-f*)"
+            " assumes only the weaker U_phi* <= U-dagger, which its own proof uses); without it U*/(1+U*) <= U/(1+U) "
+            "fails, and for phi'(-f*)"
             " = 0 the stationary condition is 0 = 0 (e.g. phi(t) = max(0, -t - 1): f = 1 gives U_phi = 1 = U*_phi with"
-            " every point predicted +1); with phi >= 1{t <= 0}, phi'(-f*) = 0 forces phi >= 1 everywhere and U*_phi <= 0 < tau"
+            " every point predicted +1); with phi >= 1{t <= 0}, phi'(-f*) = 0 forces phi >= 1 everywhere and U*_phi <= "
+            "0 < tau"
         ),
         consequence=(
             "Thm. 2 is false without the domination hypothesis (or the weaker U_phi* <= U-dagger, which the corrected "

@@ -202,7 +202,8 @@ def check_partial_fraction() -> Outcome:
             "H(t) = ((a0p a1n - a0n a1p)/a1n^2)/(t - a0n/a1n) - a1p/a1n  (sympy.apart of (a1p t - a0p)/(a0n - a1n t))"
         ),
         consequence=(
-            "The pole's sign is wrong whenever a0n != 0, the numerator's as well when also a1p != 0; they agree for a0n = "
+            "The pole's sign is wrong whenever a0n != 0, the numerator's as well when also a1p != 0; they agree for "
+            "a0n = "
             "0 (F_beta, Jaccard).  The "
             "errors propagate to condition (5) and to the interval of monotonicity / condition (6) (see those claims)."
         ),
@@ -219,7 +220,8 @@ def check_partial_fraction() -> Outcome:
     )
     return Outcome(
         "erratum",
-        "The printed partial fraction of H has the wrong sign in its pole when a0n != 0 (and in its numerator when also "
+        "The printed partial fraction of H has the wrong sign in its pole when a0n != 0 (and in its numerator when "
+        "also "
         "a1p != 0).",
         errata=(erratum,),
         method="symbolic (sympy.apart); core library Bayes rule on a 6-atom population",
@@ -361,10 +363,12 @@ def check_h_at_one() -> Outcome:
             f" nonzero, is not needed; printed - derived = {gap}"
         ),
         consequence=(
-            "Condition (b) is wrong whenever a0n != 0 and a0p != a1p (where a0p = a1p the derived H(1) is 0, and so is the "
+            "Condition (b) is wrong whenever a0n != 0 and a0p != a1p (where a0p = a1p the derived H(1) is 0, and so is "
+            "the "
             "printed one unless a1n + a0n = 0, where it is 0/0; it agrees for "
             "F_beta and Jaccard, a0n = 0): for accuracy it"
-            " reads tau <= -1, so the printed theorem excludes accuracy (its bound on tau is negative), whereas the derived (b) reads"
+            " reads tau <= -1, so the printed theorem excludes accuracy (its bound on tau is negative), whereas the "
+            "derived (b) reads"
             " tau <= 1, consistent with Prop. 8; lfverify.core.general_calibration transcribes the printed (b)"
             " and should use a1n - a0n."
         ),
@@ -562,7 +566,8 @@ def check_theorem() -> Outcome:
         ),
         printed="under (1)-(6) and (a)-(c), U_phi is U-calibrated; case 2 uses phi'(-f*)/phi'(f*) <= tau at f*(x) <= 0",
         derived=(
-            "(b) forces tau < 1 for F_beta, hence, for a loss with phi'(0-) < 0, a kink of phi at 0; at f*(x) = 0 only one-sided stationarity holds"
+            "(b) forces tau < 1 for F_beta, hence, for a loss with phi'(0-) < 0, a kink of phi at 0; at f*(x) = 0 only "
+            "one-sided stationarity holds"
             " and phi'(-f*)/phi'(f*) is undefined; the surrogate maximiser can vanish on an atom the Bayes rule"
             " labels +1"
         ),

@@ -96,7 +96,8 @@ def spawn_key(key) -> tuple[int, ...]:
 
 def seed_sequence(study_seed: int, key) -> np.random.SeedSequence:
     """The stream of ``key`` (a tuple of pairs or its canonical text) within the study seeded by ``study_seed``: the
-    child of ``SeedSequence(study_seed)`` at the spawn key of the key's canonical text, ``"population=finite,n=100,..."``
+    child of ``SeedSequence(study_seed)`` at the spawn key of the key's canonical text,
+    ``"population=finite,n=100,..."``
     (BLAKE2b-128 as four 32-bit words: the package's seeding rule, :mod:`lfverify.core`)."""
     if isinstance(study_seed, bool) or not isinstance(study_seed, (int, np.integer)) or study_seed < 0:
         raise ValueError(f"study_seed must be a non-negative int; got {study_seed!r}")

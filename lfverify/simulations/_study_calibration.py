@@ -70,7 +70,8 @@ def _tasks(config):
     tasks = [Task((("kind", "population"), ("metric", m), ("tau", t))) for m in METRICS for t in taus]
     tasks += block_tasks([(("kind", "sample"), ("metric", m), ("tau", t)) for m, t in MAIN_TAUS.items()],
                          config["sample_sizes"], config["replications"], config["samples_per_task"])
-    return tasks + block_tasks([(("kind", "sweep"), ("metric", m), ("tau", t)) for m in METRICS for t in config["taus"]],
+    return tasks + block_tasks([(("kind", "sweep"), ("metric", m), ("tau", t))
+                                for m in METRICS for t in config["taus"]],
                                [config["sweep_n"]], config["sweep_replications"], config["samples_per_task"])
 
 

@@ -160,7 +160,8 @@ def _summarize(rows, config, context):
             "table": table, "rate_fits": fits,
         }
         verdicts[f"{metric_name}/theta_star_certified"] = bool(
-            star["gradient_direction_norm"] < 1e-9 and star["max_hessian_eigenvalue"] < 0 and star["start_spread"] < 1e-6)
+            star["gradient_direction_norm"] < 1e-9 and star["max_hessian_eigenvalue"] < 0
+            and star["start_spread"] < 1e-6)
         verdicts[f"{metric_name}/consistent_at_root_n"] = fits["distance"]["holds"]
         verdicts[f"{metric_name}/surrogate_gap_rate_n^-1"] = fits["surrogate_gap"]["holds"]
         verdicts[f"{metric_name}/true_gap_rate_n^-1/2"] = fits["true_gap_abs"]["holds"]

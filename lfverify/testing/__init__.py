@@ -25,7 +25,8 @@ falls like the claimed power of n, at a measured false-alarm rate and power (doc
 
 For pytest: :func:`parametrize_with_theory_checks` turns a list of :class:`Subject` into one test per (subject,
 check), with readable ids and expected failures, as scikit-learn's ``parametrize_with_checks`` does; the pytest
-plugin (:mod:`lfverify.testing.plugin`, entry point ``lfverify`` in ``pytest11``) provides the fixtures ``lfverify_finite_population``,
+plugin (:mod:`lfverify.testing.plugin`, entry point ``lfverify`` in ``pytest11``) provides the fixtures
+``lfverify_finite_population``,
 ``lfverify_gaussian_population``, ``lfverify_classifier_populations`` and ``lfverify_oracles``.  The exact
 references are :mod:`lfverify.testing.oracles`; the Hypothesis strategies that build Definition 1 metrics, losses,
 data sets and exact populations are :mod:`lfverify.testing.strategies` (``pip install ".[testing]" in a clone``); the

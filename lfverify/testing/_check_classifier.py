@@ -366,7 +366,9 @@ def classifier_checks(estimator, options):
     for name, claim, function in _CHECKS:
         if name == "threshold_optimal_on_training" and not normalised["claims_optimal_threshold"]:
             continue
-        bound = (lambda obj, _f=function, **_: _f(obj, **normalised))
+        def bound(obj, _f=function, _options=normalised, **_):
+            return _f(obj, **_options)
+
         checks.append(TheoryCheck(name, "check_metric_classifier", claim, bound,
                                   false_alarm=_FALSE_ALARM.get(name, TheoryCheck.false_alarm)))
     return normalised, checks

@@ -93,7 +93,8 @@ DOUBLE_SUM_TOLERANCE = 1e-10
 SPLITS = ("first-half", None, "callable split(n) -> (first, second)")
 
 _LEMMA3 = "Lemma 3: V_hat of Eq. (7) is unbiased, E_S[V_hat(theta)] = V_phi(theta) for every n"
-_EQ7 = "Eq. (7): V_hat = 1/(m (n-m)) sum_{i in S_0} sum_{j in S_1} (W~_1(z_j) grad W~_0(z_i) - W~_0(z_i) grad W~_1(z_j))"
+_EQ7 = ("Eq. (7): V_hat = 1/(m (n-m)) sum_{i in S_0} sum_{j in S_1} "
+        "(W~_1(z_j) grad W~_0(z_i) - W~_0(z_i) grad W~_1(z_j))")
 _EQ6 = "Eq. (6): U_hat = N_hat / D_hat, N_hat the mean of W~_0,phi over S_0 and D_hat the mean of W~_1,phi over S_1"
 _HALVES = "Eq. (6) with independent halves: E_S[U_hat(theta)] = E[W~_0,phi] E[1 / D_hat], D_hat the mean of n/2 " \
           "i.i.d. scores W~_1,phi"
@@ -227,7 +228,6 @@ def _double_sum_exact(fn, *, kind, metric, loss, split, side, batch, seed):
             witness = {"X": X, "y": y, "theta": theta, "split (S_0)": first.tolist(), "metric": metric, "loss": loss}
             if kind == "surrogate_utility":
                 w = [_reference_scores(metric, loss, float(x @ theta), int(t), None, side) for x, t in zip(X, y)]
-                num = math.fsum(w[i][0] for i in first) / first.size
                 den = math.fsum(w[j][1] for j in second) / second.size
                 if not den > 0:
                     continue  # U_hat undefined at this theta: nothing to compare
@@ -409,7 +409,7 @@ def _paired_monte_carlo(fn, *, kind, metric, loss, split, side, batch, seed):
             X, y = X_all[r], y_all[r]
             witness = {"replication": r, "n": n, "X": X, "y": y, "theta": theta}
             value, was_declined = _evaluate(fn, X, y, theta, kind=kind, check=check, claim=claim, witness=witness,
-                                            oracle=lambda r=r: reference[r])
+                                            oracle=lambda r=r, reference=reference: reference[r])
             declined += was_declined
             values[r] = value
         deviations = values - reference
@@ -427,7 +427,8 @@ def _paired_monte_carlo(fn, *, kind, metric, loss, split, side, batch, seed):
                 check, claim, witness, target + mean, target,
                 f"Monte-Carlo estimate of E[V_hat] = V_phi + mean(fn(S) - U(S)), U the symmetrised Eq. (7) (exactly "
                 f"unbiased); paired z = {np.array2string(t, precision=2)} (standard errors "
-                f"{np.array2string(se, precision=3)}), Bonferroni-corrected p = {np.array2string(p_values, precision=3)}"
+                f"{np.array2string(se, precision=3)}), Bonferroni-corrected p = "
+                f"{np.array2string(p_values, precision=3)}"
                 f": |z| > {critical:.3f} = the critical value of level {MONTE_CARLO_LEVEL:g} over {k} components "
                 "(the false-alarm probability of this check)")
 
@@ -485,7 +486,8 @@ def _batch(fn, *, kind, metric, loss, split, side, batch, seed):
                                      dtype=np.float64)) for t in thetas]
     expected = np.array([r[0] for r in rows]) if kind == "surrogate_utility" else np.stack(rows)
     value = np.asarray(call_user(fn, (X, y, thetas), check=check, claim=claim, witness=witness), dtype=np.float64)
-    if value.shape != expected.shape or not np.allclose(value, expected, rtol=1e-12, atol=1e-12 * np.max(np.abs(expected))):
+    if value.shape != expected.shape or not np.allclose(value, expected, rtol=1e-12,
+                                                         atol=1e-12 * np.max(np.abs(expected))):
         raise TheoryCheckFailure(check, claim, witness, value, expected, "the batch disagrees with the single calls")
 
 
@@ -527,7 +529,8 @@ _CHECKS = {
     "gradient_direction": (
         ("double_sum_exact", _EQ7, _double_sum_exact, None),
         ("unbiased_exact", _LEMMA3, _exact_expectation, None),
-        ("unbiased_monte_carlo", _LEMMA3, _paired_monte_carlo, f"{MONTE_CARLO_LEVEL:g} (Bonferroni-corrected paired z tests)"),
+        ("unbiased_monte_carlo", _LEMMA3, _paired_monte_carlo, f"{MONTE_CARLO_LEVEL:g} (Bonferroni-corrected paired z "
+                                                               "tests)"),
         ("batch", "batch behaviour", _batch, None),
         ("input_contract", "input contract", _input_contract, None),
     ),
@@ -571,9 +574,12 @@ def estimator_checks(kind: str):
         normalised = _validated(fn, options, kind)
         checks = []
         for name, claim, function, level in _CHECKS[kind]:
-            if name == "double_sum_exact" and normalised["split"] is None or name == "batch" and not normalised["batch"]:
+            if (name == "double_sum_exact" and normalised["split"] is None
+                    or name == "batch" and not normalised["batch"]):
                 continue
-            bound = (lambda obj, _f=function, **_: _f(obj, **normalised))
+            def bound(obj, _f=function, _options=normalised, **_):
+                return _f(obj, **_options)
+
             checks.append(TheoryCheck(name, public, claim, bound) if level is None else
                           TheoryCheck(name, public, claim, bound, false_alarm=level))
         return normalised, checks

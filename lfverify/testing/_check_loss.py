@@ -161,7 +161,8 @@ def _convexity(loss, *, seed):
             i = int(np.argmax(excess))
             raise TheoryCheckFailure(check, claim, {"a": float(a[i]), "b": float(b[i]), "lambda": lam,
                                                     "phi(a)": float(fa[i]), "phi(b)": float(fb[i])},
-                                     f"phi(c) = {fc[i]!r} at c = {c[i]!r}", f"<= the chord {w[i] * fa[i] + (1 - w[i]) * fb[i]!r}",
+                                     f"phi(c) = {fc[i]!r} at c = {c[i]!r}", "<= the chord "
+                                                                            f"{w[i] * fa[i] + (1 - w[i]) * fb[i]!r}",
                                      "the loss lies above its chord: not convex")
     for side in ("right", "left"):
         g = _values(loss, m, check, claim, "derivative", side)
@@ -169,7 +170,8 @@ def _convexity(loss, *, seed):
             i_first = np.array([index[v] for v in first.tolist()])
             i_second = np.array([index[v] for v in second.tolist()])
             f1, f2, g1 = fa_all[i_first], fa_all[i_second], g[i_first]
-            excess = f1 + g1 * (second - first) - f2 - 8 * EPS * (np.abs(f1) + np.abs(f2) + np.abs(g1 * (second - first)))
+            excess = (f1 + g1 * (second - first) - f2
+                      - 8 * EPS * (np.abs(f1) + np.abs(f2) + np.abs(g1 * (second - first))))
             if (excess > 0).any():
                 i = int(np.argmax(excess))
                 raise TheoryCheckFailure(check, claim, {"a": float(first[i]), "b": float(second[i]), "side": side,

@@ -4,7 +4,8 @@
 The ids read ``<subject name>-<check name>`` (``my_vhat-unbiased_exact``), so ``pytest -k unbiased_exact`` selects
 one check for every subject.  Subjects of one name get distinct readable ids: the name and the parameters that
 differ from the class defaults (``TunedThresholdClassifierCV[scoring=f1]-consistency_gaussian``), else ``#2``,
-``#3``; ``Subject(..., name="tuned-f1")`` chooses the name.  ``expected_failed_checks`` maps a check name (for every subject that has it) or a
+``#3``; ``Subject(..., name="tuned-f1")`` chooses the name.  ``expected_failed_checks`` maps a check name (for every
+subject that has it) or a
 full id (for one subject) to the reason it is expected to fail; those cases are marked
 ``xfail(strict=True, reason=...)``, so a check that starts to pass is reported too.  A key that names no generated
 case is an error: a misspelt expectation would otherwise hide a real failure.

@@ -9,7 +9,8 @@ the objects are immutable):
 ``lfverify_gaussian_population``            :data:`~lfverify.testing.oracles.REFERENCE_GAUSSIAN_POPULATION` (U, U_phi,
                                             V_phi by quadrature)
 ``lfverify_classifier_populations``         ``{"finite": ..., "gaussian": ...}``: the imbalanced (prior 0.1)
-                                            one-dimensional populations of :func:`~lfverify.testing.check_metric_classifier`
+                                            one-dimensional populations of
+                                            :func:`~lfverify.testing.check_metric_classifier`
 ``lfverify_oracles``                        the module :mod:`lfverify.testing.oracles` (the exact references)
 ==========================================  =========================================================================
 
