@@ -75,7 +75,7 @@ def main(argv=None) -> int:
              f"replications at n = {', '.join(map(str, SIZES))}; expected exponent -0.5, tolerance 0.1, level 0.99; "
              "95 % Clopper-Pearson interval).", "",
              "| statistic | failures | rate | 95 % interval | seconds per study |", "|---|---:|---:|---|---:|"]
-    for label, statistic, wrong in ROWS:
+    for label, statistic, _wrong in ROWS:
         study = rate_study(statistic.__name__, statistic=statistic, populations={"synthetic": _population},
                            target={"synthetic": 0.0}, sample_sizes=SIZES, replications=REPLICATIONS)
         failures, start = 0, time.perf_counter()

@@ -135,15 +135,19 @@ def main(argv=None):
     }
     write_text_atomically(args.out, json.dumps(payload, indent=2) + "\n")
     print()
-    print(f"V_hat+U_hat / (X@theta + X.T@w): {blas['estimator_seconds']*1e3:8.1f} ms / {blas['blas_seconds']*1e3:8.1f} ms"
+    print(f"V_hat+U_hat / (X@theta + X.T@w): {blas['estimator_seconds']*1e3:8.1f} ms / "
+          f"{blas['blas_seconds']*1e3:8.1f} ms"
           f" = {blas['ratio']:.2f}  (target <= 2)  {'PASS' if verdicts['blas_ratio'] else 'FAIL'}")
     print(f"peak memory during evaluate:     {blas['peak_bytes_during_evaluate']/2**20:8.1f} MiB "
           f"(X itself: {blas['bytes_of_X']/2**20:.0f} MiB)")
-    print(f"double sum / factorised V_hat:   {double['double_sum_seconds']:8.2f} s / {double['fast_seconds']*1e3:8.2f} ms"
+    print(f"double sum / factorised V_hat:   {double['double_sum_seconds']:8.2f} s / "
+          f"{double['fast_seconds']*1e3:8.2f} ms"
           f" = {double['speedup']:,.0f}x  (target >= 1000x)  {'PASS' if verdicts['double_sum_speedup'] else 'FAIL'}"
           f"  [agree to {double['relative_difference']:.1e}]")
-    print(f"64 calls / one batch of 64:      {batch['separate_seconds']*1e3:8.1f} ms / {batch['batch_seconds']*1e3:8.1f} ms"
-          f" = {batch['speedup_per_parameter']:.1f}x  (target >= 5x)  {'PASS' if verdicts['batch_speedup'] else 'FAIL'}")
+    print(f"64 calls / one batch of 64:      {batch['separate_seconds']*1e3:8.1f} ms / "
+          f"{batch['batch_seconds']*1e3:8.1f} ms"
+          f" = {batch['speedup_per_parameter']:.1f}x  (target >= 5x)  "
+          f"{'PASS' if verdicts['batch_speedup'] else 'FAIL'}")
     print(f"  same at n = {batch_small['n']:,}:         {batch_small['separate_seconds']*1e3:8.1f} ms / "
           f"{batch_small['batch_seconds']*1e3:8.1f} ms = {batch_small['speedup_per_parameter']:.1f}x  (no target)")
     print(f"results: {args.out}")

@@ -12,12 +12,13 @@ App. C.1, plus an intercept column):
 
 U-BFGS is timed from zeros and from the ERM solution (the paper's initializer; the ERM fit is timed
 separately: targets 1 and 2 are checked on the U-BFGS fits themselves, and the ratios with the initializer's fit
-added are reported without a target, since that fit is App. C.2's liblinear SVM at C = 1/lambda = 100, not the optimizer).  A U-BFGS time includes building the EmpiricalSurrogateUtility.  Every time is the best
-of several runs (the least disturbed by other load on the shared machine), the methods' runs interleaved round
-by round; every ratio uses times measured in the same run.  BLAS runs on one thread (``--blas-threads``).  Also reported: iterations used, how many iterations U-BFGS needs to come within 1e-3 of its final
-surrogate and true (training) utility and stay there, test-set F_1 of every method, and where U-BFGS's time goes
-(calls of the objective during one fit times the cost of one call, against LogisticRegression's time per lbfgs
-iteration).
+added are reported without a target, since that fit is App. C.2's liblinear SVM at C = 1/lambda = 100, not the
+optimizer).  A U-BFGS time includes building the EmpiricalSurrogateUtility.  Every time is the best of several runs
+(the least disturbed by other load on the shared machine), the methods' runs interleaved round by round; every ratio
+uses times measured in the same run.  BLAS runs on one thread (``--blas-threads``).  Also reported: iterations used,
+how many iterations U-BFGS needs to come within 1e-3 of its final surrogate and true (training) utility and stay
+there, test-set F_1 of every method, and where U-BFGS's time goes (calls of the objective during one fit times the
+cost of one call, against LogisticRegression's time per lbfgs iteration).
 
 Usage::
 
@@ -262,7 +263,8 @@ def _run(args):
               f"({u['message']}); within 1e-3 of its final U_hat after {u['iterations_to_within_1e-3_surrogate']}, "
               f"of its final training F1 after {u['iterations_to_within_1e-3_train_f1']}; test F1 {u['test_f1']:.4f}")
     print(f"LogisticRegression(lbfgs): {lr_time:6.2f} s, {logreg['n_iter']} iterations "
-          f"({logreg['seconds_per_iteration'] * 1e3:.1f} ms each); test F1 at 1/2 {logreg['test_f1_at_probability_one_half']:.4f}")
+          f"({logreg['seconds_per_iteration'] * 1e3:.1f} ms each); test F1 at 1/2 "
+          f"{logreg['test_f1_at_probability_one_half']:.4f}")
     print(f"W-ERM, App. C.2 (60 fits): {werm_full['seconds']:6.2f} s ({werm_full['n_unconverged_fits']} fits at "
           f"max_iter); test F1 {werm_full['test_f1']:.4f}")
     print(f"W-ERM, one lambda (20 fits): {werm_single['seconds']:6.2f} s")

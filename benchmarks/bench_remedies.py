@@ -139,15 +139,18 @@ def main(argv=None):
         s, q, f = r["seconds"], r["ratios"], r["test_f1"]
         print(f"{name}: LogisticRegression {s['logreg']:.2f} s (test F1 {f['logreg']:.4f}); "
               f"TunedThresholdClassifierCV {q['tuned_over_logreg']:.1f}x ({f['tuned']:.4f})")
-        print(f"  LinearFractionalClassifier() {q['default_over_logreg']:.2f}x LogisticRegression ({f['default']:.4f}); "
+        print(f"  LinearFractionalClassifier() {q['default_over_logreg']:.2f}x LogisticRegression "
+              f"({f['default']:.4f}); "
               f"CSR input {q['default_csr_over_logreg']:.2f}x; threshold_cv=5 {q['cv5_over_tuned']:.2f}x the tuned "
               f"peer ({f['cv5']:.4f})")
         print(f"  Alg. 1 + exact threshold {q['ubfgs_refit_over_logreg']:.2f}x ({f['ubfgs_refit']:.4f}); the paper's "
               f"configuration (ERM start, threshold 0) {q['paper_over_logreg']:.2f}x ({f['paper']:.4f})")
         print(f"  CSR / dense: default fit {q['default_csr_over_dense']:.2f}, one U_hat + V_hat evaluation "
               f"{q['evaluate_csr_over_dense']:.2f}, one U-BFGS fit {q['ubfgs_csr_over_dense']:.2f}")
-    print(f"default fit on adult <= 3x LogisticRegression: {'PASS' if verdicts['default_within_3x_logreg_on_adult'] else 'FAIL'}"
-          f"; threshold_cv=5 not slower than the tuned peer: {'PASS' if verdicts['cv5_not_slower_than_tuned'] else 'FAIL'}")
+    print(f"default fit on adult <= 3x LogisticRegression: "
+          f"{'PASS' if verdicts['default_within_3x_logreg_on_adult'] else 'FAIL'}"
+          f"; threshold_cv=5 not slower than the tuned peer: "
+          f"{'PASS' if verdicts['cv5_not_slower_than_tuned'] else 'FAIL'}")
     print(f"results: {args.out}")
     return 0 if (all(verdicts.values()) or not args.check) else 1
 

@@ -451,7 +451,8 @@ def build(battery: Battery, data_available: bool):
     battery.add("tracebacks", "value_from_counts(n_samples=0)", library_error(
         "from lfverify.core import f1\nf1().value_from_counts(1, 0, 1, n_samples=0)"))
     battery.add("tracebacks", "complex y", library_error(
-        "import numpy as np\nfrom lfverify.core._validation import check_labels\ncheck_labels(np.array([1 + 1j, -1, 1]))"))
+        "import numpy as np\nfrom lfverify.core._validation import check_labels\n"
+        "check_labels(np.array([1 + 1j, -1, 1]))"))
     battery.add("tracebacks", "Ctrl-C (SIGINT to the process group)", lambda: kill_outcome(
         [*quick, "--workers", "2", "--out", str(root / "int-sim")], signal.SIGINT, group=True))
 
@@ -516,7 +517,6 @@ def _workers_of(proc):
 
 def build_round2(battery: Battery, data_available: bool):
     root = battery.root
-    smoke_out = lambda name: [*SMOKE, "--out", str(root / name)]  # noqa: E731
     quick = ["simulate", "uniform-convergence", "--quick", "--no-figures"]
 
     # 7. special files and links -------------------------------------------------------------
@@ -592,7 +592,9 @@ def build_round2(battery: Battery, data_available: bool):
             ("--out is a socket", lambda p: socket.socket(socket.AF_UNIX).bind(str(p)), ("socket",)),
             ("--out is a dangling symlink", lambda p: p.symlink_to(root / "nowhere"), ("dangling",)),
             ("--out is a symlink loop", lambda p: p.symlink_to(p), ("loop",))):
-        def item(make=make, names=names, index=len(battery.items)):
+        index = len(battery.items)
+
+        def item(make=make, names=names, index=index):
             target = root / f"out-{index}"  # a neutral name: the line must say the kind, not echo the path
             make(target)
             status, err = run([*SMOKE, "--out", str(target)], timeout=60)

@@ -172,7 +172,8 @@ def markdown(summary: dict, settings: dict) -> str:
              f"({settings['trials']} trials, metrics {', '.join(settings['metrics'])}, training rows cut to "
              f"{settings['max_train'] or 'all'}; the fits took {settings['fit_seconds']:.0f} s in all, on one thread "
              "each).", "",
-             f"Remedy (`MetricOptimalClassifier(B)`) against `TunedThresholdClassifierCV(B)` of the same base, one-sided "
+             f"Remedy (`MetricOptimalClassifier(B)`) against `TunedThresholdClassifierCV(B)` of the same base, "
+             f"one-sided "
              f"Welch at {ALPHA}: {counts['below']} cells below, {counts['tie']} not significantly different, "
              f"{counts['above']} above (of {len(rows)}).", "",
              "| data set | metric | base | B | B+tuned | B+remedy | verdict | linear default | LogReg+tuned | "
@@ -187,7 +188,8 @@ def markdown(summary: dict, settings: dict) -> str:
     lines.insert(6 + len(BASES), "")
     classes = summary["classes"]
     wins = {w: sum(c["winner"] == w for c in classes) for w in ("trees", "tie", "linear")}
-    lines[6:6] = [f"Model class (the best of the four tree-ensemble methods with the metric's threshold - the best of four, so "
+    lines[6:6] = [f"Model class (the best of the four tree-ensemble methods with the metric's threshold - the best "
+                  f"of four, so "
                   f"slightly favoured - against "
                   f"`LinearFractionalClassifier()`, one-sided Welch at {ALPHA}): trees above in {wins['trees']} of "
                   f"{len(classes)} (data set, metric) cells, the linear default above in {wins['linear']}, "

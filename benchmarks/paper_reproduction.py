@@ -10,8 +10,8 @@ Usage::
 
     python benchmarks/paper_reproduction.py            # writes benchmarks/results/paper/REPRODUCTION.md
 
-The output is generated (atomically); ``tests/experiments/test_paper_reproduction.py`` checks that the committed file is what
-this script makes of the committed summaries.  FINDINGS.md copies its counts table.
+The output is generated (atomically); ``tests/experiments/test_paper_reproduction.py`` checks that the committed
+file is what this script makes of the committed summaries.  FINDINGS.md copies its counts table.
 """
 
 from __future__ import annotations

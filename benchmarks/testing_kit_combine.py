@@ -50,7 +50,7 @@ ORDER = ("unbiased_monte_carlo", "unbiased_exact", "expectation_monte_carlo", "e
 
 def combine(results: Path = RESULTS) -> list[dict]:
     rows: dict = {}
-    for name, wanted, why in SOURCES:
+    for name, wanted, _why in SOURCES:
         path = results / f"{name}.json"
         if not path.exists():
             print(f"missing {path.name}: its rows are left out", file=sys.stderr)
@@ -77,7 +77,8 @@ def combine(results: Path = RESULTS) -> list[dict]:
                     "rate": k / n, "ci95": [ci.low, ci.high],
                     "interval_within_target": bool(ci.high <= 0.01 if what == "false alarm" else ci.low >= 0.99),
                     "seed_ranges": sorted(entry["ranges"]), "runs": entry["runs"]})
-    out.sort(key=lambda r: (ORDER.index(r["check"]) if r["check"] in ORDER else len(ORDER), r["measures"] != "false alarm"))
+    out.sort(key=lambda r: (ORDER.index(r["check"]) if r["check"] in ORDER else len(ORDER),
+                            r["measures"] != "false alarm"))
     return out
 
 

@@ -4,7 +4,8 @@ The reference documents exactly the public API: for each wing of :data:`lfverify
 floor-plan order) the names of its ``__all__``, and for :mod:`lfverify.proofs` also its per-claim modules
 (:data:`lfverify.proofs.MODULES`).  No private module is named: every object is documented under the wing that
 exports it (``lfverify.core.f1``, not the module that defines it), so the pages follow the exports when they change.
-``docs/conf.py`` calls :func:`write_api_pages` before each build; ``tests/documents/test_docs.py`` checks what it writes.
+``docs/conf.py`` calls :func:`write_api_pages` before each build; ``tests/documents/test_docs.py`` checks what it
+writes.
 
 Run as a script, it writes the pages into ``docs/api/`` (gitignored).
 """

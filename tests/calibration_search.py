@@ -365,7 +365,7 @@ def maximise_surrogate(coef: Coefficients, pop: ExactPopulation, tau, *, base=2,
         if not u > 0:
             raise ValueError("Dinkelbach's start U_phi(f = 1) is not positive")
         tol = mp.mpf(10) ** (-(dps - 8))
-        for iteration in range(1, max_iterations + 1):
+        for iteration in range(1, max_iterations + 1):  # noqa: B007 - read after the loop (iterations=iteration)
             scores, _, _ = argmax(u)
             new = surrogate_utility_mp(coef, pop, scores, phi)[0]
             if new < u - tol:

@@ -145,8 +145,8 @@ def test_simulate_verdict_lines_exact():
 def _simulate_args(tmp_path, **over):
     import argparse
 
-    args = dict(name="consistency", study=None, mode="smoke", out=str(tmp_path / "out"), seed=3, progress=False, quiet=False,
-                no_figures=True, serial=False, dask=None, dask_local=None, dask_timeout=None, workers=2)
+    args = dict(name="consistency", study=None, mode="smoke", out=str(tmp_path / "out"), seed=3, progress=False,
+                quiet=False, no_figures=True, serial=False, dask=None, dask_local=None, dask_timeout=None, workers=2)
     args.update(over)
     return argparse.Namespace(**args)
 
@@ -160,7 +160,8 @@ def test_simulate_dask_timeout_reaches_make_executor(monkeypatch, tmp_path):
 
     seen = []
     monkeypatch.setattr(options, "make_executor", lambda *a, **k: seen.append((a, k)) or "executor")
-    assert options.executor_from_args(_simulate_args(tmp_path, dask="tcp://10.0.0.1:8786", dask_timeout=7.5)) == "executor"
+    assert options.executor_from_args(_simulate_args(tmp_path, dask="tcp://10.0.0.1:8786",
+                                                     dask_timeout=7.5)) == "executor"
     assert seen == [((), {"dask_address": "tcp://10.0.0.1:8786", "dask_local": None, "dask_timeout": 7.5})]
 
 

@@ -471,7 +471,8 @@ def test_bench_validate_options_truth_table(monkeypatch, tmp_path):
         with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
             validate_options(BenchOptions(**refused))
     missing = tmp_path / "missing"
-    with pytest.raises(ValueError, match=f"^{re.escape(f'data_root (--data-root) must be a folder holding the data sets; got {str(missing)!r}, which is not a folder')}$"):
+    with pytest.raises(ValueError, match="^" + re.escape(f"data_root (--data-root) must be a folder holding the data "
+                                                         f"sets; got {str(missing)!r}, which is not a folder") + "$"):
         validate_options(BenchOptions(data_root=str(missing)))
 
 

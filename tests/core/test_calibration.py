@@ -270,7 +270,8 @@ def test_theorem_1_report_text_at_the_boundary_of_the_u_star_bound():
     ])
     assert report.holds and report.max_tau == 0.25 and report.tau == 0.25
     below = fbeta_calibration(1.5, tau_logistic(0.25), surrogate_optimum=0.40625 - 2 ** -20)
-    assert below.failed == [f"U* bound U*_phi = {0.40625 - 2 ** -20:.6g} >= (1 + beta^2) tau / (beta^2 - tau) = 0.40625"]
+    assert below.failed == [f"U* bound U*_phi = {0.40625 - 2 ** -20:.6g} >= (1 + beta^2) tau / (beta^2 - tau) "
+                            "= 0.40625"]
 
 
 @pytest.mark.claims("Theorem 1")

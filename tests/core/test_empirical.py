@@ -324,7 +324,8 @@ def test_numerator_and_denominator_gradients_are_their_own_derivatives(metric, l
     X, y, theta = _data(11, 40, 3)
     est = EmpiricalSurrogateUtility(metric, loss, X, y)
     h = 1e-6
-    for method, gradient_method in ((est.numerator, est.numerator_gradient), (est.denominator, est.denominator_gradient)):
+    for method, gradient_method in ((est.numerator, est.numerator_gradient),
+                                    (est.denominator, est.denominator_gradient)):
         fd = np.array([(method(theta + h * e) - method(theta - h * e)) / (2 * h) for e in np.eye(3)])
         got = gradient_method(theta)
         assert got.shape == (3,)
@@ -502,7 +503,8 @@ def test_constructor_messages_name_argument_and_received_value():
             EmpiricalSurrogateUtility(args.pop("metric"), args.pop("loss"), args.pop("X"), args.pop("y"), **args)
 
 
-@pytest.mark.parametrize("n, message", [(2.5, "n_samples must be an int; got 2.5"), (True, "n_samples must be an int; got True")])
+@pytest.mark.parametrize("n, message", [(2.5, "n_samples must be an int; got 2.5"),
+                                        (True, "n_samples must be an int; got True")])
 def test_sample_split_needs_an_int(n, message):
     with pytest.raises(TypeError, match=exactly(message)):
         sample_split(n)

@@ -212,7 +212,7 @@ def test_one_sided_derivatives_at_kinks(loss, spec, order):
             for side, direction in (("left", -1), ("right", 1)):
                 got = fn(k, side=side)
                 # (a) derivative of the analytic piece that owns that side, continued through the kink
-                piece = mpmath.diff(lambda t: mp_phi(spec, t, piece=side), mpmath.mpf(k), order)
+                piece = mpmath.diff(lambda t, side=side: mp_phi(spec, t, piece=side), mpmath.mpf(k), order)
                 assert_close(got, piece, rel=1e-13, abs_tol=1e-30, what=f"{loss.name} phi^({order})({k}{side})")
                 # (b) one-sided difference quotient of the full (piecewise) formula
                 directed = mpmath.diff(lambda t: mp_phi(spec, t), mpmath.mpf(k), order, direction=direction)

@@ -727,7 +727,8 @@ def test_table1_constructors_name_and_parametrize_their_metric():
 @pytest.mark.parametrize("make, error, message", [
     (lambda: f_beta(0.0), ValueError, "beta must lie in (0.0, inf); got 0.0"),
     (lambda: gower_legendre(-1.0), ValueError, "alpha must lie in [0.0, inf); got -1.0"),
-    (lambda: LinearFractionalMetric(a0p=1.0, a0n=0.0, a1p=1.0, a1n=1.0, name=3), TypeError, "name must be a str; got 3"),
+    (lambda: LinearFractionalMetric(a0p=1.0, a0n=0.0, a1p=1.0, a1n=1.0, name=3), TypeError,
+     "name must be a str; got 3"),
     (lambda: f1().admissibility(prior=1.0), ValueError, "prior must lie in (0.0, 1.0); got 1.0"),
     (lambda: f1().value(0.1, 0.1, 0.5, zero_division=2.0), ValueError, "zero_division must lie in [0.0, 1.0]; got 2.0"),
     (lambda: f1().score([], []), ValueError, "y_true must contain at least one label; got 0"),
@@ -771,8 +772,8 @@ def test_value_tolerances_admit_exactly_1e_12_of_rounding():
     assert jac.value(0.1, 0.5 + tol, 0.5) == pytest.approx(0.1 / (1.0 + tol), rel=1e-15, abs=0)
     # F_1 at prior = -1e-12 (clipped to 0) and TP = FP = 0 is 0/0: the zero_division value, not -0.0
     assert f1().value(0.0, 0.0, -tol, zero_division=0.5) == 0.5
-    for tp, fp, prior in ((0.0, 0.0, -2 * tol), (0.0, 0.0, 1 + 2 * tol), (-2 * tol, 0.1, 0.5), (0.5 + 2 * tol, 0.1, 0.5),
-                          (0.1, -2 * tol, 0.5), (0.1, 0.5 + 2 * tol, 0.5)):
+    for tp, fp, prior in ((0.0, 0.0, -2 * tol), (0.0, 0.0, 1 + 2 * tol), (-2 * tol, 0.1, 0.5),
+                          (0.5 + 2 * tol, 0.1, 0.5), (0.1, -2 * tol, 0.5), (0.1, 0.5 + 2 * tol, 0.5)):
         with pytest.raises(ValueError):
             jac.value(tp, fp, prior)
 

@@ -150,7 +150,8 @@ def _mpmath_references():  # pragma: no cover - the recipe of REFERENCE; about 2
             for y in (-1, 1):
                 m = (th.T * mu[y])[0] + th0
                 cuts = [-mp.inf] + sorted(y * k for k, _ in loss["kinks"]) + [mp.inf]
-                E = lambda g: mp.quad(lambda xi: g(y * xi) * mp.npdf(xi, m, s), cuts)  # noqa: E731
+                E = lambda g, y=y, m=m, s=s, cuts=cuts: mp.quad(  # noqa: E731
+                    lambda xi: g(y * xi) * mp.npdf(xi, m, s), cuts)
                 A[y] = mass[y] * E(loss["phi"])
                 # Stein: E[phi'(t) y x] = y mu_y E[phi'] + Sigma theta (E[phi''] + sum_k jump_k N(k; y m, s^2))
                 stein = E(loss["ddphi"]) + sum(j * mp.npdf(k, y * m, s) for k, j in loss["kinks"])
@@ -179,11 +180,11 @@ def _mpmath_references():  # pragma: no cover - the recipe of REFERENCE; about 2
             A, G, rates = {}, {}, {}
             for y in (-1, 1):
                 inner = {(y * k - t2) / t1 for k, _ in loss["kinks"]} | {-t2 / t1}
-                cuts = sorted({mp.mpf(-1), mp.mpf(1)} | {u for u in inner if -1 < u < 1})
-                I = lambda g: mp.quad(lambda u: g(u) * cond[y](u), cuts) / 2  # noqa: E731,E741
-                A[y] = I(lambda u: loss["phi"](y * (t1 * u + t2)))
-                G[y] = [I(lambda u: loss["dphi"](y * (t1 * u + t2)) * y * u),
-                        I(lambda u: loss["dphi"](y * (t1 * u + t2)) * y)]
+                cuts = sorted({mp.mpf(-1), mp.mpf(1)} | {v for v in inner if -1 < v < 1})
+                I = lambda g, y=y, cuts=cuts: mp.quad(lambda u: g(u) * cond[y](u), cuts) / 2  # noqa: E731,E741
+                A[y] = I(lambda u, loss=loss, y=y, t1=t1, t2=t2: loss["phi"](y * (t1 * u + t2)))
+                G[y] = [I(lambda u, loss=loss, y=y, t1=t1, t2=t2: loss["dphi"](y * (t1 * u + t2)) * y * u),
+                        I(lambda u, loss=loss, y=y, t1=t1, t2=t2: loss["dphi"](y * (t1 * u + t2)) * y)]
                 rates[y] = mp.quad(cond[y], [max(-t2 / t1, -1), 1]) / 2  # theta^T x > 0 <=> u > -t2/t1 (t1 > 0)
             out["bounded", name] = _mp_scores(TABLE1[mname], pi_b, rates[1], rates[-1], [A[-1], A[1]], [G[-1], G[1]])
 
@@ -276,12 +277,13 @@ def test_bounded_population_for_any_slope(slope, offset):
             u0 = -t2 / t1
             positive = [u0, 1] if t1 > 0 else [-1, u0]  # theta^T x > 0
             for c_index, y in enumerate((-1, 1)):
-                rate = mp.quad(cond[y], sorted(positive + [u for u in steep if positive[0] < u < positive[1]])) / 2
+                rate = mp.quad(cond[y], sorted(positive + [v for v in steep if positive[0] < v < positive[1]])) / 2
                 np.testing.assert_allclose((tp if y == 1 else fp)[k], float(rate), rtol=1e-13)
                 cuts = sorted([-1, u0, 1] + steep)
-                g = lambda h: mp.quad(lambda u: h(u) * cond[y](u), cuts) / 2  # noqa: E731
-                value = g(lambda u: loss["phi"](y * (t1 * u + t2)))
-                grad = [g(lambda u: loss["dphi"](y * (t1 * u + t2)) * y * u), g(lambda u: loss["dphi"](y * (t1 * u + t2)) * y)]
+                g = lambda h, y=y, cuts=cuts: mp.quad(lambda u: h(u) * cond[y](u), cuts) / 2  # noqa: E731
+                value = g(lambda u, y=y, t1=t1, t2=t2: loss["phi"](y * (t1 * u + t2)))
+                grad = [g(lambda u, y=y, t1=t1, t2=t2: loss["dphi"](y * (t1 * u + t2)) * y * u),
+                        g(lambda u, y=y, t1=t1, t2=t2: loss["dphi"](y * (t1 * u + t2)) * y)]
                 np.testing.assert_allclose(moments.value[k, c_index], float(value), rtol=1e-13)
                 np.testing.assert_allclose(moments.gradient[k, c_index], [float(v) for v in grad], rtol=1e-12)
 
@@ -451,7 +453,8 @@ def _mc_population(name):
 
 @pytest.fixture(scope="module")
 def mc_samples():
-    return {name: _mc_population(name)[0].sample(N_MC, seed=_mc_population(name)[2]) for name in ("gaussian", "bounded")}
+    return {name: _mc_population(name)[0].sample(N_MC, seed=_mc_population(name)[2])
+            for name in ("gaussian", "bounded")}
 
 
 @pytest.mark.parametrize("population", ["gaussian", "bounded"])
@@ -575,7 +578,8 @@ def test_sample_is_reproducible_and_well_formed(population):
     """Same seed -> identical arrays (int seed and Generator); shapes, dtype, intercept column; class
     frequencies within 5 SE of the prior.  Oracle: Monte Carlo with standard-error tolerance (frequencies)
     and exact comparison (reproducibility)."""
-    pop = {"gaussian": _gaussian(), "gaussian-no-intercept": _gaussian(intercept=False), "bounded": _bounded()}[population]
+    pop = {"gaussian": _gaussian(), "gaussian-no-intercept": _gaussian(intercept=False),
+           "bounded": _bounded()}[population]
     n = 50_000
     X, y = pop.sample(n, seed=11)
     X2, y2 = pop.sample(n, seed=np.random.default_rng(11))
@@ -604,7 +608,7 @@ from fractions import Fraction  # noqa: E402
 from scipy.special import ndtr  # noqa: E402
 from scipy.stats import multivariate_normal  # noqa: E402
 
-import lfverify.core._populations as populations
+import lfverify.core._populations as populations  # noqa: E402
 from lfverify.core._losses import logistic  # noqa: E402
 from lfverify.core._metrics import LinearFractionalMetric  # noqa: E402
 
@@ -902,7 +906,8 @@ def test_gaussian_constructor_contracts():
     cases = [
         (dict(mean_positive=[[1.0, 0.5]]), ValueError,
          "mean_positive must be a 1-D array of shape (d,) with d >= 1; got shape (1, 2)"),
-        (dict(mean_positive=[]), ValueError, "mean_positive must be a 1-D array of shape (d,) with d >= 1; got shape (0,)"),
+        (dict(mean_positive=[]), ValueError,
+         "mean_positive must be a 1-D array of shape (d,) with d >= 1; got shape (0,)"),
         (dict(covariance=((1.0, np.inf), (np.inf, 1.0))), ValueError,
          "covariance must contain only finite values; got a non-finite entry"),
         (dict(intercept=1), TypeError, "intercept must be a bool; got 1"),
@@ -1060,6 +1065,7 @@ def test_threshold_search_counts_0_over_0_trivial_classifiers_as_zero():
 if __name__ == "__main__":  # pragma: no cover - print the pinned literals again
     for key, value in _mpmath_references().items():
         if isinstance(value, dict):
-            print(key, {k: [mp.nstr(v, 22) for v in x] if isinstance(x, list) else mp.nstr(x, 22) for k, x in value.items()})
+            print(key, {k: [mp.nstr(v, 22) for v in x] if isinstance(x, list) else mp.nstr(x, 22)
+                        for k, x in value.items()})
         else:
             print(key, mp.nstr(value, 22))

@@ -253,7 +253,8 @@ def _exact_witness(metric, flag):
 @given(metric=perturbed_metrics())
 @example(metric=LinearFractionalMetric(a0p=1.0, a0n=-0.125, a1p=0.0, a1n=0.0, b0_const=0.0, b1_const=1.0))  # N01 < 0
 @example(metric=LinearFractionalMetric(a0p=1.0, a0n=0.0, a1p=0.0, a1n=1.0, b0_prior=-0.125, b1_prior=1.0))  # N10 < 0
-@example(metric=LinearFractionalMetric(a0p=1.0, a0n=0.0, a1p=0.875, a1n=1.0, b1_prior=0.0, b1_const=0.0))  # D00 = D10 = 0
+@example(metric=LinearFractionalMetric(a0p=1.0, a0n=0.0, a1p=0.875, a1n=1.0, b1_prior=0.0,
+                                       b1_const=0.0))  # D00 = D10 = 0
 @example(metric=LinearFractionalMetric(a0p=1.0, a0n=0.0, a1p=0.0, a1n=1.0, b1_prior=0.875))  # N11 > D11
 @example(metric=LinearFractionalMetric(a0p=1.0, a0n=0.125, a1p=1.0, a1n=1.0, b0_const=0.0, b1_prior=1.0))  # a0n > 0
 def test_admissibility_agrees_with_the_corner_derivation_near_the_boundary(metric):
@@ -291,7 +292,8 @@ def test_f_beta_with_any_float_beta_is_judged_on_its_rounded_coefficients(metric
         beta2 = F(2.770888466262316) ** 2
         assert F(1.0 + 2.770888466262316 ** 2) > 1 + F(2.770888466262316 ** 2)  # the rounding that used to bite
         assert F(metric.a0p) == 1 + F(metric.b1_prior) and report.admissible
-        assert abs(F(metric.b1_prior) - beta2) <= F(2) ** -50 * beta2  # b1 is still beta^2 to within an ulp of 1 + beta^2
+        # b1 is still beta^2 to within an ulp of 1 + beta^2
+        assert abs(F(metric.b1_prior) - beta2) <= F(2) ** -50 * beta2
 
 
 # ================================================================================ Lemma 1, population
@@ -562,7 +564,8 @@ def _concavity_defect(metric, loss, X, y, t1, t2):
     values = est.numerator(thetas)
     err = _numerator_error_bound(metric, loss, X, y, thetas, np.abs(t1) + np.abs(t2))
     chord = FLOAT_LAMBDAS * values[0] + (1 - FLOAT_LAMBDAS) * values[1]
-    slack = err[2:] + FLOAT_LAMBDAS * err[0] + (1 - FLOAT_LAMBDAS) * err[1] + 2 * EPS * (abs(values[0]) + abs(values[1]))
+    slack = (err[2:] + FLOAT_LAMBDAS * err[0] + (1 - FLOAT_LAMBDAS) * err[1]
+             + 2 * EPS * (abs(values[0]) + abs(values[1])))
     return float(np.max(chord - values[2:] - slack)), est, thetas, values, err
 
 
@@ -692,7 +695,8 @@ def _expected_direction_by_enumeration(k, loss, case, theta, n, prior):
 @example(metric=f1(), loss=hinge(), n=3, known_prior=False, draw=None,  # margins exactly at the hinge's kink 1
          case=FinitePopulationCase(np.array([[1.0], [-1.0], [0.5]]), (F(1, 4), F(1, 4), F(1, 2)),
                                    (F(3, 4), F(1, 4), F(1, 2)),
-                                   FiniteSupportPopulation([[1.0], [-1.0], [0.5]], [0.25, 0.25, 0.5], [0.75, 0.25, 0.5])))
+                                   FiniteSupportPopulation([[1.0], [-1.0], [0.5]], [0.25, 0.25, 0.5],
+                                                           [0.75, 0.25, 0.5])))
 def test_lemma3_unbiased_direction_by_exact_enumeration(metric, loss, case, n, known_prior, draw):
     """Lemma 3: E_S[V_hat] = V_phi exactly, for generated admissible metrics and finite-support populations,
     sample sizes n = 2, 3, 4, with the per-sample offsets c_k + d_k 1{y = +1} (the library's default) and with

@@ -121,8 +121,8 @@ def test_one_node_per_panel_is_the_midpoint_rule_and_exact_for_linear_integrands
 def test_far_breakpoints_and_a_tiny_std_do_not_overflow():
     """Breakpoints are clipped to the window in xi before standardising, so (b - mean) / std cannot overflow
     (pytest turns the overflow RuntimeWarning into an error)."""
-    got = gaussian_expectation(lambda xi: np.maximum(0.0, 1.0 - xi), np.array([0.0, 1e-300]), np.array([1e-300, 1e-300]),
-                               breakpoints=(-1e300, 1e300))
+    got = gaussian_expectation(lambda xi: np.maximum(0.0, 1.0 - xi), np.array([0.0, 1e-300]),
+                               np.array([1e-300, 1e-300]), breakpoints=(-1e300, 1e300))
     np.testing.assert_allclose(got, [1.0, 1.0], rtol=1e-14)
 
 
@@ -146,7 +146,8 @@ def test_gaussian_accepts_any_real_array_like_for_mean_std_and_breakpoints():
 @pytest.mark.parametrize("kwargs, error, message", [
     ({"mean": [[0.0], [1.0]], "std": [[1.0], [1.0]]}, ValueError,
      "mean and std must be 1-D arrays of equal shape (K,); got (2, 1) and (2, 1)"),
-    ({"mean": [0.0, 1.0], "std": [1.0]}, ValueError, "mean and std must be 1-D arrays of equal shape (K,); got (2,) and (1,)"),
+    ({"mean": [0.0, 1.0], "std": [1.0]}, ValueError,
+     "mean and std must be 1-D arrays of equal shape (K,); got (2,) and (1,)"),
     ({"mean": [np.nan], "std": [1.0]}, ValueError, "mean must be finite and std finite and non-negative"),
     ({"mean": [0.0], "std": [np.inf]}, ValueError, "mean must be finite and std finite and non-negative"),
     ({"mean": [0.0], "std": [-1.0]}, ValueError, "mean must be finite and std finite and non-negative"),
@@ -156,7 +157,8 @@ def test_gaussian_accepts_any_real_array_like_for_mean_std_and_breakpoints():
     ({"nodes_per_panel": 2.5}, ValueError, "nodes_per_panel must be a positive int; got 2.5"),
     ({"nodes_per_panel": True}, ValueError, "nodes_per_panel must be a positive int; got True"),
     ({"breakpoints": [[0.0], [1.0]]}, ValueError, "breakpoints must have shape (B,) or (1, B); got shape (2, 1)"),
-    ({"breakpoints": np.zeros((1, 1, 1))}, ValueError, "breakpoints must have shape (B,) or (1, B); got shape (1, 1, 1)"),
+    ({"breakpoints": np.zeros((1, 1, 1))}, ValueError,
+     "breakpoints must have shape (B,) or (1, B); got shape (1, 1, 1)"),
     ({"breakpoints": [0.0, np.nan]}, ValueError, "breakpoints must not contain NaN"),
 ])
 def test_gaussian_rejects_bad_arguments_with_exact_messages(kwargs, error, message):
@@ -167,7 +169,8 @@ def test_gaussian_rejects_bad_arguments_with_exact_messages(kwargs, error, messa
 
 
 def test_func_with_the_wrong_shape_or_non_finite_values_is_refused():
-    with pytest.raises(ValueError, match=r"^func must return an array of shape \(2, 768\) or \(2, 768, \.\.\.\); got \(768,\)$"):
+    with pytest.raises(ValueError, match=r"^func must return an array of shape \(2, 768\) "
+                                         r"or \(2, 768, \.\.\.\); got \(768,\)$"):
         gaussian_expectation(lambda xi: xi[0], np.zeros(2), np.ones(2))
     message = ("func is not finite at some quadrature nodes of rows [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]; the integrand "
                "overflows double precision there (e.g. the exponential loss with a large std), so the rule cannot be "

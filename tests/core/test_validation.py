@@ -70,7 +70,8 @@ def test_check_real_refuses_non_reals_with_type_error(value, described):
 
 
 def test_check_real_describes_an_array_by_shape_and_dtype():
-    with pytest.raises(TypeError, match=exactly("alpha must be a real number; got array of shape (2, 3) and dtype int32")):
+    with pytest.raises(TypeError, match=exactly("alpha must be a real number; got array of shape (2, 3) "
+                                                "and dtype int32")):
         check_real(np.zeros((2, 3), dtype=np.int32), "alpha")
 
 
@@ -108,10 +109,12 @@ def test_check_features_messages():
         check_features(np.zeros((2, 0)))
     X = np.ones((3, 2))
     X[2, 1] = np.inf
-    with pytest.raises(ValueError, match=exactly("X must contain only finite values; got inf at index (2, 1) (row 2, column 1)")):
+    with pytest.raises(ValueError, match=exactly("X must contain only finite values; got inf at index (2, 1) "
+                                                 "(row 2, column 1)")):
         check_features(X)
     X[2, 1], X[1, 0] = 0.0, np.nan
-    with pytest.raises(ValueError, match=exactly("Z must contain only finite values; got nan at index (1, 0) (row 1, column 0)")):
+    with pytest.raises(ValueError, match=exactly("Z must contain only finite values; got nan at index (1, 0) "
+                                                 "(row 1, column 0)")):
         check_features(X, "Z")
 
 
@@ -188,7 +191,8 @@ def test_check_parameters_batch_is_kept_and_converted_to_float64():
 
 
 @pytest.mark.parametrize("theta, shape", [
-    (np.zeros(2), "(2,)"), (np.zeros((2, 4)), "(2, 4)"), (np.zeros((0, 3)), "(0, 3)"), (np.zeros((1, 1, 3)), "(1, 1, 3)"),
+    (np.zeros(2), "(2,)"), (np.zeros((2, 4)), "(2, 4)"), (np.zeros((0, 3)), "(0, 3)"),
+    (np.zeros((1, 1, 3)), "(1, 1, 3)"),
     (5.0, "()"),
 ])
 def test_check_parameters_shape_message(theta, shape):
@@ -202,7 +206,9 @@ def test_check_parameters_messages_name_the_argument():
         check_parameters([1.0, 2.0, 3.0], 2, "w")
     with pytest.raises(ValueError, match=exactly("theta must contain only finite values; got a non-finite entry")):
         check_parameters([0.0, np.nan], 2)
-    with pytest.raises(TypeError, match=exactly("theta must be a numeric array of shape (d,) or (K, d); got ['a', 'b']")):
+    with pytest.raises(TypeError, match=exactly("theta must be a numeric array of shape (d,) or (K, d); "
+                                                "got ['a', 'b']")):
         check_parameters(["a", "b"], 2)
-    with pytest.raises(TypeError, match=exactly("theta must be a numeric array of shape (d,) or (K, d); got [[1.0], [1.0, 2.0]]")):
+    with pytest.raises(TypeError, match=exactly("theta must be a numeric array of shape (d,) or (K, d); "
+                                                "got [[1.0], [1.0, 2.0]]")):
         check_parameters([[1.0], [1.0, 2.0]], 2)  # ragged

@@ -1,4 +1,5 @@
-"""Checkers that keep README.md and the pages of docs/ true, shared by tests/documents/test_readme.py and tests/documents/test_docs.py.
+"""Checkers that keep README.md and the pages of docs/ true, shared by tests/documents/test_readme.py and
+tests/documents/test_docs.py.
 
 Each checker reads a page as a user would (Markdown text) and returns its problems, one line each, so that a test
 asserts ``[]`` and its companion feeds the same checker a planted bad page and shows the problem is reported.

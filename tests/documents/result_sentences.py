@@ -18,8 +18,8 @@ from __future__ import annotations
 import re
 
 #: the objects the paper's statements quantify over
-_DOMAIN = (r"populations?|distributions?|(?-i:P)|losses|loss|phi|tau|rho|maximisers?|eta(?:-continuous)?|(?-i:x)|atoms?|"
-           r"neighbourhoods?|(?:U|F_beta|Jaccard)-calibrat\w+|surrogates?")
+_DOMAIN = (r"populations?|distributions?|(?-i:P)|losses|loss|phi|tau|rho|maximisers?|eta(?:-continuous)?|(?-i:x)|"
+           r"atoms?|neighbourhoods?|(?:U|F_beta|Jaccard)-calibrat\w+|surrogates?")
 _QUANTIFIER = r"every|all|any|no|never|always|generically|whatever|for each"
 #: a quantifier followed, within a few words, by an object it ranges over
 UNIVERSAL = re.compile(rf"\b(?:{_QUANTIFIER})\b(?:\W+[\w*-]+){{0,2}}?\W+(?:{_DOMAIN})\b", re.I)

@@ -1,7 +1,7 @@
-"""The pages of docs/ stay true, as README.md does (tests/documents/test_readme.py): their examples run, the commands they
-quote parse, the paths and ``lfverify`` names they mention exist, their links resolve, the module map is complete,
-and the API reference documents exactly the public API.  The site shows the statements (README, ERRATA, FINDINGS
-and every document of proofs/) as pages, each included from its source by one page, with their mathematics.
+"""The pages of docs/ stay true, as README.md does (tests/documents/test_readme.py): their examples run, the commands
+they quote parse, the paths and ``lfverify`` names they mention exist, their links resolve, the module map is
+complete, and the API reference documents exactly the public API.  The site shows the statements (README, ERRATA,
+FINDINGS and every document of proofs/) as pages, each included from its source by one page, with their mathematics.
 
 Oracles: the real command-line parser, the file tree, ``importlib``, the wings' ``__all__``.  Each checker of
 tests/documents/doc_checks.py is fed a planted bad page below and shown to report it.

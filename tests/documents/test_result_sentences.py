@@ -2,8 +2,8 @@
 generated from a statement or quotes one.
 
 Oracle: the committed documents (README.md, FINDINGS.md, the docs pages, the simulations' and benchmarks' READMEs,
-and the generated ERRATA.md and proofs/) read with tests/documents/result_sentences.py; the companions plant the sentences
-review 1 of issue 40 found and show each is caught.
+and the generated ERRATA.md and proofs/) read with tests/documents/result_sentences.py; the companions plant the
+sentences review 1 of issue 40 found and show each is caught.
 """
 
 from __future__ import annotations

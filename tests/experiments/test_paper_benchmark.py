@@ -353,7 +353,8 @@ def test_results_table_head_and_a_method_without_a_printed_value_before_others()
     """The table's first six lines typed out from the documented cell format (title, blank, legend, blank, header,
     rule); an unknown metric is titled by its own name; a method with no printed value in the first column does
     not cut the row short.  Oracle: hand-typed lines; Table 4 (adult, F_1, U-GD 0.617 (101), not bold).
-    Kills: paper_benchmark.report.x_markdown_results_table__mutmut_17, paper_benchmark.report.x_markdown_results_table__mutmut_26,
+    Kills: paper_benchmark.report.x_markdown_results_table__mutmut_17,
+    paper_benchmark.report.x_markdown_results_table__mutmut_26,
     paper_benchmark.report.x_markdown_results_table__mutmut_80"""
     values = {"adult": {"U-GD": _values_with(0.617, 0.0101), "Tuned-threshold": _values_with(0.640, 0.001)}}
     table = markdown_results_table(values, "f1", methods=["Tuned-threshold", "U-GD"])
@@ -634,7 +635,8 @@ def test_convergence_checkpoints_after_an_early_stop_score_the_last_iterate():
 def test_trial_seeds_are_fixed_and_distinct():
     a = trial_seed_sequence(0, "heart", 3)
     assert a.generate_state(2).tolist() == trial_seed_sequence(0, "heart", 3).generate_state(2).tolist()
-    others = [trial_seed_sequence(0, "heart", 4), trial_seed_sequence(0, "sonar", 3), trial_seed_sequence(1, "heart", 3)]
+    others = [trial_seed_sequence(0, "heart", 4), trial_seed_sequence(0, "sonar", 3),
+              trial_seed_sequence(1, "heart", 3)]
     assert all(o.generate_state(2).tolist() != a.generate_state(2).tolist() for o in others)
     assert child(a, 1).generate_state(1).tolist() == child(a, 1).generate_state(1).tolist()
 
@@ -670,7 +672,7 @@ def test_tiny_protocol_run(heart):
     for metric in ("f1", "jaccard"):
         results = record["results"][metric]
         assert set(results) == {"U-GD", "U-BFGS", "ERM"}
-        for method, r in results.items():
+        for _method, r in results.items():
             assert 0.0 <= r["test"] <= 1.0
         for method in ("U-GD", "U-BFGS"):
             r = results[method]
@@ -892,9 +894,9 @@ def test_fit_quality_warnings_are_counted_once_per_run_and_shown_with_debug(monk
     from lfverify.learn import FitQualityWarning
 
     def planted(dataset, trial, config, seed):
-        warnings.warn("planted fit 1", FitQualityWarning)
-        warnings.warn("planted fit 2", FitQualityWarning)
-        warnings.warn("planted other", RuntimeWarning)
+        warnings.warn("planted fit 1", FitQualityWarning, stacklevel=1)
+        warnings.warn("planted fit 2", FitQualityWarning, stacklevel=1)
+        warnings.warn("planted other", RuntimeWarning, stacklevel=1)
         return {"timing": {}}
 
     monkeypatch.setattr(runner.protocol, "run_trial", planted)

@@ -1,8 +1,8 @@
 """Spy tests of the benchmark protocol's data path (lfverify.experiments._protocol) against App. C and Sec. 6.
 
-tests/experiments/test_paper_benchmark.py checks the protocol's value ranges and its determinism; these tests check WHICH ROWS
-each fit sees, WHICH ROWS score it, WHICH START each fit begins from and WHICH SETTINGS reach it.  The fits are
-wrapped, never replaced (every wrapper calls the original and records what it received): the estimator
+tests/experiments/test_paper_benchmark.py checks the protocol's value ranges and its determinism; these tests check
+WHICH ROWS each fit sees, WHICH ROWS score it, WHICH START each fit begins from and WHICH SETTINGS reach it.  The fits
+are wrapped, never replaced (every wrapper calls the original and records what it received): the estimator
 (``LinearFractionalClassifier.fit`` / ``predict``, its ERM start ``erm_initial_parameters``, the objective
 ``EmpiricalSurrogateUtility``, the optimizer ``maximize_surrogate_utility``, the cost-sensitive fits), the
 baselines (each class's ``fit``, ``predict``, ``make_baseline``, ``for_metric``), scikit-learn's ``LinearSVC.fit``

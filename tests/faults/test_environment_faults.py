@@ -193,7 +193,7 @@ def test_every_reader_refuses_a_fifo_in_place_of_its_file_at_once(tmp_path):
     for label, call in (("data file", lambda path: _read(path, "svmlight")), ("user file", load_file),
                         ("provenance", lambda path: _provenance_table(path.parent))):
         fifo = _fifo(tmp_path / label / "PROVENANCE.tsv")
-        finished, outcome = _bounded(lambda: call(fifo))
+        finished, outcome = _bounded(lambda call=call, fifo=fifo: call(fifo))
         assert finished and str(outcome.get("error")) == refused(fifo), label
 
 
@@ -563,8 +563,10 @@ def test_stream_faults_of_a_real_process_are_one_line_on_the_other_stream(tmp_pa
                           "/dev/null instead\n",
         "s2": "2\n", "o2": "lfverify: error: standard error is closed; nothing was run: redirect it to a file or "
                           "/dev/null instead\n",
-        "s3": "2\n", "e3": f"lfverify metrics: {LOST.format(failure='cannot write to standard output (No space left on device)')}\n",
-        "s4": "2\n", "e4": f"lfverify metrics: {LOST.format(failure='cannot write to standard output (Broken pipe)')}\n"}
+        "s3": "2\n",
+        "e3": f"lfverify metrics: {LOST.format(failure='cannot write to standard output (No space left on device)')}\n",
+        "s4": "2\n",
+        "e4": f"lfverify metrics: {LOST.format(failure='cannot write to standard output (Broken pipe)')}\n"}
     assert not (tmp_path / "o").exists()  # refused before any work
 
 

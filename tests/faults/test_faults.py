@@ -707,7 +707,8 @@ def _fake_worker_modules(monkeypatch, parent_pid, ppids, platform="linux"):
     answers = iter(ppids)
     monkeypatch.setattr(executors, "sys", SimpleNamespace(platform=platform))
     monkeypatch.setattr(executors, "ctypes", SimpleNamespace(
-        CDLL=lambda name, use_errno: SimpleNamespace(prctl=lambda *args: seen["prctl"].append((name, use_errno, args)))))
+        CDLL=lambda name, use_errno: SimpleNamespace(
+            prctl=lambda *args: seen["prctl"].append((name, use_errno, args)))))
     monkeypatch.setattr(executors, "os", SimpleNamespace(getppid=lambda: next(answers), _exit=_exit))
     monkeypatch.setattr(executors, "time", SimpleNamespace(sleep=seen["sleeps"].append))
     monkeypatch.setattr(executors, "threading", SimpleNamespace(Thread=Thread))
@@ -732,7 +733,8 @@ def test_exit_with_parent_watchdog_is_a_daemon_polling_getppid(monkeypatch):
     lfverify-parent-watchdog polls getppid every 0.5 s while it equals the parent's pid, then calls os._exit(1);
     driven by a spy getppid answering parent, parent, parent, then 1 (re-parented).
 
-    Kills: simulations.executors.x__exit_with_parent__mutmut_29, simulations.executors.x__exit_with_parent__mutmut_41."""
+    Kills: simulations.executors.x__exit_with_parent__mutmut_29,
+    simulations.executors.x__exit_with_parent__mutmut_41."""
     executors, seen, Exited = _fake_worker_modules(monkeypatch, 4242, [4242, 4242, 4242, 1])
     executors._exit_with_parent(4242)
     (thread,) = seen["threads"]
@@ -823,7 +825,8 @@ def test_a_malformed_scheduler_address_gets_the_whole_documented_advice():
         with pytest.raises(ValueError) as caught:
             executors._check_scheduler(address, 0.5)
         assert re.fullmatch(re.escape(f"--dask {address}: not a scheduler address such as tcp://127.0.0.1:8786 (")
-                            + r"[^;]+" + re.escape("); check the address (`dask scheduler` listens on tcp://HOST:8786), "
+                            + r"[^;]+" + re.escape("); check the address (`dask scheduler` listens on "
+                                                   "tcp://HOST:8786), "
                                                    "or run locally with --dask-local N or --workers N"),
                             str(caught.value)), str(caught.value)
 

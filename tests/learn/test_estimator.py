@@ -348,8 +348,9 @@ def test_the_phase_one_warning_points_at_the_callers_fit_line(data):
 
 def test_auto_threshold_cv_counts_the_smaller_class_whichever_label_it_has():
     """Oracle: the documented "auto" rule (5 folds when the smaller class has fewer than 20 samples per feature
-    and each class has >= 2 samples, else none), on a small sample whose positives are plenty and whose negatives are 1: no folds, the
-    threshold chosen on the training scores; with the classes' roles swapped (1 positive), the same.
+    and each class has >= 2 samples, else none), on a small sample whose positives are plenty and whose negatives
+    are 1: no folds, the threshold chosen on the training scores; with the classes' roles swapped (1 positive), the
+    same.
 
     Kills: estimator.xǁLinearFractionalClassifierǁfit__mutmut_85 (the positives counted twice: 5 folds are then
     asked of a class with one sample, and fit raises)."""
@@ -415,7 +416,8 @@ def test_the_named_starts_are_zeros_and_a_normal_draw_from_the_seeds_first_child
     starts = []
     real = estimator.maximize_surrogate_utility
     monkeypatch.setattr(estimator, "maximize_surrogate_utility",
-                        lambda objective, theta0, **kw: starts.append(np.array(theta0)) or real(objective, theta0, **kw))
+                        lambda objective, theta0, **kw: starts.append(np.array(theta0))
+                        or real(objective, theta0, **kw))
     LinearFractionalClassifier(**PAPER, init=init, max_iter=1, random_state=2020).fit(X, y)
     expected = (np.zeros(X.shape[1] + 1) if init == "zeros" else
                 np.random.default_rng(np.random.SeedSequence(2020, spawn_key=(1,))).standard_normal(X.shape[1] + 1))
@@ -431,8 +433,9 @@ def test_cost_sensitive_threshold_folds_follow_the_seed_and_the_callers_options(
     C, max_iter, 10 x gtol and fit_intercept=False, on the whole X with each row's fold (weight 0 in the fold
     that holds it out; no copy of X).
 
-    Kills (before the move to the unchecked _fit_at_weights): estimator.xǁLinearFractionalClassifierǁ_cross_fitted_rate__mutmut_34 (another fold seed) and
-    _mutmut_66 (fit_intercept_column dropped: the callee's default True applies)."""
+    Kills (before the move to the unchecked _fit_at_weights):
+    estimator.xǁLinearFractionalClassifierǁ_cross_fitted_rate__mutmut_34 (another fold seed) and _mutmut_66
+    (fit_intercept_column dropped: the callee's default True applies)."""
     from sklearn.model_selection import StratifiedKFold
 
     import lfverify.learn._estimator as estimator

@@ -1,5 +1,5 @@
-"""The remedies beyond the paper: the cost-sensitive objective (lfverify/learn/_cost_sensitive.py) and the threshold refit
-of LinearFractionalClassifier (lfverify/learn/_estimator.py, lfverify/learn/_thresholds.py), and sparse input.
+"""The remedies beyond the paper: the cost-sensitive objective (lfverify/learn/_cost_sensitive.py) and the threshold
+refit of LinearFractionalClassifier (lfverify/learn/_estimator.py, lfverify/learn/_thresholds.py), and sparse input.
 
 Oracles: the per-sample loop ``_reference_weighted_risk`` and central finite differences for the objective;
 scikit-learn's ``LogisticRegression(class_weight, C)``, which minimises the same weighted risk (the natural log

@@ -81,7 +81,8 @@ def test_selection_by_name_includes_the_corrected_statement_and_the_registry_pro
 def test_pytest_claim_option_runs_the_tests_of_one_claim():
     """Oracle: the markers of three test files; ``--claim 'Thm. 1'`` keeps Theorem 1's tests and its corrected
     statement's, drops the others; an unknown name is a usage error with the close matches."""
-    files = ["tests/proofs/test_calibration_properties.py", "tests/proofs/test_corrected_rademacher.py", "tests/core/test_metrics.py"]
+    files = ["tests/proofs/test_calibration_properties.py", "tests/proofs/test_corrected_rademacher.py",
+             "tests/core/test_metrics.py"]
     run = _pytest("--collect-only", "-q", "--claim", "Thm. 1", *files)
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
     ids = [line for line in run.stdout.splitlines() if "::" in line]

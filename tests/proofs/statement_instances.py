@@ -10,9 +10,9 @@ Where the instances come from:
   with a_{0,-1} = -1) and piecewise-linear losses (exact);
 * **the proofs' pinned witnesses** (``lfverify.proofs.corrected_calibration.WITNESSES``: ERRATA.md's
   counterexamples and the property tests' populations, each with its metric and tau-logistic loss);
-* **the adversary's corpus** (tests/proofs/test_adversary.py: populations on every boundary the statements mention, and its
-  random populations) and the **reference populations** of the simulations and the testing kit (finite: exact;
-  Gaussian and bounded-logistic: :mod:`continuous_oracle`).
+* **the adversary's corpus** (tests/proofs/test_adversary.py: populations on every boundary the statements mention,
+  and its random populations) and the **reference populations** of the simulations and the testing kit (finite:
+  exact; Gaussian and bounded-logistic: :mod:`continuous_oracle`).
 
 The facts - U_phi*, U-dagger, the signs a maximiser of U_phi takes at each atom, every optimal labelling - are
 computed by tests/proofs/adversary.py, which shares no code with lfverify (a direct search on U_phi, never Dinkelbach's
@@ -219,7 +219,7 @@ def linear_loss_facts(pieces) -> dict:
     pieces = tuple((s, e, F(m), F(c)) for s, e, m, c in pieces)
     if not pieces or pieces[0][0] is not None or pieces[-1][1] is not None:
         raise ValueError("the pieces must cover R (the first starts at -oo, the last ends at +oo)")
-    for (s0, e0, m0, c0), (s1, e1, m1, c1) in zip(pieces, pieces[1:]):
+    for (s0, e0, m0, c0), (s1, _e1, m1, c1) in zip(pieces, pieces[1:]):
         if e0 is None or e0 != s1 or (s0 is not None and not s0 < e0):
             raise ValueError(f"pieces out of order at {e0}")
         if m0 * e0 + c0 != m1 * e0 + c1:
@@ -326,7 +326,8 @@ def literal_cases() -> list:
 def floor_loss_cases() -> list:
     """The floor loss max(1, 1 - t) (U_phi* = 0 for F_beta): instances where the hypothesis U_phi* > 0 fails."""
     pop = A.Population((F(3, 10), F(1, 5), F(1, 2)), (F(19, 20), F(3, 5), F(1, 20)))
-    return [finite_case(f"floor loss, {m}", "tests/proofs/statement_instances.py", PANEL_METRICS[m], A.floor_loss(), pop)
+    return [finite_case(f"floor loss, {m}", "tests/proofs/statement_instances.py", PANEL_METRICS[m], A.floor_loss(),
+                        pop)
             for m in ("F_1", "Jaccard")]
 
 
@@ -491,7 +492,8 @@ NECESSITY_LOSSES = {
     # convex, >= 1{t <= 0}, phi'(0-) = -1, but increasing on (0, oo) (phi'(0+) = 2: rho = -2)
     "V": linear_loss("V: max(1 - t, 1 + 2t)", ((None, F(0), F(-1), F(1)), (F(0), None, F(2), F(1)))),
     # 8 + the hinge loss: convex, non-increasing, >= 1{t <= 0}, phi'(0-) = -1, rho = 1; large enough that U_phi* < 0
-    "8 + hinge": linear_loss("8 + hinge: 9 - t (t <= 1), 8 (t > 1)", ((None, F(1), F(-1), F(9)), (F(1), None, F(0), F(8)))),
+    "8 + hinge": linear_loss("8 + hinge: 9 - t (t <= 1), 8 (t > 1)",
+                             ((None, F(1), F(-1), F(9)), (F(1), None, F(0), F(8)))),
     # convex, non-negative, phi'(0-) = -1, U_phi* <= U-dagger, but increasing on (0, oo) (rho = -1); phi(0) = 1/2
     "V half": linear_loss("V half: max(1/2 - t, 1/2 + t)", ((None, F(0), F(-1), F(1, 2)), (F(0), None, F(1), F(1, 2)))),
     # convex, non-increasing, non-negative, but phi(0) = 1/20 < 1: below 1{t <= 0}
@@ -586,11 +588,12 @@ def unattained_case() -> FiniteCase:
     """Review 4's witness that phi >= 0 is needed: F_1, the loss max(1 - t, 1 - t/4) (unbounded below, D_phi > 0 for
     every f), one atom at eta = 1/4.  Written out, for f > 0: N = f/8, D = 3/2 + 11 f/16, so U_phi(f) = 2f/(24 + 11f)
     increases to U_phi* = 2/11 without reaching it (for f <= 0, U_phi <= 0); U-dagger = U(+1) = 2/5, U(-1) = 0.  No
-    maximiser exists; maximising sequences go to +oo, so their sign is +1 from some index on (calibrated).  The adversary's
-    vertex search assumes attainment, so the facts are written here and checked by
+    maximiser exists; maximising sequences go to +oo, so their sign is +1 from some index on (calibrated).  The
+    adversary's vertex search assumes attainment, so the facts are written here and checked by
     tests/proofs/test_executable_statements.py against the surrogate utility evaluated exactly."""
     return FiniteCase("necessity: F_1, max(1 - t, 1 - t/4) (unbounded below), one atom, eta 1/4",
-                      "tests/proofs/statement_instances.py unattained_case", metric_of(A.f_beta(1)), loss_of(UNBOUNDED_LOSS),
+                      "tests/proofs/statement_instances.py unattained_case", metric_of(A.f_beta(1)),
+                      loss_of(UNBOUNDED_LOSS),
                       (F(1),), (F(1, 4),), F(2, 11), F(2, 5), (True,), (False,), (False,), frozenset({(1,)}),
                       attained=False)
 
@@ -728,8 +731,8 @@ def rademacher_cases() -> tuple:
             n = rng.randint(1, 5)
             labels = [rng.choice((-1, 1)) for _ in range(n)]
             values = [[F(rng.randint(-8, 8), 4) for _ in range(n)] for _ in range(rng.randint(1, 4))]
-            out.append(_rademacher_case(f"{loss.name}, finite class {trial}, n = {n}", "tests/proofs/statement_instances.py",
-                                        loss, trial % 2, values, labels))
+            out.append(_rademacher_case(f"{loss.name}, finite class {trial}, n = {n}",
+                                        "tests/proofs/statement_instances.py", loss, trial % 2, values, labels))
         n = 6
         points = [(F(rng.randint(-6, 6), rng.randint(1, 3)), F(rng.randint(-6, 6), rng.randint(1, 3))) for _ in
                   range(n)]
@@ -770,5 +773,6 @@ def rate_cases() -> tuple:
                             facts))
         for d in (1, 2, 5):
             generic = dict(witness, d=d, c_Theta=1.0, lower=None)
-            out.append(RateCase(f"c_Theta = 1, n = {n}, d = {d}", "tests/proofs/statement_instances.py", generic, facts))
+            out.append(RateCase(f"c_Theta = 1, n = {n}, d = {d}", "tests/proofs/statement_instances.py", generic,
+                                facts))
     return tuple(out)

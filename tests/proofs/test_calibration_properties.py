@@ -30,10 +30,10 @@ Findings pinned here (see also ERRATA.md, the 'theorem' entries of Thms. 1, 2 an
 Oracles: exact rational arithmetic (U, U-dagger by brute force over all 2^J classifiers, Prop. 5's
 threshold), mpmath at 40-60 digits (the surrogate maximiser and its Dinkelbach certificate, numerical
 one-sided derivatives with mpmath.diff), the theorem statements transcribed in ``calibration_search``.
-lfverify (FiniteSupportPopulation, lfverify.core._calibration_conditions) is the code under test, and on every population generated
-here the corrected statements (lfverify/proofs/corrected_calibration.py) must predict what the oracle finds
-(tests/proofs/corrected_statement_check.py; their own tests are in test_corrected_calibration.py).  Not repeated here:
-test_calibration.py (the hypotheses as predicates), test_populations.py (U, U_phi, U-dagger of
+lfverify (FiniteSupportPopulation, lfverify.core._calibration_conditions) is the code under test, and on every
+population generated here the corrected statements (lfverify/proofs/corrected_calibration.py) must predict what the
+oracle finds (tests/proofs/corrected_statement_check.py; their own tests are in test_corrected_calibration.py).  Not
+repeated here: test_calibration.py (the hypotheses as predicates), test_populations.py (U, U_phi, U-dagger of
 FiniteSupportPopulation against mpmath / brute force), lfverify/proofs (the symbolic case analysis).
 """
 
@@ -167,7 +167,8 @@ def test_surrogate_maximiser_is_certified_and_matches_the_library(pop, name, tau
     perturbed = f_star + np.repeat([1e-6, 1e-3, 1.0], 10)[:, None] * rng.normal(size=(30, pop.size))
     kink = np.array(opt.kink)
     moved = np.array([np.where(kink, s, f_star) for s in (1e-6, -1e-6)])
-    assert np.max(lib.surrogate_utility_of_scores(metric, loss, np.vstack([perturbed, moved]))) <= float(opt.value) + 1e-13
+    assert (np.max(lib.surrogate_utility_of_scores(metric, loss, np.vstack([perturbed, moved])))
+            <= float(opt.value) + 1e-13)
     exact = exact_utility(coef, pop, opt.sign_mask)
     assert lib.utility_of_scores(metric, f_star, zero_division=0.0) == pytest.approx(float(exact), rel=1e-12, abs=1e-15)
 
@@ -210,8 +211,9 @@ def test_theorem_hypotheses_imply_the_weak_form(pop, name, tau_k):
     """Thms. 1 / 2, weak form: whenever the hypotheses hold (checked from the statements; the tau-logistic loss
     is convex, non-increasing, differentiable off 0 and tau-discrepant, dominates the 0/1 loss), (i) every atom
     with f*(x) != 0 has the sign of the Bayes rule {eta > delta(U-dagger)} (Prop. 5), (ii) completing the kink
-    atoms by the Bayes rule attains U-dagger, (iii) U*_phi <= U-dagger (Lemma 1).  lfverify.core._calibration_conditions's
-    report of the hypotheses must agree with the transcription (away from the boundary, |slack| > 1e-12).
+    atoms by the Bayes rule attains U-dagger, (iii) U*_phi <= U-dagger (Lemma 1).
+    lfverify.core._calibration_conditions's report of the hypotheses must agree with the transcription (away from the
+    boundary, |slack| > 1e-12).
 
     Oracles: exact rational arithmetic (U-dagger by brute force over all 2^J classifiers, the threshold),
     mpmath 40 digits (U*_phi).  The strong form (every completion / sgn(f*) optimal) is false: see the
@@ -410,7 +412,8 @@ def test_outside_the_proven_range_search_finds_failures_and_successes(name):
 
 
 @pytest.mark.claims("Theorem 1", "Theorem 2")
-@pytest.mark.parametrize("name, tau", [("F_1", F(1, 2)), ("F_1", F(9, 10)), ("Jaccard", F(1, 2)), ("Jaccard", F(9, 10))])
+@pytest.mark.parametrize("name, tau", [("F_1", F(1, 2)), ("F_1", F(9, 10)), ("Jaccard", F(1, 2)),
+                                       ("Jaccard", F(9, 10))])
 def test_outside_the_proven_range_failure_pinned(name, tau):
     """Calibration fails away from the kink outside the proven range: weights (1/10, 9/10), eta (19/20, 1/5).
     f* > 0 on both atoms (no kink), but the Bayes rule labels the eta = 1/5 atom negative (1/5 < delta): F_1

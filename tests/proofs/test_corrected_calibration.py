@@ -91,8 +91,8 @@ def _exact(metric) -> Coefficients:
 
 @given(metric=general_admissible_metrics(), pop=populations(), tau=TAUS)
 def test_general_metrics_agree_with_brute_force(metric, pop, tau):
-    """Thm. 7 (corrected) on every Definition 1 metric of the 1/8 grid (lfverify.testing.strategies): the sign pattern and
-    (a)-(c), and corrected (b) (rho <= H(1) c/a) implies the weak form.  Oracle: brute force, certified maximiser.
+    """Thm. 7 (corrected) on every Definition 1 metric of the 1/8 grid (lfverify.testing.strategies): the sign pattern
+    and (a)-(c), and corrected (b) (rho <= H(1) c/a) implies the weak form.  Oracle: brute force, certified maximiser.
     Populations where the statements do not apply (a or c not positive, U_phi(1) <= 0 for Dinkelbach's start, or
     Da0 - Da1 U-dagger <= 0) are discarded."""
     coef = _exact(metric)
@@ -258,7 +258,7 @@ def test_no_calibration_on_a_continuous_population(gaussian_rows):
     bounds = {"F_1": fbeta_coefficients(1), "Jaccard": JACCARD}
     sides = set()
     for name, rows in gaussian_rows.items():
-        for tau, u_s, u_d, low, high, delta, sign_u, band_u in rows:
+        for tau, u_s, u_d, low, high, _delta, sign_u, band_u in rows:
             assert u_d - sign_u > 1e-9
             predicted = float(tau) <= float(weak_form_rho_bound(bounds[name], u_s, u_d))
             assert predicted == (u_d - band_u < 1e-9)

@@ -1,8 +1,9 @@
 """Every conclusion of every corrected statement, evaluated on every instance the project owns (issue 40).
 
-Oracle: the facts of each instance come from tests/proofs/adversary.py (a direct search on U_phi and exact enumeration of
-labellings, no lfverify code) and tests/proofs/continuous_oracle.py (quadrature with a pointwise minimisation that never uses
-the band's formula); the predicates of lfverify/proofs/_executable.py say what each conclusion predicts there.
+Oracle: the facts of each instance come from tests/proofs/adversary.py (a direct search on U_phi and exact enumeration
+of labellings, no lfverify code) and tests/proofs/continuous_oracle.py (quadrature with a pointwise minimisation that
+never uses the band's formula); the predicates of lfverify/proofs/_executable.py say what each conclusion predicts
+there.
 Where every hypothesis of a statement holds on an instance, a conclusion that "fails" is a contradiction between a
 corrected statement and the project's own evidence, and fails this test; a conclusion that no instance exercises
 ("holds" on none) fails it too.  "undecidable" evaluations (a tie the search's precision cannot order) are listed,
@@ -142,8 +143,8 @@ def _contradictions_with(monkeypatch, module, name, replacement, cases) -> list:
 
 
 def test_a_planted_wrong_band_contradicts_the_owned_instances(monkeypatch):
-    """Companion: the band read with rho inverted (c/(c + a/rho): the planted error of tests/proofs/test_adversary.py) is
-    contradicted by the pinned witnesses - the test above can fail."""
+    """Companion: the band read with rho inverted (c/(c + a/rho): the planted error of tests/proofs/test_adversary.py)
+    is contradicted by the pinned witnesses - the test above can fail."""
     import lfverify.proofs._executable as X
 
     original = X._band
@@ -201,7 +202,8 @@ def test_undecidable_evaluations_are_never_counted_as_agreement():
     _, counts, undecidable, _ = _report()
     assert all(" on " in line for line in undecidable)
     fake = Counter({"undecidable": 3, "vacuous": 2})
-    assert fake["holds"] == 0  # such a conclusion would be listed by test_every_conclusion_is_exercised_by_some_instance
+    # such a conclusion would be listed by test_every_conclusion_is_exercised_by_some_instance
+    assert fake["holds"] == 0
 
 
 # ---------------------------------------------------------------------------------------------- printed claims
@@ -285,10 +287,10 @@ def test_review_2s_instance_meets_thm7_corrected_while_the_printed_c_fails():
 
 def test_review_4s_unattained_witness_has_the_facts_it_is_written_with():
     """Review 4 of issue 40 (phi >= 0 is needed): the hand-written facts of instances.unattained_case, checked against
-    the surrogate utility evaluated exactly from its definition (tests/proofs/adversary.py, Eq. (3)) - U_phi(f) = 2f/(24 + 11f)
-    for f > 0, increasing to 2/11 and never reaching it, U_phi <= 0 for f <= 0 - and against well_posed, which must
-    refuse it (the excess N - U* D never reaches 0); U-dagger = U(+1) = 2/5 > U(-1) = 0.  Companion: well_posed accepts the kinked-linear
-    loss, bounded below, on the same population."""
+    the surrogate utility evaluated exactly from its definition (tests/proofs/adversary.py, Eq. (3)) - U_phi(f) =
+    2f/(24 + 11f) for f > 0, increasing to 2/11 and never reaching it, U_phi <= 0 for f <= 0 - and against well_posed,
+    which must refuse it (the excess N - U* D never reaches 0); U-dagger = U(+1) = 2/5 > U(-1) = 0.  Companion:
+    well_posed accepts the kinked-linear loss, bounded below, on the same population."""
     from fractions import Fraction
 
     import adversary as A

@@ -387,7 +387,8 @@ SIGN_FIRST_HITS = {  # the searches' first hits (coefficients, population, score
                      ExactPopulation((F(4, 15), F(17, 45), F(1, 45), F(1, 3)),
                                      (F(32, 125), F(923, 1000), F(963, 1000), F(253, 1000))),
                      (F(2), F(-5, 2), F(-1, 4), F(-4)), F(47, 50)),
-    "a_{0,-1} <= 0": (Coefficients(1, 1, 0, 0, 0, 0, 1, 0), ExactPopulation((F(1, 2), F(1, 2)), (F(17, 100), F(297, 1000))),
+    "a_{0,-1} <= 0": (Coefficients(1, 1, 0, 0, 0, 0, 1, 0),
+                      ExactPopulation((F(1, 2), F(1, 2)), (F(17, 100), F(297, 1000))),
                       (F(1), F(-1)), F(7, 10)),
     "a_{1,+1} >= 0": (_gl_coefficients(F(347, 100)), ExactPopulation((F(1, 2), F(1, 2)), (F(119, 125), F(57, 1000))),
                       (F(3, 2), F(-4)), F(11, 20)),
@@ -687,8 +688,8 @@ def test_lemma3_needs_independent_halves_pinned():
         return sum(p * fn(_tilde_scores(coef, x, label, theta)) for (x, label), p in outcomes)
 
     for c in range(2):
-        cov_10 = expect(lambda s: s[1] * s[2][c]) - expect(lambda s: s[1]) * expect(lambda s: s[2][c])
-        cov_01 = expect(lambda s: s[0] * s[3][c]) - expect(lambda s: s[0]) * expect(lambda s: s[3][c])
+        cov_10 = expect(lambda s, c=c: s[1] * s[2][c]) - expect(lambda s: s[1]) * expect(lambda s, c=c: s[2][c])
+        cov_01 = expect(lambda s, c=c: s[0] * s[3][c]) - expect(lambda s: s[0]) * expect(lambda s, c=c: s[3][c])
         assert bias[c] == (cov_10 - cov_01) / 2
     # the library
     lib = FiniteSupportPopulation(np.array(atoms, dtype=float), np.array([float(w) for w in pop.weights]),

@@ -34,8 +34,8 @@ class _ClaimsCheckedOnDemand(dict):
     """Claim key -> ClaimResult, each claim checked on first access and kept for the rest of the session.
 
     Checking on demand (not all claims up front) makes the test of claim X the first caller of X's derivation, so a
-    per-test coverage record (mutation testing's narrowed runs) credits X's derivation to X's test, not to whichever test
-    happened to set the fixture up.
+    per-test coverage record (mutation testing's narrowed runs) credits X's derivation to X's test, not to whichever
+    test happened to set the fixture up.
     """
 
     def __missing__(self, key):
@@ -261,10 +261,10 @@ def test_stationary_derivations_do_not_depend_on_which_ran_first(first):
 @pytest.mark.parametrize("base", [2.0, 10.0])
 def test_mpmath_tau_logistic_is_the_library_loss_at_50_digits(tau, base):
     """The proofs' 50-digit witnesses evaluate the tau-logistic loss with lfverify.proofs._mpmath_tau_logistic; it
-    must be the core library's loss (and its derivative, the left one at 0) on both pieces.  Oracle: lfverify.core._losses
-    .tau_logistic in float64, whose log1p / exp evaluation is correct to a few ulp, hence rtol 1e-15 (~4.5 ulp);
-    the mpmath value is exact to 50 digits.  A planted slip (the left piece's slope s = tau instead of 1, or the
-    derivative's sign) moves values at m < 0 by far more."""
+    must be the core library's loss (and its derivative, the left one at 0) on both pieces.  Oracle:
+    lfverify.core._losses.tau_logistic in float64, whose log1p / exp evaluation is correct to a few ulp, hence rtol
+    1e-15 (~4.5 ulp); the mpmath value is exact to 50 digits.  A planted slip (the left piece's slope s = tau instead
+    of 1, or the derivative's sign) moves values at m < 0 by far more."""
     import mpmath as mp
 
     from lfverify.core._losses import tau_logistic

@@ -633,7 +633,7 @@ def test_thm7_checks_are_undecided_or_verified_with_planted_printed_forms(monkey
     Thm. 1), Jaccard's U*, (c) -U(U* + beta^2 + 1)/(U*(U - beta^2 - 1)) and U/U*."""
     import lfverify.proofs.thm7_general_calibration as thm7
 
-    a0p, a0n, a1p, a1n, t, S, U = thm7.a0p, thm7.a0n, thm7.a1p, thm7.a1n, thm7.t, thm7.S, thm7.U
+    a0p, a0n, a1p, a1n, t, U = thm7.a0p, thm7.a0n, thm7.a1p, thm7.a1n, thm7.t, thm7.U
     planted = [
         ("PRINTED_H", (a1p * t + a0p) / (a0n - a1n * t), thm7.check_equivalence_chain,
          "H False, K True, steps (True, True, True)"),

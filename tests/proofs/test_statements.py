@@ -4,8 +4,8 @@ Oracles: the committed documents themselves (each generated block must be byte-f
 generates), the registry (no corrected claim carries hand-typed text) and the proofs' own step records (the ledger
 must match the statement; a statement with a hypothesis removed must be refused; every step that uses a hypothesis
 records that its check fails without it, every discharge that its check evaluated it).  Run as a script
-(``python tests/proofs/test_statements.py``) to rewrite the generated blocks of README.md and FINDINGS.md after a statement
-changes.
+(``python tests/proofs/test_statements.py``) to rewrite the generated blocks of README.md and FINDINGS.md after a
+statement changes.
 """
 
 from __future__ import annotations
@@ -266,8 +266,9 @@ def test_theorem_1s_lower_side_depends_on_lemma_1():
 
 def test_the_discharged_metric_hypotheses_can_be_found_false():
     """Companion of the discharges of Theorems 1 and 2: the evaluations are not constant - printed accuracy
-    coefficients (b_1 = 0: the denominator vanishes) fail Definition 1 and b_1 > 0, a metric with a_{0,-1} = a_{1,-1} = 0
-    fails condition (3), and Da0 - Da1 U-dagger = 1 - 2 U-dagger is not positive for every U-dagger in (0, 1]."""
+    coefficients (b_1 = 0: the denominator vanishes) fail Definition 1 and b_1 > 0, a metric with
+    a_{0,-1} = a_{1,-1} = 0 fails condition (3), and Da0 - Da1 U-dagger = 1 - 2 U-dagger is not positive for every
+    U-dagger in (0, 1]."""
     printed = calibration._metric_hypotheses(calibration.prop5.PRINTED_ACCURACY_COEFFICIENTS)
     assert not printed["definition1"]() and not printed["b1_positive"]()
     one = sp.Integer(1)

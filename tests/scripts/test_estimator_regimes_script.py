@@ -52,7 +52,7 @@ def test_quick_run_writes_complete_consistent_results(script, quick_run):
             assert s["errors"] == {} and set(s["scores"]) == methods
             assert s["positives_train"] == max(round(cell["cell"]["prior"] * cell["cell"]["n"]), script.MIN_CLASS)
             assert s["positives_test"] == round(cell["cell"]["prior"] * s["n_test"])
-            for name, scores in s["scores"].items():
+            for _name, scores in s["scores"].items():
                 assert set(scores) == set(script.METRICS)
                 assert all(0.0 <= v <= 1.0 for v in scores.values())
             assert set(s["seconds"]) == {"logreg", "logreg_balanced"} | {f"{m}:{k}" for m in ("ours", "tuned")

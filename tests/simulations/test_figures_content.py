@@ -17,13 +17,6 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-pytestmark = pytest.mark.claims("package:files", "package:benchmark-machinery", "package:simulation-engine")
-
-matplotlib = pytest.importorskip("matplotlib")
-
-from matplotlib.colors import to_hex  # noqa: E402
-from matplotlib.figure import Figure  # noqa: E402
-
 import lfverify.experiments._figures as pb_figures
 import lfverify.io._figures as plotting
 import lfverify.simulations._rate_figures as sim_figures
@@ -31,6 +24,13 @@ import lfverify.simulations._study_calibration as cal
 import lfverify.simulations._study_consistency as con
 import lfverify.simulations._study_unbiasedness as ub
 import lfverify.simulations._study_uniform_convergence as uc
+
+pytestmark = pytest.mark.claims("package:files", "package:benchmark-machinery", "package:simulation-engine")
+
+matplotlib = pytest.importorskip("matplotlib")
+
+from matplotlib.colors import to_hex  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
 
 BLUE, ORANGE, GREEN = "#1f77b4", "#ff7f0e", "#2ca02c"  # tab:blue, tab:orange, tab:green (matplotlib's C0, C1, C2)
 
@@ -333,8 +333,8 @@ def test_plot_convergence_rejects_records_without_the_metric(saved, tmp_path, re
 
 
 # ---------------------------------------------------------------------------------------------- loglog_rate_figure
-#: log n = 0, 0, 1, 1, 2, 2 and log error = 0, 0.2, 1, 1.2, 1.6, 1.8 (tests/simulations/test_simulations_rates.py works the fit
-#: out in fractions: log error = 1/6 + 0.8 log n, HC3 band pinned there); series B is series A halved.
+#: log n = 0, 0, 1, 1, 2, 2 and log error = 0, 0.2, 1, 1.2, 1.6, 1.8 (tests/simulations/test_simulations_rates.py works
+#: the fit out in fractions: log error = 1/6 + 0.8 log n, HC3 band pinned there); series B is series A halved.
 _N = np.exp([0.0, 0.0, 1.0, 1.0, 2.0, 2.0])
 _ERRORS = np.exp([0.0, 0.2, 1.0, 1.2, 1.6, 1.8])
 _FIT = {"slope": 0.8, "intercept": 1 / 6, "ci_low": 0.51397, "ci_high": 1.08602, "level": 0.95}

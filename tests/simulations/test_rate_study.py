@@ -56,7 +56,8 @@ def _study(statistic=mean_error, **kw):
 def test_a_replication_draws_from_the_documented_stream():
     """Oracle: the documented key written out with hashlib - SeedSequence(entropy=study seed, spawn_key=the four
     little-endian 32-bit words of BLAKE2b-128 of "population=<name>,n=<n>,replication=<r>") - and the population's
-    own sampler on it (the built-in studies draw with the same function, tests/simulations/test_simulations_studies.py)."""
+    own sampler on it (the built-in studies draw with the same function,
+    tests/simulations/test_simulations_studies.py)."""
     import hashlib
 
     digest = hashlib.blake2b(b"population=finite,n=200,replication=3", digest_size=16).digest()
@@ -220,8 +221,8 @@ def test_a_bad_study_spec_is_one_line(argv, message, tmp_path, capsys):
 def test_the_documented_study_file_runs_from_the_command_line_on_processes(tmp_path, capsys, monkeypatch):
     """The docs' user study (docs/simulations.md, its first block: a loss lfverify does not ship, the statistic and
     the study), saved as a file and run by ``lfverify simulate --study FILE:STUDY --quick --workers 2``, writes the
-    same records as the page's Python run (serial, tests/documents/test_docs.py runs the page).  Oracle: the serial run's
-    records.csv, byte for byte."""
+    same records as the page's Python run (serial, tests/documents/test_docs.py runs the page).  Oracle: the serial
+    run's records.csv, byte for byte."""
     import re
 
     page = (Path(__file__).resolve().parents[2] / "docs" / "simulations.md").read_text()

@@ -102,11 +102,11 @@ def test_pattern_search_moves_are_the_unit_axis_and_diagonal_directions(d):
     Kills: simulations.uniform_convergence.x__moves__mutmut_24 (diagonals divided by sqrt 3)."""
     expected = []
     for sign in (1, -1):
-        expected += [sign * np.eye(d)[l] for l in range(d)]
-    for l, m in itertools.combinations(range(d), 2):
+        expected += [sign * np.eye(d)[k] for k in range(d)]
+    for k, m in itertools.combinations(range(d), 2):
         for sl, sm in itertools.product((1, -1), repeat=2):
             v = np.zeros(d)
-            v[l], v[m] = sl / math.sqrt(2), sm / math.sqrt(2)
+            v[k], v[m] = sl / math.sqrt(2), sm / math.sqrt(2)
             expected.append(v)
     moves = uc._moves(d)
     assert moves.shape == (2 * d + 2 * d * (d - 1), d)
@@ -148,7 +148,8 @@ def test_replication_streams_follow_the_documented_key_and_labels_are_int64():
     spawn_key=the four little-endian 32-bit words of BLAKE2b-128 of "population=<name>,n=<n>,replication=<r>") -
     and population.sample on that stream; labels as int64 (the records' and estimators' label type).
 
-    Kills: simulations.study_populations a changed key text in lfverify.simulations._replications.replication_sample and a dropped ``astype(np.int64)`` (float labels)."""
+    Kills: simulations.study_populations a changed key text in lfverify.simulations._replications.replication_sample
+    and a dropped ``astype(np.int64)`` (float labels)."""
     import hashlib
 
     def stream(seed, text):
@@ -357,7 +358,7 @@ def test_gaussian_eta_expectations_match_the_population():
         loss = tau_logistic(tau)
         for alpha, beta in ((0.7, 0.2), (1.3, -0.4), (-0.5, 0.1)):
             theta = np.append(alpha * pop.bayes_direction, alpha * pop.bayes_intercept + beta)
-            mine = surrogate_utility_of_eta(metric, loss, dist, lambda z: alpha * z + beta,
+            mine = surrogate_utility_of_eta(metric, loss, dist, lambda z, alpha=alpha, beta=beta: alpha * z + beta,
                                             breakpoints=(-beta / alpha,))[0]
             assert mine == pytest.approx(pop.surrogate_utility(metric, loss, theta), rel=1e-12, abs=1e-14)
     with pytest.raises(TypeError, match="tau-logistic"):
@@ -391,7 +392,7 @@ def test_calibration_smoke(calibration):
 
 def test_every_summary_has_flat_boolean_verdicts(uniform, unbiased, consistency, calibration):
     """The contract `lfverify verify` relies on: summary["verdicts"] maps str to bool, in every study."""
-    for out, summary in (uniform, unbiased, consistency, calibration):
+    for _out, summary in (uniform, unbiased, consistency, calibration):
         assert summary["verdicts"] and all(isinstance(k, str) and isinstance(v, bool)
                                            for k, v in summary["verdicts"].items())
         assert summary["generated_by"]["seed"] == STUDIES[summary["study"]].seed

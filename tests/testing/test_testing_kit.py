@@ -96,7 +96,7 @@ def test_gradient_direction_with_a_kinked_loss_and_a_batch_passes():
         _run(subject, name)
 
 
-@pytest.mark.parametrize("loss", [logistic(), hinge(), squared_hinge(), tau_logistic(0.3)], ids=lambda l: l.name)
+@pytest.mark.parametrize("loss", [logistic(), hinge(), squared_hinge(), tau_logistic(0.3)], ids=lambda loss: loss.name)
 def test_lfverify_losses_pass(loss):
     check_surrogate_loss(loss)
 
