@@ -32,8 +32,8 @@ __all__ = ["Evidence", "PaperClaim", "PAPER_CLAIMS", "CORRECTED_CLAIMS", "NOT_CL
            "EVIDENCE_KINDS", "VERDICTS", "claim_by_label", "corrected_claim_of"]
 
 EVIDENCE_KINDS = ("derivation", "self-check", "property-test", "simulation", "benchmark")
-VERDICTS = ("holds", "holds (errata in the printed proof)", "fails as stated", "reproduced", "partly reproduced",
-            "definition")
+VERDICTS = ("holds", "holds (errata in the printed proof)", "fails as stated", "fails as stated (fixed by its erratum)",
+            "reproduced", "partly reproduced", "definition")
 
 
 @dataclass(frozen=True)
@@ -105,12 +105,12 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
          _t(_N + "test_sign_constraints_are_needed_for_lemma1_pinned", "each sign constraint is needed by Lemma 1"))),
     PaperClaim(
         "tab:generalized-performance-metrics", "Table 1", "coefficients of accuracy, F_beta, Jaccard, "
-        "Gower-Legendre as linear-fractional utilities", "holds (errata in the printed proof)",
+        "Gower-Legendre as linear-fractional utilities", "fails as stated (fixed by its erratum)",
         (_d("tab:generalized-performance-metrics"), _c("Table 1 coefficients reproduce the metric definitions"),
          _c("Gower-Legendre(alpha != 1) satisfies Definition 1's sign constraints"))),
     PaperClaim(
         "lem:utility-lower-bound", "Lemma 1", "U_phi(f) <= U(f) for a loss phi >= the 0/1 loss",
-        "holds (errata in the printed proof)",
+        "fails as stated (fixed by its erratum)",
         (_d("lem:utility-lower-bound"), _c("Lemma 1: U_phi <= U"),
          _t(_P + "test_lemma1_exact_on_finite_support_populations"),
          _t(_P + "test_lemma1_empirical_split_statement_exact"),

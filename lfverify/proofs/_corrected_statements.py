@@ -8,11 +8,13 @@ keyed, so that a proof citing an earlier result can be checked to state (or disc
 
 from __future__ import annotations
 
+import re
 import textwrap
 from dataclasses import replace
 from pathlib import Path
 
-from lfverify.paper import PAPER_CLAIMS
+from lfverify.paper import PAPER_CLAIMS, VERDICTS
+from lfverify.proofs._errata import numbers_affecting
 from lfverify.proofs._statements import Conclusion, Hypothesis, Named, Necessity, Statement
 
 __all__ = ["SIGN_PATTERN", "CRITERION", "FBETA", "JACCARD", "GENERAL", "RADEMACHER", "RATE", "STATEMENTS",
@@ -626,6 +628,12 @@ def verdicts_sentence(verdict: str) -> str:
         raise ValueError(f"no registry claim has the verdict {verdict!r}")
     text = f"{_and(names)} {'fail' if len(names) > 1 else 'fails'} as stated" if verdict == "fails as stated" \
         else f"{_and(names)}: {verdict}"
+    if verdict == "fails as stated (fixed by its erratum)":
+        claims = [c for c in PAPER_CLAIMS if c.expected == verdict]
+        fixes = "; ".join(f"{c.number}: ERRATA {', '.join(f'E{n}' for n in numbers_affecting(c.label))}"
+                          for c in claims)
+        return (f"{_and(names)} {'fail' if len(names) > 1 else 'fails'} as stated, each true with the hypothesis its "
+                f"erratum adds ({fixes}).")
     if verdict == "fails as stated":
         return text + (" (each with a witness in ERRATA.md).  The corrections, proved in [`proofs/`](proofs/README.md) "
                        "(rho = phi'(0+)/phi'(0-); U* = sup U_phi over the f with D_phi(f) > 0; delta = Prop. 5's "
@@ -654,8 +662,6 @@ def evidence_sentence(kind: str, labels=None) -> str:
 
 def errata_count_sentence(errata_text: str) -> str:
     """The count of ERRATA.md's entries (its ``### E<n>.`` headings), in one sentence."""
-    import re
-
     count = len(re.findall(r"^### E\d+\.", errata_text, re.M))
     return (f"**{count} errata** in the printed statements and proofs ([ERRATA.md](ERRATA.md)), each with a witness "
             "and independent evidence.")
@@ -668,7 +674,10 @@ def summary_block(kind: str, key: str, *, root=None) -> str:
     registry verdict with "-" for spaces) is a bullet naming the claims with that verdict (:func:`verdicts_sentence`).
     """
     if kind == "verdicts":
-        return _wrap(verdicts_sentence(key.replace("-", " ")), "* ", "  ")
+        named = {re.sub(r"\W+", "-", v).strip("-"): v for v in VERDICTS}  # "fails-as-stated-fixed-by-its-erratum"
+        if key not in named:
+            raise ValueError(f"no registry verdict {key!r}; known: {sorted(named)}")
+        return _wrap(verdicts_sentence(named[key]), "* ", "  ")
     if kind == "evidence":
         evidence, _, labels = key.partition(":")
         return _wrap(evidence_sentence(evidence, labels.split("+") if labels else None), "* ", "  ")

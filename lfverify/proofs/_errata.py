@@ -60,7 +60,8 @@ def _number_table() -> dict[tuple[str, str], int]:
 
 
 def affected_by() -> dict[int, tuple[str, ...]]:
-    """Erratum number -> the labels of the other claims whose conclusion it changes (``NUMBERS_FILE``'s affects)."""
+    """Erratum number -> the labels of the claims whose stated conclusion it changes, its own claim included
+    (``NUMBERS_FILE``'s affects)."""
     return {number: affects for number, affects in _index().values()}
 
 
@@ -123,7 +124,7 @@ def errata_markdown(results) -> str:
             f"- Printed: {e.printed}",
             f"- Derived: {e.derived}",
             f"- Changes a conclusion: {e.consequence}",
-            *([f"- Also changes the conclusion of: {_claims_named(affects[number])}"] if affects.get(number) else []),
+            *([f"- Changes the stated conclusion of: {_claims_named(affects[number])}"] if affects.get(number) else []),
             f"- Witness: {e.witness}",
             f"- Evidence: {e.evidence}",
             "",

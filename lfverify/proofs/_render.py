@@ -117,8 +117,8 @@ def attached_to(claim, proof_claims) -> list:
 
 def claim_summary(claim, proof_claims, *, correction: bool = True) -> str:
     """The one-line finding of a registry claim, generated (the registry holds no hand-typed summary): the errata
-    found by its derivations (those its document shows) and the errata of other derivations whose consequence changes
-    its conclusion (the errata index's ``affects``), by their permanent numbers, and the generated summary of its
+    found by its derivations (those its document shows), the errata that change its stated conclusion (the errata
+    index's ``affects``: its own or other claims'), by their permanent numbers, and the generated summary of its
     corrected statement, if any (``correction``; a claim's document shows it in its own section).  A corrected
     claim's summary is its statements' (:func:`with_statement_texts`).  Empty for a claim with neither derivations
     nor errata nor a correction (a reproduced table or algorithm: its evidence's key figures say what was measured).
@@ -126,14 +126,16 @@ def claim_summary(claim, proof_claims, *, correction: bool = True) -> str:
     if claim.statement_key:
         return with_statement_texts(claim).summary
     keys = {c.key for c in attached_to(claim, proof_claims)}
-    own, other = numbers_of(keys), numbers_affecting(claim.label)
+    own, changing = numbers_of(keys), numbers_affecting(claim.label)
     parts = []
     if own:
         parts.append(f"Errata found by its derivations: {_numbers(own)} (ERRATA.md).")
     elif keys:
         parts.append(f"The {len(keys)} derivation{'s' if len(keys) > 1 else ''} found no erratum.")
-    if other:
-        parts.append(f"Errata of other claims that change its conclusion: {_numbers(other)}.")
+    if changing:
+        parts.append(f"Errata that change its stated conclusion: {_numbers(changing)}.")
+    elif own:
+        parts.append("None of them changes its stated conclusion.")
     fix = corrected_claim_of(claim.label)
     if fix is not None and correction:
         parts.append(f"Corrected statement: {with_statement_texts(fix).summary}")
@@ -193,7 +195,8 @@ def render_documents(results) -> dict[str, str]:
             lines += ["None.", ""]
         for number, c, e in errata:
             lines += _erratum(number, c, e)
-        elsewhere = numbers_affecting(claim.label)
+        shown = {number for number, _, _ in errata}
+        elsewhere = [n for n in numbers_affecting(claim.label) if n not in shown]
         if elsewhere:
             lines += ["## Errata of other claims that change this one", "",
                       "Found by the derivations of other claims; each says, under *Changes a conclusion*, how it "

@@ -31,7 +31,7 @@ import numpy as np
 import sympy as sp
 from scipy.optimize import brentq
 
-from lfverify.core._calibration_conditions import fbeta_calibration, fbeta_max_tau
+from lfverify.core._calibration_conditions import fbeta_calibration, fbeta_max_tau, general_calibration
 from lfverify.core._losses import logistic, tau_logistic
 from lfverify.core._metrics import f_beta
 from lfverify.core._populations import FiniteSupportPopulation
@@ -559,6 +559,13 @@ def nondominating_counterexample_reproduced(nond: dict, opt) -> bool:
     )
 
 
+def thm7_conditions(metric, figures, tau_value):
+    """Thm. 7's printed hypotheses ((1)-(6), (a)-(c)) on a witness of :func:`library_counterexample`, by the core
+    library's transcription (``lfverify.core.general_calibration``): the witness refutes Thm. 7 too where they hold."""
+    return general_calibration(metric, figures["loss"], surrogate_optimum=float(figures["opt"].value),
+                               true_utility_at_optimum=float(figures["utility"]), tau=float(tau_value))
+
+
 def library_counterexample(metric, coefficients, weights, eta, tau_value, base, report):
     """Evaluate an exact surrogate maximiser with the core library; return a dict of the figures.
 
@@ -642,7 +649,8 @@ def check_theorem() -> Outcome:
     k_opt, n_opt = kink["opt"], nond["opt"]
     ok_kink = kink_counterexample_reproduced(kink, k_opt)
     ok_nond = nondominating_counterexample_reproduced(nond, n_opt)
-    if not (ok_kink and ok_nond and zero_loss_constant and floor_u_star_zero and no_tau):
+    thm7 = thm7_conditions(metric, kink, kt)
+    if not (ok_kink and ok_nond and zero_loss_constant and floor_u_star_zero and no_tau and thm7.holds):
         return Outcome(
             "undecided", f"the counterexamples did not reproduce (kink: {ok_kink}, non-dominating: {ok_nond})"
         )
@@ -670,7 +678,8 @@ def check_theorem() -> Outcome:
             " U-dagger; a sequence approaching 0 from the Bayes side at each kink atom (from above where the Bayes rule"
             " predicts +1, from below elsewhere) does reach U-dagger, so the limit depends on the sequence (approaching"
             " from above at each kink atom need not: lfverify.proofs.counterexamples). "
-            " The same counterexample refutes Thm. 7 (F_beta satisfies its conditions (1)-(6), (a)-(c))."
+            " The same counterexample refutes Thm. 7 (F_1 meets its printed conditions (1)-(6), (a)-(c) there:"
+            " lfverify.core.general_calibration)."
         ),
         witness=(
             "F_1, tau-logistic(tau = 1/20) (base 2, dominates the 0/1 loss), atoms with weights (3/10, 1/5, 1/2) and "

@@ -32,6 +32,7 @@ from lfverify.proofs.thm1_fbeta_calibration import (
     nondominating_counterexample_reproduced,
     stationary_eta,
     surrogate_scores,
+    thm7_conditions,
 )
 
 __all__ = ["CLAIMS"]
@@ -249,7 +250,8 @@ def check_theorem() -> Outcome:
     flat_loss_maximal = sp.cancel(w0.subs({xi: 1, eta: pi_}) / w1.subs({xi: 1, eta: pi_})) == 1
     ok_kink = kink_counterexample_reproduced(kink, ko)
     ok_nond = nondominating_counterexample_reproduced(nond, no)
-    if not (ok_kink and ok_nond and flat_loss_maximal):
+    thm7 = thm7_conditions(jaccard(), kink, _kink_population()[2])
+    if not (ok_kink and ok_nond and flat_loss_maximal and thm7.holds):
         return Outcome(
             "undecided", f"the counterexamples did not reproduce (kink: {ok_kink}, non-dominating: {ok_nond})"
         )
@@ -273,7 +275,9 @@ def check_theorem() -> Outcome:
         ),
         consequence=(
             "Thm. 2 is false as stated: with the tau-logistic loss the unique surrogate maximiser attains U*_phi but "
-            "predicts -1 (sgn(0) = -1) on an atom above the Bayes threshold, so f_l = f* has U(f_l) < U-dagger."
+            "predicts -1 (sgn(0) = -1) on an atom above the Bayes threshold, so f_l = f* has U(f_l) < U-dagger.  The "
+            "same counterexample refutes Thm. 7 (Jaccard meets its printed conditions (1)-(6), (a)-(c) there: "
+            "lfverify.core.general_calibration)."
         ),
         witness=(
             "Jaccard, tau-logistic(tau = 1/10) (base 2), weights (3/10, 1/5, 1/2), eta = (19/20, 3/5, 1/20): U*_phi = "

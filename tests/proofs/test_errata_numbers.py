@@ -43,13 +43,14 @@ def _references(text: str) -> list[int]:
 
 
 def _misreferences(claims, labels) -> list[str]:
-    """References of each summary that name an erratum of another claim: before "Errata of other claims", an
-    erratum whose claim label is not one of the claim's; after it, one whose ``affects`` does not name the claim."""
+    """References of each summary that name an erratum of another claim: before "Errata that change", an
+    erratum whose claim label is not one of the claim's; after "Errata that change", one whose ``affects`` does not name
+    the claim."""
     wrong, affects = [], _errata.affected_by()
     for claim in claims:
         own = {claim.label} | {e.target for e in claim.evidence if e.kind == "derivation"}
         text = claim.summary.split("Corrected statement:")[0]
-        found, _, other = text.partition("Errata of other claims")
+        found, _, other = text.partition("Errata that change its stated conclusion")
         for number in _references(found):
             mine = labels.get(number, "")
             if not any(label in mine for label in own):
@@ -153,6 +154,8 @@ NAMED_UNCHANGED = {
     28: {"Theorem 1": "their tau conditions need U_phi* > 0: recorded by E14 and E29",
          "Theorem 2": "their tau conditions need U_phi* > 0: recorded by E14 and E29"},
     35: {"Lemma 1": "false only for alpha > 1, outside Definition 1", "Table 1": "corrects E1's wording"},
+    31: {"Lemma 4": "its proof's explicit bound is unsupported; its stated rate is not refuted"},
+    33: {"Lemma 4": "its proof's explicit bound, not its stated rate"},
     38: {"Definition 1": "a definition, named as the class Thm. 7 applies to"},
 }
 _NAMED = re.compile(r"\b(Thms?\.|Theorems?|Lemmas?|Props?\.|Propositions?|Definition|Def\.|Tab\.|Table)\s+"
@@ -182,18 +185,19 @@ def _undecided(affects: dict, unchanged: dict) -> list[str]:
     for number, _, _, label in _errata_entries():
         body = text.split(f"### E{number}. ", 1)[1].split("\n### ", 1)[0]
         line = re.search(r"^- Changes a conclusion: (.*)$", body, re.M).group(1)
-        named = named_claims(line) - {_page_claim(label)}
+        own = _page_claim(label)
+        named = named_claims(line) - {own}
         listed = {by_label[a] for a in affects.get(number, ())}
         for name in sorted(named - listed - set(unchanged.get(number, {}))):
             problems.append(f"E{number} names {name}: add it to affects or to NAMED_UNCHANGED")
-        for name in sorted(listed - named):
+        for name in sorted(listed - named - {own}):
             problems.append(f"E{number}: affects lists {name}, which its consequence does not name")
     return problems
 
 
 def test_every_claim_a_consequence_names_is_affected_or_declared_unchanged():
     affects = _errata.affected_by()
-    assert {n for n, a in affects.items() if a} >= {12, 29, 31, 36, 37, 39}
+    assert {n for n, a in affects.items() if a} >= {3, 12, 16, 29, 31, 36, 37, 39}
     assert _undecided(affects, NAMED_UNCHANGED) == []
 
 
@@ -214,6 +218,44 @@ def test_a_claims_summary_lists_the_errata_that_change_it():
     E31; Definition 1's lists none of Theorems 1 and 2's errata (a location naming def:metric is not an erratum of
     Definition 1: referee round 14)."""
     summaries = {c.number: c.summary for c in _summarised()}
-    assert "Errata of other claims that change its conclusion: E12, E36, E37." in summaries["Theorem 7"]
-    assert "Errata of other claims that change its conclusion: E31." in summaries["Lemma 4"]
+    assert "Errata that change its stated conclusion: E12, E16, E26, E36, E37, E39." in summaries["Theorem 7"]
+    assert "Errata that change its stated conclusion: E3." in summaries["Lemma 1"]  # referee round 15
+    assert "None of them changes its stated conclusion." in summaries["Lemma 4"]  # E31, E33: its proof's bound
     assert "E36" not in summaries["Definition 1"] and "E37" not in summaries["Definition 1"]
+
+
+#: the verdicts that say a claim's stated conclusion is true as printed
+HOLDING = ("holds", "holds (errata in the printed proof)", "definition")
+
+
+def _verdict_conflicts(claims, affects) -> list[str]:
+    by_label = {}
+    for number, labels in affects.items():
+        for label in labels:
+            by_label.setdefault(label, []).append(number)
+    problems = []
+    for c in claims:
+        changed = by_label.get(c.label, [])
+        if c.expected in HOLDING and changed:
+            problems.append(f"{c.number} is recorded as {c.expected!r}, yet E{changed} change its stated conclusion")
+        if c.expected.startswith("fails as stated") and not changed:
+            problems.append(f"{c.number} is recorded as {c.expected!r}, but no erratum changes its conclusion")
+    return problems
+
+
+def test_a_verdict_agrees_with_the_errata_that_change_its_claim():
+    """Referee round 15: Lemma 1 was recorded as holding while E3 says it is false for a metric the printed
+    Definition 1 admits.  A claim whose stated conclusion an erratum changes is recorded as failing; a claim recorded
+    as failing has such an erratum."""
+    assert _verdict_conflicts(PAPER_CLAIMS, _errata.affected_by()) == []
+
+
+def test_a_verdict_that_contradicts_its_errata_is_caught():
+    """Companion: Lemma 1 back at 'holds (errata in the printed proof)', or E31 dropped from the index, fails."""
+    lemma1 = next(c for c in PAPER_CLAIMS if c.number == "Lemma 1")
+    planted = [replace(lemma1, expected="holds (errata in the printed proof)")]
+    assert _verdict_conflicts(planted, _errata.affected_by()) == [
+        "Lemma 1 is recorded as 'holds (errata in the printed proof)', yet E[3] change its stated conclusion"]
+    app_c = [c for c in PAPER_CLAIMS if c.number == "Lemma (App. C)"]
+    assert _verdict_conflicts(app_c, {**_errata.affected_by(), 31: ()}) == [
+        "Lemma (App. C) is recorded as 'fails as stated', but no erratum changes its conclusion"]

@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.claims("Theorem 1 (corrected)", "Theorem 2 (corrected)", "Theorem 7 (corrected)",
                                  "Lemma (App. C) (corrected)")
 #: documents with generated summary blocks, and how many each must carry (a block deleted by hand is a failure too)
-DOCUMENTS = {"README.md": 8, "FINDINGS.md": 9}
+DOCUMENTS = {"README.md": 8, "FINDINGS.md": 10}
 
 
 def summary_block(kind, key):
