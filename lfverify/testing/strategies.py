@@ -70,11 +70,13 @@ sum above is exact in doubles and the generated metric is admissible *exactly*, 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
 from hypothesis.extra import numpy as hnp
 
 from lfverify.core import (
@@ -274,19 +276,57 @@ def _with_both_classes(draw, n):
     return y
 
 
+def _integer(name: str, value, *, at_least: int, why: str = "") -> None:
+    """Refuse ``value`` unless it is an int >= ``at_least`` (bool excluded), as hypothesis.extra.numpy does."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise InvalidArgument(f"{name} must be an int; got {value!r} of type {type(value).__name__}")
+    if value < at_least:
+        raise InvalidArgument(f"{name}={value!r} must be at least {at_least}" + (f" ({why})" if why else ""))
+
+
+def _positive_bound(name: str, value) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise InvalidArgument(f"{name} must be a real number; got {value!r} of type {type(value).__name__}")
+    if not (math.isfinite(value) and value > 0):
+        raise InvalidArgument(f"{name}={value!r} must be finite and > 0")
+
+
+def _sizes(min_name: str, min_value, max_name: str, max_value, *, at_least: int, why: str = "") -> None:
+    _integer(min_name, min_value, at_least=at_least, why=why)
+    _integer(max_name, max_value, at_least=at_least, why=why)
+    if max_value < min_value:
+        raise InvalidArgument(f"{max_name}={max_value!r} must be at least {min_name}={min_value!r}")
+
+
+def datasets(min_n=2, max_n=300, max_d=8, bound=4.0):
+    """(X, y): X of shape (n, d), n in [min_n, max_n], d in [1, max_d], with bounded finite float entries in
+    [-bound, bound] (no subnormals), labels in {-1, +1} with both classes present (so min_n >= 2).
+
+    Raises ``hypothesis.errors.InvalidArgument`` for arguments outside these ranges."""
+    _sizes("min_n", min_n, "max_n", max_n, at_least=2, why="one sample of each class")
+    _integer("max_d", max_d, at_least=1)
+    _positive_bound("bound", bound)
+    return _datasets(min_n, max_n, max_d, float(bound))
+
+
 @st.composite
-def datasets(draw, min_n=2, max_n=300, max_d=8, bound=4.0):
-    """(X, y): X of shape (n, d) with bounded finite float entries in [-bound, bound] (no subnormals), labels
-    in {-1, +1} with both classes present."""
+def _datasets(draw, min_n, max_n, max_d, bound):
     n = draw(st.integers(min_n, max_n))
     d = draw(st.integers(1, max_d))
     X = draw(hnp.arrays(np.float64, (n, d), elements=st.floats(-bound, bound, allow_subnormal=False)))
     return X, _with_both_classes(draw, n)
 
 
+def dyadic_datasets(min_n=2, max_n=40, max_d=4):
+    """(X, y) with entries k/8 in [-4, 4] (small exact rationals: exact-arithmetic oracles stay fast), n in
+    [min_n, max_n] (min_n >= 2: both classes), d in [1, max_d]; ``InvalidArgument`` outside these ranges."""
+    _sizes("min_n", min_n, "max_n", max_n, at_least=2, why="one sample of each class")
+    _integer("max_d", max_d, at_least=1)
+    return _dyadic_datasets(min_n, max_n, max_d)
+
+
 @st.composite
-def dyadic_datasets(draw, min_n=2, max_n=40, max_d=4):
-    """(X, y) with entries k/8 in [-4, 4] (small exact rationals: exact-arithmetic oracles stay fast)."""
+def _dyadic_datasets(draw, min_n, max_n, max_d):
     n = draw(st.integers(min_n, max_n))
     d = draw(st.integers(1, max_d))
     X = draw(hnp.arrays(np.float64, (n, d), elements=st.integers(-32, 32).map(lambda k: k / 8)))
@@ -295,16 +335,22 @@ def dyadic_datasets(draw, min_n=2, max_n=40, max_d=4):
 
 def parameters(d, bound=3.0):
     """theta of shape (d,) with finite entries in [-bound, bound] (zero and signed zeros included)."""
+    _integer("d", d, at_least=1)
+    _positive_bound("bound", bound)
     return hnp.arrays(np.float64, d, elements=st.floats(-bound, bound, allow_subnormal=False))
 
 
 def dyadic_parameters(d):
     """theta of shape (d,) with entries k/8 in [-3, 3]."""
+    _integer("d", d, at_least=1)
     return hnp.arrays(np.float64, d, elements=st.integers(-24, 24).map(lambda k: k / 8))
 
 
 def parameter_batches(d, max_k=6, bound=3.0):
     """Theta of shape (K, d), K in [1, max_k]."""
+    _integer("d", d, at_least=1)
+    _integer("max_k", max_k, at_least=1)
+    _positive_bound("bound", bound)
     return st.integers(1, max_k).flatmap(
         lambda k: hnp.arrays(np.float64, (k, d), elements=st.floats(-bound, bound, allow_subnormal=False)))
 
@@ -332,11 +378,27 @@ class FinitePopulationCase:
         return len(self.weights)
 
 
+def finite_populations(min_atoms=1, max_atoms=6, max_d=3, eta_denominators=(1, 2, 3, 4, 5, 8, 10, 20)):
+    """A :class:`FinitePopulationCase`: J atoms (J in [min_atoms, max_atoms]) with dyadic coordinates k/4 in [-3, 3]
+    (d in [1, max_d]), weights k_j / sum k (k_j in [1, 20], so they sum to 1 exactly), eta_j = e_j / q with q drawn
+    from ``eta_denominators`` (so ties, 0, 1/2 and 1 are frequent), and 0 < pi < 1 (some eta > 0 and some eta < 1).
+
+    Raises ``hypothesis.errors.InvalidArgument`` for arguments outside these ranges or an empty or non-integer
+    ``eta_denominators``."""
+    _sizes("min_atoms", min_atoms, "max_atoms", max_atoms, at_least=1)
+    _integer("max_d", max_d, at_least=1)
+    if isinstance(eta_denominators, (str, bytes)) or not hasattr(eta_denominators, "__iter__"):
+        raise InvalidArgument(f"eta_denominators must be a sequence of ints >= 1; got {eta_denominators!r}")
+    eta_denominators = tuple(eta_denominators)
+    if not eta_denominators:
+        raise InvalidArgument("eta_denominators must not be empty")
+    for q in eta_denominators:
+        _integer("each of eta_denominators", q, at_least=1)
+    return _finite_populations(min_atoms, max_atoms, max_d, eta_denominators)
+
+
 @st.composite
-def finite_populations(draw, min_atoms=1, max_atoms=6, max_d=3, eta_denominators=(1, 2, 3, 4, 5, 8, 10, 20)):
-    """A :class:`FinitePopulationCase`: J atoms with dyadic coordinates k/4 in [-3, 3], weights k_j / sum k
-    (k_j in [1, 20], so they sum to 1 exactly), eta_j = e_j / q with q drawn from ``eta_denominators`` (so
-    ties, 0, 1/2 and 1 are frequent), and 0 < pi < 1 (some eta > 0 and some eta < 1)."""
+def _finite_populations(draw, min_atoms, max_atoms, max_d, eta_denominators):
     J = draw(st.integers(min_atoms, max_atoms))
     d = draw(st.integers(1, max_d))
     atoms = draw(hnp.arrays(np.float64, (J, d), elements=st.integers(-12, 12).map(lambda k: k / 4)))
@@ -355,10 +417,13 @@ def finite_populations(draw, min_atoms=1, max_atoms=6, max_d=3, eta_denominators
 
 def dyadic_scores(J):
     """One score per atom, k/4 in [-12, 12]: exact rationals that hit 0 and the kinks +-1 often."""
+    _integer("J", J, at_least=1)
     return hnp.arrays(np.float64, J, elements=st.integers(-48, 48).map(lambda k: k / 4))
 
 
 def float_scores(J, bound=40.0):
     """One score per atom: any float in [-bound, bound] or a special value (0, -0, +-1, +-tiny)."""
+    _integer("J", J, at_least=1)
+    _positive_bound("bound", bound)
     special = st.sampled_from([0.0, -0.0, 1.0, -1.0, 5e-324, -5e-324, 1e-12, -1e-12])
     return hnp.arrays(np.float64, J, elements=st.one_of(special, st.floats(-bound, bound)))
