@@ -5,7 +5,7 @@ Loaded by :mod:`lfverify.app` when the command is ``metrics``: :func:`add_argume
 
 from __future__ import annotations
 
-from lfverify.core import accuracy, f_beta, gower_legendre, jaccard
+from lfverify.core import metrics_table_rows
 
 __all__ = ["add_arguments", "run"]
 
@@ -17,8 +17,8 @@ def add_arguments(parser) -> None:
 
 
 def run(args) -> int:
-    """Print one row per metric."""
-    rows = [f_beta(args.beta), jaccard(), gower_legendre(args.alpha), accuracy()]
+    """Print one row per metric of the metric registry."""
+    rows = metrics_table_rows(args)
     print(f"{'metric':<22} {'a0p':>6} {'a0n':>6} {'b0':>12} {'a1p':>6} {'a1n':>6} {'b1':>14}  Definition 1")
     for m in rows:
         b0 = f"{m.b0_const:g}{m.b0_prior:+g}pi"

@@ -25,6 +25,7 @@ from __future__ import annotations
 import statistics as _statistics
 from collections import defaultdict
 
+from lfverify.core import metric_title
 from lfverify.experiments._markdown import bold_mean_se, collect_table_values
 from lfverify.experiments._statistics import (
     bold_methods,
@@ -46,7 +47,6 @@ PAPER_METHOD = "U-BFGS"
 #: The remedies whose targets are decided.
 REMEDIES = ("U-BFGS+refit", "Cost-sensitive", "Cost-sensitive+CV")
 _ERM_START_USERS = ("U-GD", "U-BFGS")
-_METRIC_TITLES = {"f1": "F1-measure", "jaccard": "Jaccard index"}
 
 
 def collect_fit_time_ratios(records, timings, metric: str) -> dict:
@@ -129,7 +129,7 @@ def markdown_compare_table(values: dict, ratios: dict, metric: str, *, methods, 
                            test: str = "welch", errors: dict | None = None) -> str:
     """One metric's comparison table: mean (s.e. x 10^4), bold by the t-test rule, and the median time ratio."""
     methods = list(methods)
-    lines = [f"### {_METRIC_TITLES.get(metric, metric)}", "",
+    lines = [f"### {metric_title(metric)}", "",
              f"Cells: mean test {metric} (standard error x 10^4; bold = best or not significantly below the best, "
              f"one-sided {test} t-test at {alpha:g}) and the median fit time as a ratio to {TIME_BASE} in the same "
              "trial.", "",

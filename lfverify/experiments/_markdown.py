@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from lfverify.core import metric_title
 from lfverify.experiments._curve_claims import (
     plug_in_significant_wins,
     small_sample_comparisons,
@@ -45,7 +46,6 @@ __all__ = ["method_sort_key", "collect_table_values", "markdown_results_table", 
            "collect_training_values", "SurrogateMetricTradeoff", "surrogate_metric_tradeoff",
            "markdown_training_table"]
 
-_METRIC_TITLES = {"f1": "F1-measure", "jaccard": "Jaccard index"}
 _METHOD_ORDER = ("U-GD", "U-BFGS", "ERM", "W-ERM", "Plug-in", "Tuned-threshold")
 
 
@@ -102,7 +102,7 @@ def markdown_results_table(values: dict, metric: str, *, methods, alpha: float =
     """
     methods = list(methods)
     header = "| dataset | " + " | ".join(methods) + " |"
-    lines = [f"### {_METRIC_TITLES.get(metric, metric)}", "",
+    lines = [f"### {metric_title(metric)}", "",
              "Cells: ours (mean, standard error x 10^4; bold = best or not significantly worse, one-sided "
              f"{test} t-test at {alpha:g}) / the paper's printed value (`*` = bold in the paper) / ours - paper, "
              "`ok` if within 3 combined standard errors, `FAR` if not.", "",
@@ -163,7 +163,7 @@ def markdown_learning_rate_table(records, metric: str, *, methods=("U-GD", "U-BF
                 counts[record["dataset"]][method][result["learning_rate"]] += 1
                 seen.add(result["learning_rate"])
     rates = sorted(seen | set(rates or ()), reverse=True)
-    lines = [f"### Learning rates chosen on validation, {_METRIC_TITLES.get(metric, metric)}", "",
+    lines = [f"### Learning rates chosen on validation, {metric_title(metric)}", "",
              "Trials in which each rate won (rates " + ", ".join(f"{r:g}" for r in rates) + ").", "",
              "| dataset | " + " | ".join(methods) + " |", "|" + "---|" * (len(methods) + 1)]
     for dataset in sorted(counts):
@@ -240,7 +240,7 @@ def markdown_convergence_table(summary: dict, metric: str, *, reach: int = 30, m
                                test_band: float = 0.01) -> str:
     """Sec. 6's claim "U-BFGS converges much faster than U-GD ..., up to 30 iterations", measured."""
     methods = ["U-GD", "U-BFGS"]
-    lines = [f"### Convergence, {_METRIC_TITLES.get(metric, metric)} (N(0, I) start, {max_iter} iterations)", "",
+    lines = [f"### Convergence, {metric_title(metric)} (N(0, I) start, {max_iter} iterations)", "",
              f"Iterations until the training surrogate utility stays within {surrogate_share:.0%} of its total "
              f"gain / until the training {metric} stays within {metric_band:g} of its final value (medians over "
              f"trials) / until the mean test curve (the paper's figures) stays within {test_band:g} of its final "
@@ -293,7 +293,7 @@ def markdown_curve_table(curves: dict, metric: str, *, label: str, title: str, e
     """A compact table of a curve study: one row per (data set, method), one column per x value; failed
     trials (``errors`` from :func:`collect_curve_errors`) are listed under it."""
     xs = sorted({x for d in curves.values() for m in d.values() for x in m})
-    lines = [f"### {title}, {_METRIC_TITLES.get(metric, metric)}", "",
+    lines = [f"### {title}, {metric_title(metric)}", "",
              f"Mean test {metric} (se x 10^4) by {label}.", "",
              "| dataset | method | " + " | ".join(f"{x:g}" for x in xs) + " |", "|" + "---|" * (len(xs) + 2)]
     for dataset in sorted(curves):
@@ -327,7 +327,7 @@ def markdown_sample_complexity_claims(curves: dict, metric: str, *, alpha: float
     """App. C.5's two statements decided on the run (:mod:`lfverify.experiments`)."""
     named = PAPER_SMALL_SAMPLE_WINS.get(metric, ())
     rows = small_sample_comparisons(curves, alpha=alpha)
-    lines = [f"App. C.5, {_METRIC_TITLES.get(metric, metric)}: \"either U-GD or U-BFGS works better than Plug-in "
+    lines = [f"App. C.5, {metric_title(metric)}: \"either U-GD or U-BFGS works better than Plug-in "
              f"even if sample sizes are quite small around 20 to 40\" (named by the paper for "
              f"{', '.join(named) or 'no data set'}). The better proposed method against Plug-in, one-sided "
              f"Welch t-test at {alpha:g}:", "",
@@ -358,7 +358,7 @@ def markdown_tau_claims(curves: dict, metric: str, *, alpha: float = 0.05) -> st
         kinds = [k for k, names in (("increasing", increasing), ("extremum", extremum)) if dataset in names]
         return ", ".join(kinds) or "-"
 
-    lines = [f"App. C.6, {_METRIC_TITLES.get(metric, metric)}: \"the performance becomes better as tau becomes "
+    lines = [f"App. C.6, {metric_title(metric)}: \"the performance becomes better as tau becomes "
              f"closer to 1\" (increasing: the mean at the largest tau above the mean at the smallest) and \"there "
              f"exist extrema\" (the best tau strictly inside, above both ends); one-sided Welch t-tests at "
              f"{alpha:g}:", "",
@@ -413,7 +413,7 @@ def surrogate_metric_tradeoff(per_method: dict, *, alpha: float = 0.05) -> Surro
 def markdown_training_table(training: dict, metric: str, *, alpha: float = 0.05) -> str:
     """U-GD beside U-BFGS on the training set: mean U_hat and training metric, and the paired tests of
     :func:`surrogate_metric_tradeoff`."""
-    lines = [f"### U-GD and U-BFGS on the training set, {_METRIC_TITLES.get(metric, metric)}", "",
+    lines = [f"### U-GD and U-BFGS on the training set, {metric_title(metric)}", "",
              f"Mean training-set U_hat (Eq. (6)) and training {metric} of the final theta; one-sided paired t-tests "
              f"at {alpha:g}, trial by trial: is U-BFGS's U_hat higher, and its training {metric} lower?", "",
              f"| dataset | U_hat U-GD | U_hat U-BFGS | train {metric} U-GD | train {metric} U-BFGS | "

@@ -7,6 +7,8 @@ sets (an offline copy, or fetched from their pinned sources into the user cache)
 
 from __future__ import annotations
 
+# resolve_metric and default_tau moved to lfverify.core's metric registry; still importable from here.
+from lfverify.core import default_tau, resolve_metric  # noqa: F401
 from lfverify.learn import (
     _baselines,
     _cost_sensitive,

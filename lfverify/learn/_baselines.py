@@ -74,10 +74,11 @@ from sklearn.model_selection import StratifiedKFold, TunedThresholdClassifierCV
 from sklearn.svm import LinearSVC
 from sklearn.utils.validation import check_is_fitted
 
+from lfverify.core._metric_registry import resolve_metric
 from lfverify.core._metrics import LinearFractionalMetric
 from lfverify.core._seeding import as_seed_sequence, check_seed, child, int_seed
 from lfverify.core._validation import check_features, check_labels
-from lfverify.learn._estimator import ERM_REGULARIZATION, hinge_erm_svm, resolve_metric
+from lfverify.learn._estimator import ERM_REGULARIZATION, hinge_erm_svm
 
 __all__ = [
     "BASELINES",
@@ -268,7 +269,7 @@ class HingeERMClassifier(_MetricIndependentFit):
 
     Parameters
     ----------
-    metric : LinearFractionalMetric or a metric name of :func:`lfverify.learn.resolve_metric`
+    metric : LinearFractionalMetric or a metric name of :func:`lfverify.core.resolve_metric`
         Used only by :meth:`score` (ERM itself optimises accuracy).
     regularization : float
         lambda of ``sum_i hinge_i + (lambda / 2) ||w||^2``; ``C = 1 / lambda`` (see ``ERM_REGULARIZATION``).
@@ -314,7 +315,7 @@ class WeightedERMClassifier(_GridValidatedFit):
 
     Parameters
     ----------
-    metric : LinearFractionalMetric or a metric name of :func:`lfverify.learn.resolve_metric`
+    metric : LinearFractionalMetric or a metric name of :func:`lfverify.core.resolve_metric`
     regularization_grid : sequence of float
     cost_grid : sequence of float in (0, 1)
     max_iter : int
@@ -389,7 +390,7 @@ class PlugInClassifier(_GridValidatedFit):
 
     Parameters
     ----------
-    metric : LinearFractionalMetric or a metric name of :func:`lfverify.learn.resolve_metric`
+    metric : LinearFractionalMetric or a metric name of :func:`lfverify.core.resolve_metric`
     regularization_grid : sequence of float
     threshold_grid : sequence of float in (0, 1)
     max_iter : int
@@ -567,7 +568,7 @@ def make_nonlinear_peer(name, metric, *, seed=None):
         (``RandomForestClassifier(n_estimators=100, min_samples_leaf=5)``), alone, ``+tuned`` (inside
         ``TunedThresholdClassifierCV`` scoring the metric: 5 folds, 100 thresholds) or ``+remedy`` (inside
         :class:`~lfverify.learn.MetricOptimalClassifier`).
-    metric : LinearFractionalMetric or a metric name of :func:`lfverify.learn.resolve_metric`
+    metric : LinearFractionalMetric or a metric name of :func:`lfverify.core.resolve_metric`
     seed : None, int or SeedSequence, keyword-only
         ``random_state`` of the ensemble and of the wrapper's folds.
 
@@ -600,7 +601,7 @@ def make_baseline(name, metric, *, seed=None):
     Parameters
     ----------
     name : {"erm", "w-erm", "plug-in", "tuned-threshold", "logistic-regression"}
-    metric : LinearFractionalMetric or a metric name of :func:`lfverify.learn.resolve_metric`
+    metric : LinearFractionalMetric or a metric name of :func:`lfverify.core.resolve_metric`
         The metric its validation maximises (ERM ignores it except in ``score``).
     seed : None, int or SeedSequence, keyword-only
         ``random_state`` of the classifier (its validation splits and scikit-learn's seeds).

@@ -51,7 +51,6 @@ Bayes threshold needs phi differentiable at 0).
 from __future__ import annotations
 
 import numbers
-import re
 import warnings
 
 import numpy as np
@@ -66,7 +65,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from lfverify.core._empirical import EmpiricalSurrogateUtility
 from lfverify.core._losses import tau_logistic
-from lfverify.core._metrics import LinearFractionalMetric, accuracy, f_beta, jaccard
+from lfverify.core._metric_registry import default_tau, resolve_metric
 from lfverify.core._seeding import as_seed_sequence, child, int_seed
 from lfverify.core._validation import check_real, check_sample_weight
 from lfverify.learn._cost_sensitive import (
@@ -81,8 +80,8 @@ from lfverify.learn._thresholds import (
     _best_threshold,
 )
 
-__all__ = ["LinearFractionalClassifier", "FitQualityWarning", "resolve_metric", "default_tau", "ERM_REGULARIZATION",
-           "hinge_erm_svm", "erm_initial_parameters", "OBJECTIVES", "THRESHOLDS"]
+__all__ = ["LinearFractionalClassifier", "FitQualityWarning", "ERM_REGULARIZATION", "hinge_erm_svm",
+           "erm_initial_parameters", "OBJECTIVES", "THRESHOLDS"]
 
 #: The l2-regularization parameter lambda of the ERM baseline / initializer (App. C.2, "Baseline 1 (ERM)":
 #: "the hinge loss and l2-regularization are employed with the regularization parameter 10^-2").  It is read as
@@ -129,7 +128,6 @@ _AUTO_SAMPLES_PER_FEATURE = 10
 _MINORITY_PER_FEATURE = 20
 #: Default gradient tolerance of each objective's optimizer (``gtol=None``).
 _DEFAULT_GTOL = {"surrogate-utility": 1e-8, "cost-sensitive": 1e-4}
-_F_BETA_NAME = re.compile(r"^f_?(\d+(?:\.\d*)?|\.\d+)$")
 #: The parameters that act under one objective only, with their defaults there (``None`` means "the default").
 _OBJECTIVE_DEFAULTS = {
     "cost-sensitive": {"C": 1.0},
@@ -237,54 +235,6 @@ def metric_score(metric, pos_label, classes, predicted, y, sample_weight=None) -
     tp = float(weights @ (positive & predicted_positive))
     fp = float(weights @ (~positive & predicted_positive))
     return float(metric.value(tp, fp, float(weights @ positive)))
-
-
-def resolve_metric(metric) -> LinearFractionalMetric:
-    """The :class:`~lfverify.core.LinearFractionalMetric` named by ``metric`` (see the module docstring for the names).
-
-    Raises
-    ------
-    ValueError
-        For an unknown name.
-    TypeError
-        For anything that is neither a str nor a LinearFractionalMetric.
-    """
-    if isinstance(metric, LinearFractionalMetric):
-        return metric
-    if not isinstance(metric, str):
-        raise TypeError(f"metric must be a metric name (str) or a LinearFractionalMetric; got {metric!r}")
-    name = metric.strip().lower()
-    if name == "jaccard":
-        return jaccard()
-    if name == "accuracy":
-        return accuracy()
-    match = _F_BETA_NAME.match(name)
-    if match and float(match.group(1)) > 0:
-        return f_beta(float(match.group(1)))
-    raise ValueError(f"metric must be 'f1', 'f<beta>' (e.g. 'f2', 'f0.5'), 'jaccard', 'accuracy' or a "
-                     f"LinearFractionalMetric; got {metric!r}")
-
-
-def default_tau(metric) -> float:
-    """The default discrepancy tau of the loss for a metric (module docstring; Sec. 6 for F_1 and Jaccard).
-
-    Raises
-    ------
-    ValueError
-        For a metric outside the F_beta, Jaccard and accuracy families (pass tau explicitly).
-    """
-    metric = resolve_metric(metric)
-    if metric.family == "f_beta":
-        if metric.parameter == 1.0:
-            return 0.33  # Sec. 6: "tau was set to 0.33 in the F1-measure case"
-        b2 = metric.parameter ** 2
-        return round(0.99 * b2 / (2.0 + b2), 6)
-    if metric.family == "jaccard":
-        return 0.75  # Sec. 6: "0.75 in the Jaccard index case"
-    if metric.family == "accuracy":
-        return 1.0
-    raise ValueError(f"tau: no default for the metric {metric.name!r} (family {metric.family!r}); pass tau "
-                     "explicitly (Thm. 7 gives the admissible range)")
 
 
 def erm_initial_parameters(X, y, *, fit_intercept: bool = True, regularization: float = ERM_REGULARIZATION,

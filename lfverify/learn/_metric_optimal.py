@@ -92,7 +92,7 @@ class MetricOptimalClassifier(ClassifierMixin, BaseEstimator):
         The base learner (cloned, never fitted itself).  Its ``fit`` must accept ``sample_weight`` unless
         ``reweight=False``; its scores are ``decision_function`` or ``predict_proba`` (``response_method``).
     metric : str or LinearFractionalMetric, default "f1"
-        The metric to maximise (names as :func:`~lfverify.learn.resolve_metric` reads them).
+        The metric to maximise (names as :func:`~lfverify.core.resolve_metric` reads them).
     cv : int >= 2, splitter or iterable of (train, test) index arrays, default 5
         The folds whose held-out scores choose the level and the threshold: an int is that many shuffled
         stratified folds (at most the smaller class's count), seeded by ``random_state``; otherwise as

@@ -19,6 +19,7 @@ import math
 
 import numpy as np
 
+from lfverify.core import paper_tau
 from lfverify.core._metrics import f1, jaccard
 from lfverify.core._populations import FiniteSupportPopulation
 from lfverify.core._reference_populations import (
@@ -32,7 +33,7 @@ __all__ = ["POPULATIONS", "METRICS", "feature_bound"]
 #: name -> population (the finite one has 5 atoms in R^2; the continuous one is x = (u, 1), u ~ U[-1, 1]).
 POPULATIONS = {"finite": FINITE_POPULATION, "bounded-logistic": BOUNDED_LOGISTIC_POPULATION}
 #: name -> (metric, tau of the tau-logistic loss)
-METRICS = {"F1": (f1(), 0.33), "Jaccard": (jaccard(), 0.75)}
+METRICS = {"F1": (f1(), paper_tau("f1")), "Jaccard": (jaccard(), paper_tau("jaccard"))}
 
 
 def feature_bound(population) -> float:

@@ -32,8 +32,14 @@ import numpy as np
 from sklearn.base import clone
 
 import lfverify.testing.oracles as oracles
-from lfverify.core import FiniteSupportPopulation, LinearFractionalMetric, as_seed_sequence, child, int_seed
-from lfverify.learn import resolve_metric
+from lfverify.core import (
+    FiniteSupportPopulation,
+    LinearFractionalMetric,
+    as_seed_sequence,
+    child,
+    int_seed,
+    resolve_metric,
+)
 from lfverify.testing._framework import (
     CheckNotApplicable,
     Subject,

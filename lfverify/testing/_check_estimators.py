@@ -51,9 +51,9 @@ from lfverify.core import (
     as_generator,
     as_seed_sequence,
     child,
+    resolve_metric,
 )
 from lfverify.core._empirical import _reference_scores
-from lfverify.learn import resolve_metric
 from lfverify.testing._framework import (
     CheckNotApplicable,
     Subject,

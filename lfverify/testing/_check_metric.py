@@ -16,8 +16,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from lfverify.core import LinearFractionalMetric, as_generator
-from lfverify.learn import resolve_metric
+from lfverify.core import LinearFractionalMetric, as_generator, resolve_metric
 from lfverify.testing._framework import (
     CheckNotApplicable,
     Subject,

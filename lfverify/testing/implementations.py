@@ -28,8 +28,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.linear_model import LogisticRegression
 
-from lfverify.core import EmpiricalSurrogateUtility, SigmoidLoss, surrogate_scores
-from lfverify.learn import resolve_metric
+from lfverify.core import EmpiricalSurrogateUtility, SigmoidLoss, resolve_metric, surrogate_scores
 
 __all__ = ["surrogate_utility", "gradient_direction", "same_sample_gradient_direction",
            "plug_in_prior_gradient_direction", "wrong_sign_gradient_direction", "dropped_offset_surrogate_utility",

@@ -48,10 +48,10 @@ from lfverify.core import (
     GaussianPopulation,
     LinearFractionalMetric,
     SampleSplit,
+    resolve_metric,
 )
 from lfverify.core._empirical import _reference_gradient_direction, _reference_scores, _reference_surrogate_utility
 from lfverify.core._validation import check_features, check_labels
-from lfverify.learn import resolve_metric
 from lfverify.learn._thresholds import _reference_best_threshold
 
 __all__ = [
