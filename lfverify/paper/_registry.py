@@ -32,7 +32,7 @@ __all__ = ["Evidence", "PaperClaim", "PAPER_CLAIMS", "CORRECTED_CLAIMS", "NOT_CL
            "EVIDENCE_KINDS", "VERDICTS", "claim_by_label", "corrected_claim_of"]
 
 EVIDENCE_KINDS = ("derivation", "self-check", "property-test", "simulation", "benchmark")
-VERDICTS = ("holds", "holds (errata in the printed proof)", "fails as stated", "fails as stated (fixed by its erratum)",
+VERDICTS = ("holds", "holds (errata in the printed proof)", "fails as stated", "fails as stated (see its errata)",
             "reproduced", "partly reproduced", "definition")
 
 
@@ -105,12 +105,12 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
          _t(_N + "test_sign_constraints_are_needed_for_lemma1_pinned", "each sign constraint is needed by Lemma 1"))),
     PaperClaim(
         "tab:generalized-performance-metrics", "Table 1", "coefficients of accuracy, F_beta, Jaccard, "
-        "Gower-Legendre as linear-fractional utilities", "fails as stated (fixed by its erratum)",
+        "Gower-Legendre as linear-fractional utilities", "fails as stated (see its errata)",
         (_d("tab:generalized-performance-metrics"), _c("Table 1 coefficients reproduce the metric definitions"),
          _c("Gower-Legendre(alpha != 1) satisfies Definition 1's sign constraints"))),
     PaperClaim(
         "lem:utility-lower-bound", "Lemma 1", "U_phi(f) <= U(f) for a loss phi >= the 0/1 loss",
-        "fails as stated (fixed by its erratum)",
+        "fails as stated (see its errata)",
         (_d("lem:utility-lower-bound"), _c("Lemma 1: U_phi <= U"),
          _t(_P + "test_lemma1_exact_on_finite_support_populations"),
          _t(_P + "test_lemma1_empirical_split_statement_exact"),
@@ -123,10 +123,10 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
          _t(_N + "test_tau_discrepancy_is_needed_pinned", "calibration fails without tau-discrepancy"))),
     PaperClaim(
         "fig:fisher-consistent-surrogate-loss", "Fig. 2", "the tau-discrepant logistic loss (caption and curve)",
-        "holds (errata in the printed proof)", (_d("fig:fisher-consistent-surrogate-loss"),)),
+        "fails as stated (see its errata)", (_d("fig:fisher-consistent-surrogate-loss"),)),
     PaperClaim(
         "lem:quasi-concavity", "Lemma 2", "N_hat concave; U_hat quasi-concave on {N_hat >= 0} for convex phi",
-        "holds (errata in the printed proof)",
+        "fails as stated (see its errata)",
         (_d("lem:quasi-concavity"), _d("sec:supp:quasi-concavity"),
          _t(_P + "test_lemma2_exact_concavity_superlevel_set_and_quasi_concavity"),
          _t(_N + "test_lemma2_needs_convexity_pinned", "convexity of phi is necessary"),
@@ -176,7 +176,7 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
         (_s("consistency", "||theta_hat_n - theta*|| and utility gaps against n"),)),
     PaperClaim(
         "prop:bayes-optimal-set", "Proposition 5", "Bayes-optimal classifiers threshold eta at delta(U-dagger)",
-        "holds (errata in the printed proof)",
+        "fails as stated (see its errata)",
         (_d("prop:bayes-optimal-set"), _c("Prop. 5: Bayes-optimal classifiers threshold eta at delta(U-dagger)"),
          _c("Prop. 5 on a Gaussian population: the Bayes boundary sits at eta = delta(U-dagger)"),
          _t(_P + "test_prop5_threshold_characterisation_by_brute_force"))),
@@ -200,7 +200,7 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
          _t(_P + "test_remark_after_thm7_pathologies_are_swapped"))),
     PaperClaim(
         "sec:supp:non-negativity-of-surrogate-utilities", "App. A.5", "the optimal surrogate utilities are "
-        "non-negative", "holds (errata in the printed proof)",
+        "non-negative", "fails as stated (see its errata)",
         (_d("sec:supp:non-negativity-of-surrogate-utilities"),)),
     PaperClaim(
         "fig:supp:jaccard-calibration", "Fig. 8", "the Jaccard calibration construction of App. A.2", "holds",

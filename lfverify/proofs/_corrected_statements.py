@@ -628,12 +628,13 @@ def verdicts_sentence(verdict: str) -> str:
         raise ValueError(f"no registry claim has the verdict {verdict!r}")
     text = f"{_and(names)} {'fail' if len(names) > 1 else 'fails'} as stated" if verdict == "fails as stated" \
         else f"{_and(names)}: {verdict}"
-    if verdict == "fails as stated (fixed by its erratum)":
+    if verdict == "fails as stated (see its errata)":
         claims = [c for c in PAPER_CLAIMS if c.expected == verdict]
-        fixes = "; ".join(f"{c.number}: ERRATA {', '.join(f'E{n}' for n in numbers_affecting(c.label))}"
-                          for c in claims)
-        return (f"{_and(names)} {'fail' if len(names) > 1 else 'fails'} as stated, each true with the hypothesis its "
-                f"erratum adds ({fixes}).")
+        errata = "; ".join(f"{c.number}: ERRATA {', '.join(f'E{n}' for n in numbers_affecting(c.label))}"
+                           for c in claims)
+        return (f"{_and(names)} {'fail' if len(names) > 1 else 'fails'} as stated, without a corrected statement of "
+                f"{'their' if len(names) > 1 else 'its'} own; the errata that change "
+                f"{'their' if len(names) > 1 else 'its'} stated conclusions, each with a witness: {errata}.")
     if verdict == "fails as stated":
         return text + (" (each with a witness in ERRATA.md).  The corrections, proved in [`proofs/`](proofs/README.md) "
                        "(rho = phi'(0+)/phi'(0-); U* = sup U_phi over the f with D_phi(f) > 0; delta = Prop. 5's "
@@ -674,7 +675,7 @@ def summary_block(kind: str, key: str, *, root=None) -> str:
     registry verdict with "-" for spaces) is a bullet naming the claims with that verdict (:func:`verdicts_sentence`).
     """
     if kind == "verdicts":
-        named = {re.sub(r"\W+", "-", v).strip("-"): v for v in VERDICTS}  # "fails-as-stated-fixed-by-its-erratum"
+        named = {re.sub(r"\W+", "-", v).strip("-"): v for v in VERDICTS}  # "fails-as-stated-see-its-errata"
         if key not in named:
             raise ValueError(f"no registry verdict {key!r}; known: {sorted(named)}")
         return _wrap(verdicts_sentence(named[key]), "* ", "  ")

@@ -207,6 +207,46 @@ def check_ratio_step() -> Outcome:
 NEGATIVE_DENOMINATOR_METRIC = dict(a0p=1, a0n=0, b0=-1, a1p=0, a1n=0, b1=-1)
 
 
+def _negative_denominator_lemma2() -> dict:
+    """Referee round 16 of issue 40: Lemma 2's quasi-concavity with D_hat < 0, exactly (fractions).  U = (TP - pi)
+    / (-1) (a0p = 1, a0n = 0, b0 = -pi, a1 = 0, b1 = -1) meets Definition 1's signs and 0 <= U <= pi; with the
+    hinge loss and two positive samples at e_1, e_2, N_hat(theta) = mean(1 - phi(theta_i)) - pi and D_hat = -1."""
+    from fractions import Fraction as Q
+
+    pi = Q(1, 2)
+
+    def hinge(t):
+        return max(Q(0), 1 - t)
+
+    def n_hat(theta):
+        return sum(1 - hinge(t) for t in theta) / len(theta) - pi
+
+    ends, mid = ((Q(2), Q(1, 2)), (Q(1, 2), Q(2))), (Q(5, 4), Q(5, 4))
+    n_end = {n_hat(t) for t in ends}
+    u_end, u_mid = {n / -1 for n in n_end}, n_hat(mid) / -1
+    fails = len(n_end) == 1 and min(n_end) >= 0 and n_hat(mid) >= 0 and u_mid < min(u_end)
+    return dict(fails=fails, n_end=min(n_end), u_end=min(u_end), n_mid=n_hat(mid), u_mid=u_mid)
+
+
+def _negative_denominator_prop5() -> dict:
+    """Referee round 16 of issue 40: Prop. 5 with D < 0, exactly.  U = (TP - 1)/(-1) = 1 - TP, one atom with
+    eta = 1/2 (pi = 1/2): Prop. 5's bracket (Da0 - Da1 U-dagger) eta - (a1n U-dagger - a0n) is eta = 1/2 > 0, so
+    the printed set is {f > 0}; there TP = 1/2 and U = 1/2, while f <= 0 gives TP = 0 and U = 1 = U-dagger."""
+    from fractions import Fraction as Q
+
+    eta, a0p, a0n, a1p, a1n = Q(1, 2), 1, 0, 0, 0
+
+    def utility(positive):
+        tp = eta if positive else Q(0)
+        return (a0p * tp - 1) / -1
+
+    u_dagger = max(utility(True), utility(False))
+    bracket = ((a0p - a0n) - (a1p - a1n) * u_dagger) * eta - (a1n * u_dagger - a0n)
+    printed_positive = bracket > 0  # the printed set: f(x) * bracket > 0, i.e. f > 0
+    fails = printed_positive and utility(True) < u_dagger
+    return dict(fails=fails, u_printed=utility(True), u_dagger=u_dagger)
+
+
 def check_positive_denominator() -> Outcome:
     """Lemma 1 under Definition 1 as stated: builds a metric with D < 0 meeting all stated constraints.
 
@@ -232,8 +272,9 @@ def check_positive_denominator() -> Outcome:
         d_phi = k["a1p"] * (1 + phi(f)) * q + k["a1n"] * phi(-f) * (1 - q) + k["b1"]
         u_phi = n_phi / d_phi
         u = (k["a0p"] * q + k["b0"]) / k["b1"]  # f > 0: TP = 1/2, FP = 1/2
-    if not (signs and in_range and u_phi > u):
-        return Outcome("verified", "no violation of Lemma 1 with a negative denominator")
+    lemma2, prop5 = _negative_denominator_lemma2(), _negative_denominator_prop5()
+    if not (signs and in_range and u_phi > u and lemma2["fails"] and prop5["fails"]):
+        return Outcome("verified", "no violation of Lemma 1, 2 or Prop. 5 with a negative denominator")
     metric = LinearFractionalMetric(a0p=1.0, a0n=0.0, a1p=0.0, a1n=0.0, b0_const=-1.0, b1_const=-1.0)
     pop = FiniteSupportPopulation([[1.0]], [1.0], [0.5])
     num, den = pop.surrogate_score_expectations(metric, logistic(), np.array([1.0]))
@@ -251,12 +292,20 @@ def check_positive_denominator() -> Outcome:
             derived="the ratio step needs D = E[W_1] > 0 (then 0 <= U gives N >= 0 and D_phi >= D > 0); "
                     "Definition 1 does not state D > 0, and for D < 0 the inequality reverses: "
                     "U_phi = N_phi / D >= N / D = U",
-            consequence="yes for metrics with a negative denominator (Lemma 1 is false for them); none for Tab. 1's "
-                        "F_beta, Jaccard and accuracy, whose denominators are positive. Fix: add E[W_1(f)] > 0 for "
-                        "all f to Definition 1 (lfverify.core.LinearFractionalMetric.admissibility already checks it).",
+            consequence="yes for metrics with a negative denominator: Lemma 1 is false for them, and so are Lemma 2 "
+                        "(U_hat quasi-concave on {N_hat >= 0}) and Prop. 5 (the Bayes-optimal set), whose proofs also "
+                        "divide by the denominator (witnesses below); none for Tab. 1's F_beta, Jaccard and accuracy, "
+                        "whose denominators are positive. Fix: add E[W_1(f)] > 0 for all f to Definition 1 "
+                        "(lfverify.core.LinearFractionalMetric.admissibility already checks it).",
             witness=f"U = (TP - 1) / (-1) = 1 - TP (a0p = 1, a0n = 0, b0 = -1, a1p = a1n = 0, b1 = -1); single atom "
                     f"with eta = 1/2, f = 1, phi = log2(1 + e^-t): U = {mp.nstr(u, 12)}, U_phi = 1/2 + phi(1)/2 = "
-                    f"{mp.nstr(u_phi, 12)}",
+                    f"{mp.nstr(u_phi, 12)}.  Lemma 2: U = (TP - pi)/(-1) = pi - TP at pi = 1/2, hinge loss, S_0 = two "
+                    f"positive samples at e_1, e_2, f_theta(x) = theta^T x: D_hat = -1, and theta = (2, 1/2), (1/2, 2) "
+                    f"give N_hat = {lemma2['n_end']}, U_hat = {lemma2['u_end']} while their midpoint (5/4, 5/4) gives "
+                    f"N_hat = {lemma2['n_mid']} (in {{N_hat >= 0}}), U_hat = {lemma2['u_mid']} < {lemma2['u_end']} "
+                    f"(exact rationals).  Prop. 5: U = 1 - TP, one atom with eta = 1/2: the printed set is "
+                    f"{{f > 0}}, where U = {prop5['u_printed']}, while U-dagger = {prop5['u_dagger']} is attained only "
+                    "by f <= 0",
             evidence=f"core library (FiniteSupportPopulation, logistic(), per-sample score coefficients): U = "
                      f"{lib_u:.12g}, U_phi = {lib_u_phi:.12g}; LinearFractionalMetric.admissibility() has "
                      f"denominator_positive = {report.denominator_positive} (its range checks N >= 0, D - N >= 0 "

@@ -253,7 +253,9 @@ def test_every_checkable_printed_claim_is_executable():
 @pytest.mark.parametrize("label", sorted(PRINTED_STATEMENTS_AS_CODE))
 def test_the_printed_claims_verdict_is_what_the_owned_instances_show(label):
     """"fails as stated" has a witness among the owned instances (printed hypotheses hold, conclusion false); a claim
-    recorded as holding has none, and at least one instance exercises it."""
+    recorded as holding has none, and at least one instance exercises it.  A claim recorded as "fails as stated (see
+    its errata)" is evaluated with Definition 1 read with its erratum's positive denominator (E3; _definition1), so it
+    too must have none: the instances check the errata's reading, and ERRATA.md holds the printed form's witness."""
     counts, fails = _printed_report()[label]
     verdict = next(c.expected for c in PAPER_CLAIMS if c.label == label)
     if verdict == "fails as stated":
