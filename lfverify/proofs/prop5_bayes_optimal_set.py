@@ -366,6 +366,44 @@ def check_accuracy_coefficients() -> Outcome:
     )
 
 
+# ------------------------------------------------------------------ claim 5: 'for all x'
+def check_for_all_x() -> Outcome:
+    """Prop. 5's set B asks f(x) times the bracket to be > 0 'for all x'; where the bracket vanishes at some x
+    (eta(x) = delta(U-dagger)) no f qualifies, though U-dagger is attained.  Referee round 16 of issue 40: accuracy on
+    X uniform on [0, 1] with eta(x) = x, exactly (SymPy integrals), and the core library on a fine grid."""
+    x = sp.Symbol("x", real=True)
+    eta = x  # P_X uniform on [0, 1]
+    # accuracy of the threshold rule f = x - 1/2 (+1 where x > 1/2), and U-dagger = E[max(eta, 1 - eta)]
+    u_rule = sp.integrate(eta, (x, sp.Rational(1, 2), 1)) + sp.integrate(1 - eta, (x, 0, sp.Rational(1, 2)))
+    u_dagger = sp.integrate(sp.Max(eta, 1 - eta), (x, 0, 1))
+    bracket_at_half = (2 * eta - 1).subs(x, sp.Rational(1, 2))  # accuracy's bracket (App. A after Prop. 5)
+    # every f has f(1/2) * 0 = 0, not > 0: the printed B is empty
+    if not (sp.simplify(u_rule - u_dagger) == 0 and bracket_at_half == 0):
+        return Outcome("verified", "no population found where the printed 'for all x' empties B")
+    grid = (np.arange(20000) + 0.5) / 20000
+    pop = FiniteSupportPopulation(grid[:, None], np.full(grid.size, 1 / grid.size), grid)
+    lib_u = pop.utility_of_scores(accuracy(), grid - 0.5)
+    erratum = Erratum(
+        location="Prop. 5 (prop:bayes-optimal-set): 'for all x' in the set B (and App. A's B^Acc)",
+        printed="B = {f | f(x) {(Da0 - Da1 U(f)) eta(x) - (a1n U(f) - a0n)} > 0 for all x}",
+        derived="the characterisation needs the condition for P-a.e. x off the critical set {eta = "
+                "delta(U-dagger)}; as printed it cannot hold at an x where the bracket vanishes (eta(x) = "
+                "delta(U-dagger)), so B is then empty",
+        consequence="yes for Prop. 5 as printed: its set is empty on a population where eta takes the value "
+                    "delta(U-dagger) at some x, though U-dagger is attained there; read 'for P-almost every x' (App. "
+                    "A's standing assumption P(C-dagger) = 0 makes the critical set null) the characterisation holds "
+                    "(prop5_bayes_optimal_set.threshold)",
+        witness=f"accuracy, X uniform on [0, 1], eta(x) = x: delta = 1/2, the bracket 2 eta(1/2) - 1 = "
+                f"{bracket_at_half}, so f(1/2) * 0 > 0 fails for every f and the printed B is empty; yet f = x - 1/2 "
+                f"attains U = {u_rule} = U-dagger = E[max(eta, 1 - eta)] = {u_dagger} (exact integrals)",
+        evidence=f"core library (FiniteSupportPopulation on the midpoints of 20000 equal cells, eta = x): the rule "
+                 f"x > 1/2 has accuracy {lib_u:.9f} (3/4 up to the grid)",
+    )
+    return Outcome("erratum", "As printed, B is empty wherever eta takes the value delta(U-dagger) at some x; read "
+                              "for P-a.e. x the characterisation holds.", errata=(erratum,),
+                   method="SymPy exact integrals; core library on a grid")
+
+
 CLAIMS = (
     Claim(key="prop5_bayes_optimal_set.frechet_derivative",
           title="Prop. 5: the Frechet derivative of U-bar (three printed lines)",
@@ -379,4 +417,7 @@ CLAIMS = (
     Claim(key="prop5_bayes_optimal_set.accuracy_coefficients",
           title="Prop. 5: accuracy's coefficients and B^{Acc} (text after the proof)",
           label="prop:bayes-optimal-set", expected="erratum", check=check_accuracy_coefficients),
+    Claim(key="prop5_bayes_optimal_set.for_all_x",
+          title="Prop. 5: the set B 'for all x' is empty wherever eta(x) = delta(U-dagger) at some x",
+          label="prop:bayes-optimal-set", expected="erratum", check=check_for_all_x),
 )
