@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 from timing import best_time  # benchmarks/timing.py
 
-from lfverify.core._empirical import EmpiricalSurrogateUtility, _reference_gradient_direction
+from lfverify.core._empirical import EmpiricalSurrogateUtility, reference_gradient_direction
 from lfverify.core._losses import tau_logistic
 from lfverify.core._metrics import f1
 from lfverify.io._atomic import write_text_atomically
@@ -81,7 +81,7 @@ def bench_double_sum(rng, n, d):
     est = EmpiricalSurrogateUtility(metric, loss, X, y)
     t_fast = best_time(lambda: est.gradient_direction(theta), 5)
     start = time.perf_counter()
-    ref = _reference_gradient_direction(metric, loss, X, y, theta)
+    ref = reference_gradient_direction(metric, loss, X, y, theta)
     t_ref = time.perf_counter() - start
     rel = float(np.linalg.norm(est.gradient_direction(theta) - ref) / np.linalg.norm(ref))
     return {"n": n, "d": d, "fast_seconds": t_fast, "double_sum_seconds": t_ref, "speedup": t_ref / t_fast,

@@ -1,5 +1,6 @@
 """The package's floor plan: each subpackage ("wing") imports only the wings below it, with no cycles and no
-function-level imports between wings.
+function-level imports between wings, and enters another wing by its front door only: its ``__init__`` and its public
+names (no private module, private name or private attribute of another wing).
 
 Oracle: the import statements of every module, read with :mod:`ast` (nothing is imported), against the order of
 :data:`WINGS`, which is also the order the package docstring of ``lfverify/__init__.py`` gives.  The checker is
@@ -41,18 +42,32 @@ def _imports(path: Path, module: str):
               for node in ast.walk(scope) if node is not scope}
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
+            names, bound = [alias.name for alias in node.names], ()
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")[: len(package.split(".")) - node.level + 1]
                 names = [".".join(base + ([node.module] if node.module else []))]
             else:
                 names = [node.module]
+            bound = tuple((alias.name, alias.asname or alias.name) for alias in node.names)
         else:
             continue
         for name in names:
             if name == top or name.startswith(top + "."):
-                yield name, node.lineno, id(node) in nested
+                yield name, node.lineno, id(node) in nested, bound
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _private_attributes(path: Path, bound: set) -> list[tuple[int, str, str]]:
+    """(line, name, attribute) of every ``name._private`` in ``path`` where ``name`` was imported from another
+    wing (a private method or attribute reached through another wing's public class)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [(node.lineno, node.value.id, node.attr) for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in bound
+            and _private(node.attr)]
 
 
 def _wing(module: str) -> str | None:
@@ -70,9 +85,19 @@ def floor_plan_violations(root: Path, wings=WINGS, root_modules=ROOT_MODULES) ->
             problems.append(f"{module}: belongs to no wing")
             continue
         graph.setdefault(module, set())
-        for target, line, nested in _imports(path, module):
+        from_other_wings = set()
+        for target, line, nested, bound in _imports(path, module):
             where = f"{path.relative_to(root.parent)}:{line}"
             target_wing = _wing(target)
+            if wing is not None and target_wing is not None and target_wing != wing:
+                # the front door: another wing is entered through its __init__, and only for its public names
+                if any(_private(part) for part in target.split(".")[2:]):
+                    problems.append(f"{where}: {module} imports {target}, a private module of {target_wing} "
+                                    f"(import from {root.name}.{target_wing})")
+                for name, local in bound:
+                    if _private(name):
+                        problems.append(f"{where}: {module} imports the private name {name} from {target}")
+                    from_other_wings.add(local)
             if module in root_modules:
                 if target not in (f"{root.name}._version", f"{root.name}.app"):
                     problems.append(f"{where}: the package root imports {target} (only the version and, for "
@@ -88,6 +113,9 @@ def floor_plan_violations(root: Path, wings=WINGS, root_modules=ROOT_MODULES) ->
                 problems.append(f"{where}: function-level import of {target} (another wing) in {module}")
             if not nested and target != module:  # a package importing its own submodules is not a cycle
                 graph[module].add(target)
+        for line, name, attribute in _private_attributes(path, from_other_wings):
+            problems.append(f"{path.relative_to(root.parent)}:{line}: {module} uses {name}.{attribute}, a private "
+                            "attribute of another wing's object")
     modules = set(graph)
     try:
         tuple(graphlib.TopologicalSorter({m: {t for t in ts if t in modules} for m, ts in graph.items()})
@@ -130,6 +158,14 @@ def _plant(tmp_path, files: dict) -> Path:
     ({"core/__init__.py": "", "utils.py": "x = 1\n"}, "lfverify.utils: belongs to no wing"),
     ({"__init__.py": "from lfverify.core import x\n", "core/__init__.py": "x = 1\n"},
      "lfverify/__init__.py:1: the package root imports lfverify.core"),
+    ({"core/__init__.py": "from lfverify.core._a import x\n", "core/_a.py": "x = 1\n", "learn/__init__.py": "",
+      "learn/_b.py": "from lfverify.core._a import x\n"},
+     "lfverify/learn/_b.py:1: lfverify.learn._b imports lfverify.core._a, a private module of core"),
+    ({"core/__init__.py": "_y = 1\n", "learn/__init__.py": "", "learn/_b.py": "from lfverify.core import _y\n"},
+     "lfverify/learn/_b.py:1: lfverify.learn._b imports the private name _y from lfverify.core"),
+    ({"core/__init__.py": "class C:\n    def _f(self):\n        pass\n", "learn/__init__.py": "",
+      "learn/_b.py": "from lfverify.core import C\nC._f(None)\n"},
+     "lfverify/learn/_b.py:2: lfverify.learn._b uses C._f, a private attribute of another wing's object"),
 ])
 def test_the_checker_finds_each_kind_of_breach(tmp_path, files, expected):
     """Companion: a planted package with one breach each is reported (the real package passing is not vacuous)."""

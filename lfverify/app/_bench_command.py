@@ -11,17 +11,17 @@ import json
 import os
 from pathlib import Path
 
-import lfverify.experiments._protocol as protocol
+import lfverify.experiments as protocol
 from lfverify.app._executor_options import add_executor_arguments
 from lfverify.app._report import PROTOCOL_EXPERIMENTS, benchmark_verdict
-from lfverify.experiments._benchmark import (
+from lfverify.experiments import (
     DEFAULT_EXPERIMENTS,
     EXPERIMENTS,
     QUICK,
     BenchOptions,
     run_benchmark,
 )
-from lfverify.io._files import read_text
+from lfverify.io import read_text
 
 __all__ = ["add_arguments", "options_from_args", "run"]
 

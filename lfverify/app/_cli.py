@@ -31,9 +31,7 @@ from lfverify.app._failures import (
     quiet_cluster_logs,
     signals_as_exceptions,
 )
-from lfverify.io._files import check_path_argument
-from lfverify.io._output_folder import holding_output_folders
-from lfverify.io._progress import start_clock
+from lfverify.io import check_path_argument, holding_output_folders, start_clock
 from lfverify.parallel import start_resource_tracker
 
 #: name -> (one-line help, the module that defines its ``add_arguments(parser)`` and ``run(args)``).  A command's

@@ -10,20 +10,18 @@ from __future__ import annotations
 import argparse
 import sys
 
-from lfverify.learn._datasets import (
+from lfverify.learn import (
+    DATA_CACHE_ENV_VARIABLE,
     DATASET_SPECS,
     DATASETS_ENV_VARIABLE,
+    DOWNLOAD_TIMEOUT,
     STAGED_DATASETS,
     data_location,
     dataset_files,
     dataset_status,
+    describe_source,
     fetch_datasets,
     file_states,
-)
-from lfverify.learn._fetch import (
-    DATA_CACHE_ENV_VARIABLE,
-    DOWNLOAD_TIMEOUT,
-    describe_source,
 )
 
 __all__ = ["add_arguments", "run"]

@@ -33,8 +33,7 @@ import signal
 import sys
 import threading
 
-from lfverify.parallel._faults import EnvironmentFault
-from lfverify.parallel._worker_stderr import quiet_worker_tracebacks
+from lfverify.parallel import EnvironmentFault, quiet_worker_tracebacks
 
 __all__ = ["Interrupted", "StreamFailure", "STREAM_LOST", "ENVIRONMENT_FAULTS", "EXPECTED_ERRORS", "SIGNAL_STATUS",
            "classify", "guarded_streams", "signals_as_exceptions", "quiet_cluster_logs"]

@@ -36,19 +36,23 @@ import lfverify.app._self_checks as self_checks
 from lfverify._version import __version__
 from lfverify.app._failures import ENVIRONMENT_FAULTS
 from lfverify.app._self_checks import run_checks
-from lfverify.experiments._benchmark import BenchOptions, run_benchmark
-from lfverify.experiments._curve_claims import small_sample_comparisons
-from lfverify.experiments._statistics import summarize, within_combined_standard_errors
-from lfverify.io._atomic import write_text_atomically
-from lfverify.io._figures import matplotlib_available
-from lfverify.io._files import read_text
-from lfverify.io._output_folder import (
+from lfverify.experiments import (
+    BenchOptions,
+    run_benchmark,
+    small_sample_comparisons,
+    summarize,
+    within_combined_standard_errors,
+)
+from lfverify.io import (
+    Progress,
     check_output_folder,
     claim_output_folder,
+    matplotlib_available,
+    read_text,
     settings_fingerprint,
+    write_text_atomically,
 )
-from lfverify.io._progress import Progress
-from lfverify.learn._datasets import (
+from lfverify.learn import (
     DATA_FAULTS,
     available_datasets,
     data_location,
@@ -56,12 +60,9 @@ from lfverify.learn._datasets import (
     fetchable_datasets,
     load_dataset,
 )
-from lfverify.paper._names import resolve_claim
-from lfverify.paper._registry import CORRECTED_CLAIMS, PAPER_CLAIMS, PaperClaim, corrected_claim_of
-from lfverify.paper._tables import printed_result
-from lfverify.parallel._executors import make_executor
-from lfverify.proofs import all_claims, claim_summary, run_claims, with_statement_texts
-from lfverify.proofs._errata import errata_markdown
+from lfverify.paper import CORRECTED_CLAIMS, PAPER_CLAIMS, PaperClaim, corrected_claim_of, printed_result, resolve_claim
+from lfverify.parallel import make_executor
+from lfverify.proofs import all_claims, claim_summary, errata_markdown, run_claims, with_statement_texts
 from lfverify.simulations import run_study
 
 __all__ = ["EvidenceResult", "ClaimReport", "VerificationReport", "run_verification", "selected_claims", "MODES",

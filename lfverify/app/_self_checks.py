@@ -15,15 +15,15 @@ from typing import Callable
 
 import numpy as np
 
-import lfverify.core._losses as L
-import lfverify.core._metrics as M
-from lfverify.core._empirical import (
+import lfverify.core as core
+from lfverify.core import (
+    DEFAULT_SEED,
     EmpiricalSurrogateUtility,
-    _reference_gradient_direction,
+    FiniteSupportPopulation,
+    GaussianPopulation,
+    reference_gradient_direction,
 )
-from lfverify.core._populations import FiniteSupportPopulation, GaussianPopulation
-from lfverify.core._seeding import DEFAULT_SEED
-from lfverify.learn._optimize import maximize_surrogate_utility
+from lfverify.learn import maximize_surrogate_utility
 
 __all__ = ["Check", "CheckResult", "CHECKS", "run_checks"]
 
@@ -69,10 +69,10 @@ def _check_table1() -> tuple[bool, str]:
         fn, tn = pi - tp, 1 - pi - fp
         beta, alpha = rng.uniform(0.1, 5), rng.uniform(0, 3)
         pairs = [
-            (M.f_beta(beta), (1 + beta**2) * tp / ((1 + beta**2) * tp + beta**2 * fn + fp)),
-            (M.jaccard(), tp / (tp + fn + fp)),
-            (M.gower_legendre(alpha), (tp + tn) / (tp + alpha * (fp + fn) + tn)),
-            (M.accuracy(), tp + tn),
+            (core.f_beta(beta), (1 + beta**2) * tp / ((1 + beta**2) * tp + beta**2 * fn + fp)),
+            (core.jaccard(), tp / (tp + fn + fp)),
+            (core.gower_legendre(alpha), (tp + tn) / (tp + alpha * (fp + fn) + tn)),
+            (core.accuracy(), tp + tn),
         ]
         for metric, definition in pairs:
             worst = max(worst, abs(float(metric.value(tp, fp, pi)) - definition) / abs(definition))
@@ -81,12 +81,12 @@ def _check_table1() -> tuple[bool, str]:
 
 def _check_definition1_rows() -> tuple[bool, str]:
     verdicts = {m.name: m.admissibility().admissible
-                for m in (M.f1(), M.f_beta(2), M.jaccard(), M.accuracy(), M.gower_legendre(1.0))}
+                for m in (core.f1(), core.f_beta(2), core.jaccard(), core.accuracy(), core.gower_legendre(1.0))}
     return all(verdicts.values()), ", ".join(f"{k}: {'ok' if v else 'violates'}" for k, v in verdicts.items())
 
 
 def _check_gower_legendre_signs() -> tuple[bool, str]:
-    bad = {a: M.gower_legendre(a).admissibility().violations for a in (0.5, 2.0)}
+    bad = {a: core.gower_legendre(a).admissibility().violations for a in (0.5, 2.0)}
     holds = not any(bad.values())
     return holds, "; ".join(f"alpha={a}: {', '.join(v) or 'none'}" for a, v in bad.items())
 
@@ -96,11 +96,11 @@ def _check_eq7_factorisation() -> tuple[bool, str]:
     X = rng.normal(size=(120, 3))
     y = np.where(rng.random(120) < 0.4, 1, -1)
     worst = 0.0
-    for metric, loss in [(M.f1(), L.tau_logistic(0.33)), (M.jaccard(), L.tau_logistic(0.75)),
-                         (M.accuracy(), L.hinge())]:
+    for metric, loss in [(core.f1(), core.tau_logistic(0.33)), (core.jaccard(), core.tau_logistic(0.75)),
+                         (core.accuracy(), core.hinge())]:
         theta = rng.normal(size=3)
         fast = EmpiricalSurrogateUtility(metric, loss, X, y).gradient_direction(theta)
-        ref = _reference_gradient_direction(metric, loss, X, y, theta)
+        ref = reference_gradient_direction(metric, loss, X, y, theta)
         worst = max(worst, float(np.linalg.norm(fast - ref) / np.linalg.norm(ref)))
     return worst < 1e-10, f"max rel. difference {worst:.1e}"
 
@@ -109,7 +109,7 @@ def _check_lemma3_unbiased() -> tuple[bool, str]:
     rng = np.random.default_rng(SEED)
     pop = _random_population(rng, n_atoms=2)
     theta = rng.normal(size=2)
-    metric, loss = M.f1(), L.tau_logistic(0.33)
+    metric, loss = core.f1(), core.tau_logistic(0.33)
     outcomes = [(j, lab, pop.weights[j] * (pop.eta[j] if lab == 1 else 1 - pop.eta[j]))
                 for j in range(2) for lab in (1, -1)]
     mean = np.zeros(2)
@@ -117,7 +117,7 @@ def _check_lemma3_unbiased() -> tuple[bool, str]:
         prob = math.prod(o[2] for o in sample)
         X = pop.atoms[[o[0] for o in sample]]
         y = np.array([o[1] for o in sample])
-        mean += prob * _reference_gradient_direction(metric, loss, X, y, theta)
+        mean += prob * reference_gradient_direction(metric, loss, X, y, theta)
     target = pop.gradient_direction(metric, loss, theta)
     err = float(np.linalg.norm(mean - target) / np.linalg.norm(target))
     return err < 1e-12, f"|E[V_hat] - V| / |V| = {err:.1e} (exact enumeration, n = 4)"
@@ -129,7 +129,8 @@ def _check_lemma1_lower_bound() -> tuple[bool, str]:
     for _ in range(50):
         pop = _random_population(rng)
         scores = rng.normal(scale=3, size=(200, 6))
-        for metric, loss in [(M.f1(), L.tau_logistic(0.33)), (M.jaccard(), L.hinge()), (M.f_beta(2), L.logistic())]:
+        for metric, loss in [(core.f1(), core.tau_logistic(0.33)), (core.jaccard(), core.hinge()),
+                             (core.f_beta(2), core.logistic())]:
             gap = pop.surrogate_utility_of_scores(metric, loss, scores) - pop.utility_of_scores(metric, scores)
             worst = max(worst, float(gap.max()))
     return worst <= 1e-15, f"max U_phi - U = {worst:.2e} over 30,000 classifiers"
@@ -140,7 +141,7 @@ def _check_prop5_threshold() -> tuple[bool, str]:
     violations = 0
     for _ in range(100):
         pop = _random_population(rng)
-        for metric in (M.f1(), M.jaccard(), M.accuracy()):
+        for metric in (core.f1(), core.jaccard(), core.accuracy()):
             best = pop._reference_bayes_optimal(metric)
             delta = float(metric.bayes_optimal_threshold(best))
             mask = pop.bayes_optimal(metric).classifier
@@ -151,7 +152,7 @@ def _check_prop5_threshold() -> tuple[bool, str]:
 def _check_prop5_gaussian() -> tuple[bool, str]:
     pop = GaussianPopulation([1.0, 0.5], [-0.5, 0.0], [[1.0, 0.3], [0.3, 0.8]], 0.3)
     worst = 0.0
-    for metric in (M.f1(), M.jaccard(), M.f_beta(2.0)):
+    for metric in (core.f1(), core.jaccard(), core.f_beta(2.0)):
         best = pop.bayes_optimal(metric)
         theta = best.classifier
         # a point on the returned decision boundary theta^T (x, 1) = 0, and eta there
@@ -165,11 +166,11 @@ def _check_tau_discrepancy() -> tuple[bool, str]:
     # one-sided difference quotients at 0 (h = 1e-7: truncation error ~ h phi'' ~ 1e-8, rounding ~ 1e-9)
     h, worst = 1e-7, 0.0
     for tau in (0.1, 0.33, 0.75, 1.0):
-        loss = L.tau_logistic(tau)
+        loss = core.tau_logistic(tau)
         right = (float(loss.value(h)) - float(loss.value(0.0))) / h
         left = (float(loss.value(0.0)) - float(loss.value(-h))) / h
         worst = max(worst, abs(right / left - tau))
-    logistic_is_not = not L.logistic().is_tau_discrepant(0.33)
+    logistic_is_not = not core.logistic().is_tau_discrepant(0.33)
     return worst < 1e-6 and logistic_is_not, (f"max |phi'(0+)/phi'(0-) - tau| = {worst:.1e} (difference quotients); "
                                               f"logistic loss 0.33-discrepant: {not logistic_is_not}")
 
@@ -178,7 +179,7 @@ def _optimizer_problem():
     rng = np.random.default_rng(SEED)
     X = np.c_[rng.normal(size=(300, 2)), np.ones(300)]
     y = np.where(rng.random(300) < 1 / (1 + np.exp(-(X @ np.array([1.5, -1.0, -0.5])))), 1, -1)
-    return EmpiricalSurrogateUtility(M.f1(), L.tau_logistic(0.33), X, y), X, y
+    return EmpiricalSurrogateUtility(core.f1(), core.tau_logistic(0.33), X, y), X, y
 
 
 def _check_algorithm1() -> tuple[bool, str]:
@@ -202,7 +203,7 @@ def _check_algorithm2() -> tuple[bool, str]:
     theta = np.array([0.5, -0.2, 0.1])
     result = maximize_surrogate_utility(objective, theta, method="gd", learning_rate=0.05, max_iter=10)
     for _ in range(10):  # Alg. 2 transcribed, with the literal double sum of Eq. (7)
-        v = _reference_gradient_direction(objective.metric, objective.loss, X, y, theta)
+        v = reference_gradient_direction(objective.metric, objective.loss, X, y, theta)
         theta = theta + 0.05 * v / np.linalg.norm(v)
     err = float(np.max(np.abs(result.theta - theta)))
     return err < 1e-12, f"max |theta_U-GD - theta_Alg.2| = {err:.1e} after 10 iterations"

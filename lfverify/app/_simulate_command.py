@@ -11,13 +11,13 @@ import sys
 
 from lfverify.app._executor_options import add_executor_arguments, executor_from_args
 from lfverify.app._report import _study_evidence, study_claim_lines, study_rows
-from lfverify.io._output_folder import (
+from lfverify.io import (
     check_output_folder,
     claim_output_folder,
     settings_fingerprint,
 )
 from lfverify.simulations import STUDIES, STUDY_NAMES, Study
-from lfverify.simulations._engine import run as run_engine
+from lfverify.simulations import run as run_engine
 
 __all__ = ["add_arguments", "run"]
 

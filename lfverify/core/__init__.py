@@ -18,6 +18,7 @@ from lfverify.core import (
     _reference_populations,
     _scores,
     _seeding,
+    _validation,
 )
 from lfverify.core._calibration_conditions import *  # noqa: F403 (each module's __all__ is public)
 from lfverify.core._empirical import *  # noqa: F403 (each module's __all__ is public)
@@ -30,6 +31,7 @@ from lfverify.core._quadrature import *  # noqa: F403 (each module's __all__ is 
 from lfverify.core._reference_populations import *  # noqa: F403 (each module's __all__ is public)
 from lfverify.core._scores import *  # noqa: F403 (each module's __all__ is public)
 from lfverify.core._seeding import *  # noqa: F403 (each module's __all__ is public)
+from lfverify.core._validation import *  # noqa: F403 (each module's __all__ is public)
 
 __all__ = [
     *_metrics.__all__,
@@ -43,4 +45,5 @@ __all__ = [
     *_quadrature.__all__,
     *_pointwise_optimum.__all__,
     *_seeding.__all__,
+    *_validation.__all__,
 ]

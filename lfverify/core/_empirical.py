@@ -13,7 +13,7 @@ evaluated with one matrix product per chunk of samples (no n x n and, by chunkin
 X may be a ``scipy.sparse`` matrix (kept as CSR, as scikit-learn's linear models do; the paper's svmlight data
 are sparse): the two products per chunk are then sparse-times-dense, O(nnz K) instead of O(n d K).
 
-``_reference_gradient_direction`` is the literal double sum of Eq. (7), kept as the tests' oracle.
+``reference_gradient_direction`` is the literal double sum of Eq. (7), kept as the tests' oracle.
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ from lfverify.core._validation import (
     check_sample_weight,
 )
 
-__all__ = ["SampleSplit", "sample_split", "EmpiricalEvaluation", "EmpiricalSurrogateUtility"]
+__all__ = ["SampleSplit", "sample_split", "EmpiricalEvaluation", "EmpiricalSurrogateUtility", "reference_scores",
+           "reference_gradient_direction", "reference_surrogate_utility"]
 
 #: Elements of the (chunk x K) temporaries handled at once.  2^16 doubles (512 KiB) keep the elementwise loss
 #: evaluation in cache, which measured 2x faster than 2^20 for K = 64 (benchmarks/bench_estimators.py).
@@ -161,11 +162,14 @@ class EmpiricalSurrogateUtility:
         self._set_data(metric, loss, X, y, split, seed, prior, side, sample_weight)
 
     @classmethod
-    def _unchecked(cls, metric, loss, X, y, *, split="first-half", seed=None, prior=None, side="right",
-                   sample_weight=None):
-        """The objective for data its caller has validated (X finite float64 ndarray or CSR with at least 2 rows,
-        y in {-1, +1} of the same length): the estimator's path after scikit-learn's ``validate_data``, so that X is
-        checked once per fit.  The other arguments are checked as by the constructor."""
+    def from_validated(cls, metric, loss, X, y, *, split="first-half", seed=None, prior=None, side="right",
+                       sample_weight=None):
+        """The objective for data its caller has validated, without checking X and y again.
+
+        X must be a finite float64 ndarray or CSR matrix with at least 2 rows and y an array in {-1, +1} of the same
+        length (as after scikit-learn's ``validate_data``, so that X is checked once per fit); nothing here checks
+        it.  The other arguments are checked as by the constructor.
+        """
         objective = cls.__new__(cls)
         objective._set_data(metric, loss, X, np.asarray(y), split, seed, prior, side, sample_weight)
         return objective
@@ -362,7 +366,7 @@ class EmpiricalSurrogateUtility:
 
 
 # ---------------------------------------------------------------------- reference twins (test oracles)
-def _reference_scores(metric, loss, xi: float, y: int, prior, side):
+def reference_scores(metric, loss, xi: float, y: int, prior, side):
     """W~_0, W~_1 and their xi-derivatives for one sample, case by case as printed in Eq. (6)."""
     if prior is None:  # per-sample form of b_k = c_k + d_k pi
         b0 = metric.b0_const + metric.b0_prior * (y == 1)
@@ -376,7 +380,7 @@ def _reference_scores(metric, loss, xi: float, y: int, prior, side):
     return (metric.a0n * phi + b0, metric.a1n * phi + b1, -metric.a0n * dphi, -metric.a1n * dphi)
 
 
-def _reference_gradient_direction(metric, loss, X, y, theta, *, split=None, prior=None, side="right"):
+def reference_gradient_direction(metric, loss, X, y, theta, *, split=None, prior=None, side="right"):
     """The literal O(m (n - m) d) double sum of Eq. (7) for one theta (test oracle, deliberately simple).
 
     Every (i, j) term W~_1(z_j) grad W~_0(z_i) - W~_0(z_i) grad W~_1(z_j) is formed explicitly; the loop
@@ -387,7 +391,7 @@ def _reference_gradient_direction(metric, loss, X, y, theta, *, split=None, prio
     theta = np.asarray(theta, dtype=np.float64)
     split = split or sample_split(X.shape[0])
     xi = X @ theta
-    scores = [_reference_scores(metric, loss, xi[k], int(y[k]), prior, side) for k in range(X.shape[0])]
+    scores = [reference_scores(metric, loss, xi[k], int(y[k]), prior, side) for k in range(X.shape[0])]
     w0 = np.array([s[0] for s in scores])
     w1 = np.array([s[1] for s in scores])
     g0 = np.array([s[2] for s in scores])[:, None] * X  # grad W~_0(z) = dW~_0/dxi * x
@@ -400,12 +404,12 @@ def _reference_gradient_direction(metric, loss, X, y, theta, *, split=None, prio
     return total / (len(i_idx) * len(j_idx))
 
 
-def _reference_surrogate_utility(metric, loss, X, y, theta, *, split=None, prior=None):
+def reference_surrogate_utility(metric, loss, X, y, theta, *, split=None, prior=None):
     """U_hat of Eq. (6) for one theta by explicit per-sample loops (test oracle)."""
     X = np.asarray(X, dtype=np.float64)
     y = np.where(np.asarray(y) == 1, 1, -1)
     split = split or sample_split(X.shape[0])
     xi = X @ np.asarray(theta, dtype=np.float64)
-    num = sum(_reference_scores(metric, loss, xi[i], int(y[i]), prior, "right")[0] for i in split.first)
-    den = sum(_reference_scores(metric, loss, xi[j], int(y[j]), prior, "right")[1] for j in split.second)
+    num = sum(reference_scores(metric, loss, xi[i], int(y[i]), prior, "right")[0] for i in split.first)
+    den = sum(reference_scores(metric, loss, xi[j], int(y[j]), prior, "right")[1] for j in split.second)
     return (num / len(split.first)) / (den / len(split.second))

@@ -26,6 +26,7 @@ from lfverify.core._validation import check_labels, check_real
 
 __all__ = [
     "LinearFractionalMetric",
+    "divide_zero_over_zero",
     "AdmissibilityReport",
     "UndefinedMetricWarning",
     "f_beta",
@@ -53,7 +54,7 @@ def _stacklevel_outside_package() -> int:
     return level
 
 
-def _divide_zero_over_zero(numerator, denominator, zero_division, what: str, *, in_place: bool = False):
+def divide_zero_over_zero(numerator, denominator, zero_division, what: str, *, in_place: bool = False):
     """Return numerator / denominator; 0/0 becomes ``zero_division`` (the one helper for every 0/0).
 
     ``zero_division`` is ``"warn"`` (0.0 and an :class:`UndefinedMetricWarning`, scikit-learn's default),
@@ -282,7 +283,7 @@ class LinearFractionalMetric:
         if np.any((fp < -tol) | (fp > 1 - prior + tol)):
             raise ValueError("fp must satisfy 0 <= fp <= 1 - prior (FP is at most P(Y = -1))")
         # U = (a0p TP + a0n FP + b0) / (a1p TP + a1n FP + b1)
-        out = _divide_zero_over_zero(self.numerator(tp, fp, prior), self.denominator(tp, fp, prior),
+        out = divide_zero_over_zero(self.numerator(tp, fp, prior), self.denominator(tp, fp, prior),
                                      zero_division, f"{self.name}")
         return out[()] if out.ndim == 0 else out
 

@@ -15,6 +15,7 @@ from lfverify.experiments._benchmark import (
     run_benchmark,
     validate_options,
 )
+from lfverify.experiments._curve_claims import small_sample_comparisons
 from lfverify.experiments._protocol import (
     ALL_METHODS,
     COMPARE_METHODS,
@@ -22,7 +23,8 @@ from lfverify.experiments._protocol import (
     run_trial,
 )
 from lfverify.experiments._reproduction import compare_with_paper, markdown_reproduction
+from lfverify.experiments._statistics import summarize, within_combined_standard_errors
 
 __all__ = ["BenchOptions", "run_benchmark", "validate_options", "EXPERIMENTS", "DEFAULT_EXPERIMENTS", "QUICK",
            "ALL_METHODS", "TABLE_METHODS", "COMPARE_METHODS", "run_trial", "compare_with_paper",
-           "markdown_reproduction"]
+           "markdown_reproduction", "small_sample_comparisons", "summarize", "within_combined_standard_errors"]

@@ -29,13 +29,12 @@ from pathlib import Path
 
 import lfverify.experiments._markdown as report
 import lfverify.experiments._protocol as protocol
-from lfverify.core._validation import check_real
+from lfverify.core import check_real
 from lfverify.experiments._comparison import compare_section
 from lfverify.experiments._figures import plot_convergence, plot_curves
 from lfverify.experiments._runner import Cell, fingerprint, fit_warning_summary, load_timings, run_cells
-from lfverify.io._atomic import write_text_atomically
-from lfverify.io._output_folder import claim_output_folder
-from lfverify.learn._datasets import (
+from lfverify.io import claim_output_folder, write_text_atomically
+from lfverify.learn import (
     DATASET_SPECS,
     STAGED_DATASETS,
     available_datasets,
@@ -44,7 +43,7 @@ from lfverify.learn._datasets import (
     load_dataset,
     missing_dataset_files,
 )
-from lfverify.parallel._executors import WORKERS_PER_CPU, make_executor, max_local_workers
+from lfverify.parallel import WORKERS_PER_CPU, make_executor, max_local_workers
 
 __all__ = ["BenchOptions", "QUICK", "EXPERIMENTS", "DEFAULT_EXPERIMENTS", "run_benchmark", "validate_options",
            "DATASET_NOTES"]

@@ -18,7 +18,7 @@ import numpy as np
 
 from lfverify.experiments._markdown import method_sort_key
 from lfverify.experiments._statistics import summarize
-from lfverify.io._figures import pyplot, save_figure
+from lfverify.io import pyplot, save_figure
 
 __all__ = ["plot_curves", "plot_convergence"]
 

@@ -31,7 +31,7 @@ from lfverify.experiments._statistics import (
     summarize,
     within_combined_standard_errors,
 )
-from lfverify.paper._tables import (
+from lfverify.paper import (
     PAPER_METHODS,
     PAPER_SMALL_SAMPLE_WINS,
     PAPER_TAU_EXTREMUM,

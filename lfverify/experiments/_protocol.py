@@ -40,14 +40,22 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lfverify.core._empirical import EmpiricalSurrogateUtility
-from lfverify.core._losses import tau_logistic
-from lfverify.core._metric_registry import paper_tau, resolve_metric
-from lfverify.core._seeding import as_seed_sequence, child
-from lfverify.core._validation import check_real
-from lfverify.learn._baselines import make_baseline, make_nonlinear_peer
-from lfverify.learn._estimator import LinearFractionalClassifier, erm_initial_parameters
-from lfverify.learn._optimize import maximize_surrogate_utility
+from lfverify.core import (
+    EmpiricalSurrogateUtility,
+    as_seed_sequence,
+    check_real,
+    child,
+    paper_tau,
+    resolve_metric,
+    tau_logistic,
+)
+from lfverify.learn import (
+    LinearFractionalClassifier,
+    erm_initial_parameters,
+    make_baseline,
+    make_nonlinear_peer,
+    maximize_surrogate_utility,
+)
 
 __all__ = ["PROPOSED_METHODS", "BASELINE_METHODS", "REMEDY_METHODS", "NONLINEAR_METHODS", "ALL_METHODS",
            "TABLE_METHODS",

@@ -36,8 +36,8 @@ from lfverify.experiments._statistics import (
     summarize,
     within_combined_standard_errors,
 )
-from lfverify.io._files import is_regular, read_text
-from lfverify.paper._tables import PAPER_METHODS, printed_result
+from lfverify.io import is_regular, read_text
+from lfverify.paper import PAPER_METHODS, printed_result
 
 __all__ = ["CellComparison", "load_table_values", "compare_with_paper", "diagnose", "markdown_reproduction",
            "SMALL_DIFFERENCE"]

@@ -32,14 +32,18 @@ from pathlib import Path
 
 import lfverify.experiments._protocol as protocol
 from lfverify.experiments._protocol import PROPOSED_METHODS
-from lfverify.io._atomic import write_text_atomically
-from lfverify.io._files import read_bytes
-from lfverify.io._output_folder import settings_fingerprint
-from lfverify.io._progress import Progress
-from lfverify.io._sealed_records import DamagedRecord, read_sealed, report_damaged, seal
-from lfverify.learn._datasets import load_dataset
-from lfverify.learn._estimator import FitQualityWarning
-from lfverify.parallel._executors import make_executor
+from lfverify.io import (
+    DamagedRecord,
+    Progress,
+    read_bytes,
+    read_sealed,
+    report_damaged,
+    seal,
+    settings_fingerprint,
+    write_text_atomically,
+)
+from lfverify.learn import FitQualityWarning, load_dataset
+from lfverify.parallel import make_executor
 
 __all__ = ["Cell", "record_path", "timing_path", "load_records", "load_timings", "run_cells", "fingerprint",
            "fit_warning_summary"]

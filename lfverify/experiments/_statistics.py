@@ -146,7 +146,7 @@ def bold_methods(trials: dict, *, alpha: float = 0.05, test: str = "welch", cont
 
 
 def within_combined_standard_errors(mean, standard_error, paper_mean, paper_standard_error, *, k: float = 3.0):
-    """|mean - paper_mean| <= k sqrt(se^2 + se_paper^2): the issue's acceptance rule (k = 3).
+    """``|mean - paper_mean| <= k sqrt(se^2 + se_paper^2)``: the acceptance rule of a reproduced cell (k = 3).
 
     Returns ``None`` when our standard error is unknown (a single trial).
     """

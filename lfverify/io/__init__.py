@@ -14,9 +14,11 @@ from lfverify.io._figures import matplotlib_available, pyplot, save_figure
 from lfverify.io._files import (
     NotARegularFile,
     NotText,
+    broken_link_kind,
     check_path_argument,
     decode_text,
     file_kind,
+    is_regular,
     open_regular,
     read_bytes,
     read_text,
@@ -51,7 +53,8 @@ from lfverify.io._sealed_records import (
 )
 
 __all__ = ["atomic_path", "write_text_atomically", "write_bytes_atomically", "matplotlib_available", "pyplot",
-           "save_figure", "NotARegularFile", "NotText", "decode_text", "file_kind", "open_regular", "read_bytes",
+           "save_figure", "NotARegularFile", "NotText", "decode_text", "file_kind", "is_regular", "broken_link_kind",
+           "open_regular", "read_bytes",
            "read_text", "write_target",
            "check_path_argument", "special_files_in", "MARKER", "LOCK", "holding_output_folders",
            "check_output_folder", "check_output_file", "claim_output_folder", "owner_of",

@@ -74,10 +74,16 @@ from sklearn.model_selection import StratifiedKFold, TunedThresholdClassifierCV
 from sklearn.svm import LinearSVC
 from sklearn.utils.validation import check_is_fitted
 
-from lfverify.core._metric_registry import resolve_metric
-from lfverify.core._metrics import LinearFractionalMetric
-from lfverify.core._seeding import as_seed_sequence, check_seed, child, int_seed
-from lfverify.core._validation import check_features, check_labels
+from lfverify.core import (
+    LinearFractionalMetric,
+    as_seed_sequence,
+    check_features,
+    check_labels,
+    check_seed,
+    child,
+    int_seed,
+    resolve_metric,
+)
 from lfverify.learn._estimator import ERM_REGULARIZATION, hinge_erm_svm
 
 __all__ = [

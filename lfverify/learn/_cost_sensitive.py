@@ -40,9 +40,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from lfverify.core._losses import SurrogateLoss
-from lfverify.core._metrics import LinearFractionalMetric
-from lfverify.core._validation import (
+from lfverify.core import (
+    LinearFractionalMetric,
+    SurrogateLoss,
     check_features,
     check_labels,
     check_parameters,

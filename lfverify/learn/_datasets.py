@@ -46,9 +46,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from lfverify.core._validation import check_features
-from lfverify.io._files import broken_link_kind, decode_text, is_regular, open_regular, read_bytes, read_text
-from lfverify.io._progress import Progress
+from lfverify.core import check_features
+from lfverify.io import Progress, broken_link_kind, decode_text, is_regular, open_regular, read_bytes, read_text
 from lfverify.learn._fetch import (
     HOW_TO_GET_DATA,
     SOURCE_FILES,

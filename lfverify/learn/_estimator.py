@@ -41,11 +41,11 @@ Metric names
 ------------
 ``"f1"``, ``"f<beta>"`` for F_beta (``"f2"``, ``"f0.5"``, also ``"f_2"``), ``"jaccard"``, ``"accuracy"``, or a
 :class:`~lfverify.core.LinearFractionalMetric` (then ``tau`` is required for the surrogate utility unless it
-is an F_beta, Jaccard or accuracy metric).  Default tau for the surrogate utility (:func:`default_tau`): 0.33 for
-F_1 and 0.99 beta^2 / (2 + beta^2) for F_beta in general (slightly below the bound beta^2 / (2 + beta^2) stated
-after Thm. 1, as the paper's 0.33 is for F_1), 0.75 for Jaccard (Sec. 6), and 1 (the plain logistic loss) for
-accuracy, whose Prop. 8 needs phi differentiable at 0; for the cost-sensitive objective tau = 1 (a boundary at the
-Bayes threshold needs phi differentiable at 0).
+is an F_beta, Jaccard or accuracy metric).  Default tau for the surrogate utility
+(:func:`~lfverify.core.default_tau`): 0.33 for F_1 and 0.99 beta^2 / (2 + beta^2) for F_beta in general (slightly
+below the bound beta^2 / (2 + beta^2) stated after Thm. 1, as the paper's 0.33 is for F_1), 0.75 for Jaccard (Sec.
+6), and 1 (the plain logistic loss) for accuracy, whose Prop. 8 needs phi differentiable at 0; for the
+cost-sensitive objective tau = 1 (a boundary at the Bayes threshold needs phi differentiable at 0).
 """
 
 from __future__ import annotations
@@ -63,11 +63,17 @@ from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from lfverify.core._empirical import EmpiricalSurrogateUtility
-from lfverify.core._losses import tau_logistic
-from lfverify.core._metric_registry import default_tau, resolve_metric
-from lfverify.core._seeding import as_seed_sequence, child, int_seed
-from lfverify.core._validation import check_real, check_sample_weight
+from lfverify.core import (
+    EmpiricalSurrogateUtility,
+    as_seed_sequence,
+    check_real,
+    check_sample_weight,
+    child,
+    default_tau,
+    int_seed,
+    resolve_metric,
+    tau_logistic,
+)
 from lfverify.learn._cost_sensitive import (
     FIRST_WEIGHTS,
     LEVEL_TOL,
@@ -309,8 +315,8 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         the whole sample's fit starts from the mean of their parameters (the same convex problem, fewer
         iterations).
     tau : float in (0, 1] or None, default None
-        Discrepancy of the tau-logistic loss phi (Sec. 6, Fig. 2); ``None`` = :func:`default_tau` (0.33 for
-        F_1, 0.75 for Jaccard) for the surrogate utility and 1 for the cost-sensitive objective.
+        Discrepancy of the tau-logistic loss phi (Sec. 6, Fig. 2); ``None`` = :func:`~lfverify.core.default_tau`
+        (0.33 for F_1, 0.75 for Jaccard) for the surrogate utility and 1 for the cost-sensitive objective.
     C : float > 0 or None, default None
         Cost-sensitive objective only (None: 1.0): inverse l2-penalty strength, as ``LogisticRegression(C)``.
         Set under the surrogate utility it is refused (Alg. 1 has no penalty), as is every parameter below marked
@@ -522,7 +528,7 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
                                          theta=np.array(theta0, dtype=np.float64), sample_weight=weights,
                                          fit_intercept=bool(self.fit_intercept))
             return result.theta, result, int(sum(result.inner_iterations)), bool(result.converged)
-        objective = EmpiricalSurrogateUtility._unchecked(metric, tau_logistic(tau), self._design(X), y_signed,
+        objective = EmpiricalSurrogateUtility.from_validated(metric, tau_logistic(tau), self._design(X), y_signed,
                                                          split=settings["split"], seed=child(seq, 0),
                                                          sample_weight=weights)
         result = maximize_surrogate_utility(objective, theta0, method=settings["method"],

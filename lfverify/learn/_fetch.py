@@ -30,7 +30,7 @@ from importlib import resources
 from pathlib import Path
 from urllib.parse import quote
 
-from lfverify.io._progress import Progress
+from lfverify.io import Progress
 
 __all__ = ["SourceFile", "DataFetchError", "SOURCE_FILES", "DATA_URL_ENV_VARIABLE", "DATA_CACHE_ENV_VARIABLE",
            "DOWNLOAD_TIMEOUT", "HOW_TO_GET_DATA", "data_cache", "describe_source", "source_files", "source_url",

@@ -53,8 +53,7 @@ from sklearn.utils.validation import (
     indexable,
 )
 
-from lfverify.core._seeding import as_seed_sequence, child, int_seed
-from lfverify.core._validation import check_real
+from lfverify.core import as_seed_sequence, check_real, child, int_seed
 from lfverify.learn._cost_sensitive import FIRST_WEIGHTS, bayes_level_weights
 from lfverify.learn._estimator import (
     _check_class_weight,

@@ -43,8 +43,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from lfverify.core._empirical import EmpiricalSurrogateUtility
-from lfverify.core._validation import check_parameters, check_real
+from lfverify.core import EmpiricalSurrogateUtility, check_parameters, check_real
 
 __all__ = ["OptimizationResult", "maximize_surrogate_utility", "METHODS"]
 

@@ -16,7 +16,7 @@ values).  Sorting once and sweeping cumulative counts gives the metric of every 
 chosen threshold lies half-way between the last positive and the first negative distinct value, so the chosen
 predictions are reproduced exactly on the sample and new points between the two are split evenly.
 
-``_reference_best_threshold`` is the deliberately simple twin (every candidate threshold, counted directly), the
+``reference_best_threshold`` is the deliberately simple twin (every candidate threshold, counted directly), the
 tests' oracle.
 """
 
@@ -26,10 +26,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from lfverify.core._metrics import LinearFractionalMetric, _divide_zero_over_zero
-from lfverify.core._validation import check_labels, check_real, check_sample_weight
+from lfverify.core import LinearFractionalMetric, check_labels, check_real, check_sample_weight, divide_zero_over_zero
 
-__all__ = ["ThresholdChoice", "best_threshold", "threshold_for_positive_rate", "positive_rate_from_folds"]
+__all__ = ["ThresholdChoice", "best_threshold", "threshold_for_positive_rate", "positive_rate_from_folds",
+           "reference_best_threshold"]
 
 
 class ThresholdChoice(NamedTuple):
@@ -174,7 +174,7 @@ def _cut_values(metric, tp, fp, positives, total) -> np.ndarray:
     denominator += np.multiply(fpf, metric.a1n, out=fpf)
     denominator += float(metric.b1(prior))
     del fpf
-    return _divide_zero_over_zero(numerator, denominator, 0.0, metric.name, in_place=True)
+    return divide_zero_over_zero(numerator, denominator, 0.0, metric.name, in_place=True)
 
 
 def _threshold_of_cut(distinct: np.ndarray, j: int) -> float:
@@ -240,7 +240,7 @@ def _positive_rate_from_folds(fold_scores, fold_labels, metric) -> float:
 
 
 # ---------------------------------------------------------------------- reference twin (test oracle)
-def _reference_best_threshold(scores, y, metric):
+def reference_best_threshold(scores, y, metric):
     """Brute force: the best metric value over every threshold that changes the predictions, and the prediction
     vectors attaining it (test oracle, O(n^2), deliberately simple).
 

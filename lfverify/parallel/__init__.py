@@ -18,7 +18,8 @@ from lfverify.parallel._executors import (
     usable_cpus,
 )
 from lfverify.parallel._faults import EnvironmentFault, describe_exit
+from lfverify.parallel._worker_stderr import quiet_worker_tracebacks
 
 __all__ = ["make_executor", "SerialExecutor", "ProcessExecutor", "DaskExecutor", "EXECUTORS", "DASK_CONNECT_TIMEOUT",
            "EnvironmentFault", "describe_exit", "start_resource_tracker", "WORKERS_PER_CPU", "max_local_workers",
-           "usable_cpus"]
+           "usable_cpus", "quiet_worker_tracebacks"]

@@ -54,7 +54,7 @@ from concurrent.futures import CancelledError as _CancelledError
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context, resource_tracker
 
-from lfverify.core._validation import check_real
+from lfverify.core import check_real
 from lfverify.parallel._faults import EnvironmentFault, describe_exit
 from lfverify.parallel._worker_stderr import StderrRelay, relay_wanted, relayed_spawn_context
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-from lfverify.paper._registry import claim_by_label
+from lfverify.paper import claim_by_label
 
 __all__ = ["errata_markdown", "errata_numbers", "numbers_of", "numbers_affecting", "affected_by", "unnumbered",
            "NUMBERS_FILE"]

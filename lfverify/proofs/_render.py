@@ -18,11 +18,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lfverify.io._atomic import write_text_atomically
-from lfverify.io._files import read_text
-from lfverify.paper._names import claim_file_name
-from lfverify.paper._printed import PRINTED_STATEMENTS
-from lfverify.paper._registry import PAPER_CLAIMS, corrected_claim_of
+from lfverify.io import read_text, write_text_atomically
+from lfverify.paper import PAPER_CLAIMS, PRINTED_STATEMENTS, claim_file_name, corrected_claim_of
 from lfverify.proofs._corrected_statements import with_statement_texts
 from lfverify.proofs._errata import errata_numbers, numbers_affecting, numbers_of
 
@@ -153,11 +150,12 @@ def render_documents(results) -> dict[str, str]:
     numbers = errata_numbers(results)  # ERRATA.md's permanent numbers
     by_key = {r.claim.key: r for r in results}
     # each erratum's page (the registry claim whose derivations found it) and location, for cross-references
-    pages, locations = {}, {}
+    pages, page_numbers, locations = {}, {}, {}
     for page_claim in PAPER_CLAIMS:
         for c in attached_to(page_claim, [r.claim for r in results]) if _targets(page_claim) else ():
             for i, e in enumerate(by_key[c.key].outcome.errata):
                 pages.setdefault(numbers[(c.key, i)], document_name(page_claim))
+                page_numbers.setdefault(numbers[(c.key, i)], page_claim.number)
                 locations[numbers[(c.key, i)]] = e.location
     documents, index_rows = {}, []
     for claim in PAPER_CLAIMS:
@@ -202,7 +200,8 @@ def render_documents(results) -> dict[str, str]:
                       "Found by the derivations of other claims; each says, under *Changes a conclusion*, how it "
                       "changes "
                       "this claim's conclusion:", ""]
-            lines += [f"- [E{n}]({pages[n]}#e{n}): {_plain(locations[n])}" for n in elsewhere]
+            lines += [f"- E{n} (on the page of [{page_numbers[n]}]({pages[n]})): {_plain(locations[n])}"
+                      for n in elsewhere]
             lines += [""]
         if fix:
             lines += [f'<a id="corrected-statement-{document_name(fix)[:-3]}"></a>', "",

@@ -53,16 +53,17 @@ import sympy as sp
 
 import lfverify.proofs.prop5_bayes_optimal_set as prop5
 import lfverify.proofs.thm7_general_calibration as thm7
-from lfverify.core._calibration_conditions import general_calibration
-from lfverify.core._losses import tau_logistic
-from lfverify.core._metrics import f1, jaccard
-from lfverify.core._pointwise_optimum import (
+from lfverify.core import (
+    DEFAULT_SEED,
     GaussianEta,
+    f1,
+    general_calibration,
+    jaccard,
     pointwise_surrogate_optimum,
     surrogate_utility_of_eta,
+    tau_logistic,
 )
-from lfverify.core._reference_populations import GAUSSIAN_POPULATION as POPULATION
-from lfverify.core._seeding import DEFAULT_SEED
+from lfverify.core import GAUSSIAN_POPULATION as POPULATION
 from lfverify.proofs._claims import Claim, Erratum, Outcome, Steps
 from lfverify.proofs._corrected_statements import (
     CRITERION,

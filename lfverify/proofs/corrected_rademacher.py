@@ -47,7 +47,7 @@ import mpmath as mp
 import sympy as sp
 
 import lfverify.proofs.lemma4_uniform_convergence as lemma4
-from lfverify.core._seeding import DEFAULT_SEED
+from lfverify.core import DEFAULT_SEED
 from lfverify.proofs._claims import Claim, Erratum, Outcome, Steps
 from lfverify.proofs._corrected_statements import RADEMACHER, RATE, STATEMENTS
 from lfverify.proofs._drops import rerun, weakened

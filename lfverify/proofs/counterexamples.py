@@ -32,16 +32,18 @@ import mpmath as mp
 import numpy as np
 import sympy as sp
 
-from lfverify.core._calibration_conditions import (
+from lfverify.core import (
+    DEFAULT_SEED,
+    EmpiricalSurrogateUtility,
+    FiniteSupportPopulation,
+    f_beta,
     fbeta_calibration,
     general_calibration,
+    gower_legendre,
+    jaccard,
     jaccard_calibration,
+    tau_logistic,
 )
-from lfverify.core._empirical import EmpiricalSurrogateUtility
-from lfverify.core._losses import tau_logistic
-from lfverify.core._metrics import f_beta, gower_legendre, jaccard
-from lfverify.core._populations import FiniteSupportPopulation
-from lfverify.core._seeding import DEFAULT_SEED
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 from lfverify.proofs._corrected_statements import FBETA, JACCARD
 from lfverify.proofs._exact_numbers import exact_mpf

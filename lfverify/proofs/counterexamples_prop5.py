@@ -20,8 +20,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from lfverify.core._metrics import LinearFractionalMetric
-from lfverify.core._populations import FiniteSupportPopulation
+from lfverify.core import FiniteSupportPopulation, LinearFractionalMetric
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 
 __all__ = ["CLAIMS"]

@@ -18,10 +18,17 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from lfverify.core._losses import logistic, tau_logistic
-from lfverify.core._metrics import LinearFractionalMetric, accuracy, f1, f_beta, jaccard
-from lfverify.core._populations import FiniteSupportPopulation
-from lfverify.core._seeding import DEFAULT_SEED
+from lfverify.core import (
+    DEFAULT_SEED,
+    FiniteSupportPopulation,
+    LinearFractionalMetric,
+    accuracy,
+    f1,
+    f_beta,
+    jaccard,
+    logistic,
+    tau_logistic,
+)
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 from lfverify.proofs._mpmath_tau_logistic import tau_logistic_mp
 

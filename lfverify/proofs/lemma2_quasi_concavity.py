@@ -20,11 +20,15 @@ import mpmath as mp
 import numpy as np
 import sympy as sp
 
-from lfverify.core._empirical import EmpiricalSurrogateUtility
-from lfverify.core._losses import tau_logistic
-from lfverify.core._metrics import accuracy, f_beta, jaccard
-from lfverify.core._scores import score_coefficients
-from lfverify.core._seeding import DEFAULT_SEED
+from lfverify.core import (
+    DEFAULT_SEED,
+    EmpiricalSurrogateUtility,
+    accuracy,
+    f_beta,
+    jaccard,
+    score_coefficients,
+    tau_logistic,
+)
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 from lfverify.proofs._mpmath_tau_logistic import tau_logistic_mp
 

@@ -20,10 +20,7 @@ import itertools
 import numpy as np
 import sympy as sp
 
-from lfverify.core._losses import tau_logistic
-from lfverify.core._metrics import f1
-from lfverify.core._populations import FiniteSupportPopulation
-from lfverify.core._scores import surrogate_scores
+from lfverify.core import FiniteSupportPopulation, f1, surrogate_scores, tau_logistic
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 
 THETA = sp.symbols("theta1 theta2", real=True)

@@ -36,9 +36,8 @@ import mpmath as mp
 import numpy as np
 import sympy as sp
 
-from lfverify.core._losses import tau_logistic
-from lfverify.core._metrics import f_beta
-from lfverify.core._scores import surrogate_scores as library_scores
+from lfverify.core import f_beta, tau_logistic
+from lfverify.core import surrogate_scores as library_scores
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 from lfverify.proofs._corrected_statements import RATE
 from lfverify.proofs._mpmath_tau_logistic import (

@@ -20,10 +20,7 @@ import mpmath as mp
 import numpy as np
 import sympy as sp
 
-from lfverify.core._losses import SurrogateLoss, tau_logistic
-from lfverify.core._metrics import f1, f_beta, jaccard
-from lfverify.core._populations import FiniteSupportPopulation
-from lfverify.core._seeding import DEFAULT_SEED
+from lfverify.core import DEFAULT_SEED, FiniteSupportPopulation, SurrogateLoss, f1, f_beta, jaccard, tau_logistic
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 from lfverify.proofs._mpmath_tau_logistic import tau_logistic_mp
 

@@ -25,15 +25,15 @@ from typing import NamedTuple
 import numpy as np
 import sympy as sp
 
-from lfverify.core._metrics import (
+from lfverify.core import (
+    DEFAULT_SEED,
+    FiniteSupportPopulation,
     LinearFractionalMetric,
     accuracy,
     f_beta,
     gower_legendre,
     jaccard,
 )
-from lfverify.core._populations import FiniteSupportPopulation
-from lfverify.core._seeding import DEFAULT_SEED
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 
 __all__ = ["Coefficients", "COEFFICIENT_SYMBOLS", "metric_coefficients", "F_BETA", "JACCARD", "ACCURACY",

@@ -24,10 +24,7 @@ import numpy as np
 import sympy as sp
 from scipy.optimize import brentq, minimize_scalar
 
-from lfverify.core._losses import exponential, hinge, logistic, squared_hinge
-from lfverify.core._metrics import accuracy
-from lfverify.core._populations import FiniteSupportPopulation
-from lfverify.core._seeding import DEFAULT_SEED
+from lfverify.core import DEFAULT_SEED, FiniteSupportPopulation, accuracy, exponential, hinge, logistic, squared_hinge
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 from lfverify.proofs.prop5_bayes_optimal_set import ACCURACY, PI
 from lfverify.proofs.stationary_conditions import (

@@ -33,9 +33,7 @@ import numpy as np
 import sympy as sp
 from scipy.optimize import minimize
 
-from lfverify.core._losses import hinge, logistic
-from lfverify.core._metrics import LinearFractionalMetric, f1
-from lfverify.core._populations import FiniteSupportPopulation
+from lfverify.core import FiniteSupportPopulation, LinearFractionalMetric, f1, hinge, logistic
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 from lfverify.proofs.prop5_bayes_optimal_set import (
     ACCURACY,

@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-import lfverify.core._metrics as metrics
-from lfverify.core._losses import logistic
-from lfverify.core._metrics import accuracy, gower_legendre
-from lfverify.core._populations import FiniteSupportPopulation
+import lfverify.core as metrics
+from lfverify.core import FiniteSupportPopulation, accuracy, gower_legendre, logistic
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 from lfverify.proofs._exact_numbers import exact_mpf
 from lfverify.proofs._mpmath_tau_logistic import tau_logistic_mp

@@ -31,11 +31,16 @@ import numpy as np
 import sympy as sp
 from scipy.optimize import brentq
 
-from lfverify.core._calibration_conditions import fbeta_calibration, fbeta_max_tau, general_calibration
-from lfverify.core._losses import logistic, tau_logistic
-from lfverify.core._metrics import f_beta
-from lfverify.core._populations import FiniteSupportPopulation
-from lfverify.core._seeding import DEFAULT_SEED
+from lfverify.core import (
+    DEFAULT_SEED,
+    FiniteSupportPopulation,
+    f_beta,
+    fbeta_calibration,
+    fbeta_max_tau,
+    general_calibration,
+    logistic,
+    tau_logistic,
+)
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 from lfverify.proofs._exact_numbers import exact_mpf, random_fraction
 from lfverify.proofs._mpmath_tau_logistic import tau_logistic_mp

@@ -19,8 +19,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from lfverify.core._calibration_conditions import jaccard_calibration
-from lfverify.core._metrics import jaccard
+from lfverify.core import jaccard, jaccard_calibration
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 from lfverify.proofs._exact_numbers import random_fraction
 from lfverify.proofs.thm1_fbeta_calibration import (

@@ -25,16 +25,16 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
-from lfverify.core._calibration_conditions import general_calibration
-from lfverify.core._losses import logistic
-from lfverify.core._metrics import (
+from lfverify.core import (
+    DEFAULT_SEED,
+    FiniteSupportPopulation,
     LinearFractionalMetric,
     accuracy,
     f_beta,
+    general_calibration,
     gower_legendre,
+    logistic,
 )
-from lfverify.core._populations import FiniteSupportPopulation
-from lfverify.core._seeding import DEFAULT_SEED
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 from lfverify.proofs.thm1_fbeta_calibration import (
     F1_COEFFICIENTS,

@@ -40,14 +40,21 @@ from typing import Any, Callable, Mapping, NamedTuple
 import numpy as np
 
 from lfverify._version import __version__
-from lfverify.core._seeding import as_seed_sequence, child, text_key
-from lfverify.io._atomic import write_text_atomically
-from lfverify.io._figures import matplotlib_available
-from lfverify.io._files import read_bytes, read_text
-from lfverify.io._output_folder import claim_output_folder, settings_fingerprint
-from lfverify.io._progress import Progress
-from lfverify.io._sealed_records import DamagedRecord, read_sealed, report_damaged, seal
-from lfverify.parallel._executors import make_executor
+from lfverify.core import as_seed_sequence, child, text_key
+from lfverify.io import (
+    DamagedRecord,
+    Progress,
+    claim_output_folder,
+    matplotlib_available,
+    read_bytes,
+    read_sealed,
+    read_text,
+    report_damaged,
+    seal,
+    settings_fingerprint,
+    write_text_atomically,
+)
+from lfverify.parallel import make_executor
 
 __all__ = ["Task", "Study", "RunResult", "spawn_key", "seed_sequence", "run", "read_records", "MODES"]
 

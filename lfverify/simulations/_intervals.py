@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy import stats
 
-from lfverify.core._validation import check_real
+from lfverify.core import check_real
 
 __all__ = ["MeanInterval", "mean_interval", "geometric_mean_interval", "merge_moments", "clopper_pearson"]
 

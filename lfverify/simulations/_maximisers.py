@@ -17,8 +17,8 @@ from typing import NamedTuple
 import numpy as np
 from scipy.optimize import minimize
 
-from lfverify.core._empirical import EmpiricalSurrogateUtility
-from lfverify.learn._optimize import maximize_surrogate_utility
+from lfverify.core import EmpiricalSurrogateUtility
+from lfverify.learn import maximize_surrogate_utility
 
 __all__ = ["PopulationMaximiser", "population_maximiser", "EmpiricalMaximiser", "empirical_maximiser"]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lfverify.io._figures import pyplot, save_figure
+from lfverify.io import pyplot, save_figure
 from lfverify.simulations._intervals import geometric_mean_interval
 from lfverify.simulations._rates import rate_fit_band
 

@@ -29,7 +29,7 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
-from lfverify.core._seeding import child, text_key
+from lfverify.core import child, text_key
 from lfverify.simulations._engine import RunResult, Study, Task, run, seed_sequence
 from lfverify.simulations._intervals import geometric_mean_interval, mean_interval
 from lfverify.simulations._rates import _check_settings, fit_power_law, fit_rate

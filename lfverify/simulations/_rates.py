@@ -32,7 +32,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy import stats
 
-from lfverify.core._validation import check_real
+from lfverify.core import check_real
 
 __all__ = ["RateFit", "fit_rate", "rate_fit_band", "fit_rate_of_means", "fit_power_law", "LimitFit", "fit_limit",
            "limit_fit_band", "rate_verdict"]

@@ -28,9 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from lfverify.core._losses import SurrogateLoss
-from lfverify.core._metrics import LinearFractionalMetric
-from lfverify.core._scores import gradient_direction, score_coefficients
+from lfverify.core import LinearFractionalMetric, SurrogateLoss, gradient_direction, score_coefficients
 
 __all__ = ["ClassSums", "ReplicatedSamples", "class_sums", "Estimates", "estimates", "ESTIMATORS"]
 

@@ -29,13 +29,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from lfverify.core import paper_tau
-from lfverify.core._calibration_conditions import fbeta_calibration, jaccard_calibration
-from lfverify.core._losses import tau_logistic
-from lfverify.core._metrics import f1, jaccard
-from lfverify.core._pointwise_optimum import GaussianEta, pointwise_surrogate_optimum
-from lfverify.core._reference_populations import GAUSSIAN_POPULATION
-from lfverify.io._figures import pyplot, save_figure
+from lfverify.core import (
+    GAUSSIAN_POPULATION,
+    GaussianEta,
+    f1,
+    fbeta_calibration,
+    jaccard,
+    jaccard_calibration,
+    paper_tau,
+    pointwise_surrogate_optimum,
+    tau_logistic,
+)
+from lfverify.io import pyplot, save_figure
 from lfverify.simulations._engine import Study, Task
 from lfverify.simulations._intervals import mean_interval
 from lfverify.simulations._maximisers import empirical_maximiser, population_maximiser

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lfverify.core._losses import tau_logistic
+from lfverify.core import tau_logistic
 from lfverify.simulations._engine import Study, Task
 from lfverify.simulations._intervals import mean_interval
 from lfverify.simulations._maximisers import empirical_maximiser, population_maximiser

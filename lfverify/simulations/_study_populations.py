@@ -19,12 +19,13 @@ import math
 
 import numpy as np
 
-from lfverify.core import paper_tau
-from lfverify.core._metrics import f1, jaccard
-from lfverify.core._populations import FiniteSupportPopulation
-from lfverify.core._reference_populations import (
+from lfverify.core import (
     BOUNDED_LOGISTIC_POPULATION,
     FINITE_POPULATION,
+    FiniteSupportPopulation,
+    f1,
+    jaccard,
+    paper_tau,
 )
 
 __all__ = ["POPULATIONS", "METRICS", "feature_bound"]

@@ -29,14 +29,14 @@ from __future__ import annotations
 import numpy as np
 from scipy import stats
 
-from lfverify.core._losses import tau_logistic
-from lfverify.core._populations import (
+from lfverify.core import (
     BoundedLogisticPopulation,
     FiniteSupportPopulation,
+    interval_expectation,
+    surrogate_scores,
+    tau_logistic,
 )
-from lfverify.core._quadrature import interval_expectation
-from lfverify.core._scores import surrogate_scores
-from lfverify.io._figures import pyplot, save_figure
+from lfverify.io import pyplot, save_figure
 from lfverify.simulations._engine import Study
 from lfverify.simulations._intervals import mean_interval, merge_moments
 from lfverify.simulations._rates import fit_power_law

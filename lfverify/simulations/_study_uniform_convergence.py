@@ -36,9 +36,7 @@ import math
 
 import numpy as np
 
-from lfverify.core._losses import tau_logistic
-from lfverify.core._populations import FiniteSupportPopulation
-from lfverify.core._scores import score_coefficients
+from lfverify.core import FiniteSupportPopulation, score_coefficients, tau_logistic
 from lfverify.proofs.lemma4_uniform_convergence import (
     corrected_uniform_convergence_bound,
     printed_uniform_convergence_bound,

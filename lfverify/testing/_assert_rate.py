@@ -18,8 +18,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from lfverify.simulations import RateResult, RunResult, fit_rate
-from lfverify.simulations._engine import read_records
+from lfverify.simulations import RateResult, RunResult, fit_rate, read_records
 
 __all__ = ["assert_rate", "RateAssertionError"]
 

@@ -51,9 +51,9 @@ from lfverify.core import (
     as_generator,
     as_seed_sequence,
     child,
+    reference_scores,
     resolve_metric,
 )
-from lfverify.core._empirical import _reference_scores
 from lfverify.testing._framework import (
     CheckNotApplicable,
     Subject,
@@ -152,7 +152,7 @@ def _scores_table(metric, loss, population, theta, side):
         xi = float(x @ theta)
         for label, p in ((1, w * q), (-1, w * (1.0 - q))):
             if p > 0:
-                w0, w1, d0, d1 = _reference_scores(metric, loss, xi, label, None, side)
+                w0, w1, d0, d1 = reference_scores(metric, loss, xi, label, None, side)
                 rows.append((float(p), w0, w1, d0 * x, d1 * x))
     return rows
 
@@ -227,7 +227,7 @@ def _double_sum_exact(fn, *, kind, metric, loss, split, side, batch, seed):
         for theta in thetas:
             witness = {"X": X, "y": y, "theta": theta, "split (S_0)": first.tolist(), "metric": metric, "loss": loss}
             if kind == "surrogate_utility":
-                w = [_reference_scores(metric, loss, float(x @ theta), int(t), None, side) for x, t in zip(X, y)]
+                w = [reference_scores(metric, loss, float(x @ theta), int(t), None, side) for x, t in zip(X, y)]
                 den = math.fsum(w[j][1] for j in second) / second.size
                 if not den > 0:
                     continue  # U_hat undefined at this theta: nothing to compare
@@ -240,7 +240,7 @@ def _double_sum_exact(fn, *, kind, metric, loss, split, side, batch, seed):
             else:
                 expected = oracles.gradient_direction_double_sum(metric, loss, X, y, theta, split=(first, second),
                                                                  side=side)
-                w = [_reference_scores(metric, loss, float(x @ theta), int(t), None, side) for x, t in zip(X, y)]
+                w = [reference_scores(metric, loss, float(x @ theta), int(t), None, side) for x, t in zip(X, y)]
                 abs_x = np.abs(X)
                 scale = float(np.max(np.mean([abs(w[j][1]) for j in second]) * np.mean(
                     [abs(w[i][2]) * abs_x[i] for i in first], axis=0) + np.mean([abs(w[i][0]) for i in first])
@@ -357,7 +357,7 @@ def _symmetrised_gradient_direction(metric, loss, X, y, theta, side):
     xi = X @ theta
     # W~_0, W~_1 and their xi-derivatives, sample by sample, from the reference twin of Eq. (6) (per-sample
     # offsets; 0.3 s for the check's 7,000 samples)
-    scores = np.array([_reference_scores(metric, loss, float(v), int(label), None, side)
+    scores = np.array([reference_scores(metric, loss, float(v), int(label), None, side)
                        for v, label in zip(xi.ravel(), y.ravel())]).reshape(R, n, 4)
     w0, w1, dw0, dw1 = (scores[..., c] for c in range(4))
     g0, g1 = dw0[..., None] * X, dw1[..., None] * X  # (R, n, d)

@@ -48,11 +48,14 @@ from lfverify.core import (
     GaussianPopulation,
     LinearFractionalMetric,
     SampleSplit,
+    check_features,
+    check_labels,
+    reference_gradient_direction,
+    reference_scores,
+    reference_surrogate_utility,
     resolve_metric,
 )
-from lfverify.core._empirical import _reference_gradient_direction, _reference_scores, _reference_surrogate_utility
-from lfverify.core._validation import check_features, check_labels
-from lfverify.learn._thresholds import _reference_best_threshold
+from lfverify.learn import reference_best_threshold
 
 __all__ = [
     "surrogate_utility_double_sum",
@@ -145,7 +148,7 @@ def surrogate_utility_double_sum(metric, loss, X, y, theta, *, split=None) -> fl
         S_0 and S_1; ``None`` is the paper's: S_0 = the first floor(n/2) rows.
     """
     X, y, theta = _checked_sample(metric, X, y, theta)
-    return float(_reference_surrogate_utility(metric, loss, X, y, theta, split=_split(split, X.shape[0])))
+    return float(reference_surrogate_utility(metric, loss, X, y, theta, split=_split(split, X.shape[0])))
 
 
 @_resolves_metric
@@ -157,7 +160,7 @@ def gradient_direction_double_sum(metric, loss, X, y, theta, *, split=None, side
     kink.  Returns an array of shape (d,).
     """
     X, y, theta = _checked_sample(metric, X, y, theta)
-    return _reference_gradient_direction(metric, loss, X, y, theta, split=_split(split, X.shape[0]), side=side)
+    return reference_gradient_direction(metric, loss, X, y, theta, split=_split(split, X.shape[0]), side=side)
 
 
 @_resolves_metric
@@ -176,7 +179,7 @@ def best_threshold_by_brute_force(scores, y, metric):
     if s.ndim != 1 or s.size < 1 or not np.isfinite(s).all():
         raise ValueError(f"scores must be a non-empty 1-D array of finite numbers; got shape {s.shape}")
     labels = check_labels(y, "y", n_samples=s.size, require_both_classes=False)
-    return _reference_best_threshold(s, labels, metric)
+    return reference_best_threshold(s, labels, metric)
 
 
 # ---------------------------------------------------------------------------------------------- populations
@@ -196,7 +199,7 @@ def _atom_terms(population, metric, loss, theta, side):
         xi = float(x @ theta)
         for label, p in ((1, w * q), (-1, w * (1.0 - q))):
             if p > 0:
-                yield x, float(p), _reference_scores(metric, loss, xi, label, None, side)
+                yield x, float(p), reference_scores(metric, loss, xi, label, None, side)
 
 
 @_resolves_metric

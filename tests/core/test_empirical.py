@@ -1,6 +1,6 @@
 """Tests of the empirical estimators U_hat (Eq. (6)) and V_hat (Eq. (7)) in lfverify.core._empirical.
 
-Oracles: the literal double sum of Eq. (7) (``_reference_gradient_direction``), per-sample loops of Eq. (6),
+Oracles: the literal double sum of Eq. (7) (``reference_gradient_direction``), per-sample loops of Eq. (6),
 central finite differences, scikit-learn's metrics, and exact enumeration of all samples of a finite-support
 population (Lemma 3).
 """
@@ -18,8 +18,8 @@ import lfverify.core._empirical as empirical
 from lfverify.core._empirical import (
     EmpiricalSurrogateUtility,
     SampleSplit,
-    _reference_gradient_direction,
-    _reference_surrogate_utility,
+    reference_gradient_direction,
+    reference_surrogate_utility,
     sample_split,
 )
 from lfverify.core._losses import exponential, hinge, logistic, sigmoid, squared_hinge, tau_logistic
@@ -56,7 +56,7 @@ def test_fast_gradient_direction_equals_literal_double_sum(seed, n, d, metric, l
     X, y, theta = _data(seed, n, d)
     split = sample_split(n, shuffle=shuffle, seed=seed)
     est = EmpiricalSurrogateUtility(metric, loss, X, y, split=split, prior=prior)
-    ref = _reference_gradient_direction(metric, loss, X, y, theta, split=split, prior=prior)
+    ref = reference_gradient_direction(metric, loss, X, y, theta, split=split, prior=prior)
     fast = est.gradient_direction(theta)
     scale = max(_direction_scale(est, theta), np.linalg.norm(ref))
     assert np.linalg.norm(fast - ref) <= 1e-10 * scale
@@ -70,7 +70,7 @@ def test_surrogate_utility_equals_per_sample_loops(seed, n, d, metric, loss, pri
     est = EmpiricalSurrogateUtility(metric, loss, X, y, prior=prior)
     den = est.denominator(theta)
     assume(den > 1e-8)
-    ref = _reference_surrogate_utility(metric, loss, X, y, theta, prior=prior)
+    ref = reference_surrogate_utility(metric, loss, X, y, theta, prior=prior)
     assert est.value(theta) == pytest.approx(ref, rel=1e-12, abs=1e-14)
 
 
@@ -78,9 +78,9 @@ def test_reference_double_sum_detects_a_wrong_estimator():
     """The oracle can fail: a V_hat computed from the same sample for both halves differs from Eq. (7)."""
     X, y, theta = _data(7, 40, 3)
     metric, loss = f1(), tau_logistic(0.33)
-    ref = _reference_gradient_direction(metric, loss, X, y, theta)
+    ref = reference_gradient_direction(metric, loss, X, y, theta)
     same_sample = SampleSplit(np.arange(40), np.arange(40))  # not a partition: built by hand
-    wrong = _reference_gradient_direction(metric, loss, X, y, theta, split=same_sample)
+    wrong = reference_gradient_direction(metric, loss, X, y, theta, split=same_sample)
     assert np.linalg.norm(wrong - ref) > 1e-3 * np.linalg.norm(ref)
 
 
@@ -179,7 +179,7 @@ def test_expected_gradient_direction_is_unbiased_by_exact_enumeration():
             prob = math.prod(o[2] for o in sample)
             X = atoms[[o[0] for o in sample]]
             y = np.array([o[1] for o in sample])
-            expected += prob * _reference_gradient_direction(metric, loss, X, y, theta)
+            expected += prob * reference_gradient_direction(metric, loss, X, y, theta)
             total_prob += prob
         assert total_prob == pytest.approx(1.0, abs=1e-14)
         np.testing.assert_allclose(expected, pop.gradient_direction(metric, loss, theta), rtol=1e-12, atol=1e-15)
@@ -201,7 +201,7 @@ def test_same_sample_estimator_is_biased():
         X = atoms[[o[0] for o in sample]]
         y = np.array([o[1] for o in sample])
         same = SampleSplit(np.arange(2), np.arange(2))
-        biased += prob * _reference_gradient_direction(metric, loss, X, y, theta, split=same)
+        biased += prob * reference_gradient_direction(metric, loss, X, y, theta, split=same)
     assert np.linalg.norm(biased - pop.gradient_direction(metric, loss, theta)) > 1e-3
 
 
@@ -221,7 +221,7 @@ def test_random_split_uses_the_given_partition():
     X, y, theta = _data(5, 40, 3)
     est = EmpiricalSurrogateUtility(f1(), logistic(), X, y, split="random", seed=9)
     split = sample_split(40, shuffle=True, seed=9)
-    ref = _reference_surrogate_utility(f1(), logistic(), X, y, theta, split=split)
+    ref = reference_surrogate_utility(f1(), logistic(), X, y, theta, split=split)
     assert est.value(theta) == pytest.approx(ref, rel=1e-12, abs=0)
 
 
@@ -292,11 +292,11 @@ def test_overflowing_scores_raise_instead_of_returning_inf_or_nan():
 @example(seed=690, metric=METRICS[1], loss=LOSSES[0], prior=None, side="right")  # the cancellation below
 def test_per_sample_surrogate_scores_match_the_cases_of_eq6(seed, metric, loss, prior, side):
     """scores.surrogate_scores (the offset + slope * phi(y xi) form) equals Eq. (6) written case by case
-    (oracle: ``_reference_scores``), values and xi-derivatives, including margins exactly at 0 and at kinks.
+    (oracle: ``reference_scores``), values and xi-derivatives, including margins exactly at 0 and at kinks.
     Tolerance: 1e-14 relative, and 1e-14 of the largest of the four values absolute - a score is a difference of
     terms of about that size and can cancel (seed 690, F_2, tau = 0.33: W_0 = -0.0111 from terms near 6, off by
     1.6e-15 = 7 ulp of 6, which a tolerance relative to -0.0111 alone failed)."""
-    from lfverify.core._empirical import _reference_scores
+    from lfverify.core._empirical import reference_scores
     from lfverify.core._scores import surrogate_scores
 
     rng = np.random.default_rng(seed)
@@ -304,7 +304,7 @@ def test_per_sample_surrogate_scores_match_the_cases_of_eq6(seed, metric, loss, 
     y = np.where(rng.random(xi.size) < 0.5, 1, -1)
     w0, w1, dw0, dw1 = surrogate_scores(metric, loss, xi, y, prior=prior, side=side)
     for k in range(xi.size):
-        ref = _reference_scores(metric, loss, float(xi[k]), int(y[k]), prior, side)
+        ref = reference_scores(metric, loss, float(xi[k]), int(y[k]), prior, side)
         scale = max(1.0, float(np.max(np.abs(ref))))
         np.testing.assert_allclose([w0[k], w1[k], dw0[k], dw1[k]], ref, rtol=1e-14, atol=1e-14 * scale)
 
@@ -514,7 +514,7 @@ def test_reference_oracles_default_to_the_papers_split():
     """The oracles' default split is the paper's first-half split, like the estimator's (n != d on purpose)."""
     X, y, theta = _data(21, 9, 2)
     est = EmpiricalSurrogateUtility(f_beta(2.0), tau_logistic(0.5), X, y)
-    np.testing.assert_allclose(_reference_gradient_direction(f_beta(2.0), tau_logistic(0.5), X, y, theta),
+    np.testing.assert_allclose(reference_gradient_direction(f_beta(2.0), tau_logistic(0.5), X, y, theta),
                                est.gradient_direction(theta), rtol=1e-12, atol=1e-14)
-    assert _reference_surrogate_utility(f_beta(2.0), tau_logistic(0.5), X, y, theta) == pytest.approx(
+    assert reference_surrogate_utility(f_beta(2.0), tau_logistic(0.5), X, y, theta) == pytest.approx(
         est.value(theta), rel=1e-12, abs=0)

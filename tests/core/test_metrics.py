@@ -854,19 +854,19 @@ def test_divide_zero_over_zero_in_place_is_the_same_quotient_written_into_the_nu
     """Oracle: the out-of-place call (np.where on a copy).  In place, the quotient - 0/0 filled with
     ``zero_division`` - is bit for bit the same and is the caller's numerator array; a non-zero numerator over 0
     is the same error either way."""
-    from lfverify.core._metrics import _divide_zero_over_zero
+    from lfverify.core._metrics import divide_zero_over_zero
 
     numerator = np.array([1.0, 0.0, 3.0, 0.0, 2.5])
     denominator = np.array([4.0, 0.0, 7.0, 0.0, 0.5])
     for fill in (0.0, 0.25):
-        expected = _divide_zero_over_zero(numerator, denominator, fill, "F_1")
+        expected = divide_zero_over_zero(numerator, denominator, fill, "F_1")
         num, den = numerator.copy(), denominator.copy()
-        out = _divide_zero_over_zero(num, den, fill, "F_1", in_place=True)
+        out = divide_zero_over_zero(num, den, fill, "F_1", in_place=True)
         assert out is num
         np.testing.assert_array_equal(out, expected)
         assert expected[1] == fill and expected[0] == 0.25
-    plain = _divide_zero_over_zero(numerator[[0, 2]].copy(), denominator[[0, 2]].copy(), 0.0, "F_1", in_place=True)
+    plain = divide_zero_over_zero(numerator[[0, 2]].copy(), denominator[[0, 2]].copy(), 0.0, "F_1", in_place=True)
     np.testing.assert_array_equal(plain, [0.25, 3.0 / 7.0])
     for in_place in (False, True):
         with pytest.raises(ValueError, match="F_1: the denominator is 0 while the numerator is not"):
-            _divide_zero_over_zero(np.array([1.0]), np.array([0.0]), 0.0, "F_1", in_place=in_place)
+            divide_zero_over_zero(np.array([1.0]), np.array([0.0]), 0.0, "F_1", in_place=in_place)

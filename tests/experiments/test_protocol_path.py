@@ -225,7 +225,7 @@ def _install(mp, spy):
         return theta
 
     def objective_init(original, self, metric, loss, X, y, split, *rest):
-        # _set_data: the one set-up of EmpiricalSurrogateUtility, validated (__init__) or not (_unchecked)
+        # _set_data: the one set-up of EmpiricalSurrogateUtility, validated (__init__) or not (from_validated)
         spy.add("objective", rows=spy.rows(X, drop_intercept=True), y=np.array(y), metric_name=metric.name,
                 tau=loss.tau, split=split, objective=self)
         return original(self, metric, loss, X, y, split, *rest)

@@ -1,6 +1,6 @@
 """Algorithm 1 (hybrid) with Algorithm 2 (U-GD) and BFGS (U-BFGS): lfverify/learn/_optimize.py.
 
-Oracles: a literal transcription of Algorithm 2 driven by the double sum of Eq. (7) (``_reference_gradient_direction``),
+Oracles: a literal transcription of Algorithm 2 driven by the double sum of Eq. (7) (``reference_gradient_direction``),
 scipy.optimize's BFGS on U_hat with the quotient-rule gradient (an independent quasi-Newton implementation), and
 the defining properties of each phase (phase 1 ends with N_hat > 0; Armijo steps never decrease U_hat).  The path
 tests at the end compare the run iterate by iterate with dense, one-theta textbook twins of the documented updates
@@ -16,7 +16,7 @@ from scipy.optimize import minimize
 
 import lfverify.core._losses as L
 import lfverify.core._metrics as M
-from lfverify.core._empirical import EmpiricalSurrogateUtility, _reference_gradient_direction
+from lfverify.core._empirical import EmpiricalSurrogateUtility, reference_gradient_direction
 from lfverify.learn._optimize import maximize_surrogate_utility
 
 pytestmark = pytest.mark.claims("Algorithm 1", "Algorithm 2")
@@ -39,7 +39,7 @@ def test_gd_follows_algorithm_2_literally():
     result = maximize_surrogate_utility(objective, theta0, method="gd", learning_rate=0.05, max_iter=15)
     theta = theta0.copy()
     for _ in range(15):
-        v = _reference_gradient_direction(objective.metric, objective.loss, X, y, theta)
+        v = reference_gradient_direction(objective.metric, objective.loss, X, y, theta)
         theta = theta + 0.05 * v / np.linalg.norm(v)
     assert result.phase1_steps == 0
     assert result.iterations == 15
@@ -53,7 +53,7 @@ def test_gd_literal_oracle_detects_a_wrong_step():
     result = maximize_surrogate_utility(objective, theta0, method="gd", learning_rate=0.05, max_iter=15)
     theta = theta0.copy()
     for _ in range(15):
-        theta = theta + 0.05 * _reference_gradient_direction(objective.metric, objective.loss, X, y, theta)
+        theta = theta + 0.05 * reference_gradient_direction(objective.metric, objective.loss, X, y, theta)
     assert np.max(np.abs(result.theta - theta)) > 1e-3
 
 

@@ -4,7 +4,7 @@ refit of LinearFractionalClassifier (lfverify/learn/_estimator.py, lfverify/lear
 Oracles: the per-sample loop ``_reference_weighted_risk`` and central finite differences for the objective;
 scikit-learn's ``LogisticRegression(class_weight, C)``, which minimises the same weighted risk (the natural log
 scales the loss by ln 2, which C = 1 / (alpha n ln 2) absorbs); Prop. 5's threshold delta(U) written out per family
-(F_beta: U / (1 + beta^2), Jaccard: U / (1 + U)); brute force over all thresholds (``_reference_best_threshold``);
+(F_beta: U / (1 + beta^2), Jaccard: U / (1 + U)); brute force over all thresholds (``reference_best_threshold``);
 the exact population metric of a linear classifier on Gaussian classes (``GaussianPopulation.utility``); spies that
 record what each step of a fit receives; the dense computation for the sparse one.
 """
@@ -35,7 +35,7 @@ from lfverify.learn._cost_sensitive import (
     fit_cost_sensitive,
 )
 from lfverify.learn._estimator import LinearFractionalClassifier
-from lfverify.learn._thresholds import _reference_best_threshold
+from lfverify.learn._thresholds import reference_best_threshold
 
 pytestmark = pytest.mark.claims("package:estimator")
 
@@ -151,7 +151,7 @@ def test_cost_sensitive_path_equal_weights_then_the_bayes_level_of_each_fit(data
     assert calls[0]["weights"] == (0.5, 0.5) and np.all(calls[0]["theta0"] == 0)
     for k in range(1, len(calls)):
         previous = calls[k - 1]["theta"]
-        value = _reference_best_threshold(Z @ previous, y, f1())[0]  # brute-force training metric of fit k - 1
+        value = reference_best_threshold(Z @ previous, y, f1())[0]  # brute-force training metric of fit k - 1
         assert calls[k]["weights"] == pytest.approx(bayes_level_weights(f1(), value), rel=1e-14)
         np.testing.assert_array_equal(calls[k]["theta0"], previous)
         assert fit.utility_history[k - 1] == value
@@ -159,7 +159,7 @@ def test_cost_sensitive_path_equal_weights_then_the_bayes_level_of_each_fit(data
     kept = int(np.argmax(fit.utility_history))  # the first maximum
     assert fit.selected == kept and fit.weights == calls[kept]["weights"]
     np.testing.assert_array_equal(fit.theta, calls[kept]["theta"])
-    assert fit.train_utility == max(fit.utility_history) == _reference_best_threshold(Z @ fit.theta, y, f1())[0]
+    assert fit.train_utility == max(fit.utility_history) == reference_best_threshold(Z @ fit.theta, y, f1())[0]
     if fit.converged:
         assert abs(fit.utility_history[-1] - fit.utility_history[-2]) <= 1e-12
     else:
@@ -179,7 +179,7 @@ def test_refit_threshold_is_the_exact_best_on_the_training_sample(data, options)
     X, y = data
     clf = LinearFractionalClassifier(random_state=0, max_iter=30, threshold_cv=None, **options).fit(X, y)
     unshifted = X @ clf.coef_[0] + clf.intercept_[0] + clf.threshold_
-    best, maximisers = _reference_best_threshold(unshifted, y, clf.metric_)
+    best, maximisers = reference_best_threshold(unshifted, y, clf.metric_)
     assert clf.score(X, y) == best
     assert tuple(np.where(clf.predict(X) == 1, 1, -1)) in maximisers
     zero = LinearFractionalClassifier(random_state=0, max_iter=30, threshold="zero", **options).fit(X, y)
@@ -338,7 +338,7 @@ def test_threshold_cv_fits_each_fold_without_its_held_out_rows(data, monkeypatch
     np.testing.assert_array_equal(np.sort(np.concatenate(held_out)), np.arange(X.shape[0]))
     assert len(pooled) == 1 and pooled[0][0].size == X.shape[0]
     scores, labels = pooled[0]
-    best, _ = _reference_best_threshold(scores, labels, clf.metric_)
+    best, _ = reference_best_threshold(scores, labels, clf.metric_)
     assert clf.metric_.score(labels, np.where(scores > clf.threshold_, 1, -1)) == best
 
 

@@ -1,6 +1,6 @@
 """The exact metric-maximising threshold (lfverify/learn/_thresholds.py), an extension beyond the paper.
 
-Oracles: brute force over every threshold that changes the predictions (``_reference_best_threshold``, direct
+Oracles: brute force over every threshold that changes the predictions (``reference_best_threshold``, direct
 counting, O(n^2)); exact rational counts of the predictions a threshold makes (Fraction arithmetic for the metric
 values); hand-computed cases.
 """
@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from lfverify.core._metrics import accuracy, f1, f_beta, gower_legendre, jaccard
 from lfverify.learn._thresholds import (
-    _reference_best_threshold,
     best_threshold,
     positive_rate_from_folds,
+    reference_best_threshold,
     threshold_for_positive_rate,
 )
 
@@ -37,7 +37,7 @@ def test_best_threshold_equals_brute_force_over_all_thresholds(data, metric):
     raw_scores, labels = data
     scores = np.array(raw_scores, dtype=float) * 0.37  # non-integer scores, ties kept
     choice = best_threshold(scores, labels, metric)
-    best, maximisers = _reference_best_threshold(scores, labels, metric)
+    best, maximisers = reference_best_threshold(scores, labels, metric)
     predicted = tuple(np.where(scores > choice.threshold, 1, -1))
     assert choice.value == best
     assert predicted in maximisers

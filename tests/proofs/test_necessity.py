@@ -55,7 +55,7 @@ from calibration_search import (
     surrogate_utility_mp,
     tau_logistic_mp,
 )
-from lfverify.core._empirical import EmpiricalSurrogateUtility, SampleSplit, _reference_gradient_direction
+from lfverify.core._empirical import EmpiricalSurrogateUtility, SampleSplit, reference_gradient_direction
 from lfverify.core._losses import logistic, sigmoid, squared_hinge, tau_logistic
 from lfverify.core._metrics import LinearFractionalMetric, f1, f_beta, gower_legendre, jaccard
 from lfverify.core._populations import FiniteSupportPopulation
@@ -673,7 +673,7 @@ def test_lemma3_needs_independent_halves_pinned():
     (1/2)(Cov(W~_1, grad W~_0) - Cov(W~_0, grad W~_1)) from the population moments alone (an independent
     route), while the split estimator's expectation is exactly V_phi.  lfverify agrees to 1e-12: the
     population's V_phi (FiniteSupportPopulation.gradient_direction) and the expectations of its literal Eq. (7)
-    double sum (_reference_gradient_direction) with the paper's split and with S_0 = S_1 = S.
+    double sum (reference_gradient_direction) with the paper's split and with S_0 = S_1 = S.
     Oracle: exact enumeration in exact rational arithmetic."""
     name, pop, atoms, theta = LEMMA3_FIRST_HIT
     coef, metric = ADMISSIBLE[name]
@@ -702,8 +702,8 @@ def test_lemma3_needs_independent_halves_pinned():
         p = float(math.prod(q for _, q in combo))
         X = np.array([o[0][0] for o in combo], dtype=float)
         y = np.array([o[0][1] for o in combo])
-        lib_split += p * _reference_gradient_direction(metric, squared_hinge(), X, y, theta_f)
-        lib_same += p * _reference_gradient_direction(metric, squared_hinge(), X, y, theta_f,
+        lib_split += p * reference_gradient_direction(metric, squared_hinge(), X, y, theta_f)
+        lib_same += p * reference_gradient_direction(metric, squared_hinge(), X, y, theta_f,
                                                       split=SampleSplit(np.arange(2), np.arange(2)))
     np.testing.assert_allclose(lib_split, [float(v) for v in v_phi], rtol=1e-12)
     np.testing.assert_allclose(lib_same, [float(v) for v in same], rtol=1e-12)
