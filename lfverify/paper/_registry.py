@@ -165,7 +165,7 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
          _s("calibration", "Gaussian population: U-dagger - U(theta*) for Jaccard, tau = 0.75"))),
     PaperClaim(
         "lem:uniform-convergence", "Lemma 4", "sup_theta ||V_hat - V|| = O_p(n^-1/2) with an explicit bound",
-        "holds (errata in the printed proof)",
+        "fails as stated (see its errata)",
         (_d("lem:uniform-convergence"), _d("eq:supp:expectation-difference"),
          _s("uniform-convergence", "fitted slope of E sup ||V_hat - V|| against n"))),
     PaperClaim(

@@ -386,21 +386,26 @@ def check_for_all_x() -> Outcome:
     erratum = Erratum(
         location="Prop. 5 (prop:bayes-optimal-set): 'for all x' in the set B (and App. A's B^Acc)",
         printed="B = {f | f(x) {(Da0 - Da1 U(f)) eta(x) - (a1n U(f) - a0n)} > 0 for all x}",
-        derived="the characterisation needs the condition for P-a.e. x off the critical set {eta = "
-                "delta(U-dagger)}; as printed it cannot hold at an x where the bracket vanishes (eta(x) = "
-                "delta(U-dagger)), so B is then empty",
+        derived="the characterisation is a condition on the prediction l(-f(x)) = 1{f(x) >= 0}: l(-f(x)) = 1 where "
+                "the bracket is > 0 and 0 where it is < 0, for P-a.e. x (the claim prop5_bayes_optimal_set.threshold "
+                "works with lambda = l(-f)); the printed product f(x) * bracket > 0 cannot hold where the bracket "
+                "vanishes (eta(x) = delta(U-dagger)), so B is then empty, and even read for P-a.e. x it excludes a "
+                "Bayes-optimal f that is 0 on a set of positive mass (l(-0) = 1 counts it positive)",
         consequence="yes for Prop. 5 as printed: its set is empty on a population where eta takes the value "
-                    "delta(U-dagger) at some x, though U-dagger is attained there; read 'for P-almost every x' (App. "
-                    "A's standing assumption P(C-dagger) = 0 makes the critical set null) the characterisation holds "
-                    "(prop5_bayes_optimal_set.threshold)",
+                    "delta(U-dagger) at some x, though U-dagger is attained there; stated through the prediction "
+                    "(l(-f(x)) = 1 where the bracket is > 0, 0 where it is < 0, for P-a.e. x) the characterisation "
+                    "holds (prop5_bayes_optimal_set.threshold)",
         witness=f"accuracy, X uniform on [0, 1], eta(x) = x: delta = 1/2, the bracket 2 eta(1/2) - 1 = "
                 f"{bracket_at_half}, so f(1/2) * 0 > 0 fails for every f and the printed B is empty; yet f = x - 1/2 "
-                f"attains U = {u_rule} = U-dagger = E[max(eta, 1 - eta)] = {u_dagger} (exact integrals)",
+                f"attains U = {u_rule} = U-dagger = E[max(eta, 1 - eta)] = {u_dagger} (exact integrals); f_0 = 0 on "
+                f"[1/2, 1] and -1 on [0, 1/2) has the same predictions (l(-0) = 1), so U(f_0) = {u_rule} too, while "
+                "f_0(x)(2 eta(x) - 1) = 0 on a set of mass 1/2 (referee round 17)",
         evidence=f"core library (FiniteSupportPopulation on the midpoints of 20000 equal cells, eta = x): the rule "
                  f"x > 1/2 has accuracy {lib_u:.9f} (3/4 up to the grid)",
     )
-    return Outcome("erratum", "As printed, B is empty wherever eta takes the value delta(U-dagger) at some x; read "
-                              "for P-a.e. x the characterisation holds.", errata=(erratum,),
+    return Outcome("erratum", "As printed, B is empty wherever eta takes the value delta(U-dagger) at some x; stated "
+                              "through the prediction l(-f), for P-a.e. x, the characterisation holds.",
+                   errata=(erratum,),
                    method="SymPy exact integrals; core library on a grid")
 
 

@@ -220,7 +220,8 @@ def test_a_claims_summary_lists_the_errata_that_change_it():
     summaries = {c.number: c.summary for c in _summarised()}
     assert "Errata that change its stated conclusion: E12, E16, E26, E36, E37, E39." in summaries["Theorem 7"]
     assert "Errata that change its stated conclusion: E3." in summaries["Lemma 1"]  # referee round 15
-    assert "None of them changes its stated conclusion." in summaries["Lemma 4"]  # E31, E33: its proof's bound
+    # E31, E33 change Lemma 4's proof, not its stated rate; E42 (its printed hypotheses, referee round 17) does
+    assert "Errata that change its stated conclusion: E42." in summaries["Lemma 4"]
     assert "E36" not in summaries["Definition 1"] and "E37" not in summaries["Definition 1"]
 
 
