@@ -36,7 +36,7 @@ import mpmath as mp
 import numpy as np
 import sympy as sp
 
-from lfverify.core import f_beta, tau_logistic
+from lfverify.core import EmpiricalSurrogateUtility, SurrogateLoss, accuracy, f_beta, tau_logistic
 from lfverify.core import surrogate_scores as library_scores
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 from lfverify.proofs._corrected_statements import RATE
@@ -758,7 +758,6 @@ def check_printed_hypotheses() -> Outcome:
 
 def _library_v_hat(theta) -> float:
     """V_hat of the witness by the core library's estimator (float64), with the oscillating phi as a loss."""
-    from lfverify.core import EmpiricalSurrogateUtility, SurrogateLoss, accuracy
 
     class Oscillating(SurrogateLoss):
         name, is_convex, is_nonincreasing = "oscillating", False, False
