@@ -707,8 +707,8 @@ def report_markdown(report: VerificationReport) -> str:
         "",
         "Verdicts: *holds*; *holds (errata in the printed proof)* - the statement holds, the printed derivation has "
         "misprints (see Errata); *fails as stated* - a counterexample satisfying the hypotheses is pinned; "
-        "*fails as stated (see its errata)* - the same, without a corrected statement of its own: its errata say what "
-        "fails and what each changes; "
+        "*fails as stated (see its errata)* - the same, without a corrected claim of its own in the registry: its "
+        "errata say what fails and what each changes; "
         "*reproduced* / *partly reproduced* - the experiment or algorithm, compared with the printed numbers in "
         "the benchmark section; *definition* - nothing to prove, its consequences are checked. Property tests are "
         "run by `python -m pytest` (the tests are not installed with the package).",

@@ -632,8 +632,10 @@ def verdicts_sentence(verdict: str) -> str:
         claims = [c for c in PAPER_CLAIMS if c.expected == verdict]
         errata = "; ".join(f"{c.number}: ERRATA {', '.join(f'E{n}' for n in numbers_affecting(c.label))}"
                            for c in claims)
-        return (f"{_and(names)} {'fail' if len(names) > 1 else 'fails'} as stated, without a corrected statement of "
-                f"{'their' if len(names) > 1 else 'its'} own; the errata that change "
+        rate = (" (Lemma 4's rate is proved, under added hypotheses, with the App. C lemma's correction)"
+                if "Lemma 4" in names else "")
+        return (f"{_and(names)} {'fail' if len(names) > 1 else 'fails'} as stated, without a corrected claim of "
+                f"{'their' if len(names) > 1 else 'its'} own in the registry{rate}; the errata that change "
                 f"{'their' if len(names) > 1 else 'its'} stated conclusions, each with a witness: {errata}.")
     if verdict == "fails as stated":
         return text + (" (each with a witness in ERRATA.md).  The corrections, proved in [`proofs/`](proofs/README.md) "

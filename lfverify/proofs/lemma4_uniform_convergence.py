@@ -360,7 +360,8 @@ def _nonsmooth_rademacher_outcome() -> Outcome:
         consequence=(
             "Lemma 4's explicit bound, which applies this lemma in (A') and (B'), is unsupported, and the "
             "simulations should not treat the printed constant as a guarantee; the rate in n of "
-            "eq:uniform-convergence is not refuted: " + RATE.conclusion("order").summary + " (the corrected proof)."
+            "eq:uniform-convergence holds under the corrected hypotheses (phi convex, in two smooth pieces; under "
+            "the printed ones alone it fails: E42): " + RATE.conclusion("order").summary + " (the corrected proof)."
         ),
         witness=(
             "tau-logistic (tau = 1/2), d = 1, F = {x -> theta x : |theta| < 1/2}, X = 1, Y = +1 a.s., any n: "
@@ -735,8 +736,9 @@ def check_printed_hypotheses() -> Outcome:
         derived="the proof reads phi' (V_hat is built from it) as Lipschitz on each side of 0, which the hypotheses do "
                 "not give: for a phi whose derivative oscillates, with X continuous, for almost every sample the "
                 "1/x_i are linearly independent over the rationals, so by Kronecker's theorem some theta puts "
-                "phi'(theta x_i) within any distance of +1 at every positive sample of S_0; then sup_theta ||V_hat - "
-                "V|| >= (1/m) sum_{i in S_0, y_i = +1} x_i - sup_theta ||V||, which tends to E[X 1{Y = 1}] = 3/4 > 0",
+                "phi'(theta x_i) within any distance of +1 at every positive sample of S_0, at arbitrarily small "
+                "theta, where V(theta) = O(theta); so sup_theta ||V_hat - V|| >= (1/m) sum_{i in S_0, y_i = +1} x_i, "
+                "which tends to E[X 1{Y = 1}] = 3/4 > 0",
         consequence="yes for Lemma 4 as printed: its rate does not follow from its hypotheses; the corrected rate "
                     "(corrected_rademacher.rate, under the statement of the App. C lemma's correction) adds phi "
                     "convex and phi in two smooth pieces, which exclude this phi",

@@ -286,8 +286,8 @@ def check_threshold() -> Outcome:
         "is meaningful only with the paper's convention sgn(0) = -1 (lambda in {0, 1}); it then says lambda = 1 "
         "=> grad > 0 and lambda = 0 => grad <= 0, the correct first-order condition (grad >= 0 / <= 0) except "
         "on the critical set {grad = 0}; 'sgn(l(-f)) = sgn(f)' fails at f = 0 (l(-0) = 1 while sgn(0) = -1); "
-        "and 'for all x' must be read 'for P-a.e. x off the critical set' (as printed, B is empty as soon as "
-        "some x has eta(x) = delta(U-dagger)), which the standing assumption P(C-dagger) = 0 of App. A supports.",
+        "and 'for all x' is a condition on the prediction lambda = l(-f(x)) for P-a.e. x, not on the product "
+        "f(x) * bracket (E41: as printed, B is empty as soon as some x has eta(x) = delta(U-dagger)).",
         method=f"symbolic; enumeration of 2^{_ATOMS_PER_POPULATION} classifiers on {cases} population/metric cases",
     )
 

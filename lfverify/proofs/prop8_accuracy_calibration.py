@@ -276,20 +276,15 @@ def check_case3() -> Outcome:
         derived=(f"with phi'(f*) = phi'(-f*) = phi'(0) the condition becomes {sp.sstr(reduced)} = 0 (phi'(0) = d0), "
                  "i.e. "
                  f"eta(x-bar) = {forced[0]}: no contradiction by itself"),
-        consequence=("The case is closed only through the standing assumption P(C-dagger) = 0 of App. A (for accuracy "
-                     "C-dagger = {eta = 1/2}): stationarity at f*(x-bar) = 0 forces eta(x-bar) = 1/2, so x-bar lies in "
-                     "a "
-                     "P-null set (and the point perturbation says something only at atoms, which then cannot have eta "
-                     "= 1/2). "
-                     "B^Acc must be read through the prediction, l(-f(x)) = 1 where 2 eta(x) - 1 > 0 and 0 where it "
-                     "is < 0, for P-a.e. x (as printed, 'for all x', it is empty as soon as some x has "
-                     "eta = 1/2, "
-                     "and the cases also omit f*(x-bar) != 0 with eta(x-bar) = 1/2).  With that reading Prop. 8's "
-                     "conclusion stands.  Without the assumption the proof's route fails (a surrogate maximiser lies "
-                     "outside "
-                     "B^Acc, see evidence), although accuracy-calibration itself still holds there, since predictions "
-                     "on "
-                     "{eta = 1/2} do not change the accuracy."),
+        consequence=("As printed (B^Acc by 'f(x)(2 eta(x) - 1) > 0 for all x'), case 3 is closed only through the "
+                     "standing assumption P(C-dagger) = 0 of App. A (for accuracy C-dagger = {eta = 1/2}): "
+                     "stationarity at f*(x-bar) = 0 forces eta(x-bar) = 1/2, so x-bar lies in a P-null set; that set "
+                     "is empty as soon as some x has eta = 1/2, and the cases omit f*(x-bar) != 0 with eta(x-bar) = "
+                     "1/2.  Read through the prediction (l(-f(x)) = 1 where 2 eta(x) - 1 > 0 and 0 where it is < 0, "
+                     "for P-a.e. x; l(-0) = 1), case 3 closes without the assumption, since either prediction is "
+                     "optimal where eta = 1/2: the maximiser of the evidence, f*(x-bar) = 0 at eta = 1/2, is outside "
+                     "the printed set and inside the prediction's (referee round 18).  Prop. 8's conclusion stands "
+                     "either way."),
         witness=(f"phi'(0) = -1 (hinge) or {phi0:.12g} (logistic), eta(x-bar) = 1/2, f*(x-bar) = 0: the printed "
                  "reduced "
                  "condition phi'(0) = 0 is false (so the printed proof rules the case out), the derived one 0 = 0 "
@@ -298,11 +293,11 @@ def check_case3() -> Outcome:
                   "central difference of surrogate_utility_of_scores in x-bar's score at 0 is < 1e-9 in absolute "
                   "value, and "
                   "maximising over that score (bounded Brent) gives |f*(x-bar)| < 1e-6: the surrogate maximiser "
-                  "has f*(x-bar) = 0, outside B^Acc, when P(eta = 1/2) > 0."),
+                  "has f*(x-bar) = 0, outside the printed B^Acc, when P(eta = 1/2) > 0."),
     )
     return Outcome("erratum",
                    "Case 3's condition reduces to phi'(0)(1 - 2 eta) = 0, i.e. eta(x-bar) = 1/2, not to phi'(-f*) = 0; "
-                   "the contradiction needs P(eta = 1/2) = 0.",
+                   "the printed product form needs P(eta = 1/2) = 0 to close the case, the prediction form does not.",
                    errata=(erratum,))
 
 
