@@ -13,7 +13,8 @@ entries say how the claim is checked:
 * ``benchmark`` - a part of the App. C protocol of :mod:`lfverify.experiments` (target: the experiment).
 
 ``expected`` is the recorded verdict on the claim as printed: ``holds``, ``holds (errata in the printed
-proof)``, ``fails as stated``, ``reproduced``, ``partly reproduced`` or ``definition`` (nothing to prove; its
+proof)``, ``fails as stated`` (with a corrected statement in :data:`CORRECTED_CLAIMS`), ``fails as stated (see its
+errata)`` (without one), ``reproduced``, ``partly reproduced`` or ``definition`` (nothing to prove; its
 consequences are checked).  ``lfverify verify`` re-runs the evidence and reports a regression when any piece
 of evidence no longer gives its own recorded result.  ``tests/paper/test_registry.py`` fails when a numbered
 claim, table, figure or algorithm of the .tex has no entry here (or in :data:`NOT_CLAIMS`, with the reason).

@@ -745,7 +745,8 @@ def check_printed_hypotheses() -> Outcome:
         witness=(f"accuracy, d = 1, X uniform on [1, 2], Y = +-1 with probability 1/2 independent of X, Theta = [0, "
                  f"1/(2 pi)]; phi = 1/2 + t sin(1/t) - Ci(1/t) on (0, 1/pi] (1/2 below, constant above): bounded, "
                  f"1-Lipschitz, phi'(0) = 0.  On the pinned sample x = "
-                 f"({', '.join(f'{x:.6f}' for x, _ in _L4_SAMPLE)}), "
+                 f"({', '.join(repr(x) for x, _ in _L4_SAMPLE)}) (full precision: the phase 1/(theta x) is "
+                 f"about 6e8), "
                  f"y = ({', '.join(str(y) for _, y in _L4_SAMPLE)}), theta = 1/{_L4_OMEGA!r}: V_hat = "
                  f"{mp.nstr(v_hat, 10)}, V = {mp.nstr(v, 4)}, |V_hat - V| = {mp.nstr(gap, 10)}, the Kronecker value "
                  f"(1/m) sum x_i = {kronecker:.10f} (40-digit mpmath)"),

@@ -392,7 +392,9 @@ def check_for_all_x() -> Outcome:
                 "vanishes (eta(x) = delta(U-dagger)), so B is then empty, and even read for P-a.e. x it excludes a "
                 "Bayes-optimal f that is 0 on a set of positive mass (l(-0) = 1 counts it positive)",
         consequence="yes for Prop. 5 as printed: its set is empty on a population where eta takes the value "
-                    "delta(U-dagger) at some x, though U-dagger is attained there; stated through the prediction "
+                    "delta(U-dagger) at some x, though U-dagger is attained there, and read 'for all x' it also "
+                    "excludes a Bayes-optimal f changed on a P-null set (referee round 19: X uniform on [0, 1], eta "
+                    "= x/3, f = -1 but f(1/2) = +1); stated through the prediction "
                     "(l(-f(x)) = 1 where the bracket is > 0, 0 where it is < 0, for P-a.e. x) the characterisation "
                     "holds (prop5_bayes_optimal_set.threshold)",
         witness=f"accuracy, X uniform on [0, 1], eta(x) = x: delta = 1/2, the bracket 2 eta(1/2) - 1 = "
