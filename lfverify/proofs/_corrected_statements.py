@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from lfverify.paper import PAPER_CLAIMS, VERDICTS
-from lfverify.proofs._errata import numbers_affecting
+from lfverify.proofs._errata import numbers_affecting, references
 from lfverify.proofs._statements import Conclusion, Hypothesis, Named, Necessity, Statement
 
 __all__ = ["SIGN_PATTERN", "CRITERION", "FBETA", "JACCARD", "GENERAL", "RADEMACHER", "RATE", "STATEMENTS",
@@ -630,7 +630,7 @@ def verdicts_sentence(verdict: str) -> str:
         else f"{_and(names)}: {verdict}"
     if verdict == "fails as stated (see its errata)":
         claims = [c for c in PAPER_CLAIMS if c.expected == verdict]
-        errata = "; ".join(f"{c.number}: ERRATA {', '.join(f'E{n}' for n in numbers_affecting(c.label))}"
+        errata = "; ".join(f"{c.number}: ERRATA {references(numbers_affecting(c.label))}"
                            for c in claims)
         rate = (" (Lemma 4's rate is proved, under added hypotheses, with the App. C lemma's correction)"
                 if "Lemma 4" in names else "")

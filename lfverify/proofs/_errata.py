@@ -10,8 +10,8 @@ from importlib import resources
 
 from lfverify.paper import claim_by_label
 
-__all__ = ["errata_markdown", "errata_numbers", "numbers_of", "numbers_affecting", "affected_by", "unnumbered",
-           "NUMBERS_FILE"]
+__all__ = ["errata_markdown", "errata_numbers", "numbers_of", "numbers_affecting", "affected_by", "references",
+           "unnumbered", "NUMBERS_FILE"]
 
 #: The permanent number of every erratum (claim key, location), so that a reference "ERRATA E12" in a summary, a
 #: docstring or FINDINGS.md stays true when an erratum is added (it used to be its position, which shifted).
@@ -88,6 +88,11 @@ def numbers_of(keys) -> list[int]:
     keeps it equal to the errata the derivations find, so no derivation needs to run)."""
     keys = set(keys)
     return sorted(number for (key, _), number in _number_table().items() if key in keys)
+
+
+def references(numbers) -> str:
+    """Erratum numbers as ERRATA.md names them: "E2, E3"."""
+    return ", ".join(f"E{n}" for n in numbers)
 
 
 def numbers_affecting(label: str) -> list[int]:

@@ -21,7 +21,7 @@ from pathlib import Path
 from lfverify.io import read_text, write_text_atomically
 from lfverify.paper import PAPER_CLAIMS, PRINTED_STATEMENTS, claim_file_name, corrected_claim_of
 from lfverify.proofs._corrected_statements import with_statement_texts
-from lfverify.proofs._errata import errata_numbers, numbers_affecting, numbers_of
+from lfverify.proofs._errata import errata_numbers, numbers_affecting, numbers_of, references
 
 __all__ = ["GENERATED", "document_name", "render_documents", "write_documents", "attached_to", "claim_summary"]
 
@@ -126,21 +126,17 @@ def claim_summary(claim, proof_claims, *, correction: bool = True) -> str:
     own, changing = numbers_of(keys), numbers_affecting(claim.label)
     parts = []
     if own:
-        parts.append(f"Errata found by its derivations: {_numbers(own)} (ERRATA.md).")
+        parts.append(f"Errata found by its derivations: {references(own)} (ERRATA.md).")
     elif keys:
         parts.append(f"The {len(keys)} derivation{'s' if len(keys) > 1 else ''} found no erratum.")
     if changing:
-        parts.append(f"Errata that change its stated conclusion: {_numbers(changing)}.")
+        parts.append(f"Errata that change its stated conclusion: {references(changing)}.")
     elif own:
         parts.append("None of them changes its stated conclusion.")
     fix = corrected_claim_of(claim.label)
     if fix is not None and correction:
         parts.append(f"Corrected statement: {with_statement_texts(fix).summary}")
     return " ".join(parts)
-
-
-def _numbers(numbers) -> str:
-    return ", ".join(f"E{n}" for n in numbers)
 
 
 def render_documents(results) -> dict[str, str]:

@@ -72,6 +72,7 @@ from lfverify.proofs._corrected_statements import (
     JACCARD,
     SIGN_PATTERN,
     STATEMENTS,
+    _and,
 )
 from lfverify.proofs._drops import rerun, weakened
 from lfverify.proofs._exact_numbers import exact_mpf, random_fraction
@@ -1415,8 +1416,7 @@ def check_general() -> Outcome:
 # ------------------------------------------------------------------------------------------ erratum: continuous P
 def _taus(taus) -> str:
     """``taus`` (Fractions) as "1/20, 33/100 and 3/4"; "none" when empty."""
-    names = [str(t) for t in taus]
-    return ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + (names[-1] if names else "none")
+    return _and(map(str, taus)) or "none"
 
 
 def check_continuous_populations() -> Outcome:
