@@ -76,6 +76,7 @@ ROWS = (
     ("BestThresholdClassifier", "false alarm", "classifier", "sample_order_invariance", False),
     ("LogisticRegression thresholded at 1/2", "power", "classifier", "consistency_finite", False),
     ("LogisticRegression thresholded at 1/2", "power", "classifier", "consistency_gaussian", False),
+    ("ShiftedThresholdClassifier", "false alarm", "classifier", "consistency_gaussian", False),
 )
 
 METRIC = "f1"
@@ -102,6 +103,9 @@ def subject(row_name: str, seed: int) -> Subject:
         return Subject(check_surrogate_loss, implementations.nonconvex_loss_claiming_convexity(), seed=seed)
     if row_name == "BestThresholdClassifier":
         return Subject(check_metric_classifier, implementations.BestThresholdClassifier(METRIC), metric=METRIC,
+                       seed=seed)
+    if row_name == "ShiftedThresholdClassifier":
+        return Subject(check_metric_classifier, implementations.ShiftedThresholdClassifier(METRIC), metric=METRIC,
                        seed=seed)
     if row_name == "LogisticRegression thresholded at 1/2":
         return Subject(check_metric_classifier, implementations.threshold_at_one_half_classifier(), metric=METRIC,

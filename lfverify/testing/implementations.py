@@ -32,8 +32,8 @@ from lfverify.core import EmpiricalSurrogateUtility, SigmoidLoss, resolve_metric
 
 __all__ = ["surrogate_utility", "gradient_direction", "same_sample_gradient_direction",
            "plug_in_prior_gradient_direction", "wrong_sign_gradient_direction", "dropped_offset_surrogate_utility",
-           "nonconvex_loss_claiming_convexity", "BestThresholdClassifier", "threshold_at_one_half_classifier",
-           "WRONG_IMPLEMENTATIONS"]
+           "nonconvex_loss_claiming_convexity", "BestThresholdClassifier", "ShiftedThresholdClassifier",
+           "threshold_at_one_half_classifier", "WRONG_IMPLEMENTATIONS"]
 
 
 def _named(function, name):
@@ -177,6 +177,32 @@ class BestThresholdClassifier(ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         return np.where(self.decision_function(X) >= self.threshold_, self.classes_[1], self.classes_[0])
+
+
+class ShiftedThresholdClassifier(BestThresholdClassifier):
+    """:class:`BestThresholdClassifier` with its threshold moved up by ``shift / sqrt(n)`` on the decision scale.
+
+    Correct but slow: the shift vanishes as n grows, so the classifier is consistent, and its regret on the kit's
+    Gaussian population falls like n^-1 (a threshold error of order n^-1/2, squared) from a constant large enough
+    that the regret at n = 4,000 exceeds the check's tolerance on about half the seeds.  The correct classifier of
+    the error-rate table's row for ``consistency_gaussian``'s second stage (a rate study of the regret).
+
+    Parameters
+    ----------
+    metric : LinearFractionalMetric or str
+    C : float
+    shift : float
+        The threshold's shift times sqrt(n) (log-odds units).
+    """
+
+    def __init__(self, metric="f1", C=1.0, shift=40.0):
+        super().__init__(metric, C)
+        self.shift = shift
+
+    def fit(self, X, y):
+        super().fit(X, y)
+        self.threshold_ += self.shift / np.sqrt(np.asarray(y).shape[0])
+        return self
 
 
 def threshold_at_one_half_classifier():

@@ -175,6 +175,44 @@ def test_assert_rate_passes_a_correct_rate_and_fails_a_wrong_one(tmp_path):
         assert_rate(measure_rate(bad, out=tmp_path / "b", executor="serial", progress=False, figures=False))
 
 
+def fast_rate(rep, target):
+    return rep.n ** -1.0 * float(np.exp(0.2 * rep.rng().standard_normal()))
+
+
+def floor_rate(rep, target):
+    return 0.05 + rep.n ** -0.5 * float(np.exp(0.2 * rep.rng().standard_normal()))
+
+
+def test_assert_rate_at_most_passes_a_faster_rate_and_fails_a_slower_one(tmp_path):
+    """The one-sided form (error rates: benchmarks/results/assert_rate_error_rates.md, the 'one-sided' rows): an
+    error falling like n^-1 is at least as fast as n^-1/2 and passes (the two-sided form rejects it: the interval
+    excludes -0.5); an error falling like n^-1/4 and one with a floor of 0.05 fail, the message saying the decay is
+    slower."""
+    def measured(name, statistic):
+        study = rate_study(name, statistic=statistic, populations={"bounded": BOUNDED_LOGISTIC_POPULATION},
+                           target={"bounded": 0.0}, sample_sizes=(100, 400, 1600, 6400), replications=20)
+        return measure_rate(study, out=tmp_path / name, executor="serial", progress=False, figures=False)
+
+    fast = measured("fast", fast_rate)
+    assert set(assert_rate(fast, at_most=-0.5)) == {"bounded/error"}
+    with pytest.raises(RateAssertionError, match="excludes -0.5"):
+        assert_rate(fast)
+    for name, statistic in (("slow", slow_rate), ("floor", floor_rate)):
+        with pytest.raises(RateAssertionError, match=rf"'{name}'.*lies above -0\.5: the error falls more slowly"):
+            assert_rate(measured(name, statistic), at_most=-0.5)
+
+
+def test_assert_rate_at_most_refuses_a_two_sided_claim_beside_it(tmp_path):
+    study = rate_study("fast", statistic=fast_rate, populations={"bounded": BOUNDED_LOGISTIC_POPULATION},
+                       target={"bounded": 0.0}, sample_sizes=(100, 400, 1600), replications=3)
+    result = measure_rate(study, out=tmp_path, executor="serial", progress=False, figures=False)
+    with pytest.raises(ValueError, match=r"expected .* or at_most .* not both; got expected=-0.5, at_most=-1"):
+        assert_rate(result, expected=-0.5, at_most=-1)
+    for bad in (float("nan"), True, "-0.5", 0.0, 0.5):
+        with pytest.raises(ValueError, match="at_most must be a finite negative number"):
+            assert_rate(result, at_most=bad)
+
+
 STUDY_FILE = '''
 import numpy as np
 from lfverify.core import FINITE_POPULATION

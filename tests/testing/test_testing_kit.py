@@ -30,6 +30,8 @@ import lfverify
 from lfverify.core import (
     EmpiricalSurrogateUtility,
     FiniteSupportPopulation,
+    as_seed_sequence,
+    child,
     f1,
     f_beta,
     hinge,
@@ -226,6 +228,28 @@ def test_logistic_regression_thresholded_at_one_half_is_not_f1_consistent():
     failure = _failure(subject, "consistency_finite")
     assert "Prop. 5" in str(failure) and failure.expected > failure.observed + 0.02
     _run(subject, "label_invariance")
+
+
+def test_a_slow_consistent_classifier_passes_by_its_regret_rate_and_a_floor_fails_it():
+    """consistency_gaussian's second stage (a rate study of the regret, assert_rate at_most=-0.5): at seed 0 the
+    shifted threshold's regret at n = 4,000 exceeds the tolerance (the first stage alone would fail it) but falls like
+    n^-1, so the check passes; the 1/2 threshold's regret stays near 0.12 and the check fails, naming the slope.
+    Error rates over 370 seeds (benchmarks/results/testing_kit_combined.md): false alarms on the shifted threshold,
+    power against the 1/2 threshold."""
+    from lfverify.testing import _check_classifier as kit
+
+    metric = resolve_metric("f1")
+    population = kit.oracles.CLASSIFIER_GAUSSIAN_POPULATION
+    root = child(as_seed_sequence(0, "seed"), 2)
+    u_dagger = population.bayes_optimal(metric).utility
+    slow = implementations.ShiftedThresholdClassifier("f1")
+    at_4000 = kit._regret(slow, metric, population, u_dagger, root, "c", kit._FIRST_CHILD + 1, 4000)
+    assert at_4000 > kit.REGRET_TOLERANCE["gaussian"]
+    _run(Subject(check_metric_classifier, slow, metric="f1"), "consistency_gaussian")
+    failure = _failure(Subject(check_metric_classifier, implementations.threshold_at_one_half_classifier(),
+                               metric="f1"), "consistency_gaussian")
+    assert "does not fall at least like n^-0.5" in failure.detail and "lies above -0.5" in failure.detail
+    assert set(failure.witness["rate study (n: geometric mean of the regret)"]) == set(kit.RATE_SIZES)
 
 
 class _ThresholdAtFirstRow(ClassifierMixin, BaseEstimator):
