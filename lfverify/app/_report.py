@@ -365,7 +365,7 @@ def study_rows(name: str, mode: str, summary: dict) -> list[StudyRow]:
 
 
 def study_claim_lines(name: str, evidence: EvidenceResult) -> list[str]:
-    """``Lemma 4 (lem:uniform-convergence): fails as stated (see its errata); this study: as recorded`` for each
+    """``Lemma 4 (lem:uniform-convergence): fails as stated; this study: as recorded`` for each
     claim the study is evidence for (REGRESSED instead of the verdict when the study no longer gives its record)."""
     lines = []
     for claim in study_claims(name):

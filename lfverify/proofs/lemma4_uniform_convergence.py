@@ -740,7 +740,7 @@ def check_printed_hypotheses() -> Outcome:
                 "theta, where V(theta) = O(theta); so sup_theta ||V_hat - V|| >= (1/m) sum_{i in S_0, y_i = +1} x_i, "
                 "which tends to E[X 1{Y = 1}] = 3/4 > 0",
         consequence="yes for Lemma 4 as printed: its rate does not follow from its hypotheses; the corrected rate "
-                    "(corrected_rademacher.rate, under the statement of the App. C lemma's correction) adds phi "
+                    "(Lemma 4 (corrected), corrected_rademacher.rate) adds phi "
                     "convex and phi in two smooth pieces, which exclude this phi",
         witness=(f"accuracy, d = 1, X uniform on [1, 2], Y = +-1 with probability 1/2 independent of X, Theta = [0, "
                  f"1/(2 pi)]; phi = 1/2 + t sin(1/t) - Ci(1/t) on (0, 1/pi] (1/2 below, constant above): bounded, "

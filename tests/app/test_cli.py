@@ -127,7 +127,7 @@ def test_simulate_verdict_lines_exact():
                 "bounded-logistic/Jaccard": True}
     reason = STUDY_ROW_NOTES["uniform-convergence"]["finite/F1"][1]
     assert _verdict_lines({"study": "uniform-convergence", "verdicts": recorded}, "quick") == [
-        "  Lemma 4 (lem:uniform-convergence): fails as stated (see its errata); this study: as recorded",
+        "  Lemma 4 (lem:uniform-convergence): fails as stated; this study: as recorded",
         f"  finite/F1: no (as recorded) - against the claim's verdict, as expected: {reason}",
         "  finite/Jaccard: yes (as recorded)", "  bounded-logistic/F1: yes (as recorded)",
         "  bounded-logistic/Jaccard: yes (as recorded)"]

@@ -29,7 +29,7 @@ import mpmath as mp
 import pytest
 
 pytestmark = pytest.mark.claims("Theorem 1 (corrected)", "Theorem 2 (corrected)", "Theorem 7 (corrected)",
-                                 "Lemma (App. C) (corrected)")
+                                 "Lemma (App. C) (corrected)", "Lemma 4 (corrected)")
 
 THOROUGH = os.environ.get("LFVERIFY_ADVERSARY", "") == "thorough"
 METRICS = {"F_1": A.f_beta(1), "F_2": A.f_beta(4), "F_1/2": A.f_beta(F(1, 4)), "Jaccard": A.jaccard(),

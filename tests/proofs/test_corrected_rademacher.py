@@ -31,7 +31,7 @@ from lfverify.proofs.corrected_rademacher import (
     sauer_bound,
 )
 
-pytestmark = pytest.mark.claims("Lemma (App. C) (corrected)", "Lemma (App. C)")
+pytestmark = pytest.mark.claims("Lemma (App. C) (corrected)", "Lemma (App. C)", "Lemma 4 (corrected)")
 
 F = Fraction
 LN2 = math.log(2)

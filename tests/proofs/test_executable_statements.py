@@ -28,7 +28,7 @@ from lfverify.proofs._executable import (
 )
 
 pytestmark = pytest.mark.claims("Theorem 1 (corrected)", "Theorem 2 (corrected)", "Theorem 7 (corrected)",
-                                 "Lemma (App. C) (corrected)", "Lemma 4")
+                                 "Lemma (App. C) (corrected)", "Lemma 4 (corrected)", "Lemma 4")
 
 
 @functools.lru_cache(maxsize=None)

@@ -38,7 +38,7 @@ from lfverify.proofs._statements import (
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.claims("Theorem 1 (corrected)", "Theorem 2 (corrected)", "Theorem 7 (corrected)",
-                                 "Lemma (App. C) (corrected)")
+                                 "Lemma (App. C) (corrected)", "Lemma 4 (corrected)")
 #: documents with generated summary blocks, and how many each must carry (a block deleted by hand is a failure too)
 DOCUMENTS = {"README.md": 8, "FINDINGS.md": 10}
 

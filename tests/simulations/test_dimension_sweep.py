@@ -17,7 +17,7 @@ from lfverify.simulations import D_EXPONENT, dimension_population, dimension_swe
 from lfverify.simulations._study_uniform_convergence import dimension_verdicts
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.claims("Lemma (App. C) (corrected)", "Lemma 4")
+pytestmark = pytest.mark.claims("Lemma 4 (corrected)", "Lemma 4")
 
 
 def test_the_population_is_the_signed_basis_with_the_stated_posteriors():
