@@ -115,6 +115,18 @@ def fbeta_max_tau(beta: float, surrogate_optimum: float = 1.0) -> float:
 
     With U*_phi <= 1 this is at most beta^2 / (2 + beta^2), the range (0, beta^2/(2+beta^2)] stated after
     Thm. 1 (1/3 for F_1).
+
+    References
+    ----------
+    Bao & Sugiyama (AISTATS 2020), Thm. 1 and the remark after it (tau <= beta^2 / (2 + beta^2)).
+
+    Examples
+    --------
+    >>> from lfverify.core import fbeta_max_tau
+    >>> round(fbeta_max_tau(1.0), 12)                          # U*_phi = 1: 1 / 3
+    0.333333333333
+    >>> round(fbeta_max_tau(1.0, surrogate_optimum=0.5), 12)   # 0.5 / (2 + 0.5)
+    0.2
     """
     beta = check_real(beta, "beta", low=0.0, low_inclusive=False)
     u = check_real(surrogate_optimum, "surrogate_optimum", low=0.0, high=1.0)
@@ -127,6 +139,20 @@ def fbeta_calibration(beta: float, loss, *, surrogate_optimum: float, tau: float
 
     phi differentiable a.e., convex and non-increasing; tau in (0, beta^2); phi tau-discrepant;
     (U^{F_beta}_phi)* >= (1 + beta^2) tau / (beta^2 - tau).
+
+    References
+    ----------
+    Bao & Sugiyama (AISTATS 2020), Thm. 1 (as printed; its failure and correction: ERRATA.md, proofs/theorem-1.md).
+
+    Examples
+    --------
+    The printed hypotheses hold on the witness of Thm. 1's failure (F_1, tau = 0.05, U*_phi = 0.189394; the
+    surrogate maximiser's sign is not Bayes optimal there, :func:`pointwise_surrogate_optimum`):
+
+    >>> from lfverify.core import fbeta_calibration, tau_logistic
+    >>> report = fbeta_calibration(1.0, tau_logistic(0.05), surrogate_optimum=0.18939416566403233)
+    >>> report.holds, round(report.max_tau, 6)
+    (True, 0.086505)
     """
     beta = check_real(beta, "beta", low=0.0, low_inclusive=False)
     u = _check_optimum(surrogate_optimum, "surrogate_optimum")
@@ -144,14 +170,38 @@ def fbeta_calibration(beta: float, loss, *, surrogate_optimum: float, tau: float
 
 
 def jaccard_max_tau(surrogate_optimum: float = 1.0) -> float:
-    """Supremum of admissible tau in Thm. 2: min(U*_phi, 1) (tau < 1 strictly, U*_phi >= tau)."""
+    """Supremum of admissible tau in Thm. 2: min(U*_phi, 1) (tau < 1 strictly, U*_phi >= tau).
+
+    References
+    ----------
+    Bao & Sugiyama (AISTATS 2020), Thm. 2 (tau <= U*_phi, tau < 1).
+
+    Examples
+    --------
+    >>> from lfverify.core import jaccard_max_tau
+    >>> jaccard_max_tau(0.8), jaccard_max_tau(1.0)
+    (0.8, 1.0)
+    """
     u = check_real(surrogate_optimum, "surrogate_optimum", low=0.0, high=1.0)
     return u
 
 
 def jaccard_calibration(loss, *, surrogate_optimum: float, tau: float | None = None) -> CalibrationReport:
     """Hypotheses of Thm. 2 (Jaccard-calibration): phi convex, non-increasing; tau in (0, 1); phi
-    tau-discrepant; (U^{Jac}_phi)* >= tau."""
+    tau-discrepant; (U^{Jac}_phi)* >= tau.
+
+    References
+    ----------
+    Bao & Sugiyama (AISTATS 2020), Thm. 2 (as printed; its failure and correction: ERRATA.md, proofs/theorem-2.md).
+
+    Examples
+    --------
+    >>> from lfverify.core import jaccard_calibration, tau_logistic
+    >>> jaccard_calibration(tau_logistic(0.75), surrogate_optimum=0.8).holds
+    True
+    >>> jaccard_calibration(tau_logistic(0.75), surrogate_optimum=0.5).holds   # U*_phi < tau
+    False
+    """
     u = _check_optimum(surrogate_optimum, "surrogate_optimum")
     tau = _resolve_tau(loss, tau)
     conds = _loss_conditions(loss, tau) + [
@@ -169,6 +219,19 @@ def accuracy_calibration(loss) -> CalibrationReport:
     recovers: with a kink at 0 (the tau-logistic with tau < 1) the surrogate maximiser can sit at f = 0 on
     points with eta != 1/2 (e.g. tau = 1/2, eta = 3/5), and calibration fails.  Both one-sided derivatives
     must therefore be equal and negative.
+
+    References
+    ----------
+    Bao & Sugiyama (AISTATS 2020), Prop. 8; Bartlett, Jordan & McAuliffe (2006), Convexity, classification, and risk
+    bounds, JASA 101(473), Thm. 6 (the result Prop. 8 recovers).
+
+    Examples
+    --------
+    >>> from lfverify.core import accuracy_calibration, logistic, tau_logistic
+    >>> accuracy_calibration(logistic()).holds
+    True
+    >>> accuracy_calibration(tau_logistic(0.5)).holds   # a kink at 0: phi'(0) does not exist
+    False
     """
     right = float(loss.derivative(0.0, side="right"))
     left = float(loss.derivative(0.0, side="left"))
@@ -191,6 +254,21 @@ def general_calibration(metric: LinearFractionalMetric, loss, *, surrogate_optim
     which the proof labels H(1); evaluating the proof's own H(t) = (a_{1,+1} t - a_{0,+1}) / (a_{0,-1} - a_{1,-1} t)
     at t = 1 gives (a_{0,+1} - a_{1,+1}) / (a_{1,-1} - a_{0,-1}) instead.  The two agree when a_{0,-1} = 0
     (F_beta, Jaccard).  Which is right is decided by the symbolic derivation in ``proofs/``.
+
+    References
+    ----------
+    Bao & Sugiyama (AISTATS 2020), Thm. 7, its conditions (a)-(c) and hypotheses (1)-(6) as printed (corrected:
+    proofs/theorem-7.md); Definition 1.
+
+    Examples
+    --------
+    >>> from lfverify.core import f1, general_calibration, tau_logistic
+    >>> report = general_calibration(f1(), tau_logistic(0.05), surrogate_optimum=0.18939416566403233,
+    ...                              true_utility_at_optimum=0.7808219178082191)
+    >>> report.theorem
+    'Thm. 7 (general U-calibration)'
+    >>> [c.label for c in report.conditions if not c.holds]
+    []
     """
     u_star = _check_optimum(surrogate_optimum, "surrogate_optimum")
     u_f = check_real(true_utility_at_optimum, "true_utility_at_optimum", low=-math.inf, high=1.0)
@@ -231,7 +309,21 @@ def general_calibration(metric: LinearFractionalMetric, loss, *, surrogate_optim
 def calibration_reports(metric: LinearFractionalMetric, loss, *, surrogate_optimum: float,
                         true_utility_at_optimum: float | None = None,
                         tau: float | None = None) -> list[CalibrationReport]:
-    """Every calibration result of the paper that applies to ``metric`` (by family), plus Thm. 7."""
+    """Every calibration result of the paper that applies to ``metric`` (by family), plus Thm. 7.
+
+    References
+    ----------
+    Bao & Sugiyama (AISTATS 2020), Thms. 1, 2 and 7, Prop. 8 (as printed).
+
+    Examples
+    --------
+    >>> from lfverify.core import calibration_reports, f1, tau_logistic
+    >>> [r.theorem for r in calibration_reports(f1(), tau_logistic(0.33), surrogate_optimum=0.9)]
+    ['Thm. 1 (F_1-calibration)']
+    >>> [r.theorem for r in calibration_reports(f1(), tau_logistic(0.33), surrogate_optimum=0.9,
+    ...                                         true_utility_at_optimum=0.8)]   # Thm. 7 needs U(f*)
+    ['Thm. 1 (F_1-calibration)', 'Thm. 7 (general U-calibration)']
+    """
     reports = []
     if metric.family == "f_beta":
         reports.append(fbeta_calibration(metric.parameter, loss, surrogate_optimum=surrogate_optimum, tau=tau))

@@ -135,6 +135,18 @@ def default_tau(metric) -> float:
     ------
     ValueError
         For a metric outside the F_beta, Jaccard and accuracy families (pass tau explicitly).
+
+    References
+    ----------
+    Bao & Sugiyama (AISTATS 2020), Sec. 6 (tau = 0.33 for F_1, 0.75 for Jaccard); Thm. 1's range for F_beta.
+
+    Examples
+    --------
+    >>> from lfverify.core import default_tau, f1, f_beta, jaccard
+    >>> default_tau(f1()), default_tau(jaccard())
+    (0.33, 0.75)
+    >>> round(default_tau(f_beta(2.0)), 12)   # 0.99 * 4 / 6
+    0.66
     """
     metric = resolve_metric(metric)
     try:

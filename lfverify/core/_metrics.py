@@ -190,7 +190,7 @@ class LinearFractionalMetric:
     --------
     >>> from lfverify.core import f_beta
     >>> f1 = f_beta(1.0)
-    >>> float(f1.value(tp=0.3, fp=0.1, prior=0.4))     # 2 * 0.3 / (0.3 + 0.1 + 0.4)
+    >>> round(float(f1.value(tp=0.3, fp=0.1, prior=0.4)), 12)     # 2 * 0.3 / (0.3 + 0.1 + 0.4)
     0.75
     """
 
@@ -432,6 +432,17 @@ def f_beta(beta: float) -> LinearFractionalMetric:
 
     With FN = pi - TP the denominator is TP + FP + beta^2 pi: a0 = (1 + beta^2, 0), b0 = 0,
     a1 = (1, 1), b1 = beta^2 pi.
+
+    References
+    ----------
+    Bao & Sugiyama (AISTATS 2020), Table 1 (F_beta); Definition 1 (the linear-fractional form).
+
+    Examples
+    --------
+    >>> from lfverify.core import f_beta
+    >>> f2 = f_beta(2.0)
+    >>> round(float(f2.value(tp=0.3, fp=0.1, prior=0.4)), 12)   # 5 * 0.3 / (5 * 0.3 + 4 * 0.1 + 0.1)
+    0.75
     """
     beta = check_real(beta, "beta", low=0.0, low_inclusive=False)
     # Store b1 = fl(1 + beta^2) - 1 (an exact subtraction) rather than fl(beta^2): then a0p = a1p + b1 holds
@@ -448,7 +459,18 @@ def f1() -> LinearFractionalMetric:
 
 
 def jaccard() -> LinearFractionalMetric:
-    """Jaccard index TP / (TP + FN + FP) = TP / (FP + pi)  (Table 1): a0 = (1, 0), a1 = (0, 1), b1 = pi."""
+    """Jaccard index TP / (TP + FN + FP) = TP / (FP + pi)  (Table 1): a0 = (1, 0), a1 = (0, 1), b1 = pi.
+
+    References
+    ----------
+    Bao & Sugiyama (AISTATS 2020), Table 1 (Jaccard); Definition 1.
+
+    Examples
+    --------
+    >>> from lfverify.core import jaccard
+    >>> round(float(jaccard().value(tp=0.3, fp=0.1, prior=0.4)), 12)   # 0.3 / (0.1 + 0.4)
+    0.6
+    """
     return LinearFractionalMetric(a0p=1.0, a0n=0.0, a1p=0.0, a1n=1.0, b1_prior=1.0, name="Jaccard", family="jaccard")
 
 
@@ -458,6 +480,19 @@ def gower_legendre(alpha: float) -> LinearFractionalMetric:
     a0 = (1, -1), b0 = 1 - pi, a1 = (1 - alpha, alpha - 1), b1 = 1 + (alpha - 1) pi.  Definition 1's sign
     constraints a_{1,+1} >= 0 and a_{1,-1} >= 0 both hold only at alpha = 1 (accuracy); see
     :meth:`LinearFractionalMetric.admissibility`.
+
+    References
+    ----------
+    Bao & Sugiyama (AISTATS 2020), Table 1 (Gower-Legendre); Definition 1 (its sign constraints: ERRATA E1).
+
+    Examples
+    --------
+    >>> from lfverify.core import gower_legendre
+    >>> gl = gower_legendre(0.5)   # TP = 0.3, FP = 0.1, FN = 0.1, TN = 0.5: 0.8 / (0.8 + 0.5 * 0.2)
+    >>> round(float(gl.value(tp=0.3, fp=0.1, prior=0.4)), 12)
+    0.888888888889
+    >>> gl.admissibility().violations
+    ['a_{1,-1} >= 0']
     """
     alpha = check_real(alpha, "alpha", low=0.0)
     return LinearFractionalMetric(a0p=1.0, a0n=-1.0, a1p=1.0 - alpha, a1n=alpha - 1.0,
@@ -470,6 +505,16 @@ def accuracy() -> LinearFractionalMetric:
 
     App. A after Prop. 5 prints b_0 = b_1 = 0, which would make the denominator vanish; the utility U^Acc
     written out in App. A.3 has b_0 = 1 - pi and denominator 1, which is what is used here.
+
+    References
+    ----------
+    Bao & Sugiyama (AISTATS 2020), App. A.3 (U^Acc); Prop. 8.
+
+    Examples
+    --------
+    >>> from lfverify.core import accuracy
+    >>> round(float(accuracy().value(tp=0.3, fp=0.1, prior=0.4)), 12)   # TP + TN = 0.3 + 0.5
+    0.8
     """
     return LinearFractionalMetric(a0p=1.0, a0n=-1.0, a1p=0.0, a1n=0.0, b0_const=1.0, b0_prior=-1.0,
                                   b1_const=1.0, name="accuracy", family="accuracy")

@@ -155,7 +155,20 @@ def _maximiser(metric, tau, u):
 
 def surrogate_utility_of_eta(metric, loss, distribution, f_of_logodds, *, breakpoints=()):
     """(U_phi, N, D) (Eq. (3)-(4)) of the classifier f(x) = f_of_logodds(logit(eta(x))), integrated over
-    ``distribution``; ``breakpoints`` are the log-odds where f has a kink."""
+    ``distribution``; ``breakpoints`` are the log-odds where f has a kink.
+
+    References
+    ----------
+    Bao & Sugiyama (AISTATS 2020), Eqs. (3)-(4) (U_phi = N_phi / D_phi).
+
+    Examples
+    --------
+    >>> from lfverify.core import FiniteEta, f1, surrogate_utility_of_eta, tau_logistic
+    >>> u, n, d = surrogate_utility_of_eta(f1(), tau_logistic(0.05), FiniteEta([0.95, 0.6, 0.05], [0.3, 0.2, 0.5]),
+    ...                                    lambda z: z)   # f = the log-odds
+    >>> round(u, 6) == round(n / d, 6)
+    True
+    """
     _check(metric, loss)
     prior = distribution.prior
 
@@ -201,6 +214,22 @@ def pointwise_surrogate_optimum(metric, loss, distribution, *, bayes_utility: fl
     start : float > 0, keyword-only
         Preferably a value of U_phi attained by some classifier (e.g. U_phi(theta*) of the linear model), from
         which Dinkelbach's iterates increase; from a start above (U_phi)* the first step lands below it.
+
+    References
+    ----------
+    Bao & Sugiyama (AISTATS 2020), Eqs. (3)-(4) (U_phi); Prop. 5 (the Bayes threshold); Dinkelbach (1967), On
+    nonlinear fractional programming, Management Science 13(7).
+
+    Examples
+    --------
+    The witness of Thm. 1's failure (ERRATA.md): F_1, the tau-logistic loss with tau = 0.05, eta in (0.95, 0.6,
+    0.05) with weights (0.3, 0.2, 0.5), U-dagger = 27/31.  The surrogate maximiser's sign attains 57/73 < 27/31:
+
+    >>> from lfverify.core import FiniteEta, f1, pointwise_surrogate_optimum, tau_logistic
+    >>> opt = pointwise_surrogate_optimum(f1(), tau_logistic(0.05), FiniteEta([0.95, 0.6, 0.05], [0.3, 0.2, 0.5]),
+    ...                                   bayes_utility=27 / 31, start=0.1)
+    >>> round(opt.surrogate_optimum, 6), round(opt.sign_utility, 6), round(57 / 73, 6)
+    (0.189394, 0.780822, 0.780822)
     """
     _check(metric, loss)
     tau = float(loss.tau)

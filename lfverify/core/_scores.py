@@ -84,6 +84,20 @@ def surrogate_scores(metric: LinearFractionalMetric, loss, xi, y, *, prior: floa
     Returns
     -------
     w0, w1, dw0, dw1 : ndarray
+
+    References
+    ----------
+    Bao & Sugiyama (AISTATS 2020), Eq. (6) (the surrogate scores), Eq. (3) (W_{k,phi}).
+
+    Examples
+    --------
+    F_1's scores at xi = 0 with prior 1/2 (the base-2 logistic loss is 1 at 0):
+
+    >>> import numpy as np
+    >>> from lfverify.core import f1, logistic, surrogate_scores
+    >>> w0, w1, dw0, dw1 = surrogate_scores(f1(), logistic(), np.array([0.0, 0.0]), np.array([1, -1]), prior=0.5)
+    >>> np.round(w0, 6), np.round(w1, 6)
+    (array([0., 0.]), array([2.5, 1.5]))
     """
     xi = np.asarray(xi, dtype=np.float64)
     y = np.asarray(y)
@@ -125,6 +139,17 @@ def gradient_direction(numerator, denominator, numerator_gradient, denominator_g
     ValueError
         If V does not fit in a double (its entries exceed 1.8e308), naming the rows: a correct V cannot be
         returned (grad U = V / D^2 still can: :func:`ratio_and_direction`).
+
+    References
+    ----------
+    Bao & Sugiyama (AISTATS 2020), Sec. 3.3 and Eq. (7) (V = D grad N - N grad D).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lfverify.core import gradient_direction
+    >>> gradient_direction(np.array([0.5]), np.array([1.0]), np.array([[1.0, 0.0]]), np.array([[0.0, 1.0]]))
+    array([[ 1. , -0.5]])
     """
     num = np.asarray(numerator, dtype=np.float64)
     den = np.asarray(denominator, dtype=np.float64)
@@ -162,6 +187,19 @@ def ratio_and_direction(numerator, denominator, numerator_gradient, denominator_
         If some denominator is <= 0 or not finite (the ratio and its gradient identity then break down), or U
         or grad U overflow (D is positive but too small for this N); the message names the offending rows of
         the batch.  With ``direction=True``, also if V overflows (:func:`gradient_direction`).
+
+    References
+    ----------
+    Bao & Sugiyama (AISTATS 2020), Sec. 3.3 (grad U = V / D^2), Lemma 3.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lfverify.core import ratio_and_direction
+    >>> r = ratio_and_direction(np.array([0.5]), np.array([2.0]), np.array([[1.0, 0.0]]), np.array([[0.0, 1.0]]),
+    ...                         what="U")
+    >>> r.value, r.gradient_direction, r.gradient
+    (array([0.25]), array([[ 2. , -0.5]]), array([[ 0.5  , -0.125]]))
     """
     num = np.asarray(numerator, dtype=np.float64)
     den = np.asarray(denominator, dtype=np.float64)

@@ -127,10 +127,10 @@ class MetricOptimalClassifier(ClassifierMixin, BaseEstimator):
     Examples
     --------
     >>> from sklearn.datasets import make_classification
-    >>> from sklearn.ensemble import HistGradientBoostingClassifier
+    >>> from sklearn.tree import DecisionTreeClassifier
     >>> from lfverify.learn import MetricOptimalClassifier
     >>> X, y = make_classification(n_samples=600, weights=[0.9], random_state=0)
-    >>> model = MetricOptimalClassifier(HistGradientBoostingClassifier(max_iter=30), metric="f1",
+    >>> model = MetricOptimalClassifier(DecisionTreeClassifier(max_depth=4), metric="f1",
     ...                                 random_state=0).fit(X, y)
     >>> len(model.level_history_) in (1, 2)
     True
