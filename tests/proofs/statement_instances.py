@@ -32,7 +32,10 @@ from pathlib import Path
 
 import adversary as A
 import mpmath as mp
+import numpy as np
 
+from lfverify.core import SurrogateLoss, surrogate_scores
+from lfverify.core import accuracy as core_accuracy
 from lfverify.proofs._executable import FiniteCase, Loss, Metric
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -633,13 +636,76 @@ def _necessity_rate_cases() -> list:
                      "d = 1", "tests/proofs/statement_instances.py necessity_cases", params, facts)]
 
 
+class _SteepNonConvexLoss(SurrogateLoss):
+    """phi = 5001 - t on t <= 0 and 5001 - 100 t + t^2 / 2 on 0 < t <= 100, flat (1) beyond: non-negative,
+    non-increasing, two smooth pieces (gamma_{-1} = 0, gamma_{+1} = 1), phi'(0-) = -1 > phi'(0+) = -100: not convex
+    (J = phi'(0+) - phi'(0-) = -99)."""
+
+    name = "5001 - t, then 5001 - 100 t + t^2/2 (flat from t = 100)"
+    is_convex = False
+    is_nonincreasing = True
+    kinks = (0.0,)
+    dominates_zero_one = True
+    lipschitz = 100.0
+    smoothness = (0.0, 1.0)
+
+    def _value(self, m):
+        q = np.minimum(m, 100.0)
+        return np.where(m <= 0, 5001.0 - m, 5001.0 - 100.0 * q + q * q / 2)
+
+    def _derivative(self, m, right):
+        left = (m < 0) | ((m == 0) & (not right))
+        return np.where(left, -1.0, np.minimum(-100.0 + m, 0.0))
+
+    def _second_derivative(self, m, right):
+        return np.where((m > 0) & (m < 100), 1.0, 0.0)
+
+
+def _necessity_signed_jump_cases() -> list:
+    """Lemma 4's bound, with the signed J, on a non-convex loss (referee round 21): :class:`_SteepNonConvexLoss`,
+    accuracy (W~_1 = 1: kappa_0 = 1, kappa_1 = 0, c_1 = 1, rho_1 = 0), d = 1, X = 1, Y = +-1 with probability 1/2,
+    c_X = c_Theta = 1, n = 2 (m = 1: V_hat(theta) = W~_1(z_2) W~_0'(theta, y_1) - W~_0(theta, y_1) W~_1'(theta, y_2)).
+    The scores are lfverify.core's (Eq. (6)), exact in binary here (integers and halves); the left side's exact
+    lower bound is E_S max over theta in {+-k/8} of |V_hat - V| over the four equiprobable samples, and c_0, rho_0
+    are the scores' maxima over |xi| <= 1 (at the grid's ends and at 0+, where the pieces are monotone)."""
+    from lfverify.proofs._executable import RateCase
+
+    loss, metric = _SteepNonConvexLoss(), core_accuracy()
+
+    def scores(xi, y):
+        return tuple(F(float(v[0])) for v in surrogate_scores(metric, loss, np.array([float(xi)]), np.array([y]),
+                                                              prior=0.5))
+
+    def population_v(theta):
+        s = [scores(theta, y) for y in (1, -1)]
+        mean = [sum(F(1, 2) * t[k] for t in s) for k in range(4)]
+        return mean[1] * mean[2] - mean[0] * mean[3]
+
+    def sample_v(theta, y1, y2):
+        (w0, _, dw0, _), (_, w1, _, dw1) = scores(theta, y1), scores(theta, y2)
+        return w1 * dw0 - w0 * dw1
+
+    thetas = [F(k, 8) for k in range(-8, 9) if k]
+    lower = sum(F(1, 4) * max(abs(sample_v(t, y1, y2) - population_v(t)) for t in thetas)
+                for y1 in (1, -1) for y2 in (1, -1))
+    grid = [F(k, 64) for k in range(-64, 65)]
+    c0 = max(abs(scores(x, y)[0]) for x in grid for y in (1, -1))
+    rho0 = max(abs(scores(x, y)[2]) for x in grid for y in (1, -1))
+    params = dict(n=2, d=1, c_X=1.0, c_Theta=1.0, c0=float(c0), c1=1.0, rho0=float(rho0), rho1=0.0, gamma=1.0,
+                  kappa0=1.0, kappa1=0.0, slope_at_zero=100.0, jump=-99.0, delta=0.05, lower=lower)
+    facts = Loss(loss.name, F(-1), F(-100), convex=False, gamma_minus=F(0), gamma_plus=F(1))
+    return [RateCase("necessity: Lemma 4's bound with the signed J = -99 (5001 - t, then 5001 - 100 t + t^2/2), "
+                     "accuracy, X = 1, n = 2, d = 1", "tests/proofs/statement_instances.py necessity_cases", params,
+                     facts)]
+
+
 @functools.lru_cache(maxsize=None)
 def necessity_cases() -> tuple:
     """Instances built to violate one hypothesis of a statement each (its necessity witnesses; the statements'
     NECESSITY records name them): the floor loss, the finite witnesses of :data:`NECESSITY_FINITE` (each checked by
     :func:`well_posed`), a Rademacher case and a rate case without convexity."""
     return tuple(floor_loss_cases() + _necessity_finite_cases() + [unattained_case(), unattained_jaccard_case()]
-                 + _necessity_rademacher_cases() + _necessity_rate_cases())
+                 + _necessity_rademacher_cases() + _necessity_rate_cases() + _necessity_signed_jump_cases())
 
 
 def all_cases() -> tuple:
