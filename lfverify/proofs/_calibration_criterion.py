@@ -196,12 +196,11 @@ def _perturbation_converges(neg_piece, pos_piece) -> bool:
     return all(sp.simplify(sp.limit(A * ETA * pieces[s].subs(T_, s / l_) + C * (1 - ETA) * pieces[-s].subs(T_, -s / l_),
                                     l_, sp.oo) - at_zero) == 0 for s in (1, -1))
 
-# ------------------------------------------------------------------------------------------ claim: sign pattern
-def check_sign_pattern() -> Outcome:
-    """The sign pattern of the surrogate maximiser over all measurable f (the statement SIGN_PATTERN)."""
 
-    st = Steps()
-    d = derived()
+# ------------------------------------------------------------------------------------------ claim: sign pattern
+def _separation_steps(st: Steps, d: _Derived) -> None:
+    """Steps 1-2 of the Proposition: Dinkelbach's separation of Eq. (3) (Dinkelbach 1967), and D_phi(f) >= b_1 +
+    a_{1,+1} pi > 0, so that f maximises U_phi iff f(x) minimises g at almost every x."""
     b0, b1 = sp.symbols("b_0 b_1", real=True)
     w0, w1, xi, eta_s, phi = surrogate_scores(a0p, a0n, a1p, a1n, b0, b1)
     u = USTAR
@@ -237,6 +236,10 @@ def check_sign_pattern() -> Outcome:
                  "b1_positive": rerun(_denominator_bound_holds, *denominator, replace=weakened(b1_positive)),
                  "definition1": rerun(_denominator_bound_holds, *denominator, replace=NO_DEFINITION1)},
     )
+
+
+def _weights_step(st: Steps, d: _Derived) -> None:
+    """Step 3: the weights a of phi(xi) and c of phi(-xi) are positive (Definition 1, condition (3), U* > 0)."""
     weights = (d.a_of_u, d.c_of_u, CONDITION3_CASES)
     st.add(
         "The weights are positive: $a > 0$ always, $c \\ge 0$, and $c > 0$ under condition (3)",
@@ -250,6 +253,11 @@ def check_sign_pattern() -> Outcome:
                  # U* = 0 allowed (the review's phi = max(1, 1 - t)): c = -a_{0,-1} vanishes in the case a_{0,-1} = 0
                  "u_star_positive": rerun(_weights_positive, *weights, replace=weakened(USTAR, nonnegative=True))},
     )
+
+
+def _one_sided_steps(st: Steps, d: _Derived):
+    """Steps 4-5: g's one-sided derivatives at 0 (the first-order model against the tau-logistic loss's exact
+    difference quotient) and g's coercivity; returns (d_-, d_+) of the tau-logistic loss (Fig. 2)."""
     # the tau-logistic loss: the actual one-sided difference quotient against the first-order model
     d_minus, d_plus = _slopes_at_zero(*TAU_LOGISTIC_PIECES)
     st.add(
@@ -284,6 +292,12 @@ def check_sign_pattern() -> Outcome:
                  # eta anywhere in [0, 1]: an atom with eta = 0 or 1 added
                  "eta_interior": partial(_coercive_holds, *coercive, etas=(ETA_IN_0_1, 0, 1))},
     )
+    return d_minus, d_plus
+
+
+def _band_steps(st: Steps, d: _Derived) -> None:
+    """Steps 6-7: the band's end points eta_lo, eta_hi, where g's one-sided derivatives vanish, and rho in [0, 1]
+    (a band with interior iff rho < 1)."""
     slopes = (sp.diff(d.right, ETA), sp.diff(d.left, ETA))
     band = (d.right, d.left, d.eta_hi, d.eta_lo, DP, DM)
     st.add(
@@ -316,6 +330,10 @@ def check_sign_pattern() -> Outcome:
                  "phi_nonincreasing": rerun(_rho_range_holds, *rho_range, replace=NO_NONINCREASING),
                  "phi_left_slope": rerun(_rho_range_holds, *rho_range, replace=NO_LEFT_SLOPE)},
     )
+
+
+def _table1_bands_step(st: Steps) -> list:
+    """Step 8: the band of Table 1's metrics; returns the rows (metric in TeX, eta_lo, eta_hi)."""
     rows = []
     for name in ("F_beta", "Jaccard", "accuracy"):
         lo, hi = _band_of(_table1(name))
@@ -326,6 +344,11 @@ def check_sign_pattern() -> Outcome:
         check="SymPy substitution of the derived a(U*), c(U*)",
         holds=all((lo.free_symbols | hi.free_symbols) <= {RHO, USTAR, BETA} for _, lo, hi in rows),
     )
+    return rows
+
+
+def _tau_logistic_step(st: Steps, d_minus, d_plus) -> None:
+    """Step 9: rho = tau for the tau-logistic loss of Fig. 2, from its formula and from lfverify.core.tau_logistic."""
     lib_ratios = [float(tau_logistic(v).derivative(0.0, side="right") / tau_logistic(v).derivative(0.0, side="left"))
                   for v in (0.05, 0.33, 0.5, 0.75, 1.0)]
     st.add(
@@ -335,6 +358,10 @@ def check_sign_pattern() -> Outcome:
               "the same ratio for tau = 0.05, 0.33, 0.5, 0.75, 1 (1e-15)",
         holds=all(abs(r - v) <= 1e-15 for r, v in zip(lib_ratios, (0.05, 0.33, 0.5, 0.75, 1.0))),
     )
+
+
+def _kink_band_step(st: Steps) -> None:
+    """Step 10: the public :func:`kink_band` equals the derived closed forms, exactly, at 200 random points."""
     # the public kink_band against the derived closed form, exactly
     rng = random.Random(SEED)
     worst = 0
@@ -352,6 +379,11 @@ def check_sign_pattern() -> Outcome:
         check="exact rationals at 200 random points (coefficients of Definition 1, rho in [0, 1], U* in (0, 1])",
         holds=worst == 0,
     )
+
+
+def _maximiser_step(st: Steps) -> list:
+    """Step 11: the predicted sign pattern is the certified maximiser's on every pinned population (``WITNESSES``);
+    returns their analyses."""
     analyses = _witness_analyses()
     st.add(
         "The predicted sign pattern is the certified maximiser's on every pinned population of ERRATA.md and the "
@@ -360,6 +392,22 @@ def check_sign_pattern() -> Outcome:
               "tau_logistic_surrogate_maximiser)",
         holds=all(w.predicted.signs == w.maximiser_signs for w in analyses),
     )
+    return analyses
+
+
+def check_sign_pattern() -> Outcome:
+    """The sign pattern of the surrogate maximiser over all measurable f (the statement SIGN_PATTERN)."""
+
+    st = Steps()
+    d = derived()
+    _separation_steps(st, d)
+    _weights_step(st, d)
+    d_minus, d_plus = _one_sided_steps(st, d)
+    _band_steps(st, d)
+    rows = _table1_bands_step(st)
+    _tau_logistic_step(st, d_minus, d_plus)
+    _kink_band_step(st)
+    analyses = _maximiser_step(st)
     statement = SIGN_PATTERN.render(
         A=_tex(d.a_of_u), C=_tex(d.c_of_u), LO=_tex(d.eta_lo), HI=_tex(d.eta_hi),
         ROWS="\n".join(f"| ${n}$ | ${_tex(lo)}$ | ${_tex(hi)}$ |" for n, lo, hi in rows),
@@ -380,10 +428,9 @@ def _lower_upper(d: _Derived):
     return C * d.alpha - RHO * A * d.gamma, d.gamma * A - RHO * C * d.alpha
 
 
-def check_criterion() -> Outcome:
-    """Necessary and sufficient calibration conditions (the statement CRITERION)."""
-    st = Steps()
-    d = derived()
+def _bayes_set_steps(st: Steps, d: _Derived) -> None:
+    """Steps 1-2 of the Theorem: Prop. 5's linearisation N - U D = E[lambda beta_U(eta)] + b_0 - U b_1, so the Bayes set
+    is exactly the threshold rule {eta > delta} (any labels on {eta = delta})."""
     sym = prop5.COEFFICIENT_SYMBOLS
     ew0, ew1 = prop5.expectations(sym)
     bracket_p5 = prop5.derived_bracket()
@@ -421,6 +468,10 @@ def check_criterion() -> Outcome:
                  # the part of Definition 1 this step uses: a positive denominator
                  "definition1": rerun(_bayes_set_holds, *bayes_set, replace=weakened(denominator))},
     )
+
+
+def _excess_step(st: Steps) -> None:
+    """Step 3: along a maximising sequence of U_phi the excess E[g(f_l) - g*] vanishes (D_phi <= D_0 + K E[g])."""
     gstar, xg, d0 = sp.symbols("E_g^* x D_0", positive=True)
     k_bound = a1p / A + a1n / C
     growth = sp.expand(k_bound * (A * ETA * PHI_P + C * (1 - ETA) * PHI_M)
@@ -442,6 +493,11 @@ def check_criterion() -> Outcome:
                  "u_star_positive": rerun(_growth_holds, *excess, replace=C_NONNEGATIVE),
                  "condition3": rerun(_growth_holds, *excess, replace=C_NONNEGATIVE)},
     )
+
+
+def _labelling_steps(st: Steps) -> None:
+    """Steps 4-6: off the closed band the signs settle (Markov's inequality), on it every labelling is a limit, and
+    (a)-(c) follow."""
     st.add(
         "Off the closed band the signs settle: $e(\\eta) = g_\\eta(0) - \\min g_\\eta$ is affine minus concave in "
         "$\\eta$ "
@@ -476,6 +532,11 @@ def check_criterion() -> Outcome:
         "closed band",
         check="argument; the finite-support version is checked against brute force below",
     )
+
+
+def _condition_d_steps(st: Steps, d: _Derived):
+    """Steps 7-8, the Theorem's (d): delta <= eta_hi and eta_lo <= delta are linear in rho, and U* <= U-dagger gives the
+    second for every rho in [0, 1]; returns (upper, lower, G, H, s_U) for (e) and the statement."""
     upper, lower = _lower_upper(d)
     a_u, c_u = d.a_of_u, d.c_of_u
     hi_gap = sp.cancel((d.eta_hi.subs({A: a_u, C: c_u}, simultaneous=True) - d.delta)
@@ -514,6 +575,13 @@ def check_criterion() -> Outcome:
         without={"u_star_positive": rerun(_slacks_nonnegative, *slacks, replace=weakened(USTAR)),
                  "definition1": rerun(_slacks_nonnegative, *slacks, replace=NO_DEFINITION1)},
     )
+    return upper, lower, g_slack, h_slack, ds
+
+
+def _condition_e_step(st: Steps, d: _Derived, *, lower, g_slack, h_slack, ds) -> None:
+    """Step 9, the Theorem's (e): with mass on both sides of delta arbitrarily close to it, calibration needs rho = 1
+    and gamma a = c alpha, which at rho = 1 is cH + G alpha + GH; Table 1's metrics at U-dagger = U* + s_U."""
+    a_u, c_u = d.a_of_u, d.c_of_u
     at_one = sp.expand(lower.subs(RHO, 1).subs({A: a_u, C: c_u}, simultaneous=True))
     rows = _e_rows(at_one, ds)
     e_parts = (at_one, c_u, h_slack, g_slack, d.alpha, ds)
@@ -539,6 +607,12 @@ def check_criterion() -> Outcome:
                                  "run "
                                  "without it; G, H >= 0 need its a_{1,+-1} >= 0, as step 8's check shows")},
     )
+
+
+def _statement_as_code_step(st: Steps, d: _Derived) -> list:
+    """Step 10: :func:`bayes_threshold` and :func:`weak_form_rho_bound` equal the derived forms at 200 random points,
+    and :func:`finite_support_verdict` the brute-force truth on the pinned populations; returns their analyses."""
+    a_u, c_u = d.a_of_u, d.c_of_u
     # the statement as code against the derived forms, and against brute force on the pinned populations
     rng = random.Random(SEED + 1)
     bad = 0
@@ -569,6 +643,19 @@ def check_criterion() -> Outcome:
               "populations (Dinkelbach at 50 digits for the maximiser)",
         holds=bad == 0 and agree and labelled,
     )
+    return analyses
+
+
+def check_criterion() -> Outcome:
+    """Necessary and sufficient calibration conditions (the statement CRITERION)."""
+    st = Steps()
+    d = derived()
+    _bayes_set_steps(st, d)
+    _excess_step(st)
+    _labelling_steps(st)
+    upper, lower, g_slack, h_slack, ds = _condition_d_steps(st, d)
+    _condition_e_step(st, d, lower=lower, g_slack=g_slack, h_slack=h_slack, ds=ds)
+    analyses = _statement_as_code_step(st, d)
     statement = CRITERION.render(ALPHA=_tex(d.alpha), GAMMA=_tex(d.gamma), UPPER=f"${_tex(upper)} \\ge 0$",
                                  LOWER=f"${_tex(lower)} \\ge 0$")
     counts = (sum(not w.calibrated for w in analyses), sum(w.weak_form for w in analyses))
