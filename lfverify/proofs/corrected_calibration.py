@@ -116,6 +116,7 @@ from lfverify.proofs._calibration_forms import (  # noqa: F401
     _band_of,
     _Coef,
     _collect,
+    _Derived,
     _nonnegative,
     _positive,
     _ratio_tex,
@@ -464,13 +465,11 @@ def check_jaccard() -> Outcome:
     )
 
 
-def check_general() -> Outcome:
-    """Thm. 7 corrected (the statement GENERAL)."""
-
-    st = Steps()
-    d = derived()
+def _h_steps(st: Steps, d: _Derived, swap: dict):
+    """Steps 1-2 of Thm. 7 (corrected): H(U-dagger) = 1/delta - 1 = alpha/gamma is the proof's H
+    (eq:supp:calibration:contradiction:1), and under conditions (1), (2) Prop. 5's threshold rule attains U-dagger;
+    returns H(U-dagger)."""
     h_derived = sp.factor(sp.cancel(1 / d.delta - 1))
-    swap = {thm7.a0p: a0p, thm7.a0n: a0n, thm7.a1p: a1p, thm7.a1n: a1n}
     printed_h = thm7.PRINTED_H.subs(swap, simultaneous=True).subs(thm7.t, UDAG)
     st.add(
         "$H(U^\\dagger) = 1/\\delta - 1 = \\alpha/\\gamma$ (derived from Prop. 5's threshold) is the proof's $H$",
@@ -489,7 +488,12 @@ def check_general() -> Outcome:
                  "condition2": rerun(_threshold_slope_positive, DA0, DA1, replace=weakened(DA1))},
         proves={"u_dagger_attained": partial(_threshold_slope_positive, DA0, DA1)},
     )
-    _criterion_step(st, "1.-3.", "the metric's hypotheses are this theorem's (and the previous step)")
+    return h_derived
+
+
+def _condition_b_steps(st: Steps, d: _Derived, swap: dict, h_derived):
+    """Steps 4-5: condition (b) with H(1) derived (E24), and H non-increasing on (0, 1], so that corrected (b) implies
+    the Theorem's (d); returns the corrected bound H(1) c/a."""
     h1 = sp.factor(h_derived.subs(UDAG, 1))
     b_corrected = sp.factor(h1 * d.c_of_u / d.a_of_u)
     printed_b = thm7.PRINTED_CONDITION_B.subs(swap, simultaneous=True).subs(thm7.S, USTAR)
@@ -511,6 +515,12 @@ def check_general() -> Outcome:
         uses=("condition3",),
         without={"condition3": lambda: _h_monotone_holds(monotone, ANY_CASE) and h_form},
     )
+    return b_corrected
+
+
+def _condition_c_step(st: Steps, d: _Derived, swap: dict) -> None:
+    """Step 6: condition (c) with U-dagger for U(f*) is the Theorem's rho <= a gamma/(c alpha), implied by U* <=
+    U-dagger: not needed."""
     printed_c = thm7.PRINTED_CONDITION_C.subs(swap, simultaneous=True).subs({thm7.S: USTAR, thm7.U: UDAG})
     c_form = sp.simplify(printed_c - d.a_of_u * d.gamma / (d.c_of_u * d.alpha)) == 0
     weights = (d.a_of_u, d.c_of_u, d.alpha, d.gamma)
@@ -526,6 +536,11 @@ def check_general() -> Outcome:
         # without Lemma 1, U* is any positive number: no substitution U* = U-dagger/(1 + z)
         without={"u_star_at_most_u_dagger": lambda: c_form and _lower_side_holds(*weights, {})},
     )
+
+
+def _specialisation_step(st: Steps, b_corrected) -> None:
+    """Step 7: for F_beta and Jaccard c alpha/(a gamma) is Thms. 1 and 2 (corrected)'s bound; for accuracy (b) reads
+    rho <= 1 and the band is symmetric about delta = 1/2 (Prop. 8)."""
     tau_f = _specialise(_table1("F_beta"))[-1]
     tau_j = _specialise(_table1("Jaccard"))[-1]
     acc = _specialise(_table1("accuracy"))
@@ -541,7 +556,11 @@ def check_general() -> Outcome:
         holds=sp.simplify(b_corrected.subs(_table1("accuracy")) - 1) == 0 and acc[4] == sp.Rational(1, 2)
         and sp.simplify(b_corrected.subs(_table1("F_beta")) - BETA**2 * USTAR / (1 + BETA**2 + USTAR)) == 0,
     )
-    _witness_step(st, ("M1 (a_{0,-1} = -1)", "F_1, E12 (kink)", "Jaccard, E16 (kink)"))
+
+
+def _m1_step(st: Steps) -> None:
+    """Step 9: on Thm. 7's metric M1 (a_{0,-1} = -1, tau = 1/4) corrected (b) holds and the weak form is seen while
+    calibration fails, as predicted."""
     m1 = _Coef(_M1)
     w_m1 = next(w for w in _witness_analyses() if w.name.startswith("M1"))
     bound_b = (m1.a0p - m1.a1p) / (m1.a1n - m1.a0n) * (w_m1.u_star * m1.a1n - m1.a0n) / (m1.a0p + w_m1.u_star * m1.a1p)
@@ -551,6 +570,21 @@ def check_general() -> Outcome:
         check="Dinkelbach at 50 digits; brute force",
         holds=bound_b >= mp.mpf(1) / 4 and w_m1.weak_form and not w_m1.calibrated,
     )
+
+
+def check_general() -> Outcome:
+    """Thm. 7 corrected (the statement GENERAL)."""
+
+    st = Steps()
+    d = derived()
+    swap = {thm7.a0p: a0p, thm7.a0n: a0n, thm7.a1p: a1p, thm7.a1n: a1n}
+    h_derived = _h_steps(st, d, swap)
+    _criterion_step(st, "1.-3.", "the metric's hypotheses are this theorem's (and the previous step)")
+    b_corrected = _condition_b_steps(st, d, swap, h_derived)
+    _condition_c_step(st, d, swap)
+    _specialisation_step(st, b_corrected)
+    _witness_step(st, ("M1 (a_{0,-1} = -1)", "F_1, E12 (kink)", "Jaccard, E16 (kink)"))
+    _m1_step(st)
     statement = GENERAL.render(H=_tex(thm7.PRINTED_H.subs(swap, simultaneous=True)), A=_tex(d.a_of_u),
                                C=_tex(d.c_of_u), ALPHA=_tex(d.alpha), GAMMA=_tex(d.gamma), B=_tex(b_corrected))
     return st.outcome(
