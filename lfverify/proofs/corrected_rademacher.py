@@ -192,13 +192,7 @@ def _triangle_bound_holds(bound, printed, left_slope, jump) -> bool:
 
 def _lemma_scores_steps(st: Steps) -> None:
     """Steps 1-2 of the corrected lemma (lem:non-smooth-rademacher): the per-sample scores of Eq. (6) are
-    s_{k,y} phi'(y xi) with |s_{k,y}| <= kappa_k, and the contraction principle takes out the fixed multipliers.
-
-    Parameters
-    ----------
-    st : Steps
-        The derivation of claim ``lemma``; the two steps are added to it.
-    """
+    s_{k,y} phi'(y xi) with |s_{k,y}| <= kappa_k, and the contraction principle takes out the fixed multipliers."""
     xi = sp.Symbol("xi", real=True)
     phi = sp.Function("phi")
     a = {(0, 1): sp.Symbol("a_{0,+1}"), (0, -1): sp.Symbol("a_{0,-1}"), (1, 1): sp.Symbol("a_{1,+1}"),
@@ -242,13 +236,7 @@ def _lemma_scores_steps(st: Steps) -> None:
 def _lemma_decomposition_steps(st: Steps) -> None:
     """Steps 3-4 of the corrected lemma (lem:non-smooth-rademacher): phi' = h_- + h_+ + phi'(0+) + J 1{t <= 0}
     with h_+- vanishing at 0, and h_+- gamma_+--Lipschitz (the tau-logistic pieces of Fig. 2: the sup of |phi_s''| is
-    at 0).
-
-    Parameters
-    ----------
-    st : Steps
-        The derivation of claim ``lemma``; the two steps are added to it.
-    """
+    at 0)."""
     u = sp.Symbol("u", nonnegative=True)
     v = sp.Symbol("v", positive=True)
     pm, pp = sp.Function("phi_{-1}'"), sp.Function("phi_{+1}'")
@@ -297,13 +285,7 @@ def _lemma_decomposition_steps(st: Steps) -> None:
 def _lemma_comparison_steps(st: Steps) -> None:
     """Steps 5-6 of the corrected lemma (lem:non-smooth-rademacher): the comparison for contractions vanishing at 0
     (Ledoux & Talagrand Thm. 4.12) bounds the Lipschitz parts by 2 gamma_+- R_S(F), and Jensen bounds the constant
-    part by E|sum sigma_i| <= sqrt(n).
-
-    Parameters
-    ----------
-    st : Steps
-        The derivation of claim ``lemma``; the two steps are added to it.
-    """
+    part by E|sum sigma_i| <= sqrt(n)."""
     # y-symmetry: (sigma_i y_i) has the law of sigma for fixed y
     symmetric = all(
         sorted(tuple(si * yi for si, yi in zip(sigma, ys)) for sigma in itertools.product((1, -1), repeat=4))
@@ -336,18 +318,8 @@ def _lemma_comparison_steps(st: Steps) -> None:
 
 def _lemma_triangle_step(st: Steps) -> sp.Expr:
     """Step 7 of the corrected lemma (lem:non-smooth-rademacher): the triangle inequality over the four parts of
-    phi' gives the bound, of which the printed lemma is the case kappa = 1, phi'(0+) = 0, J = 0.
-
-    Parameters
-    ----------
-    st : Steps
-        The derivation of claim ``lemma``; the step is added to it.
-
-    Returns
-    -------
-    sympy.Expr
-        The bound (:func:`lemma_bound_expression`), for the rendered statement.
-    """
+    phi' gives the bound, of which the printed lemma is the case kappa = 1, phi'(0+) = 0, J = 0.  Returns the bound
+    (:func:`lemma_bound_expression`), for the rendered statement."""
     bound = lemma_bound_expression()
     printed = lemma4.PRINTED_LEMMA_FACTOR * (gp + gm) * R_F
     triangle = (bound, printed, sp.Symbol("phi'(0-)", real=True), jump_s)
@@ -366,13 +338,7 @@ def _lemma_triangle_step(st: Steps) -> sp.Expr:
 
 def _lemma_indicator_step(st: Steps) -> None:
     """Step 8 of the corrected lemma (lem:non-smooth-rademacher): Massart's lemma and Sauer's lemma for the
-    indicator class of the linear model, checked on exact random point sets in R^2.
-
-    Parameters
-    ----------
-    st : Steps
-        The derivation of claim ``lemma``; the step is added to it.
-    """
+    indicator class of the linear model, checked on exact random point sets in R^2."""
     # Massart and Sauer on exact instances in R^2
     rng = random.Random(SEED + 1)
     worst_count, worst_massart = 0, 0.0
@@ -398,13 +364,7 @@ def _lemma_indicator_step(st: Steps) -> None:
 
 def _lemma_witness_step(st: Steps) -> None:
     """Step 9 of the corrected lemma (lem:non-smooth-rademacher): on ERRATA E31's witness (tau-logistic, tau = 1/2)
-    the corrected bound holds where the printed one fails, at 50 digits.
-
-    Parameters
-    ----------
-    st : Steps
-        The derivation of claim ``lemma``; the step is added to it.
-    """
+    the corrected bound holds where the printed one fails, at 50 digits."""
     # the witnesses of E30, E31: the corrected bound holds where the printed one fails (50 digits)
     with mp.workdps(50):
         tau = mp.mpf(1) / 2
@@ -489,15 +449,7 @@ def rate_expressions() -> tuple:
 def _rate_decomposition_steps(st: Steps, v: dict) -> None:
     """Steps 1-2 of Lemma 4's corrected rate (lem:uniform-convergence): the paper's decomposition of
     eq:supp:expectation-difference is kept, and (A') is bounded with the contraction principle and the corrected
-    lemma (lem:non-smooth-rademacher).
-
-    Parameters
-    ----------
-    st : Steps
-        The derivation of claim ``rate``; the two steps are added to it.
-    v : dict
-        :data:`RATE_SYMBOLS`, Lemma 4's parameters as SymPy symbols.
-    """
+    lemma (lem:non-smooth-rademacher).  ``v`` is :data:`RATE_SYMBOLS` (so for every ``_rate_*`` step)."""
     n, d, cX, cT, g, k0, jp = (v[k] for k in ("n", "d", "c_X", "c_Theta", "gamma", "kappa0", "jump"))
     sl, N = v["slope_at_zero"], v["patterns"]
     mm = n / 2
@@ -532,15 +484,7 @@ def _rate_decomposition_steps(st: Steps, v: dict) -> None:
 
 def _rate_offsets_step(st: Steps, v: dict) -> None:
     """Step 3 of Lemma 4's corrected rate (lem:uniform-convergence): (A'') by symmetrisation, with the offsets
-    W~_1(0, y) split off so that the comparison for contractions vanishing at 0 applies.
-
-    Parameters
-    ----------
-    st : Steps
-        The derivation of claim ``rate``; the step is added to it.
-    v : dict
-        :data:`RATE_SYMBOLS`, Lemma 4's parameters as SymPy symbols.
-    """
+    W~_1(0, y) split off so that the comparison for contractions vanishing at 0 applies."""
     n, cX, cT, c1, r1 = (v[k] for k in ("n", "c_X", "c_Theta", "c1", "rho1"))
     mm = n / 2
     rad = cX * cT / sp.sqrt(mm)
@@ -565,22 +509,9 @@ def _rate_offsets_step(st: Steps, v: dict) -> None:
 
 def _rate_assembly_step(st: Steps, v: dict, total: sp.Expr) -> sp.Expr:
     """Step 4 of Lemma 4's corrected rate (lem:uniform-convergence): the assembled bound B_E(n), which
-    ``lemma4_uniform_convergence.corrected_expectation_bound`` must compute (compared at 60 random points).
-
-    Parameters
-    ----------
-    st : Steps
-        The derivation of claim ``rate``; the step is added to it.
-    v : dict
-        :data:`RATE_SYMBOLS`, Lemma 4's parameters as SymPy symbols.
-    total : sympy.Expr
-        B_E(n) with N_m free, from :func:`rate_expressions`.
-
-    Returns
-    -------
-    sympy.Expr
-        B_E(n) simplified, for the rendered statement.
-    """
+    ``lemma4_uniform_convergence.corrected_expectation_bound`` must compute (compared at 60 random points), from
+    ``total`` (B_E(n) with N_m free, :func:`rate_expressions`).  Returns B_E(n) simplified, for the rendered
+    statement."""
     n, d, cX, cT, c0, c1, r0, r1, g, k0, k1, jp = (v[k] for k in ("n", "d", "c_X", "c_Theta", "c0", "c1", "rho0",
                                                                    "rho1", "gamma", "kappa0", "kappa1", "jump"))
     sl, N = v["slope_at_zero"], v["patterns"]
@@ -615,15 +546,7 @@ def _rate_assembly_step(st: Steps, v: dict, total: sp.Expr) -> sp.Expr:
 
 
 def _rate_deviation_step(st: Steps, v: dict) -> None:
-    """Step 5 of Lemma 4's corrected rate (lem:uniform-convergence): McDiarmid's inequality adds the deviation term.
-
-    Parameters
-    ----------
-    st : Steps
-        The derivation of claim ``rate``; the step is added to it.
-    v : dict
-        :data:`RATE_SYMBOLS`, Lemma 4's parameters as SymPy symbols.
-    """
+    """Step 5 of Lemma 4's corrected rate (lem:uniform-convergence): McDiarmid's inequality adds the deviation term."""
     n, cX, c0, c1, r0, r1 = (v[k] for k in ("n", "c_X", "c0", "c1", "rho0", "rho1"))
     composed = abs(lemma4.corrected_uniform_convergence_bound(100, 2, 0.05, 1, 1, 1, 1, 1, 1, 0.5, slope_at_zero=0.3,
                                                               jump=0.2)
@@ -649,17 +572,8 @@ def _rate_deviation_step(st: Steps, v: dict) -> None:
 
 def _rate_order_step(st: Steps, v: dict, total: sp.Expr, explicit: sp.Expr) -> None:
     """Step 6 of Lemma 4's corrected rate (lem:uniform-convergence): Sauer's count gives conclusion 3's explicit
-    form, B_E(n) = O(d^{3/2} sqrt(log n / n)), and with the VC entropy bound O(d^{3/2} n^{-1/2}).
-
-    Parameters
-    ----------
-    st : Steps
-        The derivation of claim ``rate``; the step is added to it.
-    v : dict
-        :data:`RATE_SYMBOLS`, Lemma 4's parameters as SymPy symbols.
-    total, explicit : sympy.Expr
-        B_E(n) with N_m free and the displayed order form, from :func:`rate_expressions`.
-    """
+    form, B_E(n) = O(d^{3/2} sqrt(log n / n)), and with the VC entropy bound O(d^{3/2} n^{-1/2}); ``total`` and
+    ``explicit`` are :func:`rate_expressions`'s."""
     n, d, jp, N = v["n"], v["d"], v["jump"], v["patterns"]
     mm = n / 2
     # rates: log(2 N_m) <= log 4 + d log(m + 1), since 2((m + 1)^d + 1) <= 4 (m + 1)^d
@@ -695,13 +609,7 @@ def _rate_order_step(st: Steps, v: dict, total: sp.Expr, explicit: sp.Expr) -> N
 
 def _rate_witness_step(st: Steps) -> None:
     """Step 7 of Lemma 4's corrected rate (lem:uniform-convergence): on ERRATA E33's witness the corrected bound
-    exceeds the exact lower bound, where the printed display fails.
-
-    Parameters
-    ----------
-    st : Steps
-        The derivation of claim ``rate``; the step is added to it.
-    """
+    exceeds the exact lower bound, where the printed display fails."""
     rows = []
     for n_value in (2, 100):
         lower, constants, _ = lemma4._witness_lower_bound(n_value, "0.001")
