@@ -139,13 +139,23 @@ def claim_summary(claim, proof_claims, *, correction: bool = True) -> str:
     return " ".join(parts)
 
 
-def render_documents(results) -> dict[str, str]:
-    """{file name: Markdown} for the registry's claims with derivations, and the index; ``results`` are the
-    :class:`~lfverify.proofs.ClaimResult` of every proof claim, in :func:`~lfverify.proofs.all_claims` order."""
+def _erratum_pages(results, numbers, by_key) -> tuple[dict, dict, dict]:
+    """Each erratum's page (the registry claim whose derivations found it) and location, for cross-references.
 
-    numbers = errata_numbers(results)  # ERRATA.md's permanent numbers
-    by_key = {r.claim.key: r for r in results}
-    # each erratum's page (the registry claim whose derivations found it) and location, for cross-references
+    Parameters
+    ----------
+    results : list of ClaimResult
+        Every proof claim's result, in :func:`~lfverify.proofs.all_claims` order.
+    numbers : dict
+        ERRATA.md's permanent numbers, ``(claim key, erratum index) -> number`` (:func:`errata_numbers`).
+    by_key : dict
+        ``results`` by claim key.
+
+    Returns
+    -------
+    tuple of dict
+        (number -> document name, number -> the registry claim's number, number -> the erratum's location).
+    """
     pages, page_numbers, locations = {}, {}, {}
     for page_claim in PAPER_CLAIMS:
         for c in attached_to(page_claim, [r.claim for r in results]) if _targets(page_claim) else ():
@@ -153,6 +163,109 @@ def render_documents(results) -> dict[str, str]:
                 pages.setdefault(numbers[(c.key, i)], document_name(page_claim))
                 page_numbers.setdefault(numbers[(c.key, i)], page_claim.number)
                 locations[numbers[(c.key, i)]] = e.location
+    return pages, page_numbers, locations
+
+
+def _errata_sections(claim, attached, numbers, cross_references) -> list[str]:
+    """A claim's document's errata: those its derivations found, then those of other claims that change it.
+
+    Parameters
+    ----------
+    claim : PaperClaim
+        The registry claim of the document.
+    attached : list of ClaimResult
+        The results of its derivations (:func:`attached_to`).
+    numbers : dict
+        ERRATA.md's permanent numbers (:func:`errata_numbers`).
+    cross_references : tuple of dict
+        Each erratum's page, page number and location (:func:`_erratum_pages`).
+    """
+    pages, page_numbers, locations = cross_references
+    lines = []
+    errata = [(numbers[(r.claim.key, i)], r.claim, e)
+              for r in attached for i, e in enumerate(r.outcome.errata)]
+    lines += ["## Errata", ""]
+    if not errata:
+        lines += ["None.", ""]
+    for number, c, e in errata:
+        lines += _erratum(number, c, e)
+    shown = {number for number, _, _ in errata}
+    elsewhere = [n for n in numbers_affecting(claim.label) if n not in shown]
+    if elsewhere:
+        lines += ["## Errata of other claims that change this one", "",
+                  "Found by the derivations of other claims; each says, under *Changes a conclusion*, how it "
+                  "changes "
+                  "this claim's conclusion:", ""]
+        lines += [f"- E{n} (on the page of [{page_numbers[n]}]({pages[n]})): {_plain(locations[n])}"
+                  for n in elsewhere]
+        lines += [""]
+    return lines
+
+
+def _corrected_section(fix, fix_keys, by_key) -> list[str]:
+    """A claim's document's corrected statement, with the derivations that prove it and the property tests that
+    attack it (the claim's entry in :data:`lfverify.paper.CORRECTED_CLAIMS`, with its statement texts).
+
+    Parameters
+    ----------
+    fix : PaperClaim
+        The corrected claim.
+    fix_keys : list of str
+        The keys of its derivations.
+    by_key : dict
+        Every proof claim's result by claim key.
+    """
+    lines = [f'<a id="corrected-statement-{document_name(fix)[:-3]}"></a>', "",
+             f"## Corrected statement: {fix.number}", "",
+             f"<!-- generated: summary {fix.statement_key} -->", f"Verdict: **{fix.expected}**: "
+             f"{_plain(fix.statement)}.", "", _plain(fix.summary), "<!-- end generated -->", ""]
+    for key in fix_keys:
+        r = by_key.get(key)
+        if r is None:
+            raise ValueError(f"{fix.number}: no derivation with the key {key!r}")
+        lines += [f"### {_plain(r.claim.title)}", "",
+                  f"`{key}`: **{r.outcome.status}**; method: {_plain(r.outcome.method)}.", ""]
+        if r.outcome.statement:
+            lines += [r.outcome.statement, "", "#### Proof", ""]
+        lines += _steps(r.outcome.steps)
+    tests = _targets(fix, "property-test")
+    if tests:
+        lines += ["### Property tests", "", "Run by `python -m pytest`; each names its oracle:", ""]
+        lines += [f"- `{t}`" for t in tests] + [""]
+    return lines
+
+
+def _index_document(results, index_rows) -> str:
+    """``README.md`` of ``proofs/``: what the documents are, and one row per claim's document.
+
+    Parameters
+    ----------
+    results : list of ClaimResult
+        Every proof claim's result.
+    index_rows : list of str
+        The table's rows, in registry order.
+    """
+    total = sum(len(r.outcome.errata) for r in results)
+    index = [GENERATED, "", "# Proofs: the paper's claims, derived and machine-checked", "",
+             "Bao & Sugiyama, *Calibrated Surrogate Maximization of Linear-fractional Utility in Binary "
+             "Classification* "
+             "(AISTATS 2020).  One document per claim that lfverify derives: the claim as printed, every derivation "
+             "(SymPy; exact rationals; mpmath) with its steps and checks, the verdict, the errata it produced and, "
+             "where "
+             "the claim fails as stated, the corrected statement with its proof.  The code is in `lfverify/proofs/`; "
+             "these files are written by `lfverify proofs --render proofs/`.", "",
+             f"{len(results)} derivations, {total} errata (the same numbering as [ERRATA.md](../ERRATA.md)).", "",
+             "| claim | label | verdict | corrected statement | derivations |", "|---|---|---|---|---:|", *index_rows]
+    return "\n".join(index).rstrip() + "\n"
+
+
+def render_documents(results) -> dict[str, str]:
+    """{file name: Markdown} for the registry's claims with derivations, and the index; ``results`` are the
+    :class:`~lfverify.proofs.ClaimResult` of every proof claim, in :func:`~lfverify.proofs.all_claims` order."""
+
+    numbers = errata_numbers(results)  # ERRATA.md's permanent numbers
+    by_key = {r.claim.key: r for r in results}
+    cross_references = _erratum_pages(results, numbers, by_key)
     documents, index_rows = {}, []
     for claim in PAPER_CLAIMS:
         labels = _targets(claim)
@@ -182,57 +295,14 @@ def render_documents(results) -> dict[str, str]:
                   f"labels {', '.join(f'`{label}`' for label in labels)}.", ""]
         for r in attached:
             lines += _derivation(r, numbers)
-        errata = [(numbers[(r.claim.key, i)], r.claim, e)
-                  for r in attached for i, e in enumerate(r.outcome.errata)]
-        lines += ["## Errata", ""]
-        if not errata:
-            lines += ["None.", ""]
-        for number, c, e in errata:
-            lines += _erratum(number, c, e)
-        shown = {number for number, _, _ in errata}
-        elsewhere = [n for n in numbers_affecting(claim.label) if n not in shown]
-        if elsewhere:
-            lines += ["## Errata of other claims that change this one", "",
-                      "Found by the derivations of other claims; each says, under *Changes a conclusion*, how it "
-                      "changes "
-                      "this claim's conclusion:", ""]
-            lines += [f"- E{n} (on the page of [{page_numbers[n]}]({pages[n]})): {_plain(locations[n])}"
-                      for n in elsewhere]
-            lines += [""]
+        lines += _errata_sections(claim, attached, numbers, cross_references)
         if fix:
-            lines += [f'<a id="corrected-statement-{document_name(fix)[:-3]}"></a>', "",
-                      f"## Corrected statement: {fix.number}", "",
-                      f"<!-- generated: summary {fix.statement_key} -->", f"Verdict: **{fix.expected}**: "
-                      f"{_plain(fix.statement)}.", "", _plain(fix.summary), "<!-- end generated -->", ""]
-            for key in fix_keys:
-                r = by_key.get(key)
-                if r is None:
-                    raise ValueError(f"{fix.number}: no derivation with the key {key!r}")
-                lines += [f"### {_plain(r.claim.title)}", "",
-                          f"`{key}`: **{r.outcome.status}**; method: {_plain(r.outcome.method)}.", ""]
-                if r.outcome.statement:
-                    lines += [r.outcome.statement, "", "#### Proof", ""]
-                lines += _steps(r.outcome.steps)
-            tests = _targets(fix, "property-test")
-            if tests:
-                lines += ["### Property tests", "", "Run by `python -m pytest`; each names its oracle:", ""]
-                lines += [f"- `{t}`" for t in tests] + [""]
+            lines += _corrected_section(fix, fix_keys, by_key)
         documents[name] = "\n".join(lines).rstrip() + "\n"
         index_rows.append(f"| [{claim.number}]({name}) | `{claim.label}` | {verdict} | "
                           + (f"[{fix.number}]({name}#corrected-statement-{document_name(fix)[:-3]})" if fix else "")
                           + f" | {len(attached)} |")
-    total = sum(len(r.outcome.errata) for r in results)
-    index = [GENERATED, "", "# Proofs: the paper's claims, derived and machine-checked", "",
-             "Bao & Sugiyama, *Calibrated Surrogate Maximization of Linear-fractional Utility in Binary "
-             "Classification* "
-             "(AISTATS 2020).  One document per claim that lfverify derives: the claim as printed, every derivation "
-             "(SymPy; exact rationals; mpmath) with its steps and checks, the verdict, the errata it produced and, "
-             "where "
-             "the claim fails as stated, the corrected statement with its proof.  The code is in `lfverify/proofs/`; "
-             "these files are written by `lfverify proofs --render proofs/`.", "",
-             f"{len(results)} derivations, {total} errata (the same numbering as [ERRATA.md](../ERRATA.md)).", "",
-             "| claim | label | verdict | corrected statement | derivations |", "|---|---|---|---|---:|", *index_rows]
-    documents[INDEX] = "\n".join(index).rstrip() + "\n"
+    documents[INDEX] = _index_document(results, index_rows)
     return documents
 
 

@@ -190,9 +190,9 @@ def _triangle_bound_holds(bound, printed, left_slope, jump) -> bool:
             and sp.simplify(sp.Abs(left_slope - (left_slope + jump)) - jump) == 0)
 
 
-def check_lemma() -> Outcome:
-    """The corrected non-smooth Rademacher lemma (the statement RADEMACHER), step by step."""
-    st = Steps()
+def _lemma_scores_steps(st: Steps) -> None:
+    """Steps 1-2 of the corrected lemma (lem:non-smooth-rademacher): the per-sample scores of Eq. (6) are
+    s_{k,y} phi'(y xi) with |s_{k,y}| <= kappa_k, and the contraction principle takes out the fixed multipliers."""
     xi = sp.Symbol("xi", real=True)
     phi = sp.Function("phi")
     a = {(0, 1): sp.Symbol("a_{0,+1}"), (0, -1): sp.Symbol("a_{0,-1}"), (1, 1): sp.Symbol("a_{1,+1}"),
@@ -231,6 +231,12 @@ def check_lemma() -> Outcome:
               "vectors on 150 random rational instances (n <= 6, up to 4 functions) finds no violation",
         holds=violations == 0,
     )
+
+
+def _lemma_decomposition_steps(st: Steps) -> None:
+    """Steps 3-4 of the corrected lemma (lem:non-smooth-rademacher): phi' = h_- + h_+ + phi'(0+) + J 1{t <= 0}
+    with h_+- vanishing at 0, and h_+- gamma_+--Lipschitz (the tau-logistic pieces of Fig. 2: the sup of |phi_s''| is
+    at 0)."""
     u = sp.Symbol("u", nonnegative=True)
     v = sp.Symbol("v", positive=True)
     pm, pp = sp.Function("phi_{-1}'"), sp.Function("phi_{+1}'")
@@ -274,6 +280,12 @@ def check_lemma() -> Outcome:
         uses=("phi_pieces",),
         without={"phi_pieces": partial(_curvature_bounded, NON_LIPSCHITZ_PIECE)},
     )
+
+
+def _lemma_comparison_steps(st: Steps) -> None:
+    """Steps 5-6 of the corrected lemma (lem:non-smooth-rademacher): the comparison for contractions vanishing at 0
+    (Ledoux & Talagrand Thm. 4.12) bounds the Lipschitz parts by 2 gamma_+- R_S(F), and Jensen bounds the constant
+    part by E|sum sigma_i| <= sqrt(n)."""
     # y-symmetry: (sigma_i y_i) has the law of sigma for fixed y
     symmetric = all(
         sorted(tuple(si * yi for si, yi in zip(sigma, ys)) for sigma in itertools.product((1, -1), repeat=4))
@@ -302,6 +314,12 @@ def check_lemma() -> Outcome:
         check="exact: E(sum sigma)^2 = n by enumeration for n <= 10; (E|sum sigma|)^2 <= n exactly for n <= 20",
         holds=second_moment and all(v * v <= n for n, v in sums),
     )
+
+
+def _lemma_triangle_step(st: Steps) -> sp.Expr:
+    """Step 7 of the corrected lemma (lem:non-smooth-rademacher): the triangle inequality over the four parts of
+    phi' gives the bound, of which the printed lemma is the case kappa = 1, phi'(0+) = 0, J = 0.  Returns the bound
+    (:func:`lemma_bound_expression`), for the rendered statement."""
     bound = lemma_bound_expression()
     printed = lemma4.PRINTED_LEMMA_FACTOR * (gp + gm) * R_F
     triangle = (bound, printed, sp.Symbol("phi'(0-)", real=True), jump_s)
@@ -315,6 +333,12 @@ def check_lemma() -> Outcome:
         uses=("phi_convex",),
         without={"phi_convex": rerun(_triangle_bound_holds, *triangle, replace=weakened(jump_s))},
     )
+    return bound
+
+
+def _lemma_indicator_step(st: Steps) -> None:
+    """Step 8 of the corrected lemma (lem:non-smooth-rademacher): Massart's lemma and Sauer's lemma for the
+    indicator class of the linear model, checked on exact random point sets in R^2."""
     # Massart and Sauer on exact instances in R^2
     rng = random.Random(SEED + 1)
     worst_count, worst_massart = 0, 0.0
@@ -336,6 +360,11 @@ def check_lemma() -> Outcome:
               "patterns never exceed Sauer's count and the exact Rademacher average never exceeds Massart's bound",
         holds=worst_count <= 0 and worst_massart <= 0,
     )
+
+
+def _lemma_witness_step(st: Steps) -> None:
+    """Step 9 of the corrected lemma (lem:non-smooth-rademacher): on ERRATA E31's witness (tau-logistic, tau = 1/2)
+    the corrected bound holds where the printed one fails, at 50 digits."""
     # the witnesses of E30, E31: the corrected bound holds where the printed one fails (50 digits)
     with mp.workdps(50):
         tau = mp.mpf(1) / 2
@@ -358,6 +387,17 @@ def check_lemma() -> Outcome:
         check="mpmath 50 digits",
         holds=lhs <= corrected and lhs > printed_value,
     )
+
+
+def check_lemma() -> Outcome:
+    """The corrected non-smooth Rademacher lemma (the statement RADEMACHER), step by step."""
+    st = Steps()
+    _lemma_scores_steps(st)
+    _lemma_decomposition_steps(st)
+    _lemma_comparison_steps(st)
+    bound = _lemma_triangle_step(st)
+    _lemma_indicator_step(st)
+    _lemma_witness_step(st)
     statement = RADEMACHER.render(
         BOUND=f"\\hat{{\\mathfrak{{R}}}}_S(\\tilde W'_{{k,\\phi}} \\circ \\mathcal{{F}}) \\le {sp.latex(bound)}",
         INDICATOR=sp.latex(indicator_bound_expression(n_s, sp.Symbol("d", positive=True, integer=True))))
@@ -406,18 +446,15 @@ def rate_expressions() -> tuple:
     return total, explicit
 
 
-def check_rate() -> Outcome:
-    """Lemma 4's rate from the corrected lemma (the statement RATE)."""
-    st = Steps()
-    v = RATE_SYMBOLS
-    n, d, cX, cT, c0, c1, r0, r1, g, k0, k1, jp = (v[k] for k in ("n", "d", "c_X", "c_Theta", "c0", "c1", "rho0",
-                                                                   "rho1", "gamma", "kappa0", "kappa1", "jump"))
+def _rate_decomposition_steps(st: Steps, v: dict) -> None:
+    """Steps 1-2 of Lemma 4's corrected rate (lem:uniform-convergence): the paper's decomposition of
+    eq:supp:expectation-difference is kept, and (A') is bounded with the contraction principle and the corrected
+    lemma (lem:non-smooth-rademacher).  ``v`` is :data:`RATE_SYMBOLS` (so for every ``_rate_*`` step)."""
+    n, d, cX, cT, g, k0, jp = (v[k] for k in ("n", "d", "c_X", "c_Theta", "gamma", "kappa0", "jump"))
     sl, N = v["slope_at_zero"], v["patterns"]
     mm = n / 2
     rad = cX * cT / sp.sqrt(mm)
-    total, explicit = rate_expressions()
     a_prime = 2 * d * cX * k0 * (2 * g * rad + sl / sp.sqrt(mm) + jp * sp.sqrt(2 * sp.log(2 * N) / mm))
-    a_second = 2 * (2 * r1 * rad + c1 / sp.sqrt(mm))
     st.add(
         "The paper's decomposition (eq:supp:expectation-difference and the split of (A), (B)) is kept: "
         "$E_S \\mathcal{E}(S) \\le c_1 (A') + \\rho_0 c_\\mathcal{X} (A'') + c_0 (B') + \\rho_1 c_\\mathcal{X} (B'')$",
@@ -443,6 +480,15 @@ def check_rate() -> Outcome:
                                    "||x|| <= c_X and the linear class, which is this hypothesis; the step has no "
                                    "computation of its own to re-run"},
     )
+
+
+def _rate_offsets_step(st: Steps, v: dict) -> None:
+    """Step 3 of Lemma 4's corrected rate (lem:uniform-convergence): (A'') by symmetrisation, with the offsets
+    W~_1(0, y) split off so that the comparison for contractions vanishing at 0 applies."""
+    n, cX, cT, c1, r1 = (v[k] for k in ("n", "c_X", "c_Theta", "c1", "rho1"))
+    mm = n / 2
+    rad = cX * cT / sp.sqrt(mm)
+    a_second = 2 * (2 * r1 * rad + c1 / sp.sqrt(mm))
     w1 = sp.Function("W1")
     xi_, y_ = sp.symbols("xi y", real=True)
     offsets = (a_second, sp.expand((w1(xi_, y_) - w1(0, y_)) + w1(0, y_) - w1(xi_, y_)) == 0)
@@ -459,6 +505,16 @@ def check_rate() -> Outcome:
         # c_1 read over all xi: infinite (the tau-logistic phi(xi) -> infinity as xi -> -infinity)
         without={"bounded_scores": rerun(_finite_bound_holds, *offsets, replace={c1: _sup_over_all_xi()})},
     )
+
+
+def _rate_assembly_step(st: Steps, v: dict, total: sp.Expr) -> sp.Expr:
+    """Step 4 of Lemma 4's corrected rate (lem:uniform-convergence): the assembled bound B_E(n), which
+    ``lemma4_uniform_convergence.corrected_expectation_bound`` must compute (compared at 60 random points), from
+    ``total`` (B_E(n) with N_m free, :func:`rate_expressions`).  Returns B_E(n) simplified, for the rendered
+    statement."""
+    n, d, cX, cT, c0, c1, r0, r1, g, k0, k1, jp = (v[k] for k in ("n", "d", "c_X", "c_Theta", "c0", "c1", "rho0",
+                                                                   "rho1", "gamma", "kappa0", "kappa1", "jump"))
+    sl, N = v["slope_at_zero"], v["patterns"]
     bound_n = sp.simplify(total)
     rng = random.Random(SEED)
     worst = 0.0
@@ -486,6 +542,12 @@ def check_rate() -> Outcome:
               f"{worst:.1e} <= 1e-12)",
         holds=worst <= 1e-12,
     )
+    return bound_n
+
+
+def _rate_deviation_step(st: Steps, v: dict) -> None:
+    """Step 5 of Lemma 4's corrected rate (lem:uniform-convergence): McDiarmid's inequality adds the deviation term."""
+    n, cX, c0, c1, r0, r1 = (v[k] for k in ("n", "c_X", "c0", "c1", "rho0", "rho1"))
     composed = abs(lemma4.corrected_uniform_convergence_bound(100, 2, 0.05, 1, 1, 1, 1, 1, 1, 0.5, slope_at_zero=0.3,
                                                               jump=0.2)
                    - lemma4.corrected_expectation_bound(100, 2, 1, 1, 1, 1, 1, 1, 0.5, slope_at_zero=0.3, jump=0.2)
@@ -506,6 +568,14 @@ def check_rate() -> Outcome:
                                          replace={c0: _sup_over_all_xi(), c1: _sup_over_all_xi()}),
                  "lemma4_setting": rerun(_bounded_difference_holds, *mcdiarmid, replace={cX: sp.oo})},
     )
+
+
+def _rate_order_step(st: Steps, v: dict, total: sp.Expr, explicit: sp.Expr) -> None:
+    """Step 6 of Lemma 4's corrected rate (lem:uniform-convergence): Sauer's count gives conclusion 3's explicit
+    form, B_E(n) = O(d^{3/2} sqrt(log n / n)), and with the VC entropy bound O(d^{3/2} n^{-1/2}); ``total`` and
+    ``explicit`` are :func:`rate_expressions`'s."""
+    n, d, jp, N = v["n"], v["d"], v["jump"], v["patterns"]
+    mm = n / 2
     # rates: log(2 N_m) <= log 4 + d log(m + 1), since 2((m + 1)^d + 1) <= 4 (m + 1)^d
     sauer_gap = sp.simplify(4 * (mm + 1) ** d - 2 * ((mm + 1) ** d + 1))
     c_vc = sp.Symbol("C_VC", positive=True)
@@ -535,6 +605,11 @@ def check_rate() -> Outcome:
         # a class without the linear class's VC dimension d: only N_m <= 2^m patterns of m points
         without={"lemma4_setting": lambda: _massart_rate(total, explicit, n, d, 2 ** mm)[1] and others},
     )
+
+
+def _rate_witness_step(st: Steps) -> None:
+    """Step 7 of Lemma 4's corrected rate (lem:uniform-convergence): on ERRATA E33's witness the corrected bound
+    exceeds the exact lower bound, where the printed display fails."""
     rows = []
     for n_value in (2, 100):
         lower, constants, _ = lemma4._witness_lower_bound(n_value, "0.001")
@@ -547,6 +622,19 @@ def check_rate() -> Outcome:
         check="exact binomial sums at 50 digits (lemma4_uniform_convergence._witness_lower_bound)",
         holds=all(corr >= low for _, low, corr in rows),
     )
+
+
+def check_rate() -> Outcome:
+    """Lemma 4's rate from the corrected lemma (the statement RATE)."""
+    st = Steps()
+    v = RATE_SYMBOLS
+    total, explicit = rate_expressions()
+    _rate_decomposition_steps(st, v)
+    _rate_offsets_step(st, v)
+    bound_n = _rate_assembly_step(st, v, total)
+    _rate_deviation_step(st, v)
+    _rate_order_step(st, v, total, explicit)
+    _rate_witness_step(st)
     return st.outcome(
         RATE.summary() + "  Assembled symbolically; corrected_expectation_bound agrees.",
         method="symbolic (SymPy) assembly and limits; exact binomial sums at 50 digits",

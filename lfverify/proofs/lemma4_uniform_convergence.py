@@ -36,14 +36,15 @@ import mpmath as mp
 import numpy as np
 import sympy as sp
 
-from lfverify.core import EmpiricalSurrogateUtility, SurrogateLoss, accuracy, f_beta, tau_logistic
-from lfverify.core import surrogate_scores as library_scores
+from lfverify.core import tau_logistic
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 from lfverify.proofs._corrected_statements import RATE
-from lfverify.proofs._mpmath_tau_logistic import (
-    tau_logistic_derivative_mp,
-    tau_logistic_mp,
+from lfverify.proofs._lemma4_witnesses import (  # E33 and E42: the witnesses against the printed display and hypotheses
+    _library_witness_total,
+    _witness_lower_bound,
+    check_printed_hypotheses,
 )
+from lfverify.proofs._mpmath_tau_logistic import tau_logistic_derivative_mp
 
 __all__ = [
     "CLAIMS",
@@ -280,7 +281,18 @@ def check_nonsmooth_rademacher() -> Outcome:
         return _nonsmooth_rademacher_outcome()
 
 
-def _nonsmooth_rademacher_outcome() -> Outcome:
+def _nonsmooth_rademacher_witnesses() -> dict:
+    """The numbers of the witnesses against lem:non-smooth-rademacher (App. C), at the working precision (50 digits,
+    set by :func:`check_nonsmooth_rademacher`).
+
+    Returns
+    -------
+    dict
+        ``ln2``; ``jump`` and ``lipschitz_claim`` (psi_{-1}'s jump at 0 against gamma_{-1} 2h, h = 1/100); ``lhs``
+        and ``rhs`` (sup |phi'| on (-1/2, 1/2) against the printed bound, per unit of E|sum sigma_i|/n);
+        ``lib_sup`` (the core library's sup on a grid); ``centred`` and ``centred_rhs`` (the centred Rademacher
+        average against the printed bound); ``derived_a`` and ``derived_b`` (the factors of (A) and (B)).
+    """
     t = mp.mpf(1) / 2
     ln2 = mp.log(2)
     dphi_tau = tau_logistic_derivative_mp(t)  # base 2; left piece (slope 1) on u <= 0
@@ -309,18 +321,22 @@ def _nonsmooth_rademacher_outcome() -> Outcome:
     half, contraction = sp.Rational(1, 2), 2
     derived_b = half * contraction + half * contraction
     derived_a = half * contraction + half * contraction
-    if not (
-        jump > lipschitz_claim
-        and abs(jump - 1 / ln2) < mp.mpf(10) ** -40
-        and lhs > rhs
-        and 0 <= float(lhs) - lib_sup < 1e-5
-        and centred > centred_rhs
-        and derived_a == PRINTED_A_FACTOR
-        and derived_b != PRINTED_B_FACTOR
-        and derived_a + derived_b == 2 * PRINTED_LEMMA_FACTOR
-    ):
-        return Outcome("undecided", "the witnesses did not reproduce")
-    psi_erratum = Erratum(
+    return dict(ln2=ln2, jump=jump, lipschitz_claim=lipschitz_claim, lhs=lhs, rhs=rhs, lib_sup=lib_sup,
+                centred=centred, centred_rhs=centred_rhs, derived_a=derived_a, derived_b=derived_b)
+
+
+def _psi_jump_erratum(w: dict) -> Erratum:
+    """The erratum of lem:non-smooth-rademacher's proof (App. C): psi_{-1} jumps at 0, so it is not
+    gamma_{-1}-Lipschitz.
+
+    Parameters
+    ----------
+    w : dict
+        The witnesses' numbers, from :func:`_nonsmooth_rademacher_witnesses`.
+    """
+    jump, lipschitz_claim, centred, centred_rhs = (w[k] for k in ("jump", "lipschitz_claim", "centred",
+                                                                  "centred_rhs"))
+    return Erratum(
         location="App. C, proof of lem:non-smooth-rademacher, 'the Lipschitz norm of psi_{-1} ... = gamma_{-1}'",
         printed=(
             "sup |psi_{-1}'| = gamma_{-1}, hence psi_{-1} is gamma_{-1}-Lipschitz and the contraction inequality"
@@ -349,7 +365,18 @@ def _nonsmooth_rademacher_outcome() -> Outcome:
             " to (1 - tau)/(4 ln 2) (not 0) as the radius shrinks"
         ),
     )
-    lemma_erratum = Erratum(
+
+
+def _false_lemma_erratum(w: dict) -> Erratum:
+    """The erratum of lem:non-smooth-rademacher's statement (App. C): false for the tau-logistic loss of Fig. 2.
+
+    Parameters
+    ----------
+    w : dict
+        The witnesses' numbers, from :func:`_nonsmooth_rademacher_witnesses`.
+    """
+    lhs, rhs, lib_sup = w["lhs"], w["rhs"], w["lib_sup"]
+    return Erratum(
         location="App. C, lem:non-smooth-rademacher (statement)",
         printed="R_n(W~_{k,phi}' o F) <= 2 (gamma_{+1} + gamma_{-1}) R_n(F)",
         derived=(
@@ -374,7 +401,18 @@ def _nonsmooth_rademacher_outcome() -> Outcome:
             " lfverify.core.tau_logistic agrees)"
         ),
     )
-    b_erratum = Erratum(
+
+
+def _b_factor_erratum(w: dict) -> Erratum:
+    """The erratum of the factor of (B) in lem:non-smooth-rademacher's proof (App. C): a factor slip.
+
+    Parameters
+    ----------
+    w : dict
+        The witnesses' numbers, from :func:`_nonsmooth_rademacher_witnesses`.
+    """
+    derived_b = w["derived_b"]
+    return Erratum(
         location="App. C, proof of lem:non-smooth-rademacher, 'We can prove that (B) is bounded by gamma_{+1} R_n(F)'",
         printed="(B) <= gamma_{+1} R_n(F)",
         derived=(
@@ -390,11 +428,31 @@ def _nonsmooth_rademacher_outcome() -> Outcome:
         ),
         evidence="the lemma's statement: (A) + (B) <= 2 gamma_{-1} R + 2 gamma_{+1} R = 2(gamma_{+1} + gamma_{-1}) R",
     )
+
+
+def _nonsmooth_rademacher_outcome() -> Outcome:
+    """The outcome of :func:`check_nonsmooth_rademacher` (App. C, lem:non-smooth-rademacher): its three errata if
+    the witnesses reproduce, else undecided."""
+    w = _nonsmooth_rademacher_witnesses()
+    ln2, jump, lipschitz_claim, lhs, rhs, lib_sup = (w[k] for k in ("ln2", "jump", "lipschitz_claim", "lhs", "rhs",
+                                                                      "lib_sup"))
+    centred, centred_rhs, derived_a, derived_b = (w[k] for k in ("centred", "centred_rhs", "derived_a", "derived_b"))
+    if not (
+        jump > lipschitz_claim
+        and abs(jump - 1 / ln2) < mp.mpf(10) ** -40
+        and lhs > rhs
+        and 0 <= float(lhs) - lib_sup < 1e-5
+        and centred > centred_rhs
+        and derived_a == PRINTED_A_FACTOR
+        and derived_b != PRINTED_B_FACTOR
+        and derived_a + derived_b == 2 * PRINTED_LEMMA_FACTOR
+    ):
+        return Outcome("undecided", "the witnesses did not reproduce")
     return Outcome(
         "erratum",
         "lem:non-smooth-rademacher is false for tau-discrepant losses: psi_{-1} jumps at 0 and the "
         "contraction needs functions vanishing at 0; (B)'s factor is misprinted.",
-        errata=(psi_erratum, lemma_erratum, b_erratum),
+        errata=(_psi_jump_erratum(w), _false_lemma_erratum(w), _b_factor_erratum(w)),
         method="mpmath 50 digits; core library on a 99999-point grid",
     )
 
@@ -460,46 +518,6 @@ def check_bounded_difference() -> Outcome:
     )
 
 
-def _witness_lower_bound(n_value, c_theta):
-    """Exact lower bound L = E||V_hat(theta0; S) - V(theta0)|| <= E_S[E(S)] at theta0 = c_Theta/2, 50 digits.
-
-    F_1 per-sample scores of Eq. (6) with pi = 1/2 known (b1 = 1/2), tau-logistic(1/2), d = 1, X = 1 a.s., Y = +-1
-    equiprobable, m = n/2.  V_hat depends on the sample only through the numbers k0, k1 of positives in
-    S_0 and S_1 (binomial), so the expectation is a finite sum.
-    """
-    with mp.workdps(50):
-        t, ln2, half = mp.mpf(1) / 2, mp.log(2), mp.mpf(1) / 2
-        c_theta = mp.mpf(c_theta)
-        theta0 = c_theta / 2
-
-        phi_, dphi_ = tau_logistic_mp(t), tau_logistic_derivative_mp(t)
-
-        xi = theta0  # x = 1
-        # W~0(xi, +1) = 2(1 - phi(xi)), W~0(xi, -1) = 0; W~1(xi, +1) = 1 + phi(xi) + 1/2, W~1(xi, -1) = phi(-xi) + 1/2
-        w0 = {1: 2 * (1 - phi_(xi)), -1: mp.mpf(0)}
-        w1 = {1: 1 + phi_(xi) + half, -1: phi_(-xi) + half}
-        g0 = {1: -2 * dphi_(xi), -1: mp.mpf(0)}  # d/dtheta W~0 = W~0'(xi, y) x
-        g1 = {1: dphi_(xi), -1: -dphi_(-xi)}
-        e = lambda table: (table[1] + table[-1]) / 2  # noqa: E731
-        v = e(w1) * e(g0) - e(w0) * e(g1)
-        mm = n_value // 2
-        total = mp.mpf(0)
-        for k0 in range(mm + 1):
-            for k1 in range(mm + 1):
-                prob = mp.binomial(mm, k0) * mp.binomial(mm, k1) / mp.mpf(2) ** (2 * mm)
-                mean = lambda table, k: (k * table[1] + (mm - k) * table[-1]) / mm  # noqa: E731
-                v_hat = mean(w1, k1) * mean(g0, k0) - mean(w0, k0) * mean(g1, k1)
-                total += prob * abs(v_hat - v)
-        constants = dict(
-            c0=max(abs(2 * (1 - phi_(s_ * mp.mpf(11) / 10 * c_theta))) for s_ in (1, -1)),
-            c1=max(1 + phi_(-mp.mpf(11) / 10 * c_theta) + half, phi_(-mp.mpf(11) / 10 * c_theta) + half),
-            rho0=2 / ln2,
-            rho1=1 / ln2,
-            gamma=2 * (1 + t**2) / (4 * ln2),
-        )
-        return total, constants, (w0, w1, g0, g1, v)
-
-
 def witness_corrected_bound(n_value, constants) -> float:
     """:func:`corrected_expectation_bound` on the witness of :func:`_witness_lower_bound` (its ``constants``):
     d = 1, c_X = 11/10, c_Theta = 1/1000, tau-logistic(1/2) (|phi'(0+)| = jump = 1/(4 ln 2)), kappa = (2, 1) for F_1."""
@@ -521,26 +539,41 @@ def witness_corrected_bound(n_value, constants) -> float:
     )
 
 
-def check_expectation_bound() -> Outcome:
-    """The display E_S[E(S)] <= (4 cX c0 d gamma + 4 cX c1 d gamma + 8 rho0 rho1 cX) sqrt(2) cX cTheta / sqrt(n).
+def _rebuilt_expectation_constant() -> tuple:
+    """The constant of the E_S[E(S)] display in Lemma 4's proof (after eq:supp:expectation-difference), rebuilt from
+    the proof's pieces: symmetrisation 2, Lemma 2's gamma, d coordinates, c_X, R_{n/2}(F) <= c_X c_Theta / sqrt(n/2).
 
-    First the constant is rebuilt from the proof's pieces (symmetrisation 2, Lemma 2 gamma, d coordinates,
-    c_X, and R_{n/2}(F) <= c_X c_Theta / sqrt(n/2)) and compared; then the display is tested against an exact
-    lower bound E||V_hat(theta0) - V(theta0)|| (which does not vanish as c_Theta -> 0).
+    Returns
+    -------
+    tuple
+        (whether the pieces and the rebuilt constant equal the printed ones, the rebuilt constant).
     """
-
     radem = PRINTED_RADEMACHER_LINEAR.subs(n, n / 2)
     a_prime = 2 * d_ * cX * (2 * gamma)  # symmetrisation, Kahane (x_l/c_X), lemma (2 gamma)
     a_second = 2 * (2 * rho1)
     derived = (c1 * a_prime + rho0 * cX * a_second + c0 * a_prime + rho1 * cX * 2 * (2 * rho0)) * radem
     pieces_ok = sp.simplify(a_prime - PRINTED_A1_COEFF) == 0 and sp.simplify(a_second - PRINTED_A2_COEFF) == 0
-    if not (
+    ok = (
         pieces_ok
         and sp.simplify(derived - PRINTED_EXPECTATION) == 0
         and sp.simplify(radem - sp.sqrt(2) * cX * cTheta / sp.sqrt(n)) == 0
-    ):
-        return Outcome("undecided", f"rebuilt constant {derived}")
-    c_theta = "0.001"  # exact decimal, parsed at 50 digits
+    )
+    return ok, derived
+
+
+def _expectation_witness_rows(c_theta: str) -> list:
+    """ERRATA's witness against the E_S[E(S)] display of Lemma 4's proof, at n = 2 and n = 100.
+
+    Parameters
+    ----------
+    c_theta : str
+        c_Theta as an exact decimal (parsed at 50 digits by :func:`_witness_lower_bound`).
+
+    Returns
+    -------
+    list
+        (n, the exact lower bound E||V_hat(theta0) - V(theta0)||, the printed display, the corrected bound) per n.
+    """
     rows = []
     for n_value in (2, 100):
         lower, k, _ = _witness_lower_bound(n_value, c_theta)
@@ -558,27 +591,25 @@ def check_expectation_bound() -> Outcome:
             )
         )
         rows.append((n_value, lower, bound, witness_corrected_bound(n_value, k)))
-    # library evidence for n = 2: V_hat from lfverify.core.surrogate_scores on the four samples
-    metric, loss = f_beta(1.0), tau_logistic(0.5)
-    _, _, (w0, w1, g0, g1, v) = _witness_lower_bound(2, c_theta)
-    lib_total = 0.0
-    for y0 in (1, -1):
-        for y1 in (1, -1):
-            a0, _, da0, _ = library_scores(metric, loss, np.array([0.0005]), np.array([y0]), prior=0.5)
-            _, b1, _, db1 = library_scores(metric, loss, np.array([0.0005]), np.array([y1]), prior=0.5)
-            lib_total += abs(float(b1[0] * da0[0] - a0[0] * db1[0]) - float(v)) / 4
-    n2 = rows[0]
-    if not (
-        all(low > bnd for _, low, bnd, _ in rows)
-        and all(corr > low for _, low, _, corr in rows)
-        and abs(lib_total - float(n2[1])) < 1e-9
-    ):
-        return Outcome("undecided", f"the witness did not reproduce: {rows}, library {lib_total}")
+    return rows
+
+
+def _expectation_erratum(rows: list, lib_total: float) -> Erratum:
+    """The erratum of the E_S[E(S)] display of Lemma 4's proof (eq:supp:expectation-difference): it vanishes as
+    c_Theta -> 0 while the exact lower bound does not.
+
+    Parameters
+    ----------
+    rows : list
+        The witness's rows, from :func:`_expectation_witness_rows`.
+    lib_total : float
+        The core library's value at n = 2, from :func:`_library_witness_total`.
+    """
     witness = "; ".join(
         f"n = {nv}: E||V_hat(theta0) - V(theta0)|| = {mp.nstr(low, 12)} > printed bound {mp.nstr(bnd, 12)}"
         for nv, low, bnd, _ in rows
     )
-    erratum = Erratum(
+    return Erratum(
         location=(
             "App. C, proof of lem:uniform-convergence, the bound on E_S[E(S)] (after eq:supp:expectation-difference)"
         ),
@@ -605,6 +636,29 @@ def check_expectation_bound() -> Outcome:
             f" {', '.join(f'{corr:.6g}' for *_, corr in rows)} >= the lower bounds"
         ),
     )
+
+
+def check_expectation_bound() -> Outcome:
+    """The display E_S[E(S)] <= (4 cX c0 d gamma + 4 cX c1 d gamma + 8 rho0 rho1 cX) sqrt(2) cX cTheta / sqrt(n).
+
+    First the constant is rebuilt from the proof's pieces (symmetrisation 2, Lemma 2 gamma, d coordinates,
+    c_X, and R_{n/2}(F) <= c_X c_Theta / sqrt(n/2)) and compared; then the display is tested against an exact
+    lower bound E||V_hat(theta0) - V(theta0)|| (which does not vanish as c_Theta -> 0).
+    """
+    ok, derived = _rebuilt_expectation_constant()
+    if not ok:
+        return Outcome("undecided", f"rebuilt constant {derived}")
+    c_theta = "0.001"  # exact decimal, parsed at 50 digits
+    rows = _expectation_witness_rows(c_theta)
+    lib_total = _library_witness_total(c_theta)
+    n2 = rows[0]
+    if not (
+        all(low > bnd for _, low, bnd, _ in rows)
+        and all(corr > low for _, low, _, corr in rows)
+        and abs(lib_total - float(n2[1])) < 1e-9
+    ):
+        return Outcome("undecided", f"the witness did not reproduce: {rows}, library {lib_total}")
+    erratum = _expectation_erratum(rows, lib_total)
     return Outcome(
         "erratum",
         "The E_S[E(S)] display (the proof's constant, correctly assembled) fails as c_Theta -> 0.",
@@ -669,126 +723,6 @@ def check_final_bound() -> Outcome:
     return Outcome(
         "erratum", "The final display drops the factor sqrt(2) c_X c_Theta from its first term.", errata=(erratum,)
     )
-
-
-# --------------------------------------------------------- the printed hypotheses (referee round 17 of issue 40)
-#: The witness's pinned sample (x_i, y_i), n = 4, m = n/2 (S_0 = the first two, S_1 = the last two; drawn from X
-#: uniform on [1, 2], Y = +-1 with probability 1/2 by numpy's default_rng(17)), and omega = 1/theta, found by a search
-#: over omega for sin(omega/x_i) = 1 at both positive samples of S_0 (Kronecker's theorem says such omega exist).
-_L4_SAMPLE = ((1.8450747927979014, 1), (1.160973091169107, 1), (1.5577445473656921, 1), (1.3680799416642713, -1))
-_L4_OMEGA = 1058761103.0006157
-
-
-def _oscillating_phi():
-    """phi(t) = 1/2 for t <= 0, 1/2 + int_0^t sin(1/s) ds = 1/2 + t sin(1/t) - Ci(1/t) on (0, 1/pi], constant after:
-    bounded, 1-Lipschitz, differentiable everywhere (phi'(0) = 0), phi' = sin(1/t) on (0, 1/pi]."""
-    top = 1 / mp.pi
-
-    def phi(t):
-        t = mp.mpf(t)
-        if t <= 0:
-            return mp.mpf(1) / 2
-        t = min(t, top)
-        return mp.mpf(1) / 2 + t * mp.sin(1 / t) - mp.ci(1 / t)
-
-    def dphi(t):
-        t = mp.mpf(t)
-        return mp.sin(1 / t) if 0 < t <= top else mp.mpf(0)
-
-    return phi, dphi
-
-
-def check_printed_hypotheses() -> Outcome:
-    """Lemma 4's printed hypotheses (W_k bounded and Lipschitz, ||x|| and ||theta|| bounded, m = n/2) do not give
-    sup_theta ||V_hat - V|| = O_p(n^-1/2): a bounded, Lipschitz, differentiable phi whose derivative oscillates at
-    0+ breaks it (referee round 17 of issue 40), computed at 40 digits on a pinned sample, with the core library's
-    estimator as independent evidence."""
-    with mp.workdps(40):
-        phi, dphi = _oscillating_phi()
-        half = mp.mpf(1) / 2
-        # the hypotheses of the witness: phi' = sin(1/t) (against a numerical derivative), |phi'| <= 1, phi'(0) = 0
-        # ((phi(t) - 1/2)/t -> 0), and 0 <= phi (|phi - 1/2| <= 0.074 on (0, 1/pi])
-        derivative_ok = abs(mp.diff(phi, mp.mpf("0.1")) - dphi(mp.mpf("0.1"))) < mp.mpf(10) ** -20
-        flat_at_zero = abs((phi(mp.mpf("1e-6")) - half) / mp.mpf("1e-6")) < mp.mpf("1e-5")
-        bounded = max(abs(phi(t) - half) for t in mp.linspace(mp.mpf("1e-4"), 1 / mp.pi, 400)) < mp.mpf("0.075")
-        # accuracy (pi = 1/2): W~_1 = 1, W~_0(xi, +1) = 1 - phi(xi) + 1 - pi, W~_0(xi, -1) = -phi(-xi) + 1 - pi, so
-        # by Eq. (7) with d = 1, V_hat(theta) = (1/m) sum_{S_0} dW~_0(theta x_i, y_i)/dxi x_i (W~_1 is constant)
-        theta = 1 / mp.mpf(_L4_OMEGA)
-        s0 = _L4_SAMPLE[:2]
-        v_hat = sum((-dphi(theta * x) if y == 1 else dphi(-theta * x)) * x for x, y in s0) / len(s0)
-        # V(theta) = -pi E[phi'(theta X) X] = -(1/2) int_{1/2}^{1} sin(omega u) u^-3 du (u = 1/x), in closed form
-        w = mp.mpf(_L4_OMEGA)
-
-        def antiderivative(u):
-            return -mp.sin(w * u) / (2 * u ** 2) - w * mp.cos(w * u) / (2 * u) - w ** 2 / 2 * mp.si(w * u)
-
-        v = -half * (antiderivative(mp.mpf(1)) - antiderivative(half))
-        kronecker = sum(x for x, y in s0 if y == 1) / len(s0)  # sup over theta of |V_hat|: every sin at 1
-        gap = abs(v_hat - v)
-    library = _library_v_hat(theta)
-    ok = derivative_ok and flat_at_zero and bounded and gap > 1.5 and abs(v) < 1e-8
-    if not ok:
-        return Outcome("undecided", "the oscillating-derivative witness did not reproduce")
-    erratum = Erratum(
-        location="Lemma 4 (lem:uniform-convergence): its hypotheses",
-        printed="W_k(., y) rho_k-Lipschitz with c_k = sup |W_k,phi| < oo, ||x|| < c_X, ||theta|| < c_Theta, m = n/2 "
-                "imply sup_theta ||V_hat_phi(f_theta) - V_phi(f_theta)|| = O_p(n^-1/2)",
-        derived="the proof reads phi' (V_hat is built from it) as Lipschitz on each side of 0, which the hypotheses do "
-                "not give: for a phi whose derivative oscillates, with X continuous, for almost every sample the "
-                "1/x_i are linearly independent over the rationals, so by Kronecker's theorem some theta puts "
-                "phi'(theta x_i) within any distance of +1 at every positive sample of S_0, at arbitrarily small "
-                "theta, where V(theta) = O(theta); so sup_theta ||V_hat - V|| >= (1/m) sum_{i in S_0, y_i = +1} x_i, "
-                "which tends to E[X 1{Y = 1}] = 3/4 > 0",
-        consequence="yes for Lemma 4 as printed: its rate does not follow from its hypotheses; the corrected rate "
-                    "(Lemma 4 (corrected), corrected_rademacher.rate) adds phi "
-                    "convex and phi in two smooth pieces, which exclude this phi",
-        witness=(f"accuracy, d = 1, X uniform on [1, 2], Y = +-1 with probability 1/2 independent of X, Theta = [0, "
-                 f"1/(2 pi)]; phi = 1/2 + t sin(1/t) - Ci(1/t) on (0, 1/pi] (1/2 below, constant above): bounded, "
-                 f"1-Lipschitz, phi'(0) = 0.  On the pinned sample x = "
-                 f"({', '.join(repr(x) for x, _ in _L4_SAMPLE)}) (full precision: the phase 1/(theta x) is "
-                 f"about 6e8), "
-                 f"y = ({', '.join(str(y) for _, y in _L4_SAMPLE)}), theta = 1/{_L4_OMEGA!r}: V_hat = "
-                 f"{mp.nstr(v_hat, 10)}, V = {mp.nstr(v, 4)}, |V_hat - V| = {mp.nstr(gap, 10)}, the Kronecker value "
-                 f"(1/m) sum x_i = {kronecker:.10f} (40-digit mpmath)"),
-        evidence=(f"core library: EmpiricalSurrogateUtility with this phi as a SurrogateLoss gives V_hat = "
-                  f"{library:.9f} on the same sample and theta (float64)"),
-    )
-    return Outcome("erratum", "Lemma 4's printed hypotheses admit a bounded Lipschitz phi with an oscillating "
-                              "derivative for which sup ||V_hat - V|| does not tend to 0 (Kronecker); its rate needs "
-                              "the corrected statement's added hypotheses.", errata=(erratum,),
-                   method="mpmath 40 digits on a pinned sample; Kronecker's theorem (cited); core library")
-
-
-def _library_v_hat(theta) -> float:
-    """V_hat of the witness by the core library's estimator (float64), with the oscillating phi as a loss."""
-
-    class Oscillating(SurrogateLoss):
-        name, is_convex, is_nonincreasing = "oscillating", False, False
-
-        def _value(self, m):
-            phi, _ = _oscillating_phi()
-            return np.array([float(phi(v)) for v in np.ravel(m)]).reshape(np.shape(m))
-
-        def _derivative(self, m, right):
-            _, dphi = _oscillating_phi()
-            return np.array([float(dphi(v)) for v in np.ravel(m)]).reshape(np.shape(m))
-
-        def _second_derivative(self, m, right):
-            return np.full(np.shape(m), np.nan)
-
-        def dominates_zero_one(self):
-            return False
-
-        def lipschitz(self):
-            return 1.0
-
-        def smoothness(self):
-            return (math.inf, math.inf)
-
-    X = np.array([[x] for x, _ in _L4_SAMPLE])
-    y = np.array([y for _, y in _L4_SAMPLE])
-    objective = EmpiricalSurrogateUtility(accuracy(), Oscillating(), X, y, split="first-half", prior=0.5)
-    return float(objective.gradient_direction(np.array([float(theta)]))[0])
 
 
 CLAIMS = (
