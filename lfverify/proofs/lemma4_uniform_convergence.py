@@ -380,9 +380,9 @@ def _false_lemma_erratum(w: dict) -> Erratum:
         location="App. C, lem:non-smooth-rademacher (statement)",
         printed="R_n(W~_{k,phi}' o F) <= 2 (gamma_{+1} + gamma_{-1}) R_n(F)",
         derived=(
-            "false; what the route gives is R_n(W~' o F) <= 2(gamma_{+1} + gamma_{-1}) R_n(F) + |phi'(0+)| E|sum"
-            " sigma_i|/n + |phi'(0-) - phi'(0+)| R_n({1{y theta^T x <= 0}}) (constant and jump terms; see"
-            " corrected_uniform_convergence_bound)"
+            "false; what the route gives is R_n(W~_k' o F) <= kappa_k [2(gamma_{+1} + gamma_{-1}) R_n(F) +"
+            " |phi'(0+)| E|sum sigma_i|/n + |phi'(0-) - phi'(0+)| R_n({1{y theta^T x <= 0}})], kappa_k ="
+            " max(|a_{k,+1}|, |a_{k,-1}|) (constant and jump terms; see corrected_uniform_convergence_bound)"
         ),
         consequence=(
             "Lemma 4's explicit bound, which applies this lemma in (A') and (B'), is unsupported, and the "
@@ -391,7 +391,8 @@ def _false_lemma_erratum(w: dict) -> Erratum:
             "the printed ones alone it fails: E42): " + RATE.conclusion("order").summary + " (the corrected proof)."
         ),
         witness=(
-            "tau-logistic (tau = 1/2), d = 1, F = {x -> theta x : |theta| < 1/2}, X = 1, Y = +1 a.s., any n: "
+            "tau-logistic (tau = 1/2), a metric with kappa_0 = 1 (Jaccard, accuracy: |W~_0'| = |phi'|), d = 1, F = "
+            "{x -> theta x : |theta| < 1/2}, X = 1, Y = +1 a.s., any n: "
             f"R_n(W~_0' o F) / (E|sum sigma_i|/n) = sup |phi'| = sigma(1/2)/ln 2 = {mp.nstr(lhs, 12)} > "
             f"2(gamma_+ + gamma_-) R_n(F) / (E|sum sigma_i|/n) = {mp.nstr(rhs, 12)}"
         ),
@@ -513,7 +514,8 @@ def check_bounded_difference() -> Outcome:
         " c1)/n at m = n/2 for k <= m and k > m alike; McDiarmid gives the one-sided tail exp(-n eps^2/(8 cX^2 (rho1"
         " c0 + rho0 c1)^2)) (the printed 2 exp is the two-sided bound: valid, conservative) and the printed deviation"
         f" sqrt(8 cX^2 (...)^2 log(2/delta)/n) ({one_sided_dev} one-sided).  c_k is read as sup over |xi| <= c_X"
-        " c_Theta (Lemma 4's sup over all xi is infinite for convex non-constant phi) and 'W_k rho_k-Lipschitz' as"
+        " c_Theta (over all xi, c_0 is infinite for a convex non-constant phi, and c_1 too unless a_{1,+-1} = 0)"
+        " and 'W_k rho_k-Lipschitz' as"
         " W~_{k,phi}.",
     )
 
@@ -624,7 +626,9 @@ def _expectation_erratum(rows: list, lib_total: float) -> Erratum:
             "Lemma 4's explicit bound is unproved: its expectation step is exceeded on the witness (where the final "
             "display, with the factor of the next erratum, still holds); the simulations should use "
             "corrected_uniform_convergence_bound "
-            "(offset and jump terms added) or the order statement only: " + RATE.conclusion("order").summary + "."
+            "(offset and jump terms added) or the order statement only, which holds under Lemma 4 (corrected)'s "
+            "added hypotheses (phi convex, in two smooth pieces; under the printed ones the rate fails: E42): "
+            + RATE.conclusion("order").summary + "."
         ),
         witness=(
             "F_1 with pi = 1/2 known, tau-logistic(1/2), d = 1, X = 1, Y = +-1 equiprobable, c_X = 11/10, c_Theta ="
@@ -705,7 +709,8 @@ def check_final_bound() -> Outcome:
         ),
         consequence=(
             "Changes the explicit bound (by the factor sqrt(2) cX cTheta on its first term; the printed form does not"
-            " depend on cTheta at all).  The order O_p(n^{-1/2}) is unaffected; the corrected constant is itself"
+            " depend on cTheta at all).  The factor does not change the order in n (which itself needs Lemma 4"
+            " (corrected)'s added hypotheses: E42); the corrected constant is itself"
             " unsupported (expectation_bound).  Also typographical: (A')'s second line has '1/n sum_{i=1}^m' for 1/m"
             " (the next line uses 2/m) and E[W_{1,phi} grad W_{0,phi}] stands for E[W_{1,phi}] E[grad W_{0,phi}]."
         ),
