@@ -335,16 +335,11 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
     threshold_cv : "auto", int >= 2 or None, default "auto"
         With ``threshold="refit"``: ``None`` chooses the threshold exactly on the training sample; K chooses it on
         the pooled held-out scores of K stratified folds (K more fits of the same objective; K is lowered to the
-        smaller class count where that is below K).  ``"auto"``: 5 folds where the training scores' optimism moves
-        the threshold - for the cost-sensitive objective when the smaller class has fewer than 20 samples per
-        feature (its optimism is of order d / that count; p > n: the training scores separate the classes), for
-        the surrogate utility when n_samples < 10 n_features - else the training sample (one fit).  With
-        ``threshold="zero"`` only "auto" is accepted.  The folds' fits start from the initial theta (the final
-        theta has seen the held-out rows), and the cost-sensitive ones stop at 10 x ``gtol`` (the pooled threshold
-        does not need a tighter fit).  Where the cost-sensitive fit is a single inner fit (the regime of few
-        samples) the folds come first and the whole sample's fit starts from the mean of their parameters (the
-        same convex problem, fewer iterations).  Measurements: docs/estimators.md, "How the defaults choose by
-        regime".
+        smaller class count where that is below K); ``"auto"``: 5 folds in the regime of few samples (Notes), else
+        the training sample (one fit).  With ``threshold="zero"`` only "auto" is accepted.  The folds' fits start
+        from the initial theta (the final theta has seen the held-out rows), the cost-sensitive ones stop at
+        10 x ``gtol``, and where the cost-sensitive fit is a single inner fit (few samples) the folds come first
+        and the whole sample's fit starts from the mean of their parameters.
     tau : float in (0, 1] or None, default None
         Discrepancy of the tau-logistic loss phi (Sec. 6, Fig. 2); ``None`` = :func:`~lfverify.core.default_tau`
         (0.33 for F_1, 0.75 for Jaccard) for the surrogate utility and 1 for the cost-sensitive objective.
@@ -369,9 +364,8 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
     init : {"zeros", "erm", "random"} or array-like, default "zeros"
         Initial parameters: zeros, the linear SVM (hinge + l2, :func:`erm_initial_parameters`, as Sec. 6), N(0, I)
         drawn from ``random_state`` (Sec. 6's convergence study), or an explicit vector of length n_features (+ 1
-        with ``fit_intercept``, the intercept last).  For the cost-sensitive objective it
-        starts the first fit - in the regime of few samples (``threshold_cv``), where that fit is the only one, it
-        starts the folds' fits, and the whole sample's fit starts from the mean of theirs.
+        with ``fit_intercept``, the intercept last).  For the cost-sensitive objective it starts the first fit - in
+        the regime of few samples, where that fit is the only one, the folds' fits (``threshold_cv``).
     fit_intercept : bool, default True
         Fit f(x) = w^T x + b (an unpenalised parameter; X is not copied, except by the surrogate utility, whose
         U_hat appends a constant-1 feature).
@@ -424,12 +418,13 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
     * m >= 20 d - the reweighting keeps its inner fit with the best *training* metric (the earliest of equals; a
       refit at a small prior can lower the training metric, so the last is not kept), and the threshold is chosen
       on the training sample: their optimism, of order d / m, is small there.
-    * m < 20 d - the equally weighted first fit only (no reweighting), and the threshold cross-fitted on 5 folds:
-      there the training metric prefers reweighted fits that lose on new data.
+    * m < 20 d (few samples) - the equally weighted first fit only (no reweighting), and the threshold
+      cross-fitted on 5 folds: there the training metric prefers reweighted fits that lose on new data, and where
+      p > n the training scores separate the classes.
 
-    The measurements behind these rules and their history are in docs/estimators.md ("How the defaults choose by
-    regime") and FINDINGS.md ("The estimator across regimes").
-    The surrogate utility (Alg. 1) cross-fits the threshold when n < 10 d.
+    The surrogate utility (Alg. 1) cross-fits the threshold when n < 10 d.  The measurements behind these rules
+    and their history: docs/estimators.md ("How the defaults choose by regime") and FINDINGS.md ("The estimator
+    across regimes").
     """
 
     def __init__(self, metric="f1", objective="cost-sensitive", threshold="refit", threshold_cv="auto", tau=None,
