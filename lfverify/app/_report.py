@@ -25,16 +25,20 @@ Modes: ``quick`` (default; the studies' and the benchmark's quick sizes, a few m
 from __future__ import annotations
 
 import json
-import platform
-import shlex
 import sys
 import time
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import lfverify.app._self_checks as self_checks
-from lfverify._version import __version__
 from lfverify.app._failures import ENVIRONMENT_FAULTS
+from lfverify.app._report_output import (  # noqa: F401 - the outputs, importable from here as before
+    _write,
+    clip,
+    print_summary,
+    report_json,
+    report_markdown,
+)
 from lfverify.app._self_checks import run_checks
 from lfverify.experiments import (
     BenchOptions,
@@ -50,7 +54,7 @@ from lfverify.io import (
     matplotlib_available,
     read_text,
     settings_fingerprint,
-    write_text_atomically,
+    write_text_atomically,  # noqa: F401 - as before the outputs moved (tests write with report.write_text_atomically)
 )
 from lfverify.learn import (
     DATA_FAULTS,
@@ -441,7 +445,7 @@ def run_verification(mode: str = "quick", *, out, executor="processes", jobs: in
     benchmark = benchmark and bool(wanted["benchmark"])
 
     executor = make_executor(executor, workers=jobs)
-    _check_before_work(out, mode, executor, benchmark, data_root)
+    _check_before_work(out, mode, executor=executor, benchmark=benchmark, data_root=data_root)
     data = _benchmark_data(mode, say, data_root=data_root, progress_mode=progress_mode) if benchmark else None
 
     figures = figures and matplotlib_available()
@@ -451,65 +455,86 @@ def run_verification(mode: str = "quick", *, out, executor="processes", jobs: in
     proof_results, by_label, _ = _run_derivations(say, proofs, progress_mode)
     by_label = {**by_label, **{r.claim.key: [r] for r in proof_results}}  # corrected claims name proof keys
 
-    chosen_checks = [c for c in self_checks.CHECKS if c.name in wanted["self-check"]]
-    if chosen_checks:
-        say(f"self-checks: {len(chosen_checks)}")
-    with Progress(len(chosen_checks), "self-checks", "check", mode=progress_mode, every=1) as bar:
-        checks = {r.name: r for r in run_checks(chosen_checks, done=lambda r: bar.advance(r.name))}
+    checks = _run_self_checks(wanted["self-check"], say, progress_mode)
 
     wanted_studies = set(wanted["simulation"])
     if studies is not None:
         wanted_studies &= set(studies)
+    study_results, rates, figure_paths, rows = _run_studies(sorted(wanted_studies), study_mode or mode, out=out,
+                                                            executor=executor, figures=figures, say=say,
+                                                            progress_mode=progress_mode)
+
+    bench_results, bench_markdown = {}, ""
+    if benchmark:
+        bench_results, bench_markdown, bench_figures = _run_benchmark(
+            mode, out / "benchmark", executor=executor, figures=figures, say=say, data=data,
+            experiments=wanted["benchmark"], data_root=data_root, progress_mode=progress_mode)
+        figure_paths += bench_figures
+
+    outcomes = dict(by_label=by_label, checks=checks, study_results=study_results, bench_results=bench_results)
+    derivations = all_claims()
+    claims = [_claim_report(replace(claim, summary=claim_summary(claim, derivations)), **outcomes) for claim in printed]
+    corrected = [_claim_report(with_statement_texts(claim), **outcomes) for claim in fixes]
+
+    result = VerificationReport(mode=mode, claims=claims, seconds=time.perf_counter() - started,
+                                errata_markdown=errata_markdown(proof_results), rates=rates,
+                                benchmark_markdown=bench_markdown, figures=figure_paths, corrected=corrected,
+                                only=tuple(only or ()), study_rows=rows)
+    _write(result, out)
+    return result
+
+
+def _run_self_checks(names, say, progress_mode) -> dict:
+    """Run the self-checks named in ``names`` (:data:`lfverify.app._self_checks.CHECKS`): their results by name."""
+    chosen_checks = [c for c in self_checks.CHECKS if c.name in names]
+    if chosen_checks:
+        say(f"self-checks: {len(chosen_checks)}")
+    with Progress(len(chosen_checks), "self-checks", "check", mode=progress_mode, every=1) as bar:
+        return {r.name: r for r in run_checks(chosen_checks, done=lambda r: bar.advance(r.name))}
+
+
+def _run_studies(names, mode: str, *, out: Path, executor, figures: bool, say, progress_mode):
+    """Run the Monte-Carlo studies ``names`` in ``mode`` below ``out / "simulations"``: (evidence by study, fitted
+    rates, figure paths relative to ``out``, study rows).  A study that raises is evidence with outcome "error";
+    a fault of the environment stops the run."""
     study_results, rates, figure_paths, rows = {}, [], [], []
-    for name in sorted(wanted_studies):
-        say(f"simulation: {name} ({study_mode or mode})")
+    for name in names:
+        say(f"simulation: {name} ({mode})")
         t0 = time.perf_counter()
         try:
-            summary = run_study(name, study_mode or mode, out=out / "simulations" / name, executor=executor,
+            summary = run_study(name, mode, out=out / "simulations" / name, executor=executor,
                                 figures=figures, progress=progress_mode)
-            study_results[name] = _study_evidence(name, study_mode or mode, summary, time.perf_counter() - t0)
+            study_results[name] = _study_evidence(name, mode, summary, time.perf_counter() - t0)
             rates += _rates(name, summary)
-            rows += study_rows(name, study_mode or mode, summary)
+            rows += study_rows(name, mode, summary)
         except ENVIRONMENT_FAULTS:  # a killed worker, a lost cluster, a failed stream: the run stops (exit 2)
             raise
         except Exception as exc:  # noqa: BLE001 - reported as a regression, with the reason
             study_results[name] = EvidenceResult("simulation", name, "error", f"{type(exc).__name__}: {exc}",
                                                  time.perf_counter() - t0)
         figure_paths += sorted(str(p.relative_to(out)) for p in (out / "simulations" / name).glob("*.png"))
+    return study_results, rates, figure_paths, rows
 
-    bench_results, bench_markdown = {}, ""
-    if benchmark:
-        bench_results, bench_markdown, bench_figures = _run_benchmark(
-            mode, out / "benchmark", executor, figures, say, data, experiments=wanted["benchmark"],
-            data_root=data_root, progress_mode=progress_mode)
-        figure_paths += bench_figures
 
-    def claim_report(claim):
-        report = ClaimReport(claim)
-        for e in claim.evidence:
-            if e.kind == "derivation":
-                report.evidence.append(_derivation_evidence(e.target, by_label))
-            elif e.kind == "self-check":
-                report.evidence.append(_self_check_evidence(e.target, checks))
-            elif e.kind == "property-test":
-                report.evidence.append(EvidenceResult("property-test", e.target, "not run (pytest)",
-                                                      f"python -m pytest '{e.target}'"))
-            elif e.kind == "simulation":
-                report.evidence.append(study_results.get(e.target) or EvidenceResult(
-                    "simulation", e.target, "not run (pytest)", "not selected in this run"))
-            else:
-                report.evidence.append(bench_results.get(e.target) or EvidenceResult(
-                    "benchmark", e.target, "not run (pytest)", "not selected in this run"))
-        return report
-
-    derivations = all_claims()
-    claims = [claim_report(replace(claim, summary=claim_summary(claim, derivations))) for claim in printed]
-    corrected = [claim_report(with_statement_texts(claim)) for claim in fixes]
-
-    result = VerificationReport(mode, claims, time.perf_counter() - started, errata_markdown(proof_results), rates,
-                                bench_markdown, figure_paths, corrected, only=tuple(only or ()), study_rows=rows)
-    _write(result, out)
-    return result
+def _claim_report(claim, *, by_label, checks, study_results, bench_results) -> ClaimReport:
+    """``claim`` with the outcome of each piece of its evidence in this run (property tests and evidence not
+    selected: "not run (pytest)")."""
+    report = ClaimReport(claim)
+    for e in claim.evidence:
+        if e.kind == "derivation":
+            report.evidence.append(_derivation_evidence(e.target, by_label))
+        elif e.kind == "self-check":
+            report.evidence.append(_self_check_evidence(e.target, checks))
+        elif e.kind == "property-test":
+            report.evidence.append(EvidenceResult("property-test", e.target, "not run (pytest)",
+                                                  f"python -m pytest '{e.target}'"))
+        elif e.kind == "simulation":
+            report.evidence.append(study_results.get(e.target) or EvidenceResult(
+                "simulation", e.target, "not run (pytest)", "not selected in this run"))
+        else:
+            report.evidence.append(bench_results.get(e.target) or EvidenceResult(
+                "benchmark", e.target, "not run (pytest)", "not selected in this run"))
+    return report
 
 
 def _check_before_work(out: Path, mode: str, executor, benchmark: bool, data_root=None) -> None:
@@ -675,142 +700,3 @@ def benchmark_verdict(name, summary) -> tuple[bool, str]:
         return total > 0 and 2 * good > total, (f"a tau in the proven range is at least as good as every tau outside "
                                                 f"it in {good} of {total} (data set, metric, method) cases")
     return False, f"unknown benchmark experiment {name!r}"
-
-
-# ---------------------------------------------------------------------------------------------- output
-def clip(text: str, width: int) -> str:
-    """``text`` cut to at most ``width`` characters at a word boundary, with "..." where it was cut (never inside
-    a word or a number)."""
-    if len(text) <= width:
-        return text
-    cut = text[:width - 3]
-    at = max(cut.rfind(" "), cut.rfind(","), cut.rfind(";"))
-    return (cut[:at] if at > 0 else cut).rstrip(" ,;") + "..."
-
-
-def _table_cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
-
-
-def report_markdown(report: VerificationReport) -> str:
-    """REPORT.md's text."""
-    lines = [
-        "# lfverify verification report",
-        "",
-        "Bao & Sugiyama (AISTATS 2020), *Calibrated Surrogate Maximization of Linear-fractional Utility in Binary "
-        "Classification*: every numbered claim, table, figure and algorithm, with the checks that decide it.",
-        "",
-        f"Generated by `lfverify verify --{report.mode}"
-        + "".join(f" --only {shlex.quote(name)}" for name in report.only)
-        + f"` (lfverify {__version__}, Python {platform.python_version()}, {platform.machine()}) in "
-        f"{report.seconds:.0f} s. {report.count_sentence()}.",
-        "",
-        "Verdicts: *holds*; *holds (errata in the printed proof)* - the statement holds, the printed derivation has "
-        "misprints (see Errata); *fails as stated* - a counterexample satisfying the hypotheses is pinned; "
-        "*fails as stated (see its errata)* - the same, without a corrected claim of its own in the registry: its "
-        "errata say what fails and what each changes; "
-        "*reproduced* / *partly reproduced* - the experiment or algorithm, compared with the printed numbers in "
-        "the benchmark section; *definition* - nothing to prove, its consequences are checked. Property tests are "
-        "run by `python -m pytest` (the tests are not installed with the package).",
-        "",
-        "| claim | label | method | verdict | key figure | seconds |",
-        "|---|---|---|---|---|---:|",
-    ]
-    def row(c):
-        verdict = f"**{c.verdict}**" if c.regressed else c.verdict
-        fix = report.corrected_by(c.claim.label)
-        if fix is not None:
-            verdict += f"; corrected: [{fix.claim.number}](#corrected-statements), {fix.verdict}"
-        return (f"| {c.claim.number} | `{c.claim.label}` | {c.methods} | {verdict} | "
-                f"{clip(_table_cell(c.key_figure), 160)} | {c.seconds:.1f} |")
-
-    lines += [row(c) for c in report.claims]
-    if report.corrected:
-        lines += ["", "## Corrected statements", "",
-                  f"{len(report.corrected)} corrected statements (counted among the claims above): each claim that "
-                  "fails as stated, replaced by the strongest true statement "
-                  "lfverify proves "
-                  "(`lfverify/proofs/corrected_*.py`; the readable proofs are in the repository's `proofs/` folder, "
-                  "written by `lfverify proofs --render proofs/`).", "",
-                  "| claim | corrects | method | verdict | key figure | seconds |", "|---|---|---|---|---|---:|"]
-        for c in report.corrected:
-            verdict = f"**{c.verdict}**" if c.regressed else c.verdict
-            lines.append(f"| {c.claim.number} | `{c.claim.corrects}` | {c.methods} | {verdict} | "
-                         f"{clip(_table_cell(c.key_figure), 160)} | {c.seconds:.1f} |")
-    lines += ["", "## Findings", ""]
-    for c in report.claims + report.corrected:
-        if c.claim.summary:
-            lines.append(f"- **{c.claim.number}** ({c.verdict}): {c.claim.summary}")
-    if report.regressed:
-        lines += ["", "## Regressions", ""]
-        for c in report.claims + report.corrected:
-            for e in c.evidence:
-                if e.regressed:
-                    lines.append(f"- {c.claim.number}, {e.kind} `{e.target}`: {e.outcome}: {_table_cell(e.figure)}")
-    if report.not_run:
-        lines += ["", "## Not run (the environment, not a result)", ""]
-        for c in report.not_run:
-            lines.append(f"- {c.claim.number}: {c.not_run}")
-    if report.rates:
-        lines += ["", "## Fitted convergence rates (Monte Carlo)", "",
-                  "| study | setting | slope | 95 % CI | verdict |", "|---|---|---:|---|---|"]
-        for r in report.rates:
-            ci = r.get("ci") or [r.get("ci_low"), r.get("ci_high")]
-            ci_text = f"[{ci[0]:.3f}, {ci[1]:.3f}]" if ci and None not in ci else ""
-            lines.append(f"| {r['study']} | {r['setting']} | {r['slope']:.3f} | {ci_text} | "
-                         f"{_table_cell(str(r.get('verdict', '')))} |")
-    against = [r for r in report.study_rows if r.note]
-    if against:
-        lines += ["", "## Study rows that read against their claim's verdict", "",
-                  "Each Monte-Carlo study checks more than its claim; these rows, read alone, would contradict the "
-                  "claim's verdict, and why that is expected (`lfverify simulate` prints the same lines):", ""]
-        lines += [f"- {r.study}, {_table_cell(r.text)}" for r in against]
-    if report.benchmark_markdown:
-        body = report.benchmark_markdown.split("\n", 1)[1] if report.benchmark_markdown.startswith("#") else \
-            report.benchmark_markdown
-        lines += ["", "## Benchmark (App. C)", "", body.replace("](", "](benchmark/").replace("## ", "### ")]
-    if report.figures:
-        lines += ["", "## Figures", ""] + [f"![{Path(p).stem}]({p})" for p in report.figures]
-    lines += ["", "## Errata", "", report.errata_markdown.split("\n", 1)[1].replace("\n## ", "\n### ")
-              if report.errata_markdown.startswith("#") else report.errata_markdown]
-    return "\n".join(lines).rstrip() + "\n"
-
-
-def report_json(report: VerificationReport) -> dict:
-    def entry(c):
-        fix = report.corrected_by(c.claim.label)
-        return {"number": c.claim.number, "label": c.claim.label, "statement": c.claim.statement,
-                "expected": c.claim.expected, "verdict": c.verdict, "regressed": c.regressed,
-                "not_run": c.not_run,
-                "summary": c.claim.summary, "seconds": round(c.seconds, 3),
-                "corrects": c.claim.corrects or None, "corrected_by": fix.claim.label if fix else None,
-                "evidence": [{**asdict(e), "seconds": round(e.seconds, 3)} for e in c.evidence]}
-
-    return {
-        "lfverify": __version__, "mode": report.mode, "seconds": round(report.seconds, 2),
-        "regressed": report.regressed, "counts": report.counts(),
-        "claims": [entry(c) for c in report.claims],
-        "corrected": [entry(c) for c in report.corrected],
-        "rates": report.rates, "figures": report.figures,
-        "study_rows": [asdict(r) for r in report.study_rows],
-    }
-
-
-def _write(report: VerificationReport, out: Path) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    write_text_atomically(out / "report.json", json.dumps(report_json(report), indent=1, default=repr) + "\n")
-    write_text_atomically(out / "REPORT.md", report_markdown(report))
-
-
-def print_summary(report: VerificationReport, out, stream=None) -> None:
-    """The claims table on the terminal (``stream``: default sys.stdout at call time)."""
-    stream = stream or sys.stdout
-    everything = report.claims + report.corrected
-    width = max(len(c.claim.number) for c in everything)
-    print(f"{'claim':<{width}}  {'verdict':<36} {'seconds':>7}  key figure", file=stream)
-    for c in everything:
-        flag = "  <-- REGRESSION" if c.regressed else "  <-- NOT RUN" if c.not_run else ""
-        verdict = "not run (the environment)" if c.not_run and not c.regressed else c.verdict
-        print(f"{c.claim.number:<{width}}  {verdict:<36} {c.seconds:7.1f}  {clip(c.key_figure, 90)}{flag}",
-              file=stream)
-    print(f"\n{report.count_sentence()}; {report.seconds:.0f} s. Report: {Path(out) / 'REPORT.md'}", file=stream)

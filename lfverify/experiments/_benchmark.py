@@ -287,44 +287,63 @@ def run_benchmark(options: BenchOptions, *, executor=None) -> Path:
                            if k not in EXECUTION_OPTIONS}}
     summary["options"]["out"] = str(options.out)
     if "table" in records:
-        lines += ["## Tables 2, 4 and 5", ""]
-        summary["table"] = {}
-        for metric in options.metrics:
-            values, errors = report.collect_table_values(records["table"], metric)
-            lines.append(report.markdown_results_table(values, metric, methods=options.methods, alpha=options.alpha,
-                                                       test=options.test, errors=errors, notes=DATASET_NOTES))
-            summary["table"][metric] = {d: {m: list(v) for m, v in ms.items()} for d, ms in values.items()}
-        for metric in options.metrics:
-            proposed = [m for m in options.methods if m in protocol.PROPOSED_METHODS]
-            if proposed:
-                lines.append(report.markdown_learning_rate_table(records["table"], metric, methods=proposed,
-                                                                 rates=options.learning_rates))
-        if all(m in options.methods for m in ("U-GD", "U-BFGS")):
-            summary["training"] = {}
-            for metric in options.metrics:
-                training = report.collect_training_values(records["table"], metric)
-                lines.append(report.markdown_training_table(training, metric, alpha=options.alpha))
-                summary["training"][metric] = training
+        _table_sections(records, options, lines, summary)
     if "compare" in records:
-
         markdown, summary["compare"] = compare_section(records["compare"], timings["compare"],
                                                        metrics=options.metrics, methods=options.compare_methods,
                                                        alpha=options.alpha, test=options.test)
         lines.append(markdown)
     if "convergence" in records:
-        lines += ["## Convergence of U-GD and U-BFGS (Sec. 6, App. C.3)", ""]
-        summary["convergence"] = {}
-        for metric in options.metrics:
-            conv = report.convergence_summary(records["convergence"], metric)
-            lines.append(report.markdown_convergence_table(conv, metric, max_iter=options.convergence_iter))
-            summary["convergence"][metric] = {d: {m: {k: (v._asdict() if hasattr(v, "_asdict") else v)
-                                                      for k, v in s.items()} for m, s in ms.items()}
-                                              for d, ms in conv.items()}
-            if options.figures:
+        _convergence_section(records, options, out, lines, summary)
+    _curve_sections(records, options, out, lines, summary)
+    report_path = write_text_atomically(out / "paper_benchmark.md", "\n".join(lines).rstrip() + "\n")
+    write_text_atomically(out / "summary.json", json.dumps(summary, indent=1, sort_keys=True, default=repr) + "\n")
+    return report_path
 
-                path = plot_convergence(records["convergence"], metric, out / f"convergence_{metric}.png",
-                                        title=f"Test {metric} by iteration (N(0, I) start)")
-                lines += [f"![convergence {metric}]({path.name})", ""]
+
+def _table_sections(records, options, lines: list, summary: dict) -> None:
+    """Tables 2, 4 and 5 of the ``"table"`` records (and the learning rates chosen, and the training values
+    where U-GD and U-BFGS both ran), appended to ``lines`` and ``summary``."""
+    lines += ["## Tables 2, 4 and 5", ""]
+    summary["table"] = {}
+    for metric in options.metrics:
+        values, errors = report.collect_table_values(records["table"], metric)
+        lines.append(report.markdown_results_table(values, metric, methods=options.methods, alpha=options.alpha,
+                                                   test=options.test, errors=errors, notes=DATASET_NOTES))
+        summary["table"][metric] = {d: {m: list(v) for m, v in ms.items()} for d, ms in values.items()}
+    for metric in options.metrics:
+        proposed = [m for m in options.methods if m in protocol.PROPOSED_METHODS]
+        if proposed:
+            lines.append(report.markdown_learning_rate_table(records["table"], metric, methods=proposed,
+                                                             rates=options.learning_rates))
+    if all(m in options.methods for m in ("U-GD", "U-BFGS")):
+        summary["training"] = {}
+        for metric in options.metrics:
+            training = report.collect_training_values(records["table"], metric)
+            lines.append(report.markdown_training_table(training, metric, alpha=options.alpha))
+            summary["training"][metric] = training
+
+
+def _convergence_section(records, options, out, lines: list, summary: dict) -> None:
+    """The convergence tables (Sec. 6, App. C.3) of the ``"convergence"`` records, and their figures, appended to
+    ``lines`` and ``summary``."""
+    lines += ["## Convergence of U-GD and U-BFGS (Sec. 6, App. C.3)", ""]
+    summary["convergence"] = {}
+    for metric in options.metrics:
+        conv = report.convergence_summary(records["convergence"], metric)
+        lines.append(report.markdown_convergence_table(conv, metric, max_iter=options.convergence_iter))
+        summary["convergence"][metric] = {d: {m: {k: (v._asdict() if hasattr(v, "_asdict") else v)
+                                                  for k, v in s.items()} for m, s in ms.items()}
+                                          for d, ms in conv.items()}
+        if options.figures:
+            path = plot_convergence(records["convergence"], metric, out / f"convergence_{metric}.png",
+                                    title=f"Test {metric} by iteration (N(0, I) start)")
+            lines += [f"![convergence {metric}]({path.name})", ""]
+
+
+def _curve_sections(records, options, out, lines: list, summary: dict) -> None:
+    """The sample-complexity (App. C.5) and tau (App. C.6) curves, their claims and figures, appended to ``lines``
+    and ``summary``."""
     for experiment, key, label, title, stem in (
             ("sample-complexity", "train_size", "training-set size n", "Sample complexity (App. C.5)",
              "sample_complexity"),
@@ -344,10 +363,6 @@ def run_benchmark(options: BenchOptions, *, executor=None) -> Path:
             summary[experiment][metric] = {d: {m: {repr(x): v for x, v in xs.items()} for m, xs in ms.items()}
                                            for d, ms in curves.items()}
             if options.figures and curves:
-
                 path = plot_curves(curves, out / f"{stem}_{metric}.png", xlabel=label, ylabel=f"test {metric}",
                                    title=f"{title}: test {metric}")
                 lines += [f"![{stem} {metric}]({path.name})", ""]
-    report_path = write_text_atomically(out / "paper_benchmark.md", "\n".join(lines).rstrip() + "\n")
-    write_text_atomically(out / "summary.json", json.dumps(summary, indent=1, sort_keys=True, default=repr) + "\n")
-    return report_path

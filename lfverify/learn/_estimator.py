@@ -50,7 +50,6 @@ cost-sensitive objective tau = 1 (a boundary at the Bayes threshold needs phi di
 
 from __future__ import annotations
 
-import numbers
 import warnings
 
 import numpy as np
@@ -74,6 +73,19 @@ from lfverify.core import (
     resolve_metric,
     tau_logistic,
 )
+from lfverify.learn._constraints import (
+    NONE,
+    any_of,
+    boolean,
+    check_parameters,
+    dict_of,
+    integer,
+    not_string,
+    optional,
+    options,
+    real,
+    unused,
+)
 from lfverify.learn._cost_sensitive import (
     FIRST_WEIGHTS,
     LEVEL_TOL,
@@ -82,9 +94,7 @@ from lfverify.learn._cost_sensitive import (
     _fit_folds_at_weights,
 )
 from lfverify.learn._optimize import METHODS, maximize_surrogate_utility
-from lfverify.learn._thresholds import (
-    _best_threshold,
-)
+from lfverify.learn._thresholds import _best_threshold
 
 __all__ = ["LinearFractionalClassifier", "FitQualityWarning", "ERM_REGULARIZATION", "hinge_erm_svm",
            "erm_initial_parameters", "OBJECTIVES", "THRESHOLDS"]
@@ -144,6 +154,34 @@ _INAPPLICABLE = {
     "surrogate-utility": {"C": "Alg. 1 maximises U_hat without a penalty"},
     "cost-sensitive": {name: "it is a setting of Alg. 1 on U_hat" for name in _OBJECTIVE_DEFAULTS["surrogate-utility"]},
 }
+#: ``class_weight`` as scikit-learn defines it: None, "balanced" or a dict {label: weight >= 0}.
+_CLASS_WEIGHT = any_of(NONE, options(("balanced",)), dict_of(real(low=0.0)),
+                       expectation="None, 'balanced' or a dict {label: weight}")
+#: The parameters that choose the fit, checked first (scikit-learn's ``_parameter_constraints`` is the model;
+#: threshold_cv other than "auto" needs threshold="refit", a rule between two parameters checked next).
+_CHOICE_CONSTRAINTS = {
+    "objective": options(OBJECTIVES),
+    "threshold": options(THRESHOLDS),
+    "threshold_cv": any_of(options(("auto",)), NONE, integer(2), expectation="'auto', None or an int >= 2"),
+}
+_TAU = {"tau": optional(real(low=0.0, high=1.0, low_inclusive=False))}
+_SHARED = {
+    "class_weight": _CLASS_WEIGHT,
+    "fit_intercept": boolean(),
+    "init": any_of(not_string(), options(_INITS), expectation=f"one of {_INITS} or an array of initial parameters"),
+}
+#: Under each objective, the constraints of the parameters that act there, checked in this order after those
+#: of :data:`_INAPPLICABLE` (which must stay None) and with :data:`_OBJECTIVE_DEFAULTS` filled in for None.
+#: Under the surrogate utility, ``max_iter`` and ``max_phase1_iter`` are checked by
+#: :func:`~lfverify.learn.maximize_surrogate_utility`.
+_PARAMETER_CONSTRAINTS = {
+    "cost-sensitive": {**_TAU, "C": real(low=0.0, low_inclusive=False), **_SHARED,
+                       "max_iter": integer(1, expectation="an int >= 1 for the cost-sensitive objective"),
+                       "gtol": optional(real(low=0.0))},
+    "surrogate-utility": {**_TAU, "method": options(METHODS, strings_only=False), "split": options(_SPLITS),
+                          "learning_rate": real(low=0.0, low_inclusive=False), **_SHARED,
+                          "gtol": optional(real(low=0.0))},
+}
 
 
 def _check_both_classes_weighted(classes, y, weights, name) -> None:
@@ -157,12 +195,7 @@ def _check_both_classes_weighted(classes, y, weights, name) -> None:
 
 def _check_class_weight(class_weight) -> None:
     """``class_weight`` as scikit-learn defines it: None, "balanced" or a dict {label: weight > 0}."""
-    if class_weight is None or (isinstance(class_weight, str) and class_weight == "balanced"):
-        return
-    if not isinstance(class_weight, dict):
-        raise ValueError(f"class_weight must be None, 'balanced' or a dict {{label: weight}}; got {class_weight!r}")
-    for label, weight in class_weight.items():
-        check_real(weight, f"class_weight[{label!r}]", low=0.0)
+    _CLASS_WEIGHT.check(class_weight, "class_weight")
 
 
 def combined_sample_weights(sample_weight, class_weight, classes, y):
@@ -302,18 +335,11 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
     threshold_cv : "auto", int >= 2 or None, default "auto"
         With ``threshold="refit"``: ``None`` chooses the threshold exactly on the training sample; K chooses it on
         the pooled held-out scores of K stratified folds (K more fits of the same objective; K is lowered to the
-        smaller class count where that is below K).  ``"auto"``: 5 folds where the training scores' optimism moves
-        the threshold - for the cost-sensitive objective when the smaller class has fewer than 20 samples per
-        feature (its optimism is of order d / that count; F_2 at n = 1,000, d = 100, prior 0.1: test 0.457 on the
-        training sample, 0.487 with 5 folds; madelon, d = 500, n = 2,080: F_1 0.611 against 0.667; p > n: the
-        training scores separate the classes), for the surrogate utility when n_samples < 10 n_features - else the
-        training sample (one fit; adult: no difference).  With ``threshold="zero"`` only "auto" is accepted.
-        The folds' fits start from the initial theta (the final theta has seen the held-out rows: on sparse CSR
-        data, d = 1,000, that start leaked them into the fold models, test F_2 0.543 against 0.550 from zeros),
-        and the cost-sensitive ones stop at 10 x ``gtol`` (the pooled threshold does not need a tighter fit).
-        Where the cost-sensitive fit is a single inner fit (the regime of few samples) the folds come first and
-        the whole sample's fit starts from the mean of their parameters (the same convex problem, fewer
-        iterations).
+        smaller class count where that is below K); ``"auto"``: 5 folds in the regime of few samples (Notes), else
+        the training sample (one fit).  With ``threshold="zero"`` only "auto" is accepted.  The folds' fits start
+        from the initial theta (the final theta has seen the held-out rows), the cost-sensitive ones stop at
+        10 x ``gtol``, and where the cost-sensitive fit is a single inner fit (few samples) the folds come first
+        and the whole sample's fit starts from the mean of their parameters.
     tau : float in (0, 1] or None, default None
         Discrepancy of the tau-logistic loss phi (Sec. 6, Fig. 2); ``None`` = :func:`~lfverify.core.default_tau`
         (0.33 for F_1, 0.75 for Jaccard) for the surrogate utility and 1 for the cost-sensitive objective.
@@ -336,11 +362,10 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         Gradient tolerance: Alg. 1 stops when ||grad U_hat|| <= gtol (None: 1e-8); each cost-sensitive fit stops
         when L-BFGS-B's projected gradient is <= gtol (None: 1e-4, ``LogisticRegression``'s tol).
     init : {"zeros", "erm", "random"} or array-like, default "zeros"
-        Initial parameters: zeros, the linear SVM (hinge + l2, :func:`erm_initial_parameters`, as Sec. 6; seconds
-        on adult), N(0, I) drawn from ``random_state`` (Sec. 6's convergence study), or an explicit vector of
-        length n_features (+ 1 with ``fit_intercept``, the intercept last).  For the cost-sensitive objective it
-        starts the first fit - in the regime of few samples (``threshold_cv``), where that fit is the only one, it
-        starts the folds' fits, and the whole sample's fit starts from the mean of theirs.
+        Initial parameters: zeros, the linear SVM (hinge + l2, :func:`erm_initial_parameters`, as Sec. 6), N(0, I)
+        drawn from ``random_state`` (Sec. 6's convergence study), or an explicit vector of length n_features (+ 1
+        with ``fit_intercept``, the intercept last).  For the cost-sensitive objective it starts the first fit - in
+        the regime of few samples, where that fit is the only one, the folds' fits (``threshold_cv``).
     fit_intercept : bool, default True
         Fit f(x) = w^T x + b (an unpenalised parameter; X is not copied, except by the surrogate utility, whose
         U_hat appends a constant-1 feature).
@@ -393,15 +418,13 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
     * m >= 20 d - the reweighting keeps its inner fit with the best *training* metric (the earliest of equals; a
       refit at a small prior can lower the training metric, so the last is not kept), and the threshold is chosen
       on the training sample: their optimism, of order d / m, is small there.
-    * m < 20 d - the equally weighted first fit only (no reweighting), and the threshold cross-fitted on 5 folds:
-      there the training metric prefers reweighted fits that lose on new data (F_2 at n = 1,000, d = 100, prior
-      0.1: the training choice's test F_2 0.452 against 0.490 for ``TunedThresholdClassifierCV``).  Choosing
-      the iterate by the pooled held-out metric of fold fits at each iterate's class weights repaired that (0.491)
-      and picked the first fit in 17 of 20 splits (there and at d = 500, n = 20,000), but cost 7.7-9.4x a
-      ``LogisticRegression`` fit against the target of 5x; the rule is what that held-out choice chose, at no
-      extra fit (FINDINGS.md, benchmarks/results/estimator_regimes.md).
+    * m < 20 d (few samples) - the equally weighted first fit only (no reweighting), and the threshold
+      cross-fitted on 5 folds: there the training metric prefers reweighted fits that lose on new data, and where
+      p > n the training scores separate the classes.
 
-    The surrogate utility (Alg. 1) cross-fits the threshold when n < 10 d.
+    The surrogate utility (Alg. 1) cross-fits the threshold when n < 10 d.  The measurements behind these rules
+    and their history: docs/estimators.md ("How the defaults choose by regime") and FINDINGS.md ("The estimator
+    across regimes").
     """
 
     def __init__(self, metric="f1", objective="cost-sensitive", threshold="refit", threshold_cv="auto", tau=None,
@@ -436,53 +459,28 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
     def _validated_options(self):
         """The checked options: (metric, tau, gtol, objective-specific settings with their defaults filled in).
 
-        A parameter that does not act under the chosen objective (or threshold) is refused when it is set, so that
-        e.g. a grid search over ``C`` of the paper's objective fails loudly instead of fitting the same model."""
+        The parameters are checked against the declared tables :data:`_CHOICE_CONSTRAINTS` and
+        :data:`_PARAMETER_CONSTRAINTS`.  A parameter that does not act under the chosen objective (or threshold) is
+        refused when it is set, so that e.g. a grid search over ``C`` of the paper's objective fails loudly instead
+        of fitting the same model."""
         metric = resolve_metric(self.metric)
-        if not isinstance(self.objective, str) or self.objective not in OBJECTIVES:
-            raise ValueError(f"objective must be one of {OBJECTIVES}; got {self.objective!r}")
-        if not isinstance(self.threshold, str) or self.threshold not in THRESHOLDS:
-            raise ValueError(f"threshold must be one of {THRESHOLDS}; got {self.threshold!r}")
-        if not (isinstance(self.threshold_cv, str) and self.threshold_cv == "auto"):
-            if self.threshold_cv is not None and (isinstance(self.threshold_cv, bool)
-                                                  or not isinstance(self.threshold_cv, numbers.Integral)
-                                                  or self.threshold_cv < 2):
-                raise ValueError(f"threshold_cv must be 'auto', None or an int >= 2; got {self.threshold_cv!r}")
-            if self.threshold != "refit":
-                raise ValueError(f"threshold_cv applies only with threshold='refit' (threshold='zero' chooses no "
-                                 f"threshold); got threshold_cv={self.threshold_cv!r} with "
-                                 f"threshold={self.threshold!r}")
-        inapplicable = _INAPPLICABLE[self.objective]
-        given = [name for name in inapplicable if getattr(self, name) is not None]
-        if given:
-            raise ValueError(f"{given[0]} does not act under objective={self.objective!r} "
-                             f"({inapplicable[given[0]]}); leave it None or choose the other objective; got "
-                             f"{given[0]}={getattr(self, given[0])!r}")
+        params = self.get_params(deep=False)
+        check_parameters(params, _CHOICE_CONSTRAINTS)
+        if not (isinstance(self.threshold_cv, str) and self.threshold_cv == "auto") and self.threshold != "refit":
+            raise ValueError(f"threshold_cv applies only with threshold='refit' (threshold='zero' chooses no "
+                             f"threshold); got threshold_cv={self.threshold_cv!r} with threshold={self.threshold!r}")
+        objective = self.objective
+        check_parameters(params, {name: unused(f"objective={objective!r}", reason)
+                                  for name, reason in _INAPPLICABLE[objective].items()})
+        defaults = _OBJECTIVE_DEFAULTS[objective]
+        filled = {**params, **{name: default for name, default in defaults.items() if params[name] is None}}
+        checked = check_parameters(filled, _PARAMETER_CONSTRAINTS[objective])
         if self.tau is not None:
-            tau = check_real(self.tau, "tau", low=0.0, high=1.0, low_inclusive=False)
+            tau = checked["tau"]
         else:
-            tau = 1.0 if self.objective == "cost-sensitive" else default_tau(metric)
-        settings = {name: (default if getattr(self, name) is None else getattr(self, name))
-                    for name, default in _OBJECTIVE_DEFAULTS[self.objective].items()}
-        if "C" in settings:
-            settings["C"] = check_real(settings["C"], "C", low=0.0, low_inclusive=False)
-        if "method" in settings and settings["method"] not in METHODS:
-            raise ValueError(f"method must be one of {METHODS}; got {settings['method']!r}")
-        if "split" in settings and (not isinstance(settings["split"], str) or settings["split"] not in _SPLITS):
-            raise ValueError(f"split must be one of {_SPLITS}; got {settings['split']!r}")
-        if "learning_rate" in settings:
-            settings["learning_rate"] = check_real(settings["learning_rate"], "learning_rate", low=0.0,
-                                                   low_inclusive=False)
-        _check_class_weight(self.class_weight)
-        if not isinstance(self.fit_intercept, (bool, np.bool_)):
-            raise TypeError(f"fit_intercept must be a bool; got {self.fit_intercept!r}")
-        if isinstance(self.init, str) and self.init not in _INITS:
-            raise ValueError(f"init must be one of {_INITS} or an array of initial parameters; got {self.init!r}")
-        if self.objective == "cost-sensitive" and (isinstance(self.max_iter, bool) or
-                                                   not isinstance(self.max_iter, numbers.Integral)
-                                                   or self.max_iter < 1):
-            raise ValueError(f"max_iter must be an int >= 1 for the cost-sensitive objective; got {self.max_iter!r}")
-        gtol = _DEFAULT_GTOL[self.objective] if self.gtol is None else check_real(self.gtol, "gtol", low=0.0)
+            tau = 1.0 if objective == "cost-sensitive" else default_tau(metric)
+        settings = {name: checked.get(name, filled[name]) for name in defaults}
+        gtol = _DEFAULT_GTOL[objective] if self.gtol is None else checked["gtol"]
         return metric, tau, gtol, settings
 
     def _initial_theta(self, X, y_signed, weights, seq):
@@ -611,8 +609,8 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
                                                 sample_weight=None if weights is None else weights[rows])
                          if isinstance(self.init, str) and self.init == "erm" else theta0)
                 thetas.append(self._fit_direction(X[rows], y_signed[rows],
-                                                  None if weights is None else weights[rows], start, metric, tau,
-                                                  gtol, settings, child(seq, 3 + k))[0])
+                                                  None if weights is None else weights[rows], start, metric=metric,
+                                                  tau=tau, gtol=gtol, settings=settings, seq=child(seq, 3 + k))[0])
                 del rows
         # after the fits (not alive during them): all n scores, then the held-out ones - X[held] would copy
         # (n / K) x d entries of X (80 KB at n = 500, d = 100, against LogisticRegression's whole peak of 72 KB);
@@ -632,7 +630,7 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         rule (the held-out fraction of positives applied to the *training* scores) fails where those scores
         separate the classes (n < d): the training quantile says nothing about new scores (FINDINGS.md).
         """
-        return _best_threshold(pooled_scores, y_signed, metric, 0.0, weights).threshold
+        return _best_threshold(pooled_scores, y_signed, metric, reference=0.0, weights=weights).threshold
 
     def _warn_if_degenerate(self, predicted, y_signed, weights, metric) -> None:
         """Warn when the fitted classifier predicts one class only on its training sample, or when its training
@@ -663,6 +661,34 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
             warnings.warn(f"LinearFractionalClassifier: the training {metric.name} of the fit ({value:.4g}) is not "
                           f"{_TRIVIAL_MARGIN - 1:.0%} above that of predicting every sample positive ({trivial:.4g}); "
                           f"{advice}", FitQualityWarning, stacklevel=3)
+
+    def _training_data(self, X, y, sample_weight):
+        """The checked sample of ``fit``: (X, y in {-1, +1} as int8, weights or None, classes, pos_label), rows of
+        weight 0 removed."""
+        X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse="csr")
+        check_classification_targets(y)
+        classes, pos_label = binary_classes(y, self.pos_label)
+        weights = combined_sample_weights(sample_weight, self.class_weight, classes, y)
+        if weights is not None and not (weights > 0).all():
+            keep = weights > 0
+            X, y, weights = X[keep], y[keep], weights[keep]
+        if X.shape[0] < 2:
+            raise ValueError(f"X must have at least 2 samples (one for each half S_0, S_1); got {X.shape[0]}")
+        return X, np.where(y == pos_label, 1, -1).astype(np.int8), weights, classes, pos_label
+
+    def _refitted_threshold(self, X, y_signed, weights, *, theta, result, theta0, metric, tau, gtol, settings, seq,
+                            n_folds) -> float:
+        """The threshold of ``threshold="refit"`` on the fitted ``theta``: exact on the training scores
+        (``n_folds`` None), else on the pooled held-out scores of ``n_folds`` folds."""
+        if n_folds is None:
+            # the cost-sensitive fit chose this very threshold on the training scores (one sort saved)
+            return (result.threshold if self.objective == "cost-sensitive" else
+                    _best_threshold(self._linear_scores(X, theta), y_signed, metric, reference=0.0,
+                                    weights=weights).threshold)
+        class_weights = result.weights if self.objective == "cost-sensitive" else None
+        pooled = self._cross_fitted(X, y_signed, weights, theta0=theta0, metric=metric, tau=tau, gtol=gtol,
+                                    settings=settings, seq=seq, n_folds=n_folds, class_weights=class_weights)[0]
+        return self._threshold_from_folds(pooled, y_signed, weights, metric)
 
     def fit(self, X, y, sample_weight=None):
         """Fit theta by the chosen objective, then the threshold.
@@ -696,16 +722,7 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
             prior).
         """
         metric, tau, gtol, settings = self._validated_options()
-        X, y = validate_data(self, X, y, dtype=np.float64, accept_sparse="csr")
-        check_classification_targets(y)
-        classes, pos_label = binary_classes(y, self.pos_label)
-        weights = combined_sample_weights(sample_weight, self.class_weight, classes, y)
-        if weights is not None and not (weights > 0).all():
-            keep = weights > 0
-            X, y, weights = X[keep], y[keep], weights[keep]
-        if X.shape[0] < 2:
-            raise ValueError(f"X must have at least 2 samples (one for each half S_0, S_1); got {X.shape[0]}")
-        y_signed = np.where(y == pos_label, 1, -1).astype(np.int8)
+        X, y_signed, weights, classes, pos_label = self._training_data(X, y, sample_weight)
         seq = as_seed_sequence(self.random_state, "random_state")
         minority = _minority_count(y_signed)
         few_samples = self._few_samples(X, y_signed, weights)
@@ -722,25 +739,22 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
             # One inner fit, at weights known before it: the folds first, then the whole sample's fit from the mean
             # of the folds' parameters - the same convex problem from a start near its minimum (n = 10,000,
             # d = 100: 2-3 L-BFGS iterations instead of 8; FINDINGS.md)
-            pooled, thetas = self._cross_fitted(X, y_signed, weights, theta0, metric, tau, gtol, settings, seq,
-                                                n_folds, FIRST_WEIGHTS)
+            pooled, thetas = self._cross_fitted(X, y_signed, weights, theta0=theta0, metric=metric, tau=tau,
+                                                gtol=gtol, settings=settings, seq=seq, n_folds=n_folds,
+                                                class_weights=FIRST_WEIGHTS)
             shift = self._threshold_from_folds(pooled, y_signed, weights, metric)
             start = np.mean(thetas, axis=0)
             del pooled, thetas
-        theta, result, iterations, converged = self._fit_direction(X, y_signed, weights, start, metric, tau, gtol,
-                                                                   settings, seq, level_iter)
+        theta, result, iterations, converged = self._fit_direction(X, y_signed, weights, start, metric=metric, tau=tau,
+                                                                   gtol=gtol, settings=settings, seq=seq,
+                                                                   level_iter=level_iter)
         self.optimization_result_ = result
         if self.threshold != "refit":
             shift = 0.0
-        elif n_folds is None:
-            # the cost-sensitive fit chose this very threshold on the training scores (one sort saved)
-            shift = (result.threshold if self.objective == "cost-sensitive" else
-                     _best_threshold(self._linear_scores(X, theta), y_signed, metric, 0.0, weights).threshold)
         elif shift is None:
-            class_weights = result.weights if self.objective == "cost-sensitive" else None
-            shift = self._threshold_from_folds(self._cross_fitted(X, y_signed, weights, theta0, metric, tau, gtol,
-                                                                  settings, seq, n_folds, class_weights)[0],
-                                               y_signed, weights, metric)
+            shift = self._refitted_threshold(X, y_signed, weights, theta=theta, result=result, theta0=theta0,
+                                             metric=metric, tau=tau, gtol=gtol, settings=settings, seq=seq,
+                                             n_folds=n_folds)
         self.classes_ = classes
         self.pos_label_ = pos_label
         self.metric_ = metric

@@ -254,20 +254,7 @@ class MetricOptimalClassifier(ClassifierMixin, BaseEstimator):
         self.classes_, self.pos_label_, self.metric_ = classes, pos_label, metric
         user = combined_sample_weights(sample_weight, self.class_weight, classes, y)
         y_signed = np.where(y == pos_label, 1, -1).astype(np.int8)
-        minority = _minority_count(y_signed)
-        if minority < 2:
-            raise ValueError(f"cv needs at least 2 samples of each class (one per held-out fold); the smaller class "
-                             f"has {minority}")
-        seq = as_seed_sequence(self.random_state, "random_state")
-        base_seed = int_seed(child(seq, 1))
-        if n_folds is None:  # a splitter or an iterable of (train, test) index arrays, as scikit-learn's cv
-            folds = check_cv(self.cv, y_signed, classifier=True)
-        else:
-            folds = StratifiedKFold(n_splits=min(n_folds, minority), shuffle=True,
-                                    random_state=int_seed(child(seq, 0)))
-        splits = list(folds.split(np.zeros((y.shape[0], 1)), y_signed))
-        if not splits:
-            raise ValueError(f"cv gave no split; got {self.cv!r}")
+        splits, base_seed = self._splits(y_signed, n_folds)
         n = _num_samples(X)
         held_rows = np.concatenate([held for _, held in splits])  # every held-out row, fold after fold
         held_labels = y_signed[held_rows]
@@ -281,10 +268,11 @@ class MetricOptimalClassifier(ClassifierMixin, BaseEstimator):
             pooled = []  # the held-out scores, in the order of held_rows
             for train, held in splits:
                 model = self._fit_clone(_safe_indexing(X, train), y[train],
-                                        None if weights is None else weights[train],
-                                        _rows(routed, train, n), base_seed)
+                                        weights=None if weights is None else weights[train],
+                                        fit_params=_rows(routed, train, n), seed=base_seed)
                 pooled.append(self._scores_of(model, _safe_indexing(X, held)))
-            choice = _best_threshold(np.concatenate(pooled), held_labels, metric, 0.0, held_weights)
+            choice = _best_threshold(np.concatenate(pooled), held_labels, metric, reference=0.0,
+                                     weights=held_weights)
             history.append(choice.value)
             if best is None or choice.value > best[0].value:
                 best = (choice, class_weights, weights)
@@ -295,13 +283,32 @@ class MetricOptimalClassifier(ClassifierMixin, BaseEstimator):
             except ValueError:  # delta(v) outside (0, 1) (e.g. v = 0 for F_1): no weighting reaches that level
                 break
         choice, self.class_weights_, weights = best
-        self.estimator_ = self._fit_clone(X, y, weights, routed, base_seed)
+        self.estimator_ = self._fit_clone(X, y, weights=weights, fit_params=routed, seed=base_seed)
         self.threshold_ = float(choice.threshold)
         self.level_history_ = tuple(history)
         for name in ("n_features_in_", "feature_names_in_"):
             if hasattr(self.estimator_, name):
                 setattr(self, name, getattr(self.estimator_, name))
         return self
+
+    def _splits(self, y_signed, n_folds):
+        """The (train, held-out) index pairs of ``cv`` (``n_folds`` shuffled stratified folds, at most the smaller
+        class's count, or the user's splitter / iterable) and the base learner's seed: (splits, base_seed)."""
+        minority = _minority_count(y_signed)
+        if minority < 2:
+            raise ValueError(f"cv needs at least 2 samples of each class (one per held-out fold); the smaller class "
+                             f"has {minority}")
+        seq = as_seed_sequence(self.random_state, "random_state")
+        base_seed = int_seed(child(seq, 1))
+        if n_folds is None:  # a splitter or an iterable of (train, test) index arrays, as scikit-learn's cv
+            folds = check_cv(self.cv, y_signed, classifier=True)
+        else:
+            folds = StratifiedKFold(n_splits=min(n_folds, minority), shuffle=True,
+                                    random_state=int_seed(child(seq, 0)))
+        splits = list(folds.split(np.zeros((y_signed.shape[0], 1)), y_signed))
+        if not splits:
+            raise ValueError(f"cv gave no split; got {self.cv!r}")
+        return splits, base_seed
 
     @staticmethod
     def _level_weights(user, y_signed, class_weights, n):

@@ -186,7 +186,7 @@ _UNBOUNDED = ("stopped: U_hat or its gradient is not finite at the next iterate 
               "last finite iterate")
 
 
-def _phase1(objective, theta, learning_rate, max_steps, messages):
+def _phase1(objective, theta, *, learning_rate, max_steps, messages):
     """Alg. 1's first loop: ascend the concave numerator until N_hat > 0.  Returns (theta, steps, ok)."""
     K = theta.shape[0]
     steps = np.zeros(K, dtype=int)
@@ -285,6 +285,39 @@ def maximize_surrogate_utility(objective, theta0, *, method: str = "bfgs", learn
         On a bad argument (named in the message); ValueError from the objective if the surrogate scores
         overflow.
     """
+    learning_rate, max_iter, max_phase1_iter, gtol = _checked_arguments(
+        objective, method=method, learning_rate=learning_rate, max_iter=max_iter, max_phase1_iter=max_phase1_iter,
+        gtol=gtol, callback=callback)
+    theta, single = check_parameters(theta0, objective.n_features, "theta0")
+    theta = np.array(theta, dtype=np.float64)  # our own copy: updated in place
+    messages = [""] * theta.shape[0]
+    theta, phase1_steps, ready = _phase1(objective, theta, learning_rate=learning_rate, max_steps=max_phase1_iter,
+                                         messages=messages)
+    run = _start_phase2(objective, theta, ready, messages, method=method, learning_rate=learning_rate)
+
+    def report(t):
+        if callback is not None:
+            callback(t, theta[0].copy() if single else theta.copy())
+
+    report(0)
+    for t in range(1, max_iter + 1):
+        if not _phase2_pass(objective, run, method=method, learning_rate=learning_rate, gtol=gtol, history=history):
+            break
+        if history:
+            run.surrogate_rows.append(run.value.copy())
+            run.true_rows.append(run.true_value.copy())
+        report(t)
+
+    for r in np.flatnonzero(run.active):
+        messages[r] = f"max_iter = {max_iter} phase-2 iterations reached"
+    if not history and ready.any():
+        run.true_value[ready] = np.atleast_1d(objective.true_utility(theta[ready]))
+    return _result(run, phase1_steps, method=method, history=history, single=single)
+
+
+def _checked_arguments(objective, *, method, learning_rate, max_iter, max_phase1_iter, gtol, callback):
+    """The checked scalar arguments of :func:`maximize_surrogate_utility`: (learning_rate, max_iter,
+    max_phase1_iter, gtol); TypeError / ValueError naming the argument otherwise."""
     if not isinstance(objective, EmpiricalSurrogateUtility):
         raise TypeError(f"objective must be an EmpiricalSurrogateUtility; got {type(objective).__name__}")
     if method not in METHODS:
@@ -295,16 +328,44 @@ def maximize_surrogate_utility(objective, theta0, *, method: str = "bfgs", learn
     gtol = check_real(gtol, "gtol", low=0.0)
     if callback is not None and not callable(callback):
         raise TypeError(f"callback must be callable or None; got {type(callback).__name__}")
-    theta, single = check_parameters(theta0, objective.n_features, "theta0")
-    theta = np.array(theta, dtype=np.float64)  # our own copy: updated in place
+    return learning_rate, max_iter, max_phase1_iter, gtol
+
+
+@dataclass(eq=False)
+class _Phase2:
+    """The state of Alg. 1's second loop for K problems, updated in place by :func:`_phase2_pass`.
+
+    ``theta`` (K, d), ``value`` / ``true_value`` (U_hat and the true utility), ``grad`` (grad U_hat), ``active``
+    (still running), ``converged``, ``iterations`` and ``messages`` per problem; U-BFGS's ``inverse_hessian``
+    (K, d, d; None for U-GD, which never reads it: a d x d matrix per start is 3.2 GB at d = 20,000), ``pair_seen``
+    (a curvature pair has rescaled H, Eq. (6.20)) and ``fresh`` (True while a row's last direction was the
+    normalized-gradient step - at the start, after a restart, or after H lost positive definiteness: a failed
+    search then means a maximum, else a restart; cleared by any accepted step, even one whose curvature pair is
+    skipped); the histories' rows so far.
+    """
+
+    theta: np.ndarray
+    value: np.ndarray
+    true_value: np.ndarray
+    grad: np.ndarray
+    active: np.ndarray
+    converged: np.ndarray
+    iterations: np.ndarray
+    messages: list
+    inverse_hessian: np.ndarray | None
+    pair_seen: np.ndarray
+    fresh: np.ndarray
+    surrogate_rows: list
+    true_rows: list
+
+    def theta_norm(self, r) -> float:
+        """||theta_r||, overflow-free."""
+        return float(_row_norms(self.theta[r][None])[0])
+
+
+def _start_phase2(objective, theta, ready, messages, *, method, learning_rate) -> _Phase2:
+    """Phase 2's state at its start: the rows that left phase 1 (``ready``) evaluated, and U-BFGS's H_0."""
     K, d = theta.shape
-    messages = [""] * K
-
-    theta, phase1_steps, ready = _phase1(objective, theta, learning_rate, max_phase1_iter, messages)
-    theta_norms = lambda r: float(_row_norms(theta[r][None])[0])  # noqa: E731 - ||theta_r||, overflow-free
-
-    iterations = np.zeros(K, dtype=int)
-    converged = np.zeros(K, dtype=bool)
     active = ready.copy()
     # Rows that never left phase 1 are not evaluated by phase 2; their U_hat may be undefined (D_hat <= 0).
     value = np.full(K, np.nan)
@@ -316,132 +377,148 @@ def maximize_surrogate_utility(objective, theta0, *, method: str = "bfgs", learn
         for r in np.flatnonzero(ready)[~ok]:
             active[r] = False
             messages[r] = _UNBOUNDED.replace("next iterate", "end of phase 1")
-    surrogate_rows, true_rows = [value.copy()], [true_value.copy()]
-
-    def report(t):
-        if callback is not None:
-            callback(t, theta[0].copy() if single else theta.copy())
-
-    report(0)
-
-    # U-BFGS's inverse Hessians (K x d x d); U-GD never reads them, so it does not allocate them (a d x d matrix
-    # per start is 3.2 GB at d = 20,000).
     inverse_hessian = np.zeros((K, d, d)) if method == "bfgs" else None
     for r in range(K if method == "bfgs" else 0):
         _reset_inverse_hessian(inverse_hessian, r, grad[r], learning_rate)
-    pair_seen = np.zeros(K, dtype=bool)
-    fresh = np.ones(K, dtype=bool)  # True while a row's last direction was the normalized-gradient step (at the
-    # start, after a restart, or after H lost positive definiteness): a failed search then means a maximum, else
-    # a restart.  Cleared by any accepted step, even one whose curvature pair is skipped.
+    return _Phase2(theta=theta, value=value, true_value=true_value, grad=grad, active=active,
+                   converged=np.zeros(K, dtype=bool), iterations=np.zeros(K, dtype=int), messages=messages,
+                   inverse_hessian=inverse_hessian, pair_seen=np.zeros(K, dtype=bool), fresh=np.ones(K, dtype=bool),
+                   surrogate_rows=[value.copy()], true_rows=[true_value.copy()])
 
-    for t in range(1, max_iter + 1):
-        gnorm = _row_norms(grad)
-        done = active & (gnorm <= gtol)
-        for r in np.flatnonzero(done):
-            if gnorm[r] < _TINY and _ascent_direction_exists(objective, theta[r]):
-                messages[r] = (f"stopped: grad U_hat underflowed (||grad U_hat|| = {gnorm[r]:.3g} is below the "
+
+def _phase2_pass(objective, run: _Phase2, *, method, learning_rate, gtol, history) -> bool:
+    """One pass of Alg. 1's second loop over the running rows; False (and nothing moved) when none is left."""
+    gnorm = _row_norms(run.grad)
+    _stop_small_gradients(objective, run, gnorm, learning_rate=learning_rate, gtol=gtol)
+    if not run.active.any():
+        return False
+    rows = np.flatnonzero(run.active)
+    run.iterations[rows] += 1  # a pass counts for every row active at its start, moved or not
+    step = _gd_step if method == "gd" else _bfgs_step
+    moved = step(objective, run, rows, gnorm, learning_rate=learning_rate, history=history)
+    if moved is not None:
+        _accept(run, *moved, history=history)
+    return True
+
+
+def _stop_small_gradients(objective, run: _Phase2, gnorm, *, learning_rate, gtol) -> None:
+    """Stop the running rows with ||grad U_hat|| <= gtol, as converged only where that says something of U_hat."""
+    done = run.active & (gnorm <= gtol)
+    for r in np.flatnonzero(done):
+        if gnorm[r] < _TINY and _ascent_direction_exists(objective, run.theta[r]):
+            run.messages[r] = (f"stopped: grad U_hat underflowed (||grad U_hat|| = {gnorm[r]:.3g} is below the "
                                "smallest normal double while grad N_hat - U_hat grad D_hat is not 0): not a "
-                               f"stationary point; theta (||theta|| = {theta_norms(r):.3g}) or X is too extreme in "
-                               "scale")
-            elif learning_rate * gnorm[r] > np.sqrt(gtol):
-                messages[r] = (f"stopped: ||grad U_hat|| = {gnorm[r]:.3g} <= gtol = {gtol:g} only through the scale of "
-                               f"theta (||theta|| = {theta_norms(r):.3g}): a step of learning_rate = {learning_rate:g} "
-                               f"along it changes U_hat by about {learning_rate * gnorm[r]:.3g} (> sqrt(gtol)), so "
-                               "this is not a maximum; use a smaller learning_rate or theta0")
-            else:
-                converged[r] = True
-                messages[r] = f"converged: ||grad U_hat|| = {gnorm[r]:.3g} <= gtol = {gtol:g}"
-        active &= ~done
-        if not active.any():
-            break
-        rows = np.flatnonzero(active)
-        iterations[rows] += 1  # a pass counts for every row active at its start, moved or not
-        if method == "gd":
-            # Algorithm 2: theta <- theta + gamma g / ||g|| with g = V_hat (parallel to grad U_hat).
-            new_theta = theta[rows] + learning_rate * grad[rows] / gnorm[rows, None]
-            unchanged = (new_theta == theta[rows]).all(axis=1)
-            for r in rows[unchanged]:
-                active[r] = False
-                messages[r] = _beyond_resolution(learning_rate, theta_norms(r))
-            rows, new_theta = rows[~unchanged], new_theta[~unchanged]
-            ev, ok = _evaluate(objective, new_theta, history)
+                               f"stationary point; theta (||theta|| = {run.theta_norm(r):.3g}) or X is too extreme "
+                               "in scale")
+        elif learning_rate * gnorm[r] > np.sqrt(gtol):
+            run.messages[r] = (f"stopped: ||grad U_hat|| = {gnorm[r]:.3g} <= gtol = {gtol:g} only through the scale "
+                               f"of theta (||theta|| = {run.theta_norm(r):.3g}): a step of learning_rate = "
+                               f"{learning_rate:g} along it changes U_hat by about {learning_rate * gnorm[r]:.3g} "
+                               "(> sqrt(gtol)), so this is not a maximum; use a smaller learning_rate or theta0")
         else:
-            new_theta, accepted, full, first = _bfgs_line_search(objective, theta, grad, value, inverse_hessian,
-                                                                 rows, learning_rate, fresh, history)
-            for r in rows[~accepted]:
-                if fresh[r]:  # even the normalized-gradient step cannot increase U_hat: a maximum, unless
-                    active[r] = False  # the steps cannot move theta, or even the shortest one is long
-                    size, shortest = theta_norms(r), learning_rate * 0.5 ** (_MAX_HALVINGS - 1)
-                    if np.array_equal(theta[r] + learning_rate * grad[r] / gnorm[r], theta[r]):
-                        messages[r] = _beyond_resolution(learning_rate, size)
-                    elif shortest > _SHORT_STEP * max(1.0, size):
-                        messages[r] = ("stopped: no increase of U_hat along the gradient, but even the shortest "
-                                       f"trial step ({shortest:.3g}, after {_MAX_HALVINGS} halvings) is long against "
-                                       f"theta (||theta|| = {size:.3g}): learning_rate = {learning_rate:g} is too "
-                                       "large to locate a maximum")
-                    else:
-                        converged[r] = True
-                        messages[r] = ("converged: no increase of U_hat along the gradient after "
-                                       f"{_MAX_HALVINGS} step halvings (maximal to the line search's resolution)")
-                else:  # the quasi-Newton direction failed: restart from the scaled gradient next iteration
-                    _reset_inverse_hessian(inverse_hessian, r, grad[r], learning_rate)
-                    fresh[r], pair_seen[r] = True, False
-            # full steps were evaluated by the line search; shortened steps need one more pass for the gradient
-            new = _Evaluated(full.value.copy(), full.gradient.copy(), full.true_utility.copy())
-            ok = first.copy()
-            later = accepted & ~first
-            if later.any():
-                ev_later, ok_later = _evaluate(objective, new_theta[later], history)
-                new.value[later], new.gradient[later] = ev_later.value, ev_later.gradient
-                new.true_utility[later] = ev_later.true_utility
-                ok[later] = ok_later
-            for r in rows[accepted & ~ok]:
-                active[r] = False
-                messages[r] = _UNBOUNDED
-            keep = accepted & ok
-            rows, new_theta = rows[keep], new_theta[keep]
-            new_value, new_grad, new_true = new.value[keep], new.gradient[keep], new.true_utility[keep]
-            if rows.size == 0:
-                if history:
-                    surrogate_rows.append(value.copy())
-                    true_rows.append(true_value.copy())
-                report(t)
-                continue
-            s = new_theta - theta[rows]
-            # H approximates the inverse Hessian of -U_hat: its curvature pair is (s, -(change of grad U_hat)).
-            _bfgs_update(inverse_hessian, rows, s, -(new_grad - grad[rows]), pair_seen)
-            fresh[rows] = False
-            ev, ok = _Evaluated(new_value, new_grad, new_true), np.ones(rows.size, dtype=bool)
-        for r in rows[~ok]:
-            active[r] = False
-            messages[r] = _UNBOUNDED
-        rows, new_theta = rows[ok], new_theta[ok]
-        ev = _Evaluated(ev.value[ok], ev.gradient[ok], ev.true_utility[ok])
-        theta[rows] = new_theta
-        value[rows] = np.atleast_1d(ev.value)
-        grad[rows] = np.atleast_2d(ev.gradient)
-        if history:
-            true_value[rows] = np.atleast_1d(ev.true_utility)
-        if history:
-            surrogate_rows.append(value.copy())
-            true_rows.append(true_value.copy())
-        report(t)
+            run.converged[r] = True
+            run.messages[r] = f"converged: ||grad U_hat|| = {gnorm[r]:.3g} <= gtol = {gtol:g}"
+    run.active &= ~done
 
-    for r in np.flatnonzero(active):
-        messages[r] = f"max_iter = {max_iter} phase-2 iterations reached"
-    if not history and ready.any():
-        true_value[ready] = np.atleast_1d(objective.true_utility(theta[ready]))
 
-    surrogate_history = np.array(surrogate_rows) if history else None
-    true_history = np.array(true_rows) if history else None
+def _gd_step(objective, run: _Phase2, rows, gnorm, *, learning_rate, history):
+    """Algorithm 2 for ``rows``: theta <- theta + gamma g / ||g|| with g = V_hat (parallel to grad U_hat).
+
+    Returns (moved rows, their new theta, its evaluation, which evaluations are finite)."""
+    new_theta = run.theta[rows] + learning_rate * run.grad[rows] / gnorm[rows, None]
+    unchanged = (new_theta == run.theta[rows]).all(axis=1)
+    for r in rows[unchanged]:
+        run.active[r] = False
+        run.messages[r] = _beyond_resolution(learning_rate, run.theta_norm(r))
+    rows, new_theta = rows[~unchanged], new_theta[~unchanged]
+    ev, ok = _evaluate(objective, new_theta, history)
+    return rows, new_theta, ev, ok
+
+
+def _bfgs_step(objective, run: _Phase2, rows, gnorm, *, learning_rate, history):
+    """One U-BFGS iteration for ``rows``: the line search, a restart or stop where it failed, the update of H.
+
+    Returns (moved rows, their new theta, its evaluation, all True), or None when no row moved."""
+    new_theta, accepted, full, first = _bfgs_line_search(
+        objective, run.theta, grad=run.grad, value=run.value, inverse_hessian=run.inverse_hessian, rows=rows,
+        learning_rate=learning_rate, fresh=run.fresh, history=history)
+    _failed_searches(run, rows[~accepted], gnorm, learning_rate=learning_rate)
+    # full steps were evaluated by the line search; shortened steps need one more pass for the gradient
+    new = _Evaluated(full.value.copy(), full.gradient.copy(), full.true_utility.copy())
+    ok = first.copy()
+    later = accepted & ~first
+    if later.any():
+        ev_later, ok_later = _evaluate(objective, new_theta[later], history)
+        new.value[later], new.gradient[later] = ev_later.value, ev_later.gradient
+        new.true_utility[later] = ev_later.true_utility
+        ok[later] = ok_later
+    for r in rows[accepted & ~ok]:
+        run.active[r] = False
+        run.messages[r] = _UNBOUNDED
+    keep = accepted & ok
+    rows, new_theta = rows[keep], new_theta[keep]
+    new_value, new_grad, new_true = new.value[keep], new.gradient[keep], new.true_utility[keep]
+    if rows.size == 0:
+        return None
+    s = new_theta - run.theta[rows]
+    # H approximates the inverse Hessian of -U_hat: its curvature pair is (s, -(change of grad U_hat)).
+    _bfgs_update(run.inverse_hessian, rows, s, -(new_grad - run.grad[rows]), run.pair_seen)
+    run.fresh[rows] = False
+    return rows, new_theta, _Evaluated(new_value, new_grad, new_true), np.ones(rows.size, dtype=bool)
+
+
+def _failed_searches(run: _Phase2, rows, gnorm, *, learning_rate) -> None:
+    """Rows whose line search found no increase: stopped after a normalized-gradient step, else restarted."""
+    for r in rows:
+        if run.fresh[r]:  # even the normalized-gradient step cannot increase U_hat: a maximum, unless
+            run.active[r] = False  # the steps cannot move theta, or even the shortest one is long
+            size, shortest = run.theta_norm(r), learning_rate * 0.5 ** (_MAX_HALVINGS - 1)
+            if np.array_equal(run.theta[r] + learning_rate * run.grad[r] / gnorm[r], run.theta[r]):
+                run.messages[r] = _beyond_resolution(learning_rate, size)
+            elif shortest > _SHORT_STEP * max(1.0, size):
+                run.messages[r] = ("stopped: no increase of U_hat along the gradient, but even the shortest "
+                                   f"trial step ({shortest:.3g}, after {_MAX_HALVINGS} halvings) is long against "
+                                   f"theta (||theta|| = {size:.3g}): learning_rate = {learning_rate:g} is too "
+                                   "large to locate a maximum")
+            else:
+                run.converged[r] = True
+                run.messages[r] = ("converged: no increase of U_hat along the gradient after "
+                                   f"{_MAX_HALVINGS} step halvings (maximal to the line search's resolution)")
+        else:  # the quasi-Newton direction failed: restart from the scaled gradient next iteration
+            _reset_inverse_hessian(run.inverse_hessian, r, run.grad[r], learning_rate)
+            run.fresh[r], run.pair_seen[r] = True, False
+
+
+def _accept(run: _Phase2, rows, new_theta, ev: _Evaluated, ok, *, history) -> None:
+    """Move ``rows`` to ``new_theta`` where its evaluation is finite; stop the others (U_hat unbounded)."""
+    for r in rows[~ok]:
+        run.active[r] = False
+        run.messages[r] = _UNBOUNDED
+    rows, new_theta = rows[ok], new_theta[ok]
+    ev = _Evaluated(ev.value[ok], ev.gradient[ok], ev.true_utility[ok])
+    run.theta[rows] = new_theta
+    run.value[rows] = np.atleast_1d(ev.value)
+    run.grad[rows] = np.atleast_2d(ev.gradient)
+    if history:
+        run.true_value[rows] = np.atleast_1d(ev.true_utility)
+
+
+def _result(run: _Phase2, phase1_steps, *, method, history, single) -> OptimizationResult:
+    """The :class:`OptimizationResult` of a finished run: scalars and (T + 1,) histories for a single start."""
+    surrogate_history = np.array(run.surrogate_rows) if history else None
+    true_history = np.array(run.true_rows) if history else None
     if single:
-        return OptimizationResult(theta[0], method, int(phase1_steps[0]), int(iterations[0]), float(value[0]),
-                                  float(true_value[0]),
-                                  None if surrogate_history is None else surrogate_history[:, 0],
-                                  None if true_history is None else true_history[:, 0],
-                                  bool(converged[0]), messages[0])
-    return OptimizationResult(theta, method, phase1_steps, iterations, value, true_value, surrogate_history,
-                              true_history, converged, messages)
+        return OptimizationResult(
+            theta=run.theta[0], method=method, phase1_steps=int(phase1_steps[0]),
+            iterations=int(run.iterations[0]), surrogate_utility=float(run.value[0]),
+            true_utility=float(run.true_value[0]),
+            surrogate_history=None if surrogate_history is None else surrogate_history[:, 0],
+            true_history=None if true_history is None else true_history[:, 0],
+            converged=bool(run.converged[0]), message=run.messages[0])
+    return OptimizationResult(theta=run.theta, method=method, phase1_steps=phase1_steps, iterations=run.iterations,
+                              surrogate_utility=run.value, true_utility=run.true_value,
+                              surrogate_history=surrogate_history, true_history=true_history,
+                              converged=run.converged, message=run.messages)
 
 
 def _beyond_resolution(learning_rate: float, theta_norm: float) -> str:
@@ -466,7 +543,7 @@ def _reset_inverse_hessian(inverse_hessian, r, gradient, learning_rate):
     inverse_hessian[r] = (learning_rate / norm if norm > 0 else learning_rate) * np.eye(gradient.shape[0])
 
 
-def _bfgs_line_search(objective, theta, grad, value, inverse_hessian, rows, learning_rate, fresh, history):
+def _bfgs_line_search(objective, theta, *, grad, value, inverse_hessian, rows, learning_rate, fresh, history):
     """Batched Armijo backtracking along p = H grad U_hat for ``rows``.
 
     The full step (alpha = 1, accepted most of the time) is probed with one complete evaluation (U_hat, its

@@ -373,16 +373,7 @@ def run(study: Study, *, mode: str = "quick", out, executor="processes", seed: i
     claim_output_folder(out, command=study.owner, fingerprint=fingerprint, option="out",
                         settings=f"mode {mode}, seed {seed}" + (f", overrides {dict(overrides)}" if overrides else "")
                         + (f", code {study.version}" if study.version is not None else ""))
-    records_dir = out / "records"
-    records_dir.mkdir(parents=True, exist_ok=True)
-    for stale in records_dir.glob(".*.tmp"):  # left by a run killed while writing; never a valid record
-        stale.unlink()
-    manifest = out / "run.json"
-    previous = _read_manifest(manifest)
-    if previous is not None and previous.get("fingerprint") != fingerprint:
-        raise ValueError(f"out: {out} holds the results of another run ({previous.get('study')!r}, mode "
-                         f"{previous.get('mode')!r}, seed {previous.get('seed')!r}, fingerprint "
-                         f"{previous.get('fingerprint')!r}); choose an empty folder to start this one")
+    records_dir, manifest, previous = _prepared_folder(out, fingerprint)
     if announce is not None:
         announce()
 
@@ -391,16 +382,7 @@ def run(study: Study, *, mode: str = "quick", out, executor="processes", seed: i
     if len(set(labels)) != len(labels):
         raise ValueError(f"study {study.name!r} produced duplicate task keys")
     paths = [_record_path(records_dir, t) for t in tasks]
-    pending = []
-    for i, (task, path) in enumerate(zip(tasks, paths)):
-        if not path.exists():
-            pending.append(i)
-            continue
-        try:
-            _load_record(path, task, fingerprint, study, config)
-        except DamagedRecord as damaged:
-            report_damaged(damaged, f"task {task.label}")
-            pending.append(i)
+    pending = _pending_tasks(tasks, paths, fingerprint=fingerprint, study=study, config=config)
     if previous is None:  # written once the records are known to be this run's
         write_text_atomically(manifest, json.dumps({**identity, "fingerprint": fingerprint}, indent=2) + "\n")
     context = study.context(config)
@@ -418,21 +400,64 @@ def run(study: Study, *, mode: str = "quick", out, executor="processes", seed: i
     finally:
         bar.close()
 
+    all_rows = _all_rows(tasks, paths, fingerprint=fingerprint, study=study, config=config)
+    write_text_atomically(out / "records.csv", _csv_text(all_rows))
+    summary = {"study": study.name, "claim": study.claim, "generated_by": generated_by(study, mode, seed, overrides),
+               "config": config, **study.summarize(all_rows, config, context)}
+    write_text_atomically(out / "summary.json", json.dumps(summary, indent=2, allow_nan=False) + "\n")
+    written = _write_figures(study, all_rows, summary, out) if figures else []
+    return RunResult(summary=summary, computed=len(pending), skipped=len(tasks) - len(pending), out=out,
+                     figures=written)
+
+
+def _prepared_folder(out: Path, fingerprint: str):
+    """``out``'s records folder (created; temporary files of a killed run removed), its run.json and the manifest
+    read from it (None when absent): (records_dir, manifest, previous).  A manifest of another run is refused."""
+    records_dir = out / "records"
+    records_dir.mkdir(parents=True, exist_ok=True)
+    for stale in records_dir.glob(".*.tmp"):  # left by a run killed while writing; never a valid record
+        stale.unlink()
+    manifest = out / "run.json"
+    previous = _read_manifest(manifest)
+    if previous is not None and previous.get("fingerprint") != fingerprint:
+        raise ValueError(f"out: {out} holds the results of another run ({previous.get('study')!r}, mode "
+                         f"{previous.get('mode')!r}, seed {previous.get('seed')!r}, fingerprint "
+                         f"{previous.get('fingerprint')!r}); choose an empty folder to start this one")
+    return records_dir, manifest, previous
+
+
+def _write_figures(study: Study, all_rows: list[dict], summary: dict, out: Path) -> list:
+    """The study's figures written into ``out`` (none without matplotlib, said on stderr, or without figures)."""
+    if study.figures is None:
+        return []
+    if matplotlib_available():
+        return list(study.figures(all_rows, summary, out))
+    print(f"lfverify simulate {study.name}: matplotlib is not installed (pip install \"lfverify[plot]\"); "
+          "figures skipped", file=sys.stderr)
+    return []
+
+
+def _pending_tasks(tasks, paths, *, fingerprint: str, study: Study, config: dict) -> list[int]:
+    """The indices of the tasks to run: those without a record, and those whose record is damaged (reported)."""
+    pending = []
+    for i, (task, path) in enumerate(zip(tasks, paths)):
+        if not path.exists():
+            pending.append(i)
+            continue
+        try:
+            _load_record(path, task, fingerprint, study, config)
+        except DamagedRecord as damaged:
+            report_damaged(damaged, f"task {task.label}")
+            pending.append(i)
+    return pending
+
+
+def _all_rows(tasks, paths, *, fingerprint: str, study: Study, config: dict) -> list[dict]:
+    """Every task's rows, read back from its record (ValueError for a record damaged since this run wrote it)."""
     all_rows = []
     for task, path in zip(tasks, paths):
         try:
             all_rows.extend(_load_record(path, task, fingerprint, study, config))
         except DamagedRecord as damaged:  # damaged since this run checked or wrote it
             raise ValueError(f"{damaged}; run the same command again to recompute it") from damaged
-    write_text_atomically(out / "records.csv", _csv_text(all_rows))
-    summary = {"study": study.name, "claim": study.claim, "generated_by": generated_by(study, mode, seed, overrides),
-               "config": config, **study.summarize(all_rows, config, context)}
-    write_text_atomically(out / "summary.json", json.dumps(summary, indent=2, allow_nan=False) + "\n")
-    written = []
-    if figures and study.figures is not None:
-        if matplotlib_available():
-            written = list(study.figures(all_rows, summary, out))
-        else:
-            print(f"lfverify simulate {study.name}: matplotlib is not installed (pip install \"lfverify[plot]\"); "
-                  "figures skipped", file=sys.stderr)
-    return RunResult(summary, len(pending), len(tasks) - len(pending), out, written)
+    return all_rows

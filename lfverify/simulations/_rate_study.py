@@ -327,6 +327,28 @@ def rate_study(name: str, *, statistic: Callable, populations: Mapping[str, Any]
         A bad argument, named, before any work: fewer than 3 distinct sizes, fewer than 2 replications, a
         population without a sampler, a target missing for a population, a statistic that is not callable.
     """
+    _check_inputs(name, statistic, populations, target)
+    modes = _rate_modes(populations, sample_sizes=sample_sizes, replications=replications, full=full,
+                        samples_per_task=samples_per_task, quantity=quantity, fit=fit, expected=expected,
+                        tolerance=tolerance, level=level)
+
+    def context(config):
+        targets = {p: (target[p] if isinstance(target, Mapping) else target(populations[p]))
+                   for p in config["populations"]}
+        return {"statistic": statistic, "populations": dict(populations), "targets": targets}
+
+    default_claim = (f"{name}: error against n, expected slope {expected:g}" if fit == "errors" else
+                     f"{name}: mean deviation against n, " + ("no bias" if expected is None else
+                                                               f"expected c n^{expected:g}"))
+    return Study(name=name, claim=claim or default_claim, modes=modes,
+                 seed=seed, tasks=_tasks, context=context, run_task=_run_rate_task, summarize=_summarize,
+                 figures=_figures, task_rows=_task_rows, version=_code_identity(statistic, target, version),
+                 command=command or f"rate_study({name!r})")
+
+
+def _check_inputs(name, statistic, populations, target) -> None:
+    """:func:`rate_study`'s checks of its name, statistic, populations and target (TypeError / ValueError naming
+    the argument)."""
     if not isinstance(name, str) or not _NAME.match(name):
         raise ValueError(f"name must be a word of letters, digits and _.+-; got {name!r}")
     if not callable(statistic):
@@ -347,6 +369,11 @@ def rate_study(name: str, *, statistic: Callable, populations: Mapping[str, Any]
     elif not callable(target):
         raise TypeError(f"target must be a function of the population or a mapping of population names to exact "
                         f"values; got {type(target).__name__}")
+
+
+def _rate_modes(populations, *, sample_sizes, replications, full, samples_per_task, quantity, fit, expected,
+                tolerance, level) -> dict:
+    """:func:`rate_study`'s checked settings as its "smoke", "quick" and "full" modes."""
     sizes, R = _check_sizes(sample_sizes, replications, "")
     full = dict(full or {})
     unknown = set(full) - {"sample_sizes", "replications"}
@@ -370,19 +397,7 @@ def rate_study(name: str, *, statistic: Callable, populations: Mapping[str, Any]
     modes = {"smoke": {**base, "sample_sizes": sizes[:3], "replications": min(R, 5)},
              "quick": {**base, "sample_sizes": sizes, "replications": R},
              "full": {**base, "sample_sizes": full_sizes, "replications": full_R}}
-
-    def context(config):
-        targets = {p: (target[p] if isinstance(target, Mapping) else target(populations[p]))
-                   for p in config["populations"]}
-        return {"statistic": statistic, "populations": dict(populations), "targets": targets}
-
-    default_claim = (f"{name}: error against n, expected slope {expected:g}" if fit == "errors" else
-                     f"{name}: mean deviation against n, " + ("no bias" if expected is None else
-                                                               f"expected c n^{expected:g}"))
-    return Study(name=name, claim=claim or default_claim, modes=modes,
-                 seed=seed, tasks=_tasks, context=context, run_task=_run_rate_task, summarize=_summarize,
-                 figures=_figures, task_rows=_task_rows, version=_code_identity(statistic, target, version),
-                 command=command or f"rate_study({name!r})")
+    return modes
 
 
 @dataclass(frozen=True)

@@ -74,22 +74,8 @@ def assert_rate(result, *, expected: float | None = None, tolerance: float | Non
     ValueError
         If both ``expected`` and ``at_most`` are given, or ``at_most`` is not a finite number.
     """
-    if isinstance(result, RunResult):
-        result = RateResult.from_run(result)
-    if not isinstance(result, RateResult):
-        raise TypeError(f"result must be the RateResult of measure_rate (or the RunResult of a rate study); got "
-                        f"{type(result).__name__}")
+    result = _rate_result(result, expected=expected, at_most=at_most)
     config = result.summary["config"]
-    if config.get("fit") == "means":
-        raise TypeError(f"assert_rate fits the decay of errors; study {result.summary['study']!r} fits mean "
-                        "deviations (fit='means'): its verdicts are result.holds and result.rates[...]['verdict']")
-    if at_most is not None:
-        if expected is not None:
-            raise ValueError(f"give expected (a two-sided claim) or at_most (a one-sided one), not both; got "
-                             f"expected={expected!r}, at_most={at_most!r}")
-        if (isinstance(at_most, bool) or not isinstance(at_most, (int, float)) or not math.isfinite(at_most)
-                or at_most >= 0):
-            raise ValueError(f"at_most must be a finite negative number (an exponent of n); got {at_most!r}")
     claimed = float(at_most) if at_most is not None else config["expected"] if expected is None else expected
     tolerance = config["tolerance"] if tolerance is None else tolerance
     rows = read_records(Path(result.out))
@@ -124,3 +110,24 @@ def assert_rate(result, *, expected: float | None = None, tolerance: float | Non
         raise RateAssertionError(f"rate study {result.summary['study']!r} (records in {result.out}): "
                                  + "; ".join(problems))
     return fits
+
+
+def _rate_result(result, *, expected, at_most) -> RateResult:
+    """:func:`assert_rate`'s ``result`` as a :class:`~lfverify.simulations.RateResult` of a study of errors, with
+    ``expected`` and ``at_most`` checked (TypeError / ValueError as its docstring says)."""
+    if isinstance(result, RunResult):
+        result = RateResult.from_run(result)
+    if not isinstance(result, RateResult):
+        raise TypeError(f"result must be the RateResult of measure_rate (or the RunResult of a rate study); got "
+                        f"{type(result).__name__}")
+    if result.summary["config"].get("fit") == "means":
+        raise TypeError(f"assert_rate fits the decay of errors; study {result.summary['study']!r} fits mean "
+                        "deviations (fit='means'): its verdicts are result.holds and result.rates[...]['verdict']")
+    if at_most is not None:
+        if expected is not None:
+            raise ValueError(f"give expected (a two-sided claim) or at_most (a one-sided one), not both; got "
+                             f"expected={expected!r}, at_most={at_most!r}")
+        if (isinstance(at_most, bool) or not isinstance(at_most, (int, float)) or not math.isfinite(at_most)
+                or at_most >= 0):
+            raise ValueError(f"at_most must be a finite negative number (an exponent of n); got {at_most!r}")
+    return result
