@@ -381,6 +381,9 @@ RATE = Statement(
     hypotheses=(LEMMA4, CONSTANTS, PHI_CONVEX, PIECES),
     objects=(Named("\\gamma", "$= \\gamma_{+1} + \\gamma_{-1}$", unique=True),
              Named("J, \\kappa_k", "as in the corrected lemma", unique=True),
+             Named("N_m", "Sauer's count $\\sum_{k \\le d} \\binom{m}{k} + 1$, an upper bound of the number of "
+                          "labellings $\\{1\\{y\\,\\theta^\\top x \\le 0\\}\\}$ of the $m$ points of a half",
+                   unique=True),
              Named("K", "$= \\kappa_0 c_1 + \\kappa_1 c_0$", unique=True),
              Named("L", "$= \\rho_0 c_1 + \\rho_1 c_0 + 4\\rho_0\\rho_1 c_\\Theta c_\\mathcal{X}$", unique=True)),
     conclusions=(
@@ -577,7 +580,8 @@ NECESSITY: dict = {
                                 "t^2/2), accuracy, X = 1, n = 2, d = 1", "expectation", reason=(
             "for the bound as displayed, with the signed jump $J$, which convexity makes $\\ge 0$: on the witness "
             "(non-negative, non-increasing, two smooth pieces) $J = -99$ makes $B_E(2)$ smaller than the left side "
-            "(referee round 21); the proof's step 7 bounds the jump term by $|\\phi'(0^-) - \\phi'(0^+)|$ "
+            "(referee round 21); step 7 of the App. C lemma's correction (the decomposition of $\\phi'$) bounds "
+            "the jump term by $|\\phi'(0^-) - \\phi'(0^+)|$ "
             "without using convexity, so the bound with $|J|$ in place of $J$ needs no convexity (not stated "
             "here)")),
         "phi_pieces": Necessity(reason=(

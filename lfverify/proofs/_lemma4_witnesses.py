@@ -171,8 +171,9 @@ def check_printed_hypotheses() -> Outcome:
                   f"{library:.9f} on the same sample and theta (float64)"),
     )
     return Outcome("erratum", "Lemma 4's printed hypotheses admit a bounded Lipschitz phi with an oscillating "
-                              "derivative for which sup ||V_hat - V|| does not tend to 0 (Kronecker); its rate needs "
-                              "the corrected statement's added hypotheses.", errata=(erratum,),
+                              "derivative for which sup ||V_hat - V|| does not tend to 0 (Kronecker); its rate holds "
+                              "under the corrected statement's added hypotheses, not under the printed ones alone.",
+                   errata=(erratum,),
                    method="mpmath 40 digits on a pinned sample; Kronecker's theorem (cited); core library")
 
 

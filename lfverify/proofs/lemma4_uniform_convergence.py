@@ -709,8 +709,8 @@ def check_final_bound() -> Outcome:
         ),
         consequence=(
             "Changes the explicit bound (by the factor sqrt(2) cX cTheta on its first term; the printed form does not"
-            " depend on cTheta at all).  The factor does not change the order in n (which itself needs Lemma 4"
-            " (corrected)'s added hypotheses: E42); the corrected constant is itself"
+            " depend on cTheta at all).  The factor does not change the order in n (which holds under Lemma 4"
+            " (corrected)'s added hypotheses, not under the printed ones alone: E42); the corrected constant is itself"
             " unsupported (expectation_bound).  Also typographical: (A')'s second line has '1/n sum_{i=1}^m' for 1/m"
             " (the next line uses 2/m) and E[W_{1,phi} grad W_{0,phi}] stands for E[W_{1,phi}] E[grad W_{0,phi}]."
         ),
