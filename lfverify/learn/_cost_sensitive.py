@@ -63,6 +63,17 @@ def bayes_level_weights(metric: LinearFractionalMetric, utility: float) -> tuple
     ------
     ValueError
         If delta is not inside (0, 1) (then one class would carry no weight).
+
+    References
+    ----------
+    Bao & Sugiyama (AISTATS 2020), Prop. 5 (the Bayes-optimal threshold delta(U) on eta).
+
+    Examples
+    --------
+    >>> from lfverify.core import f1
+    >>> from lfverify.learn import bayes_level_weights
+    >>> bayes_level_weights(f1(), 0.8)   # F_1's threshold delta(U) = U / 2 = 0.4
+    (0.6, 0.4)
     """
     delta = float(metric.bayes_optimal_threshold(check_real(utility, "utility")))
     if not 0.0 < delta < 1.0:

@@ -284,6 +284,24 @@ def maximize_surrogate_utility(objective, theta0, *, method: str = "bfgs", learn
     TypeError, ValueError
         On a bad argument (named in the message); ValueError from the objective if the surrogate scores
         overflow.
+
+    References
+    ----------
+    Bao & Sugiyama (AISTATS 2020), Algorithms 1-2 (U-GD: normalized gradient ascent with V_hat), Eqs. (6)-(7)
+    (U_hat and V_hat), Sec. 6 (the settings of the experiments).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from lfverify.core import EmpiricalSurrogateUtility, f1, tau_logistic
+    >>> from lfverify.learn import maximize_surrogate_utility
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(200, 2))
+    >>> y = np.where(X[:, 0] + 0.5 * rng.normal(size=200) > 0.8, 1, -1)
+    >>> objective = EmpiricalSurrogateUtility(f1(), tau_logistic(0.33), X, y)
+    >>> result = maximize_surrogate_utility(objective, np.zeros(2), method="gd", max_iter=100)
+    >>> result.method, bool(result.surrogate_utility > objective.value(np.zeros(2)))
+    ('gd', True)
     """
     learning_rate, max_iter, max_phase1_iter, gtol = _checked_arguments(
         objective, method=method, learning_rate=learning_rate, max_iter=max_iter, max_phase1_iter=max_phase1_iter,
