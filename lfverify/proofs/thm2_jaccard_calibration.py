@@ -22,16 +22,18 @@ import sympy as sp
 from lfverify.core import jaccard, jaccard_calibration
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 from lfverify.proofs._exact_numbers import random_fraction
+from lfverify.proofs._thm1_counterexamples import (
+    _nstr,
+    kink_counterexample_reproduced,
+    nondominating_counterexample_reproduced,
+    thm7_conditions,
+)
 from lfverify.proofs.thm1_fbeta_calibration import (
     SEED,
-    _nstr,
     _rational_points,
-    kink_counterexample_reproduced,
     library_counterexample,
-    nondominating_counterexample_reproduced,
     stationary_eta,
     surrogate_scores,
-    thm7_conditions,
 )
 
 __all__ = ["CLAIMS"]

@@ -36,14 +36,8 @@ from lfverify.core import (
     logistic,
 )
 from lfverify.proofs._claims import Claim, Erratum, Outcome
-from lfverify.proofs.thm1_fbeta_calibration import (
-    F1_COEFFICIENTS,
-    _nstr,
-    _witness_populations,
-    library_counterexample,
-    stationary_eta,
-    surrogate_scores,
-)
+from lfverify.proofs._thm1_counterexamples import F1_COEFFICIENTS, _nstr, _witness_populations
+from lfverify.proofs.thm1_fbeta_calibration import library_counterexample, stationary_eta, surrogate_scores
 
 __all__ = ["CLAIMS"]
 
