@@ -280,20 +280,14 @@ def check_tau_range() -> Outcome:
     )
 
 
-def check_case1() -> Outcome:
-    """Case 1 of App. A.1: eq:supp:f-case1-contradiction from the stationary eta derived from Eq. (3).
+def _case1_symbolic_steps(num, den) -> dict:
+    """Each symbolic step of case 1 (App. A.1, eq:supp:f-case1-contradiction), by name: whether it holds.
 
-    Derives eta_STA, forms eta_STA - U/(1 + beta^2) over a common denominator and compares numerator and
-    denominator with the printed ones; expands the printed factorisation; proves each inequality
-    symbolically (Fig. 5: an identity with positive multipliers; Fig. 6: substitution U = 1/(1 + v); the
-    product step: A = tau/beta^2 + a, B = beta^2 + c with a, c >= 0; the sign step: the derivative ordering
-    from convexity and tau-discrepancy) and checks the whole chain at 300 exact rational points.
+    ``num``/``den`` is eta_STA - U/(1 + beta^2) over a common denominator, compared with the printed numerator and
+    denominator; then the printed factorisation, the sign of the denominator, Fig. 5 (an identity with positive
+    multipliers), Fig. 6 (U = 1/(1 + v)), the product step (A = tau/beta^2 + a, B = beta^2 + c with a, c >= 0) and
+    the sign step (the derivative ordering from convexity and tau-discrepancy).
     """
-
-    eta_sta = _fbeta_stationary_eta()
-    if sp.cancel(eta_sta - PRINTED_ETA_STATIONARY) != 0:
-        return Outcome("undecided", f"the derived stationary eta {eta_sta} differs from eq:supp:fbeta-stationary-eta")
-    num, den = sp.fraction(sp.together(eta_sta - U / (1 + B2)))
     same_fraction = sp.expand(num * PRINTED_CASE1_DENOMINATOR - PRINTED_CASE1_NUMERATOR * den) == 0
     same_denominator = sp.cancel(den / PRINTED_CASE1_DENOMINATOR)  # a constant when the representations match
     factorised = sp.cancel(PRINTED_CASE1_FACTORISED - PRINTED_CASE1_NUMERATOR) == 0
@@ -335,15 +329,24 @@ def check_case1() -> Outcome:
         "product step": product_gap.is_nonnegative is True and after_first_ok,
         "sign step": sign_step.is_nonpositive is True,
     }
-    failed = [k for k, ok in checks.items() if not ok]
-    if failed:
-        return Outcome("undecided", f"could not confirm: {', '.join(failed)}")
+    return checks
+
+
+def _case1_sign_step_on_tau_logistic() -> str | None:
+    """Case 1's sign step tau phi'(-m) - phi'(m) <= 0 (m > 0, App. A.1) with the tau-logistic loss of Fig. 2 from the
+    core library, at 301 margins for five tau: what fails, or None."""
     # the sign step with the paper's tau-logistic loss (library derivatives), tau in a grid
     margins = np.linspace(1e-6, 30.0, 301)
     for t in (0.05, 0.2, 1 / 3, 0.5, 1.0):
         loss = tau_logistic(t)
         if np.any(t * loss.derivative(-margins) - loss.derivative(margins) > 1e-15):
-            return Outcome("undecided", f"tau phi'(-m) - phi'(m) > 0 for tau-logistic({t})")
+            return f"tau phi'(-m) - phi'(m) > 0 for tau-logistic({t})"
+    return None
+
+
+def _case1_end_to_end(num, den) -> str | None:
+    """Case 1's chain end to end (App. A.1, eq:supp:f-case1-contradiction): eta_STA - U/(1 + beta^2) =
+    ``num``/``den`` >= 0 at 300 exact rational points satisfying the case's hypotheses: what fails, or None."""
     # end to end at exact rational points satisfying case 1's hypotheses (including boundary points)
     # exact rational evaluation: the expression has integer coefficients only, so lambdify's plain-Python code
     # evaluates it in Fraction arithmetic (checked by the isinstance test below)
@@ -361,10 +364,34 @@ def check_case1() -> Outcome:
 
     values = [difference(*point) for point in _rational_points(300, SEED + 1, draw)]
     if not all(isinstance(x, Fraction) for x in values):
-        return Outcome("undecided", "the end-to-end check did not run in exact arithmetic")
+        return "the end-to-end check did not run in exact arithmetic"
     violations = sum(x < 0 for x in values)
     if violations:
-        return Outcome("undecided", f"eta_STA < U/(1 + beta^2) at {violations} of 300 admissible points")
+        return f"eta_STA < U/(1 + beta^2) at {violations} of 300 admissible points"
+    return None
+
+
+def check_case1() -> Outcome:
+    """Case 1 of App. A.1: eq:supp:f-case1-contradiction from the stationary eta derived from Eq. (3).
+
+    Derives eta_STA, forms eta_STA - U/(1 + beta^2) over a common denominator and compares numerator and
+    denominator with the printed ones; expands the printed factorisation; proves each inequality
+    symbolically (Fig. 5: an identity with positive multipliers; Fig. 6: substitution U = 1/(1 + v); the
+    product step: A = tau/beta^2 + a, B = beta^2 + c with a, c >= 0; the sign step: the derivative ordering
+    from convexity and tau-discrepancy) and checks the whole chain at 300 exact rational points.
+    """
+
+    eta_sta = _fbeta_stationary_eta()
+    if sp.cancel(eta_sta - PRINTED_ETA_STATIONARY) != 0:
+        return Outcome("undecided", f"the derived stationary eta {eta_sta} differs from eq:supp:fbeta-stationary-eta")
+    num, den = sp.fraction(sp.together(eta_sta - U / (1 + B2)))
+    checks = _case1_symbolic_steps(num, den)
+    failed = [k for k, ok in checks.items() if not ok]
+    if failed:
+        return Outcome("undecided", f"could not confirm: {', '.join(failed)}")
+    problem = _case1_sign_step_on_tau_logistic() or _case1_end_to_end(num, den)
+    if problem:
+        return Outcome("undecided", problem)
     return Outcome(
         "verified",
         "Case 1: the stationary eta derived from Eq. (3) equals eq:supp:fbeta-stationary-eta; eta_STA - "
@@ -404,34 +431,13 @@ def _fd_stationary_eta_evidence():
     return eta_bar, derived, printed, s, rr
 
 
-def check_case2() -> Outcome:
-    """Case 2 of App. A.1 (f*(x) <= 0, eta(x) > U/(1 + beta^2)): the bounds on the stationary eta.
-
-    Substitutes p = r q in the eta derived from Eq. (3), obtains eta(r) = U*/((1+beta^2) r + (r+1) U*),
-    shows it decreases in r, so r >= 1 gives eta <= U*/(1 + beta^2 + 2U*), and compares with the printed
-    first bound U*/((1+beta^2)(1+U*)) (their difference factors with the sign of 1 - beta^2).  Then checks
-    the second step and the Fig. 7 caption.
+def _case2_exact_witnesses(eta_r):
+    """Two exact rational witnesses against case 2's printed first bound (App. A.1, thm:f-measure-calibration), each
+    meeting every hypothesis of the step: beta = 2, tau = 1/2, U* = 6/7, r = 1 and beta = 3, tau = 3/4, U* = 21/22,
+    r = 1/tau.  ``eta_r`` is the stationary eta as a function of r.  Returns each witness's (U* lower bound, eta,
+    printed bound) and whether both violate the printed bound with U* admissible.
     """
-    eta_r = sp.factor(sp.cancel(_fbeta_stationary_eta().subs(p, r * q)))
-    if sp.cancel(eta_r - PRINTED_CASE2_LINE2) != 0:
-        return Outcome("undecided", f"eta(r) = {eta_r} differs from the printed second line")
-    decreasing = sp.factor(sp.diff(eta_r, r)).is_negative
-    derived_bound = eta_r.subs(r, 1)
-    gap = sp.factor(sp.cancel(PRINTED_CASE2_FIRST_BOUND - derived_bound))  # >= 0 iff the printed bound holds
-    expected_gap = S**2 * (1 - B2) / ((1 + B2) * (1 + S) * (1 + B2 + 2 * S))
-    if not (decreasing and sp.cancel(gap - expected_gap) == 0):
-        return Outcome("undecided", f"eta(r) decreasing: {decreasing}; printed - derived = {gap}")
-    # the corrected chain: U*/(1 + beta^2 + 2U*) <= U*/(1 + beta^2) <= U/(1 + beta^2) (U* <= U by Lemma 1)
-    u_gap = sp.Symbol("g", nonnegative=True)  # U = U* + g
-    second = sp.factor(sp.cancel(PRINTED_CASE2_SECOND_BOUND.subs(U, S + u_gap) - derived_bound))
-    printed_second = sp.factor(sp.cancel(PRINTED_CASE2_SECOND_BOUND.subs(U, S + u_gap) - PRINTED_CASE2_FIRST_BOUND))
-    if not (second.is_nonnegative and printed_second.is_nonnegative):
-        return Outcome("undecided", f"second step: {second}, {printed_second}")
-    # Fig. 7 caption vs the text it illustrates
-    caption_minus_text = sp.factor(PRINTED_FIG7_CAPTION_LHS - PRINTED_CASE2_TEXT_LHS)
-    caption_true = sp.factor(S + u_gap - PRINTED_FIG7_CAPTION_LHS).is_nonnegative
 
-    # witnesses: exact rationals satisfying every hypothesis of the step
     def exact(expr, **vals):
         return sp.nsimplify(expr.subs({sp.Symbol(k, positive=True): sp.nsimplify(v) for k, v in vals.items()}))
 
@@ -441,14 +447,19 @@ def check_case2() -> Outcome:
     w2 = dict(beta=3, tau=sp.Rational(3, 4), S=sp.Rational(21, 22), r=sp.Rational(4, 3))
     w2_lower = exact(PRINTED_U_STAR_LOWER, beta=3, tau=sp.Rational(3, 4))
     w2_eta, w2_printed = exact(eta_r, **w2), exact(PRINTED_CASE2_FIRST_BOUND, **w2)
-    if not (
+    holds = (
         w1_lower <= w1["S"] <= 1
         and w1_eta > w1_printed
         and w2_lower <= w2["S"] <= 1
         and w2_eta > w2_printed
         and w2["r"] == 1 / w2["tau"]
-    ):
-        return Outcome("undecided", "the witnesses do not violate the printed bound")
+    )
+    return (w1_lower, w1_eta, w1_printed), (w2_lower, w2_eta, w2_printed), holds
+
+
+def _printed_first_bound_failures() -> int:
+    """How many of 300 admissible rational points (beta in (1, 4], r in [1, 1.1]) violate case 2's printed first bound
+    eta <= U*/((1+beta^2)(1+U*)) (App. A.1, thm:f-measure-calibration)."""
     # search: fraction of admissible rational points (beta > 1, r >= 1) where the printed bound fails
     rng = random.Random(SEED + 2)
     fails = 0
@@ -459,16 +470,17 @@ def check_case2() -> Outcome:
         rr = 1 + random_fraction(rng, Fraction(0), Fraction(1, 10))
         eta_val = s / ((1 + b * b) * rr + (rr + 1) * s)
         fails += eta_val > s / ((1 + b * b) * (1 + s))
-    # with r >= 1/tau (tau-discrepancy, f*(x) < 0) at the largest admissible tau = beta^2 U*/(1 + beta^2 + U*):
-    # the printed bound fails iff U* (beta^2 - r) > (1 + beta^2)(r - 1); at U* = 1 the margin factors as below
-    r_kink = (1 + B2 + S) / (B2 * S)
-    margin_at_one = sp.factor(sp.cancel((S * (B2 - r_kink) - (1 + B2) * (r_kink - 1)).subs(S, 1)))
-    if sp.cancel(margin_at_one - (B2 - 4) * (B2 + 1) / B2) != 0:
-        return Outcome("undecided", f"kink-aware margin at U* = 1: {margin_at_one}")
-    eta_fd, derived_fd, printed_fd, s_fd, r_fd = _fd_stationary_eta_evidence()
-    if not (abs(eta_fd - derived_fd) < 1e-8 and eta_fd > printed_fd):
-        return Outcome("undecided", f"finite differences: eta = {eta_fd}, derived {derived_fd}, printed {printed_fd}")
-    first = Erratum(
+    return fails
+
+
+def _case2_first_bound_erratum(*, w1, w2, fails, fd) -> Erratum:
+    """The erratum of case 2's first inequality (App. A.1, thm:f-measure-calibration): ``w1``, ``w2`` the witnesses of
+    :func:`_case2_exact_witnesses` (U* lower bound, eta, printed bound), ``fails`` the count of
+    :func:`_printed_first_bound_failures`, ``fd`` the evidence of :func:`_fd_stationary_eta_evidence`."""
+    w1_lower, w1_eta, w1_printed = w1
+    w2_lower, w2_eta, w2_printed = w2
+    eta_fd, derived_fd, printed_fd, s_fd, r_fd = fd
+    return Erratum(
         location="App. A.1, proof of thm:f-measure-calibration, case 2, first inequality of the eta chain",
         printed="eta(x) <= (1/(1+beta^2)) U*/(1 + U*)  'because phi'(-m)/phi'(m) >= 1'",
         derived=(
@@ -497,7 +509,12 @@ def check_case2() -> Outcome:
             f"printed bound {printed_fd:.7f}."
         ),
     )
-    caption = Erratum(
+
+
+def _fig7_caption_erratum(caption_minus_text, caption_true) -> Erratum:
+    """The erratum of Fig. 7's caption (fig:supp:f1-calibration-3) against the case-2 text of App. A.1 it illustrates:
+    ``caption_minus_text`` the difference of their left sides, ``caption_true`` whether the caption still holds."""
+    return Erratum(
         location="App. A.1, caption of Fig. 7 (fig:supp:f1-calibration-3)",
         printed="(U_phi)* / (1 + (U_phi)^2) <= U(f*)",
         derived="the case-2 text (and the chain) need (U_phi)* / (1 + (U_phi)*) <= U(f*)",
@@ -514,6 +531,50 @@ def check_case2() -> Outcome:
             f"for U >= U*: {caption_true}"
         ),
     )
+
+
+def check_case2() -> Outcome:
+    """Case 2 of App. A.1 (f*(x) <= 0, eta(x) > U/(1 + beta^2)): the bounds on the stationary eta.
+
+    Substitutes p = r q in the eta derived from Eq. (3), obtains eta(r) = U*/((1+beta^2) r + (r+1) U*),
+    shows it decreases in r, so r >= 1 gives eta <= U*/(1 + beta^2 + 2U*), and compares with the printed
+    first bound U*/((1+beta^2)(1+U*)) (their difference factors with the sign of 1 - beta^2).  Then checks
+    the second step and the Fig. 7 caption.
+    """
+    eta_r = sp.factor(sp.cancel(_fbeta_stationary_eta().subs(p, r * q)))
+    if sp.cancel(eta_r - PRINTED_CASE2_LINE2) != 0:
+        return Outcome("undecided", f"eta(r) = {eta_r} differs from the printed second line")
+    decreasing = sp.factor(sp.diff(eta_r, r)).is_negative
+    derived_bound = eta_r.subs(r, 1)
+    gap = sp.factor(sp.cancel(PRINTED_CASE2_FIRST_BOUND - derived_bound))  # >= 0 iff the printed bound holds
+    expected_gap = S**2 * (1 - B2) / ((1 + B2) * (1 + S) * (1 + B2 + 2 * S))
+    if not (decreasing and sp.cancel(gap - expected_gap) == 0):
+        return Outcome("undecided", f"eta(r) decreasing: {decreasing}; printed - derived = {gap}")
+    # the corrected chain: U*/(1 + beta^2 + 2U*) <= U*/(1 + beta^2) <= U/(1 + beta^2) (U* <= U by Lemma 1)
+    u_gap = sp.Symbol("g", nonnegative=True)  # U = U* + g
+    second = sp.factor(sp.cancel(PRINTED_CASE2_SECOND_BOUND.subs(U, S + u_gap) - derived_bound))
+    printed_second = sp.factor(sp.cancel(PRINTED_CASE2_SECOND_BOUND.subs(U, S + u_gap) - PRINTED_CASE2_FIRST_BOUND))
+    if not (second.is_nonnegative and printed_second.is_nonnegative):
+        return Outcome("undecided", f"second step: {second}, {printed_second}")
+    # Fig. 7 caption vs the text it illustrates
+    caption_minus_text = sp.factor(PRINTED_FIG7_CAPTION_LHS - PRINTED_CASE2_TEXT_LHS)
+    caption_true = sp.factor(S + u_gap - PRINTED_FIG7_CAPTION_LHS).is_nonnegative
+    w1, w2, witnesses_hold = _case2_exact_witnesses(eta_r)
+    if not witnesses_hold:
+        return Outcome("undecided", "the witnesses do not violate the printed bound")
+    fails = _printed_first_bound_failures()
+    # with r >= 1/tau (tau-discrepancy, f*(x) < 0) at the largest admissible tau = beta^2 U*/(1 + beta^2 + U*):
+    # the printed bound fails iff U* (beta^2 - r) > (1 + beta^2)(r - 1); at U* = 1 the margin factors as below
+    r_kink = (1 + B2 + S) / (B2 * S)
+    margin_at_one = sp.factor(sp.cancel((S * (B2 - r_kink) - (1 + B2) * (r_kink - 1)).subs(S, 1)))
+    if sp.cancel(margin_at_one - (B2 - 4) * (B2 + 1) / B2) != 0:
+        return Outcome("undecided", f"kink-aware margin at U* = 1: {margin_at_one}")
+    fd = _fd_stationary_eta_evidence()
+    eta_fd, derived_fd, printed_fd, _, _ = fd
+    if not (abs(eta_fd - derived_fd) < 1e-8 and eta_fd > printed_fd):
+        return Outcome("undecided", f"finite differences: eta = {eta_fd}, derived {derived_fd}, printed {printed_fd}")
+    first = _case2_first_bound_erratum(w1=w1, w2=w2, fails=fails, fd=fd)
+    caption = _fig7_caption_erratum(caption_minus_text, caption_true)
     return Outcome(
         "erratum",
         "Case 2: eta = U*/((1+beta^2) r + (r+1) U*) (matches the printed second line), decreasing in r, so eta <= "
