@@ -178,10 +178,10 @@ def _lemma1_random_cases(count, seed):
     return float(worst), skipped
 
 
-def check_gower_legendre_below_one() -> Outcome:
-    """Gower-Legendre with 0 < alpha < 1: Lemma 2's quasi-concavity fails (50-digit witness), Lemma 1 holds."""
-
-    # --- App. B's argument: the S_1 score of a negative sample, W~_1(xi, -1) = a_{1,-1} phi(-xi) + b_1
+def _gower_legendre_app_b_term():
+    """App. B's argument (sec:supp:quasi-concavity) for Gower-Legendre with 0 < alpha < 1 (Tab. 1): the S_1 score of a
+    negative sample, W~_1(xi, -1) = a_{1,-1} phi(-xi) + b_1, is concave for convex phi, so N_hat - alpha' D_hat gains
+    the convex term alpha' (1 - alpha) phi(-xi).  Returns (concave, the added term matches)."""
     alpha, xi, alpha_p = sp.symbols("alpha xi alpha'", real=True)
     phi = sp.Function("phi")
     gl = gower_legendre_coefficients(alpha)  # symbolic Table 1 row
@@ -190,8 +190,14 @@ def check_gower_legendre_below_one() -> Outcome:
     concave = sp.simplify(sp.diff(w1_negative, xi, 2) - (alpha - 1) * sp.diff(phi(-xi), xi, 2)) == 0
     added = sp.expand(-alpha_p * w1_negative + alpha_p)  # the phi-term of -alpha' D_hat from that sample
     added_matches = sp.simplify(added - alpha_p * (1 - alpha) * phi(-xi)) == 0
+    return concave, added_matches
 
-    # --- the witness at 50 digits from Eq. (6), and with the library
+
+def _gower_legendre_witness():
+    """The witness against Lemma 2 (lem:quasi-concavity) for Gower-Legendre(GL_ALPHA): U_hat of Eq. (6) at 50 digits
+    at both ends of a segment in F-bar and at a point between them, the same with the core library (and with
+    alpha = 1, where Lemma 2 holds), and the library's admissibility violations of the metric.  Returns (all three
+    in F-bar, the three values, the dip, the library's values, whether they agree, alpha = 1's values, violations)."""
     coef = gower_legendre_coefficients(GL_ALPHA)
     point = tuple(a + (b - a) * GL_K for a, b in zip(GL_THETA1, GL_THETA2))
     thetas = (GL_THETA1, GL_THETA2, point)
@@ -209,8 +215,13 @@ def check_gower_legendre_below_one() -> Outcome:
                                              np.array(GL_X, dtype=float), np.array(GL_Y))
     acc = [float(accuracy_est.value(np.array([float(v) for v in t]))) for t in thetas]
     violations = gower_legendre(float(GL_ALPHA)).admissibility().violations
+    return in_fbar, values, dip, lib, lib_agrees, acc, violations
 
-    # --- Lemma 1 for 0 < alpha < 1: U = h(S), S = TP - FP, c = 1 - alpha
+
+def _gower_legendre_lemma1():
+    """Lemma 1 (U_phi <= U, lem:utility-lower-bound) for Gower-Legendre with 0 < alpha < 1: U = h(S) with S = TP - FP,
+    c = 1 - alpha, h increasing; Eq. (3)'s N_phi and D_phi in terms of S_phi; and N_phi < 0 where D_0 <= 0.
+    Returns (h'(S), h' > 0, the N_phi identity, the D_phi identity, the negative numerator)."""
     S, c, pi_ = sp.symbols("S c pi", real=True)
     S_phi = sp.Symbol("S_phi", real=True)
     h = (1 - pi_ + S) / (1 - c * pi_ + c * S)
@@ -226,6 +237,14 @@ def check_gower_legendre_below_one() -> Outcome:
     d_identity = sp.expand(d_phi - (1 - c * pi_ + c * (tp_phi - fp_phi) + 2 * c * eta_ * p_)) == 0
     # if D_0 = 1 - c pi + c S_phi <= 0 then N_phi = 1 - pi + S_phi = D_0 / c - (1 - c)/c < 0 (0 < c < 1)
     negative_numerator = sp.simplify((1 - pi_ + S_phi) - ((1 - c * pi_ + c * S_phi) / c - (1 - c) / c)) == 0
+    return dh, dh_positive, n_identity, d_identity, negative_numerator
+
+
+def check_gower_legendre_below_one() -> Outcome:
+    """Gower-Legendre with 0 < alpha < 1: Lemma 2's quasi-concavity fails (50-digit witness), Lemma 1 holds."""
+    concave, added_matches = _gower_legendre_app_b_term()
+    in_fbar, values, dip, lib, lib_agrees, acc, violations = _gower_legendre_witness()
+    dh, dh_positive, n_identity, d_identity, negative_numerator = _gower_legendre_lemma1()
     worst, _ = _lemma1_random_cases(LEMMA1_CASES, SEED)
 
     ok = (added_matches and concave and in_fbar and dip > 0 and lib_agrees and violations == ["a_{1,-1} >= 0"]

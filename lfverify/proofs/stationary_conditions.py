@@ -392,6 +392,88 @@ def _witness_text() -> str:
             f"U* = {w['ustar']}, phi'(f*(x-bar)) = {w['dpos']}, phi'(-f*(x-bar)) = {w['dneg']}")
 
 
+def _third_line_finite_differences(population, metric, loss, wc):
+    """Library evidence for App. A.4's third line of G'(0) (thm:general-calibration): at a non-stationary point (all
+    scores 0) the central difference of U_phi in atom 1's score, against p(x-bar)/E[W1] times the derived bracket
+    and against the printed third line; returns (finite difference, derived, printed)."""
+    line3_fn = sp.lambdify((ETA, DPOS, DNEG, USTAR, EW1),
+                           printed_general_gateaux_lines(PBAR, ETA, DPOS, DNEG, EW0, EW1, USTAR, wc)[2], "numpy")
+    # evidence: central differences of U_phi in one atom's score at a non-stationary point (all scores 0)
+    scores = np.zeros(population.eta.size)
+    state = population.evaluate(metric, loss, scores)
+    value, denominator = float(state.value[0]), float(state.denominator[0])
+    fd = _central_differences(population, metric, loss, scores)[0]
+    p0, eta0 = float(population.weights[0]), float(population.eta[0])
+    dpos0, dneg0 = float(loss.derivative(0.0)), float(loss.derivative(-0.0))
+    bracket_fn = sp.lambdify((ETA, DPOS, DNEG, USTAR), stationary_bracket(wc), "numpy")
+    derived_fd = p0 * bracket_fn(eta0, dpos0, dneg0, value) / denominator
+    printed_fd = line3_fn(eta0, dpos0, dneg0, value, denominator)
+    return fd, derived_fd, printed_fd
+
+
+def _third_line_erratum(*, derived_value, printed_value, population, metric, fd, derived_fd, printed_fd) -> Erratum:
+    """The erratum of App. A.4's third line of G'(0) (thm:general-calibration), which drops the factor p(x-bar): the
+    exact witness's derived and printed values, and the evidence of :func:`_third_line_finite_differences`."""
+    return Erratum(
+        location="App. A.4, proof of Thm. 7 (thm:general-calibration): third line of G'(0)",
+        printed=("G'(0) = 1/E[W_{1,phi}(f*)] {(-a_{0,+1} phi'(f*) eta - a_{0,-1} phi'(-f*)(1 - eta)) "
+                 "- U_phi^* (a_{1,+1} phi'(f*) eta - a_{1,-1} phi'(-f*)(1 - eta))}  (at x-bar)"),
+        derived=("G'(0) = p(x-bar)/E[W_{1,phi}(f*)] {...}: the integral of (...) delta f(x) p(x) dx leaves the "
+                 "factor "
+                 "p(x-bar) (as in App. A.1's F_beta version); derived / printed = p(x-bar)"),
+        consequence="None: p(x-bar) > 0, so G'(0) = 0 is the same stationary condition.",
+        witness=(f"{_witness_text()}, eta(x-bar) = 1/2, p(x-bar) = 1/10, E[W_1,phi(f*)] = 1: derived G'(0) = "
+                 f"{derived_value}, printed {printed_value}"),
+        evidence=(f"FiniteSupportPopulation (5 atoms, eta = {_fmt(population.eta)}, weights "
+                  f"{_fmt(population.weights)}), metric {metric.name}, logistic loss, all scores 0: the central "
+                  f"finite difference of surrogate_utility_of_scores in atom 1's score is {fd:.6g}; "
+                  f"p(x-bar)/E[W1] x bracket gives {derived_fd:.6g}, the printed third line {printed_fd:.6g}."),
+    )
+
+
+def _stationary_condition_evidence(*, population, metric, loss, maximiser, ustar, wc):
+    """Library evidence for App. A.4's stationary condition (thm:general-calibration): at a maximiser of U_phi, the
+    largest central difference (stationarity) and the derived and printed left-hand sides at each atom."""
+    # evidence: at a maximiser of U_phi the derived left-hand side vanishes at every atom, the printed one not
+    fd = float(np.max(np.abs(_central_differences(population, metric, loss, maximiser))))
+    bracket_fn = sp.lambdify((ETA, DPOS, DNEG, USTAR), stationary_bracket(wc), "numpy")
+    printed_fn = sp.lambdify((ETA, DPOS, DNEG, USTAR),
+                             printed_general_stationary_condition(ETA, DPOS, DNEG, USTAR, wc), "numpy")
+    dpos, dneg = loss.derivative(maximiser), loss.derivative(-maximiser)
+    derived_values = bracket_fn(population.eta, dpos, dneg, ustar)
+    printed_values = printed_fn(population.eta, dpos, dneg, ustar)
+    return fd, derived_values, printed_values
+
+
+def _stationary_condition_erratum(*, bracket, difference, eta_derived, eta_printed, population, metric, ustar,
+                                  printed_values) -> Erratum:
+    """The erratum of App. A.4's line 'Thus, the stationary condition is' (thm:general-calibration), which misses the
+    factor U_phi^*: the derived ``bracket``, its ``difference`` from the printed one, the exact witness's etas and
+    the printed left-hand sides at the maximiser of :func:`_stationary_condition_evidence`."""
+    return Erratum(
+        location="App. A.4, proof of Thm. 7 (thm:general-calibration): the line 'Thus, the stationary condition "
+                 "is' before eq:supp:stationary-condition",
+        printed=("-a_{0,+1} phi'(f*) eta - a_{0,-1} phi'(-f*)(1 - eta) - a_{1,+1} phi'(f*) eta U_phi^* "
+                 "+ a_{1,-1} phi'(-f*)(1 - eta) = 0"),
+        derived=(f"{sp.sstr(bracket)} = 0, i.e. the last term is + a_{{1,-1}} U_phi^* phi'(-f*)(1 - eta): the "
+                 "printed "
+                 f"line misses the factor U_phi^* (derived - printed = {sp.sstr(difference)})"),
+        consequence=("None: eq:supp:stationary-condition and the case analysis after it carry the factor "
+                     "(-a_{0,-1} + a_{1,-1} U_phi^*), i.e. they continue from the correct condition (the printed "
+                     "line "
+                     "agrees with it only when a_{1,-1} = 0 or U_phi^* = 1)."),
+        witness=f"{_witness_text()}: the derived condition gives eta(x-bar) = {eta_derived}, the printed one "
+                f"{eta_printed}",
+        evidence=(f"Maximiser of U_phi (logistic loss) over the score vectors (one score per atom) of a 5-atom "
+                  f"FiniteSupportPopulation, metric "
+                  f"{metric.name}: U_phi^* = {ustar:.6g}, central finite differences of "
+                  "surrogate_utility_of_scores "
+                  "< 1e-8 at each of its 5 atoms (stationary); there the derived left-hand side is < 1e-7 at each "
+                  "of them, "
+                  f"the printed one is {_fmt(printed_values)} at eta = {_fmt(population.eta)}."),
+    )
+
+
 def check_general_gateaux() -> Outcome:
     """Derive G'(0) from Eq. (3) with generic coefficients, compare with the three printed lines of App. A.4 and
     with the stationary condition written after them ("Thus, the stationary condition is ...")."""
@@ -417,76 +499,28 @@ def check_general_gateaux() -> Outcome:
             return _undecided("App. A.4 G'(0), third line")
         # witness at exact rationals; E[W_1,phi(f*)] = 1, eta = 1/2, p(x-bar) = 1/10
         point = {**subs, ETA: sp.Rational(1, 2), PBAR: sp.Rational(1, 10)}
-        line3_fn = sp.lambdify((ETA, DPOS, DNEG, USTAR, EW1),
-                               printed_general_gateaux_lines(PBAR, ETA, DPOS, DNEG, EW0, EW1, USTAR, wc)[2], "numpy")
         unit = {R1: 1 - PBAR * scores_eq3(XI, ETA, wc)[1]}  # makes E[W_1,phi(f*)] = 1
         derived_value = sp.cancel(derived_at_ustar.subs(dict(zip(c, wc))).subs(unit)).subs(point)
         printed_value = printed_general_gateaux_lines(PBAR, ETA, DPOS, DNEG, EW0, EW1, USTAR, wc)[2].subs(
             {**point, EW1: 1})
-        # evidence: central differences of U_phi in one atom's score at a non-stationary point (all scores 0)
-        scores = np.zeros(population.eta.size)
-        state = population.evaluate(metric, loss, scores)
-        value, denominator = float(state.value[0]), float(state.denominator[0])
-        fd = _central_differences(population, metric, loss, scores)[0]
-        p0, eta0 = float(population.weights[0]), float(population.eta[0])
-        dpos0, dneg0 = float(loss.derivative(0.0)), float(loss.derivative(-0.0))
-        bracket_fn = sp.lambdify((ETA, DPOS, DNEG, USTAR), stationary_bracket(wc), "numpy")
-        derived_fd = p0 * bracket_fn(eta0, dpos0, dneg0, value) / denominator
-        printed_fd = line3_fn(eta0, dpos0, dneg0, value, denominator)
+        fd, derived_fd, printed_fd = _third_line_finite_differences(population, metric, loss, wc)
         if not abs(fd - derived_fd) < 1e-8 * max(1.0, abs(fd)):
             return _undecided("App. A.4 G'(0), third line: finite differences disagree with the derivation")
-        errata.append(Erratum(
-            location="App. A.4, proof of Thm. 7 (thm:general-calibration): third line of G'(0)",
-            printed=("G'(0) = 1/E[W_{1,phi}(f*)] {(-a_{0,+1} phi'(f*) eta - a_{0,-1} phi'(-f*)(1 - eta)) "
-                     "- U_phi^* (a_{1,+1} phi'(f*) eta - a_{1,-1} phi'(-f*)(1 - eta))}  (at x-bar)"),
-            derived=("G'(0) = p(x-bar)/E[W_{1,phi}(f*)] {...}: the integral of (...) delta f(x) p(x) dx leaves the "
-                     "factor "
-                     "p(x-bar) (as in App. A.1's F_beta version); derived / printed = p(x-bar)"),
-            consequence="None: p(x-bar) > 0, so G'(0) = 0 is the same stationary condition.",
-            witness=(f"{_witness_text()}, eta(x-bar) = 1/2, p(x-bar) = 1/10, E[W_1,phi(f*)] = 1: derived G'(0) = "
-                     f"{derived_value}, printed {printed_value}"),
-            evidence=(f"FiniteSupportPopulation (5 atoms, eta = {_fmt(population.eta)}, weights "
-                      f"{_fmt(population.weights)}), metric {metric.name}, logistic loss, all scores 0: the central "
-                      f"finite difference of surrogate_utility_of_scores in atom 1's score is {fd:.6g}; "
-                      f"p(x-bar)/E[W1] x bracket gives {derived_fd:.6g}, the printed third line {printed_fd:.6g}."),
-        ))
+        errata.append(_third_line_erratum(derived_value=derived_value, printed_value=printed_value,
+                                          population=population, metric=metric, fd=fd, derived_fd=derived_fd,
+                                          printed_fd=printed_fd))
 
     if not _same_equation(bracket, printed):
         difference = sp.factor(bracket - printed)
         eta_derived = sp.solve(stationary_bracket(wc).subs(subs), ETA)[0]
         eta_printed = sp.solve(printed_general_stationary_condition(ETA, DPOS, DNEG, USTAR, wc).subs(subs), ETA)[0]
-        # evidence: at a maximiser of U_phi the derived left-hand side vanishes at every atom, the printed one not
-        fd = float(np.max(np.abs(_central_differences(population, metric, loss, maximiser))))
-        bracket_fn = sp.lambdify((ETA, DPOS, DNEG, USTAR), stationary_bracket(wc), "numpy")
-        printed_fn = sp.lambdify((ETA, DPOS, DNEG, USTAR),
-                                 printed_general_stationary_condition(ETA, DPOS, DNEG, USTAR, wc), "numpy")
-        dpos, dneg = loss.derivative(maximiser), loss.derivative(-maximiser)
-        derived_values = bracket_fn(population.eta, dpos, dneg, ustar)
-        printed_values = printed_fn(population.eta, dpos, dneg, ustar)
+        fd, derived_values, printed_values = _stationary_condition_evidence(
+            population=population, metric=metric, loss=loss, maximiser=maximiser, ustar=ustar, wc=wc)
         if not (fd < 1e-8 and float(np.max(np.abs(derived_values))) < 1e-7):
             return _undecided("App. A.4 stationary condition: the maximiser does not satisfy the derived condition")
-        errata.append(Erratum(
-            location="App. A.4, proof of Thm. 7 (thm:general-calibration): the line 'Thus, the stationary condition "
-                     "is' before eq:supp:stationary-condition",
-            printed=("-a_{0,+1} phi'(f*) eta - a_{0,-1} phi'(-f*)(1 - eta) - a_{1,+1} phi'(f*) eta U_phi^* "
-                     "+ a_{1,-1} phi'(-f*)(1 - eta) = 0"),
-            derived=(f"{sp.sstr(bracket)} = 0, i.e. the last term is + a_{{1,-1}} U_phi^* phi'(-f*)(1 - eta): the "
-                     "printed "
-                     f"line misses the factor U_phi^* (derived - printed = {sp.sstr(difference)})"),
-            consequence=("None: eq:supp:stationary-condition and the case analysis after it carry the factor "
-                         "(-a_{0,-1} + a_{1,-1} U_phi^*), i.e. they continue from the correct condition (the printed "
-                         "line "
-                         "agrees with it only when a_{1,-1} = 0 or U_phi^* = 1)."),
-            witness=f"{_witness_text()}: the derived condition gives eta(x-bar) = {eta_derived}, the printed one "
-                    f"{eta_printed}",
-            evidence=(f"Maximiser of U_phi (logistic loss) over the score vectors (one score per atom) of a 5-atom "
-                      f"FiniteSupportPopulation, metric "
-                      f"{metric.name}: U_phi^* = {ustar:.6g}, central finite differences of "
-                      "surrogate_utility_of_scores "
-                      "< 1e-8 at each of its 5 atoms (stationary); there the derived left-hand side is < 1e-7 at each "
-                      "of them, "
-                      f"the printed one is {_fmt(printed_values)} at eta = {_fmt(population.eta)}."),
-        ))
+        errata.append(_stationary_condition_erratum(
+            bracket=bracket, difference=difference, eta_derived=eta_derived, eta_printed=eta_printed,
+            population=population, metric=metric, ustar=ustar, printed_values=printed_values))
     if not errata:
         return Outcome("verified", "App. A.4's G'(0) lines and stationary condition agree with the derivation")
     return Outcome(

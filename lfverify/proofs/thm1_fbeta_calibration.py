@@ -18,7 +18,9 @@ r = p / q.
 The stationary condition is derived here, from Eq. (3)'s surrogate scores, by differentiating
 G(gamma) = U_phi(f* + gamma delta f) on a distribution with an atom at x-bar (:func:`stationary_eta`); the
 generic helpers of this module (:func:`surrogate_scores`, :func:`stationary_eta`,
-:func:`tau_logistic_surrogate_maximiser`) are reused by the modules of Thms. 2 and 7.
+:func:`tau_logistic_surrogate_maximiser`) are reused by the modules of Thms. 2 and 7.  The counterexamples to the
+theorem (witness populations, the predicates that they reproduce, the errata records) are in
+:mod:`._thm1_counterexamples`, below this module.
 """
 
 from __future__ import annotations
@@ -37,13 +39,23 @@ from lfverify.core import (
     f_beta,
     fbeta_calibration,
     fbeta_max_tau,
-    general_calibration,
     logistic,
     tau_logistic,
 )
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 from lfverify.proofs._exact_numbers import exact_mpf, random_fraction
 from lfverify.proofs._mpmath_tau_logistic import tau_logistic_mp
+from lfverify.proofs._thm1_counterexamples import (
+    F1_COEFFICIENTS,
+    _dominance_erratum,
+    _footnote_erratum,
+    _kink_erratum,
+    _nstr,
+    _witness_populations,
+    kink_counterexample_reproduced,
+    nondominating_counterexample_reproduced,
+    thm7_conditions,
+)
 
 __all__ = [
     "CLAIMS",
@@ -142,10 +154,6 @@ def stationary_eta(w0, w1, xi, eta, phi, value=S, dphi_at_f=p, dphi_at_minus_f=q
 def _rational_points(count, seed, draw):
     rng = random.Random(seed)
     return [draw(rng) for _ in range(count)]
-
-
-def _nstr(x, digits=12):
-    return mp.nstr(mp.mpf(x), digits)
 
 
 # ------------------------------------------------------------------ exact surrogate maximiser (witnesses)
@@ -272,20 +280,14 @@ def check_tau_range() -> Outcome:
     )
 
 
-def check_case1() -> Outcome:
-    """Case 1 of App. A.1: eq:supp:f-case1-contradiction from the stationary eta derived from Eq. (3).
+def _case1_symbolic_steps(num, den) -> dict:
+    """Each symbolic step of case 1 (App. A.1, eq:supp:f-case1-contradiction), by name: whether it holds.
 
-    Derives eta_STA, forms eta_STA - U/(1 + beta^2) over a common denominator and compares numerator and
-    denominator with the printed ones; expands the printed factorisation; proves each inequality
-    symbolically (Fig. 5: an identity with positive multipliers; Fig. 6: substitution U = 1/(1 + v); the
-    product step: A = tau/beta^2 + a, B = beta^2 + c with a, c >= 0; the sign step: the derivative ordering
-    from convexity and tau-discrepancy) and checks the whole chain at 300 exact rational points.
+    ``num``/``den`` is eta_STA - U/(1 + beta^2) over a common denominator, compared with the printed numerator and
+    denominator; then the printed factorisation, the sign of the denominator, Fig. 5 (an identity with positive
+    multipliers), Fig. 6 (U = 1/(1 + v)), the product step (A = tau/beta^2 + a, B = beta^2 + c with a, c >= 0) and
+    the sign step (the derivative ordering from convexity and tau-discrepancy).
     """
-
-    eta_sta = _fbeta_stationary_eta()
-    if sp.cancel(eta_sta - PRINTED_ETA_STATIONARY) != 0:
-        return Outcome("undecided", f"the derived stationary eta {eta_sta} differs from eq:supp:fbeta-stationary-eta")
-    num, den = sp.fraction(sp.together(eta_sta - U / (1 + B2)))
     same_fraction = sp.expand(num * PRINTED_CASE1_DENOMINATOR - PRINTED_CASE1_NUMERATOR * den) == 0
     same_denominator = sp.cancel(den / PRINTED_CASE1_DENOMINATOR)  # a constant when the representations match
     factorised = sp.cancel(PRINTED_CASE1_FACTORISED - PRINTED_CASE1_NUMERATOR) == 0
@@ -327,15 +329,24 @@ def check_case1() -> Outcome:
         "product step": product_gap.is_nonnegative is True and after_first_ok,
         "sign step": sign_step.is_nonpositive is True,
     }
-    failed = [k for k, ok in checks.items() if not ok]
-    if failed:
-        return Outcome("undecided", f"could not confirm: {', '.join(failed)}")
+    return checks
+
+
+def _case1_sign_step_on_tau_logistic() -> str | None:
+    """Case 1's sign step tau phi'(-m) - phi'(m) <= 0 (m > 0, App. A.1) with the tau-logistic loss of Fig. 2 from the
+    core library, at 301 margins for five tau: what fails, or None."""
     # the sign step with the paper's tau-logistic loss (library derivatives), tau in a grid
     margins = np.linspace(1e-6, 30.0, 301)
     for t in (0.05, 0.2, 1 / 3, 0.5, 1.0):
         loss = tau_logistic(t)
         if np.any(t * loss.derivative(-margins) - loss.derivative(margins) > 1e-15):
-            return Outcome("undecided", f"tau phi'(-m) - phi'(m) > 0 for tau-logistic({t})")
+            return f"tau phi'(-m) - phi'(m) > 0 for tau-logistic({t})"
+    return None
+
+
+def _case1_end_to_end(num, den) -> str | None:
+    """Case 1's chain end to end (App. A.1, eq:supp:f-case1-contradiction): eta_STA - U/(1 + beta^2) =
+    ``num``/``den`` >= 0 at 300 exact rational points satisfying the case's hypotheses: what fails, or None."""
     # end to end at exact rational points satisfying case 1's hypotheses (including boundary points)
     # exact rational evaluation: the expression has integer coefficients only, so lambdify's plain-Python code
     # evaluates it in Fraction arithmetic (checked by the isinstance test below)
@@ -353,10 +364,34 @@ def check_case1() -> Outcome:
 
     values = [difference(*point) for point in _rational_points(300, SEED + 1, draw)]
     if not all(isinstance(x, Fraction) for x in values):
-        return Outcome("undecided", "the end-to-end check did not run in exact arithmetic")
+        return "the end-to-end check did not run in exact arithmetic"
     violations = sum(x < 0 for x in values)
     if violations:
-        return Outcome("undecided", f"eta_STA < U/(1 + beta^2) at {violations} of 300 admissible points")
+        return f"eta_STA < U/(1 + beta^2) at {violations} of 300 admissible points"
+    return None
+
+
+def check_case1() -> Outcome:
+    """Case 1 of App. A.1: eq:supp:f-case1-contradiction from the stationary eta derived from Eq. (3).
+
+    Derives eta_STA, forms eta_STA - U/(1 + beta^2) over a common denominator and compares numerator and
+    denominator with the printed ones; expands the printed factorisation; proves each inequality
+    symbolically (Fig. 5: an identity with positive multipliers; Fig. 6: substitution U = 1/(1 + v); the
+    product step: A = tau/beta^2 + a, B = beta^2 + c with a, c >= 0; the sign step: the derivative ordering
+    from convexity and tau-discrepancy) and checks the whole chain at 300 exact rational points.
+    """
+
+    eta_sta = _fbeta_stationary_eta()
+    if sp.cancel(eta_sta - PRINTED_ETA_STATIONARY) != 0:
+        return Outcome("undecided", f"the derived stationary eta {eta_sta} differs from eq:supp:fbeta-stationary-eta")
+    num, den = sp.fraction(sp.together(eta_sta - U / (1 + B2)))
+    checks = _case1_symbolic_steps(num, den)
+    failed = [k for k, ok in checks.items() if not ok]
+    if failed:
+        return Outcome("undecided", f"could not confirm: {', '.join(failed)}")
+    problem = _case1_sign_step_on_tau_logistic() or _case1_end_to_end(num, den)
+    if problem:
+        return Outcome("undecided", problem)
     return Outcome(
         "verified",
         "Case 1: the stationary eta derived from Eq. (3) equals eq:supp:fbeta-stationary-eta; eta_STA - "
@@ -396,34 +431,13 @@ def _fd_stationary_eta_evidence():
     return eta_bar, derived, printed, s, rr
 
 
-def check_case2() -> Outcome:
-    """Case 2 of App. A.1 (f*(x) <= 0, eta(x) > U/(1 + beta^2)): the bounds on the stationary eta.
-
-    Substitutes p = r q in the eta derived from Eq. (3), obtains eta(r) = U*/((1+beta^2) r + (r+1) U*),
-    shows it decreases in r, so r >= 1 gives eta <= U*/(1 + beta^2 + 2U*), and compares with the printed
-    first bound U*/((1+beta^2)(1+U*)) (their difference factors with the sign of 1 - beta^2).  Then checks
-    the second step and the Fig. 7 caption.
+def _case2_exact_witnesses(eta_r):
+    """Two exact rational witnesses against case 2's printed first bound (App. A.1, thm:f-measure-calibration), each
+    meeting every hypothesis of the step: beta = 2, tau = 1/2, U* = 6/7, r = 1 and beta = 3, tau = 3/4, U* = 21/22,
+    r = 1/tau.  ``eta_r`` is the stationary eta as a function of r.  Returns each witness's (U* lower bound, eta,
+    printed bound) and whether both violate the printed bound with U* admissible.
     """
-    eta_r = sp.factor(sp.cancel(_fbeta_stationary_eta().subs(p, r * q)))
-    if sp.cancel(eta_r - PRINTED_CASE2_LINE2) != 0:
-        return Outcome("undecided", f"eta(r) = {eta_r} differs from the printed second line")
-    decreasing = sp.factor(sp.diff(eta_r, r)).is_negative
-    derived_bound = eta_r.subs(r, 1)
-    gap = sp.factor(sp.cancel(PRINTED_CASE2_FIRST_BOUND - derived_bound))  # >= 0 iff the printed bound holds
-    expected_gap = S**2 * (1 - B2) / ((1 + B2) * (1 + S) * (1 + B2 + 2 * S))
-    if not (decreasing and sp.cancel(gap - expected_gap) == 0):
-        return Outcome("undecided", f"eta(r) decreasing: {decreasing}; printed - derived = {gap}")
-    # the corrected chain: U*/(1 + beta^2 + 2U*) <= U*/(1 + beta^2) <= U/(1 + beta^2) (U* <= U by Lemma 1)
-    u_gap = sp.Symbol("g", nonnegative=True)  # U = U* + g
-    second = sp.factor(sp.cancel(PRINTED_CASE2_SECOND_BOUND.subs(U, S + u_gap) - derived_bound))
-    printed_second = sp.factor(sp.cancel(PRINTED_CASE2_SECOND_BOUND.subs(U, S + u_gap) - PRINTED_CASE2_FIRST_BOUND))
-    if not (second.is_nonnegative and printed_second.is_nonnegative):
-        return Outcome("undecided", f"second step: {second}, {printed_second}")
-    # Fig. 7 caption vs the text it illustrates
-    caption_minus_text = sp.factor(PRINTED_FIG7_CAPTION_LHS - PRINTED_CASE2_TEXT_LHS)
-    caption_true = sp.factor(S + u_gap - PRINTED_FIG7_CAPTION_LHS).is_nonnegative
 
-    # witnesses: exact rationals satisfying every hypothesis of the step
     def exact(expr, **vals):
         return sp.nsimplify(expr.subs({sp.Symbol(k, positive=True): sp.nsimplify(v) for k, v in vals.items()}))
 
@@ -433,14 +447,19 @@ def check_case2() -> Outcome:
     w2 = dict(beta=3, tau=sp.Rational(3, 4), S=sp.Rational(21, 22), r=sp.Rational(4, 3))
     w2_lower = exact(PRINTED_U_STAR_LOWER, beta=3, tau=sp.Rational(3, 4))
     w2_eta, w2_printed = exact(eta_r, **w2), exact(PRINTED_CASE2_FIRST_BOUND, **w2)
-    if not (
+    holds = (
         w1_lower <= w1["S"] <= 1
         and w1_eta > w1_printed
         and w2_lower <= w2["S"] <= 1
         and w2_eta > w2_printed
         and w2["r"] == 1 / w2["tau"]
-    ):
-        return Outcome("undecided", "the witnesses do not violate the printed bound")
+    )
+    return (w1_lower, w1_eta, w1_printed), (w2_lower, w2_eta, w2_printed), holds
+
+
+def _printed_first_bound_failures() -> int:
+    """How many of 300 admissible rational points (beta in (1, 4], r in [1, 1.1]) violate case 2's printed first bound
+    eta <= U*/((1+beta^2)(1+U*)) (App. A.1, thm:f-measure-calibration)."""
     # search: fraction of admissible rational points (beta > 1, r >= 1) where the printed bound fails
     rng = random.Random(SEED + 2)
     fails = 0
@@ -451,16 +470,17 @@ def check_case2() -> Outcome:
         rr = 1 + random_fraction(rng, Fraction(0), Fraction(1, 10))
         eta_val = s / ((1 + b * b) * rr + (rr + 1) * s)
         fails += eta_val > s / ((1 + b * b) * (1 + s))
-    # with r >= 1/tau (tau-discrepancy, f*(x) < 0) at the largest admissible tau = beta^2 U*/(1 + beta^2 + U*):
-    # the printed bound fails iff U* (beta^2 - r) > (1 + beta^2)(r - 1); at U* = 1 the margin factors as below
-    r_kink = (1 + B2 + S) / (B2 * S)
-    margin_at_one = sp.factor(sp.cancel((S * (B2 - r_kink) - (1 + B2) * (r_kink - 1)).subs(S, 1)))
-    if sp.cancel(margin_at_one - (B2 - 4) * (B2 + 1) / B2) != 0:
-        return Outcome("undecided", f"kink-aware margin at U* = 1: {margin_at_one}")
-    eta_fd, derived_fd, printed_fd, s_fd, r_fd = _fd_stationary_eta_evidence()
-    if not (abs(eta_fd - derived_fd) < 1e-8 and eta_fd > printed_fd):
-        return Outcome("undecided", f"finite differences: eta = {eta_fd}, derived {derived_fd}, printed {printed_fd}")
-    first = Erratum(
+    return fails
+
+
+def _case2_first_bound_erratum(*, w1, w2, fails, fd) -> Erratum:
+    """The erratum of case 2's first inequality (App. A.1, thm:f-measure-calibration): ``w1``, ``w2`` the witnesses of
+    :func:`_case2_exact_witnesses` (U* lower bound, eta, printed bound), ``fails`` the count of
+    :func:`_printed_first_bound_failures`, ``fd`` the evidence of :func:`_fd_stationary_eta_evidence`."""
+    w1_lower, w1_eta, w1_printed = w1
+    w2_lower, w2_eta, w2_printed = w2
+    eta_fd, derived_fd, printed_fd, s_fd, r_fd = fd
+    return Erratum(
         location="App. A.1, proof of thm:f-measure-calibration, case 2, first inequality of the eta chain",
         printed="eta(x) <= (1/(1+beta^2)) U*/(1 + U*)  'because phi'(-m)/phi'(m) >= 1'",
         derived=(
@@ -489,7 +509,12 @@ def check_case2() -> Outcome:
             f"printed bound {printed_fd:.7f}."
         ),
     )
-    caption = Erratum(
+
+
+def _fig7_caption_erratum(caption_minus_text, caption_true) -> Erratum:
+    """The erratum of Fig. 7's caption (fig:supp:f1-calibration-3) against the case-2 text of App. A.1 it illustrates:
+    ``caption_minus_text`` the difference of their left sides, ``caption_true`` whether the caption still holds."""
+    return Erratum(
         location="App. A.1, caption of Fig. 7 (fig:supp:f1-calibration-3)",
         printed="(U_phi)* / (1 + (U_phi)^2) <= U(f*)",
         derived="the case-2 text (and the chain) need (U_phi)* / (1 + (U_phi)*) <= U(f*)",
@@ -506,6 +531,50 @@ def check_case2() -> Outcome:
             f"for U >= U*: {caption_true}"
         ),
     )
+
+
+def check_case2() -> Outcome:
+    """Case 2 of App. A.1 (f*(x) <= 0, eta(x) > U/(1 + beta^2)): the bounds on the stationary eta.
+
+    Substitutes p = r q in the eta derived from Eq. (3), obtains eta(r) = U*/((1+beta^2) r + (r+1) U*),
+    shows it decreases in r, so r >= 1 gives eta <= U*/(1 + beta^2 + 2U*), and compares with the printed
+    first bound U*/((1+beta^2)(1+U*)) (their difference factors with the sign of 1 - beta^2).  Then checks
+    the second step and the Fig. 7 caption.
+    """
+    eta_r = sp.factor(sp.cancel(_fbeta_stationary_eta().subs(p, r * q)))
+    if sp.cancel(eta_r - PRINTED_CASE2_LINE2) != 0:
+        return Outcome("undecided", f"eta(r) = {eta_r} differs from the printed second line")
+    decreasing = sp.factor(sp.diff(eta_r, r)).is_negative
+    derived_bound = eta_r.subs(r, 1)
+    gap = sp.factor(sp.cancel(PRINTED_CASE2_FIRST_BOUND - derived_bound))  # >= 0 iff the printed bound holds
+    expected_gap = S**2 * (1 - B2) / ((1 + B2) * (1 + S) * (1 + B2 + 2 * S))
+    if not (decreasing and sp.cancel(gap - expected_gap) == 0):
+        return Outcome("undecided", f"eta(r) decreasing: {decreasing}; printed - derived = {gap}")
+    # the corrected chain: U*/(1 + beta^2 + 2U*) <= U*/(1 + beta^2) <= U/(1 + beta^2) (U* <= U by Lemma 1)
+    u_gap = sp.Symbol("g", nonnegative=True)  # U = U* + g
+    second = sp.factor(sp.cancel(PRINTED_CASE2_SECOND_BOUND.subs(U, S + u_gap) - derived_bound))
+    printed_second = sp.factor(sp.cancel(PRINTED_CASE2_SECOND_BOUND.subs(U, S + u_gap) - PRINTED_CASE2_FIRST_BOUND))
+    if not (second.is_nonnegative and printed_second.is_nonnegative):
+        return Outcome("undecided", f"second step: {second}, {printed_second}")
+    # Fig. 7 caption vs the text it illustrates
+    caption_minus_text = sp.factor(PRINTED_FIG7_CAPTION_LHS - PRINTED_CASE2_TEXT_LHS)
+    caption_true = sp.factor(S + u_gap - PRINTED_FIG7_CAPTION_LHS).is_nonnegative
+    w1, w2, witnesses_hold = _case2_exact_witnesses(eta_r)
+    if not witnesses_hold:
+        return Outcome("undecided", "the witnesses do not violate the printed bound")
+    fails = _printed_first_bound_failures()
+    # with r >= 1/tau (tau-discrepancy, f*(x) < 0) at the largest admissible tau = beta^2 U*/(1 + beta^2 + U*):
+    # the printed bound fails iff U* (beta^2 - r) > (1 + beta^2)(r - 1); at U* = 1 the margin factors as below
+    r_kink = (1 + B2 + S) / (B2 * S)
+    margin_at_one = sp.factor(sp.cancel((S * (B2 - r_kink) - (1 + B2) * (r_kink - 1)).subs(S, 1)))
+    if sp.cancel(margin_at_one - (B2 - 4) * (B2 + 1) / B2) != 0:
+        return Outcome("undecided", f"kink-aware margin at U* = 1: {margin_at_one}")
+    fd = _fd_stationary_eta_evidence()
+    eta_fd, derived_fd, printed_fd, _, _ = fd
+    if not (abs(eta_fd - derived_fd) < 1e-8 and eta_fd > printed_fd):
+        return Outcome("undecided", f"finite differences: eta = {eta_fd}, derived {derived_fd}, printed {printed_fd}")
+    first = _case2_first_bound_erratum(w1=w1, w2=w2, fails=fails, fd=fd)
+    caption = _fig7_caption_erratum(caption_minus_text, caption_true)
     return Outcome(
         "erratum",
         "Case 2: eta = U*/((1+beta^2) r + (r+1) U*) (matches the printed second line), decreasing in r, so eta <= "
@@ -514,61 +583,6 @@ def check_case2() -> Outcome:
         errata=(first, caption),
         method="symbolic; exact rational witnesses and 300 rational points; central differences with the core library",
     )
-
-
-def _witness_populations():
-    """(kink witness, non-dominating witness) populations for F_1: (weights, eta, tau, base)."""
-    kink = (
-        (Fraction(3, 10), Fraction(1, 5), Fraction(1, 2)),
-        (Fraction(19, 20), Fraction(3, 5), Fraction(1, 20)),
-        Fraction(1, 20),
-        2,
-    )
-    nondominating = ((Fraction(1, 2), Fraction(1, 2)), (Fraction(1, 20), Fraction(1, 1000)), Fraction(1, 5), 2**100)
-    return kink, nondominating
-
-
-F1_COEFFICIENTS = (2, 0, 1, 1, 0, 0, 0, 1)  # Table 1, beta = 1: a0 = (2, 0), a1 = (1, 1), b1 = pi
-
-
-def kink_counterexample_reproduced(kink: dict, opt) -> bool:
-    """The kink counterexample holds: every hypothesis of the theorem holds, phi dominates the 0/1 loss, the
-    certified maximiser sits at the kink on atom 1 (f*(x) = 0, predicted -1), the core library reproduces
-    U_phi*, no perturbation improves it, U(f*) < U-dagger although atom 1 belongs to the Bayes set, and moving
-    f*(x) to 0+ restores U-dagger."""
-    return bool(
-        kink["hypotheses"].holds
-        and kink["loss"].dominates_zero_one
-        and 1 in opt.zero_atoms
-        and abs(kink["lib_value"] - float(opt.value)) < 1e-12
-        and kink["perturbation_best"] <= float(opt.value) + 1e-13
-        and kink["utility"] < kink["bayes"] - 1e-3
-        and bool(kink["bayes_mask"][1])
-        and abs(kink["shifted_utility"] - kink["bayes"]) < 1e-12
-    )
-
-
-def nondominating_counterexample_reproduced(nond: dict, opt) -> bool:
-    """The counterexample without phi >= 1{t <= 0} holds: the printed hypotheses hold, phi does not dominate,
-    the certified maximiser is strictly negative everywhere, the core library reproduces U_phi*, no
-    perturbation improves it, and U(f*) < U-dagger although atom 0 belongs to the Bayes set."""
-    return bool(
-        nond["hypotheses"].holds
-        and not nond["loss"].dominates_zero_one
-        and not opt.zero_atoms
-        and all(x < 0 for x in opt.scores)
-        and abs(nond["lib_value"] - float(opt.value)) < 1e-12
-        and nond["perturbation_best"] <= float(opt.value) + 1e-13
-        and nond["utility"] < nond["bayes"] - 1e-3
-        and bool(nond["bayes_mask"][0])
-    )
-
-
-def thm7_conditions(metric, figures, tau_value):
-    """Thm. 7's printed hypotheses ((1)-(6), (a)-(c)) on a witness of :func:`library_counterexample`, by the core
-    library's transcription (``lfverify.core.general_calibration``): the witness refutes Thm. 7 too where they hold."""
-    return general_calibration(metric, figures["loss"], surrogate_optimum=float(figures["opt"].value),
-                               true_utility_at_optimum=float(figures["utility"]), tau=float(tau_value))
 
 
 def library_counterexample(metric, coefficients, weights, eta, tau_value, base, report):
@@ -611,24 +625,14 @@ def library_counterexample(metric, coefficients, weights, eta, tau_value, base, 
         hypotheses=report(loss, float(opt.value), float(tau_value), u_star_scores),
     )
 
+def _degenerate_losses() -> tuple:
+    """Two losses meeting Thm. 1's shape hypotheses (convex, non-increasing, tau-discrepant) on F_beta (Eq. (3)).
 
-def check_theorem() -> Outcome:
-    """Do Thm. 1's hypotheses imply F_beta-calibration?  Exact surrogate maximisers on finite supports.
-
-    (i) The hypotheses force tau <= beta^2/(2+beta^2) < 1, hence, where phi'(0-) < 0, phi'(0+)/phi'(0-) <= tau < 1:
-    phi has a kink at 0, and at an x with f*(x) = 0 the stationary *equation* of case 2 does not hold (only the
-    one-sided
-    conditions do).  (ii) Case 2 uses U_phi <= U (Lemma 1), which needs phi(t) >= 1{t <= 0}, not a hypothesis
-    of Thm. 1.  For both, an exact maximiser (:func:`tau_logistic_surrogate_maximiser`) on a three-/two-atom
-    distribution is evaluated with the core library.
+    phi = 0 makes U_phi = 1 for every f (case 2's sub-case phi'(-f*) = 0 is no contradiction); the floor loss
+    max(1, 1 - t) has W_0 <= 0 with equality for xi >= 0, so U* = 0, where no tau in (0, 1) meets the hypothesis
+    U* >= 2 tau/(1 - tau) at beta = 1 (Thm. 1's footnote: 'such tau always exists').  Returns (U_phi constant for
+    phi = 0, U* = 0 for the floor loss, no tau at U* = 0).
     """
-
-    metric = f_beta(1.0)
-    (kw, ke, kt, kb), (nw, ne, nt, nb) = _witness_populations()
-
-    def report(loss, value, t, _utility):
-        return fbeta_calibration(1.0, loss, surrogate_optimum=value, tau=t)
-
     # phi = 0 (convex, non-increasing, differentiable, tau-discrepant for every tau): U_phi = 1 for every f
     w0, w1, xi, eta, _ = surrogate_scores(
         1 + B2, 0, 1, 1, 0, B2 * sp.Symbol("pi", positive=True), phi=sp.Lambda(sp.Symbol("u"), 0)
@@ -649,6 +653,27 @@ def check_theorem() -> Outcome:
     bound_at_zero = sp.simplify(((1 + B2) * tau_ / (B2 - tau_)).subs(B2, 1))
     no_tau = sp.solve_univariate_inequality(bound_at_zero <= 0, tau_, relational=False).intersect(
         sp.Interval.open(0, 1)) == sp.S.EmptySet
+    return zero_loss_constant, floor_u_star_zero, no_tau
+
+
+def check_theorem() -> Outcome:
+    """Do Thm. 1's hypotheses imply F_beta-calibration?  Exact surrogate maximisers on finite supports.
+
+    (i) The hypotheses force tau <= beta^2/(2+beta^2) < 1, hence, where phi'(0-) < 0, phi'(0+)/phi'(0-) <= tau < 1:
+    phi has a kink at 0, and at an x with f*(x) = 0 the stationary *equation* of case 2 does not hold (only the
+    one-sided
+    conditions do).  (ii) Case 2 uses U_phi <= U (Lemma 1), which needs phi(t) >= 1{t <= 0}, not a hypothesis
+    of Thm. 1.  For both, an exact maximiser (:func:`tau_logistic_surrogate_maximiser`) on a three-/two-atom
+    distribution is evaluated with the core library.
+    """
+
+    metric = f_beta(1.0)
+    (kw, ke, kt, kb), (nw, ne, nt, nb) = _witness_populations()
+
+    def report(loss, value, t, _utility):
+        return fbeta_calibration(1.0, loss, surrogate_optimum=value, tau=t)
+
+    zero_loss_constant, floor_u_star_zero, no_tau = _degenerate_losses()
     kink = library_counterexample(metric, F1_COEFFICIENTS, kw, ke, kt, kb, report)
     nond = library_counterexample(metric, F1_COEFFICIENTS, nw, ne, nt, nb, report)
     k_opt, n_opt = kink["opt"], nond["opt"]
@@ -659,107 +684,12 @@ def check_theorem() -> Outcome:
         return Outcome(
             "undecided", f"the counterexamples did not reproduce (kink: {ok_kink}, non-dominating: {ok_nond})"
         )
-    ks = [_nstr(x, 10) for x in k_opt.scores]
-    ns = [_nstr(x, 10) for x in n_opt.scores]
-    kink_erratum = Erratum(
-        location=(
-            "App. A.1, case 2 (f*(x) <= 0) at f*(x) = 0; eq:supp:fbeta-stationary-eta; Thm. 1"
-            " (thm:f-measure-calibration)"
-        ),
-        printed=(
-            "the stationary equation -(1+beta^2) phi'(f*) eta - phi'(f*) U* eta + phi'(-f*) U* (1 - eta) = 0 holds at"
-            " x-bar for f*(x-bar) <= 0, giving a contradiction; hence U_phi is F_beta-calibrated"
-        ),
-        derived=(
-            "U* >= (1+beta^2)tau/(beta^2-tau) forces tau <= beta^2/(2+beta^2) < 1, so for a loss with phi'(0-) < 0"
-            " phi'(0+)/phi'(0-) =: rho <= tau < 1 (a kink at 0; U_phi is not differentiable there).  Pointwise, f* "
-            "minimises A phi(xi) + B phi(-xi), A ="
-            " (1+beta^2+U*) eta, B = U* (1-eta), whose minimiser is xi = 0 exactly when rho <= A/B <= 1/rho; this band"
-            " contains posteriors eta > U(f*)/(1+beta^2), where f* = 0 predicts -1 (sgn(0) = -1) against Prop. 5"
-        ),
-        consequence=(
-            "Thm. 1 is false as stated: with the paper's own tau-logistic loss the surrogate maximiser f* is unique,"
-            " attains U*_phi and is not Bayes optimal, so the constant maximising sequence f_l = f* has U(f_l) <"
-            " U-dagger; a sequence approaching 0 from the Bayes side at each kink atom (from above where the Bayes rule"
-            " predicts +1, from below elsewhere) does reach U-dagger, so the limit depends on the sequence (approaching"
-            " from above at each kink atom need not: lfverify.proofs.counterexamples). "
-            " The same counterexample refutes Thm. 7 (F_1 meets its printed conditions (1)-(6), (a)-(c) there:"
-            " lfverify.core.general_calibration)."
-        ),
-        witness=(
-            "F_1, tau-logistic(tau = 1/20) (base 2, dominates the 0/1 loss), atoms with weights (3/10, 1/5, 1/2) and "
-            f"eta = (19/20, 3/5, 1/20): U*_phi = {_nstr(k_opt.value)} >= 2tau/(1-tau) = 2/19, f* = ({', '.join(ks)}), "
-            f"U(f*) = {kink['utility']:.12g} < U-dagger = {kink['bayes']:.12g} (the Bayes rule predicts +1 on the "
-            "eta = 3/5 atom: 3/5 > U-dagger/2)"
-        ),
-        evidence=(
-            "Dinkelbach's certificate at 50 digits (max_f E[W0 - U* W1] = 0 with each atom's convex problem solved"
-            " exactly; at the eta = 3/5 atom the one-sided derivatives at 0 have opposite signs); the core library"
-            f" gives U_phi(f*) = {kink['lib_value']:.12g}, no deterministic perturbation (600 draws) exceeds it,"
-            " lfverify.core.fbeta_calibration reports every hypothesis of Thm. 1 as holding, and f* with the"
-            f" eta = 3/5 atom's 0 replaced by 1e-9 has U_phi = {kink['shifted_value']:.12g} and U ="
-            f" {kink['shifted_utility']:.12g} = U-dagger"
-        ),
-    )
-    dominance_erratum = Erratum(
-        location="App. A.1, case 2, second inequality ('U_phi(f) <= U(f) for all f'); hypotheses of Thm. 1",
-        printed=(
-            "Thm. 1 assumes phi differentiable a.e., convex, non-increasing, tau-discrepant and the U* bound; the proof"
-            " uses U_phi <= U, i.e. Lemma 1 (lem:utility-lower-bound), whose hypothesis phi(t) >= 1{t <= 0} is not"
-            " assumed"
-        ),
-        derived=(
-            "without phi >= 1{t <= 0} the step U*/(1+beta^2+2U*) <= U(f*)/(1+beta^2) fails (U* can exceed U(f*)), and"
-            " the sub-case phi'(-f*) = 0 ('easy to see the contradiction') fails too (e.g. phi = 0: U_phi = 1 for every"
-            " f); a hypothesis must be added: Lemma 1's phi(t) >= 1{t <= 0} repairs this step (U_phi* <= U(f*)); the"
-            " corrected Thm. 1 assumes only the weaker U_phi* <= U-dagger, which its own proof uses"
-        ),
-        consequence=(
-            "Thm. 1 is false without it, at a point where phi is differentiable at +-f*(x) (so the failure is not the "
-            "kink): the maximiser is strictly negative on an atom that the Bayes rule labels +1."
-        ),
-        witness=(
-            "F_1, phi = tau-logistic(tau = 1/5) in base 2^100 (= log_2(1+e^-m)/100 on m <= 0; convex, non-increasing, "
-            "1/5-discrepant, phi(0) = 1/100), atoms with weights (1/2, 1/2) and eta = (1/20, 1/1000): U*_phi = "
-            f"{_nstr(n_opt.value)} >= 2tau/(1-tau) = 1/2, f* = ({', '.join(ns)}) < 0, U(f*) = {nond['utility']:.12g} "
-            f"< U-dagger = {nond['bayes']:.12g} (Bayes predicts +1 on the eta = 1/20 atom)"
-        ),
-        evidence=(
-            f"Dinkelbach's certificate at 50 digits; core library: U_phi(f*) = {nond['lib_value']:.12g}, no"
-            " perturbation (600 draws) improves it, fbeta_calibration reports the hypotheses as holding and"
-            " loss.dominates_zero_one is False"
-        ),
-    )
-    footnote_erratum = Erratum(
-        location="Thm. 1, its footnote ('non-negative and therefore such tau always exists')",
-        printed="(U_phi^{F_beta})* is non-negative and therefore such tau always exists",
-        derived=(
-            "the bound (1+beta^2) tau/(beta^2 - tau) is positive on all of (0, beta^2), so at U* = 0 the condition "
-            "U* >= (1+beta^2) tau/(beta^2 - tau) cannot be met: the footnote needs U* > 0, which non-negativity does "
-            "not give; and at U* > 0 the tau must also make phi tau-discrepant (tau >= rho where phi'(0-) < 0), while "
-            "the condition allows only tau <= beta^2 U*/(1 + beta^2 + U*): a loss with a larger rho (one "
-            "differentiable at 0 on F_1, rho = 1) has none"
-        ),
-        consequence=(
-            "a loss meeting Thm. 1's other hypotheses can have U* = 0, and then the tau condition cannot be met; the "
-            "corrected Thm. 1 adds U_phi* > 0 to the hypotheses"
-        ),
-        witness=(
-            "the floor loss max(1, 1 - t) (convex, non-increasing, tau-discrepant: phi'(0+) = 0 >= tau phi'(0-)), "
-            "F_1: W_0 = 2 eta (1 - phi(xi)) <= 0 with equality for xi >= 0, so U* = 0 (e.g. weights (1/2, 1/2), "
-            "eta (1/10, 9/10))"
-        ),
-        evidence=(
-            "SymPy: the numerator score of the floor loss is 0 for xi >= 0 and non-positive for xi < 0; at beta = 1 "
-            "the set of tau in (0, 1) with 2 tau/(1 - tau) <= 0 is empty"
-        ),
-    )
     return Outcome(
         "erratum",
         "Thm. 1's hypotheses do not imply F_beta-calibration: for a loss with phi'(0-) < 0 they force a kink at 0 "
         "(rho <= tau < 1) and f* = 0 is not excluded; "
         "the domination phi >= 1{t <= 0} used in case 2 is missing.",
-        errata=(kink_erratum, dominance_erratum, footnote_erratum),
+        errata=(_kink_erratum(kink), _dominance_erratum(nond), _footnote_erratum()),
         method=(
             "mpmath 50 digits (Dinkelbach, exact per-atom convex minimisation); core library evaluation and 600 seeded"
             " perturbations"

@@ -22,16 +22,18 @@ import sympy as sp
 from lfverify.core import jaccard, jaccard_calibration
 from lfverify.proofs._claims import Claim, Erratum, Outcome
 from lfverify.proofs._exact_numbers import random_fraction
+from lfverify.proofs._thm1_counterexamples import (
+    _nstr,
+    kink_counterexample_reproduced,
+    nondominating_counterexample_reproduced,
+    thm7_conditions,
+)
 from lfverify.proofs.thm1_fbeta_calibration import (
     SEED,
-    _nstr,
     _rational_points,
-    kink_counterexample_reproduced,
     library_counterexample,
-    nondominating_counterexample_reproduced,
     stationary_eta,
     surrogate_scores,
-    thm7_conditions,
 )
 
 __all__ = ["CLAIMS"]
@@ -228,17 +230,10 @@ def check_closing_line() -> Outcome:
     )
 
 
-def check_theorem() -> Outcome:
-    """Do Thm. 2's hypotheses imply Jaccard-calibration?  Exact surrogate maximisers on finite supports.
-
-    As for Thm. 1: (i) U* >= tau with tau < 1 forces, where phi'(0-) < 0, phi'(0+)/phi'(0-) <= tau < 1, a kink at 0, and
-    at
-    f*(x) = 0 the stationary equation of case 2 does not hold; (ii) case 2 uses U_phi <= U (Lemma 1), and
-    the sub-case phi'(-f*) = 0 of case 1 is contradictory only when phi >= 1{t <= 0}, which is not assumed.
-    """
-    kink = _counterexample(_kink_population())
-    nond = _counterexample(_nondominating_population())
-    ko, no = kink["opt"], nond["opt"]
+def _flat_loss_maximal() -> bool:
+    """Case 1's sub-case phi'(-f*) = 0 of App. A.2 without phi >= 1{t <= 0}: phi(t) = max(0, -t - 1) (convex,
+    non-increasing, tau-discrepant) on Jaccard's scores (Eq. (3)) gives U_phi = 1 at f = 1, its largest value, with
+    sgn(f) = +1 everywhere: whether f = 1 attains 1."""
     # phi(t) = max(0, -t - 1) (convex, non-increasing, phi'(0+-) = 0: tau-discrepant): f = 1 gives U_phi = 1, the
     # largest value (numerator <= pi <= denominator for phi >= 0), while sgn(f) = +1 everywhere
     u = sp.Symbol("u", real=True)
@@ -246,15 +241,14 @@ def check_theorem() -> Outcome:
         1, 0, 0, 1, 0, sp.Symbol("pi", positive=True), phi=sp.Lambda(u, sp.Max(0, -u - 1))
     )
     pi_ = sp.Symbol("pi", positive=True)
-    flat_loss_maximal = sp.cancel(w0.subs({xi: 1, eta: pi_}) / w1.subs({xi: 1, eta: pi_})) == 1
-    ok_kink = kink_counterexample_reproduced(kink, ko)
-    ok_nond = nondominating_counterexample_reproduced(nond, no)
-    thm7 = thm7_conditions(jaccard(), kink, _kink_population()[2])
-    if not (ok_kink and ok_nond and flat_loss_maximal and thm7.holds):
-        return Outcome(
-            "undecided", f"the counterexamples did not reproduce (kink: {ok_kink}, non-dominating: {ok_nond})"
-        )
-    kink_erratum = Erratum(
+    return sp.cancel(w0.subs({xi: 1, eta: pi_}) / w1.subs({xi: 1, eta: pi_})) == 1
+
+
+def _kink_erratum(kink: dict) -> Erratum:
+    """Thm. 2's erratum at f*(x) = 0 in case 2 of App. A.2 (eq:supp:jaccard-stationary-eta): tau < 1 forces a kink at
+    0, and the kink witness (``kink``, :func:`_counterexample`'s figures) predicts -1 above the Bayes threshold."""
+    ko = kink["opt"]
+    return Erratum(
         location=(
             "App. A.2, case 2 (f*(x) <= 0) at f*(x) = 0; eq:supp:jaccard-stationary-eta; Thm. 2"
             " (thm:jaccard-calibration)"
@@ -290,7 +284,13 @@ def check_theorem() -> Outcome:
             f" {kink['shifted_utility']:.12g} = U-dagger"
         ),
     )
-    dominance_erratum = Erratum(
+
+
+def _dominance_erratum(nond: dict) -> Erratum:
+    """Thm. 2's erratum on the steps of App. A.2 that need Lemma 1's phi(t) >= 1{t <= 0} (case 2's U_phi <= U, case
+    1's sub-case phi'(-f*) = 0); ``nond`` are the non-dominating witness's figures (:func:`_counterexample`)."""
+    no = nond["opt"]
+    return Erratum(
         location=(
             "App. A.2, case 2, second inequality ('U_phi(f) <= U(f)') and case 1 sub-case phi'(-f*) = 0; hypotheses of"
             " Thm. 2"
@@ -323,12 +323,33 @@ def check_theorem() -> Outcome:
             " loss.dominates_zero_one is False"
         ),
     )
+
+
+def check_theorem() -> Outcome:
+    """Do Thm. 2's hypotheses imply Jaccard-calibration?  Exact surrogate maximisers on finite supports.
+
+    As for Thm. 1: (i) U* >= tau with tau < 1 forces, where phi'(0-) < 0, phi'(0+)/phi'(0-) <= tau < 1, a kink at 0, and
+    at
+    f*(x) = 0 the stationary equation of case 2 does not hold; (ii) case 2 uses U_phi <= U (Lemma 1), and
+    the sub-case phi'(-f*) = 0 of case 1 is contradictory only when phi >= 1{t <= 0}, which is not assumed.
+    """
+    kink = _counterexample(_kink_population())
+    nond = _counterexample(_nondominating_population())
+    ko, no = kink["opt"], nond["opt"]
+    flat_loss_maximal = _flat_loss_maximal()
+    ok_kink = kink_counterexample_reproduced(kink, ko)
+    ok_nond = nondominating_counterexample_reproduced(nond, no)
+    thm7 = thm7_conditions(jaccard(), kink, _kink_population()[2])
+    if not (ok_kink and ok_nond and flat_loss_maximal and thm7.holds):
+        return Outcome(
+            "undecided", f"the counterexamples did not reproduce (kink: {ok_kink}, non-dominating: {ok_nond})"
+        )
     return Outcome(
         "erratum",
         "Thm. 2's hypotheses do not imply Jaccard-calibration: the kink at 0 they force on a loss with phi'(0-) < 0 "
         "leaves f* = 0 possible, and the "
         "domination phi >= 1{t <= 0} used by the proof is missing.",
-        errata=(kink_erratum, dominance_erratum),
+        errata=(_kink_erratum(kink), _dominance_erratum(nond)),
         method=(
             "mpmath 50 digits (Dinkelbach, exact per-atom convex minimisation); core library evaluation and 600 seeded"
             " perturbations"

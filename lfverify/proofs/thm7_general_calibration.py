@@ -36,14 +36,8 @@ from lfverify.core import (
     logistic,
 )
 from lfverify.proofs._claims import Claim, Erratum, Outcome
-from lfverify.proofs.thm1_fbeta_calibration import (
-    F1_COEFFICIENTS,
-    _nstr,
-    _witness_populations,
-    library_counterexample,
-    stationary_eta,
-    surrogate_scores,
-)
+from lfverify.proofs._thm1_counterexamples import F1_COEFFICIENTS, _nstr, _witness_populations
+from lfverify.proofs.thm1_fbeta_calibration import library_counterexample, stationary_eta, surrogate_scores
 
 __all__ = ["CLAIMS"]
 
@@ -228,6 +222,64 @@ def check_partial_fraction() -> Outcome:
     )
 
 
+def _condition_5_erratum(*, slope, implied, m2_printed_5, m2_derived_5, m2_decreasing, acc_printed_5) -> Erratum:
+    """The erratum of Thm. 7's condition (5) (App. A.4, thm:general-calibration): H'(t) = ``slope`` is negative iff
+    a0p a1n - a0n a1p > 0, which the printed (5) implies with room ``implied``; the witnesses M2 (printed (5)
+    ``m2_printed_5`` < 0 < ``m2_derived_5``, H decreasing: ``m2_decreasing``) and accuracy (``acc_printed_5``)."""
+    return Erratum(
+        location=(
+            "App. A.4, thm:general-calibration, condition (5), and 'Since (a0p a1n + a0n a1p)/a1n^2 > 0, H is"
+            " decreasing'"
+        ),
+        printed="(5) a0p a1n + a0n a1p > 0",
+        derived=(
+            "H'(t) = (a0n a1p - a0p a1n)/(a0n - a1n t)^2, so H is decreasing iff a0p a1n - a0n a1p > 0, which holds"
+            " automatically when a1n > 0 (a0p > 0, a0n <= 0, a1p >= 0); when a1n = 0, H is linear with slope a1p/a0n"
+            " <= 0"
+        ),
+        consequence=(
+            "Condition (5) is not needed.  As printed it is a stronger hypothesis that wrongly excludes admissible "
+            "metrics, and it fails for every metric with a1n = 0 (a0n a1p <= 0), e.g. accuracy, making the proof's "
+            "a1n = 0 branch unreachable."
+        ),
+        witness=(
+            f"M2 = (TP - FP + 1 - pi)/(TP + FP/2 + 1) (Definition 1 holds): printed (5) = {m2_printed_5} < 0, derived"
+            f" a0p a1n - a0n a1p = {m2_derived_5} > 0 and H'(1/2) < 0: {m2_decreasing}; accuracy: printed (5) ="
+            f" {acc_printed_5}"
+        ),
+        evidence=f"sympy: H'(t) = {slope}; derived minus printed condition = {implied} >= 0",
+    )
+
+
+def _condition_6_erratum(*, slope, pole, m1_left_printed, m1_pole) -> Erratum:
+    """The erratum of Thm. 7's condition (6) (App. A.4, thm:general-calibration): H's only pole is t = ``pole``
+    (a0n/a1n <= 0), where H' = ``slope`` keeps its sign on either side; the witness M1 (printed left end
+    ``m1_left_printed``, pole ``m1_pole``)."""
+    return Erratum(
+        location=(
+            "App. A.4, thm:general-calibration, condition (6), and 'H is monotonically decreasing on -a0n/a1n < t <= 1'"
+        ),
+        printed="(6) if a1n > 0 then U(f*) > -a0n/a1n; H decreasing on (-a0n/a1n, 1]",
+        derived=(
+            "the only pole of H is t = a0n/a1n <= 0, so H is decreasing on (a0n/a1n, infinity), which contains (0, 1]: "
+            "U(f*) > a0n/a1n holds automatically for U(f*) > 0 (and for U(f*) >= 0 when a0n < 0)"
+        ),
+        consequence=(
+            "Condition (6) is not needed (it coincides with the harmless U(f*) > 0 when a0n = 0: F_beta, Jaccard); for "
+            "a0n < 0 it demands U(f*) > |a0n|/a1n, which can be impossible, so the printed theorem never applies to "
+            "such admissible metrics."
+        ),
+        witness=(
+            f"M1 (a0 = (2, -1), a1 = (1, 1)): printed (6) requires U(f*) > {m1_left_printed} (impossible, U <= 1); the"
+            f" pole is at t = {m1_pole}"
+        ),
+        evidence=(
+            f"sympy: the denominator of H vanishes only at t = {pole}; H' = {slope} has the sign of a0n a1p - a0p"
+            " a1n on either side"
+        ),
+    )
+
+
 def check_monotonicity() -> Outcome:
     """When H is decreasing, and on which interval: H'(t) from the derived H, versus conditions (5) and (6)."""
     _, h = _derived_h()
@@ -265,52 +317,10 @@ def check_monotonicity() -> Outcome:
         return Outcome("undecided", "could not confirm the monotonicity analysis")
     h_m2 = _at(h, M2)
     m2_decreasing = sp.diff(h_m2, t).subs(t, sp.Rational(1, 2)) < 0
-    erratum_5 = Erratum(
-        location=(
-            "App. A.4, thm:general-calibration, condition (5), and 'Since (a0p a1n + a0n a1p)/a1n^2 > 0, H is"
-            " decreasing'"
-        ),
-        printed="(5) a0p a1n + a0n a1p > 0",
-        derived=(
-            "H'(t) = (a0n a1p - a0p a1n)/(a0n - a1n t)^2, so H is decreasing iff a0p a1n - a0n a1p > 0, which holds"
-            " automatically when a1n > 0 (a0p > 0, a0n <= 0, a1p >= 0); when a1n = 0, H is linear with slope a1p/a0n"
-            " <= 0"
-        ),
-        consequence=(
-            "Condition (5) is not needed.  As printed it is a stronger hypothesis that wrongly excludes admissible "
-            "metrics, and it fails for every metric with a1n = 0 (a0n a1p <= 0), e.g. accuracy, making the proof's "
-            "a1n = 0 branch unreachable."
-        ),
-        witness=(
-            f"M2 = (TP - FP + 1 - pi)/(TP + FP/2 + 1) (Definition 1 holds): printed (5) = {m2_printed_5} < 0, derived"
-            f" a0p a1n - a0n a1p = {m2_derived_5} > 0 and H'(1/2) < 0: {m2_decreasing}; accuracy: printed (5) ="
-            f" {acc_printed_5}"
-        ),
-        evidence=f"sympy: H'(t) = {slope}; derived minus printed condition = {implied} >= 0",
-    )
-    erratum_6 = Erratum(
-        location=(
-            "App. A.4, thm:general-calibration, condition (6), and 'H is monotonically decreasing on -a0n/a1n < t <= 1'"
-        ),
-        printed="(6) if a1n > 0 then U(f*) > -a0n/a1n; H decreasing on (-a0n/a1n, 1]",
-        derived=(
-            "the only pole of H is t = a0n/a1n <= 0, so H is decreasing on (a0n/a1n, infinity), which contains (0, 1]: "
-            "U(f*) > a0n/a1n holds automatically for U(f*) > 0 (and for U(f*) >= 0 when a0n < 0)"
-        ),
-        consequence=(
-            "Condition (6) is not needed (it coincides with the harmless U(f*) > 0 when a0n = 0: F_beta, Jaccard); for "
-            "a0n < 0 it demands U(f*) > |a0n|/a1n, which can be impossible, so the printed theorem never applies to "
-            "such admissible metrics."
-        ),
-        witness=(
-            f"M1 (a0 = (2, -1), a1 = (1, 1)): printed (6) requires U(f*) > {m1_left_printed} (impossible, U <= 1); the"
-            f" pole is at t = {m1_pole}"
-        ),
-        evidence=(
-            f"sympy: the denominator of H vanishes only at t = {pole[0]}; H' = {slope} has the sign of a0n a1p - a0p"
-            " a1n on either side"
-        ),
-    )
+    erratum_5 = _condition_5_erratum(slope=slope, implied=implied, m2_printed_5=m2_printed_5,
+                                     m2_derived_5=m2_derived_5, m2_decreasing=m2_decreasing,
+                                     acc_printed_5=acc_printed_5)
+    erratum_6 = _condition_6_erratum(slope=slope, pole=pole[0], m1_left_printed=m1_left_printed, m1_pole=m1_pole)
     return Outcome(
         "erratum",
         "H is decreasing iff a0p a1n - a0n a1p > 0, on (a0n/a1n, inf): conditions (5) and (6) are "
