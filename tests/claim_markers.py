@@ -1,18 +1,25 @@
 """The claims each test checks: the ``claims`` marker, ``pytest --claim NAME`` and the completeness rule.
 
-Every test declares the registry claims (or package contracts) it checks with ``@pytest.mark.claims(NAME, ...)``
-on the test, its class or the module (``pytestmark``); NAME is any name :func:`lfverify.paper.resolve_claim_label`
-accepts ("Theorem 1", "Thm. 1", ``thm:f-measure-calibration``, ``theorem-1``, ``package:files``).
+Every test declares the registry claims (or package contracts) its oracle checks with
+``@pytest.mark.claims(NAME, ...)`` on one parametrisation (``pytest.param(..., marks=pytest.mark.claims(...))``),
+the test, its class or the module (``pytestmark``); NAME is any name :func:`lfverify.paper.resolve_claim_label`
+accepts ("Theorem 1", "Thm. 1", ``thm:f-measure-calibration``, ``theorem-1``, ``package:files``).  The closest
+marker wins: a parametrisation's mark replaces its test's, a test's replaces its class's and a class's its module's
+(the marks of one level add up; the levels do not), so a module's default names what most of its tests check and a
+test whose oracle checks something else - a document, a rendering, the command line's plumbing - names that instead.
 ``pytest --claim NAME`` (repeatable) runs the tests that name the claim or its corrected statement, and the
-registry's property tests of either.  The rule, checked by tests/paper/test_claim_markers.py: every test names a claim
-or contract, every registry claim and contract has a test, and every property test the registry lists names the
-claim that lists it.
+registry's property tests of either; with ``--collect-only`` it lists each with its oracle (:func:`oracle_of`).  The
+rule, checked by tests/paper/test_claim_markers.py: every test names a claim or contract, every registry claim and
+contract has a test, and every property test the registry lists names the claim that lists it.
 
 tests/conftest.py wires these functions into pytest; this module holds them so that a test can import them (a
 conftest is not meant to be imported).
 """
 
 from __future__ import annotations
+
+import inspect
+import re
 
 import pytest
 
@@ -34,12 +41,27 @@ def base_id(nodeid: str) -> str:
     return nodeid.split("[", 1)[0]
 
 
+def closest_claims_marks(item) -> list:
+    """The ``claims`` marks that decide the item's claims: those of the closest level that has any - its
+    parametrisation, the test function, its class(es), its module - in the order they were written."""
+    callspec = getattr(item, "callspec", None)
+    param = [m for m in getattr(callspec, "marks", ()) if m.name == "claims"]
+    if param:
+        return param
+    for node in reversed(item.listchain()):
+        own = [m for m in node.own_markers if m.name == "claims"]
+        if own:
+            return own
+    return []
+
+
 def marked_claims(item) -> list[str]:
-    """The labels of the claims the item's ``claims`` markers name (test, class and module), in order.
+    """The labels of the claims the item's closest ``claims`` markers name (parametrisation, else test, else class,
+    else module: the closest level replaces the others), in order.
 
     Raises ValueError naming the test when a marker names no claim (the message lists the close matches)."""
     labels = []
-    for marker in item.iter_markers("claims"):
+    for marker in closest_claims_marks(item):
         if not marker.args:
             raise ValueError(f"{item.nodeid}: @pytest.mark.claims() needs at least one claim name")
         for name in marker.args:
@@ -48,6 +70,35 @@ def marked_claims(item) -> list[str]:
             except (TypeError, ValueError) as exc:
                 raise ValueError(f"{item.nodeid}: {exc}") from None
     return list(dict.fromkeys(labels))
+
+
+#: The first sentence of a docstring that starts with "Oracle" or "Oracles" (the docstring's whitespace folded):
+#: it ends at ".", "!" or "?" before a capital letter or the end, not after an abbreviation ("e.g. Theorem 1",
+#: "Thm. 1" and "the ratio. the" do not end it).
+_ABBREVIATIONS = ("e.g", "i.e", "cf", "vs", "Thm", "Lem", "Prop", "Def", "Eq", "Eqs", "Sec", "Fig", "Alg", "Tab")
+_ORACLE_SENTENCE = re.compile(r"(?:^|(?<=[.!?:;] ))(Oracles?\b.*?(?:"
+                              + "".join(rf"(?<!\b{re.escape(a)})" for a in _ABBREVIATIONS)
+                              + r"[.!?](?= [A-Z]|$)|$))")
+NO_ORACLE = "(no oracle named)"
+
+
+def oracle_sentence(doc: str | None) -> str | None:
+    """The sentence of ``doc`` that starts with "Oracle" (whitespace folded to single spaces), or None."""
+    found = _ORACLE_SENTENCE.search(" ".join(inspect.cleandoc(doc or "").split()))
+    return found.group(1) if found else None
+
+
+def oracle_of(item) -> str:
+    """The oracle the item's test names: the "Oracle..." sentence of its function's docstring, else of its class's,
+    else of its module's; :data:`NO_ORACLE` when none names one."""
+    function = getattr(item, "function", None)
+    cls = getattr(item, "cls", None)
+    module = getattr(item, "module", None)
+    for owner in (function, cls, module):
+        sentence = oracle_sentence(getattr(owner, "__doc__", None)) if owner is not None else None
+        if sentence:
+            return sentence
+    return NO_ORACLE
 
 
 def property_tests(label: str) -> set[str]:

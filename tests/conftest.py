@@ -7,8 +7,9 @@ Hypothesis profiles, chosen by the environment variable LFVERIFY_HYPOTHESIS_PROF
   printed as reproduction blobs.  ``.ci/run`` selects it.
 * ``thorough``: 1000 examples per property, for a deliberate hunt before a release.
 
-Claims (tests/claim_markers.py): every test names the registry claims or package contracts it checks with the
-``claims`` marker; ``pytest --claim NAME`` runs the tests of one claim (its corrected statement's included).
+Claims (tests/claim_markers.py): every test names the registry claims or package contracts its oracle checks with
+the ``claims`` marker (the closest marker wins); ``pytest --claim NAME`` runs the tests of one claim (its corrected
+statement's included) and ``pytest --claim NAME --collect-only`` lists them with their oracles.
 
 Data (tests/shared_files.py): the staged copy of the paper's data sets is found in or above the repository and
 handed to lfverify through ``LFVERIFY_DATASETS`` (unless it is set already); without it (a user's clone, or
@@ -24,7 +25,7 @@ import pytest
 from hypothesis import settings
 
 import shared_files  # noqa: F401 (sets LFVERIFY_DATASETS and the network guard before any test module loads)
-from claim_markers import CLAIMS_INDEX, marked_claims, selected, wanted_labels
+from claim_markers import CLAIMS_INDEX, marked_claims, oracle_of, selected, wanted_labels
 
 settings.register_profile("dev", max_examples=50, deadline=None)
 settings.register_profile("ci", max_examples=50, deadline=None, derandomize=True, database=None, print_blob=True)
@@ -72,3 +73,13 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+def pytest_report_collectionfinish(config, items):
+    """With ``--claim`` and ``--collect-only``: one line per selected test, its node id and its oracle (the "Oracle"
+    sentence of its docstring, else its class's or module's; tests/claim_markers.py)."""
+    names = config.getoption("claim")
+    if not (names and config.getoption("collectonly")):
+        return None
+    return [f"the oracles of the {len(items)} tests of --claim {', '.join(map(repr, names))}:",
+            *(f"{item.nodeid} -- {oracle_of(item)}" for item in items), ""]

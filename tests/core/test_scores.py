@@ -17,7 +17,7 @@ from lfverify.core._losses import hinge, tau_logistic
 from lfverify.core._metrics import LinearFractionalMetric, f_beta, gower_legendre, jaccard
 from lfverify.core._scores import gradient_direction, ratio_and_direction, score_coefficients, surrogate_scores
 
-pytestmark = pytest.mark.claims("package:numerics", "Lemma 3")
+pytestmark = pytest.mark.claims("package:numerics")  # the scores' and the ratio's algebra, not Lemma 3's expectation
 
 
 def exactly(text: str) -> str:

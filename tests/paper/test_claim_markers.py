@@ -1,21 +1,25 @@
 """The claims each test checks (tests/claim_markers.py, wired in tests/conftest.py): every test names a claim or a
 package contract, every registry claim and contract has a test, every property test the registry lists names the
-claim that lists it, and ``pytest --claim NAME`` selects a claim's tests by the names people use.
+claim that lists it, the closest marker wins, and ``pytest --claim NAME`` selects a claim's tests by the names people
+use and, with ``--collect-only``, lists them with their oracles.
 
 Oracles: the registry (lfverify/paper/_registry.py) and the suite's own collection (``--claims-index``); planted
-indexes for each breach of the rule, typed out by hand; a pytest run in a subprocess for ``--claim``.
+indexes for each breach of the rule, typed out by hand; a pytest run in a subprocess for ``--claim``; a planted module
+run by pytest in a subprocess with the suite's conftest, its claims and oracles typed out by hand.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
 
-from claim_markers import CLAIMS_INDEX, coverage_problems, selected
+from claim_markers import CLAIMS_INDEX, NO_ORACLE, coverage_problems, oracle_sentence, selected
 from lfverify.paper import Evidence, PaperClaim
 
 pytestmark = pytest.mark.claims("package:registry")
@@ -92,3 +96,91 @@ def test_pytest_claim_option_runs_the_tests_of_one_claim():
     assert run.returncode == 4
     assert ("--claim must be a claim's printed name (e.g. 'Theorem 1' or 'Thm. 1'), its LaTeX label or its proofs/ "
             "file name; got 'Lemma 9'; close matches: ") in run.stderr
+
+
+PLANTED = '''
+"""A planted module.
+
+Its oracle is named below. Oracle: the module's sentence, e.g. Thm. 1 by hand.  Not this one.
+"""
+import pytest
+
+pytestmark = pytest.mark.claims("Theorem 1")
+
+
+def test_module_default():
+    """Takes the module's claim. Oracle: the test's own
+    sentence over two lines!  Then more."""
+
+
+@pytest.mark.claims("package:documentation")
+def test_own_mark_replaces_the_module_default():
+    """A rendering."""
+
+
+@pytest.mark.parametrize("x", [1, pytest.param(2, marks=pytest.mark.claims("Lemma 4", "Lemma 3"))])
+@pytest.mark.claims("Lemma 3")
+def test_param(x):
+    pass
+
+
+class TestClass:
+    """Oracles: the class's sentence."""
+
+    pytestmark = pytest.mark.claims("Lemma 4")
+
+    def test_class_default(self):
+        pass
+
+    @pytest.mark.claims("Theorem 1 (corrected)")
+    def test_own_mark_replaces_the_class_default(self):
+        pass
+'''
+
+
+def _planted_run(tmp_path, *args) -> subprocess.CompletedProcess:
+    """pytest on the planted module with the suite's conftest (loaded as a plugin) and its pytest settings."""
+    (tmp_path / "test_planted.py").write_text(textwrap.dedent(PLANTED))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO / "tests"), os.environ.get("PYTHONPATH", "")])}
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-c", str(REPO / "pyproject.toml"),
+                          "--rootdir", str(tmp_path), "-p", "conftest", "--collect-only", "-q", *args,
+                          str(tmp_path / "test_planted.py")], cwd=tmp_path, capture_output=True, text=True,
+                         timeout=300, env=env)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    return run
+
+
+def test_the_closest_claims_marker_replaces_the_class_and_module_defaults(tmp_path):
+    """Oracle: the planted module's markers, typed out by hand: a test's own mark replaces its module's and its
+    class's, a parametrisation's replaces its test's (its own marks add up), the others keep the default."""
+    _planted_run(tmp_path, "--claims-index", str(tmp_path / "index.json"))
+    assert json.loads((tmp_path / "index.json").read_text()) == {
+        "test_planted.py::test_module_default": ["thm:f-measure-calibration"],
+        "test_planted.py::test_own_mark_replaces_the_module_default": ["package:documentation"],
+        "test_planted.py::test_param[1]": ["lem:unbiased-gradient"],
+        "test_planted.py::test_param[2]": ["lem:uniform-convergence", "lem:unbiased-gradient"],
+        "test_planted.py::TestClass::test_class_default": ["lem:uniform-convergence"],
+        "test_planted.py::TestClass::test_own_mark_replaces_the_class_default": [
+            "corrected:thm:f-measure-calibration"]}
+
+
+def test_claim_with_collect_only_lists_each_selected_test_with_its_oracle(tmp_path):
+    """Oracle: the planted module's docstrings, typed out by hand: the test's "Oracle" sentence, else its class's,
+    else its module's; without ``--collect-only`` no list."""
+    run = _planted_run(tmp_path, "--claim", "Theorem 1")
+    module = "Oracle: the module's sentence, e.g. Thm. 1 by hand."
+    assert run.stdout.splitlines()[:4] == [
+        "the oracles of the 2 tests of --claim 'Theorem 1':",
+        "test_planted.py::test_module_default -- Oracle: the test's own sentence over two lines!",
+        "test_planted.py::TestClass::test_own_mark_replaces_the_class_default -- Oracles: the class's sentence.",
+        ""]
+    run = _planted_run(tmp_path, "--claim", "Lemma 3")
+    assert run.stdout.splitlines()[:4] == [
+        "the oracles of the 2 tests of --claim 'Lemma 3':",
+        f"test_planted.py::test_param[1] -- {module}",
+        f"test_planted.py::test_param[2] -- {module}",
+        ""]
+    run = _planted_run(tmp_path)
+    assert "the oracles" not in run.stdout and " -- " not in run.stdout
+    assert oracle_sentence("No such sentence; the oracle is lower case.") is None
+    assert NO_ORACLE == "(no oracle named)"

@@ -27,8 +27,12 @@ from lfverify.proofs._executable import (
     in_scope,
 )
 
+#: The default: the tests over every statement and every instance check every corrected statement.  Tests of the
+#: machinery's completeness (a predicate per conclusion, an executable form per checkable claim, the counting of
+#: undecidable evaluations) keep the registry; a printed claim's verdict names that claim; a review's pinned instance
+#: names the statement it is a witness for.
 pytestmark = pytest.mark.claims("Theorem 1 (corrected)", "Theorem 2 (corrected)", "Theorem 7 (corrected)",
-                                 "Lemma (App. C) (corrected)", "Lemma 4 (corrected)", "Lemma 4")
+                                 "Lemma (App. C) (corrected)", "Lemma 4 (corrected)")
 
 
 @functools.lru_cache(maxsize=None)
@@ -61,6 +65,7 @@ def _report():
     return contradictions, counts, undecidable, off_hypotheses
 
 
+@pytest.mark.claims("package:registry")
 def test_every_conclusion_and_hypothesis_has_a_predicate():
     for statement in STATEMENTS.values():
         for c in statement.conclusions:
@@ -142,6 +147,7 @@ def _contradictions_with(monkeypatch, module, name, replacement, cases) -> list:
     return found
 
 
+@pytest.mark.claims("Theorem 1 (corrected)", "Theorem 2 (corrected)", "Theorem 7 (corrected)")
 def test_a_planted_wrong_band_contradicts_the_owned_instances(monkeypatch):
     """Companion: the band read with rho inverted (c/(c + a/rho): the planted error of tests/proofs/test_adversary.py)
     is contradicted by the pinned witnesses - the test above can fail."""
@@ -154,6 +160,7 @@ def test_a_planted_wrong_band_contradicts_the_owned_instances(monkeypatch):
     assert {("corrected_calibration.sign_pattern", "signs")} <= {(s, k) for s, k, _ in planted}
 
 
+@pytest.mark.claims("Lemma (App. C) (corrected)", "Lemma 4 (corrected)")
 def test_the_displays_of_review_1_are_contradicted_where_the_referee_found_them(monkeypatch):
     """Companions of review 1 of issue 40: App. C's bound with -phi'(0+) for |phi'(0+)| fails on the one-point
     instance of a convex increasing loss; the indicator bound and Lemma 4's order form with log 2 for log 4 fail at
@@ -178,6 +185,7 @@ def test_the_displays_of_review_1_are_contradicted_where_the_referee_found_them(
     assert ("corrected_rademacher.rate", "order", "c_Theta = 1, n = 2, d = 1") in found
 
 
+@pytest.mark.claims("Lemma (App. C) (corrected)", "Lemma 4 (corrected)")
 @pytest.mark.parametrize("n, d", [(1, 1), (1, 2), (2, 1), (2, 2)])
 def test_the_displayed_indicator_bound_holds_exactly_at_the_smallest_sizes(n, d):
     """Oracle: Sauer's count N = sum_{k <= d} C(n, k) + 1, exactly; the displayed bound sqrt(2 (log 4 + d log(n + 1))
@@ -196,6 +204,7 @@ def test_the_displayed_indicator_bound_holds_exactly_at_the_smallest_sizes(n, d)
         assert 2 * patterns > 2 * (n + 1) ** d  # the companion: log 2 + d log(n + 1) is too small here
 
 
+@pytest.mark.claims("package:registry")
 def test_undecidable_evaluations_are_never_counted_as_agreement():
     """A conclusion exercised only by 'undecidable' evaluations is reported unexercised (the coverage counts
     'holds' only), and each undecidable evaluation names its instance."""
@@ -244,13 +253,15 @@ def _printed_report() -> dict:
     return out
 
 
+@pytest.mark.claims("package:registry")
 def test_every_checkable_printed_claim_is_executable():
     """Each registry claim the instances can speak of has an executable printed form; the rest say why not."""
     labels = {c.label for c in PAPER_CLAIMS if c.expected not in ("reproduced", "partly reproduced")}
     assert labels - set(PRINTED_STATEMENTS_AS_CODE) - set(NOT_EXECUTABLE) == set()
 
 
-@pytest.mark.parametrize("label", sorted(PRINTED_STATEMENTS_AS_CODE))
+@pytest.mark.parametrize("label", [pytest.param(label, id=label, marks=pytest.mark.claims(label))
+                                   for label in sorted(PRINTED_STATEMENTS_AS_CODE)])
 def test_the_printed_claims_verdict_is_what_the_owned_instances_show(label):
     """"fails as stated" has a witness among the owned instances (printed hypotheses hold, conclusion false); a claim
     recorded as holding has none, and at least one instance exercises it.  A claim recorded as "fails as stated (see
@@ -264,6 +275,7 @@ def test_the_printed_claims_verdict_is_what_the_owned_instances_show(label):
         assert fails == [] and counts["holds"] > 0, (label, dict(counts), fails[:3])
 
 
+@pytest.mark.claims("Theorem 7 (corrected)", "Theorem 7")
 def test_review_2s_instance_meets_thm7_corrected_while_the_printed_c_fails():
     """Review 2 of issue 40, finding 1, pinned: on Jaccard with (1/2) kinked-linear(1/4), weights (1/2, 1/2), eta
     (1/5, 1/2), every hypothesis of Thm. 7 (corrected) holds (U* = 7/27 <= U-dagger = 5/12: the loss is below
@@ -287,6 +299,7 @@ def test_review_2s_instance_meets_thm7_corrected_while_the_printed_c_fails():
     assert printed_c == 0 and case.loss.rho == Fraction(1, 4)  # tau <= 0 cannot hold for tau >= rho > 0
 
 
+@pytest.mark.claims("Theorem 1 (corrected)")
 def test_review_4s_unattained_witness_has_the_facts_it_is_written_with():
     """Review 4 of issue 40 (phi >= 0 is needed): the hand-written facts of instances.unattained_case, checked against
     the surrogate utility evaluated exactly from its definition (tests/proofs/adversary.py, Eq. (3)) - U_phi(f) =
@@ -311,6 +324,7 @@ def test_review_4s_unattained_witness_has_the_facts_it_is_written_with():
                                 A.analyse(metric, A.kinked_linear(Fraction(1, 4)), pop).opt.value) == ""
 
 
+@pytest.mark.claims("Theorem 2 (corrected)")
 def test_review_5s_unattained_jaccard_witness_has_the_facts_it_is_written_with():
     """Review 5 of issue 40 (phi >= 0 is needed in Thm. 2 (corrected)): instances.unattained_jaccard_case's facts
     against the surrogate utility evaluated exactly - U_phi(f) = f/(8 + 4f) on f > 0, rising to 1/4 unattained,

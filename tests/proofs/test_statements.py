@@ -37,8 +37,10 @@ from lfverify.proofs._statements import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.claims("Theorem 1 (corrected)", "Theorem 2 (corrected)", "Theorem 7 (corrected)",
-                                 "Lemma (App. C) (corrected)", "Lemma 4 (corrected)")
+#: The tests whose oracle is the statements' machinery (the ledger on toy proofs, the registry's rendered text, the
+#: statement objects' own rules) keep the registry; those that read a document keep the documentation; those whose
+#: oracle is a corrected proof's steps or its mathematics name the corrected statement they check.
+pytestmark = pytest.mark.claims("package:registry")
 #: documents with generated summary blocks, and how many each must carry (a block deleted by hand is a failure too)
 DOCUMENTS = {"README.md": 8, "FINDINGS.md": 10}
 
@@ -48,6 +50,7 @@ def summary_block(kind, key):
     return _summary_block(kind, key, root=ROOT)
 
 
+@pytest.mark.claims("package:documentation")
 @pytest.mark.parametrize("name", sorted(DOCUMENTS))
 def test_committed_summaries_are_generated_from_their_statements(name):
     text = (ROOT / name).read_text()
@@ -58,6 +61,7 @@ def test_committed_summaries_are_generated_from_their_statements(name):
     assert render_generated_blocks(text, summary_block) == text
 
 
+@pytest.mark.claims("package:documentation")
 def test_a_hand_edited_summary_is_detected():
     """Companion: dropping the condition from a committed summary (the gap-3 edit) breaks the equality above."""
     text = (ROOT / "README.md").read_text()
@@ -108,6 +112,20 @@ REASONS = {
 }
 
 
+#: The corrected statements whose proof each key's steps record (the Proposition and the criterion are the steps
+#: Theorems 1, 2 and 7 (corrected) cite).
+_CLAIMS_OF_PROOF = {
+    "corrected_calibration.sign_pattern": ("Theorem 1 (corrected)", "Theorem 2 (corrected)", "Theorem 7 (corrected)"),
+    "corrected_calibration.criterion": ("Theorem 1 (corrected)", "Theorem 2 (corrected)", "Theorem 7 (corrected)"),
+    "corrected_calibration.fbeta": ("Theorem 1 (corrected)",),
+    "corrected_calibration.jaccard": ("Theorem 2 (corrected)",),
+    "corrected_calibration.general": ("Theorem 7 (corrected)",),
+    "corrected_rademacher.lemma": ("Lemma (App. C) (corrected)",),
+    "corrected_rademacher.rate": ("Lemma 4 (corrected)",),
+}
+PROOF_KEYS = [pytest.param(key, id=key, marks=pytest.mark.claims(*_CLAIMS_OF_PROOF[key])) for key in sorted(PROOFS)]
+
+
 @functools.cache
 def _steps(key):
     outcome = PROOFS[key]()
@@ -115,7 +133,7 @@ def _steps(key):
     return outcome.steps
 
 
-@pytest.mark.parametrize("key", sorted(PROOFS))
+@pytest.mark.parametrize("key", PROOF_KEYS)
 def test_the_proofs_ledger_matches_its_statement(key):
     """The steps of the proof record exactly the statement's hypotheses: none missing, none unused, and each use and
     discharge backed by its content check."""
@@ -123,7 +141,7 @@ def test_the_proofs_ledger_matches_its_statement(key):
     assert ledger_problems(STATEMENTS[key], _steps(key), STATEMENTS) == []
 
 
-@pytest.mark.parametrize("key", sorted(PROOFS))
+@pytest.mark.parametrize("key", PROOF_KEYS)
 def test_every_use_fails_without_its_hypothesis_and_every_discharge_is_evaluated(key):
     """Oracle: the recorded steps.  Each hypothesis a step uses has a run of the step's check without it, which failed,
     or a reason (only those of REASONS); each hypothesis a step discharges was evaluated by its check and holds."""
@@ -148,6 +166,7 @@ def test_every_use_fails_without_its_hypothesis_and_every_discharge_is_evaluated
                           "corrected_calibration.general": 1}.get(key, 0)
 
 
+@pytest.mark.claims("Theorem 1 (corrected)")
 def test_the_ledger_refuses_theorem_1_without_u_star_positive():
     """Gap 1 seen by the ledger: Theorem 1 (corrected) with U_phi* > 0 removed - the form it had before the review -
     is refused, naming the hypothesis its cited Proposition uses (the adversary's witness is in
@@ -229,6 +248,7 @@ def test_a_real_step_whose_check_holds_without_its_hypothesis_is_refused():
         "step 7's check still holds without 'phi_convex': it does not exercise that hypothesis"]
 
 
+@pytest.mark.claims("Theorem 1 (corrected)", "Theorem 2 (corrected)", "Theorem 7 (corrected)")
 def test_the_rho_range_check_depends_on_each_loss_hypothesis():
     """The Proposition's step 7 (rho = d_+/d_- in [0, 1]): its check holds with the symbols' assumptions and fails
     with each hypothesis's removed - and a loss violating each has rho outside [0, 1] (independent numbers: the
@@ -249,6 +269,7 @@ def test_the_rho_range_check_depends_on_each_loss_hypothesis():
     assert step.without == _fails("phi_convex", "phi_nonincreasing", "phi_left_slope")
 
 
+@pytest.mark.claims("Theorem 1 (corrected)")
 def test_theorem_1s_lower_side_depends_on_lemma_1():
     """Theorem 1 (corrected), the step eta_lo <= delta: with Lemma 1's U* = U-dagger/(1 + z) its check holds, without
     it (U* any positive number) it fails - and rightly: at beta = 1, U-dagger = 1/2, U* = 10 > U-dagger, rho = 1,
@@ -264,6 +285,7 @@ def test_theorem_1s_lower_side_depends_on_lemma_1():
     assert lower.without == (("u_star_at_most_u_dagger", "fails without it"),)
 
 
+@pytest.mark.claims("Theorem 1 (corrected)", "Theorem 2 (corrected)")
 def test_the_discharged_metric_hypotheses_can_be_found_false():
     """Companion of the discharges of Theorems 1 and 2: the evaluations are not constant - printed accuracy
     coefficients (b_1 = 0: the denominator vanishes) fail Definition 1 and b_1 > 0, a metric with
@@ -315,6 +337,7 @@ def _statement_links(module) -> dict:
     return {anchor: page for page, anchor in _LINK.findall(module.__doc__ or "")}
 
 
+@pytest.mark.claims("package:documentation")
 def test_the_api_reference_links_every_statement_to_its_rendered_anchor():
     """Oracle: the rendered proofs/ documents.  Each statement is linked from the docstring of the module whose
     checks prove it (shown in the site's API reference), to a page that carries its anchor."""
@@ -328,6 +351,7 @@ def test_the_api_reference_links_every_statement_to_its_rendered_anchor():
             assert f'<a id="{statement.conclusion_anchor(c.key)}"></a>' in page.read_text(), (statement.key, c.key)
 
 
+@pytest.mark.claims("package:documentation")
 def test_a_link_to_a_missing_anchor_is_found():
     """Companion: a docstring link to an anchor its page lacks."""
     planted = type("M", (), {"__doc__": "`x <../proofs/theorem-1.html#statement-nowhere>`__"})
