@@ -4,7 +4,8 @@ names (no private module, private name or private attribute of another wing).
 
 Oracle: the import statements of every module, read with :mod:`ast` (nothing is imported), against the order of
 :data:`WINGS`, which is also the order the package docstring of ``lfverify/__init__.py`` gives.  The checker is
-shown to fail on a planted package with an upward import, a function-level import and a cycle.
+shown to fail on a planted package with an upward import, a function-level import and a cycle.  The rooms' sizes too:
+no function over 80 lines and no module over 800 (read with :mod:`ast`; a planted long function and module fail).
 """
 
 from __future__ import annotations
@@ -179,3 +180,38 @@ def test_the_checker_accepts_a_clean_planted_package(tmp_path):
                              "learn/__init__.py": "", "learn/_b.py": "from lfverify.core import x\n"
                              "def f():\n    from lfverify.learn import g\n"})
     assert floor_plan_violations(root) == []
+
+
+#: Issue 43's rooms a reader can hold: the longest function and module of the package (docstrings included).
+MAX_FUNCTION_LINES, MAX_MODULE_LINES = 80, 800
+
+
+def oversized(root: Path) -> list[str]:
+    """Every function longer than :data:`MAX_FUNCTION_LINES` and module longer than :data:`MAX_MODULE_LINES` under
+    ``root``, one line each."""
+    problems = []
+    for path in sorted(root.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        if text.count("\n") > MAX_MODULE_LINES:
+            problems.append(f"{path.relative_to(root.parent)}: {text.count(chr(10))} lines")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = node.end_lineno - node.lineno + 1
+                if length > MAX_FUNCTION_LINES:
+                    problems.append(f"{path.relative_to(root.parent)}:{node.lineno} {node.name}: {length} lines")
+    return problems
+
+
+def test_no_function_or_module_is_too_long_to_hold():
+    assert oversized(PACKAGE) == []
+
+
+def test_the_length_rule_names_a_planted_long_function_and_module(tmp_path):
+    package = tmp_path / "planted"
+    package.mkdir()
+    body = "\n".join(f"    x{i} = {i}" for i in range(MAX_FUNCTION_LINES))
+    (package / "long.py").write_text(f"def long():\n{body}\n", encoding="utf-8")
+    (package / "big.py").write_text("x = 1\n" * (MAX_MODULE_LINES + 1), encoding="utf-8")
+    (package / "fine.py").write_text("def short():\n    return 1\n", encoding="utf-8")
+    assert oversized(package) == [f"planted/big.py: {MAX_MODULE_LINES + 1} lines",
+                                  f"planted/long.py:1 long: {MAX_FUNCTION_LINES + 1} lines"]
