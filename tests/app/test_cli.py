@@ -6,9 +6,9 @@ import sys
 
 import pytest
 
-import lfverify.app._cli as cli
 import lfverify.app._self_checks as verification
 from lfverify import __version__
+from lfverify import app as cli
 
 pytestmark = pytest.mark.claims("package:command-line")
 
@@ -52,7 +52,7 @@ def test_console_script_is_installed():
 
 
 def test_atomic_write_leaves_the_old_file_on_failure(tmp_path):
-    from lfverify.io._atomic import write_text_atomically
+    from lfverify.io import write_text_atomically
 
     target = tmp_path / "sub" / "out.txt"
     write_text_atomically(target, "first")
@@ -67,7 +67,7 @@ def test_atomic_path_writes_a_hidden_temporary_beside_the_destination(tmp_path):
     is hidden and named after the destination (.NAME.*.tmp, which .gitignore's '*.tmp' rule and a reader listing
     the folder rely on), and is gone afterwards.  Oracle: the documented naming.  (Kills mkstemp's dir=, prefix=
     and suffix= keywords dropped.)"""
-    from lfverify.io._atomic import atomic_path, write_bytes_atomically
+    from lfverify.io import atomic_path, write_bytes_atomically
 
     target = tmp_path / "deep" / "summary.json"
     with atomic_path(target) as tmp:
@@ -175,7 +175,7 @@ def test_simulate_run_passes_its_options_to_the_engine(monkeypatch, tmp_path, ca
 
     import lfverify.app._executor_options as executor_options
     import lfverify.app._simulate_command as scli
-    import lfverify.io._output_folder as output_folder
+    from lfverify import io as output_folder
     from lfverify.simulations import STUDY_NAMES
 
     fake = SimpleNamespace(check=lambda: None, describe=lambda: "fake executor")

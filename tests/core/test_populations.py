@@ -14,11 +14,21 @@ import numpy as np
 import pytest
 from scipy.special import expit
 
-from lfverify.core._losses import exponential, hinge, tau_logistic
-from lfverify.core._metrics import accuracy, f1, jaccard
-from lfverify.core._populations import BoundedLogisticPopulation, FiniteSupportPopulation, GaussianPopulation
-from lfverify.core._quadrature import gaussian_expectation, interval_expectation
-from lfverify.core._scores import score_coefficients, surrogate_scores
+from lfverify.core import (
+    BoundedLogisticPopulation,
+    FiniteSupportPopulation,
+    GaussianPopulation,
+    accuracy,
+    exponential,
+    f1,
+    gaussian_expectation,
+    hinge,
+    interval_expectation,
+    jaccard,
+    score_coefficients,
+    surrogate_scores,
+    tau_logistic,
+)
 
 pytestmark = pytest.mark.claims("package:numerics")
 
@@ -609,8 +619,7 @@ from scipy.special import ndtr  # noqa: E402
 from scipy.stats import multivariate_normal  # noqa: E402
 
 import lfverify.core._populations as populations  # noqa: E402
-from lfverify.core._losses import logistic  # noqa: E402
-from lfverify.core._metrics import LinearFractionalMetric  # noqa: E402
+from lfverify.core import LinearFractionalMetric, logistic  # noqa: E402
 
 
 def exactly(text):

@@ -20,7 +20,8 @@ import pytest
 from scipy.special import ndtr
 
 import lfverify.core._quadrature as quadrature
-from lfverify.core._quadrature import GAUSSIAN_HALF_WIDTH, MAX_NODES_PER_ROW, gaussian_expectation, interval_expectation
+from lfverify.core import gaussian_expectation, interval_expectation
+from lfverify.core._quadrature import GAUSSIAN_HALF_WIDTH, MAX_NODES_PER_ROW
 
 pytestmark = pytest.mark.claims("package:numerics")
 

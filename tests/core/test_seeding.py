@@ -95,7 +95,7 @@ def test_the_callers_streams_are_the_documented_ones():
     """The engine's task streams and the protocol's trial streams, rebuilt from their documented recipes (the same
     numbers as before the seeding module existed)."""
     from lfverify.experiments._protocol import trial_seed_sequence
-    from lfverify.simulations._engine import seed_sequence
+    from lfverify.simulations import seed_sequence
 
     key = (("population", "finite"), ("n", 1000), ("replication", 3))
     expected = np.random.SeedSequence(entropy=42, spawn_key=text_key("population=finite,n=1000,replication=3"))

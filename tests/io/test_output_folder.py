@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from lfverify import __version__
-from lfverify.io._output_folder import MARKER, claim_output_folder, owner_of, settings_fingerprint
+from lfverify.io import MARKER, claim_output_folder, owner_of, settings_fingerprint
 
 pytestmark = pytest.mark.claims("package:files")
 

@@ -20,11 +20,9 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 import lfverify.learn._cost_sensitive as cost_sensitive
-from lfverify.core._empirical import EmpiricalSurrogateUtility, SampleSplit
-from lfverify.core._losses import tau_logistic
-from lfverify.core._metrics import f1, f_beta, jaccard
-from lfverify.learn import FitQualityWarning, LinearFractionalClassifier, best_threshold
-from lfverify.learn._cost_sensitive import WeightedSurrogateRisk, _reference_weighted_risk
+from lfverify.core import EmpiricalSurrogateUtility, SampleSplit, f1, f_beta, jaccard, tau_logistic
+from lfverify.learn import FitQualityWarning, LinearFractionalClassifier, WeightedSurrogateRisk, best_threshold
+from lfverify.learn._cost_sensitive import _reference_weighted_risk
 
 pytestmark = pytest.mark.claims("package:estimator")
 

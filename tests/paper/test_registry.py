@@ -78,7 +78,7 @@ def test_property_test_evidence_names_existing_tests():
 
 
 def test_simulation_and_benchmark_evidence_name_existing_studies_and_experiments():
-    from lfverify.experiments._benchmark import EXPERIMENTS
+    from lfverify.experiments import EXPERIMENTS
     from lfverify.simulations import STUDIES
 
     assert {e.target for _, e in _evidence("simulation")} <= set(STUDIES)

@@ -154,7 +154,7 @@ def module_populations() -> tuple:
     import pkgutil
 
     import lfverify
-    from lfverify.core._populations import FiniteSupportPopulation
+    from lfverify.core import FiniteSupportPopulation
 
     found, seen = [], set()
     for info in pkgutil.walk_packages(lfverify.__path__, "lfverify."):

@@ -15,8 +15,7 @@ from pathlib import Path
 import pytest
 
 from lfverify.paper import PAPER_CLAIMS
-from lfverify.proofs import _errata, all_claims, claim_summary
-from lfverify.proofs._claims import Erratum, Outcome
+from lfverify.proofs import Erratum, Outcome, _errata, all_claims, claim_summary
 
 pytestmark = pytest.mark.claims("package:registry")
 

@@ -9,10 +9,20 @@ a stale file that is not UTF-8.  Oracle: the texts and records written out here 
 import pytest
 
 import lfverify.proofs as proofs
-from lfverify.proofs import ClaimResult, all_claims, run_claims
-from lfverify.proofs._claims import Claim, Erratum, Outcome, Step, Steps
-from lfverify.proofs._errata import HEADER, errata_markdown
-from lfverify.proofs._render import GENERATED, _steps, write_documents
+from lfverify.proofs import (
+    Claim,
+    ClaimResult,
+    Erratum,
+    Outcome,
+    Step,
+    Steps,
+    all_claims,
+    errata_markdown,
+    run_claims,
+    write_documents,
+)
+from lfverify.proofs._errata import HEADER
+from lfverify.proofs._render import GENERATED, _steps
 
 pytestmark = pytest.mark.claims("package:registry")
 

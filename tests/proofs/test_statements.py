@@ -19,10 +19,9 @@ import pytest
 import sympy as sp
 
 from lfverify.paper import CORRECTED_CLAIMS
-from lfverify.proofs import STATEMENTS, statement_of, with_statement_texts
+from lfverify.proofs import STATEMENTS, Step, Steps, statement_of, with_statement_texts
 from lfverify.proofs import corrected_calibration as calibration
 from lfverify.proofs import corrected_rademacher as rademacher
-from lfverify.proofs._claims import Step, Steps
 from lfverify.proofs._corrected_statements import FBETA
 from lfverify.proofs._corrected_statements import summary_block as _summary_block
 from lfverify.proofs._drops import rerun, weakened

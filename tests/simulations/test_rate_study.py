@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import lfverify.app._cli as cli
+from lfverify import app as cli
 from lfverify.core import BOUNDED_LOGISTIC_POPULATION, FINITE_POPULATION
 from lfverify.simulations import (
     RateResult,

@@ -14,9 +14,7 @@ from scipy import stats
 import lfverify.simulations._study_calibration as cal
 import lfverify.simulations._study_consistency as con
 import lfverify.simulations._study_unbiasedness as ub
-from lfverify.core._calibration_conditions import fbeta_calibration
-from lfverify.core._losses import tau_logistic
-from lfverify.core._pointwise_optimum import GaussianEta, PointwiseOptimum
+from lfverify.core import GaussianEta, PointwiseOptimum, fbeta_calibration, tau_logistic
 from lfverify.simulations import replication_blocks
 from lfverify.simulations._maximisers import PopulationMaximiser
 from lfverify.simulations._rates import LimitFit

@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from lfverify.simulations import fit_rate
 from lfverify.simulations._intervals import clopper_pearson, geometric_mean_interval, mean_interval, merge_moments
-from lfverify.simulations._rates import fit_limit, fit_power_law, fit_rate, fit_rate_of_means, rate_fit_band
+from lfverify.simulations._rates import fit_limit, fit_power_law, fit_rate_of_means, rate_fit_band
 
 pytestmark = pytest.mark.claims("package:simulation-engine")  # the statistics, on synthetic data: no claim of the paper
 
