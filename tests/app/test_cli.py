@@ -1,4 +1,10 @@
-"""The command line: --version, verify (exit status follows the verdicts), metrics, and error reporting."""
+"""The command line: --version, verify (exit status follows the verdicts), metrics, and error reporting.
+
+Private: lfverify.app._self_checks, _executor_options and _simulate_command, imported to patch the checks, the executor
+factory and the engine where the commands look them up; _simulate_command._verdict_lines and _report.STUDY_ROW_NOTES,
+the study verdict text the command prints, checked against each other; and lfverify.io._atomic._new_file_mode, the file
+mode the atomic writes must give.
+"""
 
 import json
 import subprocess

@@ -7,6 +7,12 @@ committed in ``docs/cli.md`` (a reviewed, user-facing reference; regenerate it w
 lines typed out by hand; spies that record what each step receives.
 
 Run as a script, this file rewrites ``docs/cli.md``.
+
+Private: the command modules lfverify.app._cli (its parser, command table and signal handler), _bench_command,
+_executor_options, _proofs_command, _self_checks, _simulate_command and _verify_command, and the modules they call into,
+lfverify.experiments._benchmark and _markdown and lfverify.io._progress, imported to patch the work each command would
+do (the benchmark, the proofs, the engine, the clock) where the command looks it up, so that the surface alone -
+arguments, exit codes, messages - is tested.
 """
 
 from __future__ import annotations

@@ -2,6 +2,10 @@
 
 Oracles: hand-built study summaries and benchmark summaries with known verdicts; the registry itself (every
 claim appears in the report); a planted failing self-check must turn into a regression and exit status 1.
+
+Private: lfverify.app._report and lfverify.app._self_checks, the verification report and its self-checks: their parts
+(the study evidence, the benchmark rows, the individual checks) are tested one by one, and the benchmark, derivations
+and studies they run are patched where the report looks them up.
 """
 
 import json

@@ -3,6 +3,9 @@
 Oracles: the literal double sum of Eq. (7) (``reference_gradient_direction``), per-sample loops of Eq. (6),
 central finite differences, scikit-learn's metrics, and exact enumeration of all samples of a finite-support
 population (Lemma 3).
+
+Private: lfverify.core._empirical, imported to patch its chunk size _CHUNK_ELEMENTS small, so that the chunked sums are
+tested against the unchunked ones on small samples.
 """
 
 import itertools

@@ -3,6 +3,9 @@
 Every test names its oracle.  The reference values of the continuous populations are pinned literals,
 computed once with mpmath at 40 digits from the definitions by :func:`_mpmath_references` below (rerun
 ``python3 tests/core/test_populations.py`` to print them again); the recipe shares no code with lfverify.
+
+Private: lfverify.core._populations's _maximize_over_thresholds and _threshold_parameters, the threshold search the
+public populations hide, pinned against hand-evaluated cases.
 """
 
 from __future__ import annotations

@@ -2,6 +2,9 @@
 
 Oracles: numpy's own SeedSequence / Generator constructed by hand from the documented rule, hashlib and zlib for
 the text keys, and pinned literals (recipe beside each) for the derived words.
+
+Private: lfverify.experiments._protocol.trial_seed_sequence, the benchmark's per-trial seed derivation, checked against
+the seeding rule.
 """
 
 import hashlib

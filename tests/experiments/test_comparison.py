@@ -3,6 +3,10 @@
 Oracles: hand-made trial values whose one-sided Welch decisions are recomputed with
 ``scipy.stats.ttest_ind(equal_var=False, alternative="greater")``; hand-made timing files whose ratios are written
 out; a spy on the protocol's fits; the real command on one small data set.
+
+Private: lfverify.experiments._comparison, the comparison with peer implementations (its ratios, targets and tables),
+and the benchmark internals it runs on - _protocol's ProtocolConfig (and REMEDY_METHODS, patched),
+_benchmark.build_cells and _runner.fingerprint - none of which a face exports.
 """
 
 import json

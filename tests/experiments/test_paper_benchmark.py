@@ -5,6 +5,12 @@ tests (SciPy's ``ttest_ind(equal_var=False)`` / ``ttest_rel`` inside) p-values o
 in exact arithmetic and mpmath, cross-checked with R's ``t.test``, and closed forms; numbers with a known answer for the
 table cells and the convergence measure; the protocol's own determinism (same seed, same record, whatever the
 number of worker processes).
+
+Private: the benchmark's internals - lfverify.experiments._protocol (configuration, splits, convergence runs), _runner
+(cells, records, timings; patched to plant a failing cell), _statistics (tests and bold marks; one_sided_p_value
+patched), _markdown (the tables), _curve_claims and _benchmark.make_bench_executor,
+lfverify.app._bench_command.options_from_args and _cli.build_parser - tested piece by piece, and lfverify.paper._tables
+for its row helper.
 """
 
 import json

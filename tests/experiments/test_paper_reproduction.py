@@ -4,6 +4,9 @@ disagreement; and benchmarks/paper_reproduction.py, whose committed output must 
 Oracles: hand-made trial values with an exactly known mean and standard error (two trials m - s, m + s have
 mean m and standard error s), placed on either side of the printed cells (paper_values, itself checked against
 the .tex in test_paper_benchmark.py); a planted change of one number must change the diagnosis.
+
+Private: lfverify.experiments._reproduction's diagnose and load_table_values, the comparison's parts, and
+lfverify.experiments._benchmark, imported to patch which data sets it finds.
 """
 
 import json

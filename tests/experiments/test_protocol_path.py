@@ -24,6 +24,10 @@ split, C.2 baselines, C.4 benchmark tables, C.5 sample complexity, C.6 tau sensi
 
 Every test was seen to fail on a copy of the repository with the mutants named in its docstring planted in
 lfverify/experiments/_protocol.py ("Kills: ...").
+
+Private: lfverify.experiments._protocol, the trial's method lists, configuration, splits, seeds and _subsample (its
+split fractions patched), with lfverify.learn._baselines and _estimator for their private base classes and default_tau:
+the trial path is traced through them.
 """
 
 from __future__ import annotations

@@ -7,6 +7,11 @@ kernel's out-of-memory killer sends - or limited with ``RLIMIT_AS``, a real Dask
 killed, ``>&-`` and ``> /dev/full``) and asserts the exact outcome: the exit status and the one line, typed out
 here.  Every wait is bounded: a read that would block forever on a FIFO is run in a thread joined with a timeout.
 ``benchmarks/fault_battery.py`` counts the same faults; the Dask cluster cases here are ``-m slow``.
+
+Private: lfverify.app._cli (its _terminate), _failures (the failure classifier), lfverify.parallel._executors
+(_broken_pool, _check_scheduler patched) and _worker_stderr.StderrRelay, lfverify.experiments._runner and _reproduction,
+lfverify.learn._datasets's readers and lfverify.proofs._render.GENERATED: the points where an environment fault enters,
+driven directly.
 """
 
 from __future__ import annotations

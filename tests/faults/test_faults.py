@@ -7,6 +7,11 @@ a real ``lfverify`` process - and asserts the exact outcome: a named error (one 
 identical to an uninterrupted run (oracle: the same run without the fault, compared byte for byte), no worker
 left running (checked by PID and start time, with a timeout), or the correct number (oracle: exact rational
 arithmetic).  Waits are bounded everywhere.
+
+Private: lfverify.app._cli (its command table) and _report, lfverify.experiments._benchmark and _runner,
+lfverify.io._output_folder._infer_owner, lfverify.parallel._executors and lfverify.simulations._engine, imported to
+plant faults where the code looks its collaborators up (a damaged record, a failing cell, a lost scheduler) and to drive
+the recovery paths directly.
 """
 
 from __future__ import annotations

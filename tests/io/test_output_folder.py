@@ -3,6 +3,9 @@
 Oracles: the canonical JSON text of a settings dict typed by hand and hashed with hashlib (the docstring's rule:
 SHA-256 of the JSON with sorted keys, other values by repr, first 16 hex digits); the marker file's text typed by
 hand (one-space indented JSON, a final newline); the file system for what counts as results.
+
+Private: lfverify.io._output_folder._holds_results, the rule that decides whether a folder holds results, pinned on its
+own by a mutation-testing kill.
 """
 
 import hashlib

@@ -3,6 +3,9 @@
 Oracles are independent brute-force re-computations: every (lambda, cost) or (lambda, threshold) pair refit
 with scikit-learn directly on the stored splits and scored with scikit-learn's own f1_score / jaccard_score;
 the grids are typed in from the paper.
+
+Private: lfverify.learn._baselines, for its private scorer and generators (_MetricScore, _scorer_for, _generators),
+tested with the public baselines.
 """
 
 import warnings

@@ -5,6 +5,10 @@ utility`` called directly on the same objective (exact equality: the same floati
 scikit-learn's LinearSVC for the ERM start; scikit-learn's ``f1_score`` / ``fbeta_score`` / ``jaccard_score`` /
 ``accuracy_score`` for ``score``.  The remedies (cost-sensitive objective, threshold refit) have their own
 oracles in tests/learn/test_remedies.py.
+
+Private: lfverify.learn._estimator (default_tau, resolve_metric, and its fold fitting and optimiser, patched where fit
+looks them up) and lfverify.core._empirical, lfverify.learn._cost_sensitive and _thresholds, whose internals the
+estimator's fit is traced through.
 """
 
 import numpy as np

@@ -5,6 +5,9 @@ rows: the weighted risk, U_hat within its halves, the exact threshold, the cost-
 0, exactly, for every configuration); the per-sample loop ``_reference_weighted_risk`` on the design with a column
 of ones (for the intercept taken as a parameter); scikit-learn's definition of class_weight="balanced"; a spy on
 the cost-sensitive loop for the kept iterate.
+
+Private: lfverify.learn._cost_sensitive, for _reference_weighted_risk, the per-sample oracle of the weighted risk, and
+its _best_threshold and _minimize, patched to trace the fit.
 """
 
 import functools

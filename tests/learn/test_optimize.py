@@ -6,6 +6,8 @@ the defining properties of each phase (phase 1 ends with N_hat > 0; Armijo steps
 tests at the end compare the run iterate by iterate with dense, one-theta textbook twins of the documented updates
 (``_twin_phase1``, ``_reference_u_bfgs``, ``_reference_u_gd``) and check the Armijo constant by hand; each names the
 planted mutants of optimize.py it was seen to kill.
+
+Private: lfverify.learn._optimize._evaluate, the batch evaluation whose documented rule is pinned row by row.
 """
 
 from typing import NamedTuple

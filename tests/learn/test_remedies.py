@@ -7,6 +7,10 @@ scales the loss by ln 2, which C = 1 / (alpha n ln 2) absorbs); Prop. 5's thresh
 (F_beta: U / (1 + beta^2), Jaccard: U / (1 + U)); brute force over all thresholds (``reference_best_threshold``);
 the exact population metric of a linear classifier on Gaussian classes (``GaussianPopulation.utility``); spies that
 record what each step of a fit receives; the dense computation for the sparse one.
+
+Private: lfverify.learn._cost_sensitive (its per-sample oracle _reference_weighted_risk, and its fold risks and
+minimiser, patched) and lfverify.learn._estimator, patched where the remedies' fit looks up its thresholds and starting
+point.
 """
 
 import math

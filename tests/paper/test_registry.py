@@ -2,6 +2,9 @@
 
 Oracle: the paper's LaTeX source (its \\label{...} commands), and the test files / proof modules / self-checks /
 studies / benchmark experiments themselves.
+
+Private: lfverify.paper._registry, for claim_labels_in_tex and unregistered_labels, the registry's check against the
+paper source, and lfverify.app._self_checks.CHECKS, the checks the registry must cover.
 """
 
 import ast

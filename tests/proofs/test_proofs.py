@@ -3,6 +3,10 @@
 Oracle: each claim's own SymPy derivation from the paper's definitions (see the module of the claim); this
 file checks that every claim keeps its recorded status, that errata are complete records, and that the
 checked-in ERRATA.md is exactly what the derivations produce.
+
+Private: lfverify.proofs._render (GENERATED, document_name), _mpmath_tau_logistic and _exact_numbers, the derivations'
+helpers, and the witnesses' helpers lfverify.proofs.counterexamples._signs and counterexamples_prop5._conditions, each
+tested on its own.
 """
 
 import re

@@ -4,6 +4,9 @@ steps (proofs.claims), ERRATA.md's text (proofs.errata) and the rendered documen
 These layers turn a derivation into a verdict on disk; the tests of the real claims (test_proofs.py) see them only
 through the paper's claims, whose outcomes never exercise a failed step, a duplicate key, a newline in a summary or
 a stale file that is not UTF-8.  Oracle: the texts and records written out here by hand.
+
+Private: lfverify.proofs._errata (HEADER, _number_table) and _render (GENERATED, _steps), the pieces of the rendered
+records, each pinned on its own.
 """
 
 import pytest

@@ -6,6 +6,9 @@ must match the statement; a statement with a hypothesis removed must be refused;
 records that its check fails without it, every discharge that its check evaluated it).  Run as a script
 (``python tests/proofs/test_statements.py``) to rewrite the generated blocks of README.md and FINDINGS.md after a
 statement changes.
+
+Private: lfverify.proofs._statements (the statement types and the ledger), _corrected_statements (FBETA, summary_block)
+and _drops (rerun, weakened), the ledger's parts, which no face exports.
 """
 
 from __future__ import annotations

@@ -3,6 +3,10 @@
 Oracles: hand arithmetic on the rows given (means, standard errors s / sqrt(R)), scipy's Student-t and normal
 quantiles for the intervals and the Bonferroni quantile, truth tables at the ends of an interval, and spies that
 record what each step of a study receives (the fit of the limit, the maximisers, the pointwise optimum).
+
+Private: lfverify.simulations._study_calibration, _study_consistency and _study_unbiasedness (their _summarize, with
+what they call patched), _maximisers.PopulationMaximiser and _rates.LimitFit, the studies' summaries tested on planted
+results.
 """
 
 import math

@@ -3,6 +3,9 @@ results from the serial, process and Dask executors (a real LocalCluster).
 
 Oracle for every check: an uninterrupted serial run of the same configuration, compared byte for byte
 (records.csv, summary.json).
+
+Private: lfverify.simulations._engine, for spawn_key and its record writer (_write_record, patched to plant a damaged
+record).
 """
 
 import json

@@ -4,6 +4,9 @@ Oracles: synthetic data with a known exponent (the verdict must accept n^-1/2 wi
 floor, n^-1/4 and n^-1), numpy on the pooled data for merged moments, scipy's exact binomial interval, and for the
 statistics taken from SciPy / statsmodels literals worked out in exact fractions and mpmath (the recipe beside
 each, a textbook or R value as cross-check where there is one).
+
+Private: lfverify.simulations._intervals and _rates, the intervals and fits the studies' verdicts rest on, tested
+against their oracles.
 """
 
 import math

@@ -4,6 +4,9 @@ EmpiricalSurrogateUtility, the core estimator (itself tested against the literal
 The same-sample estimator is checked against EmpiricalSurrogateUtility on the doubled sample (X, X): its first-half
 split puts the whole sample in both S_0 and S_1.  Tolerance 1e-12 relative to the scale of the products in
 V = D grad N - N grad D (the two computations sum the same terms in different orders).
+
+Private: lfverify.simulations._replicated, the replicated-sample estimator behind the studies (class_sums, estimates,
+its chunking), tested against the public estimator.
 """
 
 import numpy as np

@@ -4,6 +4,10 @@ Oracles: EmpiricalSurrogateUtility and the exact populations (V_hat and V at the
 enumeration of every sample of size 2 and 3 (the same-sample bias B / n), mpmath / exact-rational Dinkelbach
 from tests/calibration_search.py (sup over all classifiers), scipy's Nelder-Mead (theta*), closed forms of
 Lemma 4's constants.
+
+Private: the studies lfverify.simulations._study_calibration, _study_populations, _study_unbiasedness and
+_study_uniform_convergence, for their constants and parts, lfverify.simulations._maximisers (minimize patched) and
+lfverify.core._pointwise_optimum (surrogate_utility_of_eta patched), each tested on its own.
 """
 
 import itertools
