@@ -140,7 +140,7 @@ class ExactPopulation:
 
     def library(self):
         """The same population in lfverify (one-hot atoms, so theta = the vector of per-atom scores)."""
-        from lfverify.core._populations import FiniteSupportPopulation
+        from lfverify.core import FiniteSupportPopulation
 
         J = self.size
         return FiniteSupportPopulation(np.eye(J), np.array([float(w) for w in self.weights]),

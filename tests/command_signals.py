@@ -1,5 +1,9 @@
 """A real signal sent to this process in the middle of an ``lfverify`` command (``tests/app/test_cli_surface.py``'s
-SIGTERM, ``tests/faults/test_environment_faults.py``'s SIGHUP): the one way both are provoked."""
+SIGTERM, ``tests/faults/test_environment_faults.py``'s SIGHUP): the one way both are provoked.
+
+Private: lfverify.app._cli, whose signal handler (_terminate) and command table (command_module) the signal tests drive
+in-process.
+"""
 
 from __future__ import annotations
 

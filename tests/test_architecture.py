@@ -6,12 +6,15 @@ Oracle: the import statements of every module, read with :mod:`ast` (nothing is 
 :data:`WINGS`, which is also the order the package docstring of ``lfverify/__init__.py`` gives.  The checker is
 shown to fail on a planted package with an upward import, a function-level import and a cycle.  The rooms' sizes too:
 no function over 80 lines and no module over 800 (read with :mod:`ast`; a planted long function and module fail).
+The tests enter by the same front doors: a test module that imports a private module or name says why, in a
+"Private:" paragraph of its docstring naming each one (read with :mod:`ast`; planted test modules fail).
 """
 
 from __future__ import annotations
 
 import ast
 import graphlib
+import re
 from pathlib import Path
 
 import pytest
@@ -215,3 +218,84 @@ def test_the_length_rule_names_a_planted_long_function_and_module(tmp_path):
     (package / "fine.py").write_text("def short():\n    return 1\n", encoding="utf-8")
     assert oversized(package) == [f"planted/big.py: {MAX_MODULE_LINES + 1} lines",
                                   f"planted/long.py:1 long: {MAX_FUNCTION_LINES + 1} lines"]
+
+
+#: The test suite, which enters the package through the same faces (issue 43 item 3).
+TESTS = Path(__file__).parent
+
+
+def private_imports(path: Path, top: str = "lfverify") -> set[str]:
+    """The private modules and names of the package ``top`` that the module at ``path`` imports, dotted: a module with
+    a private component (``lfverify.core._metrics``, also when only public names are taken from it) or a private name
+    taken from a public module (``lfverify.proofs.counterexamples._signs``; a private module imported by name, as
+    ``from lfverify.core import _metric_registry``, is this case too)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            modules, names = [alias.name for alias in node.names], ()
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            modules, names = [node.module], [alias.name for alias in node.names]
+        else:
+            continue
+        for module in modules:
+            if module != top and not module.startswith(top + "."):
+                continue
+            if any(_private(part) for part in module.split(".")):
+                found.add(module)
+            else:
+                found.update(f"{module}.{name}" for name in names if _private(name))
+    return found
+
+
+def _private_paragraph(docstring: str | None) -> str | None:
+    paragraphs = [" ".join(p.split()) for p in (docstring or "").split("\n\n")]
+    return next((p for p in paragraphs if p.startswith("Private:")), None)
+
+
+def unexplained_private_imports(tests: Path, top: str = "lfverify") -> list[str]:
+    """Every module under ``tests`` that imports a private module or name of ``top`` its docstring does not explain:
+    the docstring needs a paragraph starting "Private:" that names each one, by its dotted name or its last
+    component (``lfverify.core._metrics`` or ``_metrics``), one line per omission."""
+    problems = []
+    for path in sorted(tests.rglob("*.py")):
+        private = private_imports(path, top)
+        if not private:
+            continue
+        where = path.relative_to(tests.parent)
+        paragraph = _private_paragraph(ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))))
+        if paragraph is None:
+            problems.append(f"{where}: imports {', '.join(sorted(private))} and has no 'Private:' paragraph")
+            continue
+        for dotted in sorted(private):
+            last = dotted.rpartition(".")[2]
+            if dotted not in paragraph and re.search(rf"(?<![\w]){re.escape(last)}(?![\w])", paragraph) is None:
+                problems.append(f"{where}: imports {dotted}, which its 'Private:' paragraph does not name")
+    return problems
+
+
+def test_every_test_says_why_it_imports_something_private():
+    assert unexplained_private_imports(TESTS) == []
+
+
+@pytest.mark.parametrize("text, expected", [
+    ('"""A test."""\nfrom lfverify.core._metrics import f1\n',
+     ["tests/test_a.py: imports lfverify.core._metrics and has no 'Private:' paragraph"]),
+    ('"""A test.\n\nPrivate: lfverify.core._metrics, its helpers.\n"""\nimport lfverify.core._metrics as m\n'
+     "from lfverify.app._cli import main\n",
+     ["tests/test_a.py: imports lfverify.app._cli, which its 'Private:' paragraph does not name"]),
+    ('"""A test.\n\nPrivate: the _metrics_table helper.\n"""\nfrom lfverify.core import _metrics\n',
+     ["tests/test_a.py: imports lfverify.core._metrics, which its 'Private:' paragraph does not name"]),
+    ('"""A test.\n\nPrivate: lfverify.proofs.counterexamples, its witnesses.\n"""\n'
+     "def f():\n    from lfverify.proofs.counterexamples import _signs\n",
+     ["tests/test_a.py: imports lfverify.proofs.counterexamples._signs, which its 'Private:' paragraph does not "
+      "name"]),
+    ('"""A test."""\nfrom lfverify.core import f1\nfrom lfverify import __version__\nfrom other._x import y\n', []),
+    ('"""A test.\n\nPrivate: _cli.main, the entry point, and lfverify.core._metrics\'s table, both pinned here.\n'
+     '"""\nfrom lfverify.app._cli import main\nfrom lfverify.core import _metrics\n', []),
+])
+def test_the_private_import_rule_reads_a_planted_test(tmp_path, text, expected):
+    """Companion: a planted test module that imports something private without naming it in a "Private:"
+    paragraph is reported; one that names it, or imports only public names, is not."""
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_a.py").write_text(text, encoding="utf-8")
+    assert unexplained_private_imports(tmp_path / "tests") == expected

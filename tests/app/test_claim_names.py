@@ -5,6 +5,9 @@ Oracles: the names typed out by hand from the paper's printed numbering and the 
 ``thm:f-measure-calibration``, ``theorem-1``); the committed proofs/ folder (its file names, and the derivation keys
 each document shows); :mod:`difflib` for the close matches.  The ambiguity checker is shown to fail on a planted
 registry whose two claims share a name.
+
+Private: lfverify.app._proofs_command.select_claims, the claim selection behind `lfverify proofs --only`, which no face
+exports, tested on its own.
 """
 
 from __future__ import annotations

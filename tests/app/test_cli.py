@@ -1,4 +1,10 @@
-"""The command line: --version, verify (exit status follows the verdicts), metrics, and error reporting."""
+"""The command line: --version, verify (exit status follows the verdicts), metrics, and error reporting.
+
+Private: lfverify.app._self_checks, _executor_options and _simulate_command, imported to patch the checks, the executor
+factory and the engine where the commands look them up; _simulate_command._verdict_lines and _report.STUDY_ROW_NOTES,
+the study verdict text the command prints, checked against each other; and lfverify.io._atomic._new_file_mode, the file
+mode the atomic writes must give.
+"""
 
 import json
 import subprocess
@@ -6,9 +12,9 @@ import sys
 
 import pytest
 
-import lfverify.app._cli as cli
 import lfverify.app._self_checks as verification
 from lfverify import __version__
+from lfverify import app as cli
 
 pytestmark = pytest.mark.claims("package:command-line")
 
@@ -52,7 +58,7 @@ def test_console_script_is_installed():
 
 
 def test_atomic_write_leaves_the_old_file_on_failure(tmp_path):
-    from lfverify.io._atomic import write_text_atomically
+    from lfverify.io import write_text_atomically
 
     target = tmp_path / "sub" / "out.txt"
     write_text_atomically(target, "first")
@@ -67,7 +73,7 @@ def test_atomic_path_writes_a_hidden_temporary_beside_the_destination(tmp_path):
     is hidden and named after the destination (.NAME.*.tmp, which .gitignore's '*.tmp' rule and a reader listing
     the folder rely on), and is gone afterwards.  Oracle: the documented naming.  (Kills mkstemp's dir=, prefix=
     and suffix= keywords dropped.)"""
-    from lfverify.io._atomic import atomic_path, write_bytes_atomically
+    from lfverify.io import atomic_path, write_bytes_atomically
 
     target = tmp_path / "deep" / "summary.json"
     with atomic_path(target) as tmp:
@@ -175,7 +181,7 @@ def test_simulate_run_passes_its_options_to_the_engine(monkeypatch, tmp_path, ca
 
     import lfverify.app._executor_options as executor_options
     import lfverify.app._simulate_command as scli
-    import lfverify.io._output_folder as output_folder
+    from lfverify import io as output_folder
     from lfverify.simulations import STUDY_NAMES
 
     fake = SimpleNamespace(check=lambda: None, describe=lambda: "fake executor")

@@ -7,6 +7,12 @@ committed in ``docs/cli.md`` (a reviewed, user-facing reference; regenerate it w
 lines typed out by hand; spies that record what each step receives.
 
 Run as a script, this file rewrites ``docs/cli.md``.
+
+Private: the command modules lfverify.app._cli (its parser, command table and signal handler), _bench_command,
+_executor_options, _proofs_command, _self_checks, _simulate_command and _verify_command, and the modules they call into,
+lfverify.experiments._benchmark and _markdown and lfverify.io._progress, imported to patch the work each command would
+do (the benchmark, the proofs, the engine, the clock) where the command looks it up, so that the surface alone -
+arguments, exit codes, messages - is tested.
 """
 
 from __future__ import annotations
@@ -241,7 +247,7 @@ def test_simulate_one_study_and_all_with_the_default_seed(monkeypatch, tmp_path,
 
     Kills `lfverify.app._simulate_command.x_run__mutmut_24` ("DEFAULT" in the settings)."""
     import lfverify.app._simulate_command as scli
-    import lfverify.io._output_folder as output_folder
+    from lfverify import io as output_folder
     from lfverify.simulations import STUDIES, STUDY_NAMES
 
     claims, runs = [], []
@@ -315,7 +321,7 @@ def test_bench_options_from_every_option():
 
     Kills `lfverify.experiments._benchmark.x_options_from_args__mutmut_61` ("SEED" read instead of "seed") and
     every other renamed key of the mapping."""
-    from lfverify.experiments._benchmark import BenchOptions
+    from lfverify.experiments import BenchOptions
 
     options = bench_options(*BENCH_ARGV[1:])
     assert options == BenchOptions(
@@ -341,7 +347,7 @@ def test_bench_options_from_every_option():
 def test_bench_options_defaults_and_quick():
     """Oracle: the paper's protocol (BenchOptions' documented defaults) and --quick's documented sizes, typed
     out; jobs defaults to the number of CPUs."""
-    from lfverify.experiments._benchmark import BenchOptions
+    from lfverify.experiments import BenchOptions
 
     plain = bench_options()
     assert plain == BenchOptions(out=Path("bench-results"), jobs=os.cpu_count() or 1)
@@ -390,7 +396,7 @@ def test_bench_validate_options_reads_the_given_data_root(monkeypatch, tmp_path)
     Kills `lfverify.experiments._benchmark.x_validate_options__lfv_dropkw_1` (available_datasets() without
     root=) and `x_validate_options__mutmut_158` (replace() without datasets=)."""
     import lfverify.experiments._benchmark as datasets  # validate_options reads available_datasets here
-    from lfverify.experiments._benchmark import BenchOptions, validate_options
+    from lfverify.experiments import BenchOptions, validate_options
 
     roots = []
     monkeypatch.setattr(datasets, "available_datasets", lambda root=None: roots.append(root) or ["heart", "sonar"])
@@ -461,7 +467,7 @@ def test_bench_validate_options_truth_table(monkeypatch, tmp_path):
     Pins the bound / name / message mutants of validate_options.  (`x_validate_options__mutmut_102` and `_118`,
     high_inclusive=None / low_inclusive=None, are equivalent: check_real reads only the flags' truth value.)"""
     import lfverify.experiments._benchmark as datasets  # validate_options reads available_datasets here
-    from lfverify.experiments._benchmark import BenchOptions, validate_options
+    from lfverify.experiments import BenchOptions, validate_options
 
     monkeypatch.setattr(datasets, "available_datasets", lambda root=None: ["heart"])
     monkeypatch.setattr(datasets, "fetchable_datasets", lambda root=None: [])  # an offline copy, whatever the env
@@ -684,7 +690,7 @@ def test_verify_passes_every_option_to_run_verification(fake_verification, monke
     default "processes"), --workers 3 as 3 processes and jobs=3, --full, --out and --no-figures as given.
 
     Kills `lfverify.app._cli.x__cmd_verify__mutmut_23` (executor= dropped)."""
-    from lfverify.parallel._executors import ProcessExecutor, SerialExecutor
+    from lfverify.parallel import ProcessExecutor, SerialExecutor
 
     calls, outcome = fake_verification
     assert cli.main(["verify", "--full", "--serial", "--out", "R", "--no-figures", "--only", "Thm. 1",

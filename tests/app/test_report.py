@@ -2,16 +2,20 @@
 
 Oracles: hand-built study summaries and benchmark summaries with known verdicts; the registry itself (every
 claim appears in the report); a planted failing self-check must turn into a regression and exit status 1.
+
+Private: lfverify.app._report and lfverify.app._self_checks, the verification report and its self-checks: their parts
+(the study evidence, the benchmark rows, the individual checks) are tested one by one, and the benchmark, derivations
+and studies they run are patched where the report looks them up.
 """
 
 import json
 
 import pytest
 
-import lfverify.app._cli as cli
 import lfverify.app._report as report
 import lfverify.app._self_checks as verification
-from lfverify.paper._registry import PAPER_CLAIMS
+from lfverify import app as cli
+from lfverify.paper import PAPER_CLAIMS
 
 pytestmark = pytest.mark.claims("package:command-line", "package:registry")
 
@@ -142,7 +146,7 @@ def test_full_mode_runs_the_full_studies_and_the_paper_protocol(monkeypatch, tmp
     monkeypatch.setattr(report, "run_benchmark", fake_benchmark)
     monkeypatch.setattr(report, "ensure_datasets", lambda *a, **k: None)  # no data location is read
     monkeypatch.setattr(report, "available_datasets", lambda **k: [])
-    from lfverify.parallel._executors import SerialExecutor
+    from lfverify.parallel import SerialExecutor
 
     where = SerialExecutor()
     result = report.run_verification("full", out=tmp_path, figures=False, executor=where)
@@ -158,7 +162,7 @@ def test_full_mode_runs_the_full_studies_and_the_paper_protocol(monkeypatch, tmp
 def test_failing_claims_link_to_corrected_statements_that_hold(self_check_only_report):
     """REPORT.md: every 'fails as stated' row names its corrected statement, which has a row of its own in the
     'Corrected statements' table with verdict 'holds'; report.json links both ways.  Oracle: the registry."""
-    from lfverify.paper._registry import CORRECTED_CLAIMS
+    from lfverify.paper import CORRECTED_CLAIMS
 
     result, out = self_check_only_report
     text = (out / "REPORT.md").read_text()
@@ -182,8 +186,7 @@ def test_failing_claims_link_to_corrected_statements_that_hold(self_check_only_r
 def test_a_regressed_corrected_statement_fails_the_run(monkeypatch, tmp_path):
     """A corrected statement whose derivation no longer verifies regresses the report (and lfverify verify exits 1).
     Oracle: a planted proof result with the status 'undecided'."""
-    from lfverify.proofs import ClaimResult, all_claims
-    from lfverify.proofs._claims import Outcome
+    from lfverify.proofs import ClaimResult, Outcome, all_claims
 
     claims = {c.key: c for c in all_claims()}
     planted = [ClaimResult(claims["corrected_calibration.fbeta"], Outcome("undecided", "planted"), 0.0)]
@@ -285,7 +288,7 @@ def test_the_executor_is_checked_before_any_work(monkeypatch, tmp_path):
     """The executor given to run_verification is the one checked before the first derivation (e.g. an
     unreachable Dask scheduler fails at once).  Oracle: a spy executor whose check() raises; the derivations
     must not start.  Kills: report.x_run_verification__mutmut_22"""
-    from lfverify.parallel._executors import SerialExecutor
+    from lfverify.parallel import SerialExecutor
 
     class Unreachable(SerialExecutor):
         def check(self):
@@ -368,7 +371,7 @@ def test_benchmark_options_name_the_verify_command_and_a_failure_marks_every_exp
     '--full'); when it raises, each of the four experiments table, convergence, sample-complexity, tau is an
     error with the message.  Oracle: the hand-typed command strings and experiment names.
     Kills: report.x__run_benchmark__mutmut_79, report.x__run_benchmark__mutmut_98"""
-    from lfverify.parallel._executors import SerialExecutor
+    from lfverify.parallel import SerialExecutor
 
     seen = []
 
@@ -459,7 +462,7 @@ def test_a_finished_benchmark_is_judged_experiment_by_experiment_against_the_rec
     and the written markdown is returned.  Oracle: hand-typed names, outcomes and figures.
 
     Kills: report.x__run_benchmark__mutmut_98 (the verdict loop with "TABLE")."""
-    from lfverify.parallel._executors import SerialExecutor
+    from lfverify.parallel import SerialExecutor
 
     def finished_benchmark(options, *, executor=None):
         (options.out / "summary.json").write_text("{}")

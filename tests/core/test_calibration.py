@@ -10,17 +10,23 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lfverify.core._calibration_conditions import (
+from lfverify.core import (
+    accuracy,
     accuracy_calibration,
     calibration_reports,
+    f1,
+    f_beta,
     fbeta_calibration,
     fbeta_max_tau,
     general_calibration,
+    hinge,
+    jaccard,
     jaccard_calibration,
     jaccard_max_tau,
+    logistic,
+    sigmoid,
+    tau_logistic,
 )
-from lfverify.core._losses import hinge, logistic, sigmoid, tau_logistic
-from lfverify.core._metrics import accuracy, f1, f_beta, jaccard
 
 
 def _bisect_largest_tau(beta, u):
@@ -165,7 +171,7 @@ def test_theorem_7_condition_b_as_printed_is_negative_for_accuracy():
 @pytest.mark.claims("Theorem 7")
 def test_theorem_7_reports_a_metric_outside_definition_1():
     """Gower-Legendre(2) violates a_{1,+1} >= 0: Thm. 7's report must say so instead of assuming Definition 1."""
-    from lfverify.core._metrics import gower_legendre
+    from lfverify.core import gower_legendre
 
     report = general_calibration(gower_legendre(2.0), tau_logistic(0.3), surrogate_optimum=0.8,
                                  true_utility_at_optimum=0.8)
@@ -213,8 +219,7 @@ from fractions import Fraction  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from lfverify.core._losses import SurrogateLoss, squared_hinge  # noqa: E402
-from lfverify.core._metrics import LinearFractionalMetric, gower_legendre  # noqa: E402
+from lfverify.core import LinearFractionalMetric, SurrogateLoss, gower_legendre, squared_hinge  # noqa: E402
 
 KINK_CAVEAT = ("phi has a kink at 0: the surrogate maximiser can take f*(x) = 0 (predicted -1) where eta is above the "
                "Bayes threshold, so the printed hypotheses do not guarantee calibration (ERRATA.md, the 'theorem' "

@@ -3,6 +3,9 @@
 Oracles: the literal double sum of Eq. (7) (``reference_gradient_direction``), per-sample loops of Eq. (6),
 central finite differences, scikit-learn's metrics, and exact enumeration of all samples of a finite-support
 population (Lemma 3).
+
+Private: lfverify.core._empirical, imported to patch its chunk size _CHUNK_ELEMENTS small, so that the chunked sums are
+tested against the unchunked ones on small samples.
 """
 
 import itertools
@@ -15,16 +18,25 @@ from hypothesis import strategies as st
 from sklearn.metrics import f1_score
 
 import lfverify.core._empirical as empirical
-from lfverify.core._empirical import (
+from lfverify.core import (
     EmpiricalSurrogateUtility,
+    FiniteSupportPopulation,
     SampleSplit,
+    accuracy,
+    exponential,
+    f1,
+    f_beta,
+    gower_legendre,
+    hinge,
+    jaccard,
+    logistic,
     reference_gradient_direction,
     reference_surrogate_utility,
     sample_split,
+    sigmoid,
+    squared_hinge,
+    tau_logistic,
 )
-from lfverify.core._losses import exponential, hinge, logistic, sigmoid, squared_hinge, tau_logistic
-from lfverify.core._metrics import accuracy, f1, f_beta, gower_legendre, jaccard
-from lfverify.core._populations import FiniteSupportPopulation
 
 #: The default: the estimators as implementations of Eqs. (6) and (7), their batches, splits and errors; the two tests
 #: whose oracle is Lemma 3 (E_S[V_hat] = V_phi, and its failure without independent halves) name it.
@@ -300,8 +312,7 @@ def test_per_sample_surrogate_scores_match_the_cases_of_eq6(seed, metric, loss, 
     Tolerance: 1e-14 relative, and 1e-14 of the largest of the four values absolute - a score is a difference of
     terms of about that size and can cancel (seed 690, F_2, tau = 0.33: W_0 = -0.0111 from terms near 6, off by
     1.6e-15 = 7 ulp of 6, which a tolerance relative to -0.0111 alone failed)."""
-    from lfverify.core._empirical import reference_scores
-    from lfverify.core._scores import surrogate_scores
+    from lfverify.core import reference_scores, surrogate_scores
 
     rng = np.random.default_rng(seed)
     xi = np.concatenate([rng.normal(scale=3, size=20), [0.0, 1.0, -1.0]])
@@ -358,7 +369,7 @@ def test_true_utility_passes_zero_division_through():
     """Precision TP / (TP + FP) (b = 0): theta = 0 predicts every sample negative (sgn(0) = -1), which is 0/0."""
     import warnings
 
-    from lfverify.core._metrics import LinearFractionalMetric
+    from lfverify.core import LinearFractionalMetric
 
     precision = LinearFractionalMetric(a0p=1.0, a0n=0.0, a1p=1.0, a1n=1.0, name="precision")
     X, y, _ = _data(13, 20, 2)

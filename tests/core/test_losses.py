@@ -20,7 +20,7 @@ from hypothesis import assume, example, given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from lfverify.core._losses import exponential, hinge, logistic, sigmoid, squared_hinge, tau_logistic
+from lfverify.core import exponential, hinge, logistic, sigmoid, squared_hinge, tau_logistic
 
 pytestmark = pytest.mark.claims("Definition 2", "Fig. 2")
 
@@ -733,7 +733,7 @@ class _TestLoss:
 
     @staticmethod
     def make(value, derivative):
-        from lfverify.core._losses import SurrogateLoss
+        from lfverify.core import SurrogateLoss
 
         class Loss(SurrogateLoss):
             name = "test loss"

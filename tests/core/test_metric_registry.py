@@ -4,6 +4,9 @@ Oracles: the names and taus the paper prints (Sec. 6: "tau was set to 0.33 in th
 Jaccard index case"), Table 1's factories in lfverify.core, and - for "adding a metric touches only the registry" -
 a weighted accuracy added to the registry alone (monkeypatched), then read by every consumer: the estimator, the
 testing kit, ``lfverify metrics``, the reports' titles.
+
+Private: lfverify.core._metric_registry, the registry itself, imported to add a metric to its METRIC_REGISTRY
+(monkeypatched) and read it back through every consumer.
 """
 
 from __future__ import annotations

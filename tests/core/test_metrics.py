@@ -21,15 +21,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from sklearn.metrics import accuracy_score, fbeta_score, jaccard_score
 
-from lfverify.core._metrics import (
-    LinearFractionalMetric,
-    UndefinedMetricWarning,
-    accuracy,
-    f1,
-    f_beta,
-    gower_legendre,
-    jaccard,
-)
+from lfverify.core import LinearFractionalMetric, UndefinedMetricWarning, accuracy, f1, f_beta, gower_legendre, jaccard
 
 pytestmark = pytest.mark.claims("Definition 1", "Table 1", "Proposition 5")
 
@@ -810,7 +802,7 @@ def test_exact_rational_inputs_are_converted_to_float64():
 def test_zero_over_zero_warning_points_at_the_calling_line(entry):
     """The UndefinedMetricWarning is attributed to the caller's line here, however many lfverify frames lie
     between (oracle: this file and the line of the call)."""
-    from lfverify.core._populations import FiniteSupportPopulation
+    from lfverify.core import FiniteSupportPopulation
 
     metric = f1()
     precision = LinearFractionalMetric(a0p=1.0, a0n=0.0, a1p=1.0, a1n=1.0, name="precision")
@@ -854,7 +846,7 @@ def test_divide_zero_over_zero_in_place_is_the_same_quotient_written_into_the_nu
     """Oracle: the out-of-place call (np.where on a copy).  In place, the quotient - 0/0 filled with
     ``zero_division`` - is bit for bit the same and is the caller's numerator array; a non-zero numerator over 0
     is the same error either way."""
-    from lfverify.core._metrics import divide_zero_over_zero
+    from lfverify.core import divide_zero_over_zero
 
     numerator = np.array([1.0, 0.0, 3.0, 0.0, 2.5])
     denominator = np.array([4.0, 0.0, 7.0, 0.0, 0.5])

@@ -3,6 +3,9 @@
 Every test names its oracle.  The reference values of the continuous populations are pinned literals,
 computed once with mpmath at 40 digits from the definitions by :func:`_mpmath_references` below (rerun
 ``python3 tests/core/test_populations.py`` to print them again); the recipe shares no code with lfverify.
+
+Private: lfverify.core._populations's _maximize_over_thresholds and _threshold_parameters, the threshold search the
+public populations hide, pinned against hand-evaluated cases.
 """
 
 from __future__ import annotations
@@ -14,11 +17,21 @@ import numpy as np
 import pytest
 from scipy.special import expit
 
-from lfverify.core._losses import exponential, hinge, tau_logistic
-from lfverify.core._metrics import accuracy, f1, jaccard
-from lfverify.core._populations import BoundedLogisticPopulation, FiniteSupportPopulation, GaussianPopulation
-from lfverify.core._quadrature import gaussian_expectation, interval_expectation
-from lfverify.core._scores import score_coefficients, surrogate_scores
+from lfverify.core import (
+    BoundedLogisticPopulation,
+    FiniteSupportPopulation,
+    GaussianPopulation,
+    accuracy,
+    exponential,
+    f1,
+    gaussian_expectation,
+    hinge,
+    interval_expectation,
+    jaccard,
+    score_coefficients,
+    surrogate_scores,
+    tau_logistic,
+)
 
 pytestmark = pytest.mark.claims("package:numerics")
 
@@ -609,8 +622,7 @@ from scipy.special import ndtr  # noqa: E402
 from scipy.stats import multivariate_normal  # noqa: E402
 
 import lfverify.core._populations as populations  # noqa: E402
-from lfverify.core._losses import logistic  # noqa: E402
-from lfverify.core._metrics import LinearFractionalMetric  # noqa: E402
+from lfverify.core import LinearFractionalMetric, logistic  # noqa: E402
 
 
 def exactly(text):

@@ -25,21 +25,24 @@ import pytest
 from hypothesis import assume, event, example, given
 from hypothesis import strategies as st
 
-from lfverify.core._empirical import EmpiricalSurrogateUtility
-from lfverify.core._losses import (
+from lfverify.core import (
+    EmpiricalSurrogateUtility,
     ExponentialLoss,
+    FiniteSupportPopulation,
     HingeLoss,
+    LinearFractionalMetric,
     SigmoidLoss,
     SquaredHingeLoss,
     TauDiscrepantLogisticLoss,
+    accuracy,
+    f1,
+    f_beta,
     hinge,
     logistic,
     sigmoid,
     squared_hinge,
     tau_logistic,
 )
-from lfverify.core._metrics import LinearFractionalMetric, accuracy, f1, f_beta
-from lfverify.core._populations import FiniteSupportPopulation
 from lfverify.testing.strategies import (
     FinitePopulationCase,
     admissible_metrics,

@@ -4,6 +4,9 @@ Oracles: closed forms (Gaussian moments, E[max(0, 1 - xi)] and E[exp(-xi)] of a 
 1 / (1 + (u/a)^2) and of polynomials against a density), the rule as the docstrings state it (window, panel
 widths, breakpoints, 16 nodes per panel, the node limit), and the measured numbers quoted in the module
 docstring.  Error messages are matched in full.
+
+Private: lfverify.core._quadrature's GAUSSIAN_HALF_WIDTH, MAX_NODES_PER_ROW and _measure_against_gauss_hermite, the
+grid's stated constants and its measurement against Gauss-Hermite, which back the accuracy its docstring claims.
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ import pytest
 from scipy.special import ndtr
 
 import lfverify.core._quadrature as quadrature
-from lfverify.core._quadrature import GAUSSIAN_HALF_WIDTH, MAX_NODES_PER_ROW, gaussian_expectation, interval_expectation
+from lfverify.core import gaussian_expectation, interval_expectation
+from lfverify.core._quadrature import GAUSSIAN_HALF_WIDTH, MAX_NODES_PER_ROW
 
 pytestmark = pytest.mark.claims("package:numerics")
 

@@ -13,9 +13,18 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from lfverify.core._losses import hinge, tau_logistic
-from lfverify.core._metrics import LinearFractionalMetric, f_beta, gower_legendre, jaccard
-from lfverify.core._scores import gradient_direction, ratio_and_direction, score_coefficients, surrogate_scores
+from lfverify.core import (
+    LinearFractionalMetric,
+    f_beta,
+    gower_legendre,
+    gradient_direction,
+    hinge,
+    jaccard,
+    ratio_and_direction,
+    score_coefficients,
+    surrogate_scores,
+    tau_logistic,
+)
 
 pytestmark = pytest.mark.claims("package:numerics")  # the scores' and the ratio's algebra, not Lemma 3's expectation
 

@@ -2,6 +2,9 @@
 
 Oracles: numpy's own SeedSequence / Generator constructed by hand from the documented rule, hashlib and zlib for
 the text keys, and pinned literals (recipe beside each) for the derived words.
+
+Private: lfverify.experiments._protocol.trial_seed_sequence, the benchmark's per-trial seed derivation, checked against
+the seeding rule.
 """
 
 import hashlib
@@ -95,7 +98,7 @@ def test_the_callers_streams_are_the_documented_ones():
     """The engine's task streams and the protocol's trial streams, rebuilt from their documented recipes (the same
     numbers as before the seeding module existed)."""
     from lfverify.experiments._protocol import trial_seed_sequence
-    from lfverify.simulations._engine import seed_sequence
+    from lfverify.simulations import seed_sequence
 
     key = (("population", "finite"), ("n", 1000), ("replication", 3))
     expected = np.random.SeedSequence(entropy=42, spawn_key=text_key("population=finite,n=1000,replication=3"))

@@ -11,7 +11,7 @@ import re
 import numpy as np
 import pytest
 
-from lfverify.core._validation import check_features, check_labels, check_parameters, check_real
+from lfverify.core import check_features, check_labels, check_parameters, check_real
 
 pytestmark = pytest.mark.claims("package:numerics")
 

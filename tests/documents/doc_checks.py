@@ -3,6 +3,9 @@ tests/documents/test_docs.py.
 
 Each checker reads a page as a user would (Markdown text) and returns its problems, one line each, so that a test
 asserts ``[]`` and its companion feeds the same checker a planted bad page and shows the problem is reported.
+
+Private: lfverify.app._cli.build_parser, the command line's parser, used to check that the commands the documents show
+parse.
 """
 
 from __future__ import annotations

@@ -3,6 +3,10 @@
 Oracles: hand-made trial values whose one-sided Welch decisions are recomputed with
 ``scipy.stats.ttest_ind(equal_var=False, alternative="greater")``; hand-made timing files whose ratios are written
 out; a spy on the protocol's fits; the real command on one small data set.
+
+Private: lfverify.experiments._comparison, the comparison with peer implementations (its ratios, targets and tables),
+and the benchmark internals it runs on - _protocol's ProtocolConfig (and REMEDY_METHODS, patched),
+_benchmark.build_cells and _runner.fingerprint - none of which a face exports.
 """
 
 import json
@@ -19,7 +23,7 @@ from lfverify.experiments._comparison import (
     markdown_compare_table,
     median_ratios,
 )
-from lfverify.learn._estimator import LinearFractionalClassifier
+from lfverify.learn import LinearFractionalClassifier
 from shared_files import SMALL_DATA_ROOT
 
 pytestmark = pytest.mark.claims("package:estimator", "package:benchmark-machinery")
@@ -126,9 +130,9 @@ def test_reused_baselines_are_charged_their_whole_fit_for_the_second_metric(monk
     whole fit, so the Jaccard time includes it.  Spy: the F_1 fit's own duration."""
     import time
 
-    from lfverify.experiments._protocol import ProtocolConfig, run_trial
-    from lfverify.learn._baselines import PlugInClassifier
-    from lfverify.learn._datasets import load_dataset
+    from lfverify.experiments import run_trial
+    from lfverify.experiments._protocol import ProtocolConfig
+    from lfverify.learn import PlugInClassifier, load_dataset
 
     durations = []
     original = PlugInClassifier.fit
@@ -152,9 +156,10 @@ def test_remedies_in_the_protocol_are_the_estimators_options(monkeypatch):
     """Spy on LinearFractionalClassifier: each remedy column fits it once per metric on the whole training set with
     its options (REMEDY_METHODS), the paper's tau and max_iter for the surrogate utility, and a SeedSequence
     seed; the record keeps the fitted threshold and the folds it was chosen on."""
-    import lfverify.learn._estimator as estimator
-    from lfverify.experiments._protocol import ProtocolConfig, run_trial
-    from lfverify.learn._datasets import load_dataset
+    from lfverify import learn as estimator
+    from lfverify.experiments import run_trial
+    from lfverify.experiments._protocol import ProtocolConfig
+    from lfverify.learn import load_dataset
 
     seen = []
     original = estimator.LinearFractionalClassifier.fit
@@ -189,7 +194,8 @@ def test_the_remedies_options_are_part_of_the_fingerprint(monkeypatch):
     the compare cells' settings carry the options, so the fingerprint moves with them; a table run without remedies
     keeps its fingerprint."""
     import lfverify.experiments._protocol as protocol
-    from lfverify.experiments._benchmark import BenchOptions, build_cells
+    from lfverify.experiments import BenchOptions
+    from lfverify.experiments._benchmark import build_cells
     from lfverify.experiments._runner import fingerprint
 
     options = BenchOptions(datasets=("heart",), experiments=("compare", "table"), trials=1, data_root=SMALL_DATA_ROOT)
@@ -201,7 +207,7 @@ def test_the_remedies_options_are_part_of_the_fingerprint(monkeypatch):
 
 
 def test_bench_compare_command_writes_the_comparison(tmp_path):
-    from lfverify.app._cli import main
+    from lfverify.app import main
 
     out = tmp_path / "cmp"
     code = main(["bench", "--out", str(out), "--datasets", "heart", "--experiments", "compare", "--trials", "2",
@@ -224,7 +230,7 @@ def test_bench_compare_command_writes_the_comparison(tmp_path):
 
 
 def test_compare_is_not_a_default_experiment():
-    from lfverify.experiments._benchmark import DEFAULT_EXPERIMENTS, EXPERIMENTS, BenchOptions
+    from lfverify.experiments import DEFAULT_EXPERIMENTS, EXPERIMENTS, BenchOptions
 
     assert "compare" in EXPERIMENTS and "compare" not in DEFAULT_EXPERIMENTS
     assert BenchOptions().experiments == DEFAULT_EXPERIMENTS

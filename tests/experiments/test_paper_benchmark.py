@@ -5,6 +5,12 @@ tests (SciPy's ``ttest_ind(equal_var=False)`` / ``ttest_rel`` inside) p-values o
 in exact arithmetic and mpmath, cross-checked with R's ``t.test``, and closed forms; numbers with a known answer for the
 table cells and the convergence measure; the protocol's own determinism (same seed, same record, whatever the
 number of worker processes).
+
+Private: the benchmark's internals - lfverify.experiments._protocol (configuration, splits, convergence runs), _runner
+(cells, records, timings; patched to plant a failing cell), _statistics (tests and bold marks; one_sided_p_value
+patched), _markdown (the tables), _curve_claims and _benchmark.make_bench_executor,
+lfverify.app._bench_command.options_from_args and _cli.build_parser - tested piece by piece, and lfverify.paper._tables
+for its row helper.
 """
 
 import json
@@ -16,12 +22,9 @@ import pytest
 from scipy import stats
 
 import lfverify.paper._tables as paper_values
-from lfverify.core._seeding import child
-from lfverify.experiments._curve_claims import (
-    plug_in_significant_wins,
-    small_sample_comparisons,
-    tau_shapes,
-)
+from lfverify.core import child
+from lfverify.experiments import run_trial, small_sample_comparisons, summarize, within_combined_standard_errors
+from lfverify.experiments._curve_claims import plug_in_significant_wins, tau_shapes
 from lfverify.experiments._markdown import (
     collect_curve_errors,
     collect_curve_values,
@@ -38,13 +41,7 @@ from lfverify.experiments._markdown import (
     markdown_training_table,
     surrogate_metric_tradeoff,
 )
-from lfverify.experiments._protocol import (
-    ProtocolConfig,
-    run_convergence,
-    run_trial,
-    split_indices,
-    trial_seed_sequence,
-)
+from lfverify.experiments._protocol import ProtocolConfig, run_convergence, split_indices, trial_seed_sequence
 from lfverify.experiments._runner import (
     Cell,
     fingerprint,
@@ -52,13 +49,8 @@ from lfverify.experiments._runner import (
     record_path,
     run_cells,
 )
-from lfverify.experiments._statistics import (
-    bold_methods,
-    one_sided_p_value,
-    summarize,
-    within_combined_standard_errors,
-)
-from lfverify.paper._tables import PAPER_METHODS, PAPER_RESULTS, PAPER_TABLE2_DATASETS
+from lfverify.experiments._statistics import bold_methods, one_sided_p_value
+from lfverify.paper import PAPER_METHODS, PAPER_RESULTS, PAPER_TABLE2_DATASETS
 from shared_files import PAPER_TEX, SMALL_DATA_ROOT, needs_tex
 
 pytestmark = pytest.mark.claims(
@@ -653,7 +645,7 @@ def test_split_indices_sizes_and_both_classes():
 # ---------------------------------------------------------------------- the protocol on real data
 @pytest.fixture(scope="module")
 def heart():
-    from lfverify.learn._datasets import load_dataset
+    from lfverify.learn import load_dataset
 
     return load_dataset("heart", root=SMALL_DATA_ROOT)
 
@@ -746,11 +738,7 @@ def _record_bytes(out):
 def test_records_are_byte_identical_on_every_executor(tmp_path):
     """Serial, 2 spawned processes and a real Dask LocalCluster of 2 processes write the same record files, byte
     for byte (timings go to their own files; every cell runs with one BLAS thread)."""
-    from lfverify.parallel._executors import (
-        DaskExecutor,
-        ProcessExecutor,
-        SerialExecutor,
-    )
+    from lfverify.parallel import DaskExecutor, ProcessExecutor, SerialExecutor
 
     cells = _cells(trials=3, methods=["U-BFGS", "ERM", "Plug-in"])
     outputs = {}
@@ -773,11 +761,7 @@ def test_bench_executor_options_reach_the_runner(tmp_path, monkeypatch):
     from lfverify.app._bench_command import options_from_args
     from lfverify.app._cli import build_parser
     from lfverify.experiments._benchmark import make_bench_executor
-    from lfverify.parallel._executors import (
-        DaskExecutor,
-        ProcessExecutor,
-        SerialExecutor,
-    )
+    from lfverify.parallel import DaskExecutor, ProcessExecutor, SerialExecutor
 
     def executor(*argv):
         return make_bench_executor(options_from_args(build_parser().parse_args(["bench", "--out", "x", *argv])))
@@ -847,7 +831,7 @@ def test_a_trial_loads_its_data_set_from_the_given_root(monkeypatch):
 
 
 def test_bench_command_writes_the_report(tmp_path):
-    from lfverify.app._cli import main
+    from lfverify.app import main
 
     out = tmp_path / "bench"
     code = main(["bench", "--out", str(out), "--datasets", "heart", "--trials", "2", "--methods", "U-BFGS,ERM",
@@ -874,7 +858,7 @@ def test_bench_command_writes_the_report(tmp_path):
     (["--trials", "0"], "trials must be an int >= 1"),
 ])
 def test_bench_command_rejects_bad_input(tmp_path, capsys, argv, message):
-    from lfverify.app._cli import main
+    from lfverify.app import main
 
     extra = ["--data-root", str(SMALL_DATA_ROOT)]
     assert main(["bench", "--out", str(tmp_path), *extra, *argv]) == 2

@@ -4,6 +4,9 @@ disagreement; and benchmarks/paper_reproduction.py, whose committed output must 
 Oracles: hand-made trial values with an exactly known mean and standard error (two trials m - s, m + s have
 mean m and standard error s), placed on either side of the printed cells (paper_values, itself checked against
 the .tex in test_paper_benchmark.py); a planted change of one number must change the diagnosis.
+
+Private: lfverify.experiments._reproduction's diagnose and load_table_values, the comparison's parts, and
+lfverify.experiments._benchmark, imported to patch which data sets it finds.
 """
 
 import json
@@ -12,8 +15,9 @@ import math
 import pytest
 
 from benchmark_scripts import load_benchmark_script
-from lfverify.experiments._reproduction import compare_with_paper, diagnose, load_table_values, markdown_reproduction
-from lfverify.paper._tables import printed_result
+from lfverify.experiments import compare_with_paper, markdown_reproduction
+from lfverify.experiments._reproduction import diagnose, load_table_values
+from lfverify.paper import printed_result
 
 pytestmark = pytest.mark.claims("Table 4", "Table 5", "package:benchmark-machinery")
 
@@ -139,7 +143,7 @@ def test_validate_options_fills_in_every_available_data_set(monkeypatch):
     """datasets=None means every available data set, and a given list comes back as a tuple.  Oracle: a stubbed
     available_datasets returning ['a', 'b'].  Kills: paper_benchmark.command.x_validate_options__mutmut_158"""
     import lfverify.experiments._benchmark as datasets  # validate_options reads available_datasets here
-    from lfverify.experiments._benchmark import BenchOptions, validate_options
+    from lfverify.experiments import BenchOptions, validate_options
 
     monkeypatch.setattr(datasets, "available_datasets", lambda root=None: ["a", "b"])
     monkeypatch.setattr(datasets, "fetchable_datasets", lambda root=None: [])  # an offline copy, whatever the env

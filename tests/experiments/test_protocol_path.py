@@ -24,6 +24,10 @@ split, C.2 baselines, C.4 benchmark tables, C.5 sample complexity, C.6 tau sensi
 
 Every test was seen to fail on a copy of the repository with the mutants named in its docstring planted in
 lfverify/experiments/_protocol.py ("Kills: ...").
+
+Private: lfverify.experiments._protocol, the trial's method lists, configuration, splits, seeds and _subsample (its
+split fractions patched), with lfverify.learn._baselines and _estimator for their private base classes and default_tau:
+the trial path is traced through them.
 """
 
 from __future__ import annotations
@@ -44,23 +48,19 @@ from sklearn.svm import LinearSVC
 import lfverify.experiments._protocol as protocol
 import lfverify.learn._baselines as baselines
 import lfverify.learn._estimator as estimator
-from lfverify.core._empirical import EmpiricalSurrogateUtility
-from lfverify.core._seeding import child
+from lfverify.core import EmpiricalSurrogateUtility, child
+from lfverify.experiments import ALL_METHODS, run_trial
 from lfverify.experiments._protocol import (
-    ALL_METHODS,
     BASELINE_METHODS,
     NONLINEAR_METHODS,
     PAPER_TAU,
     REMEDY_METHODS,
     ProtocolConfig,
     _subsample,
-    run_trial,
     split_indices,
     trial_seed_sequence,
 )
-from lfverify.learn._datasets import Dataset
-from lfverify.learn._estimator import LinearFractionalClassifier
-from lfverify.learn._metric_optimal import MetricOptimalClassifier
+from lfverify.learn import Dataset, LinearFractionalClassifier, MetricOptimalClassifier
 
 #: W-ERM's liblinear grid on the tiny sample stops some fits at max_iter (counted and warned by the baseline).
 pytestmark = [pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning"),

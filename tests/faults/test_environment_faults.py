@@ -7,6 +7,11 @@ kernel's out-of-memory killer sends - or limited with ``RLIMIT_AS``, a real Dask
 killed, ``>&-`` and ``> /dev/full``) and asserts the exact outcome: the exit status and the one line, typed out
 here.  Every wait is bounded: a read that would block forever on a FIFO is run in a thread joined with a timeout.
 ``benchmarks/fault_battery.py`` counts the same faults; the Dask cluster cases here are ``-m slow``.
+
+Private: lfverify.app._cli (its _terminate), _failures (the failure classifier), lfverify.parallel._executors
+(_broken_pool, _check_scheduler patched) and _worker_stderr.StderrRelay, lfverify.experiments._runner and _reproduction,
+lfverify.learn._datasets's readers and lfverify.proofs._render.GENERATED: the points where an environment fault enters,
+driven directly.
 """
 
 from __future__ import annotations
@@ -48,8 +53,8 @@ from lfverify.io import (
     read_sealed,
     write_text_atomically,
 )
-from lfverify.parallel import DaskExecutor, EnvironmentFault, ProcessExecutor, describe_exit
-from lfverify.parallel._worker_stderr import StderrRelay, quiet_worker_tracebacks
+from lfverify.parallel import DaskExecutor, EnvironmentFault, ProcessExecutor, describe_exit, quiet_worker_tracebacks
+from lfverify.parallel._worker_stderr import StderrRelay
 
 pytestmark = pytest.mark.claims("package:command-line", "package:files", "package:parallel")
 
@@ -167,9 +172,11 @@ def test_every_reader_refuses_a_fifo_in_place_of_its_file_at_once(tmp_path):
     thread joined within 5 s)."""
     from lfverify.experiments._reproduction import load_table_values
     from lfverify.experiments._runner import Cell, load_timings, timing_path
-    from lfverify.learn._datasets import _provenance_table, _read, load_file
-    from lfverify.proofs._render import GENERATED, write_documents
-    from lfverify.simulations._engine import read_records
+    from lfverify.learn import load_file
+    from lfverify.learn._datasets import _provenance_table, _read
+    from lfverify.proofs import write_documents
+    from lfverify.proofs._render import GENERATED
+    from lfverify.simulations import read_records
 
     def refused(path):
         return f"{path} is a named pipe (FIFO), not a regular file; lfverify does not read it"
@@ -201,7 +208,7 @@ def test_a_data_file_replaced_by_a_link_or_a_fifo_is_named_not_called_unknown(tm
     """Oracle: the messages typed out.  A dangling link or a link loop in place of a data file makes the data set
     missing with the file and the link's kind named (not "unknown", not an empty list of available ones); a FIFO
     in its place stops `data list` with one line naming it instead of listing the data set as absent."""
-    from lfverify.experiments._benchmark import BenchOptions, validate_options
+    from lfverify.experiments import BenchOptions, validate_options
     from lfverify.learn import missing_dataset_files
 
     heart = tmp_path / "heart"

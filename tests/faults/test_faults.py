@@ -7,6 +7,11 @@ a real ``lfverify`` process - and asserts the exact outcome: a named error (one 
 identical to an uninterrupted run (oracle: the same run without the fault, compared byte for byte), no worker
 left running (checked by PID and start time, with a timeout), or the correct number (oracle: exact rational
 arithmetic).  Waits are bounded everywhere.
+
+Private: lfverify.app._cli (its command table) and _report, lfverify.experiments._benchmark and _runner,
+lfverify.io._output_folder._infer_owner, lfverify.parallel._executors and lfverify.simulations._engine, imported to
+plant faults where the code looks its collaborators up (a damaged record, a failing cell, a lost scheduler) and to drive
+the recovery paths directly.
 """
 
 from __future__ import annotations
@@ -28,16 +33,13 @@ import numpy as np
 import pytest
 
 import lfverify.app._cli as cli
-import lfverify.core._losses as L
-import lfverify.core._metrics as M
 import lfverify.simulations._engine as engine
 from benchmark_scripts import load_benchmark_script
-from lfverify.core._empirical import EmpiricalSurrogateUtility
-from lfverify.core._validation import check_features, check_labels, check_parameters
-from lfverify.io._output_folder import MARKER, claim_output_folder, settings_fingerprint
-from lfverify.io._sealed_records import content_hash
-from lfverify.learn._optimize import maximize_surrogate_utility
-from lfverify.parallel._executors import DaskExecutor
+from lfverify import core
+from lfverify.core import EmpiricalSurrogateUtility, check_features, check_labels, check_parameters
+from lfverify.io import MARKER, claim_output_folder, content_hash, settings_fingerprint
+from lfverify.learn import maximize_surrogate_utility
+from lfverify.parallel import DaskExecutor
 from lfverify.simulations import STUDIES
 from shared_files import SMALL_DATA_ROOT, needs_data
 
@@ -384,7 +386,7 @@ def _sample(scale=1.0, n=40, seed=0):
     rng = np.random.default_rng(seed)
     X = rng.normal(size=(n, 2))
     y = np.where(X[:, 0] + rng.normal(size=n) > 0, 1, -1)
-    return EmpiricalSurrogateUtility(M.f1(), L.tau_logistic(0.33), X * scale, y)
+    return EmpiricalSurrogateUtility(core.f1(), core.tau_logistic(0.33), X * scale, y)
 
 
 def test_gradient_direction_overflow_is_an_error_and_the_gradient_is_exact():
@@ -429,7 +431,7 @@ def test_underflowed_gradient_is_not_convergence(method):
     rng = np.random.default_rng(1)
     y = np.where(rng.normal(size=40) > 0, 1, -1)
     X = np.column_stack([y * 5e-309 * (1 + rng.random(40)), rng.normal(size=40) * 5e-309])
-    objective = EmpiricalSurrogateUtility(M.f1(), L.tau_logistic(0.33), X, y)
+    objective = EmpiricalSurrogateUtility(core.f1(), core.tau_logistic(0.33), X, y)
     theta = np.array([1e308, 0.0])
     assert objective.numerator(theta) > 0 and 0 < np.abs(objective.gradient(theta)).max() < np.finfo(float).tiny
     result = maximize_surrogate_utility(objective, theta, method=method, learning_rate=1e-3)
@@ -445,10 +447,10 @@ def test_complex_input_is_rejected_and_counts_need_a_sample():
     with pytest.raises(TypeError, match="theta must hold real numbers; got complex"):
         check_parameters(np.array([1 + 1j, 2.0]), 2)
     with pytest.raises(ValueError, match=r"n_samples must be an int >= 1 .* got 0"):
-        M.f1().value_from_counts(1, 0, 1, n_samples=0)
+        core.f1().value_from_counts(1, 0, 1, n_samples=0)
     with pytest.raises(TypeError, match="n_samples must be an int"):
-        M.f1().value_from_counts(1, 0, 1, n_samples=2.0)
-    assert M.f1().value_from_counts(1, 0, 1, n_samples=2) == 1.0  # the control case
+        core.f1().value_from_counts(1, 0, 1, n_samples=2.0)
+    assert core.f1().value_from_counts(1, 0, 1, n_samples=2) == 1.0  # the control case
 
 
 # ------------------------------------------------------------------------------------------ one entry point
@@ -995,8 +997,7 @@ def test_an_absurd_count_is_refused_before_memory_grows(argv, message, tmp_path)
 def test_the_count_bounds_accept_their_largest_values():
     """Companion: the bound itself is accepted (the refusal is of what lies beyond it), and a worker count is refused
     only beyond WORKERS_PER_CPU per usable CPU."""
-    from lfverify.parallel import WORKERS_PER_CPU, max_local_workers, usable_cpus
-    from lfverify.parallel._executors import ProcessExecutor
+    from lfverify.parallel import WORKERS_PER_CPU, ProcessExecutor, max_local_workers, usable_cpus
 
     assert max_local_workers() == WORKERS_PER_CPU * usable_cpus()
     assert ProcessExecutor(max_workers=max_local_workers()).max_workers == max_local_workers()

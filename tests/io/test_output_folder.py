@@ -3,6 +3,9 @@
 Oracles: the canonical JSON text of a settings dict typed by hand and hashed with hashlib (the docstring's rule:
 SHA-256 of the JSON with sorted keys, other values by repr, first 16 hex digits); the marker file's text typed by
 hand (one-space indented JSON, a final newline); the file system for what counts as results.
+
+Private: lfverify.io._output_folder._holds_results, the rule that decides whether a folder holds results, pinned on its
+own by a mutation-testing kill.
 """
 
 import hashlib
@@ -12,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from lfverify import __version__
-from lfverify.io._output_folder import MARKER, claim_output_folder, owner_of, settings_fingerprint
+from lfverify.io import MARKER, claim_output_folder, owner_of, settings_fingerprint
 
 pytestmark = pytest.mark.claims("package:files")
 

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from lfverify.io._sealed_records import DamagedRecord, content_hash, read_sealed, report_damaged, seal, set_aside
+from lfverify.io import DamagedRecord, content_hash, read_sealed, report_damaged, seal, set_aside
 
 pytestmark = pytest.mark.claims("package:files")
 

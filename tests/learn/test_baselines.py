@@ -3,6 +3,9 @@
 Oracles are independent brute-force re-computations: every (lambda, cost) or (lambda, threshold) pair refit
 with scikit-learn directly on the stored splits and scored with scikit-learn's own f1_score / jaccard_score;
 the grids are typed in from the paper.
+
+Private: lfverify.learn._baselines, for its private scorer and generators (_MetricScore, _scorer_for, _generators),
+tested with the public baselines.
 """
 
 import warnings
@@ -17,7 +20,7 @@ from sklearn.model_selection import GridSearchCV, cross_val_score
 from sklearn.svm import LinearSVC
 
 import lfverify.learn._baselines as B
-from lfverify.core._metrics import accuracy, f1, jaccard
+from lfverify.core import accuracy, f1, jaccard
 
 # liblinear's hinge dual converges slowly at lambda = 1e-5 on overlapping classes (C = 1 / (lambda n) is large);
 # the summary warning is tested on its own in test_unconverged_fits_give_one_summary_warning.
@@ -197,7 +200,7 @@ def test_custom_grids_bound_the_choices_and_bad_grids_are_rejected():
 def test_tuned_threshold_uses_sklearn_scorers_and_agrees_with_its_predict():
     from sklearn.metrics import fbeta_score
 
-    from lfverify.core._metrics import f_beta
+    from lfverify.core import f_beta
 
     assert B._scorer_for(f1())._score_func is f1_score
     assert B._scorer_for(jaccard())._score_func is jaccard_score

@@ -17,9 +17,8 @@ from pathlib import Path
 
 import pytest
 
-import lfverify.app._cli as cli
-import lfverify.learn._datasets as D
-import lfverify.learn._fetch as F
+from lfverify import app as cli
+from lfverify import learn
 from shared_files import DATA_ROOT, MIRROR_DATASETS, TEST_MIRROR, needs_data, serve_mirror
 
 pytestmark = pytest.mark.claims("package:data-sets")
@@ -33,9 +32,9 @@ def server(tmp_path, monkeypatch):
     """The tests' mirror on 127.0.0.1 (``$LFVERIFY_DATA_URL``) and an empty cache (``$LFVERIFY_DATA_CACHE``);
     ``$LFVERIFY_DATASETS`` unset, so the cache is the data location."""
     httpd = serve_mirror(TEST_MIRROR)
-    monkeypatch.delenv(D.DATASETS_ENV_VARIABLE, raising=False)
-    monkeypatch.setenv(F.DATA_URL_ENV_VARIABLE, f"http://127.0.0.1:{httpd.server_address[1]}/")
-    monkeypatch.setenv(F.DATA_CACHE_ENV_VARIABLE, str(tmp_path / "cache"))
+    monkeypatch.delenv(learn.DATASETS_ENV_VARIABLE, raising=False)
+    monkeypatch.setenv(learn.DATA_URL_ENV_VARIABLE, f"http://127.0.0.1:{httpd.server_address[1]}/")
+    monkeypatch.setenv(learn.DATA_CACHE_ENV_VARIABLE, str(tmp_path / "cache"))
     yield httpd
     httpd.shutdown()
     httpd.server_close()
@@ -53,8 +52,8 @@ def _sha256(path) -> str:
 def test_the_mirror_holds_the_registrys_files():
     """Oracle: hashlib over the committed mirror against the shipped registry's sha256 and sizes; every file of
     heart and fourclass, and each file breast-cancer and diabetes load from, is there."""
-    entries = [e for e in F.SOURCE_FILES if e.dataset in ("heart", NAME)]
-    entries += [e for name in MIRROR_DATASETS for e in D.dataset_files(name) if e not in entries]
+    entries = [e for e in learn.SOURCE_FILES if e.dataset in ("heart", NAME)]
+    entries += [e for name in MIRROR_DATASETS for e in learn.dataset_files(name) if e not in entries]
     assert sorted(str(p.relative_to(TEST_MIRROR)) for p in TEST_MIRROR.rglob("*") if p.is_file()
                   and p.parent != TEST_MIRROR) == sorted(e.relative for e in entries)
     for entry in entries:
@@ -70,7 +69,7 @@ def test_the_shipped_registry_is_provenance_tsv():
     spec.loader.exec_module(tool)
     shipped = (REPO / "lfverify" / "learn" / "data_registry.tsv").read_text()
     assert shipped == tool.registry_text(DATA_ROOT / "PROVENANCE.tsv")
-    for entry in F.SOURCE_FILES:  # every pinned sha256 is the staged file's
+    for entry in learn.SOURCE_FILES:  # every pinned sha256 is the staged file's
         assert entry.url.startswith(f"https://raw.githubusercontent.com/{entry.repository}/{entry.commit}/")
         assert (DATA_ROOT / entry.relative).stat().st_size == entry.size
 
@@ -84,7 +83,7 @@ def test_fetch_from_the_mirror_then_load_on_demand(server, tmp_path, capsys):
     assert out.out.startswith(f"downloaded 2 missing files: {NAME}/fourclass_scale, {NAME}/fourclass.txt\n"
                               f"1 data sets, 2 files, 0.0 MB: present and checked by sha256 in {tmp_path / 'cache'} "
                               "(the user cache; missing files are downloaded from the mirror http://127.0.0.1:")
-    entries = D.dataset_files(NAME, all_files=True)
+    entries = learn.dataset_files(NAME, all_files=True)
     assert _cache_listing(tmp_path) == sorted(e.relative for e in entries)
     for entry in entries:
         assert _sha256(tmp_path / "cache" / entry.relative) == entry.sha256
@@ -92,9 +91,9 @@ def test_fetch_from_the_mirror_then_load_on_demand(server, tmp_path, capsys):
     assert cli.main(["data", "fetch", NAME, "--quiet"]) == 0 and server.requests == []
 
     capsys.readouterr()
-    cached = D.load_dataset("heart")  # not fetched yet: load_dataset downloads it
+    cached = learn.load_dataset("heart")  # not fetched yet: load_dataset downloads it
     assert [r.rsplit("/", 1)[-1] for r in server.requests] == ["heart_scale"]
-    offline = D.load_dataset("heart", root=TEST_MIRROR)
+    offline = learn.load_dataset("heart", root=TEST_MIRROR)
     assert (cached.X == offline.X).all() and (cached.y == offline.y).all()
 
 
@@ -121,24 +120,24 @@ def test_a_failed_download_is_one_line_and_leaves_nothing(server, tmp_path, caps
     err = capsys.readouterr().err
     url = f"http://127.0.0.1:{server.server_address[1]}/fourclass/fourclass_scale"
     assert err == (f"lfverify data: error: could not download fourclass/fourclass_scale from {url}: {reason}; "
-                   f"{F.HOW_TO_GET_DATA}\n")
+                   f"{learn.HOW_TO_GET_DATA}\n")
     assert _cache_listing(tmp_path) == []
 
 
 def test_a_corrupted_download_is_not_kept_by_load_dataset_either(server, tmp_path):
     server.fault = "corrupt"
-    with pytest.raises(F.DataFetchError, match=r"^could not download heart/heart_scale from .*its sha256 is not "):
-        D.load_dataset("heart")
+    with pytest.raises(learn.DataFetchError, match=r"^could not download heart/heart_scale from .*its sha256 is not "):
+        learn.load_dataset("heart")
     assert _cache_listing(tmp_path) == []
 
 
 def test_a_damaged_file_of_the_cache_is_downloaded_again(server, tmp_path):
     """Oracle: hashlib; a cached file whose bytes changed is replaced by the pinned one."""
-    F.fetch_files(D.dataset_files(NAME), progress="off")
+    learn.fetch_files(learn.dataset_files(NAME), progress="off")
     cached = tmp_path / "cache" / "fourclass" / "fourclass_scale"
     cached.write_bytes(b"damaged")
-    F.fetch_files(D.dataset_files(NAME), progress="off")
-    assert _sha256(cached) == D.dataset_files(NAME)[0].sha256
+    learn.fetch_files(learn.dataset_files(NAME), progress="off")
+    assert _sha256(cached) == learn.dataset_files(NAME)[0].sha256
 
 
 def test_an_unwritable_cache_is_one_line(server, tmp_path, monkeypatch, capsys):
@@ -146,7 +145,7 @@ def test_an_unwritable_cache_is_one_line(server, tmp_path, monkeypatch, capsys):
     names the folder and the two ways out."""
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
-    monkeypatch.setenv(F.DATA_CACHE_ENV_VARIABLE, str(blocker / "cache"))
+    monkeypatch.setenv(learn.DATA_CACHE_ENV_VARIABLE, str(blocker / "cache"))
     assert cli.main(["data", "fetch", NAME, "--quiet"]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"lfverify data: error: cannot write the data cache {blocker}")
@@ -159,7 +158,7 @@ def test_an_offline_copy_is_checked_not_written(server, tmp_path, capsys):
     """Oracle: a copy of the mirror's two files, one altered by hand; nothing is downloaded for an offline copy."""
     copy = tmp_path / "copy" / NAME
     copy.mkdir(parents=True)
-    for entry in D.dataset_files(NAME, all_files=True):
+    for entry in learn.dataset_files(NAME, all_files=True):
         (copy / entry.file).write_bytes((TEST_MIRROR / entry.relative).read_bytes())
     assert cli.main(["data", "fetch", NAME, "--quiet", "--data-root", str(tmp_path / "copy")]) == 0
     assert "(the offline copy --data-root names)" in capsys.readouterr().out
@@ -198,4 +197,4 @@ def test_data_list_names_a_damaged_file_and_fetch_says_it_downloads_it_again(ser
     assert cli.main(["data", "fetch", NAME, "--quiet"]) == 0
     assert capsys.readouterr().out.startswith(f"downloaded again 1 damaged files (their sha256 was not the pinned "
                                               f"one): {NAME}/fourclass_scale\n")
-    assert D.dataset_status(NAME) == ("checked", [], [])
+    assert learn.dataset_status(NAME) == ("checked", [], [])

@@ -5,6 +5,9 @@ The acceptance check is :func:`test_every_staged_dataset_matches_the_manifest`: 
 row count, dimension and number of positives are MANIFEST.md's (typed in below, not read from the module).
 The scaling and label mapping are checked against an independent oracle: a second staged copy of the same
 data in another format and label encoding (e.g. the UCI Pima CSV against LIBSVM's diabetes_scale).
+
+Private: lfverify.learn._datasets, for its file readers (_read, _read_csv, _sniff_format) and its _spec table, patched
+to plant a data set.
 """
 
 import csv

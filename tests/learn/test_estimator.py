@@ -5,6 +5,10 @@ utility`` called directly on the same objective (exact equality: the same floati
 scikit-learn's LinearSVC for the ERM start; scikit-learn's ``f1_score`` / ``fbeta_score`` / ``jaccard_score`` /
 ``accuracy_score`` for ``score``.  The remedies (cost-sensitive objective, threshold refit) have their own
 oracles in tests/learn/test_remedies.py.
+
+Private: lfverify.learn._estimator (default_tau, resolve_metric, and its fold fitting and optimiser, patched where fit
+looks them up) and lfverify.core._empirical, lfverify.learn._cost_sensitive and _thresholds, whose internals the
+estimator's fit is traced through.
 """
 
 import numpy as np
@@ -17,17 +21,14 @@ from sklearn.model_selection import GridSearchCV, cross_val_score
 from sklearn.svm import LinearSVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from lfverify.core._empirical import EmpiricalSurrogateUtility
-from lfverify.core._losses import tau_logistic
-from lfverify.core._metrics import f1, gower_legendre, jaccard
-from lfverify.learn._estimator import (
+from lfverify.core import EmpiricalSurrogateUtility, f1, gower_legendre, jaccard, tau_logistic
+from lfverify.learn import (
     ERM_REGULARIZATION,
     LinearFractionalClassifier,
-    default_tau,
     erm_initial_parameters,
-    resolve_metric,
+    maximize_surrogate_utility,
 )
-from lfverify.learn._optimize import maximize_surrogate_utility
+from lfverify.learn._estimator import default_tau, resolve_metric
 
 pytestmark = pytest.mark.claims("package:estimator", "Algorithm 1")
 
@@ -476,7 +477,7 @@ def test_fit_checks_X_once_and_the_public_entry_points_check_it_themselves(data,
     import lfverify.core._empirical as empirical
     import lfverify.learn._cost_sensitive as cost_sensitive
     import lfverify.learn._thresholds as thresholds
-    from lfverify.learn._cost_sensitive import fit_cost_sensitive
+    from lfverify.learn import fit_cost_sensitive
 
     seen = []
     for module in (empirical, cost_sensitive, thresholds):

@@ -5,6 +5,9 @@ rows: the weighted risk, U_hat within its halves, the exact threshold, the cost-
 0, exactly, for every configuration); the per-sample loop ``_reference_weighted_risk`` on the design with a column
 of ones (for the intercept taken as a parameter); scikit-learn's definition of class_weight="balanced"; a spy on
 the cost-sensitive loop for the kept iterate.
+
+Private: lfverify.learn._cost_sensitive, for _reference_weighted_risk, the per-sample oracle of the weighted risk, and
+its _best_threshold and _minimize, patched to trace the fit.
 """
 
 import functools
@@ -20,11 +23,9 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 import lfverify.learn._cost_sensitive as cost_sensitive
-from lfverify.core._empirical import EmpiricalSurrogateUtility, SampleSplit
-from lfverify.core._losses import tau_logistic
-from lfverify.core._metrics import f1, f_beta, jaccard
-from lfverify.learn import FitQualityWarning, LinearFractionalClassifier, best_threshold
-from lfverify.learn._cost_sensitive import WeightedSurrogateRisk, _reference_weighted_risk
+from lfverify.core import EmpiricalSurrogateUtility, SampleSplit, f1, f_beta, jaccard, tau_logistic
+from lfverify.learn import FitQualityWarning, LinearFractionalClassifier, WeightedSurrogateRisk, best_threshold
+from lfverify.learn._cost_sensitive import _reference_weighted_risk
 
 pytestmark = pytest.mark.claims("package:estimator")
 

@@ -6,6 +6,8 @@ the defining properties of each phase (phase 1 ends with N_hat > 0; Armijo steps
 tests at the end compare the run iterate by iterate with dense, one-theta textbook twins of the documented updates
 (``_twin_phase1``, ``_reference_u_bfgs``, ``_reference_u_gd``) and check the Armijo constant by hand; each names the
 planted mutants of optimize.py it was seen to kill.
+
+Private: lfverify.learn._optimize._evaluate, the batch evaluation whose documented rule is pinned row by row.
 """
 
 from typing import NamedTuple
@@ -14,10 +16,9 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
-import lfverify.core._losses as L
-import lfverify.core._metrics as M
-from lfverify.core._empirical import EmpiricalSurrogateUtility, reference_gradient_direction
-from lfverify.learn._optimize import maximize_surrogate_utility
+from lfverify import core
+from lfverify.core import EmpiricalSurrogateUtility, reference_gradient_direction
+from lfverify.learn import maximize_surrogate_utility
 
 pytestmark = pytest.mark.claims("Algorithm 1", "Algorithm 2")
 
@@ -27,8 +28,8 @@ def _problem(n=400, d=4, seed=0, tau=0.33, metric=None):
     X = np.c_[rng.normal(size=(n, d - 1)), np.ones(n)]
     w = np.r_[rng.normal(size=d - 1), -1.0]
     y = np.where(rng.uniform(size=n) < 1 / (1 + np.exp(-X @ w)), 1, -1)
-    metric = metric or M.f_beta(1.0)
-    return EmpiricalSurrogateUtility(metric, L.TauDiscrepantLogisticLoss(tau), X, y), X, y
+    metric = metric or core.f_beta(1.0)
+    return EmpiricalSurrogateUtility(metric, core.TauDiscrepantLogisticLoss(tau), X, y), X, y
 
 
 def test_gd_follows_algorithm_2_literally():
@@ -134,7 +135,7 @@ def test_phase1_fails_clearly_when_the_numerator_is_flat():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(40, 2))
     y = np.r_[-np.ones(20), np.ones(20)].astype(int)  # S_0 = first 20 points: all negative
-    objective = EmpiricalSurrogateUtility(M.f_beta(1.0), L.TauDiscrepantLogisticLoss(0.33), X, y)
+    objective = EmpiricalSurrogateUtility(core.f_beta(1.0), core.TauDiscrepantLogisticLoss(0.33), X, y)
     result = maximize_surrogate_utility(objective, np.zeros(2))
     assert not result.converged
     assert result.message.startswith("phase 1 failed: grad N_hat = 0")
@@ -198,7 +199,7 @@ def test_unbounded_surrogate_utility_stops_with_a_finite_theta(method, learning_
     rng = np.random.default_rng(0)
     X = np.c_[np.r_[rng.normal(2, 0.3, size=(5, 2)), rng.normal(-2, 0.3, size=(15, 2))], np.ones(20)]
     y = np.r_[np.ones(5), -np.ones(15)].astype(int)  # S_0 = first 10 (5 positives), S_1 = last 10: negatives
-    objective = EmpiricalSurrogateUtility(M.f_beta(1.0), L.TauDiscrepantLogisticLoss(0.33), X, y)
+    objective = EmpiricalSurrogateUtility(core.f_beta(1.0), core.TauDiscrepantLogisticLoss(0.33), X, y)
     result = maximize_surrogate_utility(objective, np.zeros(3), method=method, learning_rate=learning_rate,
                                         max_iter=300)
     assert result.message.startswith("stopped: U_hat or its gradient is not finite at the next iterate")
@@ -213,7 +214,7 @@ def test_phase1_rejects_trial_steps_whose_scores_overflow():
     and halved instead of raising, and phase 1 still ends with N_hat > 0."""
     objective, X, y = _problem()
     good = maximize_surrogate_utility(objective, np.zeros(4), max_iter=50).theta
-    exponential = EmpiricalSurrogateUtility(objective.metric, L.exponential(), X, y)
+    exponential = EmpiricalSurrogateUtility(objective.metric, core.exponential(), X, y)
     start = -3 * good
     assert exponential.numerator(start) < 0
     with pytest.raises(ValueError, match="overflow"):
@@ -443,10 +444,10 @@ def _twin_problem(setting):
 _BFGS_SETTINGS = {
     # F1, tau = 0.33 (kink at 0), default-sized steps; the start has N_hat < 0 (5 phase-1 steps); Armijo halvings
     # at iterations 6, 7 and 8.  Compared for 12 iterations (the kink makes later iterates ill-conditioned).
-    "f1-tau0.33-lr0.1": (("f1", 60, 0, L.TauDiscrepantLogisticLoss(0.33), M.f1(), 10), 0.1, 12),
+    "f1-tau0.33-lr0.1": (("f1", 60, 0, core.TauDiscrepantLogisticLoss(0.33), core.f1(), 10), 0.1, 12),
     # Jaccard, logistic (tau = 1), learning_rate 2: the pairs of iterations 2-4 fail the curvature test and are
     # skipped, iteration 6 halves the step; ||grad U_hat|| <= 1e-8 after 13 iterations (the whole run).
-    "jaccard-tau1-lr2": (("jaccard", 60, 1, L.TauDiscrepantLogisticLoss(1.0), M.jaccard(), 11), 2.0, 30),
+    "jaccard-tau1-lr2": (("jaccard", 60, 1, core.TauDiscrepantLogisticLoss(1.0), core.jaccard(), 11), 2.0, 30),
 }
 
 
@@ -523,9 +524,9 @@ def test_bfgs_batch_rows_each_equal_their_own_twin():
 _RESTART_SETTINGS = {
     # hinge loss (U_hat piecewise rational): the quasi-Newton direction fails all 40 trial steps at iteration 36;
     # the run restarts from the normalized gradient and uses new pairs at 37-40.  Compared for 45 iterations.
-    "hinge-f1-lr1": (("hinge", 40, 3, L.hinge(), M.f1(), 13), 1.0, 45),
+    "hinge-f1-lr1": (("hinge", 40, 3, core.hinge(), core.f1(), 13), 1.0, 45),
     # tau = 0.1: restart at iteration 28, after which even the normalized-gradient step fails: converged at 29.
-    "tau0.1-f1-lr0.1": (("tau0.1", 40, 2, L.TauDiscrepantLogisticLoss(0.1), M.f1(), 12), 0.1, 60),
+    "tau0.1-f1-lr0.1": (("tau0.1", 40, 2, core.TauDiscrepantLogisticLoss(0.1), core.f1(), 12), 0.1, 60),
 }
 
 
@@ -583,7 +584,7 @@ def test_phase1_each_accepted_step_equals_normalized_ascent_twin(learning_rate):
     by position in the active subset instead of by row (learning_rate 1e-3; the row with N_hat > 0 comes first,
     so positions and rows differ).
     """
-    objective, _ = _twin_problem(("accuracy", 60, 0, L.TauDiscrepantLogisticLoss(0.33), M.accuracy(), 0))
+    objective, _ = _twin_problem(("accuracy", 60, 0, core.TauDiscrepantLogisticLoss(0.33), core.accuracy(), 0))
     good = np.array([1.0, 1.0, -0.5])  # N_hat > 0
     theta0 = np.array([good, -3.0 * good, [-0.5, -2.0, 1.0]])
     assert [objective.numerator(row) > 0 for row in theta0] == [True, False, False]
@@ -617,7 +618,7 @@ def test_gd_iterates_equal_twin_for_jaccard_batch_after_phase1():
     updated after a step (true_history constant); phase 1 not normalized, not doubled, or started from the
     default 0.1.
     """
-    objective, _ = _twin_problem(("jaccard", 60, 3, L.TauDiscrepantLogisticLoss(0.33), M.jaccard(), 0))
+    objective, _ = _twin_problem(("jaccard", 60, 3, core.TauDiscrepantLogisticLoss(0.33), core.jaccard(), 0))
     theta0 = np.random.default_rng(21).normal(size=(3, 3))
     twins = [_reference_u_gd(objective, row, learning_rate=0.3, max_iter=15) for row in theta0]
     assert sorted(len(tw.phase1) - 1 > 0 for tw in twins) == [False, True, True]
@@ -766,7 +767,7 @@ def test_a_row_with_an_undefined_u_hat_after_phase_1_stops_there_and_leaves_the_
     rng = np.random.default_rng(0)
     X = np.c_[np.r_[rng.normal(2, 0.3, size=(5, 2)), rng.normal(-2, 0.3, size=(15, 2))], np.ones(20)]
     y = np.r_[np.ones(5), -np.ones(15)].astype(int)
-    objective = EmpiricalSurrogateUtility(M.f_beta(1.0), L.TauDiscrepantLogisticLoss(0.33), X, y)
+    objective = EmpiricalSurrogateUtility(core.f_beta(1.0), core.TauDiscrepantLogisticLoss(0.33), X, y)
     far = 10 * maximize_surrogate_utility(objective, np.zeros(3), method="gd", learning_rate=10.0,
                                           max_iter=300).theta
     batch = maximize_surrogate_utility(objective, np.stack([far, np.zeros(3)]), method="gd", learning_rate=10.0,
@@ -799,7 +800,7 @@ def test_a_failed_first_search_is_a_maximum_only_when_its_shortest_trial_step_is
     rng = np.random.default_rng(0)
     X = np.c_[rng.normal(size=(40, 2)), np.ones(40)]
     y = np.where(X[:, 0] + 0.5 * rng.normal(size=40) > 0, 1, -1)
-    objective = EmpiricalSurrogateUtility(M.f_beta(1.0), L.TauDiscrepantLogisticLoss(0.33), X, y)
+    objective = EmpiricalSurrogateUtility(core.f_beta(1.0), core.TauDiscrepantLogisticLoss(0.33), X, y)
     top = maximize_surrogate_utility(objective, np.zeros(X.shape[1]), method="bfgs", learning_rate=0.1,
                                      max_iter=500, gtol=1e-14).theta
     theta0 = top + 1e-9 * np.array([1.0, -1.0, 0.5])
@@ -831,7 +832,7 @@ def test_u_gd_allocates_no_d_by_d_matrix_on_a_wide_sparse_problem():
     rng = np.random.default_rng(0)
     X = sp.random(n, d, density=0.001, format="csr", random_state=0)
     y = np.where(rng.normal(size=n) > 0, 1, -1)
-    u = EmpiricalSurrogateUtility(M.f1(), L.tau_logistic(0.33), X, y)
+    u = EmpiricalSurrogateUtility(core.f1(), core.tau_logistic(0.33), X, y)
     tracemalloc.start()
     try:
         maximize_surrogate_utility(u, np.full(d, 0.01), method="gd", max_iter=3)

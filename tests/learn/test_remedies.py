@@ -7,6 +7,10 @@ scales the loss by ln 2, which C = 1 / (alpha n ln 2) absorbs); Prop. 5's thresh
 (F_beta: U / (1 + beta^2), Jaccard: U / (1 + U)); brute force over all thresholds (``reference_best_threshold``);
 the exact population metric of a linear classifier on Gaussian classes (``GaussianPopulation.utility``); spies that
 record what each step of a fit receives; the dense computation for the sparse one.
+
+Private: lfverify.learn._cost_sensitive (its per-sample oracle _reference_weighted_risk, and its fold risks and
+minimiser, patched) and lfverify.learn._estimator, patched where the remedies' fit looks up its thresholds and starting
+point.
 """
 
 import math
@@ -23,19 +27,16 @@ from sklearn.model_selection import FixedThresholdClassifier, TunedThresholdClas
 
 import lfverify.learn._cost_sensitive as cost_sensitive
 import lfverify.learn._estimator as estimator_module
-from lfverify.core._empirical import EmpiricalSurrogateUtility
-from lfverify.core._losses import tau_logistic
-from lfverify.core._metrics import accuracy, f1, f_beta, jaccard
-from lfverify.core._populations import GaussianPopulation
-from lfverify.learn._cost_sensitive import (
+from lfverify.core import EmpiricalSurrogateUtility, GaussianPopulation, accuracy, f1, f_beta, jaccard, tau_logistic
+from lfverify.learn import (
+    LinearFractionalClassifier,
     WeightedSurrogateRisk,
-    _reference_weighted_risk,
     bayes_level_weights,
     fit_at_weights,
     fit_cost_sensitive,
+    reference_best_threshold,
 )
-from lfverify.learn._estimator import LinearFractionalClassifier
-from lfverify.learn._thresholds import reference_best_threshold
+from lfverify.learn._cost_sensitive import _reference_weighted_risk
 
 pytestmark = pytest.mark.claims("package:estimator")
 
@@ -434,7 +435,7 @@ def test_sparse_empirical_utility_matches_dense():
 
 
 def test_sparse_input_is_checked_and_never_silently_densified():
-    from lfverify.core._validation import check_features
+    from lfverify.core import check_features
 
     bad = sparse.csr_matrix(np.array([[1.0, 0.0], [0.0, np.inf]]))
     with pytest.raises(ValueError, match=r"X must contain only finite values; got inf at index \(1, 1\)"):

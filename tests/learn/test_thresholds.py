@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lfverify.core._metrics import accuracy, f1, f_beta, gower_legendre, jaccard
-from lfverify.learn._thresholds import (
+from lfverify.core import accuracy, f1, f_beta, gower_legendre, jaccard
+from lfverify.learn import (
     best_threshold,
     positive_rate_from_folds,
     reference_best_threshold,

@@ -2,6 +2,9 @@
 
 Oracle: the paper's LaTeX source (its \\label{...} commands), and the test files / proof modules / self-checks /
 studies / benchmark experiments themselves.
+
+Private: lfverify.paper._registry, for claim_labels_in_tex and unregistered_labels, the registry's check against the
+paper source, and lfverify.app._self_checks.CHECKS, the checks the registry must cover.
 """
 
 import ast
@@ -78,7 +81,7 @@ def test_property_test_evidence_names_existing_tests():
 
 
 def test_simulation_and_benchmark_evidence_name_existing_studies_and_experiments():
-    from lfverify.experiments._benchmark import EXPERIMENTS
+    from lfverify.experiments import EXPERIMENTS
     from lfverify.simulations import STUDIES
 
     assert {e.target for _, e in _evidence("simulation")} <= set(STUDIES)

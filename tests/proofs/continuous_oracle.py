@@ -18,6 +18,9 @@ is known in closed form (p_+(z) dz = P(Y = +1, z in dz), p_-(z) likewise):
 
 Accuracy: scipy.integrate.quad at epsabs 1e-13 and the root to 1e-14; utilities agree to ~1e-10, so the cases carry
 ``tolerance`` 1e-8 (two utilities closer than that are equal).  The tau-logistic loss only (its formula below).
+
+Private: lfverify.proofs._executable's ContinuousCase, Loss and Metric, the case types the executable statements take,
+which this oracle builds.
 """
 
 from __future__ import annotations

@@ -19,6 +19,9 @@ computed by tests/proofs/adversary.py, which shares no code with lfverify (a dir
 route that the proofs take).  A literal population outside the statements' reach is listed with the reason
 (:data:`SKIPPED`): posteriors at 0 or 1 (no finite pointwise minimiser), weights that do not sum to 1, or more atoms
 than exact enumeration affords.
+
+Private: lfverify.proofs._executable's FiniteCase, RateCase, RademacherCase, Loss and Metric, the case types the
+executable statements take, which these instances build.
 """
 
 from __future__ import annotations
@@ -154,7 +157,7 @@ def module_populations() -> tuple:
     import pkgutil
 
     import lfverify
-    from lfverify.core._populations import FiniteSupportPopulation
+    from lfverify.core import FiniteSupportPopulation
 
     found, seen = [], set()
     for info in pkgutil.walk_packages(lfverify.__path__, "lfverify."):

@@ -63,9 +63,7 @@ from calibration_search import (
     thm1_hypotheses,
     thm2_hypotheses,
 )
-from lfverify.core._calibration_conditions import fbeta_calibration, jaccard_calibration
-from lfverify.core._losses import tau_logistic
-from lfverify.core._metrics import f_beta, jaccard
+from lfverify.core import f_beta, fbeta_calibration, jaccard, jaccard_calibration, tau_logistic
 
 F = Fraction
 

@@ -13,6 +13,9 @@ completion of the kink atoms by brute force over all classifiers, exact rational
 continuous population, lfverify.core._pointwise_optimum (quadrature; a separate implementation from the
 statements under test).  Each property test records on which side of each condition its populations fall; the
 searches below MUST find populations on both sides of every condition, so the statements are not vacuous.
+
+Private: lfverify.proofs.corrected_calibration._continuous_figures, the continuous witnesses the corrected statement is
+checked on.
 """
 
 from __future__ import annotations

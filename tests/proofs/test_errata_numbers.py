@@ -6,6 +6,9 @@ summaries are now generated (lfverify.proofs.claim_summary reads the numbers fro
 kept equal to ERRATA.md here.
 Oracle: the committed ERRATA.md (kept equal to a fresh run by tests/proofs/test_proofs.py), read as text: each erratum's
 "Claim:" line names the label of the claim it belongs to.
+
+Private: lfverify.proofs._errata, whose number table, numbering and affected-claim lookup (no face exports them) are
+kept equal to ERRATA.md here, its resources patched to plant a broken table.
 """
 
 import re
@@ -15,8 +18,7 @@ from pathlib import Path
 import pytest
 
 from lfverify.paper import PAPER_CLAIMS
-from lfverify.proofs import _errata, all_claims, claim_summary
-from lfverify.proofs._claims import Erratum, Outcome
+from lfverify.proofs import Erratum, Outcome, _errata, all_claims, claim_summary
 
 pytestmark = pytest.mark.claims("package:registry")
 

@@ -8,6 +8,9 @@ Where every hypothesis of a statement holds on an instance, a conclusion that "f
 corrected statement and the project's own evidence, and fails this test; a conclusion that no instance exercises
 ("holds" on none) fails it too.  "undecidable" evaluations (a tie the search's precision cannot order) are listed,
 never counted as agreement.
+
+Private: lfverify.proofs._executable, the statements as code (predicates, evaluators, scope, _canonical_utility and
+_band), tested against the oracles here.
 """
 
 from __future__ import annotations

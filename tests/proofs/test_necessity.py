@@ -55,10 +55,21 @@ from calibration_search import (
     surrogate_utility_mp,
     tau_logistic_mp,
 )
-from lfverify.core._empirical import EmpiricalSurrogateUtility, SampleSplit, reference_gradient_direction
-from lfverify.core._losses import logistic, sigmoid, squared_hinge, tau_logistic
-from lfverify.core._metrics import LinearFractionalMetric, f1, f_beta, gower_legendre, jaccard
-from lfverify.core._populations import FiniteSupportPopulation
+from lfverify.core import (
+    EmpiricalSurrogateUtility,
+    FiniteSupportPopulation,
+    LinearFractionalMetric,
+    SampleSplit,
+    f1,
+    f_beta,
+    gower_legendre,
+    jaccard,
+    logistic,
+    reference_gradient_direction,
+    sigmoid,
+    squared_hinge,
+    tau_logistic,
+)
 
 F = Fraction
 MARGIN = 1e-9  # a violation must exceed float rounding (~1e-15) by far; each hit is then confirmed exactly

@@ -3,6 +3,10 @@
 Oracle: each claim's own SymPy derivation from the paper's definitions (see the module of the claim); this
 file checks that every claim keeps its recorded status, that errata are complete records, and that the
 checked-in ERRATA.md is exactly what the derivations produce.
+
+Private: lfverify.proofs._render (GENERATED, document_name), _mpmath_tau_logistic and _exact_numbers, the derivations'
+helpers, and the witnesses' helpers lfverify.proofs.counterexamples._signs and counterexamples_prop5._conditions, each
+tested on its own.
 """
 
 import re
@@ -10,11 +14,9 @@ from pathlib import Path
 
 import pytest
 
-import lfverify.app._cli as cli
+from lfverify import app as cli
 from lfverify.paper import CORRECTED_CLAIMS, PAPER_CLAIMS
-from lfverify.proofs import MODULES, ClaimResult, all_claims, run_claims
-from lfverify.proofs._claims import Claim, Outcome
-from lfverify.proofs._errata import errata_markdown
+from lfverify.proofs import MODULES, Claim, ClaimResult, Outcome, all_claims, errata_markdown, run_claims
 from shared_files import PAPER_TEX, needs_tex
 
 ERRATA = Path(__file__).resolve().parents[2] / "ERRATA.md"
@@ -106,7 +108,7 @@ PROOFS = Path(__file__).resolve().parents[2] / "proofs"
 
 @pytest.fixture(scope="session")
 def rendered(results):
-    from lfverify.proofs._render import render_documents
+    from lfverify.proofs import render_documents
 
     return render_documents([results[c.key] for c in CLAIMS])
 
@@ -124,8 +126,7 @@ def test_render_documents_every_derived_claim_with_its_printed_statement_and_cor
     """Each registry claim with derivations has a document holding its printed LaTeX, every attached derivation,
     every erratum it produced (numbered as in ERRATA.md), and, where it fails as stated, its corrected statement with
     the steps of the correcting derivations.  Oracle: the registry, ERRATA.md and the proof outcomes themselves."""
-    from lfverify.paper._printed import PRINTED_STATEMENTS
-    from lfverify.paper._registry import PAPER_CLAIMS, corrected_claim_of
+    from lfverify.paper import PAPER_CLAIMS, PRINTED_STATEMENTS, corrected_claim_of
     from lfverify.proofs._render import GENERATED, document_name
 
     errata_text = ERRATA.read_text()
@@ -151,7 +152,7 @@ def test_render_documents_every_derived_claim_with_its_printed_statement_and_cor
 
 
 def test_render_is_deterministic_and_carries_no_paths_or_times(rendered, results):
-    from lfverify.proofs._render import render_documents
+    from lfverify.proofs import render_documents
 
     again = render_documents([results[c.key] for c in CLAIMS])
     assert again == rendered
@@ -163,7 +164,7 @@ def test_render_is_deterministic_and_carries_no_paths_or_times(rendered, results
 @needs_tex
 def test_printed_statements_are_verbatim_from_the_tex():
     """Oracle: the paper's LaTeX source; every transcription occurs in it verbatim, under its own label."""
-    from lfverify.paper._printed import PRINTED_STATEMENTS
+    from lfverify.paper import PRINTED_STATEMENTS
 
     tex = PAPER_TEX.read_text()
     for label, text in PRINTED_STATEMENTS.items():
@@ -220,7 +221,7 @@ def test_cli_render_errors_are_one_line(monkeypatch, tmp_path, capsys, results):
 
 def test_steps_are_recorded_and_a_failed_step_cannot_be_verified():
     """Outcome refuses 'verified' with a failed step; Steps records and reports failures."""
-    from lfverify.proofs._claims import Steps
+    from lfverify.proofs import Steps
 
     st = Steps()
     assert st.add("a", "x = 1", check="SymPy") and not st.add("b", holds=False)
@@ -267,7 +268,7 @@ def test_mpmath_tau_logistic_is_the_library_loss_at_50_digits(tau, base):
     of 1, or the derivative's sign) moves values at m < 0 by far more."""
     import mpmath as mp
 
-    from lfverify.core._losses import tau_logistic
+    from lfverify.core import tau_logistic
     from lfverify.proofs._mpmath_tau_logistic import tau_logistic_derivative_mp, tau_logistic_mp
 
     library = tau_logistic(tau, base=base)
@@ -315,8 +316,7 @@ def test_thm1_local_evidence_perturbs_every_atom_independently_at_three_scales(m
     import numpy as np
 
     import lfverify.proofs.thm1_fbeta_calibration as thm1
-    from lfverify.core._metrics import f_beta
-    from lfverify.core._populations import FiniteSupportPopulation
+    from lfverify.core import FiniteSupportPopulation, f_beta
 
     seen = []
     original = FiniteSupportPopulation.surrogate_utility_of_scores
@@ -406,8 +406,8 @@ def test_thm1_zero_counted_positive_checks_the_hypotheses_for_f1(monkeypatch):
     """The erratum 'f = 0 counted positive' for Thm. 1 is about F_1 (beta = 1, the witness's metric): the library's
     check of Thm. 1's hypotheses must be asked about beta = 1 (the tau range beta^2/(2 + beta^2) is 1/3 there, 2/3
     at beta = 2, and the witness's tau = 1/20 satisfies both, so only a spy sees the difference)."""
-    import lfverify.core._calibration_conditions as calibration
     import lfverify.proofs.counterexamples as counterexamples
+    from lfverify import core as calibration
 
     seen = []
     original = calibration.fbeta_calibration

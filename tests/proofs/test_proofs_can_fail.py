@@ -105,7 +105,7 @@ def test_lemma1_population_check_reports_a_planted_violation(monkeypatch):
     """Lemma 1's independent evidence (U_phi <= U on seeded random populations) with the core library's U_phi
     planted 1/64 above U at every case: the erratum, with the gap (exactly 1/64 in binary floating point).
     Kills mutants of check_populations' erratum branch (never reached while the library is right)."""
-    import lfverify.core._populations as populations
+    from lfverify import core as populations
 
     def planted(self, metric, loss, scores):
         return self.utility_of_scores(metric, scores, zero_division=0.0) + 1 / 64
@@ -384,8 +384,8 @@ def test_thm1_tau_range_is_undecided_with_a_planted_supremum_or_library_function
     beta^2 (1 + beta^2)/(U* + beta^2 + 1).  (i) The printed supremum planted as beta^2/(1 + beta^2) (tau_max at
     U* = 1 is beta^2/(2 + beta^2)): undecided, naming those three.  (ii) The library's fbeta_max_tau planted
     2^-20 high: undecided, naming the largest difference 2^-20 = 9.54e-07."""
-    import lfverify.core._calibration_conditions as calibration
     import lfverify.proofs.thm1_fbeta_calibration as thm1
+    from lfverify import core as calibration
 
     monkeypatch.setattr(thm1, "PRINTED_TAU_SUP", thm1.B2 / (1 + thm1.B2))
     assert _undecided_summary(thm1.check_tau_range()) == (
@@ -517,7 +517,7 @@ def test_prop5_threshold_evidence_admits_only_optima_with_a_positive_slope(monke
     populations, while the threshold evidence must admit none of them.  A gate with the slope mistyped as
     Da0 - Da1/U (= 0.9 > 0 here) admits them and predicts eta > delta = 0 (everything positive): undecided."""
     import lfverify.proofs.prop5_bayes_optimal_set as prop5
-    from lfverify.core._metrics import LinearFractionalMetric
+    from lfverify.core import LinearFractionalMetric
 
     reversed_metric = LinearFractionalMetric(a0p=1.0, a0n=0.0, a1p=0.5, a1n=0.0, b0_const=1.0, b1_const=0.2,
                                              name="slope < 0 at its optimum")
@@ -564,8 +564,8 @@ def test_prop8_checks_reach_their_undecided_and_converse_branches(monkeypatch):
     (iv) the exponential loss planted as the logistic one: the finite-difference root moves off 1/(1 + e^2);
     (v) case 3's atom planted at eta = 5/8 (not 1/2): the logistic witness is no longer stationary at 0;
     (vi) App. A.3's integrand planted with + pi for + (1 - pi): undecided, naming Eq. (3)'s scores."""
-    import lfverify.core._losses as losses
     import lfverify.proofs.prop8_accuracy_calibration as prop8
+    from lfverify import core as losses
 
     ratio = prop8.DPOS / prop8.DNEG
     monkeypatch.setattr(prop8, "PRINTED_CASE1_ETA", 1 / (1 - ratio))
@@ -694,8 +694,8 @@ def test_lemma4_checks_reach_their_undecided_and_converse_branches(monkeypatch):
     (v) (A'')'s coefficient planted as 2 rho_1: undecided, naming the rebuilt constant;
     (vi) the final display planted as the sum of the two displays: the converse, verified;
     (vii) the plain printed bound function planted 2^-20 high: it disagrees with the symbolic form."""
-    import lfverify.core._losses as losses
     import lfverify.proofs.lemma4_uniform_convergence as lemma4
+    from lfverify import core as losses
 
     lines = lemma4.PRINTED_PSI_LINES
     tau_logistic = losses.tau_logistic
@@ -849,8 +849,8 @@ def test_nonnegativity_supremum_check_reaches_its_verified_and_undecided_branche
     (1/2 at every c): the symbolic non-attainment stands, but the library no longer shows U_phi(f = c)
     decreasing to 0, so the check is undecided and names the values.  Kills mutants of the verified summary
     (e.g. proofs.nonnegativity.x_check_supremum_attained__mutmut_147)."""
-    import lfverify.core._populations as populations
     import lfverify.proofs.nonnegativity as nonnegativity
+    from lfverify import core as populations
 
     derive_h0 = nonnegativity.derive_h0
     monkeypatch.setattr(nonnegativity, "derive_h0", lambda w0_phi: (*derive_h0(w0_phi)[:2], True))

@@ -4,15 +4,28 @@ steps (proofs.claims), ERRATA.md's text (proofs.errata) and the rendered documen
 These layers turn a derivation into a verdict on disk; the tests of the real claims (test_proofs.py) see them only
 through the paper's claims, whose outcomes never exercise a failed step, a duplicate key, a newline in a summary or
 a stale file that is not UTF-8.  Oracle: the texts and records written out here by hand.
+
+Private: lfverify.proofs._errata (HEADER, _number_table) and _render (GENERATED, _steps), the pieces of the rendered
+records, each pinned on its own.
 """
 
 import pytest
 
 import lfverify.proofs as proofs
-from lfverify.proofs import ClaimResult, all_claims, run_claims
-from lfverify.proofs._claims import Claim, Erratum, Outcome, Step, Steps
-from lfverify.proofs._errata import HEADER, errata_markdown
-from lfverify.proofs._render import GENERATED, _steps, write_documents
+from lfverify.proofs import (
+    Claim,
+    ClaimResult,
+    Erratum,
+    Outcome,
+    Step,
+    Steps,
+    all_claims,
+    errata_markdown,
+    run_claims,
+    write_documents,
+)
+from lfverify.proofs._errata import HEADER
+from lfverify.proofs._render import GENERATED, _steps
 
 pytestmark = pytest.mark.claims("package:registry")
 

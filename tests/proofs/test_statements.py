@@ -6,6 +6,9 @@ must match the statement; a statement with a hypothesis removed must be refused;
 records that its check fails without it, every discharge that its check evaluated it).  Run as a script
 (``python tests/proofs/test_statements.py``) to rewrite the generated blocks of README.md and FINDINGS.md after a
 statement changes.
+
+Private: lfverify.proofs._statements (the statement types and the ledger), _corrected_statements (FBETA, summary_block)
+and _drops (rerun, weakened), the ledger's parts, which no face exports.
 """
 
 from __future__ import annotations
@@ -19,10 +22,9 @@ import pytest
 import sympy as sp
 
 from lfverify.paper import CORRECTED_CLAIMS
-from lfverify.proofs import STATEMENTS, statement_of, with_statement_texts
+from lfverify.proofs import STATEMENTS, Step, Steps, statement_of, with_statement_texts
 from lfverify.proofs import corrected_calibration as calibration
 from lfverify.proofs import corrected_rademacher as rademacher
-from lfverify.proofs._claims import Step, Steps
 from lfverify.proofs._corrected_statements import FBETA
 from lfverify.proofs._corrected_statements import summary_block as _summary_block
 from lfverify.proofs._drops import rerun, weakened

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from benchmark_scripts import load_benchmark_script
-from lfverify.learn._datasets import dataset_root
+from lfverify.learn import dataset_root
 
 pytestmark = pytest.mark.claims("package:benchmark-machinery", "package:estimator")
 

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from benchmark_scripts import load_benchmark_script
-from lfverify.learn._estimator import ERM_REGULARIZATION, hinge_erm_svm
+from lfverify.learn import ERM_REGULARIZATION, hinge_erm_svm
 
 pytestmark = pytest.mark.claims("package:benchmark-machinery", "package:estimator")
 

@@ -13,8 +13,7 @@ from sklearn.metrics import f1_score
 from sklearn.model_selection import StratifiedKFold
 
 from benchmark_scripts import load_benchmark_script
-from lfverify.core._metrics import f1
-from lfverify.core._seeding import as_seed_sequence
+from lfverify.core import as_seed_sequence, f1
 from lfverify.learn import LinearFractionalClassifier, best_threshold
 
 pytestmark = pytest.mark.claims("package:benchmark-machinery", "package:estimator")

@@ -3,6 +3,9 @@
 Oracles: the population's definition (atoms, weights, eta written out), the statement's exponent 3/2 from
 proofs/lemma-4.md, and synthetic errors with a known exponent for the verdict (its false-alarm rate is stated
 where it is used).  The committed run is simulations/results/uniform-convergence-dimension/.
+
+Private: lfverify.simulations._study_uniform_convergence.dimension_verdicts, the dimension sweep's verdict rule, tested
+on planted errors.
 """
 
 from __future__ import annotations

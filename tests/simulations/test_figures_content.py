@@ -6,6 +6,11 @@ sizes, legend entries) and against the data passed in, with every mean, standard
 reference line computed by hand and typed out as literals; for :func:`lfverify.io._figures.save_figure` the written
 PNG itself, read back with Pillow (pixel size = figsize x 110 dpi, no text chunk), and spies on
 ``importlib.util.find_spec`` / ``Figure.tight_layout`` / ``pyplot.switch_backend``.
+
+Private: the figure modules lfverify.experiments._figures, lfverify.io._figures and lfverify.simulations._rate_figures,
+and the studies' figure makers in _study_calibration, _study_consistency, _study_unbiasedness and
+_study_uniform_convergence (with _intervals.mean_interval), imported to draw each figure and to patch save_figure where
+each module binds it.
 """
 
 import importlib.util

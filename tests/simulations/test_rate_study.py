@@ -6,6 +6,9 @@ Oracles: the built-in studies' sampling rule (a rate study's replication draws t
 records on disk (resume computes nothing; another executor writes the same bytes), and the planted failures (a
 statistic that raises or returns NaN, a lambda for the process pool, a changed statistic in an old folder) with
 their one-line messages.
+
+Private: lfverify.simulations._rates.fit_power_law, the fit the rate study's verdict rests on, used as the oracle of the
+records.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import lfverify.app._cli as cli
+from lfverify import app as cli
 from lfverify.core import BOUNDED_LOGISTIC_POPULATION, FINITE_POPULATION
 from lfverify.simulations import (
     RateResult,

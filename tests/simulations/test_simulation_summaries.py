@@ -3,6 +3,10 @@
 Oracles: hand arithmetic on the rows given (means, standard errors s / sqrt(R)), scipy's Student-t and normal
 quantiles for the intervals and the Bonferroni quantile, truth tables at the ends of an interval, and spies that
 record what each step of a study receives (the fit of the limit, the maximisers, the pointwise optimum).
+
+Private: lfverify.simulations._study_calibration, _study_consistency and _study_unbiasedness (their _summarize, with
+what they call patched), _maximisers.PopulationMaximiser and _rates.LimitFit, the studies' summaries tested on planted
+results.
 """
 
 import math
@@ -14,9 +18,7 @@ from scipy import stats
 import lfverify.simulations._study_calibration as cal
 import lfverify.simulations._study_consistency as con
 import lfverify.simulations._study_unbiasedness as ub
-from lfverify.core._calibration_conditions import fbeta_calibration
-from lfverify.core._losses import tau_logistic
-from lfverify.core._pointwise_optimum import GaussianEta, PointwiseOptimum
+from lfverify.core import GaussianEta, PointwiseOptimum, fbeta_calibration, tau_logistic
 from lfverify.simulations import replication_blocks
 from lfverify.simulations._maximisers import PopulationMaximiser
 from lfverify.simulations._rates import LimitFit

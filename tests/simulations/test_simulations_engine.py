@@ -3,6 +3,9 @@ results from the serial, process and Dask executors (a real LocalCluster).
 
 Oracle for every check: an uninterrupted serial run of the same configuration, compared byte for byte
 (records.csv, summary.json).
+
+Private: lfverify.simulations._engine, for spawn_key and its record writer (_write_record, patched to plant a damaged
+record).
 """
 
 import json
@@ -18,9 +21,9 @@ import numpy as np
 import pytest
 
 import lfverify.simulations._engine as engine
-from lfverify.parallel._executors import DaskExecutor, ProcessExecutor, SerialExecutor, make_executor
-from lfverify.simulations import STUDIES, run_study
-from lfverify.simulations._engine import Task, seed_sequence, spawn_key
+from lfverify.parallel import DaskExecutor, ProcessExecutor, SerialExecutor, make_executor
+from lfverify.simulations import STUDIES, Task, run_study, seed_sequence
+from lfverify.simulations._engine import spawn_key
 
 pytestmark = pytest.mark.claims("package:simulation-engine", "package:parallel")
 
@@ -245,7 +248,7 @@ def test_a_sound_record_of_another_fingerprint_is_refused_with_the_whole_message
     run.json agrees (as two runs writing one folder would leave it).
 
     Kills: simulations.engine.x__load_record__mutmut_63 (``ValueError(None)``)."""
-    from lfverify.io._sealed_records import seal
+    from lfverify.io import seal
 
     out = _finished_run(reference, tmp_path)
     path = sorted((out / "records").glob("*.json"))[0]
@@ -277,7 +280,7 @@ def test_a_sealed_record_lacking_keys_is_set_aside_naming_every_missing_key(refe
     set aside and recomputed; the run's outputs equal the undamaged run's byte for byte.
 
     Kills: simulations.engine.x__load_record__mutmut_14 (the keys joined by another separator)."""
-    from lfverify.io._sealed_records import seal
+    from lfverify.io import seal
 
     out = _finished_run(reference, tmp_path)
     path = sorted((out / "records").glob("*.json"))[0]

@@ -4,6 +4,9 @@ Oracles: synthetic data with a known exponent (the verdict must accept n^-1/2 wi
 floor, n^-1/4 and n^-1), numpy on the pooled data for merged moments, scipy's exact binomial interval, and for the
 statistics taken from SciPy / statsmodels literals worked out in exact fractions and mpmath (the recipe beside
 each, a textbook or R value as cross-check where there is one).
+
+Private: lfverify.simulations._intervals and _rates, the intervals and fits the studies' verdicts rest on, tested
+against their oracles.
 """
 
 import math
@@ -12,8 +15,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from lfverify.simulations import fit_rate
 from lfverify.simulations._intervals import clopper_pearson, geometric_mean_interval, mean_interval, merge_moments
-from lfverify.simulations._rates import fit_limit, fit_power_law, fit_rate, fit_rate_of_means, rate_fit_band
+from lfverify.simulations._rates import fit_limit, fit_power_law, fit_rate_of_means, rate_fit_band
 
 pytestmark = pytest.mark.claims("package:simulation-engine")  # the statistics, on synthetic data: no claim of the paper
 

@@ -4,16 +4,25 @@ EmpiricalSurrogateUtility, the core estimator (itself tested against the literal
 The same-sample estimator is checked against EmpiricalSurrogateUtility on the doubled sample (X, X): its first-half
 split puts the whole sample in both S_0 and S_1.  Tolerance 1e-12 relative to the scale of the products in
 V = D grad N - N grad D (the two computations sum the same terms in different orders).
+
+Private: lfverify.simulations._replicated, the replicated-sample estimator behind the studies (class_sums, estimates,
+its chunking), tested against the public estimator.
 """
 
 import numpy as np
 import pytest
 
 import lfverify.simulations._replicated as replicated
-from lfverify.core._empirical import EmpiricalSurrogateUtility
-from lfverify.core._losses import hinge, tau_logistic
-from lfverify.core._metrics import f1, gower_legendre, jaccard
-from lfverify.core._populations import BoundedLogisticPopulation, FiniteSupportPopulation
+from lfverify.core import (
+    BoundedLogisticPopulation,
+    EmpiricalSurrogateUtility,
+    FiniteSupportPopulation,
+    f1,
+    gower_legendre,
+    hinge,
+    jaccard,
+    tau_logistic,
+)
 from lfverify.simulations._replicated import class_sums, estimates
 
 pytestmark = pytest.mark.claims("package:simulation-engine")  # the vectorised V_hat against the core estimator
@@ -123,7 +132,7 @@ def test_estimates_rejects_bad_arguments_and_overflow_is_reported():
         estimates(sums, f1(), estimator="pooled")
     with pytest.raises(TypeError, match="LinearFractionalMetric"):
         estimates(sums, "F1")
-    from lfverify.core._losses import exponential
+    from lfverify.core import exponential
 
     with pytest.raises(ValueError, match="overflow"):
         class_sums(X, y, np.full((1, 2), 1e300), exponential())

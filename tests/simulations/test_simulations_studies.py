@@ -4,6 +4,10 @@ Oracles: EmpiricalSurrogateUtility and the exact populations (V_hat and V at the
 enumeration of every sample of size 2 and 3 (the same-sample bias B / n), mpmath / exact-rational Dinkelbach
 from tests/calibration_search.py (sup over all classifiers), scipy's Nelder-Mead (theta*), closed forms of
 Lemma 4's constants.
+
+Private: the studies lfverify.simulations._study_calibration, _study_populations, _study_unbiasedness and
+_study_uniform_convergence, for their constants and parts, lfverify.simulations._maximisers (minimize patched) and
+lfverify.core._pointwise_optimum (surrogate_utility_of_eta patched), each tested on its own.
 """
 
 import itertools
@@ -17,22 +21,25 @@ import numpy as np
 import pytest
 from scipy import stats
 
-import lfverify.simulations._engine as engine
 import lfverify.simulations._study_calibration as cal
 import lfverify.simulations._study_populations as sp
 import lfverify.simulations._study_unbiasedness as ub
 import lfverify.simulations._study_uniform_convergence as uc
-from lfverify.core._empirical import EmpiricalSurrogateUtility
-from lfverify.core._losses import tau_logistic
-from lfverify.core._metrics import f1, jaccard
-from lfverify.core._pointwise_optimum import (
+from lfverify import simulations as engine
+from lfverify.core import (
+    BoundedLogisticPopulation,
+    EmpiricalSurrogateUtility,
     FiniteEta,
+    FiniteSupportPopulation,
     GaussianEta,
+    GaussianPopulation,
+    f1,
+    jaccard,
     pointwise_surrogate_optimum,
+    surrogate_scores,
     surrogate_utility_of_eta,
+    tau_logistic,
 )
-from lfverify.core._populations import BoundedLogisticPopulation, FiniteSupportPopulation, GaussianPopulation
-from lfverify.core._scores import surrogate_scores
 from lfverify.simulations import STUDIES, draw_replications, replication_stream, run_study
 from lfverify.simulations._maximisers import empirical_maximiser, population_maximiser
 
@@ -407,7 +414,7 @@ def test_every_summary_has_flat_boolean_verdicts(uniform, unbiased, consistency,
 
 @pytest.mark.claims("package:command-line")
 def test_cli_runs_a_study_and_reports_errors(tmp_path, capsys):
-    from lfverify.app._cli import main
+    from lfverify.app import main
 
     assert main(["simulate", "unbiasedness", "--mode", "smoke", "--serial", "--out", str(tmp_path),
                  "--no-figures"]) == 0

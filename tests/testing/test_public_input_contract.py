@@ -10,6 +10,9 @@ numbers, so every variant holds exactly the same values.  A function that takes 
 :data:`CONTRACT` is in :data:`EXEMPT` with the reason; :func:`test_every_array_function_is_in_the_table` finds them
 by their parameter names, and the companion tests plant a function that modifies its input and one that computes in
 float32, which the contract must reject.
+
+Private: lfverify.testing._input_contract, the input contract the kit's checks run (CLAIM, the variants, run_contract),
+applied here to the package's own public functions.
 """
 
 from __future__ import annotations

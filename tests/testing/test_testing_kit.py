@@ -7,6 +7,9 @@ the literal double sums, the Bayes-optimal utility by enumeration; the error rat
 measured by benchmarks/testing_kit_error_rates.py, not here.  Kept fast (well under a minute): each wrong
 implementation is run through the one check that must catch it (``TheoryCheck.run``), the full checks only on
 lfverify's own implementations.
+
+Private: lfverify.testing._parametrize.generated_cases, _check_estimators._symmetrised_gradient_direction and
+_check_classifier's regret helpers and constants, the kit's parts, tested against their oracles.
 """
 
 from __future__ import annotations
