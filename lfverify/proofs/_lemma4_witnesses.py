@@ -150,8 +150,11 @@ def check_printed_hypotheses() -> Outcome:
         location="Lemma 4 (lem:uniform-convergence): its hypotheses",
         printed="W_k(., y) rho_k-Lipschitz with c_k = sup |W_k,phi| < oo, ||x|| < c_X, ||theta|| < c_Theta, m = n/2 "
                 "imply sup_theta ||V_hat_phi(f_theta) - V_phi(f_theta)|| = O_p(n^-1/2)",
-        derived="the proof reads phi' (V_hat is built from it) as Lipschitz on each side of 0, which the hypotheses do "
-                "not give: for a phi whose derivative oscillates, with X continuous, for almost every sample the "
+        derived="read with the surrogate scores W~_{k,phi} for W_k (the literal 0/1 scores W_k of Definition 1 jump "
+                "by a_{0,+1} > 0 at xi = 0 for every metric, so read literally the Lipschitz hypothesis never holds "
+                "and the lemma is vacuous; the proof uses W~_{k,phi}), the hypotheses still do not give the rate: "
+                "the proof reads phi' (V_hat is built from it) as Lipschitz on each side of 0, which they "
+                "do not give: for a phi whose derivative oscillates, with X continuous, for almost every sample the "
                 "1/x_i are linearly independent over the rationals, so by Kronecker's theorem some theta puts "
                 "phi'(theta x_i) within any distance of +1 at every positive sample of S_0, at arbitrarily small "
                 "theta, where V(theta) = O(theta); so sup_theta ||V_hat - V|| >= (1/m) sum_{i in S_0, y_i = +1} x_i, "

@@ -6,8 +6,8 @@ Claims checked here:
   of Definition 1, and Lemma 2 (lem:quasi-concavity) / App. B (sec:supp:quasi-concavity) then make U_hat
   quasi-concave over F-bar = {N_hat >= 0}.  For 0 < alpha < 1, a_{1,-1} = alpha - 1 < 0 and quasi-concavity
   fails (tests/proofs/test_necessity.py's seeded search; its first hit is re-evaluated here at 50 digits from Eq. (6)),
-  while Lemma 1 (U_phi <= U) still holds (a monotonicity argument checked with SymPy, and seeded random cases
-  evaluated with the core library).
+  while Lemma 1 (U_phi <= U) still holds where D_phi > 0 (a monotonicity argument checked with SymPy, and seeded
+  random cases evaluated with the core library) and fails where D_phi < 0 (an exact one-atom witness).
 * Thms. 1 and 2 (thm:f-measure-calibration, thm:jaccard-calibration) with Definition 1's reading of U at
   f(x) = 0, TP = E_X[l(-f(X)) eta(X)] (a score 0 counted as a positive prediction): the surrogate maximiser can
   sit at the kink f*(x) = 0 on an atom *below* the Bayes threshold, so approaching f* from above does not reach
@@ -237,19 +237,27 @@ def _gower_legendre_lemma1():
     d_identity = sp.expand(d_phi - (1 - c * pi_ + c * (tp_phi - fp_phi) + 2 * c * eta_ * p_)) == 0
     # if D_0 = 1 - c pi + c S_phi <= 0 then N_phi = 1 - pi + S_phi = D_0 / c - (1 - c)/c < 0 (0 < c < 1)
     negative_numerator = sp.simplify((1 - pi_ + S_phi) - ((1 - c * pi_ + c * S_phi) / c - (1 - c) / c)) == 0
-    return dh, dh_positive, n_identity, d_identity, negative_numerator
+    # where D_phi < 0 as well the ratio N_phi / D_phi is positive and the bound can fail (referee round 24): the
+    # hinge loss (>= 1{t <= 0}), alpha = 1/2, one atom eta = 1/10 (pi = eta), f = 2: phi(f) = 0, phi(-f) = 3
+    at = {c: sp.Rational(1, 2), pi_: sp.Rational(1, 10), eta_: sp.Rational(1, 10), p_: 0, q_: 3}
+    n_w, d_w = n_phi.subs(at), d_phi.subs(at)
+    tp, fp = sp.Rational(1, 10), sp.Rational(9, 10)  # f > 0 on the atom: TP = eta, FP = 1 - eta, TN = FN = 0
+    u_w = tp / (tp + (1 - at[c]) * fp)  # (TP + TN) / (TP + alpha (FP + FN) + TN)
+    negative_denominator = (n_w, d_w, n_w / d_w, u_w)
+    return dh, dh_positive, n_identity, d_identity, negative_numerator, negative_denominator
 
 
 def check_gower_legendre_below_one() -> Outcome:
     """Gower-Legendre with 0 < alpha < 1: Lemma 2's quasi-concavity fails (50-digit witness), Lemma 1 holds."""
     concave, added_matches = _gower_legendre_app_b_term()
     in_fbar, values, dip, lib, lib_agrees, acc, violations = _gower_legendre_witness()
-    dh, dh_positive, n_identity, d_identity, negative_numerator = _gower_legendre_lemma1()
-    worst, _ = _lemma1_random_cases(LEMMA1_CASES, SEED)
+    dh, dh_positive, n_identity, d_identity, negative_numerator, below = _gower_legendre_lemma1()
+    worst, skipped = _lemma1_random_cases(LEMMA1_CASES, SEED)
+    n_w, d_w, u_phi_w, u_w = below
 
     ok = (added_matches and concave and in_fbar and dip > 0 and lib_agrees and violations == ["a_{1,-1} >= 0"]
           and min(acc[0], acc[1]) <= acc[2] + 1e-12 and dh_positive and n_identity and d_identity
-          and negative_numerator and worst < 0)
+          and negative_numerator and worst < 0 and d_w < 0 and u_phi_w > u_w)
     if not ok:
         return Outcome("undecided", f"Gower-Legendre(1/2) did not reproduce: W1 term {added_matches}, concave "
                                     f"{concave}, F-bar {in_fbar}, dip {_nstr(dip)}, library {lib_agrees}, "
@@ -263,12 +271,15 @@ def check_gower_legendre_below_one() -> Outcome:
         derived=("for 0 < alpha < 1, a_{1,-1} = alpha - 1 < 0: W~_1(xi, -1) = (alpha - 1) phi(-xi) + 1 is concave, "
                  "so App. B's N_hat - alpha' D_hat gains the convex term alpha' (1 - alpha) phi(-xi) on negative "
                  "samples of S_1 and U_hat is not quasi-concave over F-bar.  Lemma 1 (U_phi <= U, phi >= 1{t <= 0}) "
-                 "still holds for 0 < alpha < 1 wherever U_phi is defined: with S = TP - FP, c = 1 - alpha, U = h(S) "
-                 f"= (1 - pi + S) / (1 - c pi + c S), h'(S) = {dh} > 0, S_phi <= S, and D_phi = 1 - c pi + c S_phi "
-                 "+ 2c E[eta phi(f)] only adds a non-negative term (if 1 - c pi + c S_phi <= 0 then N_phi < 0 <= U)"),
+                 "still holds for 0 < alpha < 1 at every f with D_phi(f) > 0: with S = TP - FP, c = 1 - alpha, "
+                 f"U = h(S) = (1 - pi + S) / (1 - c pi + c S), h'(S) = {dh} > 0, S_phi <= S, and D_phi = 1 - c pi "
+                 "+ c S_phi + 2c E[eta phi(f)] only adds a non-negative term (if 1 - c pi + c S_phi <= 0 then "
+                 "N_phi < 0, so U_phi < 0 <= U where D_phi > 0)"),
         consequence=("ERRATA's Tab. 1 entry says Lemmas 1 and 2 'do not apply' for alpha != 1; in fact, for "
                      "0 < alpha < 1 Lemma 2's quasi-concavity is false (Algorithm 1's second phase loses its "
-                     "guarantee) while Lemma 1's bound remains true (for alpha > 1 it is false: the Tab. 1 entry's "
+                     "guarantee) while Lemma 1's bound holds at every f with D_phi(f) > 0 and fails where D_phi(f) "
+                     f"< 0 (hinge, alpha = 1/2, one atom eta = 1/10, f = 2: N_phi = {n_w}, D_phi = {d_w}, U_phi = "
+                     f"{u_phi_w} > U = {u_w}); for alpha > 1 it is false even with D_phi > 0 (the Tab. 1 entry's "
                      "witness, alpha = 2)."),
         witness=(f"Gower-Legendre({GL_ALPHA}), tau-logistic({GL_TAU}), n = {len(GL_X)} samples (x, y): {samples}; "
                  f"S_0 = the first {_WORDS.get(len(GL_X) // 2, len(GL_X) // 2)}; theta_1 = {_tuple(GL_THETA1)}, "
@@ -278,13 +289,15 @@ def check_gower_legendre_below_one() -> Outcome:
         evidence=(f"mpmath {DPS} digits from Eq. (6) per sample; lfverify's EmpiricalSurrogateUtility gives "
                   f"{lib[0]:.12g}, {lib[1]:.12g}, {lib[2]:.12g}; admissibility of gower_legendre({float(GL_ALPHA)}) "
                   f"reports exactly {violations}; Lemma 1: SymPy derivative of h, and max (U_phi - U) = "
-                  f"{worst:.3g} < 0 over {LEMMA1_CASES} seeded random finite-support cases (alpha, tau in (0, 1), "
-                  "core library)"),
+                  f"{worst:.3g} < 0 over {LEMMA1_CASES} seeded random finite-support cases with D_phi > 0 (alpha, "
+                  f"tau in (0, 1), core library; {skipped} drawn cases with D_phi <= 0 skipped: the library refuses "
+                  "them); the D_phi < 0 witness in exact rationals from Eq. (3)"),
     )
     return Outcome(
         "erratum",
         f"Gower-Legendre({GL_ALPHA}): U_hat dips {_nstr(dip, 6)} below both ends of a segment in F-bar (Lemma 2's "
-        "quasi-concavity fails: a_{1,-1} < 0), while Lemma 1 (U_phi <= U) still holds for 0 < alpha < 1.",
+        "quasi-concavity fails: a_{1,-1} < 0), while Lemma 1 (U_phi <= U) still holds for 0 < alpha < 1 at every f "
+        "with D_phi(f) > 0 (not where D_phi(f) < 0).",
         errata=(erratum,),
         method=(f"symbolic; mpmath {DPS} digits from Eq. (6); core library ({LEMMA1_CASES} seeded random cases)"),
     )
