@@ -295,7 +295,8 @@ _PRINTED = _printed_stationary_forms()
      "App. A.4's W_{k,phi}"),
     # App. A.4's first line of G'(0) doubled
     ("check_general_gateaux", "printed_general_gateaux_lines",
-     lambda *args: (2 * _PRINTED["general_lines"](*args)[0], *_PRINTED["general_lines"](*args)[1:]),
+     lambda *args, **kwargs: (2 * _PRINTED["general_lines"](*args, **kwargs)[0],
+                              *_PRINTED["general_lines"](*args, **kwargs)[1:]),
      "App. A.4 G'(0), first two lines"),
 ])
 def test_stationary_condition_checks_are_undecided_with_a_planted_form(monkeypatch, check, printed_name, planted,
