@@ -8,6 +8,8 @@ shown to fail on a planted package with an upward import, a function-level impor
 no function over 80 lines and no module over 800 (read with :mod:`ast`; a planted long function and module fail).
 The tests enter by the same front doors: a test module that imports a private module or name says why, in a
 "Private:" paragraph of its docstring naming each one (read with :mod:`ast`; planted test modules fail).
+And the calls: no call of a function or class of the same module passes more than four arguments by position
+(data-table rows excepted; a planted call with five fails).
 """
 
 from __future__ import annotations
@@ -299,3 +301,68 @@ def test_the_private_import_rule_reads_a_planted_test(tmp_path, text, expected):
     (tmp_path / "tests").mkdir()
     (tmp_path / "tests" / "test_a.py").write_text(text, encoding="utf-8")
     assert unexplained_private_imports(tmp_path / "tests") == expected
+#: Issue 43's calls a reader can follow: a call of a function or class of its own module passes at most this many
+#: arguments by position, the rest by keyword.
+MAX_POSITIONAL = 4
+#: Data tables written as constructor rows, exempt from :data:`MAX_POSITIONAL` at module level (the table, not a
+#: call in a function): every row has the same shape and a comment above the table names the columns.
+#: (module under the package, callee) -> reason.
+TABLE_ROWS = {
+    ("paper/_tables.py", "_row"): "Tables 4 and 5 as printed: five cells per data set, one per method column",
+    ("paper/_registry.py", "PaperClaim"): "the claims registry: label, number, statement, expected, evidence",
+    ("learn/_datasets.py", "DatasetSpec"): "MANIFEST.md's and Table 3's figures of each data set, nine columns",
+    ("app/_self_checks.py", "Check"): "the self-checks: name, label, method, expected, run",
+}
+
+
+def positional_overloads(root: Path, exempt=TABLE_ROWS) -> list[str]:
+    """Every call under ``root`` of a function or class defined in the same module (by name, as ``f(...)`` or
+    ``x.f(...)``) with more than :data:`MAX_POSITIONAL` positional arguments, one line each; the module-level rows
+    of the tables in ``exempt`` excepted."""
+    problems = []
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        defined = {node.name for node in ast.walk(tree)
+                   if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+        in_function = {id(node) for scope in ast.walk(tree)
+                       if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+                       for node in ast.walk(scope)}
+        module = path.relative_to(root).as_posix()
+        for node in sorted((node for node in ast.walk(tree) if isinstance(node, ast.Call)),
+                           key=lambda node: (node.lineno, node.col_offset)):
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+            positional = sum(not isinstance(arg, ast.Starred) for arg in node.args)
+            if name not in defined or positional <= MAX_POSITIONAL:
+                continue
+            if (module, name) in exempt and id(node) not in in_function:
+                continue
+            problems.append(f"{path.relative_to(root.parent)}:{node.lineno} {name}: {positional} positional arguments")
+    return problems
+
+
+def test_no_internal_call_passes_more_than_four_arguments_by_position():
+    assert positional_overloads(PACKAGE) == []
+
+
+def test_the_keyword_rule_names_a_planted_positional_call(tmp_path):
+    """Companion: five positional arguments to a function or class of the same module are named, four plus a
+    keyword are not, and an exempt table's row passes at module level but not inside a function."""
+    package = tmp_path / "planted"
+    package.mkdir()
+    (package / "calls.py").write_text(
+        "class Box:\n    def __init__(self, a, b, c, d, e):\n        pass\n"
+        "    def again(self):\n        return self.f(1, 2, 3, 4, 5)\n"
+        "    def f(self, a, b, c, d, e):\n        return a\n"
+        "def g(a, b, c, d, e):\n    return Box(a, b, c, d, e=e)\n"
+        "x = g(1, 2, 3, 4, 5)\ny = g(1, 2, 3, 4, e=5)\nz = max(1, 2, 3, 4, 5)\n", encoding="utf-8")
+    (package / "rows.py").write_text(
+        "def row(*cells):\n    return cells\n"
+        "TABLE = (row(1, 2, 3, 4, 5), row(6, 7, 8, 9, 10))\n"
+        "def f():\n    return row(1, 2, 3, 4, 5)\n", encoding="utf-8")
+    assert positional_overloads(package, exempt={("rows.py", "row"): "a planted table"}) == [
+        "planted/calls.py:5 f: 5 positional arguments",
+        "planted/calls.py:10 g: 5 positional arguments",
+        "planted/rows.py:5 row: 5 positional arguments",
+    ]
+    assert len(positional_overloads(package, exempt={})) == 5

@@ -243,16 +243,16 @@ def _derivation_evidence(target, by_label) -> EvidenceResult:
     if errata:
         figure += f" ({len(errata)} erratum location{'s' if len(errata) > 1 else ''})"
     regressed = any(r.regressed for r in results)
-    return EvidenceResult("derivation", target, "REGRESSED" if regressed else "as recorded", figure,
-                          sum(r.seconds for r in results))
+    return EvidenceResult("derivation", target, outcome="REGRESSED" if regressed else "as recorded", figure=figure,
+                          seconds=sum(r.seconds for r in results))
 
 
 def _self_check_evidence(target, checks) -> EvidenceResult:
     result = checks.get(target)
     if result is None:
         return EvidenceResult("self-check", target, "error", f"no self-check named {target!r}")
-    return EvidenceResult("self-check", target, "as recorded" if result.as_expected else "REGRESSED",
-                          f"{result.verdict}: {result.detail}", result.seconds)
+    return EvidenceResult("self-check", target, outcome="as recorded" if result.as_expected else "REGRESSED",
+                          figure=f"{result.verdict}: {result.detail}", seconds=result.seconds)
 
 
 def _study_figure(name, summary) -> str:
@@ -273,16 +273,18 @@ def _study_figure(name, summary) -> str:
 def _study_evidence(name, mode, summary, seconds) -> EvidenceResult:
     verdicts = summary.get("verdicts")
     if not isinstance(verdicts, dict):
-        return EvidenceResult("simulation", name, "error", "the study's summary has no verdicts", seconds)
+        return EvidenceResult("simulation", name, outcome="error", figure="the study's summary has no verdicts",
+                              seconds=seconds)
     figure = _study_figure(name, summary)
     expected = STUDY_EXPECTATIONS.get(mode, {}).get(name)
     if expected is None:
-        return EvidenceResult("simulation", name, "measured (no record)", figure, seconds)
+        return EvidenceResult("simulation", name, outcome="measured (no record)", figure=figure, seconds=seconds)
     differs = {k: verdicts.get(k) for k, v in expected.items() if verdicts.get(k) != v}
     differs.update({k: v for k, v in verdicts.items() if k not in expected})
     if differs:
         figure = f"differs from the record: {differs}; {figure}"
-    return EvidenceResult("simulation", name, "REGRESSED" if differs else "as recorded", figure, seconds)
+    return EvidenceResult("simulation", name, outcome="REGRESSED" if differs else "as recorded", figure=figure,
+                          seconds=seconds)
 
 
 #: The outcome words of one piece of evidence (REPORT.md, ``lfverify verify`` and ``lfverify simulate`` use these and
@@ -364,7 +366,8 @@ def study_rows(name: str, mode: str, summary: dict) -> list[StudyRow]:
         else:
             outcome = "as recorded" if key in expected and expected[key] == value else "REGRESSED"
         against, reason = notes.get(key, (None, ""))
-        rows.append(StudyRow(name, key, value, outcome, reason if against is not None and value == against else ""))
+        rows.append(StudyRow(name, key=key, value=value, outcome=outcome,
+                             note=reason if against is not None and value == against else ""))
     return rows
 
 
@@ -510,8 +513,9 @@ def _run_studies(names, mode: str, *, out: Path, executor, figures: bool, say, p
         except ENVIRONMENT_FAULTS:  # a killed worker, a lost cluster, a failed stream: the run stops (exit 2)
             raise
         except Exception as exc:  # noqa: BLE001 - reported as a regression, with the reason
-            study_results[name] = EvidenceResult("simulation", name, "error", f"{type(exc).__name__}: {exc}",
-                                                 time.perf_counter() - t0)
+            study_results[name] = EvidenceResult("simulation", name, outcome="error",
+                                                 figure=f"{type(exc).__name__}: {exc}",
+                                                 seconds=time.perf_counter() - t0)
         figure_paths += sorted(str(p.relative_to(out)) for p in (out / "simulations" / name).glob("*.png"))
     return study_results, rates, figure_paths, rows
 
@@ -575,14 +579,15 @@ def _benchmark_data(mode, say, *, data_root=None, progress_mode=None) -> Evidenc
         cause = " ".join(str(exc).split())
         print(f"lfverify verify: the benchmark's data cannot be had here ({cause}); its claims will be reported "
               "'not run' and the rest runs", file=sys.stderr, flush=True)
-        return EvidenceResult("benchmark", "datasets", NOT_RUN + cause, "", time.perf_counter() - t0)
+        return EvidenceResult("benchmark", "datasets", outcome=NOT_RUN + cause, figure="",
+                              seconds=time.perf_counter() - t0)
     except ENVIRONMENT_FAULTS:
         raise
     except Exception as exc:  # noqa: BLE001 - a data set that loads wrong is a result: an error
-        return EvidenceResult("benchmark", "datasets", "error", f"{type(exc).__name__}: {exc}",
-                              time.perf_counter() - t0)
-    return EvidenceResult("benchmark", "datasets", "as recorded", f"{len(names)} data sets load and match MANIFEST.md",
-                          time.perf_counter() - t0)
+        return EvidenceResult("benchmark", "datasets", outcome="error", figure=f"{type(exc).__name__}: {exc}",
+                              seconds=time.perf_counter() - t0)
+    return EvidenceResult("benchmark", "datasets", outcome="as recorded",
+                          figure=f"{len(names)} data sets load and match MANIFEST.md", seconds=time.perf_counter() - t0)
 
 
 def _run_benchmark(mode, out, executor, figures, say, data: EvidenceResult, *,
@@ -619,9 +624,9 @@ def _run_benchmark(mode, out, executor, figures, say, data: EvidenceResult, *,
         outcome = ("measured (no record)" if expected is None else "as recorded" if holds == expected else
                    "REGRESSED")
         # the experiment's own criterion, met or not; "holds" / "fails" are claim verdicts (the registry's words)
-        results[name] = EvidenceResult("benchmark", name, outcome,
-                                       f"{'criterion met' if holds else 'criterion not met'}: {figure}",
-                                       seconds / len(protocol))
+        results[name] = EvidenceResult("benchmark", name, outcome=outcome,
+                                       figure=f"{'criterion met' if holds else 'criterion not met'}: {figure}",
+                                       seconds=seconds / len(protocol))
     figure_paths = sorted(str(Path("benchmark") / p.name) for p in out.glob("*.png"))
     return results, read_text(markdown_path), figure_paths
 

@@ -166,7 +166,8 @@ def fbeta_calibration(beta: float, loss, *, surrogate_optimum: float, tau: float
                              bool(u >= bound)),
     ]
     max_tau = fbeta_max_tau(beta, min(max(u, 0.0), 1.0))
-    return CalibrationReport(f"Thm. 1 (F_{beta:g}-calibration)", tuple(conds), tau, max_tau, _theorem_caveats(loss))
+    return CalibrationReport(f"Thm. 1 (F_{beta:g}-calibration)", conditions=tuple(conds), tau=tau, max_tau=max_tau,
+                             caveats=_theorem_caveats(loss))
 
 
 def jaccard_max_tau(surrogate_optimum: float = 1.0) -> float:
@@ -208,8 +209,8 @@ def jaccard_calibration(loss, *, surrogate_optimum: float, tau: float | None = N
         CalibrationCondition("tau in (0, 1)", f"0 < {tau:g} < 1", 0 < tau < 1),
         CalibrationCondition("U* bound", f"U*_phi = {u:.6g} >= tau = {tau:g}", bool(u >= tau)),
     ]
-    return CalibrationReport("Thm. 2 (Jaccard-calibration)", tuple(conds), tau,
-                             jaccard_max_tau(min(max(u, 0.0), 1.0)), _theorem_caveats(loss))
+    return CalibrationReport("Thm. 2 (Jaccard-calibration)", conditions=tuple(conds), tau=tau,
+                             max_tau=jaccard_max_tau(min(max(u, 0.0), 1.0)), caveats=_theorem_caveats(loss))
 
 
 def accuracy_calibration(loss) -> CalibrationReport:
@@ -303,7 +304,8 @@ def general_calibration(metric: LinearFractionalMetric, loss, *, surrogate_optim
         caveats += (f"condition (b) as printed uses a_{{1,-1}} + a_{{0,-1}}; with the proof's H(1) "
                     f"(a_{{1,-1}} - a_{{0,-1}}) the bound is "
                     f"{ratio(a0p - a1p, a1n - a0n) * ratio(-a0n + a1n * u_star, a0p + a1p * u_star):.6g}",)
-    return CalibrationReport("Thm. 7 (general U-calibration)", tuple(conds), tau, None, caveats)
+    return CalibrationReport("Thm. 7 (general U-calibration)", conditions=tuple(conds), tau=tau, max_tau=None,
+                             caveats=caveats)
 
 
 def calibration_reports(metric: LinearFractionalMetric, loss, *, surrogate_optimum: float,

@@ -159,7 +159,7 @@ class EmpiricalSurrogateUtility:
         y = check_labels(y, "y", n_samples=X.shape[0])
         if sample_weight is not None:
             sample_weight = check_sample_weight(sample_weight, X.shape[0])
-        self._set_data(metric, loss, X, y, split, seed, prior, side, sample_weight)
+        self._set_data(metric, loss, X, y, split=split, seed=seed, prior=prior, side=side, sample_weight=sample_weight)
 
     @classmethod
     def from_validated(cls, metric, loss, X, y, *, split="first-half", seed=None, prior=None, side="right",
@@ -171,7 +171,8 @@ class EmpiricalSurrogateUtility:
         it.  The other arguments are checked as by the constructor.
         """
         objective = cls.__new__(cls)
-        objective._set_data(metric, loss, X, np.asarray(y), split, seed, prior, side, sample_weight)
+        objective._set_data(metric, loss, X, np.asarray(y), split=split, seed=seed, prior=prior, side=side,
+                            sample_weight=sample_weight)
         return objective
 
     def _set_data(self, metric, loss, X, y, split, seed, prior, side, sample_weight=None):
@@ -210,8 +211,8 @@ class EmpiricalSurrogateUtility:
                 raise ValueError(f"sample_weight must give some weight to each half of Eq. (6); every sample of "
                                  f"{name} has weight 0")
         self._parts = (
-            _Part(X0, y[split.first], coef.offset0, coef.slope0, halves[0]),
-            _Part(X1, y[split.second], coef.offset1, coef.slope1, halves[1]),
+            _Part(X0, y[split.first], offset=coef.offset0, slope=coef.slope0, weights=halves[0]),
+            _Part(X1, y[split.second], offset=coef.offset1, slope=coef.slope1, weights=halves[1]),
         )
 
     # ------------------------------------------------------------------ core pass
@@ -331,9 +332,10 @@ class EmpiricalSurrogateUtility:
             utility = self._true_utility_from_counts(s0.true_positive + s1.true_positive,
                                                      s0.predicted_positive + s1.predicted_positive)
         o = self._out
-        return EmpiricalEvaluation(o(r.numerator, single), o(r.denominator, single), o(r.value, single),
-                                   o(r.gradient_direction, single), o(r.gradient, single),
-                                   o(s0.mean_gradient, single), o(s1.mean_gradient, single), o(utility, single))
+        return EmpiricalEvaluation(o(r.numerator, single), denominator=o(r.denominator, single),
+                                   value=o(r.value, single), gradient_direction=o(r.gradient_direction, single),
+                                   gradient=o(r.gradient, single), numerator_gradient=o(s0.mean_gradient, single),
+                                   denominator_gradient=o(s1.mean_gradient, single), true_utility=o(utility, single))
 
     def gradient_direction(self, theta):
         """V_hat(theta) of Eq. (7) in O(n d): D_hat grad N_hat - N_hat grad D_hat.  Shape (d,) or (K, d).
@@ -424,7 +426,7 @@ def reference_gradient_direction(metric, loss, X, y, theta, *, split=None, prior
     theta = np.asarray(theta, dtype=np.float64)
     split = split or sample_split(X.shape[0])
     xi = X @ theta
-    scores = [reference_scores(metric, loss, xi[k], int(y[k]), prior, side) for k in range(X.shape[0])]
+    scores = [reference_scores(metric, loss, xi[k], int(y[k]), prior=prior, side=side) for k in range(X.shape[0])]
     w0 = np.array([s[0] for s in scores])
     w1 = np.array([s[1] for s in scores])
     g0 = np.array([s[2] for s in scores])[:, None] * X  # grad W~_0(z) = dW~_0/dxi * x
@@ -458,6 +460,6 @@ def reference_surrogate_utility(metric, loss, X, y, theta, *, split=None, prior=
     y = np.where(np.asarray(y) == 1, 1, -1)
     split = split or sample_split(X.shape[0])
     xi = X @ np.asarray(theta, dtype=np.float64)
-    num = sum(reference_scores(metric, loss, xi[i], int(y[i]), prior, "right")[0] for i in split.first)
-    den = sum(reference_scores(metric, loss, xi[j], int(y[j]), prior, "right")[1] for j in split.second)
+    num = sum(reference_scores(metric, loss, xi[i], int(y[i]), prior=prior, side="right")[0] for i in split.first)
+    den = sum(reference_scores(metric, loss, xi[j], int(y[j]), prior=prior, side="right")[1] for j in split.second)
     return (num / len(split.first)) / (den / len(split.second))

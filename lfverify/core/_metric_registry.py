@@ -72,17 +72,19 @@ def _no_tau(metric) -> float:
 
 #: The metrics known by name, in the order ``lfverify metrics`` prints them.
 METRIC_REGISTRY: tuple[MetricEntry, ...] = (
-    MetricEntry("f_beta", ("f1",), r"^f_?(\d+(?:\.\d*)?|\.\d+)$",
-                lambda beta: f_beta(1.0 if beta is None else beta),
-                lambda m: f"F{m.parameter:g}-measure", _fbeta_tau, paper_tau=0.33,
+    MetricEntry("f_beta", names=("f1",), pattern=r"^f_?(\d+(?:\.\d*)?|\.\d+)$",
+                factory=lambda beta: f_beta(1.0 if beta is None else beta),
+                title=lambda m: f"F{m.parameter:g}-measure", default_tau=_fbeta_tau, paper_tau=0.33,
                 cli=lambda options: f_beta(options.beta), pattern_help="'f<beta>' (e.g. 'f2', 'f0.5')"),
-    MetricEntry("jaccard", ("jaccard",), "", lambda _: jaccard(), lambda m: "Jaccard index", lambda m: 0.75,
+    MetricEntry("jaccard", names=("jaccard",), pattern="", factory=lambda _: jaccard(), title=lambda m: "Jaccard index",
+                default_tau=lambda m: 0.75,
                 paper_tau=0.75, cli=lambda options: jaccard()),  # Sec. 6: "0.75 in the Jaccard index case"
-    MetricEntry("gower_legendre", (), "", lambda alpha: gower_legendre(0.5 if alpha is None else alpha),
-                lambda m: f"Gower-Legendre({m.parameter:g})", _no_tau,
+    MetricEntry("gower_legendre", names=(), pattern="",
+                factory=lambda alpha: gower_legendre(0.5 if alpha is None else alpha),
+                title=lambda m: f"Gower-Legendre({m.parameter:g})", default_tau=_no_tau,
                 cli=lambda options: gower_legendre(options.alpha)),
-    MetricEntry("accuracy", ("accuracy",), "", lambda _: accuracy(), lambda m: "accuracy", lambda m: 1.0,
-                cli=lambda options: accuracy()),
+    MetricEntry("accuracy", names=("accuracy",), pattern="", factory=lambda _: accuracy(), title=lambda m: "accuracy",
+                default_tau=lambda m: 1.0, cli=lambda options: accuracy()),
 )
 
 

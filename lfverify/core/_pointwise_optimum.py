@@ -264,6 +264,7 @@ def pointwise_surrogate_optimum(metric, loss, distribution, *, bayes_utility: fl
         by_bayes = utility(delta)
     else:
         by_bayes = utility(lo, inclusive=True)
-    return PointwiseOptimum(u, lo, hi, distribution.mass(lo, hi), delta, float(bayes_utility), utility(hi), by_bayes,
-                            iteration)
+    return PointwiseOptimum(u, kink_low=lo, kink_high=hi, kink_mass=distribution.mass(lo, hi), bayes_threshold=delta,
+                            bayes_utility=float(bayes_utility), sign_utility=utility(hi),
+                            kink_by_bayes_utility=by_bayes, iterations=iteration)
 

@@ -235,4 +235,4 @@ def ratio_and_direction(numerator, denominator, numerator_gradient, denominator_
             f"{den[rows[:10]].tolist()}, numerator {num[rows[:10]].tolist()}): the denominator is positive but too "
             "close to 0; the surrogate utility is unbounded near there"
         )
-    return RatioDirection(num, den, value, v, gradient)
+    return RatioDirection(num, denominator=den, value=value, gradient_direction=v, gradient=gradient)

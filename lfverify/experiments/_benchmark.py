@@ -195,31 +195,33 @@ def build_cells(options: BenchOptions) -> dict:
                                                                  sort_keys=True)}
         key = tuple(sorted(settings.items(), key=lambda kv: kv[0]))
         key = tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in key)
-        return [Cell(kind, dataset, parameter, t, key) for t in range(trials)]
+        return [Cell(kind, dataset, parameter=parameter, trial=t, settings=key) for t in range(trials)]
 
     for experiment in options.experiments:
         out = []
         for dataset in options.datasets:
             if experiment == "table":
-                out += make("table", dataset, "default", options.trials,
-                            {**base, "methods": list(options.methods)})
+                out += make("table", dataset, parameter="default", trials=options.trials,
+                            settings={**base, "methods": list(options.methods)})
             elif experiment == "sample-complexity":
                 n_train = _n_train(dataset, options.data_root)
                 for size in options.sizes:
                     if size <= n_train:
-                        out += make("sample-complexity", dataset, f"n={size}", options.size_trials or options.trials,
-                                    {**base, "methods": list(options.methods), "train_size": size})
+                        out += make("sample-complexity", dataset, parameter=f"n={size}",
+                                    trials=options.size_trials or options.trials,
+                                    settings={**base, "methods": list(options.methods), "train_size": size})
             elif experiment == "tau":
                 methods = [m for m in options.methods if m in protocol.PROPOSED_METHODS]
                 for tau in options.taus:
-                    out += make("tau", dataset, f"tau={tau:g}", options.tau_trials or options.trials,
-                                {**base, "methods": methods, "tau": float(tau)})
+                    out += make("tau", dataset, parameter=f"tau={tau:g}", trials=options.tau_trials or options.trials,
+                                settings={**base, "methods": methods, "tau": float(tau)})
             elif experiment == "compare":
-                out += make("compare", dataset, "default", options.compare_trials or options.trials,
-                            {**base, "methods": list(options.compare_methods)})
+                out += make("compare", dataset, parameter="default", trials=options.compare_trials or options.trials,
+                            settings={**base, "methods": list(options.compare_methods)})
             elif experiment == "convergence":
-                out += make("convergence", dataset, "default", options.convergence_trials or options.trials,
-                            {"metrics": list(options.metrics), "max_iter": options.convergence_iter,
+                out += make("convergence", dataset, parameter="default",
+                            trials=options.convergence_trials or options.trials,
+                            settings={"metrics": list(options.metrics), "max_iter": options.convergence_iter,
                              "learning_rate": options.convergence_learning_rate, "seed": options.seed})
         cells[experiment] = out
     return cells
@@ -294,8 +296,8 @@ def run_benchmark(options: BenchOptions, *, executor=None) -> Path:
                                                        alpha=options.alpha, test=options.test)
         lines.append(markdown)
     if "convergence" in records:
-        _convergence_section(records, options, out, lines, summary)
-    _curve_sections(records, options, out, lines, summary)
+        _convergence_section(records, options, out=out, lines=lines, summary=summary)
+    _curve_sections(records, options, out=out, lines=lines, summary=summary)
     report_path = write_text_atomically(out / "paper_benchmark.md", "\n".join(lines).rstrip() + "\n")
     write_text_atomically(out / "summary.json", json.dumps(summary, indent=1, sort_keys=True, default=repr) + "\n")
     return report_path

@@ -64,8 +64,9 @@ def small_sample_comparisons(curves: dict, *, largest_small_size: int = 40,
                 continue
             method = max(candidates, key=lambda m: _mean(candidates[m]))  # U-GD wins a tie (listed first)
             p = one_sided_p_value(candidates[method], per_method[PLUG_IN][size])
-            rows.append(SmallSampleComparison(dataset, int(size), method, _mean(candidates[method]),
-                                              _mean(per_method[PLUG_IN][size]), p, rejects(p, alpha)))
+            rows.append(SmallSampleComparison(dataset, size=int(size), method=method, mean=_mean(candidates[method]),
+                                              plug_in_mean=_mean(per_method[PLUG_IN][size]), p_value=p,
+                                              significant=rejects(p, alpha)))
     return rows
 
 
@@ -117,6 +118,7 @@ def tau_shapes(curves: dict, *, alpha: float = 0.05) -> list[TauShape]:
             best = max(taus, key=lambda t: _mean(per_tau[t]))  # max keeps the first (smallest) tau of a tie
             interior = lo < best < hi and all(
                 rejects(one_sided_p_value(per_tau[best], per_tau[end]), alpha) for end in (lo, hi))
-            rows.append(TauShape(dataset, method, lo, hi, _mean(per_tau[hi]) - _mean(per_tau[lo]), rise_p,
-                                 rejects(rise_p, alpha), best, interior))
+            rows.append(TauShape(dataset, method=method, smallest_tau=lo, largest_tau=hi,
+                                 rise=_mean(per_tau[hi]) - _mean(per_tau[lo]), rise_p_value=rise_p,
+                                 increasing=rejects(rise_p, alpha), best_tau=best, interior_maximum=interior))
     return rows

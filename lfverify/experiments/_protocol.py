@@ -330,8 +330,8 @@ def run_trial(dataset, trial: int, config: ProtocolConfig, *, seed: int = 0) -> 
                 if method in PROPOSED_METHODS:
                     model, info = _fit_proposed(method, metric_name, config, starts)
                 elif method in REMEDY_METHODS:
-                    model, info = _fit_remedy(method, metric_name, config, X_train, y_train,
-                                              child(seq, 2, ALL_METHODS.index(method)))
+                    model, info = _fit_remedy(method, metric_name=metric_name, config=config, X_train=X_train,
+                                              y_train=y_train, seed=child(seq, 2, ALL_METHODS.index(method)))
                 elif method in fitted_baselines:  # the first metric's fit, re-selected for this one (no refit)
                     first_metric, fitted, fit_seconds = fitted_baselines[method]
                     model, info = fitted.for_metric(metric), {"fitted_for": first_metric}

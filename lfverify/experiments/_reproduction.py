@@ -148,9 +148,11 @@ def compare_with_paper(values: dict, training: dict | None = None) -> list[CellC
                                                          paper.standard_error)
                 z = (None if ours.standard_error is None else
                      (ours.mean - paper.mean) / math.hypot(ours.standard_error, paper.standard_error))
-                rows.append(CellComparison(metric, dataset, method, ours, paper.mean, paper.standard_error,
-                                           within, z, diagnose(metric, dataset, method, per_method,
-                                                               training.get(metric, {}).get(dataset))
+                rows.append(CellComparison(metric, dataset=dataset, method=method, ours=ours, paper_mean=paper.mean,
+                                           paper_standard_error=paper.standard_error,
+                                           within=within, z=z,
+                                           diagnosis=diagnose(metric, dataset, method, per_method=per_method,
+                                                               training=training.get(metric, {}).get(dataset))
                                            if method in PROPOSED else ""))
     return rows
 

@@ -243,7 +243,7 @@ def claim_output_folder(path, *, command: str, fingerprint: str, settings: str =
     if _foreign(path):  # refused without a lock file left in someone else's folder
         _refuse_foreign(path, option)
     with _folder_lock(path, option):
-        _claim(path, command, fingerprint, settings, option)
+        _claim(path, command=command, fingerprint=fingerprint, settings=settings, option=option)
     return path
 
 

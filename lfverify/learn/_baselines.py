@@ -377,8 +377,9 @@ class WeightedERMClassifier(_GridValidatedFit):
             flat = X[rows] @ coefs.reshape(-1, X.shape[1]).T + intercepts.reshape(-1)
             return flat.T.reshape(lambdas.size, costs.size, -1)
 
-        self.grid_ = _ValidatedGrid(lambdas, costs, coefs, intercepts, decisions(cost_val), y[cost_val],
-                                    decisions(reg_val), y[reg_val])
+        self.grid_ = _ValidatedGrid(lambdas, grid_values=costs, coefs=coefs, intercepts=intercepts,
+                                    first_decisions=decisions(cost_val), first_labels=y[cost_val],
+                                    second_decisions=decisions(reg_val), second_labels=y[reg_val])
         self.split_ = {"fit": fit_idx, "cost_validation": cost_val, "regularization_validation": reg_val}
         return self._select()
 
@@ -446,8 +447,9 @@ class PlugInClassifier(_GridValidatedFit):
             eta = expit(coefs @ X[rows].T + intercepts[:, None])
             return eta[:, None, :] - thresholds[None, :, None]
 
-        self.grid_ = _ValidatedGrid(lambdas, thresholds, coefs, intercepts, decisions(thr_val), y[thr_val],
-                                    decisions(reg_val), y[reg_val])
+        self.grid_ = _ValidatedGrid(lambdas, grid_values=thresholds, coefs=coefs, intercepts=intercepts,
+                                    first_decisions=decisions(thr_val), first_labels=y[thr_val],
+                                    second_decisions=decisions(reg_val), second_labels=y[reg_val])
         self.split_ = {"fit": fit_idx, "threshold_validation": thr_val, "regularization_validation": reg_val}
         return self._select()
 

@@ -131,7 +131,8 @@ class WeightedSurrogateRisk:
         sample_weight = None if sample_weight is None else check_sample_weight(sample_weight, X.shape[0])
         if not isinstance(fit_intercept, (bool, np.bool_)):
             raise TypeError(f"fit_intercept must be a bool; got {fit_intercept!r}")
-        self._set_data(loss, X, labels, weights, alpha, mask, sample_weight, bool(fit_intercept))
+        self._set_data(loss, X, labels, weights, alpha=alpha, mask=mask, sample_weight=sample_weight,
+                       fit_intercept=bool(fit_intercept))
 
     @classmethod
     def _unchecked(cls, loss, X, labels, weights, alpha, mask, sample_weight=None, fit_intercept=False):
@@ -139,7 +140,8 @@ class WeightedSurrogateRisk:
         alpha >= 0, mask of shape (d,), sample_weight None or checked): the path of :func:`fit_cost_sensitive`,
         which validates once."""
         risk = cls.__new__(cls)
-        risk._set_data(loss, X, labels, weights, alpha, mask, sample_weight, fit_intercept)
+        risk._set_data(loss, X, labels, weights, alpha=alpha, mask=mask, sample_weight=sample_weight,
+                       fit_intercept=fit_intercept)
         return risk
 
     def _set_data(self, loss, X, labels, weights, alpha, mask, sample_weight, fit_intercept):
@@ -275,23 +277,25 @@ def fit_at_weights(loss, X, y, weights, *, C: float = 1.0, fit_intercept_column:
     C = check_real(C, "C", low=0.0, low_inclusive=False)
     sample_weight = None if sample_weight is None else check_sample_weight(sample_weight, X.shape[0])
     theta = np.zeros(X.shape[1]) if theta0 is None else check_parameters(theta0, X.shape[1], "theta0")[0][0].copy()
-    return _fit_at_weights(loss, X, labels, weights, C, fit_intercept_column, int(max_iter),
-                           check_real(gtol, "gtol", low=0.0), theta, sample_weight)
+    return _fit_at_weights(loss, X, labels, weights, C=C, fit_intercept_column=fit_intercept_column,
+                           max_iter=int(max_iter),
+                           gtol=check_real(gtol, "gtol", low=0.0), theta=theta, sample_weight=sample_weight)
 
 
 def _risk(loss, X, labels, weights, C, fit_intercept_column, sample_weight, fit_intercept):
     """The :class:`WeightedSurrogateRisk` of one inner fit, its penalty in ``LogisticRegression(C)``'s units."""
     n = X.shape[0] if sample_weight is None else float(sample_weight.sum())
-    return WeightedSurrogateRisk._unchecked(loss, X, labels, weights, _penalty(C, n),
-                                            _penalized_columns(X.shape[1], fit_intercept_column), sample_weight,
-                                            fit_intercept)
+    return WeightedSurrogateRisk._unchecked(loss, X, labels, weights, alpha=_penalty(C, n),
+                                            mask=_penalized_columns(X.shape[1], fit_intercept_column),
+                                            sample_weight=sample_weight, fit_intercept=fit_intercept)
 
 
 def _fit_at_weights(loss, X, labels, weights, C, fit_intercept_column, max_iter, gtol, theta, sample_weight=None,
                     fit_intercept=False):
     """:func:`fit_at_weights` for validated inputs (labels in {-1, +1}, theta a fresh array of shape (d,), or
     (d + 1,) with ``fit_intercept``: the intercept as a parameter, X not copied)."""
-    risk = _risk(loss, X, labels, weights, C, fit_intercept_column, sample_weight, fit_intercept)
+    risk = _risk(loss, X, labels, weights, C=C, fit_intercept_column=fit_intercept_column, sample_weight=sample_weight,
+                 fit_intercept=fit_intercept)
     return _minimize(risk, theta, max_iter, gtol)
 
 
@@ -416,13 +420,14 @@ def _fit_folds_at_weights(loss, X, labels, weights, C, fit_intercept_column, max
     if joint is None:
         joint = _joint_fold_fit_pays(X, starts.shape[1])
     if not joint:
-        return np.array([_fit_at_weights(loss, X, labels, weights, C, fit_intercept_column, max_iter, gtol,
-                                         np.array(starts[k], dtype=np.float64),
-                                         fold_of != k if sample_weight is None else
-                                         np.where(fold_of == k, 0.0, sample_weight), fit_intercept)[0]
+        return np.array([_fit_at_weights(loss, X, labels, weights, C=C, fit_intercept_column=fit_intercept_column,
+                                         max_iter=max_iter, gtol=gtol,
+                                         theta=np.array(starts[k], dtype=np.float64),
+                                         sample_weight=fold_of != k if sample_weight is None else
+                                         np.where(fold_of == k, 0.0, sample_weight), fit_intercept=fit_intercept)[0]
                          for k in range(n_folds)])
-    risk = _FoldRisks(loss, X, labels, weights, C, fit_intercept_column, fold_of, n_folds, sample_weight,
-                      fit_intercept)
+    risk = _FoldRisks(loss, X, labels, weights, C=C, fit_intercept_column=fit_intercept_column, fold_of=fold_of,
+                      n_folds=n_folds, sample_weight=sample_weight, fit_intercept=fit_intercept)
     theta, _, _ = _minimize(risk, np.ascontiguousarray(starts, dtype=np.float64).ravel(), max_iter, gtol)
     return theta.reshape(starts.shape)
 
@@ -496,13 +501,14 @@ def _fit_cost_sensitive(metric, loss, X, labels, *, C, fit_intercept_column, max
     history, iterations, converged, all_ok = [], [], False, True
     best = None  # (choice, theta, weights, index) of the best training metric so far; ties keep the earlier
     for step in range(int(max_level_iter)):
-        risk = _risk(loss, X, labels, weights, C, fit_intercept_column, sample_weight, fit_intercept)
+        risk = _risk(loss, X, labels, weights, C=C, fit_intercept_column=fit_intercept_column,
+                     sample_weight=sample_weight, fit_intercept=fit_intercept)
         theta, nit, ok = _minimize(risk, theta, max_iter, gtol)
         iterations.append(nit)
         all_ok &= ok
         scores = risk.scores(theta)
         del risk  # its arrays of n elements are not needed while the threshold is chosen (peak memory)
-        choice = _best_threshold(scores, labels, metric, 0.0, sample_weight)
+        choice = _best_threshold(scores, labels, metric, reference=0.0, weights=sample_weight)
         del scores
         converged = step > 0 and abs(choice.value - history[-1]) <= tol
         history.append(choice.value)
@@ -517,8 +523,9 @@ def _fit_cost_sensitive(metric, loss, X, labels, *, C, fit_intercept_column, max
         warnings.warn(f"fit_cost_sensitive: L-BFGS-B stopped at max_iter = {max_iter} in some inner fit",
                       ConvergenceWarning, stacklevel=3)
     choice, theta, weights, index = best
-    return CostSensitiveFit(theta, choice.threshold, choice.value, weights, tuple(history), tuple(iterations),
-                            converged, index)
+    return CostSensitiveFit(theta, threshold=choice.threshold, train_utility=choice.value, weights=weights,
+                            utility_history=tuple(history), inner_iterations=tuple(iterations),
+                            converged=converged, selected=index)
 
 
 # ---------------------------------------------------------------------- reference twin (test oracle)

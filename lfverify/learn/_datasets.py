@@ -161,6 +161,8 @@ def _svm(path, sha, positive=1):
 
 
 # Values from the staged copy's MANIFEST.md (summary table and per-file details) and PROVENANCE.tsv.
+# Columns: DatasetSpec(name, files, n_features, staged_n, staged_positives, staged_prior, paper_d, paper_n,
+# paper_prior, [rows=, note=, merge=]).
 _SPECS = (
     DatasetSpec("adult", (_svm("adult/a9a.txt", "f5d5ffd8d865ff41328e7ee043e4b020816914ff6843ff15b98905ddbedce906"),
                           _svm("adult/a9a.t", "1f7bae8e9729ad2bf9d18f66e5fa622e503e615114f92c37b274dfd24f2e5725")),
@@ -621,7 +623,7 @@ def _finish(name, X, y, source, where) -> Dataset:
     if np.unique(y).size < 2:
         raise ValueError(f"{where}: labels must contain both classes; got only {'+1' if y[0] == 1 else '-1'}")
     X = min_max_scale(X)
-    return Dataset(name, np.ascontiguousarray(X), y, float(np.count_nonzero(y == 1) / y.shape[0]), source)
+    return Dataset(name, np.ascontiguousarray(X), y, prior=float(np.count_nonzero(y == 1) / y.shape[0]), source=source)
 
 
 # ---------------------------------------------------------------------- public loaders
@@ -676,7 +678,7 @@ def load_dataset(name: str, *, root=None, download: bool = True) -> Dataset:
     if spec.rows is not None:
         X, y = X[:spec.rows], y[:spec.rows]
     source = " + ".join(f.path for f in spec.files) + (f" ({spec.merge})" if spec.merge else "") + f" under {base}"
-    dataset = _finish(name, X, y, source, f"data set {name!r}")
+    dataset = _finish(name, X, y, source=source, where=f"data set {name!r}")
     n_positive = int(np.count_nonzero(dataset.y == 1))
     got = (dataset.X.shape[1], dataset.X.shape[0], n_positive)
     expected = (spec.n_features, spec.staged_n, spec.staged_positives)
@@ -747,4 +749,4 @@ def load_file(path, *, format=None, positive_label=None) -> Dataset:
     if X.shape[0] == 0:
         raise ValueError(f"{path}: the file holds no data rows")
     y = _labels_to_signs(labels, positive_label, str(path))
-    return _finish(path.stem, X, y, f"{path} ({file_format})", str(path))
+    return _finish(path.stem, X, y, source=f"{path} ({file_format})", where=str(path))

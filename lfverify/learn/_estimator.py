@@ -598,9 +598,10 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
                                 for k in range(n_splits)]) if erm else
                       np.broadcast_to(np.asarray(theta0, dtype=np.float64), (n_splits, np.size(theta0))))
             # the K fold fits, as one problem where X is large (one pass over X per evaluation for all; _FoldRisks)
-            thetas = list(_fit_folds_at_weights(tau_logistic(tau), X, y_signed, class_weights, settings["C"], False,
-                                                int(self.max_iter), _FOLD_GTOL_FACTOR * gtol, starts, fold_of,
-                                                weights, bool(self.fit_intercept)))
+            thetas = list(_fit_folds_at_weights(tau_logistic(tau), X, y_signed, class_weights, C=settings["C"],
+                                                fit_intercept_column=False, max_iter=int(self.max_iter),
+                                                gtol=_FOLD_GTOL_FACTOR * gtol, starts=starts, fold_of=fold_of,
+                                                sample_weight=weights, fit_intercept=bool(self.fit_intercept)))
         else:
             thetas = []
             for k in range(n_splits):
@@ -790,4 +791,5 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         0/0 (no positive label and no positive prediction, for F_beta / Jaccard) gives 0.0 with an
         UndefinedMetricWarning, as scikit-learn's f1_score does.
         """
-        return metric_score(self.metric_, self.pos_label_, self.classes_, self.predict(X), y, sample_weight)
+        return metric_score(self.metric_, pos_label=self.pos_label_, classes=self.classes_, predicted=self.predict(X),
+                            y=y, sample_weight=sample_weight)

@@ -82,8 +82,8 @@ def source_files() -> tuple[SourceFile, ...]:
     """Every row of the shipped registry, in its order."""
     text = resources.files("lfverify.learn").joinpath(_REGISTRY).read_text(encoding="utf-8")
     rows = csv.DictReader(io.StringIO(text), delimiter="\t")
-    return tuple(SourceFile(r["dataset"], r["file"], r["repository"], r["commit"], r["path"], int(r["size"]),
-                            r["sha256"]) for r in rows)
+    return tuple(SourceFile(r["dataset"], file=r["file"], repository=r["repository"], commit=r["commit"],
+                            path=r["path"], size=int(r["size"]), sha256=r["sha256"]) for r in rows)
 
 
 SOURCE_FILES = source_files()

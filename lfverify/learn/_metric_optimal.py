@@ -343,7 +343,8 @@ class MetricOptimalClassifier(ClassifierMixin, BaseEstimator):
 
     def score(self, X, y, sample_weight=None):
         """The chosen metric of ``predict(X)`` against ``y`` (as :meth:`LinearFractionalClassifier.score`)."""
-        return metric_score(self.metric_, self.pos_label_, self.classes_, self.predict(X), y, sample_weight)
+        return metric_score(self.metric_, pos_label=self.pos_label_, classes=self.classes_, predicted=self.predict(X),
+                            y=y, sample_weight=sample_weight)
 
     def get_metadata_routing(self):
         """The routing of ``fit``'s further parameters to the base learner's ``fit`` (scikit-learn's metadata

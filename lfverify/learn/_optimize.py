@@ -473,7 +473,7 @@ def _bfgs_step(objective, run: _Phase2, rows, gnorm, *, learning_rate, history):
         return None
     s = new_theta - run.theta[rows]
     # H approximates the inverse Hessian of -U_hat: its curvature pair is (s, -(change of grad U_hat)).
-    _bfgs_update(run.inverse_hessian, rows, s, -(new_grad - run.grad[rows]), run.pair_seen)
+    _bfgs_update(run.inverse_hessian, rows=rows, s=s, y=-(new_grad - run.grad[rows]), pair_seen=run.pair_seen)
     run.fresh[rows] = False
     return rows, new_theta, _Evaluated(new_value, new_grad, new_true), np.ones(rows.size, dtype=bool)
 

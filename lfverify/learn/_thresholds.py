@@ -107,7 +107,7 @@ def best_threshold(scores, y, metric, *, reference: float = 0.0, sample_weight=N
     """
     s, labels = _check_scores(scores, y, metric)
     weights = None if sample_weight is None else check_sample_weight(sample_weight, s.size)
-    return _best_threshold(s, labels, metric, check_real(reference, "reference"), weights)
+    return _best_threshold(s, labels, metric, reference=check_real(reference, "reference"), weights=weights)
 
 
 #: Cuts whose metric is evaluated at once: bounds the temporaries of ``metric.value`` (several arrays per cut); at
@@ -145,12 +145,12 @@ def _best_threshold(s, labels, metric, reference, weights=None) -> ThresholdChoi
         positives = float(true_positives[-1])
         total = positives + float(false_weights[-1])  # (metric.value allows 1e-12 of rounding in the fractions)
     values = np.empty(ends.size + 1)  # values[0]: cut 0 (nothing positive); values[1 + i]: the cut after ends[i]
-    values[0] = _cut_values(metric, np.zeros(1), np.zeros(1), positives, total)[0]
+    values[0] = _cut_values(metric, np.zeros(1), np.zeros(1), positives=positives, total=total)[0]
     for start in range(0, ends.size, _CHUNK):
         stop = min(start + _CHUNK, ends.size)
         tp = true_positives[start:stop]
         fp = (ends[start:stop] + 1 - tp) if w is None else false_weights[start:stop]
-        values[1 + start:1 + stop] = _cut_values(metric, tp, fp, positives, total)
+        values[1 + start:1 + stop] = _cut_values(metric, tp, fp, positives=positives, total=total)
     best = np.flatnonzero(values == values.max())
     thresholds = np.array([_threshold_of_cut(distinct, int(j)) for j in best])
     k = int(np.argmin(np.abs(thresholds - reference)))

@@ -97,6 +97,7 @@ _A = "tests/proofs/test_adversary.py::"
 _N = "tests/proofs/test_necessity.py::"
 _C = "tests/proofs/test_calibration_properties.py::"
 
+# Columns: PaperClaim(label, number, statement, expected, evidence).
 PAPER_CLAIMS: tuple[PaperClaim, ...] = (
     PaperClaim(
         "def:metric", "Definition 1", "linear-fractional utility U = (a0 . (TP, FP) + b0) / (a1 . (TP, FP) + b1) "
@@ -230,6 +231,7 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
 )
 
 #: The corrected statements of the claims that fail as stated (one each), proved in lfverify/proofs/corrected_*.py.
+#: Columns: PaperClaim(label, number, statement, expected, evidence, corrects=, statement_key=).
 CORRECTED_CLAIMS: tuple[PaperClaim, ...] = (
     PaperClaim(
         "corrected:thm:f-measure-calibration", "Theorem 1 (corrected)", "", "holds",

@@ -46,6 +46,7 @@ def _row(*cells):
 
 
 # Table 4 (tab:supp:result-f1): "Results of the F_1-measure".
+# Columns: data set: _row(U-GD, U-BFGS, ERM, W-ERM, Plug-in), each cell "mean (se x 10^4)", "*" for bold.
 _F1 = {
     "adult": _row("0.617 (101)", "0.660 (11)", "0.639 (51)", "0.676 (18)", "*0.681 (9)"),
     "australian": _row("*0.843 (41)", "*0.844 (45)", "0.820 (123)", "0.814 (116)", "0.827 (51)"),
@@ -68,6 +69,7 @@ _F1 = {
 }
 
 # Table 5 (tab:supp:result-jac): "Results of the Jaccard index".
+# Columns: data set: _row(U-GD, U-BFGS, ERM, W-ERM, Plug-in), each cell "mean (se x 10^4)", "*" for bold.
 _JACCARD = {
     "adult": _row("0.499 (44)", "0.498 (11)", "0.471 (51)", "0.510 (20)", "*0.516 (10)"),
     "australian": _row("*0.735 (63)", "*0.733 (59)", "0.702 (144)", "0.693 (143)", "0.707 (76)"),

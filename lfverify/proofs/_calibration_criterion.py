@@ -202,7 +202,7 @@ def _separation_steps(st: Steps, d: _Derived) -> None:
     """Steps 1-2 of the Proposition: Dinkelbach's separation of Eq. (3) (Dinkelbach 1967), and D_phi(f) >= b_1 +
     a_{1,+1} pi > 0, so that f maximises U_phi iff f(x) minimises g at almost every x."""
     b0, b1 = sp.symbols("b_0 b_1", real=True)
-    w0, w1, xi, eta_s, phi = surrogate_scores(a0p, a0n, a1p, a1n, b0, b1)
+    w0, w1, xi, eta_s, phi = surrogate_scores(a0p=a0p, a0n=a0n, a1p=a1p, a1n=a1n, b0=b0, b1=b1)
     u = USTAR
     separation = sp.expand(w0 - u * w1 - (d.kappa.subs(ETA, eta_s) - d.a_of_u * eta_s * phi(xi)
                                           - d.c_of_u * (1 - eta_s) * phi(-xi)))

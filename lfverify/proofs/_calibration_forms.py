@@ -281,7 +281,7 @@ class _Derived:
 def _derive() -> _Derived:
     """Dinkelbach's separation of Eq. (3), the one-sided derivatives at 0 and the band; Prop. 5's threshold."""
     b0, b1 = sp.symbols("b_0 b_1", real=True)
-    w0, w1, xi, eta, phi = surrogate_scores(a0p, a0n, a1p, a1n, b0, b1)
+    w0, w1, xi, eta, phi = surrogate_scores(a0p=a0p, a0n=a0n, a1p=a1p, a1n=a1n, b0=b0, b1=b1)
     integrand = sp.expand(w0 - USTAR * w1)
     a_term, c_term = -integrand.coeff(phi(xi)), -integrand.coeff(phi(-xi))
     kappa = sp.expand(integrand + a_term * phi(xi) + c_term * phi(-xi))
@@ -308,7 +308,8 @@ def _derive() -> _Derived:
     gamma = sp.expand(-bracket.subs(ETA, 0))
     alpha = sp.expand(sp.diff(bracket, ETA) - gamma)
     (delta,) = sp.solve(bracket, ETA)
-    return _Derived(a_u, c_u, kappa.subs(eta, ETA), right, left, eta_hi, eta_lo, alpha, gamma, sp.factor(delta))
+    return _Derived(a_u, c_of_u=c_u, kappa=kappa.subs(eta, ETA), right=right, left=left, eta_hi=eta_hi, eta_lo=eta_lo,
+                    alpha=alpha, gamma=gamma, delta=sp.factor(delta))
 
 
 _DERIVED: list = []
@@ -406,9 +407,9 @@ def _witness_analyses() -> list[_WitnessAnalysis]:
             for j, c in zip(kink, chosen):
                 mask[j] = c
             completions.append(_exact_utility(coef.values, weights, eta, mask))
-        predicted = finite_support_verdict(coef, tau, opt.value, u_dagger, eta)
+        predicted = finite_support_verdict(coef, rho=tau, u_star=opt.value, u_dagger=u_dagger, eta=eta)
         out.append(_WitnessAnalysis(
-            name, predicted, signs, opt.value, u_dagger,
+            name, predicted=predicted, maximiser_signs=signs, u_star=opt.value, u_dagger=u_dagger,
             calibrated=all(v == u_dagger for v in completions),
             sign_rule_optimal=_exact_utility(coef.values, weights, eta, [s > 0 for s in signs]) == u_dagger,
             weak_form=max(completions) == u_dagger,

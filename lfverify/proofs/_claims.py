@@ -78,9 +78,10 @@ class Steps:
         hypothesis of ``discharges`` to a callable that evaluates it in the present setting (True: it holds) or to a
         reason string.  Both are run here, once, and recorded on the step for the ledger
         (``ledger_problems`` of ``lfverify.proofs._statements``)."""
-        self._steps.append(Step(text, latex, check, bool(holds), tuple(uses), tuple(cites), tuple(discharges),
-                                _run_checks(without or {}, "fails without it", "holds without it"),
-                                _run_checks(proves or {}, "checked", "false", invert=True)))
+        self._steps.append(Step(text, latex=latex, check=check, holds=bool(holds), uses=tuple(uses), cites=tuple(cites),
+                                discharges=tuple(discharges),
+                                without=_run_checks(without or {}, "fails without it", "holds without it"),
+                                proves=_run_checks(proves or {}, "checked", "false", invert=True)))
         return bool(holds)
 
     @property

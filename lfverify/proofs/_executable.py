@@ -137,7 +137,8 @@ def _read(case) -> _Reading:
         no_gap, no_band_off_delta, no_sign_gap = _mass_conditions(case, eta_lo, eta_hi, delta)
     except Undecidable as exc:
         no_gap = no_band_off_delta = no_sign_gap = _Undefined(str(exc))
-    return _Reading(rho, a, c, alpha, gamma, delta, eta_lo, eta_hi, bound, no_gap, no_band_off_delta, no_sign_gap)
+    return _Reading(rho, a=a, c=c, alpha=alpha, gamma=gamma, delta=delta, eta_lo=eta_lo, eta_hi=eta_hi, bound=bound,
+                    no_gap=no_gap, no_band_off_delta=no_band_off_delta, no_sign_gap=no_sign_gap)
 
 
 def _mass_conditions(case, eta_lo, eta_hi, delta) -> tuple:

@@ -145,11 +145,11 @@ PRINTED_STATEMENTS_AS_CODE: dict = {
         "thm:general-calibration", ("finite",),
         (("Definition 1", _definition1), ("phi >= 0, convex, non-increasing", _printed_loss),
          ("(1)-(6), tau-discrepant with (b), (c)", _thm7_printed_conditions)), _calibrated,
-        "U(f*) read as U(sgn f*_0)"),
+        note="U(f*) read as U(sgn f*_0)"),
     "lem:utility-lower-bound": PrintedStatement(
         "lem:utility-lower-bound", ("finite",),
         (("Definition 1", _definition1), ("phi >= 1{t <= 0}", lambda c: c.loss.dominates)), _lemma1_printed,
-        "through its consequence sup U_phi <= sup U"),
+        note="through its consequence sup U_phi <= sup U"),
     "prop:bayes-optimal-set": PrintedStatement(
         "prop:bayes-optimal-set", ("finite",),
         (("Definition 1", _definition1), ("Da0 - Da1 U-dagger > 0", HYPOTHESIS_PREDICATES["u_dagger_attained"])),
@@ -160,7 +160,7 @@ PRINTED_STATEMENTS_AS_CODE: dict = {
          ("phi differentiable at 0 with phi'(0) < 0",
           lambda c: compare(c.loss.left_slope, 0) < 0 and c.loss.rho is not None and compare(c.loss.rho, 1) == 0),
          ("0 < eta < 1", lambda c: all(0 < e < 1 for e in c.eta))), _calibrated,
-        "the 'if' direction, on each population (the 'only if' quantifies over populations)"),
+        note="the 'if' direction, on each population (the 'only if' quantifies over populations)"),
     "lem:non-smooth-rademacher": PrintedStatement(
         "lem:non-smooth-rademacher", ("rademacher",),
         (("phi convex, in two smooth pieces", lambda c: c.loss.convex and c.loss.two_pieces),), _appc_printed),

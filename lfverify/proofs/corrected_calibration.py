@@ -343,7 +343,7 @@ def _lower_side_step(st, a_v, c_v, al, ga):
         f"\\gamma a - \\rho c \\alpha \\big|_{{\\rho = \\frac{{1}}{{1+s}},\\ U^* = \\frac{{U^\\dagger}}{{1+z}},\\ "
         f"U^\\dagger = \\frac{{1}}{{1+w}}}} = {_tex(lower)}",
         check="SymPy: sign of every factor (s, z, w >= 0), and the same at rho = 0",
-        holds=_lower_side_holds(a_v, c_v, al, ga, ORDERED),
+        holds=_lower_side_holds(a_v=a_v, c_v=c_v, al=al, ga=ga, ordered=ORDERED),
         uses=("u_star_at_most_u_dagger",),
         # without Lemma 1, U* is any positive number: no substitution U* = U-dagger/(1 + z)
         without={"u_star_at_most_u_dagger": partial(_lower_side_holds, a_v, c_v, al, ga, {})},
@@ -353,8 +353,8 @@ def _lower_side_step(st, a_v, c_v, al, ga):
 def check_fbeta() -> Outcome:
     """Thm. 1 corrected (the statement FBETA)."""
     st = Steps()
-    a_v, c_v, al, ga, delta, lo, hi, tau_f = _coefficients_step(st, "F_beta", "\\tau_F", _table1("F_beta"),
-                                                                UDAG / (1 + BETA**2))
+    a_v, c_v, al, ga, delta, lo, hi, tau_f = _coefficients_step(st, "F_beta", symbol="\\tau_F", coefs=_table1("F_beta"),
+                                                                delta_expected=UDAG / (1 + BETA**2))
     # the printed hypothesis as a bound on tau: U* >= (1 + beta^2) tau/(beta^2 - tau), tau < beta^2
     (tau_printed,) = sp.solve(sp.expand((BETA**2 - TAU) * USTAR - (1 + BETA**2) * TAU), TAU)
     tau_printed = sp.factor(tau_printed)
@@ -371,7 +371,7 @@ def check_fbeta() -> Outcome:
     ds = sp.Symbol("s_U", nonnegative=True)
     in_range, ordered = IN_RANGE, ORDERED
     _criterion_step(st, "1.-4.", "step 1 proves their hypotheses on the metric")
-    _lower_side_step(st, a_v, c_v, al, ga)
+    _lower_side_step(st, a_v=a_v, c_v=c_v, al=al, ga=ga)
     slope = sp.factor(sp.diff(tau_f, USTAR))
     tau_max = sp.factor(tau_f.subs(USTAR, UDAG))
     over_printed = sp.factor(tau_max - PRINTED_TAU_SUP.subs(sp.Symbol("beta", positive=True), BETA))
@@ -430,8 +430,9 @@ def check_fbeta() -> Outcome:
 def check_jaccard() -> Outcome:
     """Thm. 2 corrected (the statement JACCARD)."""
     st = Steps()
-    a_v, c_v, al, ga, delta, lo, hi, tau_j = _coefficients_step(st, "Jaccard", "\\tau_J", _table1("Jaccard"),
-                                                                UDAG / (1 + UDAG))
+    a_v, c_v, al, ga, delta, lo, hi, tau_j = _coefficients_step(st, "Jaccard", symbol="\\tau_J",
+                                                                coefs=_table1("Jaccard"),
+                                                                delta_expected=UDAG / (1 + UDAG))
     excess = sp.factor(tau_j - PRINTED_JACCARD_TAU_MAX)
     st.add(
         "The printed hypothesis $\\tau \\le U^*$ (with $\\rho \\le \\tau$) implies $\\rho \\le \\tau_J$ because "
@@ -442,7 +443,7 @@ def check_jaccard() -> Outcome:
     )
     ds = sp.Symbol("s_U", nonnegative=True)
     _criterion_step(st, "1.-3.", "step 1 proves their hypotheses on the metric")
-    _lower_side_step(st, a_v, c_v, al, ga)
+    _lower_side_step(st, a_v=a_v, c_v=c_v, al=al, ga=ga)
     at_one = sp.expand((ga * a_v - c_v * al).subs(UDAG, USTAR + ds))
     st.add(
         "(3): at $\\rho = 1$, $\\gamma a - c\\alpha$ vanishes only at $U^* = U^\\dagger$; and $\\tau_J \\le 1$ with "

@@ -201,7 +201,7 @@ def _lemma_scores_steps(st: Steps) -> None:
     rows, ok = [], True
     for k in (0, 1):
         for y in (1, -1):
-            w = printed_w_tilde(k, a[(k, 1)], a[(k, -1)], b, phi(xi), phi(-xi), y)
+            w = printed_w_tilde(k=k, a_pos=a[(k, 1)], a_neg=a[(k, -1)], b=b, phi_xi=phi(xi), phi_mxi=phi(-xi), y=y)
             derivative = sp.diff(w, xi)
             # phi'(y xi) = y d/dxi phi(y xi) for y = +-1 (chain rule)
             factor = sp.simplify(derivative / (y * sp.diff(phi(y * xi), xi)))
@@ -525,8 +525,9 @@ def _rate_assembly_step(st: Steps, v: dict, total: sp.Expr) -> sp.Expr:
                       slope=rng.uniform(0, 2), jump=rng.uniform(0, 2), kappa0=rng.uniform(0.1, 3),
                       kappa1=rng.uniform(0.1, 3))
         function = lemma4.corrected_expectation_bound(
-            values["n"], values["d"], values["c_X"], values["c_Theta"], values["c0"], values["c1"], values["rho0"],
-            values["rho1"], values["gamma"], slope_at_zero=values["slope"], jump=values["jump"],
+            values["n"], values["d"], c_X=values["c_X"], c_Theta=values["c_Theta"], c0=values["c0"], c1=values["c1"],
+            rho0=values["rho0"],
+            rho1=values["rho1"], gamma=values["gamma"], slope_at_zero=values["slope"], jump=values["jump"],
             kappa0=values["kappa0"], kappa1=values["kappa1"])
         symbolic = float(total.subs({n: values["n"], d: values["d"], cX: values["c_X"], cT: values["c_Theta"],
                                      c0: values["c0"], c1: values["c1"], r0: values["rho0"], r1: values["rho1"],
@@ -548,10 +549,11 @@ def _rate_assembly_step(st: Steps, v: dict, total: sp.Expr) -> sp.Expr:
 def _rate_deviation_step(st: Steps, v: dict) -> None:
     """Step 5 of Lemma 4's corrected rate (lem:uniform-convergence): McDiarmid's inequality adds the deviation term."""
     n, cX, c0, c1, r0, r1 = (v[k] for k in ("n", "c_X", "c0", "c1", "rho0", "rho1"))
-    composed = abs(lemma4.corrected_uniform_convergence_bound(100, 2, 0.05, 1, 1, 1, 1, 1, 1, 0.5, slope_at_zero=0.3,
-                                                              jump=0.2)
-                   - lemma4.corrected_expectation_bound(100, 2, 1, 1, 1, 1, 1, 1, 0.5, slope_at_zero=0.3, jump=0.2)
-                   - lemma4.mcdiarmid_deviation(100, 0.05, 1, 1, 1, 1, 1)) <= 1e-15
+    composed = abs(lemma4.corrected_uniform_convergence_bound(100, 2, delta=0.05, c_X=1, c_Theta=1, c0=1, c1=1, rho0=1,
+                                                              rho1=1, gamma=0.5, slope_at_zero=0.3, jump=0.2)
+                   - lemma4.corrected_expectation_bound(100, 2, c_X=1, c_Theta=1, c0=1, c1=1, rho0=1, rho1=1, gamma=0.5,
+                                                        slope_at_zero=0.3, jump=0.2)
+                   - lemma4.mcdiarmid_deviation(100, 0.05, c_X=1, c0=1, c1=1, rho0=1, rho1=1)) <= 1e-15
     mcdiarmid = (n, cX, c0, c1, r0, r1, composed)
     st.add(
         "McDiarmid's inequality with the bounded-difference constant $4c_\\mathcal{X}(\\rho_1 c_0 + \\rho_0 c_1)/n$ "
@@ -583,7 +585,7 @@ def _rate_order_step(st: Steps, v: dict, total: sp.Expr, explicit: sp.Expr) -> N
     root_rate = sp.limit(sp.expand(with_vc * sp.sqrt(n)), n, sp.oo)
     # the order in every parameter: the explicit form of conclusion 3 equals the bound at N_m = 2 (m + 1)^d
     # log(2 N) <= log(4 (m+1)^d) = log(2 * 2 (m+1)^d)
-    log_rate, massart_ok = _massart_rate(total, explicit, n, d, 2 * (mm + 1) ** d)
+    log_rate, massart_ok = _massart_rate(total=total, explicit=explicit, n=n, d=d, pattern_bound=2 * (mm + 1) ** d)
     others = (_finite(root_rate) and _finite(sp.limit(sp.expand(total.subs(jp, 0) * sp.sqrt(n)), n, sp.oo))
               and sp.simplify(sauer_gap - 2 * ((mm + 1) ** d - 1)) == 0 and not with_vc.has(N))
     st.add(
@@ -603,7 +605,8 @@ def _rate_order_step(st: Steps, v: dict, total: sp.Expr, explicit: sp.Expr) -> N
         holds=massart_ok and others,
         uses=("lemma4_setting",),
         # a class without the linear class's VC dimension d: only N_m <= 2^m patterns of m points
-        without={"lemma4_setting": lambda: _massart_rate(total, explicit, n, d, 2 ** mm)[1] and others},
+        without={"lemma4_setting": lambda: _massart_rate(total=total, explicit=explicit, n=n, d=d,
+                                                         pattern_bound=2 ** mm)[1] and others},
     )
 
 
@@ -663,7 +666,8 @@ def _bounded_difference_holds(n, c_x, c0, c1, rho0, rho1, composed: bool) -> boo
     plus the deviation (``composed``)."""
     target = 4 * c_x * (rho1 * c0 + rho0 * c1) / n
     return composed and all(constant.is_finite is True and sp.simplify(constant - target) == 0
-                            for constant in lemma4.bounded_difference_constants(n, c_x, c0, c1, rho0, rho1))
+                            for constant in lemma4.bounded_difference_constants(n, c_x=c_x, c0=c0, c1=c1, rho0=rho0,
+                                                                                rho1=rho1))
 
 
 def _massart_rate(total, explicit, n, d, pattern_bound):

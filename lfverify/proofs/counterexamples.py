@@ -203,7 +203,7 @@ def _gower_legendre_witness():
     thetas = (GL_THETA1, GL_THETA2, point)
     with mp.workdps(DPS):
         phi_mp = tau_logistic_mp(GL_TAU)
-        nd = [_empirical_mp(coef, phi_mp, GL_X, GL_Y, t) for t in thetas]
+        nd = [_empirical_mp(coef, phi_mp, GL_X, GL_Y, theta=t) for t in thetas]
         in_fbar = all(n >= 0 and d > 0 for n, d in nd)
         values = [n / d for n, d in nd]
         dip = min(values[0], values[1]) - values[2]
@@ -460,14 +460,14 @@ def check_thm1_zero_counted_positive() -> Outcome:
     def report(loss, value, t):
         return fbeta_calibration(1.0, loss, surrogate_optimum=value, tau=t)
 
-    failed, fig = _zero_counted_positive("Thm. 1", F1_COEFFICIENTS, f_beta(1.0), THM1_PLUS_WITNESS,
-                                         THM1_THEOREM_WITNESS, report)
+    failed, fig = _zero_counted_positive("Thm. 1", coef=F1_COEFFICIENTS, metric=f_beta(1.0), witness=THM1_PLUS_WITNESS,
+                                         theorem_witness=THM1_THEOREM_WITNESS, report=report)
     if failed:
         return failed
     t = THM1_PLUS_WITNESS[2]
     bound = 2 * t / (1 - t)  # (1 + beta^2) tau / (beta^2 - tau), beta = 1
-    erratum = _erratum("Thm. 1", "thm:f-measure-calibration", "F_1", f"2 tau / (1 - tau) = {bound}",
-                       THM1_PLUS_WITNESS, fig)
+    erratum = _erratum("Thm. 1", label_metric="thm:f-measure-calibration", metric_name="F_1",
+                       bound_text=f"2 tau / (1 - tau) = {bound}", witness=THM1_PLUS_WITNESS, fig=fig)
     ex = fig["ex"]
     return Outcome(
         "erratum",
@@ -485,12 +485,12 @@ def check_thm2_zero_counted_positive() -> Outcome:
     def report(loss, value, t):
         return jaccard_calibration(loss, surrogate_optimum=value, tau=t)
 
-    failed, fig = _zero_counted_positive("Thm. 2", JACCARD_COEFFICIENTS, jaccard(), THM2_PLUS_WITNESS,
-                                         THM2_THEOREM_WITNESS, report)
+    failed, fig = _zero_counted_positive("Thm. 2", coef=JACCARD_COEFFICIENTS, metric=jaccard(),
+                                         witness=THM2_PLUS_WITNESS, theorem_witness=THM2_THEOREM_WITNESS, report=report)
     if failed:
         return failed
-    erratum = _erratum("Thm. 2", "thm:jaccard-calibration", "Jaccard", f"tau = {THM2_PLUS_WITNESS[2]}",
-                       THM2_PLUS_WITNESS, fig)
+    erratum = _erratum("Thm. 2", label_metric="thm:jaccard-calibration", metric_name="Jaccard",
+                       bound_text=f"tau = {THM2_PLUS_WITNESS[2]}", witness=THM2_PLUS_WITNESS, fig=fig)
     ex = fig["ex"]
     return Outcome(
         "erratum",

@@ -106,9 +106,11 @@ def _pointwise(which):
         phi_xi, phi_mxi = l_xi + S1, l_mxi + S2  # phi >= l
         for reading, pos in _positive_prediction_readings(xi).items():
             if which == 0:
-                diff = printed_w(A, -B, 0, pos, Q, R) - printed_w0_phi(A, -B, 0, phi_xi, phi_mxi, Q, R)
+                diff = (printed_w(ap=A, an=-B, b=0, pos=pos, q=Q, r=R)
+                        - printed_w0_phi(a0p=A, a0n=-B, b0=0, phi_xi=phi_xi, phi_mxi=phi_mxi, q=Q, r=R))
             else:
-                diff = printed_w1_phi(C, E, 0, phi_xi, phi_mxi, Q, R) - printed_w(C, E, 0, pos, Q, R)
+                diff = (printed_w1_phi(a1p=C, a1n=E, b1=0, phi_xi=phi_xi, phi_mxi=phi_mxi, q=Q, r=R)
+                        - printed_w(ap=C, an=E, b=0, pos=pos, q=Q, r=R))
             ok, monomials = _certify(diff)
             all_ok &= ok
             used |= set(_uses(monomials))
@@ -355,16 +357,17 @@ def check_populations() -> Outcome:
 
 
 CLAIMS = (
-    Claim("lemma1_lower_bound.w0_pointwise", "Lemma 1: W_0(xi, q) >= W_{0,phi}(xi, q) pointwise",
-          "lem:utility-lower-bound", "verified", check_w0_pointwise),
-    Claim("lemma1_lower_bound.w1_pointwise", "Lemma 1: W_1(xi, q) <= W_{1,phi}(xi, q) pointwise",
-          "lem:utility-lower-bound", "verified", check_w1_pointwise),
-    Claim("lemma1_lower_bound.zero_one_identity", "Lemma 1 proof: l(-xi) = 1 - l(xi)",
-          "lem:utility-lower-bound", "erratum", check_zero_one_identity),
-    Claim("lemma1_lower_bound.ratio_step", "Lemma 1: N_phi <= N, D_phi >= D imply N_phi/D_phi <= N/D (D > 0, N >= 0)",
-          "lem:utility-lower-bound", "verified", check_ratio_step),
-    Claim("lemma1_lower_bound.positive_denominator", "Lemma 1 / Def. 1: U_phi <= U needs E[W_1] > 0",
-          "lem:utility-lower-bound", "erratum", check_positive_denominator),
-    Claim("lemma1_lower_bound.populations", "Lemma 1: U_phi <= U on random finite-support populations",
-          "lem:utility-lower-bound", "verified", check_populations),
+    Claim(key="lemma1_lower_bound.w0_pointwise", title="Lemma 1: W_0(xi, q) >= W_{0,phi}(xi, q) pointwise",
+          label="lem:utility-lower-bound", expected="verified", check=check_w0_pointwise),
+    Claim(key="lemma1_lower_bound.w1_pointwise", title="Lemma 1: W_1(xi, q) <= W_{1,phi}(xi, q) pointwise",
+          label="lem:utility-lower-bound", expected="verified", check=check_w1_pointwise),
+    Claim(key="lemma1_lower_bound.zero_one_identity", title="Lemma 1 proof: l(-xi) = 1 - l(xi)",
+          label="lem:utility-lower-bound", expected="erratum", check=check_zero_one_identity),
+    Claim(key="lemma1_lower_bound.ratio_step",
+          title="Lemma 1: N_phi <= N, D_phi >= D imply N_phi/D_phi <= N/D (D > 0, N >= 0)",
+          label="lem:utility-lower-bound", expected="verified", check=check_ratio_step),
+    Claim(key="lemma1_lower_bound.positive_denominator", title="Lemma 1 / Def. 1: U_phi <= U needs E[W_1] > 0",
+          label="lem:utility-lower-bound", expected="erratum", check=check_positive_denominator),
+    Claim(key="lemma1_lower_bound.populations", title="Lemma 1: U_phi <= U on random finite-support populations",
+          label="lem:utility-lower-bound", expected="verified", check=check_populations),
 )

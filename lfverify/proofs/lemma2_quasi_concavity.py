@@ -185,13 +185,13 @@ def check_numerator_hessian() -> Outcome:
     ys = (1, -1, 1)
     m = len(xs)
     margins = [sum(t * x for t, x in zip(theta, xi)) for xi in xs]
-    n_hat = sum(printed_w0_tilde(z, y, A0P, A0N, B0, phi) for z, y in zip(margins, ys)) / m
+    n_hat = sum(printed_w0_tilde(xi=z, y=y, a0p=A0P, a0n=A0N, b0=B0, phi=phi) for z, y in zip(margins, ys)) / m
     hessian = sp.hessian(n_hat, theta).doit()
     # w_i''(t) = d^2/dt^2 W~_0(t, y_i), evaluated at t = theta^T x_i
     t = sp.Symbol("t", real=True)
     expected = sp.zeros(2, 2)
     for z, y, xi in zip(margins, ys, xs):
-        w2 = sp.diff(printed_w0_tilde(t, y, A0P, A0N, B0, phi), t, 2).subs(t, z)
+        w2 = sp.diff(printed_w0_tilde(xi=t, y=y, a0p=A0P, a0n=A0N, b0=B0, phi=phi), t, 2).subs(t, z)
         expected += w2 * sp.Matrix(xi) * sp.Matrix(xi).T / m
     diff = (hessian - expected.doit()).applyfunc(lambda e: sp.simplify(e.doit()))
     if diff != sp.zeros(2, 2):
@@ -249,7 +249,8 @@ def check_superlevel_sets() -> Outcome:
     # so D_hat >= b_1 > 0 for F_beta (b_1 = beta^2 pi) and Jaccard (b_1 = pi) in Eq. (6)'s literal form.
     phi_val = sp.Symbol("phi", nonnegative=True)
     a1p_nn, a1n_nn = sp.symbols("a1p a1n", nonnegative=True)
-    excess = [sp.expand(printed_w1_tilde(0, y, a1p_nn, a1n_nn, B1, lambda _: phi_val) - B1) for y in (1, -1)]
+    excess = [sp.expand(printed_w1_tilde(xi=0, y=y, a1p=a1p_nn, a1n=a1n_nn, b1=B1,
+                                         phi=lambda _: phi_val) - B1) for y in (1, -1)]
     d_hat_bound = all(expr.is_nonnegative for expr in excess)  # W~_1 - b_1 = a1p (1 + phi) or a1n phi
     # numeric quasi-concavity along segments inside F-bar
 
@@ -289,18 +290,19 @@ def check_superlevel_sets() -> Outcome:
 
 
 CLAIMS = (
-    Claim("lemma2_quasi_concavity.tau_logistic_convexity",
-          "Lemma 2 / Fig. 2: the tau-logistic loss is convex and tau-discrepant for 0 < tau <= 1",
-          "lem:quasi-concavity", "verified", check_tau_logistic_convexity),
-    Claim("lemma2_quasi_concavity.fig2_tau_range", "Fig. 2: the tau-logistic loss is tau-discrepant for tau > 0",
-          "fig:fisher-consistent-surrogate-loss", "erratum", check_fig2_tau_range),
-    Claim("lemma2_quasi_concavity.score_concavity",
-          "Lemma 2: W~_0 concave and W~_1 convex in xi under the sign constraints",
-          "lem:quasi-concavity", "verified", check_score_concavity),
-    Claim("lemma2_quasi_concavity.numerator_hessian",
-          "Lemma 2: the Hessian of N_hat(theta) for the linear model is negative semidefinite",
-          "lem:quasi-concavity", "verified", check_numerator_hessian),
-    Claim("lemma2_quasi_concavity.superlevel_sets",
-          "App. B: super-level sets of U_hat in F-bar are convex for every alpha",
-          "sec:supp:quasi-concavity", "verified", check_superlevel_sets),
+    Claim(key="lemma2_quasi_concavity.tau_logistic_convexity",
+          title="Lemma 2 / Fig. 2: the tau-logistic loss is convex and tau-discrepant for 0 < tau <= 1",
+          label="lem:quasi-concavity", expected="verified", check=check_tau_logistic_convexity),
+    Claim(key="lemma2_quasi_concavity.fig2_tau_range",
+          title="Fig. 2: the tau-logistic loss is tau-discrepant for tau > 0",
+          label="fig:fisher-consistent-surrogate-loss", expected="erratum", check=check_fig2_tau_range),
+    Claim(key="lemma2_quasi_concavity.score_concavity",
+          title="Lemma 2: W~_0 concave and W~_1 convex in xi under the sign constraints",
+          label="lem:quasi-concavity", expected="verified", check=check_score_concavity),
+    Claim(key="lemma2_quasi_concavity.numerator_hessian",
+          title="Lemma 2: the Hessian of N_hat(theta) for the linear model is negative semidefinite",
+          label="lem:quasi-concavity", expected="verified", check=check_numerator_hessian),
+    Claim(key="lemma2_quasi_concavity.superlevel_sets",
+          title="App. B: super-level sets of U_hat in F-bar are convex for every alpha",
+          label="sec:supp:quasi-concavity", expected="verified", check=check_superlevel_sets),
 )

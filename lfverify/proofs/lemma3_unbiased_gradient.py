@@ -107,9 +107,11 @@ def check_per_sample_scores() -> Outcome:
     """Averages Eq. (6)'s W~_k(xi, Y) over Y ~ Bernoulli(q) and compares with Eq. (3)'s W_{k,phi}(xi, q)."""
     q = sp.Symbol("q", real=True)
     phi_xi, phi_mxi, a_pos, a_neg, b = sp.symbols("phi_xi phi_mxi a_pos a_neg b", real=True)
-    diffs = [sp.expand(q * printed_w_tilde(k, a_pos, a_neg, b, phi_xi, phi_mxi, 1)
-                       + (1 - q) * printed_w_tilde(k, a_pos, a_neg, b, phi_xi, phi_mxi, -1)
-                       - printed_w_phi(k, a_pos, a_neg, b, phi_xi, phi_mxi, q)) for k in (0, 1)]
+    diffs = [sp.expand(q * printed_w_tilde(k=k, a_pos=a_pos, a_neg=a_neg, b=b, phi_xi=phi_xi, phi_mxi=phi_mxi, y=1)
+                       + (1 - q) * printed_w_tilde(k=k, a_pos=a_pos, a_neg=a_neg, b=b, phi_xi=phi_xi, phi_mxi=phi_mxi,
+                                                   y=-1)
+                       - printed_w_phi(k=k, a_pos=a_pos, a_neg=a_neg, b=b, phi_xi=phi_xi, phi_mxi=phi_mxi,
+                                       q=q)) for k in (0, 1)]
     if diffs != [0, 0]:
         return Outcome("undecided", f"E_Y[W~_k] - W_k,phi = {diffs}")
     return Outcome("verified", "q W~_k(xi, +1) + (1 - q) W~_k(xi, -1) - W_{k,phi}(xi, q) expands to 0 for k = 0, 1 "
@@ -234,17 +236,19 @@ def check_ratio_biased() -> Outcome:
 
 
 CLAIMS = (
-    Claim("lemma3_unbiased_gradient.per_sample_scores", "Lemma 3: E_Y[W~_k(xi, Y) | q] = W_{k,phi}(xi, q) (Eq. (6) vs "
+    Claim(key="lemma3_unbiased_gradient.per_sample_scores",
+          title="Lemma 3: E_Y[W~_k(xi, Y) | q] = W_{k,phi}(xi, q) (Eq. (6) vs "
                                                         "Eq. (3))",
-          "lem:unbiased-gradient", "verified", check_per_sample_scores),
-    Claim("lemma3_unbiased_gradient.empirical_gradient_identity", "Sec. 3.3: grad U_hat = V_hat / D_hat^2",
-          "eq:gradient-estimator", "verified", check_empirical_gradient_identity),
-    Claim("lemma3_unbiased_gradient.population_gradient", "Sec. 3.3: grad U_phi = V_phi / (E[W_1,phi])^2",
-          "sec:gradient-direction", "verified", check_population_gradient),
-    Claim("lemma3_unbiased_gradient.unbiased", "Lemma 3: E_S[V_hat] = V_phi (sample split)",
-          "lem:unbiased-gradient", "verified", check_unbiased),
-    Claim("lemma3_unbiased_gradient.same_sample_biased", "Lemma 3: without the split (S_0 = S_1) V_hat is biased",
-          "lem:unbiased-gradient", "verified", check_same_sample_biased),
-    Claim("lemma3_unbiased_gradient.ratio_biased", "Sec. 3.3: the ratio estimator U_hat is biased",
-          "sec:gradient-direction", "verified", check_ratio_biased),
+          label="lem:unbiased-gradient", expected="verified", check=check_per_sample_scores),
+    Claim(key="lemma3_unbiased_gradient.empirical_gradient_identity", title="Sec. 3.3: grad U_hat = V_hat / D_hat^2",
+          label="eq:gradient-estimator", expected="verified", check=check_empirical_gradient_identity),
+    Claim(key="lemma3_unbiased_gradient.population_gradient", title="Sec. 3.3: grad U_phi = V_phi / (E[W_1,phi])^2",
+          label="sec:gradient-direction", expected="verified", check=check_population_gradient),
+    Claim(key="lemma3_unbiased_gradient.unbiased", title="Lemma 3: E_S[V_hat] = V_phi (sample split)",
+          label="lem:unbiased-gradient", expected="verified", check=check_unbiased),
+    Claim(key="lemma3_unbiased_gradient.same_sample_biased",
+          title="Lemma 3: without the split (S_0 = S_1) V_hat is biased",
+          label="lem:unbiased-gradient", expected="verified", check=check_same_sample_biased),
+    Claim(key="lemma3_unbiased_gradient.ratio_biased", title="Sec. 3.3: the ratio estimator U_hat is biased",
+          label="sec:gradient-direction", expected="verified", check=check_ratio_biased),
 )

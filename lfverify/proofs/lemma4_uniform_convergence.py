@@ -192,18 +192,18 @@ def corrected_uniform_convergence_bound(
     return corrected_expectation_bound(
         n,
         d,
-        c_X,
-        c_Theta,
-        c0,
-        c1,
-        rho0,
-        rho1,
-        gamma,
+        c_X=c_X,
+        c_Theta=c_Theta,
+        c0=c0,
+        c1=c1,
+        rho0=rho0,
+        rho1=rho1,
+        gamma=gamma,
         slope_at_zero=slope_at_zero,
         jump=jump,
         kappa0=kappa0,
         kappa1=kappa1,
-    ) + mcdiarmid_deviation(n, delta, c_X, c0, c1, rho0, rho1)
+    ) + mcdiarmid_deviation(n, delta, c_X=c_X, c0=c0, c1=c1, rho0=rho0, rho1=rho1)
 
 
 # ------------------------------------------------------------------------------------------------ derivations
@@ -481,7 +481,7 @@ def check_bounded_difference() -> Outcome:
     the m summands over i.  McDiarmid's inequality P[E - EE >= eps] <= exp(-2 eps^2 / sum_k c_k^2) is then
     evaluated and inverted.
     """
-    const_first, const_second = bounded_difference_constants(n, cX, c0, c1, rho0, rho1)
+    const_first, const_second = bounded_difference_constants(n, c_x=cX, c0=c0, c1=c1, rho0=rho0, rho1=rho1)
     bd_ok = sp.simplify(const_first - PRINTED_BD_CONSTANT) == 0 and sp.simplify(const_second - PRINTED_BD_CONSTANT) == 0
     one_sided = sp.exp(-2 * eps**2 / (n * const_first**2))
     tail_ok = sp.simplify(sp.log(PRINTED_TAIL / 2) - sp.log(one_sided)) == 0
@@ -491,7 +491,7 @@ def check_bounded_difference() -> Outcome:
     one_sided_dev = sp.sqrt(8 * cX**2 * (rho1 * c0 + rho0 * c1) ** 2 * sp.log(1 / delta) / n)
     plain_ok = (
         abs(
-            mcdiarmid_deviation(50, 0.05, 2.0, 1.0, 1.5, 0.7, 0.3)
+            mcdiarmid_deviation(50, 0.05, c_X=2.0, c0=1.0, c1=1.5, rho0=0.7, rho1=0.3)
             - float(
                 PRINTED_DEVIATION.subs({
                     n: 50,
@@ -527,13 +527,13 @@ def witness_corrected_bound(n_value, constants) -> float:
     return corrected_expectation_bound(
         n_value,
         1,
-        1.1,
-        1e-3,
-        float(k["c0"]),
-        float(k["c1"]),
-        float(k["rho0"]),
-        float(k["rho1"]),
-        float(k["gamma"]) / 2,
+        c_X=1.1,
+        c_Theta=1e-3,
+        c0=float(k["c0"]),
+        c1=float(k["c1"]),
+        rho0=float(k["rho0"]),
+        rho1=float(k["rho1"]),
+        gamma=float(k["gamma"]) / 2,
         slope_at_zero=0.5 / (2 * math.log(2)),
         jump=0.5 / (2 * math.log(2)),
         kappa0=2.0,

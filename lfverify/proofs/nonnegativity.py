@@ -373,19 +373,21 @@ def check_loss_class() -> Outcome:
 
 
 CLAIMS = (
-    Claim("nonnegativity.fbeta_h0",
-          "App. A: F_beta's H_0,phi(q) = sup_xi W_0,phi and E[H_0,phi(eta)] = (1 + beta^2) pi",
-          "sec:supp:non-negativity-of-surrogate-utilities", "verified", check_fbeta_h0),
-    Claim("nonnegativity.jaccard_h0", "App. A: Jaccard's H_0,phi(q) and E[H_0,phi(eta)] = pi",
-          "sec:supp:non-negativity-of-surrogate-utilities", "verified", check_jaccard_h0),
-    Claim("nonnegativity.fcheck_definition", "App. A: f_check maximizes E[W_0] (printed) vs E[W_0,phi] (used)",
-          "sec:supp:non-negativity-of-surrogate-utilities", "erratum", check_fcheck_definition),
-    Claim("nonnegativity.supremum_attained", "App. A: f_check (a maximizer of E[W_0,phi]) exists",
-          "sec:supp:non-negativity-of-surrogate-utilities", "erratum", check_supremum_attained),
-    Claim("nonnegativity.fbeta_conclusion", "App. A: U_phi* >= 0 for F_beta, with the tau-logistic loss",
-          "sec:supp:non-negativity-of-surrogate-utilities", "verified", check_fbeta_conclusion),
-    Claim("nonnegativity.jaccard_conclusion", "App. A: U_phi* >= 0 for Jaccard, with the tau-logistic loss",
-          "sec:supp:non-negativity-of-surrogate-utilities", "verified", check_jaccard_conclusion),
-    Claim("nonnegativity.loss_class", "App. A: U_phi* >= 0 read for Thm. 1's loss class (phi >= 0, convex, "
-          "non-increasing)", "sec:supp:non-negativity-of-surrogate-utilities", "erratum", check_loss_class),
+    Claim(key="nonnegativity.fbeta_h0",
+          title="App. A: F_beta's H_0,phi(q) = sup_xi W_0,phi and E[H_0,phi(eta)] = (1 + beta^2) pi",
+          label="sec:supp:non-negativity-of-surrogate-utilities", expected="verified", check=check_fbeta_h0),
+    Claim(key="nonnegativity.jaccard_h0", title="App. A: Jaccard's H_0,phi(q) and E[H_0,phi(eta)] = pi",
+          label="sec:supp:non-negativity-of-surrogate-utilities", expected="verified", check=check_jaccard_h0),
+    Claim(key="nonnegativity.fcheck_definition",
+          title="App. A: f_check maximizes E[W_0] (printed) vs E[W_0,phi] (used)",
+          label="sec:supp:non-negativity-of-surrogate-utilities", expected="erratum", check=check_fcheck_definition),
+    Claim(key="nonnegativity.supremum_attained", title="App. A: f_check (a maximizer of E[W_0,phi]) exists",
+          label="sec:supp:non-negativity-of-surrogate-utilities", expected="erratum", check=check_supremum_attained),
+    Claim(key="nonnegativity.fbeta_conclusion", title="App. A: U_phi* >= 0 for F_beta, with the tau-logistic loss",
+          label="sec:supp:non-negativity-of-surrogate-utilities", expected="verified", check=check_fbeta_conclusion),
+    Claim(key="nonnegativity.jaccard_conclusion", title="App. A: U_phi* >= 0 for Jaccard, with the tau-logistic loss",
+          label="sec:supp:non-negativity-of-surrogate-utilities", expected="verified", check=check_jaccard_conclusion),
+    Claim(key="nonnegativity.loss_class", title="App. A: U_phi* >= 0 read for Thm. 1's loss class (phi >= 0, convex, "
+          "non-increasing)", label="sec:supp:non-negativity-of-surrogate-utilities", expected="erratum",
+          check=check_loss_class),
 )

@@ -182,7 +182,7 @@ def check_frechet_derivative() -> Outcome:
     c = COEFFICIENT_SYMBOLS
     ew0, ew1 = expectations(c)
     gradient = sp.diff(ew0 / ew1, LAMBDAS[0])
-    lines = printed_gradient_lines(PROBS[0], ETAS[0], ew0, ew1, ew0 / ew1, c)
+    lines = printed_gradient_lines(p=PROBS[0], eta=ETAS[0], ew0=ew0, ew1=ew1, ubar=ew0 / ew1, c=c)
     differences = [sp.cancel(gradient - line) for line in lines]
     if any(d != 0 for d in differences):
         bad = [i + 1 for i, d in enumerate(differences) if d != 0]

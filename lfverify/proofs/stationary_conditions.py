@@ -199,7 +199,7 @@ def check_fbeta_condition() -> Outcome:
     """Derive G'(0) from Eq. (3) with F_beta's coefficients (derived from its definition) and compare with the
     three printed lines of G'(0) in App. A.1 and with both lines of eq:supp:fbeta-stationary-condition."""
     derivative, ew0, ew1 = gateaux_derivative(F_BETA)
-    lines = printed_fbeta_gateaux_lines(PBAR, ETA, DPOS, DNEG, ew0, ew1, ew0 / ew1)
+    lines = printed_fbeta_gateaux_lines(p=PBAR, eta=ETA, dpos=DPOS, dneg=DNEG, ew0=ew0, ew1=ew1, ustar=ew0 / ew1)
     if not all(_is_zero(derivative - line) for line in lines):
         return _undecided("F_beta G'(0)")
     bracket = stationary_bracket(F_BETA)
@@ -397,7 +397,8 @@ def _third_line_finite_differences(population, metric, loss, wc):
     scores 0) the central difference of U_phi in atom 1's score, against p(x-bar)/E[W1] times the derived bracket
     and against the printed third line; returns (finite difference, derived, printed)."""
     line3_fn = sp.lambdify((ETA, DPOS, DNEG, USTAR, EW1),
-                           printed_general_gateaux_lines(PBAR, ETA, DPOS, DNEG, EW0, EW1, USTAR, wc)[2], "numpy")
+                           printed_general_gateaux_lines(p=PBAR, eta=ETA, dpos=DPOS, dneg=DNEG, ew0=EW0, ew1=EW1,
+                                                         ustar=USTAR, c=wc)[2], "numpy")
     # evidence: central differences of U_phi in one atom's score at a non-stationary point (all scores 0)
     scores = np.zeros(population.eta.size)
     state = population.evaluate(metric, loss, scores)
@@ -438,7 +439,8 @@ def _stationary_condition_evidence(*, population, metric, loss, maximiser, ustar
     fd = float(np.max(np.abs(_central_differences(population, metric, loss, maximiser))))
     bracket_fn = sp.lambdify((ETA, DPOS, DNEG, USTAR), stationary_bracket(wc), "numpy")
     printed_fn = sp.lambdify((ETA, DPOS, DNEG, USTAR),
-                             printed_general_stationary_condition(ETA, DPOS, DNEG, USTAR, wc), "numpy")
+                             printed_general_stationary_condition(eta=ETA, dpos=DPOS, dneg=DNEG, ustar=USTAR, c=wc),
+                             "numpy")
     dpos, dneg = loss.derivative(maximiser), loss.derivative(-maximiser)
     derived_values = bracket_fn(population.eta, dpos, dneg, ustar)
     printed_values = printed_fn(population.eta, dpos, dneg, ustar)
@@ -479,16 +481,17 @@ def check_general_gateaux() -> Outcome:
     with the stationary condition written after them ("Thus, the stationary condition is ...")."""
     c = COEFFICIENT_SYMBOLS
     derivative, ew0, ew1 = gateaux_derivative(c)
-    lines = printed_general_gateaux_lines(PBAR, ETA, DPOS, DNEG, ew0, ew1, ew0 / ew1, c)
+    lines = printed_general_gateaux_lines(p=PBAR, eta=ETA, dpos=DPOS, dneg=DNEG, ew0=ew0, ew1=ew1, ustar=ew0 / ew1, c=c)
     if not (_is_zero(derivative - lines[0]) and _is_zero(derivative - lines[1])):
         return _undecided("App. A.4 G'(0), first two lines")
     # the third line, compared with the derived G'(0) at U_phi(f*) = U* (eliminating R0 as in stationary_bracket)
     r0 = sp.solve(sp.Eq(ew0, USTAR * ew1), R0)[0]
     derived_at_ustar = sp.cancel(derivative.subs(R0, r0))
-    printed_line3 = printed_general_gateaux_lines(PBAR, ETA, DPOS, DNEG, EW0, ew1, USTAR, c)[2]
+    printed_line3 = printed_general_gateaux_lines(p=PBAR, eta=ETA, dpos=DPOS, dneg=DNEG, ew0=EW0, ew1=ew1, ustar=USTAR,
+                                                  c=c)[2]
     line3_ratio = sp.cancel(derived_at_ustar / printed_line3)
     bracket = stationary_bracket(c)
-    printed = printed_general_stationary_condition(ETA, DPOS, DNEG, USTAR, c)
+    printed = printed_general_stationary_condition(eta=ETA, dpos=DPOS, dneg=DNEG, ustar=USTAR, c=c)
     errata = []
     population, metric, loss, maximiser, ustar = surrogate_maximiser()
     w, wc = _WITNESS, _witness_coefficients()
@@ -501,7 +504,8 @@ def check_general_gateaux() -> Outcome:
         point = {**subs, ETA: sp.Rational(1, 2), PBAR: sp.Rational(1, 10)}
         unit = {R1: 1 - PBAR * scores_eq3(XI, ETA, wc)[1]}  # makes E[W_1,phi(f*)] = 1
         derived_value = sp.cancel(derived_at_ustar.subs(dict(zip(c, wc))).subs(unit)).subs(point)
-        printed_value = printed_general_gateaux_lines(PBAR, ETA, DPOS, DNEG, EW0, EW1, USTAR, wc)[2].subs(
+        printed_value = printed_general_gateaux_lines(p=PBAR, eta=ETA, dpos=DPOS, dneg=DNEG, ew0=EW0, ew1=EW1,
+                                                      ustar=USTAR, c=wc)[2].subs(
             {**point, EW1: 1})
         fd, derived_fd, printed_fd = _third_line_finite_differences(population, metric, loss, wc)
         if not abs(fd - derived_fd) < 1e-8 * max(1.0, abs(fd)):
@@ -513,7 +517,8 @@ def check_general_gateaux() -> Outcome:
     if not _same_equation(bracket, printed):
         difference = sp.factor(bracket - printed)
         eta_derived = sp.solve(stationary_bracket(wc).subs(subs), ETA)[0]
-        eta_printed = sp.solve(printed_general_stationary_condition(ETA, DPOS, DNEG, USTAR, wc).subs(subs), ETA)[0]
+        eta_printed = sp.solve(printed_general_stationary_condition(eta=ETA, dpos=DPOS, dneg=DNEG, ustar=USTAR,
+                                                                    c=wc).subs(subs), ETA)[0]
         fd, derived_values, printed_values = _stationary_condition_evidence(
             population=population, metric=metric, loss=loss, maximiser=maximiser, ustar=ustar, wc=wc)
         if not (fd < 1e-8 and float(np.max(np.abs(derived_values))) < 1e-7):

@@ -237,8 +237,9 @@ def tau_logistic_surrogate_maximiser(coefficients, weights, eta, tau_value, base
 
 # ------------------------------------------------------------------------------------------------ derivations
 def _fbeta_stationary_eta():
-    w0, w1, xi, eta, phi = surrogate_scores(1 + B2, 0, 1, 1, 0, B2 * sp.Symbol("pi", positive=True))
-    return stationary_eta(w0, w1, xi, eta, phi)
+    w0, w1, xi, eta, phi = surrogate_scores(a0p=1 + B2, a0n=0, a1p=1, a1n=1, b0=0,
+                                            b1=B2 * sp.Symbol("pi", positive=True))
+    return stationary_eta(w0=w0, w1=w1, xi=xi, eta=eta, phi=phi)
 
 
 def check_tau_range() -> Outcome:
@@ -592,7 +593,8 @@ def library_counterexample(metric, coefficients, weights, eta, tau_value, base, 
     hypotheses.
     """
 
-    opt = tau_logistic_surrogate_maximiser(coefficients, weights, eta, tau_value, base)
+    opt = tau_logistic_surrogate_maximiser(coefficients=coefficients, weights=weights, eta=eta, tau_value=tau_value,
+                                           base=base)
     loss = tau_logistic(float(tau_value), base=float(base))
     pop = FiniteSupportPopulation(
         np.eye(len(weights)), np.array([float(w) for w in weights]), np.array([float(e) for e in eta])
@@ -635,7 +637,7 @@ def _degenerate_losses() -> tuple:
     """
     # phi = 0 (convex, non-increasing, differentiable, tau-discrepant for every tau): U_phi = 1 for every f
     w0, w1, xi, eta, _ = surrogate_scores(
-        1 + B2, 0, 1, 1, 0, B2 * sp.Symbol("pi", positive=True), phi=sp.Lambda(sp.Symbol("u"), 0)
+        a0p=1 + B2, a0n=0, a1p=1, a1n=1, b0=0, b1=B2 * sp.Symbol("pi", positive=True), phi=sp.Lambda(sp.Symbol("u"), 0)
     )
     pi_ = sp.Symbol("pi", positive=True)
     zero_loss_constant = sp.cancel(w0.subs(eta, pi_) / w1.subs(eta, pi_)) == 1 and not (w0.has(xi) or w1.has(xi))
@@ -644,7 +646,8 @@ def _degenerate_losses() -> tuple:
     # max(1, 1 - t) (convex, non-increasing, differentiable a.e., tau-discrepant for every tau: phi'(0+) = 0) has
     # W_0 = (1+beta^2) eta (1 - phi(xi)) <= 0 with equality for xi >= 0, so U_phi <= 0 = U_phi(f >= 0): U* = 0
     u_ = sp.Symbol("u")
-    f0, _, fxi, feta, _ = surrogate_scores(1 + B2, 0, 1, 1, 0, B2 * pi_, phi=sp.Lambda(u_, sp.Max(1, 1 - u_)))
+    f0, _, fxi, feta, _ = surrogate_scores(a0p=1 + B2, a0n=0, a1p=1, a1n=1, b0=0, b1=B2 * pi_,
+                                           phi=sp.Lambda(u_, sp.Max(1, 1 - u_)))
     xi_pos, xi_neg = sp.Symbol("x", nonnegative=True), sp.Symbol("x", negative=True)
     eta_ = sp.Symbol("eta", nonnegative=True)
     floor_u_star_zero = (sp.simplify(f0.subs({fxi: xi_pos, feta: eta_})) == 0
@@ -674,8 +677,10 @@ def check_theorem() -> Outcome:
         return fbeta_calibration(1.0, loss, surrogate_optimum=value, tau=t)
 
     zero_loss_constant, floor_u_star_zero, no_tau = _degenerate_losses()
-    kink = library_counterexample(metric, F1_COEFFICIENTS, kw, ke, kt, kb, report)
-    nond = library_counterexample(metric, F1_COEFFICIENTS, nw, ne, nt, nb, report)
+    kink = library_counterexample(metric, coefficients=F1_COEFFICIENTS, weights=kw, eta=ke, tau_value=kt, base=kb,
+                                  report=report)
+    nond = library_counterexample(metric, coefficients=F1_COEFFICIENTS, weights=nw, eta=ne, tau_value=nt, base=nb,
+                                  report=report)
     k_opt, n_opt = kink["opt"], nond["opt"]
     ok_kink = kink_counterexample_reproduced(kink, k_opt)
     ok_nond = nondominating_counterexample_reproduced(nond, n_opt)

@@ -68,8 +68,8 @@ JACCARD_COEFFICIENTS = (1, 0, 0, 1, 0, 0, 0, 1)  # Table 1: a0 = (1, 0), a1 = (0
 
 
 def _jaccard_stationary_eta():
-    w0, w1, xi, eta, phi = surrogate_scores(1, 0, 0, 1, 0, sp.Symbol("pi", positive=True))
-    return stationary_eta(w0, w1, xi, eta, phi)
+    w0, w1, xi, eta, phi = surrogate_scores(a0p=1, a0n=0, a1p=0, a1n=1, b0=0, b1=sp.Symbol("pi", positive=True))
+    return stationary_eta(w0=w0, w1=w1, xi=xi, eta=eta, phi=phi)
 
 
 def check_case1() -> Outcome:
@@ -184,7 +184,8 @@ def _counterexample(population):
     def report(loss, value, tau_value, _utility):
         return jaccard_calibration(loss, surrogate_optimum=value, tau=tau_value)
 
-    return library_counterexample(jaccard(), JACCARD_COEFFICIENTS, weights, eta, t, base, report)
+    return library_counterexample(jaccard(), coefficients=JACCARD_COEFFICIENTS, weights=weights, eta=eta, tau_value=t,
+                                  base=base, report=report)
 
 
 def check_closing_line() -> Outcome:
@@ -238,7 +239,7 @@ def _flat_loss_maximal() -> bool:
     # largest value (numerator <= pi <= denominator for phi >= 0), while sgn(f) = +1 everywhere
     u = sp.Symbol("u", real=True)
     w0, w1, xi, eta, _ = surrogate_scores(
-        1, 0, 0, 1, 0, sp.Symbol("pi", positive=True), phi=sp.Lambda(u, sp.Max(0, -u - 1))
+        a0p=1, a0n=0, a1p=0, a1n=1, b0=0, b1=sp.Symbol("pi", positive=True), phi=sp.Lambda(u, sp.Max(0, -u - 1))
     )
     pi_ = sp.Symbol("pi", positive=True)
     return sp.cancel(w0.subs({xi: 1, eta: pi_}) / w1.subs({xi: 1, eta: pi_})) == 1

@@ -107,8 +107,8 @@ def _derived_h():
 
 
 def _derived_eta_sta():
-    w0, w1, xi, eta, phi = surrogate_scores(a0p, a0n, a1p, a1n, sp.Symbol("b0"), sp.Symbol("b1"))
-    return stationary_eta(w0, w1, xi, eta, phi)
+    w0, w1, xi, eta, phi = surrogate_scores(a0p=a0p, a0n=a0n, a1p=a1p, a1n=a1n, b0=sp.Symbol("b0"), b1=sp.Symbol("b1"))
+    return stationary_eta(w0=w0, w1=w1, xi=xi, eta=eta, phi=phi)
 
 
 def check_equivalence_chain() -> Outcome:
@@ -564,7 +564,8 @@ def check_theorem() -> Outcome:
             metric, loss, surrogate_optimum=value, true_utility_at_optimum=utility, tau=tau_value
         )
 
-    k = library_counterexample(metric, F1_COEFFICIENTS, kw, ke, kt, kb, report)
+    k = library_counterexample(metric, coefficients=F1_COEFFICIENTS, weights=kw, eta=ke, tau_value=kt, base=kb,
+                               report=report)
     conditions = k["hypotheses"]
     if not (conditions.holds and k["utility"] < k["bayes"] - 1e-3 and 1 in k["opt"].zero_atoms):
         return Outcome("undecided", f"the counterexample did not reproduce: failed conditions {conditions.failed}, "

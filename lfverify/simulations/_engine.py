@@ -445,7 +445,7 @@ def _pending_tasks(tasks, paths, *, fingerprint: str, study: Study, config: dict
             pending.append(i)
             continue
         try:
-            _load_record(path, task, fingerprint, study, config)
+            _load_record(path, task=task, fingerprint=fingerprint, study=study, config=config)
         except DamagedRecord as damaged:
             report_damaged(damaged, f"task {task.label}")
             pending.append(i)
@@ -457,7 +457,7 @@ def _all_rows(tasks, paths, *, fingerprint: str, study: Study, config: dict) -> 
     all_rows = []
     for task, path in zip(tasks, paths):
         try:
-            all_rows.extend(_load_record(path, task, fingerprint, study, config))
+            all_rows.extend(_load_record(path, task=task, fingerprint=fingerprint, study=study, config=config))
         except DamagedRecord as damaged:  # damaged since this run checked or wrote it
             raise ValueError(f"{damaged}; run the same command again to recompute it") from damaged
     return all_rows

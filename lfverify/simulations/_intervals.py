@@ -67,7 +67,7 @@ def mean_interval(values=None, *, axis: int = 0, level: float = 0.95, count=None
     # SciPy's interval is NaN for a zero scale (identical replications): there the interval is the point itself
     low, high = stats.t.interval(level, count - 1, loc=mean, scale=np.where(se > 0, se, 1.0))
     low, high = np.where(se > 0, low, mean), np.where(se > 0, high, mean)
-    return MeanInterval(mean, se, low, high, count, level)
+    return MeanInterval(mean, standard_error=se, low=low, high=high, count=count, level=level)
 
 
 def geometric_mean_interval(values, *, axis: int = 0, level: float = 0.95) -> MeanInterval:

@@ -74,9 +74,11 @@ def population_maximiser(population, metric, loss, *, starts, newton_steps: int 
     ev = population.evaluate(metric, loss, theta)
     eig = np.linalg.eigvalsh(_hessian(population, metric, loss, theta))
     spread = float(np.max(np.linalg.norm(found - theta, axis=1)))
-    return PopulationMaximiser(theta, float(ev.value[0]), float(population.utility(metric, theta)),
-                               float(np.linalg.norm(ev.gradient[0])), float(np.linalg.norm(ev.gradient_direction[0])),
-                               eig, spread)
+    return PopulationMaximiser(theta, surrogate_utility=float(ev.value[0]),
+                               true_utility=float(population.utility(metric, theta)),
+                               gradient_norm=float(np.linalg.norm(ev.gradient[0])),
+                               gradient_direction_norm=float(np.linalg.norm(ev.gradient_direction[0])),
+                               hessian_eigenvalues=eig, start_spread=spread)
 
 
 class EmpiricalMaximiser(NamedTuple):

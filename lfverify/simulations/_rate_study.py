@@ -105,11 +105,12 @@ def _run_rate_task(task: Task, config: dict, context: dict, study_seed: int) -> 
     for r in range(p["first"], p["first"] + p["count"]):
         where = f"population {name!r}, n = {n}, replication {r}, study seed {study_seed}"
         try:
-            X, y = replication_sample(population, name, n, r, study_seed)
+            X, y = replication_sample(population, name, n, replication=r, study_seed=study_seed)
         except ValueError as exc:
             raise StatisticError(f"{where}: {exc}") from None
         key = (("population", name), ("n", int(n)), ("replication", r))
-        rep = Replication(X, y, int(n), r, name, child(seed_sequence(study_seed, key), *text_key("statistic")))
+        rep = Replication(X, y, n=int(n), replication=r, population=name,
+                          seed=child(seed_sequence(study_seed, key), *text_key("statistic")))
         try:
             value = statistic(rep, target)
         except Exception as exc:  # noqa: BLE001 (the user's code: reported with the replication, never hidden)

@@ -125,9 +125,11 @@ def fit_rate(sample_sizes, errors, *, expected: float = -0.5, tolerance: float =
     means = sm.OLS(model.endog, (group[:, None] == np.arange(levels.size)).astype(np.float64)).fit()
     # a zero pure-error sum of squares (identical replications at every n) makes F undefined: nothing to test
     p_lack = float(means.compare_f_test(model.fit())[1]) if means.ssr > 0 else 1.0
-    return RateFit(slope, se, low, high, float(fit.params[0]), level, expected, tolerance, int(model.nobs),
-                   int(levels.size), p_lack, "OLS of log(error) on log(n) per replication, HC3 s.e.",
-                   _holds(low, high, expected, tolerance))
+    return RateFit(slope, slope_standard_error=se, ci_low=low, ci_high=high, intercept=float(fit.params[0]),
+                   level=level, expected=expected, tolerance=tolerance, points=int(model.nobs),
+                   sample_sizes=int(levels.size), lack_of_fit_p=p_lack,
+                   method="OLS of log(error) on log(n) per replication, HC3 s.e.",
+                   holds=_holds(low, high, expected, tolerance))
 
 
 def rate_fit_band(sample_sizes, errors, at, *, level: float = 0.95):
@@ -195,9 +197,11 @@ def fit_rate_of_means(sample_sizes, means, standard_errors, *, expected: float =
     design = np.column_stack([np.ones_like(n), np.log(n)])
     fit, p_lack = _weighted_fit(design, np.log(y), se / y)
     low, high = (float(v) for v in fit.conf_int(alpha=1.0 - level)[1])
-    return RateFit(float(fit.params[1]), float(fit.bse[1]), low, high, float(fit.params[0]), level, expected,
-                   tolerance, int(n.size), int(n.size), p_lack, "WLS of log(mean) on log(n), delta-method weights",
-                   _holds(low, high, expected, tolerance))
+    return RateFit(float(fit.params[1]), slope_standard_error=float(fit.bse[1]), ci_low=low, ci_high=high,
+                   intercept=float(fit.params[0]), level=level, expected=expected,
+                   tolerance=tolerance, points=int(n.size), sample_sizes=int(n.size), lack_of_fit_p=p_lack,
+                   method="WLS of log(mean) on log(n), delta-method weights",
+                   holds=_holds(low, high, expected, tolerance))
 
 
 def fit_power_law(sample_sizes, means, standard_errors, *, expected: float = -1.0, tolerance: float = 0.2,
@@ -241,9 +245,10 @@ def fit_power_law(sample_sizes, means, standard_errors, *, expected: float = -1.
     slope, slope_se = float(params[1]), float(np.sqrt(cov[1, 1]))
     estimate = stats.t(dof, loc=slope, scale=slope_se) if inflate else stats.norm(loc=slope, scale=slope_se)
     low, high = (float(v) for v in estimate.interval(level))
-    return RateFit(slope, slope_se, low, high, float(params[0]), level, expected, tolerance, int(n.size),
-                   int(n.size), p_lack, "nonlinear WLS of mean = c n^p, known s.e.",
-                   _holds(low, high, expected, tolerance))
+    return RateFit(slope, slope_standard_error=slope_se, ci_low=low, ci_high=high, intercept=float(params[0]),
+                   level=level, expected=expected, tolerance=tolerance, points=int(n.size),
+                   sample_sizes=int(n.size), lack_of_fit_p=p_lack, method="nonlinear WLS of mean = c n^p, known s.e.",
+                   holds=_holds(low, high, expected, tolerance))
 
 
 def rate_verdict(fit: RateFit) -> str:
@@ -285,10 +290,11 @@ def fit_limit(sample_sizes, means, standard_errors, *, exponent: float = -0.5, l
     Standard errors as in :func:`fit_rate_of_means` (sampling, Birge-inflated on lack of fit).  Means may have
     any sign.
     """
-    fit, p_lack, exponent, level = _limit_fit(sample_sizes, means, standard_errors, exponent, level)
+    fit, p_lack, exponent, level = _limit_fit(sample_sizes, means, standard_errors, exponent=exponent, level=level)
     low, high = (float(v) for v in fit.conf_int(alpha=1.0 - level)[0])
-    return LimitFit(float(fit.params[0]), float(fit.bse[0]), low, high, float(fit.params[1]), exponent, level,
-                    int(fit.nobs), p_lack)
+    return LimitFit(float(fit.params[0]), limit_standard_error=float(fit.bse[0]), ci_low=low, ci_high=high,
+                    coefficient=float(fit.params[1]), exponent=exponent, level=level,
+                    points=int(fit.nobs), lack_of_fit_p=p_lack)
 
 
 def _limit_fit(sample_sizes, means, standard_errors, exponent, level):
@@ -302,7 +308,7 @@ def _limit_fit(sample_sizes, means, standard_errors, exponent, level):
 def limit_fit_band(sample_sizes, means, standard_errors, at, *, exponent: float = -0.5, level: float = 0.95):
     """The confidence band ``(low, high)`` of :func:`fit_limit`'s curve a + b n^exponent at the sample sizes ``at``
     (statsmodels' interval of the fitted mean, with the covariance and quantiles :func:`fit_limit` uses)."""
-    fit, _, exponent, level = _limit_fit(sample_sizes, means, standard_errors, exponent, level)
+    fit, _, exponent, level = _limit_fit(sample_sizes, means, standard_errors, exponent=exponent, level=level)
     at = np.asarray(at, dtype=np.float64)
     band = fit.get_prediction(np.column_stack([np.ones_like(at), at**exponent])).conf_int(alpha=1.0 - level)
     return band[:, 0], band[:, 1]

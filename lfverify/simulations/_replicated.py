@@ -224,4 +224,5 @@ def estimates(sums: ClassSums, metric: LinearFractionalMetric, *, estimator: str
     den, gden = mean_score(den_part, coef.offset1, coef.slope1)
     R, K = num.shape
     direction = gradient_direction(num.reshape(-1), den.reshape(-1), gnum.reshape(R * K, -1), gden.reshape(R * K, -1))
-    return Estimates(num, den, gnum, gden, direction.reshape(R, K, -1))
+    return Estimates(num, denominator=den, numerator_gradient=gnum, denominator_gradient=gden,
+                     gradient_direction=direction.reshape(R, K, -1))

@@ -66,5 +66,6 @@ def replication_sample(population, name: str, n: int, replication: int, study_se
 def draw_replications(population, name: str, n: int, first: int, count: int, study_seed: int):
     """X of shape (count, n, d) and y of shape (count, n): replications first .. first + count - 1 of
     :func:`replication_sample`, stacked."""
-    draws = [replication_sample(population, name, n, r, study_seed) for r in range(first, first + count)]
+    draws = [replication_sample(population, name, n, replication=r, study_seed=study_seed)
+             for r in range(first, first + count)]
     return np.stack([d[0] for d in draws]), np.stack([d[1] for d in draws])

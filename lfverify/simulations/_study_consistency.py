@@ -85,7 +85,8 @@ def _run_task(task, config, context, study_seed):
     if p["kind"] == "population":
         return [_population_row(p["metric"])]
     population = POPULATIONS[POPULATION_NAME]
-    X, y = draw_replications(population, POPULATION_NAME, p["n"], p["first"], p["count"], study_seed)
+    X, y = draw_replications(population, POPULATION_NAME, p["n"], first=p["first"], count=p["count"],
+                             study_seed=study_seed)
     rows = []
     for metric_name, (metric, tau) in METRICS.items():
         loss = tau_logistic(tau)

@@ -155,8 +155,8 @@ def _task_rows(task, config):
 def _run_task(task, config, context, study_seed):
     p = task.params
     population = POPULATIONS[p["population"]]
-    samples = ReplicatedSamples(*draw_replications(population, p["population"], p["n"], p["first"], p["count"],
-                                                   study_seed))
+    samples = ReplicatedSamples(*draw_replications(population, p["population"], p["n"], first=p["first"],
+                                                   count=p["count"], study_seed=study_seed))
     rows = []
     K, d = THETAS.shape
     for metric_name, (metric, tau) in METRICS.items():

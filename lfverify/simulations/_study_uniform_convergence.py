@@ -159,12 +159,12 @@ def _task_rows(task, config):
 def _run_task(task, config, context, study_seed):
     p = task.params
     population = POPULATIONS[p["population"]]
-    samples = ReplicatedSamples(*draw_replications(population, p["population"], p["n"], p["first"], p["count"],
-                                                   study_seed))
+    samples = ReplicatedSamples(*draw_replications(population, p["population"], p["n"], first=p["first"],
+                                                   count=p["count"], study_seed=study_seed))
     rows = []
     for metric_name, (metric, tau) in METRICS.items():
         net, net_v = context[(p["population"], metric_name)]
-        sup, net_sup, worst, moves = sup_errors(samples, population, metric, tau_logistic(tau), net, net_v,
+        sup, net_sup, worst, moves = sup_errors(samples, population, metric, tau_logistic(tau), net=net, net_v=net_v,
                                                 radius=C_THETA, rounds=config["refinement_rounds"])
         for i in range(p["count"]):
             row = {"population": p["population"], "metric": metric_name, "tau": tau, "n": p["n"],
@@ -318,9 +318,10 @@ def dimension_sweep(*, dimensions=(1, 2, 4, 8, 16), n: int = 2000, replications:
     for d in dims:
         population = dimension_population(d)
         net = theta_net(d, C_THETA)
-        samples = ReplicatedSamples(*draw_replications(population, f"dimension-{d}", n, 0, replications, seed))
-        sup, _, _, _ = sup_errors(samples, population, lf, loss, net, population.gradient_direction(lf, loss, net),
-                                  radius=C_THETA, rounds=rounds)
+        samples = ReplicatedSamples(*draw_replications(population, f"dimension-{d}", n, first=0, count=replications,
+                                                       study_seed=seed))
+        sup, _, _, _ = sup_errors(samples, population, lf, loss, net=net,
+                                  net_v=population.gradient_direction(lf, loss, net), radius=C_THETA, rounds=rounds)
         bound = lemma4_bounds(n, d, lemma4_constants(lf, loss, 1.0, C_THETA))["corrected_heuristic"]
         ci = mean_interval(sup, level=level)
         exceed = int(np.sum(sup > bound))

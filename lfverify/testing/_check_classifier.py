@@ -107,8 +107,8 @@ def _fit(estimator, X, y, seed, check, claim, witness):
             with np.errstate(all="ignore"):
                 model.fit(X, y)
     except Exception as exc:  # noqa: BLE001 - the user's estimator failing is a failed check
-        raise TheoryCheckFailure(check, claim, witness, f"fit raised {type(exc).__name__}: {exc}", "a fitted model",
-                                 "the estimator must fit on this sample") from exc
+        raise TheoryCheckFailure(check, claim, witness=witness, observed=f"fit raised {type(exc).__name__}: {exc}",
+                                 expected="a fitted model", detail="the estimator must fit on this sample") from exc
     return model
 
 
@@ -132,7 +132,7 @@ def _fit_shared(estimator, X, y, seed, check, claim, witness):
     key = _cache_key(estimator, X, y, seed)
     if key is not None and key in _FIT_CACHE:
         return _FIT_CACHE[key][1]
-    model = _fit(estimator, X, y, seed, check, claim, witness)
+    model = _fit(estimator, X, y, seed=seed, check=check, claim=claim, witness=witness)
     if key is not None:
         while len(_FIT_CACHE) >= _FIT_CACHE_SIZE:
             _FIT_CACHE.pop(next(iter(_FIT_CACHE)))
@@ -147,10 +147,11 @@ def _predict(model, X, check, claim, witness):
             with np.errstate(all="ignore"):
                 out = np.asarray(model.predict(X))
     except Exception as exc:  # noqa: BLE001
-        raise TheoryCheckFailure(check, claim, witness, f"predict raised {type(exc).__name__}: {exc}",
-                                 "predictions", "the fitted estimator must predict") from exc
+        raise TheoryCheckFailure(check, claim, witness=witness, observed=f"predict raised {type(exc).__name__}: {exc}",
+                                 expected="predictions", detail="the fitted estimator must predict") from exc
     if out.shape != (X.shape[0],):
-        raise TheoryCheckFailure(check, claim, witness, f"predictions of shape {out.shape}", f"shape ({X.shape[0]},)")
+        raise TheoryCheckFailure(check, claim, witness=witness, observed=f"predictions of shape {out.shape}",
+                                 expected=f"shape ({X.shape[0]},)")
     return out
 
 
@@ -163,9 +164,9 @@ def _regret(estimator, metric, population, u_dagger, seed, check, k, n):
     """U-dagger - U(f_n) of the fit on the consistency sample of size ``n`` (seed child ``k``)."""
     X, y = _sample01(population, n, child(seed, k))
     witness = {"n": n, "sample seed": f"child(seed, {k})"}
-    model = _fit_shared(estimator, X, y, child(seed, 100 + k), check, _CONSISTENCY, witness)
+    model = _fit_shared(estimator, X, y, seed=child(seed, 100 + k), check=check, claim=_CONSISTENCY, witness=witness)
     u = oracles.population_utility_of_classifier(
-        population, metric, lambda Z: _predict(model, Z, check, _CONSISTENCY, witness) == 1)
+        population, metric, lambda Z: _predict(model, Z, check=check, claim=_CONSISTENCY, witness=witness) == 1)
     return u_dagger - u
 
 
@@ -184,9 +185,10 @@ def _regret_rate(estimator, metric, population, u_dagger, root, check):
     """
     def regret(rep, target):
         witness = {"n": rep.n, "replication": rep.replication, "stage": "rate study"}
-        model = _fit(estimator, rep.X, (rep.y == 1).astype(np.int64), rep.seed, check, _CONSISTENCY, witness)
+        model = _fit(estimator, rep.X, (rep.y == 1).astype(np.int64), seed=rep.seed, check=check, claim=_CONSISTENCY,
+                     witness=witness)
         return target - oracles.population_utility_of_classifier(
-            population, metric, lambda Z: _predict(model, Z, check, _CONSISTENCY, witness) == 1)
+            population, metric, lambda Z: _predict(model, Z, check=check, claim=_CONSISTENCY, witness=witness) == 1)
 
     study = rate_study(check, statistic=regret, populations={"gaussian": population}, target={"gaussian": u_dagger},
                        sample_sizes=RATE_SIZES, replications=RATE_REPLICATIONS, expected=RATE_AT_MOST,
@@ -220,15 +222,17 @@ def _consistency(which):
         # The verdict is the regret at the largest n alone; the smaller sizes are fitted only for a failure's
         # witness (the fitted rate), so a passing check costs one fit (a slow estimator's fit is most of its time)
         last = len(SAMPLE_SIZES) - 1
-        regret = _regret(estimator, metric, population, u_dagger, root, check, _FIRST_CHILD + last, SAMPLE_SIZES[-1])
+        regret = _regret(estimator, metric, population, u_dagger=u_dagger, seed=root, check=check,
+                         k=_FIRST_CHILD + last, n=SAMPLE_SIZES[-1])
         tolerance = REGRET_TOLERANCE[which]
         rate_witness = None
         if regret > tolerance and which == "gaussian":
-            rate_witness = _regret_rate(estimator, metric, population, u_dagger, root, check)
+            rate_witness = _regret_rate(estimator, metric, population, u_dagger=u_dagger, root=root, check=check)
             if rate_witness is None:
                 return
         if regret > tolerance:
-            regrets = [_regret(estimator, metric, population, u_dagger, root, check, _FIRST_CHILD + k, n)
+            regrets = [_regret(estimator, metric, population, u_dagger=u_dagger, seed=root, check=check,
+                               k=_FIRST_CHILD + k, n=n)
                        for k, n in enumerate(SAMPLE_SIZES[:-1])] + [regret]
             name = "CLASSIFIER_FINITE_POPULATION" if which == "finite" else "CLASSIFIER_GAUSSIAN_POPULATION"
             witness = {"population": f"lfverify.testing.oracles.{name}", "metric": metric,
@@ -240,7 +244,8 @@ def _consistency(which):
             if rate_witness is not None:
                 witness.update(rate_witness[0])
                 why += f", and its regret does not fall at least like n^{RATE_AT_MOST:g} ({rate_witness[1]})"
-            raise TheoryCheckFailure(check, _CONSISTENCY, witness, u_dagger - regret, u_dagger, why)
+            raise TheoryCheckFailure(check, _CONSISTENCY, witness=witness, observed=u_dagger - regret,
+                                     expected=u_dagger, detail=why)
     return check_fn
 
 
@@ -252,8 +257,9 @@ def _threshold_optimal(estimator, *, metric, claims_optimal_threshold, seed):
         raise CheckNotApplicable("claims_optimal_threshold=False")
     X, y = _sample01(oracles.CLASSIFIER_GAUSSIAN_POPULATION, 300, child(as_seed_sequence(seed, "seed"), 3))
     witness = {"n": 300, "population": "lfverify.testing.oracles.CLASSIFIER_GAUSSIAN_POPULATION"}
-    model = _fit(estimator, X, y, child(as_seed_sequence(seed, "seed"), 4), check, claim, witness)
-    predicted = _predict(model, X, check, claim, witness) == 1
+    model = _fit(estimator, X, y, seed=child(as_seed_sequence(seed, "seed"), 4), check=check, claim=claim,
+                 witness=witness)
+    predicted = _predict(model, X, check=check, claim=claim, witness=witness) == 1
     scores = np.asarray(model.decision_function(X), dtype=np.float64).ravel()
     positives = int(np.count_nonzero(y == 1))
     value = float(metric.value_from_counts(int(np.count_nonzero(predicted & (y == 1))),
@@ -261,9 +267,9 @@ def _threshold_optimal(estimator, *, metric, claims_optimal_threshold, seed):
                                            zero_division=0.0))
     best, _ = oracles.best_threshold_by_brute_force(scores, y, metric)
     if value < best - 1e-12:
-        raise TheoryCheckFailure(check, claim, {**witness, "X": X[:, 0], "y": y}, value, best,
-                                 "a threshold of decision_function gives a higher training metric (brute force over "
-                                 "every threshold)")
+        raise TheoryCheckFailure(check, claim, witness={**witness, "X": X[:, 0], "y": y}, observed=value, expected=best,
+                                 detail="a threshold of decision_function gives a higher training metric (brute "
+                                 "force over every threshold)")
 
 
 #: Training-sample size of the label and order checks: the Gaussian consistency sample that
@@ -286,19 +292,21 @@ def _label_invariance(estimator, *, metric, claims_optimal_threshold, seed):
             "positive class given as pos_label=0, give the same classifier"
     X, y, fit_seed = _gaussian_case(seed)
     witness = {"n": INVARIANCE_SIZE, "population": "lfverify.testing.oracles.CLASSIFIER_GAUSSIAN_POPULATION"}
-    base = _predict(_fit_shared(estimator, X, y, fit_seed, check, claim, witness), X, check, claim, witness) == 1
+    base = _predict(_fit_shared(estimator, X, y, seed=fit_seed, check=check, claim=claim, witness=witness), X,
+                    check=check, claim=claim, witness=witness) == 1
     variants = [("labels {-1, +1}", np.where(y == 1, 1, -1), 1, {})]
     if "pos_label" in estimator.get_params(deep=False):
         variants.append(("labels {0, 1} with the positive class 0 (pos_label=0)", 1 - y, 0, {"pos_label": 0}))
     for label, labels, positive, params in variants:
-        model = _fit(clone(estimator).set_params(**params), X, labels, fit_seed, check, claim,
-                     {**witness, "variant": label})
-        predicted = _predict(model, X, check, claim, {**witness, "variant": label}) == positive
+        model = _fit(clone(estimator).set_params(**params), X, labels, seed=fit_seed, check=check, claim=claim,
+                     witness={**witness, "variant": label})
+        predicted = _predict(model, X, check=check, claim=claim, witness={**witness, "variant": label}) == positive
         if not np.array_equal(predicted, base):
-            raise TheoryCheckFailure(check, claim, {**witness, "variant": label}, f"{int(predicted.sum())} predicted "
-                                     f"positive", f"{int(base.sum())} (the fit on labels {{0, 1}})",
-                                     f"the predictions differ on {int(np.sum(predicted != base))} of {y.size} training "
-                                     "samples")
+            raise TheoryCheckFailure(check, claim, witness={**witness, "variant": label},
+                                     observed=f"{int(predicted.sum())} predicted "
+                                     f"positive", expected=f"{int(base.sum())} (the fit on labels {{0, 1}})",
+                                     detail=f"the predictions differ on {int(np.sum(predicted != base))} of "
+                                     f"{y.size} training samples")
 
 
 def _sample_order_invariance(estimator, *, metric, claims_optimal_threshold, seed):
@@ -314,10 +322,11 @@ def _sample_order_invariance(estimator, *, metric, claims_optimal_threshold, see
         model = fit(estimator, X if rows is None else X[rows], y if rows is None else y[rows], fit_seed, check,
                     claim, witness)
         values.append(oracles.population_utility_of_classifier(
-            population, metric, lambda Z, model=model: _predict(model, Z, check, claim, witness) == 1))
+            population, metric, lambda Z,
+            model=model: _predict(model, Z, check=check, claim=claim, witness=witness) == 1))
     if abs(values[1] - values[0]) > ORDER_TOLERANCE:
-        raise TheoryCheckFailure(check, claim, witness, values[1], values[0],
-                                 f"the population metric moved by {abs(values[1] - values[0]):.4g} > "
+        raise TheoryCheckFailure(check, claim, witness=witness, observed=values[1], expected=values[0],
+                                 detail=f"the population metric moved by {abs(values[1] - values[0]):.4g} > "
                                  f"{ORDER_TOLERANCE:g} when the rows were permuted")
 
 
@@ -331,17 +340,17 @@ def _unchanged(arguments, copies, check, claim, case):
     for name, value in arguments.items():
         how = changed(value, copies[name])
         if how is not None:
-            raise TheoryCheckFailure(check, claim, {**case, "argument": name}, f"{name}: {how}", "unchanged",
-                                     "fit or predict modified the caller's array")
+            raise TheoryCheckFailure(check, claim, witness={**case, "argument": name}, observed=f"{name}: {how}",
+                                     expected="unchanged", detail="fit or predict modified the caller's array")
 
 
 def _agrees(predicted, reference, kind, check, claim, case):
     agreement = float(np.mean(predicted == reference))
     needed = 1.0 - (0.01 if kind == "float32" else 0.0)
     if agreement < needed:
-        raise TheoryCheckFailure(check, claim, case, f"{agreement:.2%} of the predictions agree",
-                                 f">= {needed:.0%} (the float64 dense fit)",
-                                 f"tolerance kind {kind!r} ({TOLERANCES.get(kind, 0)})")
+        raise TheoryCheckFailure(check, claim, witness=case, observed=f"{agreement:.2%} of the predictions agree",
+                                 expected=f">= {needed:.0%} (the float64 dense fit)",
+                                 detail=f"tolerance kind {kind!r} ({TOLERANCES.get(kind, 0)})")
 
 
 def _input_contract(estimator, *, metric, claims_optimal_threshold, seed):
@@ -355,8 +364,8 @@ def _input_contract(estimator, *, metric, claims_optimal_threshold, seed):
     fit_seed = child(root, 1)
     witness = {"n": CONTRACT_SIZE,
                "population": "lfverify.testing.oracles.CLASSIFIER_FINITE_POPULATION, plus a column of ones"}
-    model = _fit(estimator, X, y, fit_seed, check, claim, witness)
-    reference = _predict(model, X, check, claim, witness) == 1
+    model = _fit(estimator, X, y, seed=fit_seed, check=check, claim=claim, witness=witness)
+    reference = _predict(model, X, check=check, claim=claim, witness=witness) == 1
     # Predictions are cheap and fits are not (TunedThresholdClassifierCV fits 5 folds x 100 thresholds, 1-3 s at
     # any n), so every feature variant is passed to predict of the reference fit, and one variant fit combines
     # float32, CSR (unsorted indices, a duplicate entry, an explicit zero) and read-only non-contiguous float labels;
@@ -366,13 +375,13 @@ def _input_contract(estimator, *, metric, claims_optimal_threshold, seed):
         case = {**witness, "variant": f"predict of the float64 fit on {label}"}
         copies = {"X": snapshot(features)}
         try:
-            predicted = _predict(model, features, check, claim, case) == 1
+            predicted = _predict(model, features, check=check, claim=claim, witness=case) == 1
         except TheoryCheckFailure as failure:
             if kind == "csr" and isinstance(failure.__cause__, (TypeError, ValueError)):
                 continue  # a clear refusal of sparse input is allowed
             raise
-        _unchanged({"X": features}, copies, check, claim, case)
-        _agrees(predicted, reference, kind, check, claim, case)
+        _unchanged({"X": features}, copies, check=check, claim=claim, case=case)
+        _agrees(predicted, reference, kind=kind, check=check, claim=claim, case=case)
     fits = [("fit on float32 CSR X, read-only non-contiguous float labels", _messy_csr(X.astype(np.float32)),
              _frozen(_strided(y.astype(np.float64))), True),
             ("fit on float32 read-only non-contiguous X, int8 labels (sparse input was refused)",
@@ -382,14 +391,14 @@ def _input_contract(estimator, *, metric, claims_optimal_threshold, seed):
         arguments = {"X": features, "y": labels}
         copies = {name: snapshot(value) for name, value in arguments.items()}
         try:
-            fitted = _fit(estimator, features, labels, fit_seed, check, claim, case)
-            predicted = _predict(fitted, features, check, claim, case) == 1
+            fitted = _fit(estimator, features, labels, seed=fit_seed, check=check, claim=claim, witness=case)
+            predicted = _predict(fitted, features, check=check, claim=claim, witness=case) == 1
         except TheoryCheckFailure as failure:
             if csr and isinstance(failure.__cause__, (TypeError, ValueError)):
                 continue  # a clear refusal of sparse input: the dense fit instead
             raise
-        _unchanged(arguments, copies, check, claim, case)
-        _agrees(predicted, reference, "float32", check, claim, case)
+        _unchanged(arguments, copies, check=check, claim=claim, case=case)
+        _agrees(predicted, reference, kind="float32", check=check, claim=claim, case=case)
         return
 
 

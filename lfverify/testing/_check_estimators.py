@@ -152,7 +152,7 @@ def _scores_table(metric, loss, population, theta, side):
         xi = float(x @ theta)
         for label, p in ((1, w * q), (-1, w * (1.0 - q))):
             if p > 0:
-                w0, w1, d0, d1 = reference_scores(metric, loss, xi, label, None, side)
+                w0, w1, d0, d1 = reference_scores(metric, loss, xi, label, prior=None, side=side)
                 rows.append((float(p), w0, w1, d0 * x, d1 * x))
     return rows
 
@@ -194,8 +194,8 @@ def _evaluate(fn, X, y, theta, *, kind, check, claim, witness, oracle):
 def _oracle(kind, metric, loss, X, y, theta, split, side):
     first, second = _split_indices(split or "first-half", X.shape[0])
     if kind == "surrogate_utility":
-        return oracles.surrogate_utility_double_sum(metric, loss, X, y, theta, split=(first, second))
-    return oracles.gradient_direction_double_sum(metric, loss, X, y, theta, split=(first, second), side=side)
+        return oracles.surrogate_utility_double_sum(metric, loss, X, y, theta=theta, split=(first, second))
+    return oracles.gradient_direction_double_sum(metric, loss, X, y, theta=theta, split=(first, second), side=side)
 
 
 def _require_deterministic(fn, samples, kind):
@@ -227,20 +227,22 @@ def _double_sum_exact(fn, *, kind, metric, loss, split, side, batch, seed):
         for theta in thetas:
             witness = {"X": X, "y": y, "theta": theta, "split (S_0)": first.tolist(), "metric": metric, "loss": loss}
             if kind == "surrogate_utility":
-                w = [reference_scores(metric, loss, float(x @ theta), int(t), None, side) for x, t in zip(X, y)]
+                w = [reference_scores(metric, loss, float(x @ theta), int(t), prior=None, side=side) for x, t in zip(X,
+                                                                                                                     y)]
                 den = math.fsum(w[j][1] for j in second) / second.size
                 if not den > 0:
                     continue  # U_hat undefined at this theta: nothing to compare
-                expected = oracles.surrogate_utility_double_sum(metric, loss, X, y, theta, split=(first, second))
+                expected = oracles.surrogate_utility_double_sum(metric, loss, X, y, theta=theta, split=(first, second))
                 scale = (np.mean([abs(w[i][0]) for i in first])
                          + abs(expected) * np.mean([abs(w[j][1]) for j in second])) / den
                 value = as_real(call_user(fn, (X, y, theta), check=check, claim=claim, witness=witness),
                                 check=check, claim=claim, witness=witness, expected=expected)
                 error = abs(value - expected)
             else:
-                expected = oracles.gradient_direction_double_sum(metric, loss, X, y, theta, split=(first, second),
+                expected = oracles.gradient_direction_double_sum(metric, loss, X, y, theta=theta, split=(first, second),
                                                                  side=side)
-                w = [reference_scores(metric, loss, float(x @ theta), int(t), None, side) for x, t in zip(X, y)]
+                w = [reference_scores(metric, loss, float(x @ theta), int(t), prior=None, side=side) for x, t in zip(X,
+                                                                                                                     y)]
                 abs_x = np.abs(X)
                 scale = float(np.max(np.mean([abs(w[j][1]) for j in second]) * np.mean(
                     [abs(w[i][2]) * abs_x[i] for i in first], axis=0) + np.mean([abs(w[i][0]) for i in first])
@@ -250,9 +252,9 @@ def _double_sum_exact(fn, *, kind, metric, loss, split, side, batch, seed):
                 error = float(np.max(np.abs(value - expected)))
             tolerance = DOUBLE_SUM_TOLERANCE * (scale + 1e-300)
             if error > tolerance:
-                raise TheoryCheckFailure(check, claim, witness, value, expected,
-                                         f"max |difference| = {error:.3g} > {tolerance:.3g} (1e-10 of the size of "
-                                         "the terms)")
+                raise TheoryCheckFailure(check, claim, witness=witness, observed=value, expected=expected,
+                                         detail=f"max |difference| = {error:.3g} > {tolerance:.3g} (1e-10 of the "
+                                         "size of the terms)")
 
 
 def _enumerated(fn, *, kind, metric, loss, split, side, population, theta, n, check, claim):
@@ -262,7 +264,7 @@ def _enumerated(fn, *, kind, metric, loss, split, side, population, theta, n, ch
         witness = {"X": X, "y": y, "theta": theta, "population": _describe_population(population)}
         value, was_declined = _evaluate(
             fn, X, y, theta, kind=kind, check=check, claim=claim, witness=witness,
-            oracle=lambda X=X, y=y: _oracle(kind, metric, loss, X, y, theta, split, side))
+            oracle=lambda X=X, y=y: _oracle(kind, metric, loss, X=X, y=y, theta=theta, split=split, side=side))
         declined += probability if was_declined else 0.0
         values.append(np.atleast_1d(np.asarray(value, dtype=np.float64)))
         probabilities.append(probability)
@@ -293,7 +295,7 @@ def _exact_expectation(fn, *, kind, metric, loss, split, side, batch, seed):
         mixed = [(population.atoms[[0, 1, 0, 1]], np.array([1, -1, -1, 1]), thetas[0])]
         _require_deterministic(fn, mixed + [(first_sample[1], first_sample[2], thetas[0])], kind)
         for theta in thetas:
-            rows = _scores_table(metric, loss, population, theta, side)
+            rows = _scores_table(metric, loss, population, theta=theta, side=side)
             for n in ENUMERATED_SIZES[kind]:
                 if kind == "gradient_direction":
                     target = oracles.population_gradient_direction(population, metric, loss, theta, side=side)
@@ -315,8 +317,8 @@ def _exact_expectation(fn, *, kind, metric, loss, split, side, batch, seed):
                                "probability of declined single-class samples": declined}
                     observed = expectation if kind == "gradient_direction" else float(expectation[0])
                     expected = target if kind == "gradient_direction" else float(target[0])
-                    raise TheoryCheckFailure(check, claim, witness, observed, expected,
-                                             f"exact expectation by enumeration: |bias| = {error:.3g} > "
+                    raise TheoryCheckFailure(check, claim, witness=witness, observed=observed, expected=expected,
+                                             detail=f"exact expectation by enumeration: |bias| = {error:.3g} > "
                                              f"{tolerance:.3g} (rounding only)")
 
 
@@ -357,7 +359,7 @@ def _symmetrised_gradient_direction(metric, loss, X, y, theta, side):
     xi = X @ theta
     # W~_0, W~_1 and their xi-derivatives, sample by sample, from the reference twin of Eq. (6) (per-sample
     # offsets; 0.3 s for the check's 7,000 samples)
-    scores = np.array([reference_scores(metric, loss, float(v), int(label), None, side)
+    scores = np.array([reference_scores(metric, loss, float(v), int(label), prior=None, side=side)
                        for v, label in zip(xi.ravel(), y.ravel())]).reshape(R, n, 4)
     w0, w1, dw0, dw1 = (scores[..., c] for c in range(4))
     g0, g1 = dw0[..., None] * X, dw1[..., None] * X  # (R, n, d)
@@ -402,7 +404,7 @@ def _paired_monte_carlo(fn, *, kind, metric, loss, split, side, batch, seed):
         X_all, y_all = population.sample(R * n, seed=child(root, index))
         X_all = X_all.reshape(R, n, -1)
         y_all = y_all.astype(np.int64).reshape(R, n)
-        reference = _symmetrised_gradient_direction(metric, loss, X_all, y_all, theta, side)
+        reference = _symmetrised_gradient_direction(metric, loss, X_all, y_all, theta=theta, side=side)
         values = np.empty_like(reference)
         declined = 0
         for r in range(R):
@@ -424,9 +426,9 @@ def _paired_monte_carlo(fn, *, kind, metric, loss, split, side, batch, seed):
             witness = {"population": "lfverify.testing.oracles.REFERENCE_GAUSSIAN_POPULATION", "n": n,
                        "replications": R, "theta": theta, "seed": seed, "declined single-class samples": declined}
             raise TheoryCheckFailure(
-                check, claim, witness, target + mean, target,
-                f"Monte-Carlo estimate of E[V_hat] = V_phi + mean(fn(S) - U(S)), U the symmetrised Eq. (7) (exactly "
-                f"unbiased); paired z = {np.array2string(t, precision=2)} (standard errors "
+                check, claim, witness=witness, observed=target + mean, expected=target,
+                detail=f"Monte-Carlo estimate of E[V_hat] = V_phi + mean(fn(S) - U(S)), U the symmetrised Eq. (7) "
+                f"(exactly unbiased); paired z = {np.array2string(t, precision=2)} (standard errors "
                 f"{np.array2string(se, precision=3)}), Bonferroni-corrected p = "
                 f"{np.array2string(p_values, precision=3)}"
                 f": |z| > {critical:.3f} = the critical value of level {MONTE_CARLO_LEVEL:g} over {k} components "
@@ -442,7 +444,7 @@ def _hotelling_monte_carlo(fn, *, kind, metric, loss, split, side, batch, seed):
     population = oracles.REFERENCE_FINITE_POPULATION
     pieces = []
     for theta in thetas:
-        rows = _scores_table(metric, loss, population, theta, side)
+        rows = _scores_table(metric, loss, population, theta=theta, side=side)
         inverse = _half_expectation_of_inverse(rows, n - n // 2)
         if inverse is None:
             raise CheckNotApplicable(f"D_hat can be <= 0 at theta = {theta.tolist()} for this metric and loss")
@@ -459,7 +461,8 @@ def _hotelling_monte_carlo(fn, *, kind, metric, loss, split, side, batch, seed):
             witness = {"replication": r, "X": X, "y": y, "theta": theta}
             value, was_declined = _evaluate(
                 fn, X, y, theta, kind=kind, check=check, claim=claim, witness=witness,
-                oracle=lambda X=X, y=y, theta=theta: _oracle(kind, metric, loss, X, y, theta, split, side))
+                oracle=lambda X=X, y=y,
+                theta=theta: _oracle(kind, metric, loss, X=X, y=y, theta=theta, split=split, side=side))
             declined += was_declined
             values.append(np.atleast_1d(value))
         deviations[r] = np.concatenate(values) - target
@@ -469,10 +472,11 @@ def _hotelling_monte_carlo(fn, *, kind, metric, loss, split, side, batch, seed):
         witness = {"population": "lfverify.testing.oracles.REFERENCE_FINITE_POPULATION",
                    "n": n, "replications": R, "thetas": thetas, "seed": seed,
                    "declined single-class samples": declined}
-        raise TheoryCheckFailure(check, claim, witness, target + deviations.mean(axis=0), target,
-                                 f"Monte-Carlo mean (standard errors {np.array2string(se, precision=3)}): Hotelling "
-                                 f"T^2 = {t2:.4g} on {rank} dimensions, p = {p_value:.3g} < {MONTE_CARLO_LEVEL:g} "
-                                 "(the false-alarm probability of this check)")
+        raise TheoryCheckFailure(check, claim, witness=witness, observed=target + deviations.mean(axis=0),
+                                 expected=target,
+                                 detail=f"Monte-Carlo mean (standard errors {np.array2string(se, precision=3)}): "
+                                 f"Hotelling T^2 = {t2:.4g} on {rank} dimensions, p = {p_value:.3g} < "
+                                 f"{MONTE_CARLO_LEVEL:g} (the false-alarm probability of this check)")
 
 
 def _batch(fn, *, kind, metric, loss, split, side, batch, seed):
@@ -488,7 +492,8 @@ def _batch(fn, *, kind, metric, loss, split, side, batch, seed):
     value = np.asarray(call_user(fn, (X, y, thetas), check=check, claim=claim, witness=witness), dtype=np.float64)
     if value.shape != expected.shape or not np.allclose(value, expected, rtol=1e-12,
                                                          atol=1e-12 * np.max(np.abs(expected))):
-        raise TheoryCheckFailure(check, claim, witness, value, expected, "the batch disagrees with the single calls")
+        raise TheoryCheckFailure(check, claim, witness=witness, observed=value, expected=expected,
+                                 detail="the batch disagrees with the single calls")
 
 
 def _input_contract(fn, *, kind, metric, loss, split, side, batch, seed):

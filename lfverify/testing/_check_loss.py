@@ -82,12 +82,12 @@ def _values(loss, m, check, claim, name="value", side=None):
     out = call_user(getattr(loss, name), (m,), check=check, claim=claim, witness=witness, kwargs=kwargs)
     arr = np.asarray(out, dtype=np.float64) if out is not None else None
     if arr is None or arr.shape != m.shape:
-        raise TheoryCheckFailure(check, claim, witness, out, f"an array of shape {m.shape}",
-                                 f"{name}(m) must be elementwise over an array of margins")
+        raise TheoryCheckFailure(check, claim, witness=witness, observed=out, expected=f"an array of shape {m.shape}",
+                                 detail=f"{name}(m) must be elementwise over an array of margins")
     if not np.isfinite(arr).all():
         bad = int(np.flatnonzero(~np.isfinite(arr))[0])
-        raise TheoryCheckFailure(check, claim, {**witness, "margin": float(m[bad])}, float(arr[bad]), "a finite value",
-                                 f"{name} must be finite on the grid |m| <= 30")
+        raise TheoryCheckFailure(check, claim, witness={**witness, "margin": float(m[bad])}, observed=float(arr[bad]),
+                                 expected="a finite value", detail=f"{name} must be finite on the grid |m| <= 30")
     return arr
 
 
@@ -108,8 +108,8 @@ def _one_sided_derivatives(loss, *, seed):
     m = _grid(loss, seed)
     kinks = np.array(_kinks(loss))
     right_fd, left_fd, f, h = _one_sided_differences(loss, m, check, claim)
-    right = _values(loss, m, check, claim, "derivative", "right")
-    left = _values(loss, m, check, claim, "derivative", "left")
+    right = _values(loss, m, check=check, claim=claim, name="derivative", side="right")
+    left = _values(loss, m, check=check, claim=claim, name="derivative", side="left")
     distance = np.min(np.abs(m[:, None] - kinks[None, :]), axis=1) if kinks.size else np.full(m.size, np.inf)
     at_kink = distance == 0
     clear = distance > 3 * h  # neither stencil reaches a declared kink
@@ -120,18 +120,18 @@ def _one_sided_derivatives(loss, *, seed):
         bad = usable & (np.abs(derivative - fd) > tol)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            raise TheoryCheckFailure(check, claim, {"margin": float(m[i]), "side": side, "step h": float(h[i]),
+            raise TheoryCheckFailure(check, claim, witness={"margin": float(m[i]), "side": side, "step h": float(h[i]),
                                                     "declared kinks": tuple(kinks.tolist())},
-                                     float(derivative[i]), float(fd[i]),
-                                     f"the {side} difference quotient differs by {abs(derivative[i] - fd[i]):.3g} > "
-                                     f"{tol[i]:.3g}")
+                                     observed=float(derivative[i]), expected=float(fd[i]),
+                                     detail=f"the {side} difference quotient differs by "
+                                     f"{abs(derivative[i] - fd[i]):.3g} > {tol[i]:.3g}")
     tol = DERIVATIVE_TOLERANCE * (np.abs(right) + np.abs(left) + scale) + ABSOLUTE_DERIVATIVE_SLACK
     bad = ~at_kink & (np.abs(right - left) > tol)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise TheoryCheckFailure(check, claim, {"margin": float(m[i]), "declared kinks": tuple(kinks.tolist())},
-                                 f"phi'(m+) = {right[i]!r}", f"phi'(m-) = {left[i]!r}",
-                                 "the two one-sided derivatives differ at a point that is not a declared kink")
+        raise TheoryCheckFailure(check, claim, witness={"margin": float(m[i]), "declared kinks": tuple(kinks.tolist())},
+                                 observed=f"phi'(m+) = {right[i]!r}", expected=f"phi'(m-) = {left[i]!r}",
+                                 detail="the two one-sided derivatives differ at a point that is not a declared kink")
 
 
 def _pairs(m):
@@ -159,13 +159,13 @@ def _convexity(loss, *, seed):
         excess = fc - (w * fa + (1 - w) * fb) - 16 * EPS * (np.abs(fa) + np.abs(fb) + np.abs(fc))
         if (excess > 0).any():
             i = int(np.argmax(excess))
-            raise TheoryCheckFailure(check, claim, {"a": float(a[i]), "b": float(b[i]), "lambda": lam,
+            raise TheoryCheckFailure(check, claim, witness={"a": float(a[i]), "b": float(b[i]), "lambda": lam,
                                                     "phi(a)": float(fa[i]), "phi(b)": float(fb[i])},
-                                     f"phi(c) = {fc[i]!r} at c = {c[i]!r}", "<= the chord "
+                                     observed=f"phi(c) = {fc[i]!r} at c = {c[i]!r}", expected="<= the chord "
                                                                             f"{w[i] * fa[i] + (1 - w[i]) * fb[i]!r}",
-                                     "the loss lies above its chord: not convex")
+                                     detail="the loss lies above its chord: not convex")
     for side in ("right", "left"):
-        g = _values(loss, m, check, claim, "derivative", side)
+        g = _values(loss, m, check=check, claim=claim, name="derivative", side=side)
         for first, second in ((a, b), (b, a)):
             i_first = np.array([index[v] for v in first.tolist()])
             i_second = np.array([index[v] for v in second.tolist()])
@@ -174,11 +174,12 @@ def _convexity(loss, *, seed):
                       - 8 * EPS * (np.abs(f1) + np.abs(f2) + np.abs(g1 * (second - first))))
             if (excess > 0).any():
                 i = int(np.argmax(excess))
-                raise TheoryCheckFailure(check, claim, {"a": float(first[i]), "b": float(second[i]), "side": side,
+                raise TheoryCheckFailure(check, claim,
+                                         witness={"a": float(first[i]), "b": float(second[i]), "side": side,
                                                         f"phi'(a, {side})": float(g1[i])},
-                                         f"phi(b) = {f2[i]!r}", f">= phi(a) + phi'(a) (b - a) = "
+                                         observed=f"phi(b) = {f2[i]!r}", expected=f">= phi(a) + phi'(a) (b - a) = "
                                          f"{f1[i] + g1[i] * (second[i] - first[i])!r}",
-                                         "a one-sided derivative is not a subgradient: not convex")
+                                         detail="a one-sided derivative is not a subgradient: not convex")
 
 
 def _monotonicity(loss, *, seed):
@@ -191,14 +192,15 @@ def _monotonicity(loss, *, seed):
     rise = f[1:] - f[:-1] - 4 * EPS * np.abs(f[:-1])
     if (rise > 0).any():
         i = int(np.argmax(rise))
-        raise TheoryCheckFailure(check, claim, {"a": float(m[i]), "b": float(m[i + 1])},
-                                 f"phi(b) = {f[i + 1]!r}", f"<= phi(a) = {f[i]!r}", "the loss increases")
+        raise TheoryCheckFailure(check, claim, witness={"a": float(m[i]), "b": float(m[i + 1])},
+                                 observed=f"phi(b) = {f[i + 1]!r}", expected=f"<= phi(a) = {f[i]!r}",
+                                 detail="the loss increases")
     for side in ("right", "left"):
-        g = _values(loss, m, check, claim, "derivative", side)
+        g = _values(loss, m, check=check, claim=claim, name="derivative", side=side)
         if (g > 0).any():
             i = int(np.argmax(g))
-            raise TheoryCheckFailure(check, claim, {"margin": float(m[i]), "side": side}, float(g[i]), "<= 0",
-                                     "a positive derivative")
+            raise TheoryCheckFailure(check, claim, witness={"margin": float(m[i]), "side": side}, observed=float(g[i]),
+                                     expected="<= 0", detail="a positive derivative")
 
 
 def _zero_one_domination(loss, *, seed):
@@ -212,8 +214,8 @@ def _zero_one_domination(loss, *, seed):
     short = bound - f - 4 * EPS * bound
     if (short > 0).any():
         i = int(np.argmax(short))
-        raise TheoryCheckFailure(check, claim, {"margin": float(m[i])}, float(f[i]), f">= {bound[i]:g}",
-                                 "the loss falls below the 0-1 loss")
+        raise TheoryCheckFailure(check, claim, witness={"margin": float(m[i])}, observed=float(f[i]),
+                                 expected=f">= {bound[i]:g}", detail="the loss falls below the 0-1 loss")
 
 
 def _tau_discrepancy(loss, *, seed):
@@ -232,9 +234,10 @@ def _tau_discrepancy(loss, *, seed):
         raise CheckNotApplicable("phi'(0-) = 0: the ratio is undefined")
     ratio = float(right_fd[0] / left_fd[0])
     if abs(ratio - tau) > 10 * DERIVATIVE_TOLERANCE * (1.0 + abs(tau)):
-        raise TheoryCheckFailure(check, claim, {"margin": 0.0, "difference quotients (right, left)":
+        raise TheoryCheckFailure(check, claim, witness={"margin": 0.0, "difference quotients (right, left)":
                                                 (float(right_fd[0]), float(left_fd[0]))},
-                                 tau, ratio, "the declared discrepancy is not phi'(0+) / phi'(0-)")
+                                 observed=tau, expected=ratio,
+                                 detail="the declared discrepancy is not phi'(0+) / phi'(0-)")
 
 
 def _lipschitz_constant(loss, *, seed):
@@ -247,11 +250,12 @@ def _lipschitz_constant(loss, *, seed):
         raise CheckNotApplicable("lipschitz = inf (unbounded): nothing to check")
     m = _grid(loss, seed)
     for side in ("right", "left"):
-        g = np.abs(_values(loss, m, check, claim, "derivative", side))
+        g = np.abs(_values(loss, m, check=check, claim=claim, name="derivative", side=side))
         if (g > float(bound) * (1 + 1e-12)).any():
             i = int(np.argmax(g))
-            raise TheoryCheckFailure(check, claim, {"margin": float(m[i]), "side": side}, float(g[i]),
-                                     f"<= {float(bound)!r}", "|phi'| exceeds the declared Lipschitz constant")
+            raise TheoryCheckFailure(check, claim, witness={"margin": float(m[i]), "side": side}, observed=float(g[i]),
+                                     expected=f"<= {float(bound)!r}",
+                                     detail="|phi'| exceeds the declared Lipschitz constant")
 
 
 def _input_contract(loss, *, seed):
@@ -277,8 +281,9 @@ def _input_contract(loss, *, seed):
         for i, v in enumerate(m):
             scalar = call(np.float64(v))
             if scalar.shape != () and scalar.shape != (1,) or not np.allclose(scalar, reference[i], rtol=1e-12, atol=0):
-                raise TheoryCheckFailure(check, claim, {"method": name, **kwargs, "margin": float(v)},
-                                         scalar, float(reference[i]), "a scalar call disagrees with the array call")
+                raise TheoryCheckFailure(check, claim, witness={"method": name, **kwargs, "margin": float(v)},
+                                         observed=scalar, expected=float(reference[i]),
+                                         detail="a scalar call disagrees with the array call")
         variants = [("m", "float32 margins", m.astype(np.float32), "float32"),
                     ("m", "int64 margins", np.array([-3, -1, 0, 1, 2, 4]), "exact"),
                     ("m", "read-only margins", _readonly(m), "exact"),

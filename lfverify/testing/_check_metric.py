@@ -80,7 +80,7 @@ def _parts(metric, tp, fp, fn, tn):
 
 def _expected(metric, tp, fp, fn, tn):
     """The form's value from the exact counts (value_from_counts), or None where its denominator is 0."""
-    if _parts(metric, tp, fp, fn, tn)[1] == 0:
+    if _parts(metric, tp=tp, fp=fp, fn=fn, tn=tn)[1] == 0:
         return None
     return float(metric.value_from_counts(tp, fp, tp + fn, tp + fp + fn + tn))
 
@@ -101,7 +101,7 @@ def _call(fn, y_true, y_pred, check, claim, witness, expected):
 def _linear_fractional_form(fn, *, metric, zero_division, seed):
     check = "linear_fractional_form"
     for tp, fp, fn_, tn in _tuples(seed):
-        expected = _expected(metric, tp, fp, fn_, tn)
+        expected = _expected(metric, tp=tp, fp=fp, fn=fn_, tn=tn)
         if expected is None:
             continue
         y_true, y_pred = _labels(tp, fp, fn_, tn)
@@ -109,10 +109,11 @@ def _linear_fractional_form(fn, *, metric, zero_division, seed):
                                  ("{0, 1}", ((y_true == 1).astype(np.int64), (y_pred == 1).astype(np.int64)))):
             witness = {"counts (TP, FP, FN, TN)": (tp, fp, fn_, tn), "labels": encoding, "y_true": t, "y_pred": p,
                        "metric": metric}
-            value = _call(fn, t, p, check, _FORM, witness, expected)
+            value = _call(fn, t, p, check=check, claim=_FORM, witness=witness, expected=expected)
             if not _close(value, expected):
-                raise TheoryCheckFailure(check, _FORM, witness, value, expected,
-                                         f"|difference| = {abs(value - expected):.3g} > {TOLERANCE:g} (1 + |expected|)")
+                raise TheoryCheckFailure(check, _FORM, witness=witness, observed=value, expected=expected,
+                                         detail=f"|difference| = {abs(value - expected):.3g} > {TOLERANCE:g} "
+                                         "(1 + |expected|)")
 
 
 def _zero_division(fn, *, metric, zero_division, seed):
@@ -127,10 +128,10 @@ def _zero_division(fn, *, metric, zero_division, seed):
         y_true, y_pred = _labels(tp, fp, fn_, tn)
         witness = {"counts (TP, FP, FN, TN)": (tp, fp, fn_, tn), "y_true": y_true, "y_pred": y_pred,
                    "metric": metric}
-        value = _call(fn, y_true, y_pred, check, claim, witness, zero_division)
+        value = _call(fn, y_true, y_pred, check=check, claim=claim, witness=witness, expected=zero_division)
         if value != zero_division:
-            raise TheoryCheckFailure(check, claim, witness, value, zero_division,
-                                     "pass zero_division= the value the function returns at 0/0, or 'skip'")
+            raise TheoryCheckFailure(check, claim, witness=witness, observed=value, expected=zero_division,
+                                     detail="pass zero_division= the value the function returns at 0/0, or 'skip'")
 
 
 def _permutation_invariance(fn, *, metric, zero_division, seed):
@@ -142,13 +143,15 @@ def _permutation_invariance(fn, *, metric, zero_division, seed):
     for index in rng.choice(len(candidates), size=min(20, len(candidates)), replace=False):
         counts = candidates[int(index)]
         y_true, y_pred = _labels(*counts)
-        base = _call(fn, y_true, y_pred, check, claim, {"y_true": y_true, "y_pred": y_pred}, "a value")
+        base = _call(fn, y_true, y_pred, check=check, claim=claim, witness={"y_true": y_true, "y_pred": y_pred},
+                     expected="a value")
         order = rng.permutation(y_true.size)
         t, p = y_true[order], y_pred[order]
         witness = {"counts (TP, FP, FN, TN)": counts, "y_true": t, "y_pred": p, "sorted order gave": base}
-        value = _call(fn, t, p, check, claim, witness, base)
+        value = _call(fn, t, p, check=check, claim=claim, witness=witness, expected=base)
         if not _close(value, base):
-            raise TheoryCheckFailure(check, claim, witness, value, base, "a permutation of the samples changed "
+            raise TheoryCheckFailure(check, claim, witness=witness, observed=value, expected=base,
+                                     detail="a permutation of the samples changed "
                                      "the value")
 
 
@@ -159,7 +162,7 @@ def _input_contract(fn, *, metric, zero_division, seed):
 
     def call(y_true, y_pred):
         witness = {"y_true": y_true, "y_pred": y_pred}
-        return _call(fn, y_true, y_pred, check, CLAIM, witness, "a value")
+        return _call(fn, y_true, y_pred, check=check, claim=CLAIM, witness=witness, expected="a value")
 
     def compare(reference, result, tolerance):
         if abs(result - reference) > tolerance * (1.0 + abs(reference)):
@@ -179,8 +182,8 @@ def _input_contract(fn, *, metric, zero_division, seed):
         value = call(t, p)
         detail = compare(reference, value, 1e-9)
         if detail is not None:
-            raise TheoryCheckFailure(check, CLAIM, {"variant": f"{label} (both arguments)", "y_true": t,
-                                                    "y_pred": p}, value, reference, detail)
+            raise TheoryCheckFailure(check, CLAIM, witness={"variant": f"{label} (both arguments)", "y_true": t,
+                                                    "y_pred": p}, observed=value, expected=reference, detail=detail)
 
 
 _CHECKS = (

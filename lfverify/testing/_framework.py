@@ -215,8 +215,8 @@ def run_all(subject: Subject) -> None:
         raise failures[0]
     if failures:
         first = failures[0]
-        combined = TheoryCheckFailure(first.check, first.claim, first.witness, first.observed, first.expected,
-                                      first.detail)
+        combined = TheoryCheckFailure(first.check, first.claim, witness=first.witness, observed=first.observed,
+                                      expected=first.expected, detail=first.detail)
         combined.failures = failures
         combined.args = (f"{len(failures)} of {len(subject.checks)} checks of {subject.name} failed "
                          f"({', '.join(f.check for f in failures)}):\n\n" + "\n\n".join(str(f) for f in failures),)
@@ -232,8 +232,8 @@ def call_user(fn, args: tuple, *, check: str, claim: str, witness: dict, kwargs=
             with np.errstate(all="ignore"):
                 return fn(*args, **(kwargs or {}))
     except Exception as exc:  # noqa: BLE001 - the user's code failing is a failed check, with its witness
-        raise TheoryCheckFailure(check, claim, witness, f"raised {type(exc).__name__}: {exc}", "a value",
-                                 "the implementation must not raise on this input") from exc
+        raise TheoryCheckFailure(check, claim, witness=witness, observed=f"raised {type(exc).__name__}: {exc}",
+                                 expected="a value", detail="the implementation must not raise on this input") from exc
 
 
 def as_real(value, *, check: str, claim: str, witness: dict, expected) -> float:
@@ -243,11 +243,13 @@ def as_real(value, *, check: str, claim: str, witness: dict, expected) -> float:
     except (TypeError, ValueError):
         arr = None
     if arr is None or arr.size != 1:
-        raise TheoryCheckFailure(check, claim, witness, value, expected, "the implementation must return one real "
+        raise TheoryCheckFailure(check, claim, witness=witness, observed=value, expected=expected,
+                                 detail="the implementation must return one real "
                                  "number")
     out = float(arr.reshape(()))
     if not math.isfinite(out):
-        raise TheoryCheckFailure(check, claim, witness, out, expected, "the implementation returned a non-finite "
+        raise TheoryCheckFailure(check, claim, witness=witness, observed=out, expected=expected,
+                                 detail="the implementation returned a non-finite "
                                  "value")
     return out
 
@@ -260,9 +262,10 @@ def as_vector(value, d: int, *, check: str, claim: str, witness: dict, expected)
         arr = None
     if arr is None or arr.shape != (d,):
         shape = None if arr is None else arr.shape
-        raise TheoryCheckFailure(check, claim, witness, value, expected,
-                                 f"the implementation must return an array of shape ({d},); got shape {shape}")
+        raise TheoryCheckFailure(check, claim, witness=witness, observed=value, expected=expected,
+                                 detail=f"the implementation must return an array of shape ({d},); got shape {shape}")
     if not np.isfinite(arr).all():
-        raise TheoryCheckFailure(check, claim, witness, arr, expected, "the implementation returned a non-finite "
+        raise TheoryCheckFailure(check, claim, witness=witness, observed=arr, expected=expected,
+                                 detail="the implementation returned a non-finite "
                                  "value")
     return arr

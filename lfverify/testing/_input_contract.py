@@ -161,7 +161,7 @@ def run_contract(call, arguments: dict, variants, *, compare, check: str, witnes
             result = _call_watching(call, args, check, case)
         detail = compare(reference, result, TOLERANCES["float32" if kind == "float32" else "exact"])
         if detail is not None:
-            raise TheoryCheckFailure(check, CLAIM, case, result, reference, detail)
+            raise TheoryCheckFailure(check, CLAIM, witness=case, observed=result, expected=reference, detail=detail)
 
 
 class _Refused(Exception):
@@ -183,8 +183,8 @@ def _call_watching(call, arguments, check, witness, allow_refusal=False):
     for name, value in arguments.items():
         how = changed(value, copies[name])
         if how is not None:
-            raise TheoryCheckFailure(check, CLAIM, {**witness, "argument": name}, f"{name}: {how}", "unchanged",
-                                     "the implementation must not modify its inputs")
+            raise TheoryCheckFailure(check, CLAIM, witness={**witness, "argument": name}, observed=f"{name}: {how}",
+                                     expected="unchanged", detail="the implementation must not modify its inputs")
     return result
 
 

@@ -74,7 +74,7 @@ def same_sample_gradient_direction(metric, loss):
     metric = resolve_metric(metric)
 
     def fn(X, y, theta):
-        X, y, w0, w1, g0, g1 = _scores(metric, loss, X, y, theta)
+        X, y, w0, w1, g0, g1 = _scores(metric, loss, X, y, theta=theta)
         return w1.mean() * g0.mean(axis=0) - w0.mean() * g1.mean(axis=0)
     return _named(fn, "same_sample_gradient_direction")
 
@@ -88,7 +88,7 @@ def plug_in_prior_gradient_direction(metric, loss):
     def fn(X, y, theta):
         y_signed = np.where(np.asarray(y) == 1, 1, -1)
         prior = float(np.mean(y_signed == 1))
-        X, _, w0, w1, g0, g1 = _scores(metric, loss, X, y_signed, theta, prior=prior)
+        X, _, w0, w1, g0, g1 = _scores(metric, loss, X, y_signed, theta=theta, prior=prior)
         m = X.shape[0] // 2
         return w1[m:].mean() * g0[:m].mean(axis=0) - w0[:m].mean() * g1[m:].mean(axis=0)
     return _named(fn, "plug_in_prior_gradient_direction")
@@ -99,7 +99,7 @@ def wrong_sign_gradient_direction(metric, loss):
     metric = resolve_metric(metric)
 
     def fn(X, y, theta):
-        X, _, w0, w1, g0, g1 = _scores(metric, loss, X, y, theta)
+        X, _, w0, w1, g0, g1 = _scores(metric, loss, X, y, theta=theta)
         m = X.shape[0] // 2
         return w1[m:].mean() * g0[:m].mean(axis=0) + w0[:m].mean() * g1[m:].mean(axis=0)
     return _named(fn, "wrong_sign_gradient_direction")
@@ -112,7 +112,7 @@ def dropped_offset_surrogate_utility(metric, loss):
     without = metric.replace(b1_const=0.0, b1_prior=0.0)
 
     def fn(X, y, theta):
-        X, _, w0, w1, _, _ = _scores(without, loss, X, y, theta)
+        X, _, w0, w1, _, _ = _scores(without, loss, X, y, theta=theta)
         m = X.shape[0] // 2
         return w0[:m].mean() / w1[m:].mean()
     return _named(fn, "dropped_offset_surrogate_utility")

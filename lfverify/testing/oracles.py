@@ -148,7 +148,7 @@ def surrogate_utility_double_sum(metric, loss, X, y, theta, *, split=None) -> fl
         S_0 and S_1; ``None`` is the paper's: S_0 = the first floor(n/2) rows.
     """
     X, y, theta = _checked_sample(metric, X, y, theta)
-    return float(reference_surrogate_utility(metric, loss, X, y, theta, split=_split(split, X.shape[0])))
+    return float(reference_surrogate_utility(metric, loss, X, y, theta=theta, split=_split(split, X.shape[0])))
 
 
 @_resolves_metric
@@ -160,7 +160,7 @@ def gradient_direction_double_sum(metric, loss, X, y, theta, *, split=None, side
     kink.  Returns an array of shape (d,).
     """
     X, y, theta = _checked_sample(metric, X, y, theta)
-    return reference_gradient_direction(metric, loss, X, y, theta, split=_split(split, X.shape[0]), side=side)
+    return reference_gradient_direction(metric, loss, X, y, theta=theta, split=_split(split, X.shape[0]), side=side)
 
 
 @_resolves_metric
@@ -199,7 +199,7 @@ def _atom_terms(population, metric, loss, theta, side):
         xi = float(x @ theta)
         for label, p in ((1, w * q), (-1, w * (1.0 - q))):
             if p > 0:
-                yield x, float(p), reference_scores(metric, loss, xi, label, None, side)
+                yield x, float(p), reference_scores(metric, loss, xi, label, prior=None, side=side)
 
 
 @_resolves_metric
@@ -228,7 +228,7 @@ def population_surrogate_utility(population, metric, loss, theta) -> float:
     theta = np.asarray(theta, dtype=np.float64)
     if not _finite(population):
         return float(population.surrogate_utility(metric, loss, theta))
-    terms = list(_atom_terms(population, metric, loss, theta, "right"))
+    terms = list(_atom_terms(population, metric, loss, theta=theta, side="right"))
     num = math.fsum(p * s[0] for _, p, s in terms)
     den = math.fsum(p * s[1] for _, p, s in terms)
     if not den > 0:
@@ -244,7 +244,7 @@ def population_gradient_direction(population, metric, loss, theta, *, side: str 
     theta = np.asarray(theta, dtype=np.float64)
     if not _finite(population):
         return np.asarray(population.gradient_direction(metric, loss, theta), dtype=np.float64)
-    terms = list(_atom_terms(population, metric, loss, theta, side))
+    terms = list(_atom_terms(population, metric, loss, theta=theta, side=side))
     w0 = math.fsum(p * s[0] for _, p, s in terms)
     w1 = math.fsum(p * s[1] for _, p, s in terms)
     g0 = np.array([math.fsum(p * s[2] * x[c] for x, p, s in terms) for c in range(theta.size)])

@@ -224,11 +224,12 @@ def _install(mp, spy):
         spy.add("erm_start", rows=spy.rows(X), y=np.array(y), theta=theta)
         return theta
 
-    def objective_init(original, self, metric, loss, X, y, split, *rest):
+    def objective_init(original, self, metric, loss, X, y, *, split, seed, prior, side, sample_weight=None):
         # _set_data: the one set-up of EmpiricalSurrogateUtility, validated (__init__) or not (from_validated)
         spy.add("objective", rows=spy.rows(X, drop_intercept=True), y=np.array(y), metric_name=metric.name,
                 tau=loss.tau, split=split, objective=self)
-        return original(self, metric, loss, X, y, split, *rest)
+        return original(self, metric, loss, X, y, split=split, seed=seed, prior=prior, side=side,
+                        sample_weight=sample_weight)
 
     def optimizer(original, objective, theta0, **kwargs):
         spy.add("optimizer", objective=objective, theta0=np.array(theta0, dtype=np.float64),
@@ -244,11 +245,12 @@ def _install(mp, spy):
             X, y, intercept, weights = args[2], args[3], kwargs["fit_intercept_column"], kwargs.get("sample_weight")
             folds = [np.ones(len(y), dtype=bool)]
         else:
-            # _fit_folds_at_weights(loss, X, labels, weights, C, fit_intercept_column, max_iter, gtol, starts,
-            # fold_of, sample_weight, fit_intercept): fold k sees the rows outside fold k
-            X, y, intercept, fold_of = args[1], args[2], args[5], args[9]
-            weights = args[10] if len(args) > 10 else kwargs.get("sample_weight")
-            folds = [fold_of != k for k in range(args[8].shape[0])]
+            # _fit_folds_at_weights(loss, X, labels, weights, *, C, fit_intercept_column, max_iter, gtol, starts,
+            # fold_of, sample_weight, fit_intercept) (the estimator passes the keywords): fold k sees the rows
+            # outside fold k
+            X, y, intercept, fold_of = args[1], args[2], kwargs["fit_intercept_column"], kwargs["fold_of"]
+            weights = kwargs.get("sample_weight")
+            folds = [fold_of != k for k in range(kwargs["starts"].shape[0])]
         for in_fold in folds:
             seen = in_fold if weights is None else in_fold & (np.asarray(weights) > 0)
             spy.add("cost_sensitive.fit", rows=spy.rows(X, drop_intercept=intercept)[seen], y=np.array(y)[seen])

@@ -139,11 +139,11 @@ def test_a_record_damaged_after_it_was_checked_is_refused_with_the_fixing_comman
     load = engine._load_record
     calls = []
 
-    def damage_on_second_read(path, *args):
+    def damage_on_second_read(path, task, fingerprint, study, config):
         calls.append(path)
         if len(calls) == 7:  # the first read after the run (6 were checked before it)
             path.write_text("{")
-        return load(path, *args)
+        return load(path, task=task, fingerprint=fingerprint, study=study, config=config)
 
     monkeypatch.setattr(engine, "_load_record", damage_on_second_read)
     with pytest.raises(ValueError, match=r"is damaged: is not valid JSON.*run the same command again"):

@@ -444,10 +444,9 @@ def test_cost_sensitive_threshold_folds_follow_the_seed_and_the_callers_options(
     X, y = data
     calls = []
     real = estimator._fit_folds_at_weights
-    names = ("C", "fit_intercept_column", "max_iter", "gtol", "starts", "fold_of", "sample_weight", "fit_intercept")
     monkeypatch.setattr(estimator, "_fit_folds_at_weights",
-                        lambda loss, Z, ys, weights, *rest: calls.append((Z, weights, dict(zip(names, rest))))
-                        or real(loss, Z, ys, weights, *rest))
+                        lambda loss, X, labels, weights, **rest: calls.append((X, weights, rest))
+                        or real(loss, X, labels, weights, **rest))
     clf = LinearFractionalClassifier(threshold_cv=3, C=0.5, max_iter=7, gtol=1e-5, fit_intercept=False,
                                      random_state=2020)
     clf.fit(X, y)

@@ -271,8 +271,8 @@ def test_the_cost_sensitive_loop_keeps_its_best_fit_not_its_last(monkeypatch):
     thetas = []
     real_best, real_minimize = cost_sensitive._best_threshold, cost_sensitive._minimize
 
-    def falling(scores, labels, metric, reference, weights=None):
-        return real_best(scores, labels, metric, reference, weights)._replace(value=next(values))
+    def falling(s, labels, metric, reference, weights=None):
+        return real_best(s, labels, metric, reference=reference, weights=weights)._replace(value=next(values))
 
     def minimize_spy(risk, theta, max_iter, gtol):
         result = real_minimize(risk, theta, max_iter, gtol)

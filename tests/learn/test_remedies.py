@@ -135,9 +135,10 @@ def test_cost_sensitive_path_equal_weights_then_the_bayes_level_of_each_fit(data
     calls = []
     original_risk, original_minimize = cost_sensitive._risk, cost_sensitive._minimize
 
-    def risk_spy(loss, Z, labels, weights, *rest):
+    def risk_spy(loss, X, labels, weights, *, C, fit_intercept_column, sample_weight, fit_intercept):
         calls.append({"weights": weights})
-        return original_risk(loss, Z, labels, weights, *rest)
+        return original_risk(loss, X, labels, weights, C=C, fit_intercept_column=fit_intercept_column,
+                             sample_weight=sample_weight, fit_intercept=fit_intercept)
 
     def minimize_spy(risk, theta, max_iter, gtol):
         start = np.array(theta)  # the inner fit may reuse the array
@@ -297,7 +298,8 @@ def test_the_estimator_fits_large_dense_folds_as_one_problem(monkeypatch):
     built = []
     original = cost_sensitive._FoldRisks.__init__
     monkeypatch.setattr(cost_sensitive._FoldRisks, "__init__",
-                        lambda self, *args: built.append(args[7]) or original(self, *args))
+                        lambda self, *args, **kwargs: built.append(kwargs["n_folds"])
+                        or original(self, *args, **kwargs))
     joint = LinearFractionalClassifier(random_state=0).fit(X, y)
     assert joint.threshold_cv_ == 5 and built == [5]
     monkeypatch.setattr(cost_sensitive, "_JOINT_MIN_BYTES", 2**62)
@@ -315,16 +317,18 @@ def test_threshold_cv_fits_each_fold_without_its_held_out_rows(data, monkeypatch
     best threshold of the pooled held-out scores (their metric at threshold_ is the maximum over every
     threshold)."""
     X, y = data
-    held_out, pooled, starts = [], [], []
+    held_out, pooled, fold_starts = [], [], []
     original_fit = estimator_module._fit_folds_at_weights
     original_best = estimator_module._best_threshold
 
-    def fit_spy(loss, Z, labels, weights, C, column, max_iter, gtol, theta, fold_of, sample_weight, fit_intercept):
+    def fit_spy(loss, Z, labels, weights, *, C, fit_intercept_column, max_iter, gtol, starts, fold_of, sample_weight,
+                fit_intercept):
         assert Z is not None and Z.shape == X.shape  # the whole X, not a copy of the fold's rows
-        held_out.extend(np.flatnonzero(fold_of == k) for k in range(theta.shape[0]))
-        starts.extend(theta.copy())
-        return original_fit(loss, Z, labels, weights, C, column, max_iter, gtol, theta, fold_of, sample_weight,
-                            fit_intercept)
+        held_out.extend(np.flatnonzero(fold_of == k) for k in range(starts.shape[0]))
+        fold_starts.extend(starts.copy())
+        return original_fit(loss, Z, labels, weights, C=C, fit_intercept_column=fit_intercept_column, max_iter=max_iter,
+                            gtol=gtol, starts=starts, fold_of=fold_of, sample_weight=sample_weight,
+                            fit_intercept=fit_intercept)
 
     def best_spy(scores, labels, metric, reference, weights=None):
         pooled.append((scores.copy(), labels.copy()))
@@ -334,7 +338,7 @@ def test_threshold_cv_fits_each_fold_without_its_held_out_rows(data, monkeypatch
     monkeypatch.setattr(estimator_module, "_best_threshold", best_spy)
     clf = LinearFractionalClassifier(threshold_cv=4, random_state=0).fit(X, y)
     assert [rows.size for rows in held_out] == [75] * 4
-    np.testing.assert_array_equal(np.array(starts), np.zeros((4, X.shape[1] + 1)))
+    np.testing.assert_array_equal(np.array(fold_starts), np.zeros((4, X.shape[1] + 1)))
     assert np.abs(clf.coef_).max() > 0.1  # companion: the final theta is far from the start
     np.testing.assert_array_equal(np.sort(np.concatenate(held_out)), np.arange(X.shape[0]))
     assert len(pooled) == 1 and pooled[0][0].size == X.shape[0]
@@ -505,9 +509,9 @@ def test_few_samples_keep_the_equally_weighted_fit_where_the_training_metric_pre
     folds = []
     original_fit = estimator_module._fit_folds_at_weights
 
-    def fit_spy(loss, Z, ys, weights, *rest):
-        thetas = original_fit(loss, Z, ys, weights, *rest)
-        folds.extend((weights, start.copy(), theta.copy()) for start, theta in zip(rest[4], thetas))  # the starts
+    def fit_spy(loss, Z, ys, weights, **rest):
+        thetas = original_fit(loss, Z, ys, weights, **rest)
+        folds.extend((weights, start.copy(), theta.copy()) for start, theta in zip(rest["starts"], thetas))
         return thetas
 
     with pytest.MonkeyPatch.context() as patch:
@@ -573,14 +577,16 @@ def test_threshold_cv_refits_an_erm_start_on_each_fold_without_its_held_out_rows
     whole sample's fit starts from their mean): three SVM fits, one per fold."""
     erm_initial_parameters = estimator_module.erm_initial_parameters
     X, y = data
-    held_out, starts, svm_fits = [], [], []
+    held_out, fold_starts, svm_fits = [], [], []
     original_fit = estimator_module._fit_folds_at_weights
 
-    def fit_spy(loss, Z, labels, weights, C, column, max_iter, gtol, theta, fold_of, sample_weight, fit_intercept):
-        held_out.extend(np.flatnonzero(fold_of == k) for k in range(theta.shape[0]))
-        starts.extend(theta.copy())
-        return original_fit(loss, Z, labels, weights, C, column, max_iter, gtol, theta, fold_of, sample_weight,
-                            fit_intercept)
+    def fit_spy(loss, Z, labels, weights, *, C, fit_intercept_column, max_iter, gtol, starts, fold_of, sample_weight,
+                fit_intercept):
+        held_out.extend(np.flatnonzero(fold_of == k) for k in range(starts.shape[0]))
+        fold_starts.extend(starts.copy())
+        return original_fit(loss, Z, labels, weights, C=C, fit_intercept_column=fit_intercept_column, max_iter=max_iter,
+                            gtol=gtol, starts=starts, fold_of=fold_of, sample_weight=sample_weight,
+                            fit_intercept=fit_intercept)
 
     monkeypatch.setattr(estimator_module, "_fit_folds_at_weights", fit_spy)
     monkeypatch.setattr(estimator_module, "erm_initial_parameters",
@@ -590,8 +596,8 @@ def test_threshold_cv_refits_an_erm_start_on_each_fold_without_its_held_out_rows
     assert len(svm_fits) == 3 and all(w is not None and (w == 0).any() for w in svm_fits)
     signed = y  # the fixture's labels are in {-1, +1}
     whole = erm_initial_parameters(X, signed)
-    assert len(starts) == 3
-    for held, start in zip(held_out, starts):
+    assert len(fold_starts) == 3
+    for held, start in zip(held_out, fold_starts):
         rows = np.setdiff1d(np.arange(X.shape[0]), held)
         np.testing.assert_allclose(start, erm_initial_parameters(X[rows], signed[rows]), rtol=1e-12, atol=1e-12)
         assert np.abs(start - whole).max() > 1e-3

@@ -295,7 +295,8 @@ _PRINTED = _printed_stationary_forms()
      "App. A.4's W_{k,phi}"),
     # App. A.4's first line of G'(0) doubled
     ("check_general_gateaux", "printed_general_gateaux_lines",
-     lambda *args: (2 * _PRINTED["general_lines"](*args)[0], *_PRINTED["general_lines"](*args)[1:]),
+     lambda *args, **kwargs: (2 * _PRINTED["general_lines"](*args, **kwargs)[0],
+                              *_PRINTED["general_lines"](*args, **kwargs)[1:]),
      "App. A.4 G'(0), first two lines"),
 ])
 def test_stationary_condition_checks_are_undecided_with_a_planted_form(monkeypatch, check, printed_name, planted,
@@ -484,7 +485,12 @@ def test_prop5_checks_are_undecided_with_planted_printed_forms(monkeypatch):
     import lfverify.proofs.prop5_bayes_optimal_set as prop5
 
     lines = prop5.printed_gradient_lines
-    monkeypatch.setattr(prop5, "printed_gradient_lines", lambda *args: (*lines(*args)[:2], 2 * lines(*args)[2]))
+
+    def third_line_doubled(p, eta, ew0, ew1, ubar, c):
+        printed = lines(p=p, eta=eta, ew0=ew0, ew1=ew1, ubar=ubar, c=c)
+        return (*printed[:2], 2 * printed[2])
+
+    monkeypatch.setattr(prop5, "printed_gradient_lines", third_line_doubled)
     assert _undecided_summary(prop5.check_frechet_derivative()) == (
         "d U-bar / d lambda_1 differs from printed line(s) [3]; not classified")
     monkeypatch.undo()
@@ -671,8 +677,9 @@ def test_thm7_theorem_is_undecided_when_the_counterexample_does_not_reproduce(mo
 
     counterexample = thm7.library_counterexample
 
-    def planted(*args):
-        found = counterexample(*args)
+    def planted(metric, coefficients, weights, eta, tau_value, base, report):
+        found = counterexample(metric, coefficients=coefficients, weights=weights, eta=eta, tau_value=tau_value,
+                               base=base, report=report)
         return {**found, "utility": found["bayes"]}
 
     monkeypatch.setattr(thm7, "library_counterexample", planted)
