@@ -35,8 +35,8 @@ tests/proofs/test_executable_statements.py).
 
 This module registers the claims and proves the theorems (``fbeta``, ``jaccard``, ``general``) and the erratum
 ``continuous_populations``; the symbols, the statements as code, the shared derivation and the pinned witnesses
-are in :mod:`lfverify.proofs._calibration_forms`, the ``sign_pattern`` and ``criterion`` derivations in
-:mod:`lfverify.proofs._calibration_criterion`, and every name is re-exported here.
+are in ``lfverify.proofs._calibration_forms``, the ``sign_pattern`` and ``criterion`` derivations in
+``lfverify.proofs._calibration_criterion``, and every name is re-exported here.
 
 The statements these checks prove, as rendered (an anchor for each statement and each of its conclusions):
 `the Proposition <../proofs/theorem-7.html#statement-corrected-calibration-sign-pattern>`__,

@@ -20,7 +20,7 @@ G(gamma) = U_phi(f* + gamma delta f) on a distribution with an atom at x-bar (:f
 generic helpers of this module (:func:`surrogate_scores`, :func:`stationary_eta`,
 :func:`tau_logistic_surrogate_maximiser`) are reused by the modules of Thms. 2 and 7.  The counterexamples to the
 theorem (witness populations, the predicates that they reproduce, the errata records) are in
-:mod:`._thm1_counterexamples`, below this module.
+``lfverify.proofs._thm1_counterexamples``, below this module.
 """
 
 from __future__ import annotations
