@@ -5,7 +5,7 @@ Claims checked here:
 * Tab. 1 (tab:generalized-performance-metrics) presents the Gower-Legendre index with alpha >= 0 as an example
   of Definition 1, and Lemma 2 (lem:quasi-concavity) / App. B (sec:supp:quasi-concavity) then make U_hat
   quasi-concave over F-bar = {N_hat >= 0}.  For 0 < alpha < 1, a_{1,-1} = alpha - 1 < 0 and quasi-concavity
-  fails (tests/proofs/test_necessity.py's seeded search; its first hit is re-evaluated here at 50 digits from Eq. (6)),
+  fails (a witness at a known prior, with Eq. (6)'s constants b_k, evaluated here at 50 digits; referee round 25),
   while Lemma 1 (U_phi <= U) still holds where D_phi > 0 (a monotonicity argument checked with SymPy, and seeded
   random cases evaluated with the core library) and fails where D_phi < 0 (an exact one-atom witness).
 * Thms. 1 and 2 (thm:f-measure-calibration, thm:jaccard-calibration) with Definition 1's reading of U at
@@ -73,11 +73,14 @@ def gower_legendre_coefficients(alpha):
 # (samples (x, y), theta_1, theta_2, and the grid point k/40 of the segment).
 GL_ALPHA = F(1, 2)
 GL_TAU = F(1, 2)
-GL_X = ((F(-1), F(-1, 2)), (F(3), F(3, 2)), (F(2), F(3, 2)), (F(-1), F(0)), (F(0), F(-5, 2)), (F(-1), F(-3, 2)))
-GL_Y = (1, 1, 1, -1, -1, -1)
-GL_THETA1 = (F(-1, 2), F(3, 2))
-GL_THETA2 = (F(2), F(-5, 4))
-GL_K = F(22, 40)
+# Lemma 2's witness with Eq. (6)'s constants b_0 = 1 - pi, b_1 = 1 + (alpha - 1) pi at a known prior (referee round 25;
+# the earlier witness used lfverify's per-sample b_k = c_k + d_k 1{y = +1}, which is not Eq. (6) at one pi)
+GL_PI = F(3, 4)
+GL_X = ((F(0), F(-1)), (F(-1), F(1)), (F(1), F(1)))
+GL_Y = (1, -1, -1)
+GL_THETA1 = (F(3), F(-5, 2))
+GL_THETA2 = (F(-3), F(-2))
+GL_K = F(1, 2)
 LEMMA1_CASES = 300
 
 # f = 0 counted positive: (weights, eta, tau) for F_1 and Jaccard, and the 'theorem' entries' own witnesses
@@ -136,17 +139,20 @@ def _bayes_threshold(coef, utility) -> Fraction:
 
 
 # ======================================================================= Gower-Legendre with 0 < alpha < 1
-def _empirical_mp(coef, phi, X, y, theta):
+def _empirical_mp(coef, phi, X, y, theta, prior=None):
     """(N_hat, D_hat) of Eq. (6) from the per-sample definitions: S_0 = the first floor(n/2) samples, S_1 = the
-    rest, b_k per sample as c_k + d_k 1{y = +1} (lfverify's default, unbiased for b_k(pi))."""
+    rest; b_k = c_k + d_k pi with a known ``prior`` (Eq. (6)'s constants), or, without one, per sample as
+    c_k + d_k 1{y = +1} (lfverify's default, unbiased for b_k(pi))."""
     a0p, a0n, a1p, a1n, c0, d0, c1, d1 = (exact_mpf(v) for v in coef)
     m = len(X) // 2
 
     def scores(x, label):
         xi = sum(exact_mpf(t) * exact_mpf(v) for t, v in zip(theta, x))
+        pi = (1 if label == 1 else 0) if prior is None else exact_mpf(prior)
+        b0, b1 = c0 + d0 * pi, c1 + d1 * pi
         if label == 1:
-            return a0p * (1 - phi(xi)) + c0 + d0, a1p * (1 + phi(xi)) + c1 + d1
-        return a0n * phi(-xi) + c0, a1n * phi(-xi) + c1
+            return a0p * (1 - phi(xi)) + b0, a1p * (1 + phi(xi)) + b1
+        return a0n * phi(-xi) + b0, a1n * phi(-xi) + b1
 
     num = sum(scores(X[i], y[i])[0] for i in range(m)) / m
     den = sum(scores(X[j], y[j])[1] for j in range(m, len(X))) / (len(X) - m)
@@ -203,16 +209,16 @@ def _gower_legendre_witness():
     thetas = (GL_THETA1, GL_THETA2, point)
     with mp.workdps(DPS):
         phi_mp = tau_logistic_mp(GL_TAU)
-        nd = [_empirical_mp(coef, phi_mp, GL_X, GL_Y, theta=t) for t in thetas]
+        nd = [_empirical_mp(coef, phi_mp, GL_X, GL_Y, theta=t, prior=GL_PI) for t in thetas]
         in_fbar = all(n >= 0 and d > 0 for n, d in nd)
         values = [n / d for n, d in nd]
         dip = min(values[0], values[1]) - values[2]
     est = EmpiricalSurrogateUtility(gower_legendre(float(GL_ALPHA)), tau_logistic(float(GL_TAU)),
-                                    np.array(GL_X, dtype=float), np.array(GL_Y))
+                                    np.array(GL_X, dtype=float), np.array(GL_Y), prior=float(GL_PI))
     lib = [float(est.value(np.array([float(v) for v in t]))) for t in thetas]
     lib_agrees = all(abs(a - float(b)) <= 1e-12 * abs(float(b)) for a, b in zip(lib, values))
     accuracy_est = EmpiricalSurrogateUtility(gower_legendre(1.0), tau_logistic(float(GL_TAU)),
-                                             np.array(GL_X, dtype=float), np.array(GL_Y))
+                                             np.array(GL_X, dtype=float), np.array(GL_Y), prior=float(GL_PI))
     acc = [float(accuracy_est.value(np.array([float(v) for v in t]))) for t in thetas]
     violations = gower_legendre(float(GL_ALPHA)).admissibility().violations
     return in_fbar, values, dip, lib, lib_agrees, acc, violations
@@ -281,7 +287,8 @@ def check_gower_legendre_below_one() -> Outcome:
                      f"< 0 (hinge, alpha = 1/2, one atom eta = 1/10, f = 2: N_phi = {n_w}, D_phi = {d_w}, U_phi = "
                      f"{u_phi_w} > U = {u_w}); for alpha > 1 it is false even with D_phi > 0 (the Tab. 1 entry's "
                      "witness, alpha = 2)."),
-        witness=(f"Gower-Legendre({GL_ALPHA}), tau-logistic({GL_TAU}), n = {len(GL_X)} samples (x, y): {samples}; "
+        witness=(f"Gower-Legendre({GL_ALPHA}), tau-logistic({GL_TAU}), pi = {GL_PI} known (Eq. (6)'s constants b_0 "
+                 f"= 1 - pi, b_1 = 1 + (alpha - 1) pi), n = {len(GL_X)} samples (x, y): {samples}; "
                  f"S_0 = the first {_WORDS.get(len(GL_X) // 2, len(GL_X) // 2)}; theta_1 = {_tuple(GL_THETA1)}, "
                  f"theta_2 = {_tuple(GL_THETA2)} and the point {GL_K} of the way: N_hat >= 0, D_hat > 0 at all "
                  f"three, U_hat = {_nstr(values[0])}, {_nstr(values[1])} at the ends and {_nstr(values[2])} in "

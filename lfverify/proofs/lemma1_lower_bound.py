@@ -299,8 +299,9 @@ def check_positive_denominator() -> Outcome:
             printed="U_phi(f) <= U(f) for all f, for every utility of Definition 1 (a_{0,+1} > 0, a_{0,-1} <= 0, "
                     "a_{1,+1} >= 0, a_{1,-1} >= 0, 0 <= U <= 1) and phi >= l",
             derived="the ratio step needs D = E[W_1] > 0 (then 0 <= U gives N >= 0 and D_phi >= D > 0); "
-                    "Definition 1 does not state D > 0, and for D < 0 the inequality reverses: "
-                    "U_phi = N_phi / D >= N / D = U",
+                    "Definition 1 does not state D > 0, and for D < 0 the step breaks: where D_phi = D < 0 the "
+                    "inequality reverses, U_phi = N_phi / D >= N / D = U (in general it can go either way: "
+                    "referee round 25)",
             consequence="yes for metrics with a negative denominator: Lemma 1 is false for them, and so are Lemma 2 "
                         "(U_hat quasi-concave on {N_hat >= 0}) and Prop. 5 (the Bayes-optimal set), whose proofs also "
                         "divide by the denominator (witnesses below); none for Tab. 1's F_beta, Jaccard and accuracy, "

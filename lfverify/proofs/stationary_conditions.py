@@ -422,7 +422,9 @@ def _third_line_erratum(*, derived_value, printed_value, population, metric, fd,
         derived=("G'(0) = p(x-bar)/E[W_{1,phi}(f*)] {...}: the integral of (...) delta f(x) p(x) dx leaves the "
                  "factor "
                  "p(x-bar) (as in App. A.1's F_beta version); derived / printed = p(x-bar)"),
-        consequence="None: p(x-bar) > 0, so G'(0) = 0 is the same stationary condition.",
+        consequence="None where x-bar is an atom of P: p(x-bar) > 0, so G'(0) = 0 is the same stationary "
+                    "condition (for a density, the one-point perturbation gives G'(0) = 0 identically: the "
+                    "argument needs an atom, as proofs/theorem-1.md says).",
         witness=(f"{_witness_text()}, eta(x-bar) = 1/2, p(x-bar) = 1/10, E[W_1,phi(f*)] = 1: derived G'(0) = "
                  f"{derived_value}, printed {printed_value}"),
         evidence=(f"FiniteSupportPopulation (5 atoms, eta = {_fmt(population.eta)}, weights "

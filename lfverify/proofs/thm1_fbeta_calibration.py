@@ -520,7 +520,8 @@ def _fig7_caption_erratum(caption_minus_text, caption_true) -> Erratum:
         printed="(U_phi)* / (1 + (U_phi)^2) <= U(f*)",
         derived="the case-2 text (and the chain) need (U_phi)* / (1 + (U_phi)*) <= U(f*)",
         consequence=(
-            "None: both inequalities are true (each left side is <= U* <= U(f*) by Lemma 1) and the caption's "
+            "None under Lemma 1's phi >= 1{t <= 0}: then both inequalities are true (each left side is <= U* <= "
+            "U(f*) by Lemma 1; without it they can fail: E13's witness) and the caption's "
             "extra condition (1+beta^2)tau/(beta^2-tau) <= U* <= 1 is not needed; the caption's exponent is a slip."
         ),
         witness=(

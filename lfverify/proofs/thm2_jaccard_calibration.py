@@ -304,10 +304,9 @@ def _dominance_erratum(nond: dict) -> Erratum:
         derived=(
             "a hypothesis must be added: Lemma 1's phi(t) >= 1{t <= 0} repairs this step (the corrected Thm. 2"
             " assumes only the weaker U_phi* <= U-dagger, which its own proof uses); without it U*/(1+U*) <= U/(1+U) "
-            "fails, and for phi'(-f*)"
-            " = 0 the stationary condition is 0 = 0 (e.g. phi(t) = max(0, -t - 1): f = 1 gives U_phi = 1 = U*_phi with"
-            " every point predicted +1); with phi >= 1{t <= 0}, phi'(-f*) = 0 forces phi >= 1 everywhere and U*_phi <= "
-            "0 < tau"
+            "fails, and for phi'(-f*) = 0 the stationary condition is 0 = 0 (e.g. phi(t) = max(0, -t - 1): f = 1/2 "
+            "gives U_phi = 1 = U*_phi with every point predicted +1); with phi >= 1{t <= 0}, phi'(-f*) = 0 forces "
+            "phi >= 1 everywhere and U*_phi <= 0 < tau"
         ),
         consequence=(
             "Thm. 2 is false without the domination hypothesis (or the weaker U_phi* <= U-dagger, which the corrected "

@@ -747,7 +747,7 @@ def test_counterexample_checks_are_undecided_when_their_witnesses_are_planted(mo
         the entries by |x_il| <= 1 then raises it, so the expectation inequality fails;
     (iii) the continuous-population figures with kink_band's lower end planted 2^-20 off the quadrature's;
     (iv) Gower-Legendre(1/2) with Lemma 1's random search planted as finding a gap of 1.0 (U_phi above U):
-        undecided, naming every sub-result (the dip 0.00452079494097 of the 50-digit witness unchanged)."""
+        undecided, naming every sub-result (the dip 1.52746428185 of the 50-digit witness at pi = 3/4 unchanged)."""
     from fractions import Fraction
 
     import lfverify.proofs.corrected_calibration as corrected_calibration
@@ -773,7 +773,7 @@ def test_counterexample_checks_are_undecided_when_their_witnesses_are_planted(mo
     monkeypatch.undo()
     monkeypatch.setattr(counterexamples, "_lemma1_random_cases", lambda count, seed: (1.0, None))
     assert _undecided_summary(counterexamples.check_gower_legendre_below_one()) == (
-        "Gower-Legendre(1/2) did not reproduce: W1 term True, concave True, F-bar True, dip 0.00452079494097, library "
+        "Gower-Legendre(1/2) did not reproduce: W1 term True, concave True, F-bar True, dip 1.52746428185, library "
         "True, violations ['a_{1,-1} >= 0'], Lemma 1 (True, True, True, 1.0)")
 
 
