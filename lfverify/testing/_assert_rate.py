@@ -26,7 +26,10 @@ bias are in the same table.
 from __future__ import annotations
 
 import math
+import numbers
 from pathlib import Path
+
+import numpy as np
 
 from lfverify.simulations import RateResult, RunResult, fit_rate, read_records
 
@@ -127,7 +130,7 @@ def _rate_result(result, *, expected, at_most) -> RateResult:
         if expected is not None:
             raise ValueError(f"give expected (a two-sided claim) or at_most (a one-sided one), not both; got "
                              f"expected={expected!r}, at_most={at_most!r}")
-        if (isinstance(at_most, bool) or not isinstance(at_most, (int, float)) or not math.isfinite(at_most)
+        if (isinstance(at_most, (bool, np.bool_)) or not isinstance(at_most, numbers.Real) or not math.isfinite(at_most)
                 or at_most >= 0):
             raise ValueError(f"at_most must be a finite negative number (an exponent of n); got {at_most!r}")
     return result

@@ -211,9 +211,10 @@ def test_assert_rate_at_most_refuses_a_two_sided_claim_beside_it(tmp_path):
     result = measure_rate(study, out=tmp_path, executor="serial", progress=False, figures=False)
     with pytest.raises(ValueError, match=r"expected .* or at_most .* not both; got expected=-0.5, at_most=-1"):
         assert_rate(result, expected=-0.5, at_most=-1)
-    for bad in (float("nan"), True, "-0.5", 0.0, 0.5):
+    for bad in (float("nan"), True, "-0.5", 0.0, 0.5, np.float32(0.25)):
         with pytest.raises(ValueError, match="at_most must be a finite negative number"):
             assert_rate(result, at_most=bad)
+    assert set(assert_rate(result, at_most=np.float32(-0.5), tolerance=10.0)) == {"bounded/error"}
 
 
 STUDY_FILE = '''
