@@ -186,6 +186,13 @@ def kink_band(metric, rho, u_star):
     if not (a > 0 and c > 0):
         raise ValueError(f"the pointwise problem needs a = {a!r} > 0 and c = {c!r} > 0 (Definition 1 with "
                          "a_{0,-1} != 0 or a_{1,-1} != 0)")
+    return _band(metric, rho, u_star)
+
+
+def _band(metric, rho, u_star):
+    """The band's closed forms without the guards of :func:`kink_band` (the executable statements evaluate an
+    instance that violates a hypothesis as the statement reads; a zero denominator raises ZeroDivisionError)."""
+    a, c, rho = _common(*dinkelbach_weights(metric, u_star), rho)
     return rho * c / (rho * c + a), c / (c + rho * a)
 
 
