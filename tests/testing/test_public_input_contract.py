@@ -29,6 +29,7 @@ from lfverify.testing import TheoryCheckFailure
 from lfverify.testing._input_contract import (
     CLAIM,
     feature_variants,
+    label_variants,
     run_contract,
     vector_variants,
 )
@@ -44,21 +45,9 @@ F1, LOGISTIC = core.f1(), core.logistic()
 
 
 def _pm1_labels(y):
-    """Label variants that keep the values -1 / +1 (the functions below take labels in {-1, +1} only)."""
-    return [("int8 labels", y.astype(np.int8), "exact"), ("float64 labels", y.astype(np.float64), "exact"),
-            ("read-only labels", _readonly(y), "exact"), ("non-contiguous labels", _strided(y), "exact")]
-
-
-def _readonly(a):
-    a = a.copy()
-    a.flags.writeable = False
-    return a
-
-
-def _strided(a):
-    wide = np.zeros((a.shape[0] * 2,) + a.shape[1:], dtype=a.dtype)
-    wide[::2] = a
-    return wide[::2]
+    """The kit's label variants that keep the values -1 / +1 (the functions below take labels in {-1, +1} only:
+    the {0, 1} and boolean encodings hold other numbers)."""
+    return [v for v in label_variants(y) if np.array_equal(np.asarray(v[1], dtype=np.float64), y)]
 
 
 def _folds(arrays, name):
