@@ -57,14 +57,26 @@ def _check_scores(scores, y, metric):
 
 def _cuts_between(above: np.ndarray, below: np.ndarray) -> np.ndarray:
     """Thresholds t with below <= t < above (elementwise, above > below): the midpoints, or ``below`` where a
-    midpoint rounds up to ``above`` (adjacent doubles); computed without overflow near the largest double."""
+    midpoint rounds up to ``above`` (adjacent doubles); computed without overflow near the largest double.
+
+    ValueError where some ``above`` does not exceed its ``below`` (the distinct scores out of decreasing order:
+    no threshold separates them)."""
+    if not np.all(above > below):
+        k = int(np.argmin(above > below))
+        raise ValueError(f"above must exceed below elementwise (consecutive distinct scores, decreasing); got "
+                         f"above = {float(above[k])!r} <= below = {float(below[k])!r} at index {k}")
     middle = 0.5 * above + 0.5 * below
     return np.where((below <= middle) & (middle < above), middle, below)
 
 
 def _below_lowest(distinct: np.ndarray) -> float:
     """A threshold below every score (the distinct values, decreasing): the lowest minus the range (minus 1 for a
-    single value); where that overflows, the next double below the lowest."""
+    single value); where that overflows, the next double below the lowest.  ValueError where ``distinct`` is not
+    strictly decreasing (its last entry would not be the lowest score)."""
+    if not np.all(distinct[:-1] > distinct[1:]):
+        k = int(np.argmin(distinct[:-1] > distinct[1:]))
+        raise ValueError(f"distinct must be strictly decreasing (the distinct scores, highest first); got "
+                         f"{float(distinct[k])!r} then {float(distinct[k + 1])!r} at index {k}")
     with np.errstate(over="ignore"):
         span = float(distinct[0] - distinct[-1]) if distinct.size > 1 else 1.0
         low = distinct[-1] - span
@@ -88,7 +100,8 @@ def best_threshold(scores, y, metric, *, reference: float = 0.0, sample_weight=N
     metric : LinearFractionalMetric
     reference : float, keyword-only
         Among thresholds giving the same, maximal metric value, the one closest to ``reference`` is returned
-        (default 0: the paper's own threshold, so a classifier that is already optimal is left unchanged).
+        (default 0: the paper's own threshold, so a classifier that is already optimal is left unchanged); of two
+        at exactly the same distance, the higher (fewer samples predicted positive).
     sample_weight : array_like of shape (n,) or None, keyword-only
         Non-negative weights with a positive sum: TP, FP and the prior become weighted fractions (integer weights
         give exactly the choice on the sample with each row repeated that many times).
@@ -190,8 +203,10 @@ def _threshold_of_cut(distinct: np.ndarray, j: int) -> float:
 def threshold_for_positive_rate(scores, rate: float) -> float:
     """The threshold t that predicts +1 (score > t) for the fraction ``rate`` of ``scores``, as nearly as ties allow.
 
-    k = round(rate n) samples are to be positive; if a tie straddles the k-th place, the nearer of the two cuts
-    around the tie is taken (a tie is never split).  The threshold is placed as in :func:`best_threshold`.
+    The attainable numbers of positives are 0 and, for each distinct score v, #{scores >= v} (a tie is never
+    split); the one nearest rate n is taken, the smaller of two equally near (rate n = 1.5 with counts 1 and 2
+    attainable gives 1).  The threshold is placed as in :func:`best_threshold`.  The order of ``scores`` does not
+    matter.
     """
     try:
         s = np.asarray(scores, dtype=np.float64)
