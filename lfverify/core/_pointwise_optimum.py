@@ -34,6 +34,7 @@ from scipy.special import expit, logit, ndtr
 from lfverify.core._losses import TauDiscrepantLogisticLoss
 from lfverify.core._metrics import LinearFractionalMetric
 from lfverify.core._quadrature import gaussian_expectation
+from lfverify.core._validation import check_real
 
 __all__ = [
     "GaussianEta", "FiniteEta", "PointwiseOptimum", "pointwise_surrogate_optimum", "surrogate_utility_of_eta",
@@ -214,6 +215,18 @@ def pointwise_surrogate_optimum(metric, loss, distribution, *, bayes_utility: fl
     start : float > 0, keyword-only
         Preferably a value of U_phi attained by some classifier (e.g. U_phi(theta*) of the linear model), from
         which Dinkelbach's iterates increase; from a start above (U_phi)* the first step lands below it.
+    tol : float >= 0, keyword-only
+        Stopping rule: from the second iteration on, the iteration stops as soon as the new value exceeds the
+        current one by at most ``tol`` (new <= u + tol, equality included); ``tol = 0`` stops at the first
+        iterate that does not increase (a repeated value).  The default 1e-13 is the quadrature's accuracy.
+    max_iterations : int, keyword-only
+        RuntimeError if the rule has not stopped the iteration after this many iterations (the first never
+        stops it).
+
+    Returns
+    -------
+    PointwiseOptimum
+        ``iterations`` is the iteration at which the rule stopped.
 
     References
     ----------
@@ -233,6 +246,7 @@ def pointwise_surrogate_optimum(metric, loss, distribution, *, bayes_utility: fl
     """
     _check(metric, loss)
     tau = float(loss.tau)
+    tol = check_real(tol, "tol", low=0.0)
     u = float(start)
     if not u > 0:
         raise ValueError(f"start must be a positive value of U_phi; got {start!r}")

@@ -1,7 +1,16 @@
 """Tests of the calibration predicates (Thms. 1, 2, 7 and Prop. 8) in lfverify.core._calibration_conditions.
 
 Oracles: the theorem statements transcribed independently in the tests, bisection for the largest tau,
-and hand-evaluated coefficient expressions for Table 1 metrics.
+and hand-evaluated coefficient expressions for Table 1 metrics.  At the comparison rules' boundaries (issue 45,
+item 3): dyadic data whose bounds are exact in binary (checked with Fractions), the hypotheses evaluated at the
+bound, one double below and one above (``np.nextafter``).  Dinkelbach's stopping rule (item 5): the iterates
+computed step by step with the module's own pointwise maximiser, and the rule "new <= u + tol" of the docstring at
+tol equal to the observed increase, at the largest tol that stops short of it, and at 0.  Each boundary check has a
+companion on a planted variant (tests/planted.py, a comparison swapped) that fails it.
+
+Private: lfverify.core._calibration_conditions and lfverify.core._pointwise_optimum, whose fbeta_calibration,
+jaccard_calibration, general_calibration and pointwise_surrogate_optimum the companions replace by planted
+variants, and whose _maximiser gives the Dinkelbach iterates step by step.
 """
 
 import math
@@ -491,3 +500,137 @@ def test_calibration_reports_dispatch_for_every_family_and_pass_tau():
     reports = calibration_reports(accuracy(), logistic(), surrogate_optimum=0.8)
     assert [r.theorem for r in reports] == ["Prop. 8 (accuracy-calibration)"] and reports[0].holds
     assert calibration_reports(gower_legendre(0.5), loss, surrogate_optimum=0.8) == []
+
+
+# ------------------------------------------------------------------ issue 45: comparison rules at the boundary
+import lfverify.core._calibration_conditions as conditions_module  # noqa: E402
+import lfverify.core._pointwise_optimum as pointwise_module  # noqa: E402
+from lfverify.core import FiniteEta, pointwise_surrogate_optimum, surrogate_utility_of_eta  # noqa: E402
+from planted import planting  # noqa: E402
+
+
+def _holds(report, label):
+    return {c.label: c.holds for c in report.conditions}[label]
+
+
+def _down(x):
+    return float(np.nextafter(x, -np.inf))
+
+
+def _up(x):
+    return float(np.nextafter(x, np.inf))
+
+
+def check_theorem_boundaries():
+    """Thm. 1 (beta = 1/2): 'tau in (0, beta^2)' is open at beta^2 = 1/4, and 'U* >= (1 + beta^2) tau / (beta^2 -
+    tau)' at tau = 3/32 has the bound 3/4 exactly (1.25 * 3/32 = 15/128, 1/4 - 3/32 = 5/32, ratio 3/4, each step
+    exact in binary) and admits equality.  Thm. 2: 'tau in (0, 1)' open at 1, 'U* >= tau' closed.  Thm. 7: (b)
+    'tau <= 1' and (c) 'tau <= 3' for N = (2, -1/2, 1, 1) at U* = U(f*) = 1 (test_theorem_7_bounds_admit_equality),
+    (6) 'U(f*) > -a0n / a1n = 1/2' open, for the metric six-boundary = (1, -1/4, 1/2, 1/2)."""
+    assert Fraction(5, 4) * Fraction(3, 32) / (Fraction(1, 4) - Fraction(3, 32)) == Fraction(3, 4)
+    loss = tau_logistic(0.09375)
+    for u, expected in ((0.75, True), (_up(0.75), True), (_down(0.75), False)):
+        assert _holds(fbeta_calibration(0.5, loss, surrogate_optimum=u, tau=0.09375), "U* bound") is expected, u
+    for tau, expected in ((0.25, False), (_down(0.25), True), (_up(0.25), False), (_up(0.0), True)):
+        try:
+            report = fbeta_calibration(0.5, loss, surrogate_optimum=1.0, tau=tau)
+        except ZeroDivisionError as exc:  # a range rule closed at beta^2 divides by beta^2 - tau = 0
+            raise AssertionError(f"tau = {tau}: {exc}") from exc
+        assert _holds(report, "tau in (0, beta^2)") is expected, tau
+    jac = tau_logistic(0.75)
+    for u, expected in ((0.75, True), (_up(0.75), True), (_down(0.75), False)):
+        assert _holds(jaccard_calibration(jac, surrogate_optimum=u, tau=0.75), "U* bound") is expected, u
+    for tau, expected in ((1.0, False), (_down(1.0), True), (_up(1.0), False)):
+        assert _holds(jaccard_calibration(jac, surrogate_optimum=1.0, tau=tau), "tau in (0, 1)") is expected, tau
+    N = LinearFractionalMetric(a0p=2.0, a0n=-0.5, a1p=1.0, a1n=1.0, name="N")
+    for label, bound in (("(b)", 1.0), ("(c)", 3.0)):
+        for tau, expected in ((bound, True), (_down(bound), True), (_up(bound), False)):
+            report = general_calibration(N, logistic(), surrogate_optimum=1.0, true_utility_at_optimum=1.0, tau=tau)
+            assert _holds(report, label) is expected, (label, tau)
+    six = LinearFractionalMetric(a0p=1.0, a0n=-0.25, a1p=0.5, a1n=0.5, name="six-boundary")
+    for u_f, expected in ((0.5, False), (_up(0.5), True), (_down(0.5), False)):
+        report = general_calibration(six, logistic(), surrogate_optimum=0.5, true_utility_at_optimum=u_f, tau=0.5)
+        assert _holds(report, "(6)") is expected, u_f
+
+
+def test_calibration_hypotheses_at_their_boundaries_and_one_double_either_side():
+    """Oracle: the printed hypotheses' strictness ('<' / '>' open, '<=' / '>=' closed) on bounds exact in binary
+    (a Fraction computation confirms Thm. 1's)."""
+    check_theorem_boundaries()
+
+
+@pytest.mark.parametrize("function, old, new", [
+    ("fbeta_calibration", "bool(u >= bound)", "bool(u > bound)"),
+    ("fbeta_calibration", "in_range = 0 < tau < b2", "in_range = 0 < tau <= b2"),
+    ("jaccard_calibration", "bool(u >= tau)", "bool(u > tau)"),
+    ("jaccard_calibration", "0 < tau < 1)", "0 < tau <= 1)"),
+    ("general_calibration", "bool(tau <= bound_b)", "bool(tau < bound_b)"),
+    ("general_calibration", "bool(tau <= bound_c)", "bool(tau < bound_c)"),
+    ("general_calibration", "(u_f > -a0n / a1n)", "(u_f >= -a0n / a1n)"),
+])
+def test_companion_each_swapped_comparison_fails_the_boundary_check(monkeypatch, function, old, new):
+    """Companions: each rule with its strictness swapped (a planted variant of the predicate)."""
+    planting(monkeypatch, conditions_module, function, old, new)
+    monkeypatch.setitem(globals(), function, getattr(conditions_module, function))
+    with pytest.raises(AssertionError):
+        check_theorem_boundaries()
+
+
+def _dinkelbach_iterates(count):
+    """u_1, u_2, ...: Dinkelbach's values from start 0.1 on the witness of Thm. 1's failure (F_1, tau = 0.05, eta
+    (0.95, 0.6, 0.05), weights (0.3, 0.2, 0.5)), step by step as the docstring states the iteration."""
+    from scipy.special import logit
+
+    metric, loss = f1(), tau_logistic(0.05)
+    distribution = FiniteEta([0.95, 0.6, 0.05], [0.3, 0.2, 0.5])
+    u, values = 0.1, []
+    for k in range(count):
+        f_star, lo, hi = pointwise_module._maximiser(metric, 0.05, u)
+        new = float(surrogate_utility_of_eta(metric, loss, distribution, f_star, breakpoints=(logit(lo), logit(hi)))[0])
+        values.append(new)
+        u = new if k == 0 else max(u, new)
+    return values
+
+
+def check_dinkelbach_stops_at_equality(optimum=pointwise_surrogate_optimum):
+    """tol = u_3 - u_2 (exact: Sterbenz) stops at iteration 3 (u_3 <= u_2 + tol); tol = pred(u_3) - u_2, the largest
+    tol with u_2 + tol < u_3, goes on; tol = 0 stops at the first repeated value (iteration 6 here: u_5 = u_6)."""
+    u = _dinkelbach_iterates(6)
+    assert u[0] < u[1] < u[2] < u[3] < u[4] == u[5]  # the observed sequence the rule is driven to
+
+    def run(tol):
+        return optimum(f1(), tau_logistic(0.05), FiniteEta([0.95, 0.6, 0.05], [0.3, 0.2, 0.5]),
+                       bayes_utility=27 / 31, start=0.1, tol=tol)
+
+    at = run(u[2] - u[1])
+    assert u[1] + (u[2] - u[1]) == u[2] and (at.iterations, at.surrogate_optimum) == (3, u[2])
+    short = _down(u[2]) - u[1]
+    assert u[1] + short < u[2]
+    assert run(short).iterations > 3
+    zero = run(0.0)
+    assert (zero.iterations, zero.surrogate_optimum) == (6, u[5])
+
+
+def test_dinkelbach_stops_when_the_increase_equals_tol():
+    """Oracle: the docstring's rule (new <= u + tol from the second iteration on) on iterates computed step by
+    step; tol = 0 ends at a repeated value."""
+    check_dinkelbach_stops_at_equality()
+    with pytest.raises(ValueError, match=r"^tol must lie in \[0\.0, inf\); got -1e-13$"):
+        pointwise_surrogate_optimum(f1(), tau_logistic(0.05), FiniteEta([0.5], [1.0]), bayes_utility=0.5,
+                                    start=0.1, tol=-1e-13)
+
+
+def test_companion_a_strict_dinkelbach_test_fails(monkeypatch):
+    """Companion: 'new < u + tol' (a planted pointwise_surrogate_optimum) goes on at equality and never stops at
+    tol = 0 (RuntimeError after max_iterations counts as a failed check)."""
+    variant = planting(monkeypatch, pointwise_module, "pointwise_surrogate_optimum",
+                       "done = iteration > 1 and new <= u + tol", "done = iteration > 1 and new < u + tol")
+
+    def strict(*args, **kwargs):
+        try:
+            return variant(*args, **kwargs)
+        except RuntimeError as exc:
+            raise AssertionError(str(exc)) from exc
+
+    with pytest.raises(AssertionError):
+        check_dinkelbach_stops_at_equality(strict)
