@@ -67,9 +67,18 @@ def _composite_gauss_legendre(edges: np.ndarray, max_width: np.ndarray, nodes_pe
     nodes, weights : ndarray of shape (K, N)
         Every row uses the same number of panels per segment (the maximum over rows), so a row whose
         segment is short gets narrower panels than it needs: accuracy is only gained.
+
+    Raises
+    ------
+    ValueError
+        If some row of ``edges`` decreases (a negative segment would enter with negative weights).
     """
     K = edges.shape[0]
     lengths = np.diff(edges, axis=1)  # (K, S)
+    if np.any(lengths < 0):
+        k, s = (int(v[0]) for v in np.nonzero(lengths < 0))
+        raise ValueError(f"edges must be non-decreasing in each row (the breakpoints sorted); row {k} goes from "
+                         f"{float(edges[k, s])!r} down to {float(edges[k, s + 1])!r}")
     counts = np.maximum(np.ceil(lengths / max_width[:, None]).max(axis=0), 1.0)
     total = float(counts.sum()) * nodes_per_panel
     if total > MAX_NODES_PER_ROW:

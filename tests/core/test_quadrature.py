@@ -5,8 +5,14 @@ Oracles: closed forms (Gaussian moments, E[max(0, 1 - xi)] and E[exp(-xi)] of a 
 widths, breakpoints, 16 nodes per panel, the node limit), and the measured numbers quoted in the module
 docstring.  Error messages are matched in full.
 
+Order (issue 45, item 2): breakpoints given in every order (reversed, shuffled, per row) give bit-identical results,
+the oracle being the same call with sorted breakpoints; a companion plants a variant without the sort and sees the
+check fail.
+
 Private: lfverify.core._quadrature's GAUSSIAN_HALF_WIDTH, MAX_NODES_PER_ROW and _measure_against_gauss_hermite, the
-grid's stated constants and its measurement against Gauss-Hermite, which back the accuracy its docstring claims.
+grid's stated constants and its measurement against Gauss-Hermite, which back the accuracy its docstring claims; its
+_composite_gauss_legendre, whose guard of non-decreasing edges is called directly, and gaussian_expectation /
+interval_expectation replaced by planted variants in the companions.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from scipy.special import ndtr
 import lfverify.core._quadrature as quadrature
 from lfverify.core import gaussian_expectation, interval_expectation
 from lfverify.core._quadrature import GAUSSIAN_HALF_WIDTH, MAX_NODES_PER_ROW
+from planted import planting
 
 pytestmark = pytest.mark.claims("package:numerics")
 
@@ -286,3 +293,59 @@ def test_documented_gauss_hermite_comparison_is_reproduced():
         c = (1 - mpmath.mpf(0.3)) / mpmath.mpf(1.5)  # the float 0.3, as the helper uses
         hinge = (1 - mpmath.mpf(0.3)) * mpmath.ncdf(c) + mpmath.mpf(1.5) * mpmath.npdf(c)
         assert references[1].split()[-1] == mpmath.nstr(hinge, 25)  # printed to 25 significant digits
+
+
+# ------------------------------------------------------------------ issue 45: order of the breakpoints (item 2)
+def _hinge_like(xi):
+    return np.maximum(0.0, 1.0 - xi) + np.maximum(0.0, -0.5 - xi) * 3.0 + np.abs(xi - 0.2)
+
+
+def check_breakpoint_order_is_free(gaussian=gaussian_expectation, interval=interval_expectation):
+    """Breakpoints (1, -0.5, 0.2) and their orders give the result of the sorted ones bit for bit; per-row breakpoints
+    of both signs, each row in its own order, too; a ValueError on these valid inputs counts as a failure."""
+    sorted_bp = np.array([-0.5, 0.2, 1.0])
+    mean, std = np.array([0.3, -0.4]), np.array([1.5, 0.7])
+    try:
+        expected = gaussian(_hinge_like, mean, std, breakpoints=sorted_bp)
+        for order in ([2, 1, 0], [1, 2, 0], [0, 2, 1]):
+            assert np.array_equal(gaussian(_hinge_like, mean, std, breakpoints=sorted_bp[order]), expected), order
+        rows = np.array([[1.0, 0.2, -0.5], [-0.5, 1.0, 0.2]])
+        assert np.array_equal(gaussian(_hinge_like, mean, std, breakpoints=rows), expected)
+        assert np.array_equal(gaussian(_hinge_like, -mean, std, breakpoints=-rows),
+                              gaussian(_hinge_like, -mean, std, breakpoints=-np.sort(rows, axis=1)))
+        expected = interval(_hinge_like, -1.0, 2.0, breakpoints=np.tile(sorted_bp, (2, 1)))
+        assert np.array_equal(interval(_hinge_like, -1.0, 2.0, breakpoints=rows), expected)
+        assert np.array_equal(interval(_hinge_like, -1.0, 2.0, breakpoints=rows[:, ::-1]), expected)
+    except ValueError as exc:
+        raise AssertionError(f"a valid order refused: {exc}") from exc
+
+
+def test_breakpoints_in_any_order_give_the_sorted_result_exactly():
+    """Oracle: the same call with the breakpoints sorted (the rule cuts the window at the sorted breakpoints)."""
+    check_breakpoint_order_is_free()
+
+
+@pytest.mark.parametrize("name, old, new", [
+    ("gaussian_expectation", "z_bp = np.sort(np.clip(z_bp, low[:, None], high), axis=1)",
+     "z_bp = np.clip(z_bp, low[:, None], high)"),
+    ("interval_expectation", "bp = np.sort(np.clip(_breakpoint_matrix(bp, K), low, high), axis=1)",
+     "bp = np.clip(_breakpoint_matrix(bp, K), low, high)"),
+])
+def test_companion_a_rule_without_its_sort_fails_the_order_check(monkeypatch, name, old, new):
+    """Companions: the breakpoints used in the order given (the edge guard then refuses them, or the segments
+    overlap)."""
+    variant = planting(monkeypatch, quadrature, name, old, new)
+    kwargs = {"gaussian": variant} if name == "gaussian_expectation" else {"interval": variant}
+    with pytest.raises(AssertionError):
+        check_breakpoint_order_is_free(**kwargs)
+
+
+def test_decreasing_edges_are_refused_by_the_composite_rule():
+    """Oracle: the precondition (edges non-decreasing), named with the first decreasing pair; equal edges (an empty
+    segment) and edges one double apart are accepted."""
+    message = "edges must be non-decreasing in each row (the breakpoints sorted); row 1 goes from 0.5 down to 0.25"
+    with pytest.raises(ValueError, match=exactly(message)):
+        quadrature._composite_gauss_legendre(np.array([[0.0, 0.5, 1.0], [0.0, 0.5, 0.25]]), np.ones(2), 4)
+    tight = np.array([[0.0, 0.5, 0.5, np.nextafter(0.5, 1.0), 1.0]])
+    nodes, weights = quadrature._composite_gauss_legendre(tight, np.ones(1), 4)
+    assert weights.sum() == pytest.approx(1.0, rel=1e-15, abs=0) and 0.0 <= nodes.min() <= nodes.max() <= 1.0
