@@ -548,8 +548,10 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         if sample_weight is None:
             minority = _minority_count(y_signed)
         else:
+            # each class's weight summed on its own: "total - positive" rounds (40 + w - 40 is not w for every
+            # double w), so the regime would depend on which label is the positive one
             positive = float(sample_weight[y_signed == 1].sum())
-            minority = min(positive, float(sample_weight.sum()) - positive)
+            minority = min(positive, float(sample_weight[y_signed != 1].sum()))
         return minority < _MINORITY_PER_FEATURE * n_features
 
     def _resolved_threshold_cv(self, few_samples: bool, minority: int):

@@ -8,7 +8,9 @@ oracles in tests/learn/test_remedies.py.
 
 Private: lfverify.learn._estimator (default_tau, resolve_metric, and its fold fitting and optimiser, patched where fit
 looks them up) and lfverify.core._empirical, lfverify.learn._cost_sensitive and _thresholds, whose internals the
-estimator's fit is traced through.
+estimator's fit is traced through.  The regime boundaries (issue 45, item 3: "m < 20 d" and "n < 10 d" of the class
+docstring, at equality and one row or one double either side) have companions that plant the method
+LinearFractionalClassifier._few_samples with '<=' (tests/planted.py).
 """
 
 import numpy as np
@@ -29,6 +31,7 @@ from lfverify.learn import (
     maximize_surrogate_utility,
 )
 from lfverify.learn._estimator import default_tau, resolve_metric
+from planted import planting
 
 pytestmark = pytest.mark.claims("package:estimator", "Algorithm 1")
 
@@ -492,3 +495,58 @@ def test_fit_checks_X_once_and_the_public_entry_points_check_it_themselves(data,
     seen.clear()
     EmpiricalSurrogateUtility(f1(), tau_logistic(0.3), X, np.where(y == 1, 1, -1))
     assert seen == ["check_features", "check_labels"]
+
+
+# ------------------------------------------------------------------ issue 45: the regime rules at their boundary
+def _regime_sample(positives, negatives, seed=0):
+    """One feature; ``positives`` rows of +1 and ``negatives`` of -1, overlapping classes."""
+    rng = np.random.default_rng(seed)
+    X = np.r_[rng.normal(1.0, 1.0, positives), rng.normal(0.0, 1.0, negatives)][:, None]
+    return X, np.r_[np.ones(positives, dtype=int), -np.ones(negatives, dtype=int)]
+
+
+def check_regime_boundaries(cls=LinearFractionalClassifier):
+    """The class docstring's regimes, read off ``threshold_cv_`` ("auto": 5 folds in the regime of few samples):
+    cost-sensitive - the smaller class's count (or weight) m against 20 d; at m = 20 = 20 d not few (None), at 19
+    few (5); with weights, m = 20.0 exactly not few and m = the double below 20 few.  Surrogate utility - n against
+    10 d: n = 10 not few, n = 9 few.  Both signs of the label that is the minority."""
+    import warnings
+
+    def folds(X, y, sample_weight=None, **options):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return cls(random_state=0, **options).fit(X, y, sample_weight=sample_weight).threshold_cv_
+
+    for flip in (1, -1):
+        for m, expected in ((20, None), (19, 5), (21, None)):
+            X, y = _regime_sample(m, 40)
+            assert folds(X, flip * y) == expected, (flip, m)
+        X, y = _regime_sample(2, 40)
+        for total, expected in ((20.0, None), (float(np.nextafter(20.0, 0.0)), 5)):
+            weights = np.r_[total / 2, total / 2, np.ones(40)]  # halving is exact: the positives weigh `total`
+            assert folds(X, flip * y, sample_weight=weights) == expected, (flip, total)
+    for n, expected in ((10, None), (9, 5), (11, None)):
+        X, y = _regime_sample(n // 2, n - n // 2)
+        assert folds(X, y, objective="surrogate-utility", threshold="refit") == expected, n
+
+
+def test_the_regime_rules_switch_exactly_at_their_documented_boundary():
+    """Oracle: the class docstring's rules (m >= 20 d: threshold on the training sample; m < 20 d: 5 folds; the
+    surrogate utility cross-fits when n < 10 d), with counts and weights exact at the boundary."""
+    check_regime_boundaries()
+
+
+@pytest.mark.parametrize("old, new", [
+    ("return minority < _MINORITY_PER_FEATURE * n_features", "return minority <= _MINORITY_PER_FEATURE * n_features"),
+    ("return n_samples < _AUTO_SAMPLES_PER_FEATURE * n_features",
+     "return n_samples <= _AUTO_SAMPLES_PER_FEATURE * n_features"),
+    ("minority = min(positive, float(sample_weight[y_signed != 1].sum()))",
+     "minority = min(positive, float(sample_weight.sum()) - positive)"),
+])
+def test_companion_a_regime_rule_closed_at_its_boundary_fails(monkeypatch, old, new):
+    """Companions: each regime rule with '<=', and the negative class's weight as total minus positive (the rule
+    before this test: 40 + w - 40 rounded the double below 20 up to 20 when the minority was the negative class),
+    each a planted LinearFractionalClassifier._few_samples."""
+    planting(monkeypatch, LinearFractionalClassifier, "_few_samples", old, new)
+    with pytest.raises(AssertionError):
+        check_regime_boundaries()
