@@ -14,8 +14,13 @@ continuous population, lfverify.core._pointwise_optimum (quadrature; a separate 
 statements under test).  Each property test records on which side of each condition its populations fall; the
 searches below MUST find populations on both sides of every condition, so the statements are not vacuous.
 
+At the band's ends (issue 45, item 3): atoms exactly on eta_lo, eta_hi and delta (exact Fractions) and one double
+either side of dyadic ends (``np.nextafter``), against the docstring's rules evaluated by hand; a companion plants an
+open band (tests/planted.py) and sees the check fail.
+
 Private: lfverify.proofs.corrected_calibration._continuous_figures, the continuous witnesses the corrected statement is
-checked on.
+checked on; lfverify.proofs._calibration_forms, whose finite_support_verdict the companion replaces by a planted
+variant.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import random
 from fractions import Fraction
 
 import mpmath as mp
+import numpy as np
 import pytest
 from corrected_statement_check import assert_corrected_statement_agrees
 from hypothesis import assume, event, given
@@ -302,3 +308,69 @@ def test_a_wrong_statement_is_caught():
     assert (wrong_low, wrong_high) != (low, high)
     with pytest.raises(AssertionError):
         assert_corrected_statement_agrees(coef, pop, F(1), opt, a)  # the verdict of the wrong rho is rejected
+
+
+# ------------------------------------------------------------------ issue 45: the band's ends and delta, exactly
+class _Jaccard:
+    """Jaccard's coefficients (a0p, a0n, a1p, a1n) = (1, 0, 0, 1) as exact Fractions."""
+
+    a0p, a0n, a1p, a1n = Fraction(1), Fraction(0), Fraction(0), Fraction(1)
+
+
+def check_band_ends(verdict_of=finite_support_verdict):
+    """Jaccard, rho = 1/2, U* = 1/2: a = 1, c = 1/2, band (rho c / (rho c + a), c / (c + rho a)) = (1/5, 1/2).
+    U-dagger = 1/3: delta = U / (1 + U) = 1/4 inside the band.  The docstring's rules by hand, per atom:
+    eta = 1/2 (on eta_hi, in the closed band, eta > delta): (a) no, (b) no (sgn(0) = -1), (c) yes;
+    one double above 1/2: all yes; eta = 1/5 (on eta_lo, eta < delta): (a) no, (b) yes, (c) yes; one double below
+    1/5 (exact as a Fraction): all yes; eta = delta = 1/4: all yes.  U-dagger = 1 puts delta = 1/2 on eta_hi, where an
+    atom is on the threshold: all yes; one double below 1/2 is in the band and below delta: (a) no."""
+    half, fifth = Fraction(1, 2), Fraction(1, 5)
+    assert kink_band(_Jaccard, Fraction(1, 2), half) == (fifth, half)
+    third = Fraction(1, 3)
+    cases = [
+        (third, half, (False, False, True)),
+        (third, Fraction(np.nextafter(0.5, 1.0)), (True, True, True)),
+        (third, fifth, (False, True, True)),
+        (third, Fraction(np.nextafter(0.2, 0.0)), (True, True, True)),  # below 1/5 exactly (0.2 is above it)
+        (third, Fraction(1, 4), (True, True, True)),
+        (Fraction(1), half, (True, True, True)),
+        (Fraction(1), Fraction(np.nextafter(0.5, 0.0)), (False, True, True)),
+    ]
+    for u_dagger, eta, expected in cases:
+        v = verdict_of(_Jaccard, Fraction(1, 2), half, u_dagger, (eta,))
+        assert (v.calibrated, v.sign_rule_optimal, v.weak_form) == expected, (u_dagger, eta)
+    # floats: the dyadic end 1/2 and its neighbours compared in floating point (delta = 1/4 at U-dagger = 1/3 as
+    # a Fraction, the band in floats)
+    for eta, side in ((0.5, 0), (float(np.nextafter(0.5, 1.0)), 1), (float(np.nextafter(0.5, 0.0)), 0)):
+        assert verdict_of(_Jaccard, 0.5, 0.5, third, (eta,)).signs == (side,), eta
+
+
+def test_atoms_on_the_band_ends_and_on_delta_follow_the_documented_rules():
+    """Oracle: finite_support_verdict's docstring, evaluated by hand on exact ends (see the check)."""
+    check_band_ends()
+
+
+def test_companion_an_open_band_fails_the_end_check(monkeypatch):
+    """Companion: the band read as open at eta_hi (an atom on it counted above the kink)."""
+    import lfverify.proofs._calibration_forms as forms
+    from planted import planting
+
+    variant = planting(monkeypatch, forms, "finite_support_verdict", "return 1 if below(high, e) else",
+                       "return 1 if not below(e, high) else")
+    with pytest.raises(AssertionError):
+        check_band_ends(variant)
+
+
+@pytest.mark.parametrize("rho, u_star, ok", [(0, Fraction(1, 2), True), (1, Fraction(1, 2), True),
+                                             (Fraction(-1, 10 ** 30), Fraction(1, 2), False),
+                                             (1 + Fraction(1, 10 ** 30), Fraction(1, 2), False),
+                                             (Fraction(1, 2), Fraction(0), False),
+                                             (Fraction(1, 2), Fraction(1, 10 ** 30), True)])
+def test_kink_band_accepts_its_closed_ends_and_refuses_beyond(rho, u_star, ok):
+    """Oracle: the documented ranges rho in [0, 1] (closed) and U* > 0 (open), exact Fractions either side."""
+    if ok:
+        low, high = kink_band(_Jaccard, rho, u_star)
+        assert 0 <= low <= high <= 1
+    else:
+        with pytest.raises(ValueError):
+            kink_band(_Jaccard, rho, u_star)
