@@ -469,7 +469,6 @@ def run_verification(mode: str = "quick", *, out, executor="processes", jobs: in
     data = _benchmark_data(mode, say, data_root=data_root, progress_mode=progress_mode) if benchmark else None
 
     figures = figures and matplotlib_available()
-
     proofs = [c for c in all_claims() if only is None or c.label in wanted["derivation"]
               or c.key in wanted["derivation"]]
     proof_results, by_label, _ = _run_derivations(say, proofs, progress_mode)
