@@ -270,6 +270,20 @@ def _study_figure(name, summary) -> str:
     return ", ".join(f"{k} {'yes' if v else 'no'}" for k, v in verdicts.items())
 
 
+#: The value of a difference for a verdict the summary lacks / a verdict the record lacks (absence is a difference).
+MISSING_FROM_SUMMARY = "missing from the summary"
+MISSING_FROM_RECORD = "missing from the record"
+
+
+def _verdict_differences(expected: dict, verdicts: dict) -> dict:
+    """key -> this run's value (or :data:`MISSING_FROM_SUMMARY`) for every key whose value differs from the record
+    ``expected``; a key of ``verdicts`` the record lacks is a difference too (value and :data:`MISSING_FROM_RECORD`)."""
+    differs = {k: verdicts[k] if k in verdicts else MISSING_FROM_SUMMARY
+               for k, v in expected.items() if k not in verdicts or verdicts[k] != v}
+    differs.update({k: f"{v!r} ({MISSING_FROM_RECORD})" for k, v in verdicts.items() if k not in expected})
+    return differs
+
+
 def _study_evidence(name, mode, summary, seconds) -> EvidenceResult:
     verdicts = summary.get("verdicts")
     if not isinstance(verdicts, dict):
@@ -279,8 +293,7 @@ def _study_evidence(name, mode, summary, seconds) -> EvidenceResult:
     expected = STUDY_EXPECTATIONS.get(mode, {}).get(name)
     if expected is None:
         return EvidenceResult("simulation", name, outcome="measured (no record)", figure=figure, seconds=seconds)
-    differs = {k: verdicts.get(k) for k, v in expected.items() if verdicts.get(k) != v}
-    differs.update({k: v for k, v in verdicts.items() if k not in expected})
+    differs = _verdict_differences(expected, verdicts)
     if differs:
         figure = f"differs from the record: {differs}; {figure}"
     return EvidenceResult("simulation", name, outcome="REGRESSED" if differs else "as recorded", figure=figure,
@@ -346,7 +359,8 @@ def study_claims(name: str) -> list[PaperClaim]:
 
 def study_rows(name: str, mode: str, summary: dict) -> list[StudyRow]:
     """Every row of ``summary["verdicts"]`` (nested blocks flattened with "/"), with its outcome against the record
-    of ``mode`` and, where its value reads against the claim's verdict, the recorded reason."""
+    of ``mode`` and, where its value reads against the claim's verdict, the recorded reason; then every recorded
+    row the summary lacks (value :data:`MISSING_FROM_SUMMARY`, REGRESSED)."""
     flat = {}
 
     def walk(node, prefix):
@@ -368,6 +382,9 @@ def study_rows(name: str, mode: str, summary: dict) -> list[StudyRow]:
         against, reason = notes.get(key, (None, ""))
         rows.append(StudyRow(name, key=key, value=value, outcome=outcome,
                              note=reason if against is not None and value == against else ""))
+    # a recorded row the summary lacks is a regression, never left out (absence is not agreement)
+    rows += [StudyRow(name, key=key, value=MISSING_FROM_SUMMARY, outcome="REGRESSED")
+             for key in (expected or {}) if key not in flat]
     return rows
 
 
@@ -452,7 +469,6 @@ def run_verification(mode: str = "quick", *, out, executor="processes", jobs: in
     data = _benchmark_data(mode, say, data_root=data_root, progress_mode=progress_mode) if benchmark else None
 
     figures = figures and matplotlib_available()
-
     proofs = [c for c in all_claims() if only is None or c.label in wanted["derivation"]
               or c.key in wanted["derivation"]]
     proof_results, by_label, _ = _run_derivations(say, proofs, progress_mode)
@@ -474,7 +490,8 @@ def run_verification(mode: str = "quick", *, out, executor="processes", jobs: in
             experiments=wanted["benchmark"], data_root=data_root, progress_mode=progress_mode)
         figure_paths += bench_figures
 
-    outcomes = dict(by_label=by_label, checks=checks, study_results=study_results, bench_results=bench_results)
+    outcomes = dict(by_label=by_label, checks=checks, study_results=study_results, bench_results=bench_results,
+                    selected={"simulation": wanted_studies, "benchmark": wanted["benchmark"] if benchmark else set()})
     derivations = all_claims()
     claims = [_claim_report(replace(claim, summary=claim_summary(claim, derivations)), **outcomes) for claim in printed]
     corrected = [_claim_report(with_statement_texts(claim), **outcomes) for claim in fixes]
@@ -520,10 +537,12 @@ def _run_studies(names, mode: str, *, out: Path, executor, figures: bool, say, p
     return study_results, rates, figure_paths, rows
 
 
-def _claim_report(claim, *, by_label, checks, study_results, bench_results) -> ClaimReport:
+def _claim_report(claim, *, by_label, checks, study_results, bench_results, selected=None) -> ClaimReport:
     """``claim`` with the outcome of each piece of its evidence in this run (property tests and evidence not
-    selected: "not run (pytest)")."""
+    selected: "not run (pytest)"; a study or benchmark experiment named in ``selected`` (kind -> targets run)
+    that left no result: "error", never "not selected")."""
     report = ClaimReport(claim)
+    selected = selected or {}
     for e in claim.evidence:
         if e.kind == "derivation":
             report.evidence.append(_derivation_evidence(e.target, by_label))
@@ -532,12 +551,14 @@ def _claim_report(claim, *, by_label, checks, study_results, bench_results) -> C
         elif e.kind == "property-test":
             report.evidence.append(EvidenceResult("property-test", e.target, "not run (pytest)",
                                                   f"python -m pytest '{e.target}'"))
-        elif e.kind == "simulation":
-            report.evidence.append(study_results.get(e.target) or EvidenceResult(
-                "simulation", e.target, "not run (pytest)", "not selected in this run"))
         else:
-            report.evidence.append(bench_results.get(e.target) or EvidenceResult(
-                "benchmark", e.target, "not run (pytest)", "not selected in this run"))
+            results = study_results if e.kind == "simulation" else bench_results
+            if e.target in results:
+                report.evidence.append(results[e.target])
+            elif e.target in selected.get(e.kind, ()):
+                report.evidence.append(EvidenceResult(e.kind, e.target, "error", "selected in this run, no result"))
+            else:
+                report.evidence.append(EvidenceResult(e.kind, e.target, "not run (pytest)", "not selected in this run"))
     return report
 
 

@@ -22,6 +22,7 @@ and the issue's targets for each remedy, decided by the same one-sided test at l
 
 from __future__ import annotations
 
+import math
 import statistics as _statistics
 from collections import defaultdict
 
@@ -53,8 +54,9 @@ def collect_fit_time_ratios(records, timings, metric: str) -> dict:
     """dataset -> method -> [per-trial fit seconds / the same trial's LogReg fit seconds].
 
     ``records`` and ``timings`` are parallel sequences (a trial's record and its timing file, or None where the
-    timing file is missing: that trial has no ratio).  Trials without a LogReg time, or with a zero one, are
-    skipped.
+    timing file is missing: that trial has no ratio).  Trials without a LogReg time, or with one that is not a
+    finite positive number (zero, NaN, inf: a damaged timing file), are skipped, at any position; so is a method's
+    time (or an ERM start it adds) that is not a finite number >= 0.
     """
     ratios = defaultdict(lambda: defaultdict(list))
     for record, timing in zip(records, timings):
@@ -62,13 +64,21 @@ def collect_fit_time_ratios(records, timings, metric: str) -> dict:
             continue
         seconds = timing.get("methods", {}).get(metric, {})
         base = seconds.get(TIME_BASE)
-        if not base:
+        if not (_readable_time(base) and base > 0):
             continue
-        erm_start = sum(timing.get("methods", {}).get("erm_start", {}).values())
+        starts = list(timing.get("methods", {}).get("erm_start", {}).values())
+        erm_start = sum(starts) if all(_readable_time(v) for v in starts) else math.nan
         for method, value in seconds.items():
-            total = value + (erm_start if method in _ERM_START_USERS else 0.0)
-            ratios[record["dataset"]][method].append(total / base)
+            total = value + (erm_start if method in _ERM_START_USERS else 0.0) if _readable_time(value) else math.nan
+            if math.isfinite(total):
+                ratios[record["dataset"]][method].append(total / base)
     return {d: dict(m) for d, m in ratios.items()}
+
+
+def _readable_time(value) -> bool:
+    """Whether a timing file's entry is a wall time: a finite number >= 0 (not a bool)."""
+    return (isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+            and value >= 0)
 
 
 def median_ratios(ratios: dict) -> dict:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -222,12 +223,25 @@ def _run_cell(cell: Cell, data_root: str | None, show_fit_warnings: bool = False
 
 def fit_warning_summary(timings) -> str | None:
     """One line for the FitQualityWarnings counted in ``timings`` (timing dicts or None), or None if there were
-    none: what a reproduction of the paper's configuration expects, said once instead of once per fit."""
-    count = sum((t or {}).get("fit_quality_warnings", 0) for t in timings)
-    if not count:
+    none: what a reproduction of the paper's configuration expects, said once instead of once per fit.
+
+    A None entry or a timing without ``fit_quality_warnings`` counts none (a timing file not known, at any
+    position); a count that is not a whole number >= 0 (NaN, inf, negative, fractional, not a number: a damaged
+    timing file) is skipped and the line says how many were."""
+    count = unreadable = 0
+    for timing in timings:
+        value = (timing or {}).get("fit_quality_warnings", 0)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
+                math.isfinite(value) and value >= 0 and value == int(value)):
+            unreadable += 1
+            continue
+        count += int(value)
+    if not count and not unreadable:
         return None
+    skipped = (f"; {unreadable} timing file{'s' if unreadable > 1 else ''} with an unreadable count skipped"
+               if unreadable else "")
     return (f"{count} fits ended at most 5 % above predicting every sample positive (FitQualityWarning): expected "
-            "for the paper's configuration at low priors (FINDINGS.md); --debug shows each")
+            f"for the paper's configuration at low priors (FINDINGS.md); --debug shows each{skipped}")
 
 
 def _as_executor(executor, jobs):
