@@ -1,4 +1,4 @@
-"""Planted variants of lfverify's functions for the companions of boundary tests (issue 45, items 2, 3 and 5).
+"""Planted one-line variants of lfverify's functions, for the companions of tests that must be able to fail (issue 45).
 
 ``planted(func, old, new)`` is ``func`` recompiled from its own source with the one occurrence of ``old`` replaced
 by ``new`` (a ``<=`` swapped for ``<``, a sort left out), in the globals of ``func``'s module: the one-line bug a
@@ -6,7 +6,7 @@ boundary test is meant to catch.  ``old`` must occur exactly once, so a refactor
 companion fail loudly instead of planting nothing.  ``planting(monkeypatch, owner, name, old, new)`` installs such
 a variant as ``owner.name`` for one test (a module function or a class's method).
 
-Oracle: none of its own; its test below checks that the variant differs from the original exactly where the
+Oracle: none of its own; tests/test_planted.py checks that a variant differs from the original exactly where the
 replaced text acts.
 """
 
