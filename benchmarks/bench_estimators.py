@@ -48,7 +48,8 @@ N_BATCH, D_BATCH, K_BATCH = 1_000_000, 100, 64
 N_BATCH_SMALL = 100_000
 REPEATS = 7
 TARGETS = {"blas_ratio_max": 2.0, "double_sum_speedup_min": 1000.0, "batch_speedup_min": 5.0}
-QUICK = {"N_LARGE": 100_000, "N_DOUBLE_SUM": 4_000, "N_BATCH": 100_000, "N_BATCH_SMALL": 20_000, "REPEATS": 3}
+# --quick is a smoke test of the script (the test suite runs it): sizes where each stage takes about a second
+QUICK = {"N_LARGE": 100_000, "N_DOUBLE_SUM": 4_000, "N_BATCH": 20_000, "N_BATCH_SMALL": 5_000, "REPEATS": 2}
 OUT = Path(__file__).with_name("results") / "estimators.json"
 
 

@@ -21,7 +21,7 @@ def test_quick_benchmark_writes_complete_results(tmp_path, capsys):
     assert data["quick"] is True and "GENERATED" in data["generated_by"]
     assert set(data["verdicts"]) == {"blas_ratio", "double_sum_speedup", "batch_speedup"}
     assert data["double_sum"]["relative_difference"] < 1e-12  # oracle: the literal double sum of Eq. (7)
-    assert data["batch"]["K"] == 64 and data["blas"]["n"] == 100_000
+    assert data["batch"]["K"] == 64 and data["blas"]["n"] == 100_000 and data["batch"]["n"] == 20_000
     assert not list(out.parent.glob("*.tmp"))  # nothing half-written left behind
     printed = capsys.readouterr().out
     assert "double sum / factorised V_hat" in printed and "results:" in printed
