@@ -107,12 +107,14 @@ SIGN_PATTERN = Statement(
                    "Every maximiser $f^*$ has, for $P$-almost every $x$: $f^*(x) > 0$ if $\\eta(x) > \\eta_{hi}$, "
                    "$f^*(x) < 0$ if $\\eta(x) < \\eta_{lo}$, and $f^*(x) = 0$ if $\\eta_{lo} < \\eta(x) < "
                    "\\eta_{hi}$; $0$ is a pointwise minimiser at the end points.  (Not for every $x$: a maximiser "
-                   "changed on a $P$-null set is still a maximiser.)  The band has an interior exactly when $\\rho < "
-                   "1$ "
-                   "(a kink at 0).  For the tau-logistic loss $\\rho = \\tau$; for Table 1's metrics:\n\n"
-                   "| metric | $\\eta_{lo}$ | $\\eta_{hi}$ |\n|---|---|---|\n<<ROWS>>",
+                   "changed on a $P$-null set is still a maximiser.)",
                    "every maximiser is, at P-almost every x, > 0 above eta_hi = c/(c + rho a), < 0 below eta_lo = "
                    "rho c/(rho c + a) and 0 strictly between (a = a0p + U* a1p, c = U* a1n - a0n)"),
+        Conclusion("interior", "The band's interior",
+                   "$\\eta_{lo} < \\eta_{hi}$ exactly when $\\rho < 1$ (a kink at 0).  For the tau-logistic loss "
+                   "$\\rho = \\tau$; for Table 1's metrics:\n\n"
+                   "| metric | $\\eta_{lo}$ | $\\eta_{hi}$ |\n|---|---|---|\n<<ROWS>>",
+                   "the band [eta_lo, eta_hi] has an interior exactly when rho < 1"),
     ),
 )
 
@@ -464,11 +466,15 @@ _ETA = Necessity(reason=(
     "loss) has no minimiser, so $U_\\phi$ has no maximiser.  What the proof uses is that every $g_{\\eta(x)}$ "
     "has a minimiser; with a loss that attains its infimum the conclusions held on every searched population "
     "with atoms at 0 or 1 (F_1, F_2, Jaccard, accuracy, M1 and recall; eight piecewise-linear losses; 2-3 atoms)"))
+#: Review 26: these witnesses make c = 0, so the band is the point 0 although rho < 1; the sign claims hold on them.
+_INTERIOR_ONLY = ("$c = 0$ there, so $\\eta_{lo} = \\eta_{hi} = 0$ with $\\rho < 1$; conclusion 2's sign claims held on "
+                  "this witness, and no witness against them without this hypothesis is known")
+
 NECESSITY: dict = {
     SIGN_PATTERN.key: {
-        "definition1": Necessity(_A0N_POSITIVE, "signs"),
+        "definition1": Necessity(_A0N_POSITIVE, "interior", _INTERIOR_ONLY),
         "b1_positive": _B1_IMPLIED,
-        "condition3": Necessity(_RECALL, "signs"),
+        "condition3": Necessity(_RECALL, "interior", _INTERIOR_ONLY),
         "phi_nonnegative": Necessity(_UNATTAINED, "separable"),
         "phi_convex": Necessity(_CONCAVE_F1, "signs"),
         "phi_nonincreasing": Necessity(_V_LOSS, "signs"),
@@ -476,7 +482,7 @@ NECESSITY: dict = {
             "; conclusion 1 does not involve $\\rho$ and held on the searched instances ($\\max(1, -t)$, "
             "$\\max(2, 1 - t)$, $\\max(1/2, -t)$)"))),
         "eta_interior": _ETA,
-        "u_star_positive": Necessity(_LIFTED, "signs"),
+        "u_star_positive": Necessity(_LIFTED, "interior", _INTERIOR_ONLY),
     },
     CRITERION.key: {
         "definition1": Necessity(reason=(
@@ -494,8 +500,8 @@ NECESSITY: dict = {
             "wherever "
             "$U_\\phi^*$ is finite and attained $a \\ge 0$ and $c \\ge 0$ hold at it; no conclusion of this "
             "theorem failed on the searched instances (some 4,000 small-coefficient metrics, most of them violating "
-            "Definition 1; piecewise-linear losses; 2-3 atoms), while the Proposition's remark on the band's "
-            "interior fails when $c = 0$ (its witness)")),
+            "Definition 1; piecewise-linear losses; 2-3 atoms), while the Proposition's conclusion 3 (the band's "
+            "interior) fails when $c = 0$ (its witness)")),
         "b1_positive": _B1_IMPLIED,
         "condition3": Necessity(reason=(
             "needed for a maximiser $f^*$ to exist and for the band to be defined: without it ($a_{0,-1} = a_{1,-1} = "
@@ -506,7 +512,7 @@ NECESSITY: dict = {
             "searched instance (recall, $(TP + \\pi)/(TP + 2\\pi)$, $(2TP + 1/2)/(TP + 1)$ and the random metrics "
             "with $a_{0,-1} = a_{1,-1} = 0$; piecewise-linear losses), at $\\rho = 0$ $\\eta_{hi} = 0/0$ and "
             "(a)-(c) are undefined, and $c\\alpha/(a\\gamma) = 0/0$ leaves (d) undefined; only the Proposition's "
-            "remark on the band's interior fails (its witness)")),
+            "conclusion 3 (the band's interior) fails (its witness)")),
         "phi_nonnegative": Necessity(_UNATTAINED, "calibration"),
         "phi_convex": Necessity(_CONCAVE_F1, "calibration"),
         "phi_nonincreasing": Necessity(_V_LOSS, "kink_set"),
@@ -541,7 +547,7 @@ NECESSITY: dict = {
         "condition2": Necessity(_DA1_POSITIVE, "criterion"),
         "condition3": Necessity(reason=(
             "needed for condition (b) and for a maximiser to exist: without it ($a_{0,-1} = a_{1,-1} = 0$) $H(t) = "
-            "(a_{0,+1} - a_{1,+1} t)/0$, so (b) is undefined; with a loss that never reaches its infimum (the "
+            "(-a_{0,+1} + a_{1,+1} t)/0$, so (b) is undefined; with a loss that never reaches its infimum (the "
             "logistic loss, recall) no maximiser exists (review 5), and with one that attains it the criterion's "
             "conclusions held on every searched instance (every maximiser and the Bayes rule are positive "
             "everywhere; piecewise-linear losses with rho > 0)")),

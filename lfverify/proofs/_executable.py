@@ -200,12 +200,17 @@ def _separable(case) -> Evaluation:
     return _holds(f"{len(case.eta)} atoms")
 
 
+def _band_interior(case) -> Evaluation:
+    """eta_lo < eta_hi exactly when rho < 1."""
+    r = _read(case)
+    ok = (compare(r.eta_lo, r.eta_hi) < 0) == (compare(r.rho, 1) < 0)
+    return _verdict(ok, f"band [{_num(r.eta_lo)}, {_num(r.eta_hi)}] with rho = {_num(r.rho)}")
+
+
 def _signs(case) -> Evaluation:
     """For P-almost every x: every maximiser > 0 above eta_hi, < 0 below eta_lo, = 0 strictly inside; 0 a minimiser
-    at the end points; an interior exactly when rho < 1."""
+    at the end points."""
     r = _read(case)
-    if (compare(r.eta_lo, r.eta_hi) < 0) != (compare(r.rho, 1) < 0):
-        return _fails(f"band [{_num(r.eta_lo)}, {_num(r.eta_hi)}] with rho = {_num(r.rho)}")
     if case.kind == "continuous":
         lo, hi = case.zero_interval
         tol = max(case.tolerance, 1e-9)
@@ -423,6 +428,7 @@ def _criterion_all(case) -> Evaluation:
 CONCLUSION_PREDICATES: dict = {
     ("corrected_calibration.sign_pattern", "separable"): _separable,
     ("corrected_calibration.sign_pattern", "signs"): _signs,
+    ("corrected_calibration.sign_pattern", "interior"): _band_interior,
     ("corrected_calibration.criterion", "calibration"): _calibration,
     ("corrected_calibration.criterion", "sign_rule"): _sign_rule,
     ("corrected_calibration.criterion", "kink_set"): _kink_set,

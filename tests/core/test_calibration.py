@@ -553,12 +553,14 @@ def check_theorem_boundaries():
         assert _holds(report, "(6)") is expected, u_f
 
 
+@pytest.mark.claims("Theorem 1", "Theorem 2", "Theorem 7")
 def test_calibration_hypotheses_at_their_boundaries_and_one_double_either_side():
     """Oracle: the printed hypotheses' strictness ('<' / '>' open, '<=' / '>=' closed) on bounds exact in binary
     (a Fraction computation confirms Thm. 1's)."""
     check_theorem_boundaries()
 
 
+@pytest.mark.claims("Theorem 1", "Theorem 2", "Theorem 7")
 @pytest.mark.parametrize("function, old, new", [
     ("fbeta_calibration", "bool(u >= bound)", "bool(u > bound)"),
     ("fbeta_calibration", "in_range = 0 < tau < b2", "in_range = 0 < tau <= b2"),
@@ -611,6 +613,7 @@ def check_dinkelbach_stops_at_equality(optimum=pointwise_surrogate_optimum):
     assert (zero.iterations, zero.surrogate_optimum) == (6, u[5])
 
 
+@pytest.mark.claims("package:numerics")
 def test_dinkelbach_stops_when_the_increase_equals_tol():
     """Oracle: the docstring's rule (new <= u + tol from the second iteration on) on iterates computed step by
     step; tol = 0 ends at a repeated value."""
@@ -620,6 +623,7 @@ def test_dinkelbach_stops_when_the_increase_equals_tol():
                                     start=0.1, tol=-1e-13)
 
 
+@pytest.mark.claims("package:numerics")
 def test_companion_a_strict_dinkelbach_test_fails(monkeypatch):
     """Companion: 'new < u + tol' (a planted pointwise_surrogate_optimum) goes on at equality and never stops at
     tol = 0 (RuntimeError after max_iterations counts as a failed check)."""

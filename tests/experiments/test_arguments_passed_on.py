@@ -24,6 +24,8 @@ import lfverify.experiments._comparison as comparison
 import lfverify.experiments._curve_claims as curve_claims
 from planted import planted as mutant
 
+pytestmark = pytest.mark.claims("package:benchmark-machinery")
+
 PEER = [0.60, 0.63, 0.61, 0.64, 0.62, 0.65]
 REMEDY = [0.59, 0.61, 0.60, 0.62, 0.60, 0.63]
 

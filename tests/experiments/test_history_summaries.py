@@ -31,6 +31,8 @@ import lfverify.experiments._markdown as markdown
 import lfverify.experiments._runner as runner
 from planted import planted as mutant
 
+pytestmark = pytest.mark.claims("package:benchmark-machinery")
+
 BAD = [None, math.nan, math.inf]
 POSITIONS = ["start", "middle", "end"]
 

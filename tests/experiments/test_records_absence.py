@@ -27,6 +27,8 @@ import lfverify.experiments._runner as runner
 from lfverify.io import DamagedRecord, seal
 from planted import planted as mutant
 
+pytestmark = pytest.mark.claims("package:benchmark-machinery")
+
 METRICS = ["f1", "jaccard"]
 METHODS = ["Plug-in", "U-GD"]
 FIELDS = ("kind", "dataset", "parameter", "trial", "version", "fingerprint", "settings", "results")

@@ -24,6 +24,8 @@ import lfverify.io._sealed_records as sealed
 from lfverify.io import MARKER, DamagedRecord, claim_output_folder, seal
 from planted import planted as mutant
 
+pytestmark = pytest.mark.claims("package:files")
+
 RECORD = {"study": "toy", "rows": [1, 2]}
 
 

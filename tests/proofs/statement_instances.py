@@ -581,7 +581,7 @@ UNBOUNDED_LOSS = linear_loss("max(1 - t, 1 - t/4) (unbounded below)",
 
 def unattained_jaccard_case() -> FiniteCase:
     """Review 5's witness that phi >= 0 is needed in Thm. 2 (corrected) too: Jaccard, the same loss, one atom at
-    eta = 1/2.  For f > 0: N = f/8, D = 1/2 + f/4 (> 0), so U_phi(f) = f/(8 + 4f) rises to 1/4 unattained (U_phi is
+    eta = 1/2.  For f > 0: N = f/8, D = 1 + f/2 (> 0), so U_phi(f) = f/(8 + 4f) rises to 1/4 unattained (U_phi is
     defined where D_phi > 0, and U_phi <= 0 there for f <= 0); U-dagger = U(+1) = 1/2, U(-1) = 0; maximising sequences
     go to +oo (calibrated).  Checked like unattained_case."""
     return FiniteCase("necessity: Jaccard, max(1 - t, 1 - t/4) (unbounded below), one atom, eta 1/2",

@@ -26,6 +26,8 @@ from scipy import stats
 import lfverify.simulations._rates as rates
 from planted import planted as mutant
 
+pytestmark = pytest.mark.claims("package:simulation-engine")
+
 N = np.repeat([10.0, 40.0, 160.0, 640.0], 3)
 ERRORS = N ** -0.5 * np.tile([0.8, 1.0, 1.3], 4) * np.array([1.0, 1.1, 0.9, 1.05, 0.95, 1.0, 1.02, 0.98, 1.0, 0.9,
                                                                1.1, 1.0])
