@@ -318,8 +318,8 @@ def _maximize_over_thresholds(metric: LinearFractionalMetric, prior: float, *, r
     rate_slopes : callable, keyword-only
         t -> (dTP/dt, dFP/dt), vectorized.
     grid : ndarray or None, keyword-only
-        Increasing thresholds, fine enough that U is unimodal between neighbours; ``None`` (eta constant)
-        compares the trivial classifiers only.
+        Strictly increasing thresholds (ValueError otherwise), fine enough that U is unimodal between neighbours;
+        ``None`` (eta constant) compares the trivial classifiers only.
     """
     def family(t, direction):
         tp, fp = rates(t)
@@ -343,6 +343,14 @@ def _maximize_over_thresholds(metric: LinearFractionalMetric, prior: float, *, r
         best = _ThresholdOptimum(everything, -math.inf, 1)
     if grid is None:
         return best
+    grid = np.asarray(grid, dtype=np.float64)
+    if grid.ndim != 1 or grid.size < 2:
+        raise ValueError(f"grid must be a 1-D array of at least 2 strictly increasing thresholds; got shape "
+                         f"{grid.shape}")
+    if not np.all(np.diff(grid) > 0):
+        i = int(np.argmax(~(np.diff(grid) > 0)))
+        raise ValueError(f"grid must be a 1-D array of at least 2 strictly increasing thresholds; got grid[{i}] = "
+                         f"{float(grid[i])!r} followed by {float(grid[i + 1])!r}")
     scale = float(grid[-1] - grid[0])
     for direction in (1, -1):
         values = utility(grid, direction)

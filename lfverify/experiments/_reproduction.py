@@ -131,17 +131,33 @@ def diagnose(metric: str, dataset: str, method: str, per_method: dict, training:
     return "unexplained"
 
 
-def compare_with_paper(values: dict, training: dict | None = None) -> list[CellComparison]:
+class CellComparisons(list):
+    """The :class:`CellComparison` rows of :func:`compare_with_paper` (a list), with the cells it left out.
+
+    ``left_out`` holds one ``(metric, dataset, method, reason)`` per cell of a compared (metric, data set) that has
+    a value on one side only: ``"no trial values"`` (the paper prints it, the run has no values for it) or ``"not
+    printed"`` (the run has values, the paper prints no such cell), so that a missing side is reported, not
+    silently dropped from the counts.
+    """
+
+    left_out: tuple = ()
+
+
+def compare_with_paper(values: dict, training: dict | None = None) -> CellComparisons:
     """Every cell of ``values`` (metric -> data set -> method -> trial values) that the paper prints;
-    ``training`` (metric -> data set -> training-set values) feeds reading 2b of the diagnosis."""
+    ``training`` (metric -> data set -> training-set values) feeds reading 2b of the diagnosis.  A cell of the
+    paper's methods with a value on one side only is left out and named in the result's ``left_out``."""
     training = training or {}
-    rows = []
+    rows, left_out = CellComparisons(), []
     for metric in sorted(values):
         for dataset in sorted(values[metric]):
             per_method = values[metric][dataset]
             for method in PAPER_METHODS:
                 paper = printed_result(metric, dataset, method)
                 if paper is None or not per_method.get(method):
+                    if (paper is None) != (not per_method.get(method)):
+                        left_out.append((metric, dataset, method,
+                                         "not printed" if paper is None else "no trial values"))
                     continue
                 ours = summarize(per_method[method])
                 within = within_combined_standard_errors(ours.mean, ours.standard_error, paper.mean,
@@ -154,6 +170,7 @@ def compare_with_paper(values: dict, training: dict | None = None) -> list[CellC
                                            diagnosis=diagnose(metric, dataset, method, per_method=per_method,
                                                                training=training.get(metric, {}).get(dataset))
                                            if method in PROPOSED else ""))
+    rows.left_out = tuple(left_out)
     return rows
 
 
@@ -184,6 +201,10 @@ def markdown_reproduction(rows: list[CellComparison], *, groups: dict | None = N
             mine = [r for r in rows if r.method == method and r.dataset in datasets and r.within is not None]
             cells.append(f"{sum(r.within for r in mine)} / {len(mine)}")
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    left_out = getattr(rows, "left_out", ())
+    if left_out:
+        lines += ["", f"Cells left out ({len(left_out)}, a value on one side only): "
+                  + ", ".join(f"{m} / {d} / {method} ({reason})" for m, d, method, reason in left_out) + "."]
     outside = [r for r in rows if r.method in PROPOSED and r.within is False]
     lines += ["", f"U-GD / U-BFGS cells outside the band ({len(outside)} of "
               f"{sum(r.method in PROPOSED and r.within is not None for r in rows)}):", "",
