@@ -467,8 +467,8 @@ _ETA = Necessity(reason=(
     "has a minimiser; with a loss that attains its infimum the conclusions held on every searched population "
     "with atoms at 0 or 1 (F_1, F_2, Jaccard, accuracy, M1 and recall; eight piecewise-linear losses; 2-3 atoms)"))
 #: Review 26: these witnesses make c = 0, so the band is the point 0 although rho < 1; the sign claims hold on them.
-_INTERIOR_ONLY = ("$c = 0$ there, so $\\eta_{lo} = \\eta_{hi} = 0$ with $\\rho < 1$; conclusion 2's sign claims held on "
-                  "this witness, and no witness against them without this hypothesis is known")
+_INTERIOR_ONLY = ("$c = 0$ there, so $\\eta_{lo} = \\eta_{hi} = 0$ with $\\rho < 1$; conclusion 2's sign claims held "
+                  "on this witness, and no witness against them without this hypothesis is known")
 
 NECESSITY: dict = {
     SIGN_PATTERN.key: {
