@@ -16,6 +16,10 @@ handed to lfverify through ``LFVERIFY_DATASETS`` (unless it is set already); wit
 ``LFVERIFY_TEST_HIDE_SHARED=1``) the tests that need every data set are skipped with a reason.  ``LFVERIFY_DATA_URL``
 is the tests' own mirror of four small data sets on 127.0.0.1 and the data cache a temporary folder, so the tests,
 and the commands they start, never reach the network nor fill the user's cache.
+
+Threads: under pytest-xdist (``-n auto``: one worker per core) each worker, and every command it starts, runs its
+BLAS and OpenMP libraries on one thread, so the workers do not oversubscribe the cores (FINDINGS.md,
+"A faster suite").  A run without xdist keeps the libraries' defaults.
 """
 
 import json
@@ -23,14 +27,22 @@ import os
 
 import pytest
 from hypothesis import settings
+from threadpoolctl import threadpool_limits
 
 import shared_files  # noqa: F401 (sets LFVERIFY_DATASETS and the network guard before any test module loads)
 from claim_markers import CLAIMS_INDEX, marked_claims, oracle_of, selected, wanted_labels
+from claim_results import ClaimsCheckedOnDemand
 
 settings.register_profile("dev", max_examples=50, deadline=None)
 settings.register_profile("ci", max_examples=50, deadline=None, derandomize=True, database=None, print_blob=True)
 settings.register_profile("thorough", max_examples=1000, deadline=None)
 settings.load_profile(os.environ.get("LFVERIFY_HYPOTHESIS_PROFILE", "dev"))
+
+
+@pytest.fixture(scope="session")
+def claim_results():
+    """Every derivation's result, each claim checked at most once in this process (tests/claim_results.py)."""
+    return ClaimsCheckedOnDemand()
 
 
 def pytest_addoption(parser):
@@ -44,6 +56,9 @@ def pytest_addoption(parser):
 
 
 def pytest_configure(config):
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        os.environ["OMP_NUM_THREADS"] = os.environ["OPENBLAS_NUM_THREADS"] = os.environ["MKL_NUM_THREADS"] = "1"
+        threadpool_limits(1)  # the libraries this worker has loaded already
     try:
         wanted_labels(config.getoption("claim"))
     except (TypeError, ValueError) as exc:

@@ -14,17 +14,21 @@ import pytest
 
 import lfverify.app._report as report
 import lfverify.app._self_checks as verification
+from claim_results import GROUP
 from lfverify import app as cli
 from lfverify.paper import PAPER_CLAIMS
 
-pytestmark = pytest.mark.claims("package:command-line", "package:registry")
+pytestmark = [pytest.mark.claims("package:command-line", "package:registry"), pytest.mark.xdist_group(GROUP)]
 
 
 @pytest.fixture(scope="module")
-def self_check_only_report(tmp_path_factory):
-    """One real run without studies and benchmark: derivations + self-checks (about 15 s)."""
+def self_check_only_report(tmp_path_factory, claim_results):
+    """One real run without studies and benchmark: derivations + self-checks (the derivations' results shared with
+    tests/proofs/test_proofs.py, which checks each against its record: tests/claim_results.py)."""
     out = tmp_path_factory.mktemp("report")
-    return report.run_verification("quick", out=out, studies=[], benchmark=False, figures=False), out
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(report, "run_claims", claim_results.run_claims)
+        return report.run_verification("quick", out=out, studies=[], benchmark=False, figures=False), out
 
 
 def test_report_covers_every_claim_and_writes_both_files(self_check_only_report):

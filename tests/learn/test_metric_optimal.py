@@ -233,9 +233,11 @@ def test_further_fit_parameters_are_routed_to_the_base_learner_per_fold(data):
         MetricOptimalClassifier(LogisticRegression()).fit(X, y, groups=groups)
 
 
-@pytest.mark.parametrize("base", [LogisticRegression(), HistGradientBoostingClassifier(min_samples_leaf=100,
-                                                                                        max_iter=50)],
-                         ids=["logistic", "hist-gradient-boosting"])
+@pytest.mark.parametrize("base", [
+    pytest.param(LogisticRegression(), id="logistic"),
+    # a tree ensemble through the whole kit takes minutes on 2 busy cores: CI's `-m slow` run (.ci/run) runs it
+    pytest.param(HistGradientBoostingClassifier(min_samples_leaf=100, max_iter=50), id="hist-gradient-boosting",
+                 marks=pytest.mark.slow)])
 def test_the_testing_kit_passes(base):
     """Consistency on the kit's exact populations, label and order invariance, the input contract."""
     check_metric_classifier(MetricOptimalClassifier(base, random_state=0), metric="f1")

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from claim_results import GROUP
 from lfverify import app as cli
 from lfverify.paper import CORRECTED_CLAIMS, PAPER_CLAIMS
 from lfverify.proofs import MODULES, Claim, ClaimResult, Outcome, all_claims, errata_markdown, run_claims
@@ -22,7 +23,7 @@ from shared_files import PAPER_TEX, needs_tex
 ERRATA = Path(__file__).resolve().parents[2] / "ERRATA.md"
 CLAIMS = all_claims()
 
-pytestmark = pytest.mark.claims("package:registry")
+pytestmark = [pytest.mark.claims("package:registry"), pytest.mark.xdist_group(GROUP)]
 
 
 def _registry_claims(claim) -> list[str]:
@@ -32,24 +33,10 @@ def _registry_claims(claim) -> list[str]:
             if e.kind == "derivation" and e.target in (claim.label, claim.key)] or ["package:registry"]
 
 
-class _ClaimsCheckedOnDemand(dict):
-    """Claim key -> ClaimResult, each claim checked on first access and kept for the rest of the session.
-
-    Checking on demand (not all claims up front) makes the test of claim X the first caller of X's derivation, so a
-    per-test coverage record (mutation testing's narrowed runs) credits X's derivation to X's test, not to whichever
-    test happened to set the fixture up.
-    """
-
-    def __missing__(self, key):
-        (claim,) = [c for c in CLAIMS if c.key == key]
-        (self[key],) = run_claims([claim])
-        return self[key]
-
-
 @pytest.fixture(scope="session")
-def results():
+def results(claim_results):
     """Every claim checked at most once per test session (the derivations take tens of seconds in all)."""
-    return _ClaimsCheckedOnDemand()
+    return claim_results
 
 
 @pytest.mark.parametrize("claim", [pytest.param(c, id=c.key, marks=pytest.mark.claims(*_registry_claims(c)))

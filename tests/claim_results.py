@@ -1,0 +1,38 @@
+"""The derivations' results, each claim checked at most once per test process (``claim_results`` in conftest.py).
+
+Shared by tests/proofs/test_proofs.py (each claim's recorded status, ERRATA.md and proofs/ in sync) and
+tests/app/test_report.py (the report of a real verification run): both are in the xdist group ``derivations``, so
+under ``-n auto`` (with pyproject's ``--dist loadgroup``) one worker runs them and the derivations run once.
+"""
+
+from __future__ import annotations
+
+from lfverify.proofs import all_claims, run_claims
+
+#: the xdist group of the tests that read every claim's result
+GROUP = "derivations"
+
+
+class ClaimsCheckedOnDemand(dict):
+    """Claim key -> ClaimResult, each claim checked on first access and kept for the rest of the session.
+
+    Checking on demand (not all claims up front) makes the test of claim X the first caller of X's derivation, so a
+    per-test coverage record (mutation testing's narrowed runs) credits X's derivation to X's test, not to whichever
+    test happened to set the fixture up.
+    """
+
+    claims = all_claims()
+
+    def __missing__(self, key):
+        (claim,) = [c for c in self.claims if c.key == key]
+        (self[key],) = run_claims([claim])
+        return self[key]
+
+    def run_claims(self, claims, progress=None, done=None):
+        """A stand-in for :func:`lfverify.proofs.run_claims` that reads (or checks on demand) each claim's result."""
+        results = []
+        for claim in claims:
+            results.append(self[claim.key])
+            if done is not None:
+                done(results[-1])
+        return results
