@@ -183,11 +183,16 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
          _c("Prop. 5 on a Gaussian population: the Bayes boundary sits at eta = delta(U-dagger)"),
          _t(_P + "test_prop5_threshold_characterisation_by_brute_force"))),
     PaperClaim(
-        "prop:calibration", "Proposition 6", "sup over non-Bayes f of U_phi < sup U_phi implies calibration",
+        "prop:calibration", "Proposition 6",
+        "on one distribution P, sup over non-Bayes f of U_phi < sup U_phi implies U-calibration on P (read per P; "
+        "its two-line proof is read, not machine-checked; on a P with an atomless part the gap is never met: see "
+        "Prop. 8's errata)",
         "holds",
         (_t(_C + "test_weak_form_holds_under_the_sharper_condition",
-            "where the gap condition holds, every maximiser's non-kink sign pattern is Bayes optimal"),
-         _t(_C + "test_theorem_hypotheses_imply_the_weak_form"))),
+            "not Prop. 6's implication: the weak form of Thms. 1 / 2 that the gap condition is used for, on finite "
+            "populations"),
+         _t(_C + "test_theorem_hypotheses_imply_the_weak_form", "the same weak form, under the theorems' "
+            "hypotheses"))),
     PaperClaim(
         "prop:accuracy-calibration", "Proposition 8", "accuracy-calibration of the surrogate utility",
         "holds (errata in the printed proof)",

@@ -574,7 +574,9 @@ NECESSITY: dict = {
             "the setting the bound is about, not a condition an instance can drop: $c_\\mathcal{X}$, "
             "$c_\\Theta$, $d$ and $m = n/2$ are its parameters; the proof uses the linear class for "
             "$\\hat{\\mathfrak{R}}_m(\\mathcal{F}) \\le c_\\mathcal{X} c_\\Theta/\\sqrt m$ and Sauer's "
-            "count $N_m$, and the two halves for an unbiased product (Lemma 3)")),
+            "count $N_m$; the two halves enter only through the sample size $m$ of each mean (Step 1's "
+            "decomposition of $\\hat V - V$ is an algebraic identity, true for the same-sample estimator too, so "
+            "Lemma 3's unbiasedness is not used; review 27)")),
         "bounded_scores": Necessity(reason=(
             "needed so that $c_k$ and $\\rho_k$ are finite: read over all $\\xi$, $c_k$ is infinite for a convex "
             "non-constant $\\phi$ wherever $\\tilde W_{k,\\phi}$ depends on $\\phi$ ($c_0$ always, as "
@@ -583,7 +585,7 @@ NECESSITY: dict = {
             "setting every score has "
             "$|\\theta^\\top x| \\le c_\\mathcal{X} c_\\Theta$, the range the proof reads them on")),
         "phi_convex": Necessity("necessity: Lemma 4's bound with the signed J = -99 (5001 - t, then 5001 - 100 t + "
-                                "t^2/2), accuracy, X = 1, n = 2, d = 1", "expectation", reason=(
+                                "t^2/2, flat from t = 100), accuracy, X = 1, n = 2, d = 1", "expectation", reason=(
             "for the bound as displayed, with the signed jump $J$, which convexity makes $\\ge 0$: on the witness "
             "(non-negative, non-increasing, two smooth pieces) $J = -99$ makes $B_E(2)$ smaller than the left side "
             "(referee round 21); step 7 of the App. C lemma's correction (the decomposition of $\\phi'$) bounds "

@@ -697,8 +697,8 @@ def _necessity_signed_jump_cases() -> list:
     params = dict(n=2, d=1, c_X=1.0, c_Theta=1.0, c0=float(c0), c1=1.0, rho0=float(rho0), rho1=0.0, gamma=1.0,
                   kappa0=1.0, kappa1=0.0, slope_at_zero=100.0, jump=-99.0, delta=0.05, lower=lower)
     facts = Loss(loss.name, F(-1), F(-100), convex=False, gamma_minus=F(0), gamma_plus=F(1))
-    return [RateCase("necessity: Lemma 4's bound with the signed J = -99 (5001 - t, then 5001 - 100 t + t^2/2), "
-                     "accuracy, X = 1, n = 2, d = 1", "tests/proofs/statement_instances.py necessity_cases", params,
+    return [RateCase("necessity: Lemma 4's bound with the signed J = -99 (5001 - t, then 5001 - 100 t + t^2/2, "
+                     "flat from t = 100), accuracy, X = 1, n = 2, d = 1", "tests/proofs/statement_instances.py necessity_cases", params,
                      facts)]
 
 
