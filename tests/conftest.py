@@ -17,9 +17,10 @@ handed to lfverify through ``LFVERIFY_DATASETS`` (unless it is set already); wit
 is the tests' own mirror of four small data sets on 127.0.0.1 and the data cache a temporary folder, so the tests,
 and the commands they start, never reach the network nor fill the user's cache.
 
-Threads: under pytest-xdist (``-n auto``: one worker per core) each worker, and every command it starts, runs its
-BLAS and OpenMP libraries on one thread, so the workers do not oversubscribe the cores (FINDINGS.md,
-"A faster suite").  A run without xdist keeps the libraries' defaults.
+Threads: the test process (each xdist worker under ``-n auto``) and every command it starts run their BLAS and
+OpenMP libraries on one thread: several threads per process oversubscribe a small or busy machine, where OpenMP's
+waiting threads slow a tree ensemble's fit several-fold (FINDINGS.md, "A faster suite").  The tests measure no
+speed.
 """
 
 import json
@@ -56,9 +57,8 @@ def pytest_addoption(parser):
 
 
 def pytest_configure(config):
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        os.environ["OMP_NUM_THREADS"] = os.environ["OPENBLAS_NUM_THREADS"] = os.environ["MKL_NUM_THREADS"] = "1"
-        threadpool_limits(1)  # the libraries this worker has loaded already
+    os.environ["OMP_NUM_THREADS"] = os.environ["OPENBLAS_NUM_THREADS"] = os.environ["MKL_NUM_THREADS"] = "1"
+    threadpool_limits(1)  # the libraries this process has loaded already
     try:
         wanted_labels(config.getoption("claim"))
     except (TypeError, ValueError) as exc:

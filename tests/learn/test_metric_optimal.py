@@ -140,7 +140,7 @@ def test_a_wrong_level_would_be_caught(data):
 
 def test_same_seed_same_model_and_pickle_round_trip(data):
     X, y = data
-    base = HistGradientBoostingClassifier(max_iter=20)
+    base = HistGradientBoostingClassifier(max_iter=5)
     a = MetricOptimalClassifier(base, random_state=11).fit(X, y)
     b = MetricOptimalClassifier(base, random_state=11).fit(X, y)
     np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
