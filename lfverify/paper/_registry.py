@@ -183,7 +183,9 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
          _c("Prop. 5 on a Gaussian population: the Bayes boundary sits at eta = delta(U-dagger)"),
          _t(_P + "test_prop5_threshold_characterisation_by_brute_force"))),
     PaperClaim(
-        "prop:calibration", "Proposition 6", "sup over non-Bayes f of U_phi < sup U_phi implies calibration",
+        "prop:calibration", "Proposition 6", "read per distribution P (Definition 4 quantifies over P): sup over "
+        "non-Bayes f of U_phi < sup U_phi implies U_phi is calibrated on P; the gap is false on a P whose "
+        "{eta != delta} has an atomless part (ERRATA E43)",
         "holds",
         (_t(_C + "test_weak_form_holds_under_the_sharper_condition",
             "where the gap condition holds, every maximiser's non-kink sign pattern is Bayes optimal"),
