@@ -184,9 +184,9 @@ PAPER_CLAIMS: tuple[PaperClaim, ...] = (
          _t(_P + "test_prop5_threshold_characterisation_by_brute_force"))),
     PaperClaim(
         "prop:calibration", "Proposition 6",
-        "on one distribution P, sup over non-Bayes f of U_phi < sup U_phi implies U-calibration on P (read per P; "
-        "its two-line proof is read, not machine-checked; on a P with an atomless part the gap is never met: see "
-        "Prop. 8's errata)",
+        "read per distribution P (Definition 4 quantifies over P): sup over non-Bayes f of U_phi < sup U_phi implies "
+        "U_phi is calibrated on P (its two-line proof is read, not machine-checked); the gap is false on a P whose "
+        "{eta != delta} has an atomless part (ERRATA E43)",
         "holds",
         (_t(_C + "test_weak_form_holds_under_the_sharper_condition",
             "not Prop. 6's implication: the weak form of Thms. 1 / 2 that the gap condition is used for, on finite "

@@ -14,12 +14,19 @@ then re-proved: S is written as a sum of products of factors whose signs follow 
 non-decreasing) and phi'(0) < 0 alone, verified by SymPy expansion and sign inference, and scanned at exact
 rational points satisfying the hypotheses (boundaries included).  Evidence for the findings uses the core
 library's losses and finite-support populations (central finite differences of ``surrogate_utility_of_scores``).
+
+The step before the cases, "the assumption sup_{f not in B} U_phi = sup U_phi implies that there exists an optimal
+function f* not in B" (the same step opens the proofs of Thms. 1, 2 and 7), is checked on a continuous population
+(referee round 27 of issue 40): there the sup over f not in B equals U_phi* without being attained, so the strict gap
+the proof concludes (eq:utility-calibration, Prop. 6's hypothesis) is false while the conclusion holds (Bartlett et
+al.).  The witness is computed by 50-digit mpmath quadrature, the gap a second time in closed form.
 """
 
 from __future__ import annotations
 
 import random
 
+import mpmath as mp
 import numpy as np
 import sympy as sp
 from scipy.optimize import brentq, minimize_scalar
@@ -55,6 +62,12 @@ PRINTED_CASE2_PREMISE = "phi'(f*) < phi'(-f*) < 0"
 #: Case 3 (f*(x-bar) = 0): "the stationary condition reduces to phi'(-f*(x-bar)) = 0" (left-hand side below),
 #: "which contradicts phi'(-f*(x-bar)) = phi'(0) < 0".
 PRINTED_CASE3_REDUCED = DNEG
+#: App. A.3, before the cases (l. 1455-1460), and the proof's last line (l. 1494, 'U^Acc' there a typo for B^Acc); the
+#: proofs of Thms. 1 (l. 1141-1143), 2 (l. 1334-1336) and 7 (l. 1581-1583) take the same step.
+PRINTED_EXISTENCE_STEP = ("'assume that sup_{f not in B^Acc} U^Acc_phi(f) = sup_f U^Acc_phi(f) [...] The above "
+                          "assumption implies that there exists an optimal function f* not in B^Acc such that "
+                          "U^Acc_phi(f*) = sup_f U^Acc_phi(f)'")
+PRINTED_GAP = "'Thus, it follows that sup_{f not in U^Acc} U^Acc_phi(f) < sup_f U^Acc_phi(f)'"
 #: App. A.3: U^Acc_phi(f) = int {(1 - phi(f)) eta - phi(-f)(1 - eta) + (1 - pi)} p dx (integrand).
 PRINTED_SURROGATE_INTEGRAND = (1 - PHI(XI)) * ETA - PHI(-XI) * (1 - ETA) + (1 - PI)
 
@@ -356,6 +369,149 @@ def check_bartlett() -> Outcome:
     )
 
 
+# ------------------------------------------------------------------ the step "there exists an optimal f* not in B"
+_GAP_DIGITS = 50
+_GAP_EPSILONS = (mp.mpf(10) ** -2, mp.mpf(10) ** -3, mp.mpf(10) ** -4)
+
+
+def _logistic_pointwise_minimiser() -> bool:
+    """phi(t) = ln(1 + e^-t): phi'' > 0 (strictly convex), phi'(0) = -1/2, and t = ln(q/(1 - q)) zeroes the derivative
+    of the conditional risk q phi(t) + (1 - q) phi(-t), the unique minimiser for 0 < q < 1 (SymPy)."""
+    t, q = sp.Symbol("t", real=True), sp.Symbol("q", positive=True)
+    phi = sp.Lambda(t, sp.log(1 + sp.exp(-t)))
+    risk = q * phi(t) + (1 - q) * phi(-t)
+    at_logit = sp.diff(risk, t).subs(t, sp.log(q / (1 - q)))
+    curvature = sp.simplify(sp.diff(phi(t), t, 2) - sp.exp(t) / (1 + sp.exp(t)) ** 2)
+    return (sp.simplify(at_logit) == 0 and curvature == 0
+            and sp.diff(phi(t), t).subs(t, 0) == sp.Rational(-1, 2))
+
+
+def _gap_witness() -> dict:
+    """Accuracy, phi(t) = ln(1 + e^-t), X ~ U[0, 1], eta(x) = x (pi = 1/2, delta = 1/2), by mpmath quadrature at
+    ``_GAP_DIGITS`` digits: U_phi(f*) and U(f*) for the pointwise maximiser f*(x) = ln(x/(1 - x)), U-dagger, and for
+    each eps of ``_GAP_EPSILONS`` the function f_eps = f* on [0, 1 - eps), -1 on [1 - eps, 1]: U(f_eps), the gap
+    U_phi(f*) - U_phi(f_eps) by quadrature of the whole U_phi, and the same gap in closed form (antiderivatives of its
+    integrand over [1 - eps, 1], where phi(f*) = -ln x and phi(-f*) = -ln(1 - x))."""
+    with mp.workdps(_GAP_DIGITS):
+        half = mp.mpf(1) / 2
+
+        def phi(t):
+            return mp.log(1 + mp.exp(-t))
+
+        def fstar(x):
+            return mp.log(x) - mp.log(1 - x)
+
+        def weighted(weight, value):  # weight * value, 0 at weight 0 (a node at x = 0 or 1: (1 - x) ln(1/(1 - x)) -> 0)
+            return weight * value() if weight else mp.mpf(0)
+
+        def surrogate(f, cut):  # U^Acc_phi(f) = int {(1 - phi(f)) eta - phi(-f)(1 - eta) + (1 - pi)} dx, f on [0, 1]
+            return mp.quad(lambda x: weighted(x, lambda: 1 - phi(f(x))) - weighted(1 - x, lambda: phi(-f(x))) + half,
+                           [0, half, cut, 1])
+
+        def utility(positive_above, cut):  # U^Acc = TP - FP + 1 - pi with l(-f) = 1 on [positive_above, cut)
+            return mp.quad(lambda x: 2 * x - 1, [positive_above, cut]) + half
+
+        u_phi_star = surrogate(fstar, 1 - _GAP_EPSILONS[-1] / 2)
+        u_dagger = mp.quad(lambda x: max(2 * x - 1, 0), [0, half, 1]) + half
+        u_fstar = utility(half, 1)  # f* > 0 exactly where x > 1/2
+        rows = []
+        for eps in _GAP_EPSILONS:
+            cut = 1 - eps
+
+            def f_eps(x, cut=cut):
+                return fstar(x) if x < cut else mp.mpf(-1)
+
+            gap = u_phi_star - surrogate(f_eps, cut)
+
+            def antiderivative(x):  # of x ln x
+                return x**2 / 2 * mp.log(x) - x**2 / 4
+
+            closed = (phi(-1) * (1 - cut**2) / 2 + antiderivative(mp.mpf(1)) - antiderivative(cut)
+                      + phi(1) * eps**2 / 2 + eps**2 / 2 * mp.log(eps) - eps**2 / 4)
+            rows.append({"eps": eps, "u": utility(half, cut), "u_formula": mp.mpf(3) / 4 - eps + eps**2, "gap": gap,
+                         "closed": closed, "first_order": eps * mp.log(1 + mp.e)})
+        return {"u_phi_star": u_phi_star, "u_dagger": u_dagger, "u_fstar": u_fstar, "rows": rows,
+                "ln1pe": mp.log(1 + mp.e)}
+
+
+def check_gap_not_attained() -> Outcome:
+    """The step 'sup_{f not in B} U_phi = sup U_phi implies an optimal f* not in B' on a continuous population: compute
+    a maximiser f* in B and functions f_eps outside B whose U_phi tends to U_phi*, so that the sup over f not in B is
+    U_phi*, not attained, and the proof's closing strict gap is false there (referee round 27 of issue 40)."""
+    if not _logistic_pointwise_minimiser():
+        return Outcome("undecided", "the logistic loss's pointwise minimiser ln(q/(1 - q)) did not check")
+    w = _gap_witness()
+    tiny = mp.mpf(10) ** (8 - _GAP_DIGITS)
+    rows = w["rows"]
+    reproduced = (abs(w["u_phi_star"] - mp.mpf(1) / 2) < tiny and abs(w["u_dagger"] - mp.mpf(3) / 4) < tiny
+                  and abs(w["u_fstar"] - w["u_dagger"]) < tiny
+                  and all(abs(r["u"] - r["u_formula"]) < tiny and r["u"] < w["u_dagger"] for r in rows)
+                  and all(0 < r["gap"] and abs(r["gap"] - r["closed"]) < tiny for r in rows)
+                  and all(abs(r["gap"] - r["first_order"]) <= r["eps"] ** 2 * (abs(mp.log(r["eps"])) / 2 + 2)
+                          for r in rows)
+                  and all(a["gap"] > b["gap"] for a, b in zip(rows, rows[1:])))
+    if not reproduced:
+        return Outcome("undecided", "the continuous witness (accuracy, logistic loss, eta(x) = x) did not reproduce")
+
+    def eps_name(eps):
+        return f"1e-{int(mp.nint(-mp.log10(eps)))}"
+
+    table = "; ".join(f"eps = {eps_name(r['eps'])}: U(f_eps) = {mp.nstr(r['u'], 12)}, U_phi* - U_phi(f_eps) = "
+                      f"{mp.nstr(r['gap'], 10)}" for r in rows)
+    closed = "; ".join(f"{eps_name(r['eps'])}: {mp.nstr(r['closed'], 10)}, gap/eps = {mp.nstr(r['gap'] / r['eps'], 8)}"
+                       for r in rows)
+    erratum = Erratum(
+        location=("App. A.3, proof of Prop. 8 (prop:accuracy-calibration), the step 'there exists an optimal function "
+                  "f* not in B'; the same step in the proofs of Thms. 1, 2 and 7 (App. A.1, A.2, A.4)"),
+        printed=(f"{PRINTED_EXISTENCE_STEP}; after the cases, {PRINTED_GAP} (eq:utility-calibration, the hypothesis of "
+                 "Prop. 6); App. A.1: 'This implies that there exists an optimal function f* not in B^{F_beta}'; "
+                 "App. A.2: 'which implies that there exits an optimal function f* not in B^Jac'; App. A.4: 'This "
+                 "implies that there exists x-bar in X such that f*(x-bar){...} >= 0'"),
+        derived=("sup_{f not in B} U_phi = sup_f U_phi does not give a maximiser outside B: the sup over f not in B "
+                 "need not be attained.  With B = {f | U(f) = U-dagger} (its definition, App. A, l. 981; Prop. 5's "
+                 "product form read for P-a.e. x also contains f* and not f_eps, read 'for all x' it is empty on the "
+                 "witness: E41), take a maximiser f* in B and let f_eps = f* except f_eps = -1 on a set A_eps of "
+                 "{eta > delta} with P(A_eps) = eps: U(f_eps) < U-dagger, so f_eps is outside B, and U_phi* - "
+                 "U_phi(f_eps) -> 0 as eps -> 0 on the witness.  Where "
+                 "{eta != delta} has subsets of arbitrarily small positive mass (an atomless part, or infinitely many "
+                 "atoms) this makes sup_{f not in B} U_phi = U_phi*, whether or not U_phi is calibrated there; the "
+                 "case analysis rules out a maximiser outside B, which is not the strict gap eq:utility-calibration.  "
+                 "The standard repair is a gap indexed by eps: sup over {f | U(f) <= U-dagger - eps} of U_phi < U_phi* "
+                 "for each eps > 0"),
+        consequence=("Prop. 8's conclusion stands: U^Acc_phi = 1 - R_phi (prop8_accuracy_calibration.bartlett), the "
+                     "surrogate risk of Bartlett et al. (2006), who prove calibration for a convex phi with phi'(0) "
+                     "< 0.  Its printed route does not prove it on a population with an atomless part of "
+                     "{eta != delta} (the paper's own eta-continuous setting): it ends on Prop. 6's hypothesis, "
+                     "which is false on the witness, so through Prop. 6 the printed proofs of Prop. 8 and Thms. 1, 2 "
+                     "and 7 reach calibration at most where the sup over f not in B is attained (e.g. finitely many "
+                     "atoms off {eta = delta}).  Prop. 6 itself, read per P ('calibrated on P'), is untouched: its "
+                     "hypothesis fails on the witness.  The corrected statements (the calibration criterion, Thms. "
+                     "1, 2 and 7 (corrected)) argue directly and do not use Prop. 6."),
+        witness=("accuracy (App. A.3's U^Acc), phi(t) = ln(1 + e^-t) (convex, phi'(0) = -1/2 < 0: Prop. 8's "
+                 "hypotheses), X ~ U[0, 1], eta(x) = x (pi = 1/2, delta = 1/2): f*(x) = ln(x/(1 - x)) minimises "
+                 "eta phi(t) + (1 - eta) phi(-t) pointwise and uniquely (SymPy: phi'' > 0), so it is the maximiser "
+                 f"P-a.e.; U_phi(f*) = U_phi* = {mp.nstr(w['u_phi_star'], 12)} and U(f*) = "
+                 f"{mp.nstr(w['u_fstar'], 12)} = U-dagger (= E max(eta, 1 - eta)), so f* is in B "
+                 f"({_GAP_DIGITS}-digit quadrature).  f_eps = f* on [0, 1 - eps), -1 on [1 - eps, 1], where U(f_eps) = "
+                 f"3/4 - eps + eps^2 < U-dagger: {table}.  So on the witness sup_{{f not in B}} U_phi = U_phi* = 1/2 "
+                 "(not attained: the maximiser lies in B), and the printed strict gap is false there"),
+        evidence=("The gap a second time, without quadrature: U_phi* - U_phi(f_eps) = int_{1-eps}^1 [x(phi(-1) + ln x) "
+                  "+ (1 - x)(phi(1) + ln(1 - x))] dx (phi(f*) = -ln x, phi(-f*) = -ln(1 - x)) = phi(-1)(1 - (1 - "
+                  "eps)^2)/2 + (1 - eps)^2 (1/4 - ln(1 - eps)/2) - 1/4 + eps^2 (phi(1)/2 + ln(eps)/2 - 1/4), in closed "
+                  f"form: {closed} (agreeing with the quadrature to 1e-{_GAP_DIGITS - 8}); to first order the gap is "
+                  f"eps ln(1 + e) = {mp.nstr(w['ln1pe'], 10)} eps (within eps^2 (|ln eps|/2 + 2) at each eps)."),
+    )
+    return Outcome(
+        "erratum",
+        "The step 'there exists an optimal function f* not in B' needs the sup over f not in B to be attained; on the "
+        "witness (accuracy, logistic loss, eta(x) = x on U[0, 1]) it is U_phi* = 1/2, approached by functions outside "
+        "B and not attained, so the closing strict gap (Prop. 6's hypothesis) is false there while Prop. 8's "
+        "conclusion holds (Bartlett et al.).",
+        errata=(erratum,),
+        method=f"SymPy (the pointwise minimiser); mpmath {_GAP_DIGITS}-digit quadrature and a closed form",
+    )
+
+
 CLAIMS = (
     Claim(key="prop8_accuracy_calibration.case1",
           title="Prop. 8 proof, case 1: f* > 0 and eta < 1/2",
@@ -369,4 +525,7 @@ CLAIMS = (
     Claim(key="prop8_accuracy_calibration.bartlett",
           title="Prop. 8 without tau-discrepancy; recovers Bartlett et al.'s condition phi'(0) < 0",
           label="prop:accuracy-calibration", expected="verified", check=check_bartlett),
+    Claim(key="prop8_accuracy_calibration.gap_not_attained",
+          title="Prop. 8 proof (and Thms. 1, 2, 7): 'there exists an optimal function f* not in B'",
+          label="prop:accuracy-calibration", expected="erratum", check=check_gap_not_attained),
 )

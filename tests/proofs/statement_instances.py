@@ -698,8 +698,8 @@ def _necessity_signed_jump_cases() -> list:
                   kappa0=1.0, kappa1=0.0, slope_at_zero=100.0, jump=-99.0, delta=0.05, lower=lower)
     facts = Loss(loss.name, F(-1), F(-100), convex=False, gamma_minus=F(0), gamma_plus=F(1))
     return [RateCase("necessity: Lemma 4's bound with the signed J = -99 (5001 - t, then 5001 - 100 t + t^2/2, "
-                     "flat from t = 100), accuracy, X = 1, n = 2, d = 1", "tests/proofs/statement_instances.py necessity_cases", params,
-                     facts)]
+                     "flat from t = 100), accuracy, X = 1, n = 2, d = 1",
+                     "tests/proofs/statement_instances.py necessity_cases", params, facts)]
 
 
 @functools.lru_cache(maxsize=None)

@@ -159,6 +159,11 @@ NAMED_UNCHANGED = {
     31: {"Lemma 4": "its proof's explicit bound is unsupported; its stated rate is not refuted"},
     33: {"Lemma 4": "its proof's explicit bound, not its stated rate"},
     38: {"Definition 1": "a definition, named as the class Thm. 7 applies to"},
+    # referee round 27: the step 'there exists an optimal function f* not in B' of the printed calibration proofs
+    43: {"Proposition 6": "its hypothesis fails on the witness; the implication, read per P, is untouched",
+         "Theorem 1": "the step of its printed proof, not its stated conclusion (changed by other errata)",
+         "Theorem 2": "the step of its printed proof, not its stated conclusion (changed by other errata)",
+         "Theorem 7": "the step of its printed proof, not its stated conclusion (changed by other errata)"},
 }
 _NAMED = re.compile(r"\b(Thms?\.|Theorems?|Lemmas?|Props?\.|Propositions?|Definition|Def\.|Tab\.|Table)\s+"
                     r"(\d+(?:\s*(?:,|and|-)\s*\d+)*)")

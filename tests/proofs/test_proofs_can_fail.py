@@ -623,6 +623,28 @@ def test_prop8_bartlett_check_counts_maximisers_of_the_wrong_sign(monkeypatch):
         f"the surrogate maximiser has the wrong sign in {cases} of {cases} cases")
 
 
+def test_prop8_gap_check_is_undecided_when_its_witness_does_not_reproduce(monkeypatch):
+    """The erratum 'there exists an optimal function f* not in B' (referee round 27 of issue 40) needs f* in B, every
+    f_eps outside B and the gap shrinking with eps.  (i) The epsilons reversed (1e-4 before 1e-2): the gap grows along
+    the list.  (ii) f* planted off B (U(f*) = 0.7 < U-dagger = 3/4).  (iii) The pointwise minimiser's check failing.
+    Each is undecided; the unplanted check is the erratum."""
+    import mpmath as mp
+
+    import lfverify.proofs.prop8_accuracy_calibration as prop8
+
+    assert prop8.check_gap_not_attained().status == "erratum"
+    failed = "the continuous witness (accuracy, logistic loss, eta(x) = x) did not reproduce"
+    monkeypatch.setattr(prop8, "_GAP_EPSILONS", tuple(reversed(prop8._GAP_EPSILONS)))
+    assert _undecided_summary(prop8.check_gap_not_attained()) == failed
+    monkeypatch.undo()
+    witness = prop8._gap_witness
+    monkeypatch.setattr(prop8, "_gap_witness", lambda: {**witness(), "u_fstar": mp.mpf("0.7")})
+    assert _undecided_summary(prop8.check_gap_not_attained()) == failed
+    monkeypatch.setattr(prop8, "_logistic_pointwise_minimiser", lambda: False)
+    assert _undecided_summary(prop8.check_gap_not_attained()) == (
+        "the logistic loss's pointwise minimiser ln(q/(1 - q)) did not check")
+
+
 def test_thm7_checks_are_undecided_or_verified_with_planted_printed_forms(monkeypatch):
     """App. A.4 (Thm. 7), each check with one printed form planted.  By hand H(t) = 1/eta_OPT - 1 =
     (a1p t - a0p)/(a0n - a1n t), its partial fraction ((a0p a1n - a0n a1p)/a1n^2)/(t - a0n/a1n) - a1p/a1n, and
