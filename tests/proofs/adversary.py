@@ -234,15 +234,17 @@ def surrogate_utility(metric: Metric, loss: Loss, pop: Population, scores):
     conv = (lambda x: x) if exact else _num
     num, den = conv(metric.b0(pop.prior)), conv(metric.b1(pop.prior))
     for w, e, x in zip(pop.weights, pop.eta, scores):
-        if exact:
-            pp, pm = loss.value(x), loss.value(-x)
-        else:
-            x = _num(x)
-            pp, pm = _num(loss.value(x)), _num(loss.value(-x))
-        w, e = conv(w), conv(e)
-        num += w * (conv(metric.a0p) * (1 - pp) * e + conv(metric.a0n) * pm * (1 - e))
-        den += w * (conv(metric.a1p) * (1 + pp) * e + conv(metric.a1n) * pm * (1 - e))
+        n, d = _eq3_terms(metric, loss, w, e, x if exact else _num(x), conv)
+        num, den = num + n, den + d
     return num / den
+
+
+def _eq3_terms(metric, loss, w, e, x, conv=lambda x: x):
+    """One atom's terms of E[W_0,phi] and E[W_1,phi] (Eq. (3)) at the score x: weight w, eta e."""
+    pp, pm = conv(loss.value(x)), conv(loss.value(-x))
+    w, e = conv(w), conv(e)
+    return (w * (conv(metric.a0p) * (1 - pp) * e + conv(metric.a0n) * pm * (1 - e)),
+            w * (conv(metric.a1p) * (1 + pp) * e + conv(metric.a1n) * pm * (1 - e)))
 
 
 # ---------------------------------------------------------------------------------------------- the direct search
@@ -268,13 +270,33 @@ def _candidate_values(loss: Loss):
     return [-(4 * far)] + points + [4 * far]
 
 
+def _brute_force(metric, loss, pop, values):
+    """The first combination of ``values`` (one per atom, in itertools.product's order) with the largest U_phi, and
+    that value: every combination tried, exactly.  Each atom's terms of E[W_0,phi] and E[W_1,phi] (Eq. (3)) are
+    computed once per value and scaled to integers over one common denominator, so a combination costs integer
+    additions and one cross-multiplied comparison: the same exact order as comparing Fractions, without a Fraction
+    per combination (FINDINGS.md, "A faster suite")."""
+    b0, b1 = F(metric.b0(pop.prior)), F(metric.b1(pop.prior))
+    terms = [[_eq3_terms(metric, loss, w, e, x) for x in values] for w, e in zip(pop.weights, pop.eta)]
+    scale = math.lcm(b0.denominator, b1.denominator, *(t.denominator for atom in terms for pair in atom for t in pair))
+    B0, B1 = int(b0 * scale), int(b1 * scale)
+    ints = [[(int(n * scale), int(d * scale)) for n, d in atom] for atom in terms]
+    best_num = best_den = arg = None
+    for idx in itertools.product(range(len(values)), repeat=len(pop.eta)):
+        num, den = B0, B1
+        for atom, i in zip(ints, idx):
+            num, den = num + atom[i][0], den + atom[i][1]
+        if den == 0:
+            raise ZeroDivisionError(f"E[W_1,phi] = 0 at the scores {[values[i] for i in idx]}")
+        # num/den > best_num/best_den, exactly: (num best_den - best_num den) / (den best_den) > 0
+        if arg is None or (num * best_den - best_num * den) * (den * best_den) > 0:
+            best_num, best_den, arg = num, den, idx
+    return F(best_num, best_den), tuple(values[i] for i in arg)
+
+
 def _maximise_linear(metric, loss, pop) -> Maximiser:
     values = _candidate_values(loss)
-    best, arg = None, None
-    for combo in itertools.product(values, repeat=len(pop.eta)):
-        v = surrogate_utility(metric, loss, pop, combo)
-        if best is None or v > best:
-            best, arg = v, combo
+    best, arg = _brute_force(metric, loss, pop, values)
     # per atom: the exact set {x : U_phi(arg with x at atom j) = best}, piece by piece (an interval)
     can_pos, can_neg, can_zero = [], [], []
     inner = values[1:-1]
