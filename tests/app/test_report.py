@@ -14,25 +14,20 @@ import pytest
 
 import lfverify.app._report as report
 import lfverify.app._self_checks as verification
-from claim_results import GROUP
 from lfverify import app as cli
 from lfverify.paper import PAPER_CLAIMS
 
-pytestmark = [pytest.mark.claims("package:command-line", "package:registry"), pytest.mark.xdist_group(GROUP)]
+pytestmark = pytest.mark.claims("package:command-line", "package:registry")
 
 
-@pytest.fixture(scope="module")
-def self_check_only_report(tmp_path_factory, claim_results):
+def test_report_covers_every_claim_and_writes_both_files(tmp_path, monkeypatch, claim_results):
     """One real run without studies and benchmark: derivations + self-checks (the derivations' results shared with
-    tests/proofs/test_proofs.py, which checks each against its record: tests/claim_results.py)."""
-    out = tmp_path_factory.mktemp("report")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(report, "run_claims", claim_results.run_claims)
-        return report.run_verification("quick", out=out, studies=[], benchmark=False, figures=False), out
-
-
-def test_report_covers_every_claim_and_writes_both_files(self_check_only_report):
-    result, out = self_check_only_report
+    tests/proofs/test_proofs.py in the same process, which checks each against its record: tests/claim_results.py).
+    Every claim has its row, and the failing claims link to their corrected statements (one test: the run takes
+    tens of seconds)."""
+    monkeypatch.setattr(report, "run_claims", claim_results.run_claims)
+    result = report.run_verification("quick", out=tmp_path, studies=[], benchmark=False, figures=False)
+    out = tmp_path
     assert [c.claim.label for c in result.claims] == [c.label for c in PAPER_CLAIMS]
     assert not result.regressed
     text = (out / "REPORT.md").read_text()
@@ -45,6 +40,7 @@ def test_report_covers_every_claim_and_writes_both_files(self_check_only_report)
     assert thm1["verdict"] == "fails as stated"
     kinds = {e["kind"]: e["outcome"] for e in thm1["evidence"]}
     assert kinds["derivation"] == "as recorded" and kinds["property-test"] == "not run (pytest)"
+    _check_failing_claims_link_to_corrected_statements_that_hold(result, out)
 
 
 def test_a_failing_self_check_is_a_regression(monkeypatch, tmp_path):
@@ -163,12 +159,11 @@ def test_full_mode_runs_the_full_studies_and_the_paper_protocol(monkeypatch, tmp
     assert consistency.evidence[0].outcome == "measured (no record)"
 
 
-def test_failing_claims_link_to_corrected_statements_that_hold(self_check_only_report):
+def _check_failing_claims_link_to_corrected_statements_that_hold(result, out):
     """REPORT.md: every 'fails as stated' row names its corrected statement, which has a row of its own in the
     'Corrected statements' table with verdict 'holds'; report.json links both ways.  Oracle: the registry."""
     from lfverify.paper import CORRECTED_CLAIMS
 
-    result, out = self_check_only_report
     text = (out / "REPORT.md").read_text()
     rows = [line for line in text.splitlines() if line.startswith("| ")]
     failing = [c for c in PAPER_CLAIMS if c.expected == "fails as stated"]

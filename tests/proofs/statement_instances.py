@@ -517,7 +517,8 @@ NECESSITY_METRICS = {
     "recall": A.Metric("recall TP/pi", F(1), F(0), F(0), F(0), F(0), F(0), F(0), F(1)),  # a_{0,-1} = a_{1,-1} = 0
     # Definition 1 fails only through U <= 1: twice F_1, U-dagger up to 2
     "2 F_1": A.Metric("2 F_1 = 4 TP/(TP + FP + pi)", F(4), F(0), F(0), F(0), F(1), F(1), F(0), F(1)),
-    # Definition 1 holds, Da1 = 3/2 > 0 (condition (2) fails) and Da0 - Da1 U-dagger < 0 at U-dagger = 77/80
+    # Definition 1 holds at pi <= 1/2 (U = 41/40 > 1 at pi = 11/20; the witness has pi = 17/40), Da1 = 3/2 > 0
+    # (condition (2) fails) and Da0 - Da1 U-dagger < 0 at U-dagger = 77/80
     "Da1 > 0": A.Metric("(TP - FP/4 + 3/4 + pi/2)/(2 TP + FP/2 + 1)", F(1), F(-1, 4), F(3, 4), F(1, 2), F(2),
                         F(1, 2), F(1), F(0)),
     # Definition 1 and (3) hold (numerator in [0, 2], denominator >= 12); with 8 + hinge, U_phi* = -324/397 < 0

@@ -80,6 +80,8 @@ def test_every_conclusion_and_hypothesis_has_a_predicate():
 def test_no_corrected_conclusion_contradicts_an_owned_instance():
     contradictions, counts, undecidable, _ = _report()
     assert contradictions == []
+    names = Counter(case.name for case in _cases())
+    assert [name for name, count in names.items() if count > 1] == []  # an instance is named once: witnesses by name
 
 
 def test_every_conclusion_is_exercised_by_some_instance():
@@ -91,12 +93,12 @@ def test_every_conclusion_is_exercised_by_some_instance():
 
 
 @functools.lru_cache(maxsize=None)
-def _by_name() -> dict:
-    cases = {}
-    for case in _cases():
-        assert case.name not in cases, f"two instances named {case.name!r}"
-        cases[case.name] = case
-    return cases
+def _necessity_by_name() -> dict:
+    """The necessity witnesses by name (tests/proofs/statement_instances.py necessity_cases: the owned instances built
+    to violate one hypothesis each; test_no_corrected_conclusion_contradicts_an_owned_instance checks that names are
+    unique in the whole corpus)."""
+    return {case.name: case for case in instances.necessity_cases()}
+
 
 
 def _necessity_problems(statement) -> list:
@@ -110,7 +112,7 @@ def _necessity_problems(statement) -> list:
             continue
         if not record.needed:
             continue
-        case = _by_name().get(record.witness)
+        case = _necessity_by_name().get(record.witness)
         if case is None:
             problems.append(f"{statement.key}: {h.key}'s witness {record.witness!r} is not an owned instance")
             continue
@@ -159,7 +161,7 @@ def test_a_planted_wrong_band_contradicts_the_owned_instances(monkeypatch):
     original = X._band
     planted = _contradictions_with(monkeypatch, X, "_band",
                                    lambda m, rho, u: original(m, 1 / rho if rho else rho, u),
-                                   [c for c in _cases() if c.name.startswith("witness:")])
+                                   [c for c in instances.witness_cases() if c.name.startswith("witness:")])
     assert {("corrected_calibration.sign_pattern", "signs")} <= {(s, k) for s, k, _ in planted}
 
 
@@ -172,7 +174,7 @@ def test_the_displays_of_review_1_are_contradicted_where_the_referee_found_them(
 
     import lfverify.proofs.corrected_rademacher as R
 
-    rademacher = [c for c in _cases() if c.kind == "rademacher"]
+    rademacher = [c for c in instances.rademacher_cases() if c.kind == "rademacher"]
     signed = R.kappa * (2 * (R.gp + R.gm) * R.R_F - R.dplus * R.S_n + R.jump_s * R.R_I)
     found = _contradictions_with(monkeypatch, R, "lemma_bound_expression", lambda: signed, rademacher)
     assert ("corrected_rademacher.lemma", "bound", "log2(1 + e^t) (convex, increasing), n = 1, F = {0}") in found
@@ -184,7 +186,7 @@ def test_the_displays_of_review_1_are_contradicted_where_the_referee_found_them(
     total, order = R.rate_expressions()
     log2 = order.subs(sp.log(4), sp.log(2))
     found = _contradictions_with(monkeypatch, R, "rate_expressions", lambda: (total, log2),
-                                 [c for c in _cases() if c.kind == "rate"])
+                                 [c for c in instances.rate_cases() if c.kind == "rate"])
     assert ("corrected_rademacher.rate", "order", "c_Theta = 1, n = 2, d = 1") in found
 
 

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from claim_results import GROUP
 from lfverify import app as cli
 from lfverify.paper import CORRECTED_CLAIMS, PAPER_CLAIMS
 from lfverify.proofs import MODULES, Claim, ClaimResult, Outcome, all_claims, errata_markdown, run_claims
@@ -23,7 +22,7 @@ from shared_files import PAPER_TEX, needs_tex
 ERRATA = Path(__file__).resolve().parents[2] / "ERRATA.md"
 CLAIMS = all_claims()
 
-pytestmark = [pytest.mark.claims("package:registry"), pytest.mark.xdist_group(GROUP)]
+pytestmark = pytest.mark.claims("package:registry")
 
 
 def _registry_claims(claim) -> list[str]:
