@@ -210,11 +210,11 @@ def check_closing_line() -> Outcome:
         ),
         consequence=(
             "The printed inequality is weaker (U_phi <= U gives sup U_phi <= sup U) and does not feed Prop. 6.  The "
-            "case analysis, where it is valid, rules out a surrogate maximiser outside B; that gives the U_phi version "
-            "only where a supremum over f not in B equal to U*_phi is attained, so only there is this a slip in the "
-            "conclusion line (E43: not on a population whose {eta != delta} has an atomless part, where the sup over "
-            "f not in B is U*_phi and the U_phi version is false whatever the cases show, nor where a maximiser in B "
-            "is 0 at an atom of {eta != delta})."
+            "case analysis, where it is valid, rules out a surrogate maximiser outside B; the step from there to the "
+            "U_phi version needs that a supremum over f not in B equal to U*_phi be attained, which given the cases "
+            "holds only where the U_phi version holds anyway, so this is a slip in the conclusion line only where the "
+            "gap is shown another way (E43: the U_phi version is false on a population whose {eta != delta} has an "
+            "atomless part, whatever the cases show, and where a maximiser in B is 0 at an atom of {eta != delta})."
         ),
         witness=(
             "Jaccard, tau-logistic(1/10), weights (3/10, 1/5, 1/2), eta = (19/20, 3/5, 1/20): sup_{f not in B} U_phi"
