@@ -434,6 +434,39 @@ def _gap_witness() -> dict:
                 "ln1pe": mp.log(1 + mp.e)}
 
 
+#: E43's derived form (the step, and why the sup over f not in B need not be attained)
+_GAP_DERIVED = ("sup_{f not in B} U_phi = sup_f U_phi does not give a maximiser outside B: the sup over f not in B "
+                "need not be attained.  With B = {f | U(f) = U-dagger} (its definition, App. A, l. 981; Prop. 5's "
+                "product form read for P-a.e. x also contains f* and not f_eps, read 'for all x' it is empty on the "
+                "witness: E41), take a maximiser f* in B and let f_eps = f* except f_eps = -1 on a set A_eps of "
+                "{eta > delta} with P(A_eps) = eps (or f_eps = +1 on such a set of {eta < delta}): U(f_eps) < "
+                "U-dagger, so f_eps is outside B, and U_phi* - "
+                "U_phi(f_eps) -> 0 as eps -> 0 on the witness.  Where "
+                "{eta != delta} has subsets of arbitrarily small positive mass (an atomless part, or infinitely many "
+                "atoms) this makes sup_{f not in B} U_phi = U_phi*, whether or not U_phi is calibrated there; the "
+                "case analysis rules out a maximiser outside B, which is not the strict gap eq:utility-calibration.  "
+                "The standard repair is a gap indexed by eps: sup over {f | U(f) <= U-dagger - eps} of U_phi < U_phi* "
+                "for each eps > 0")
+
+#: E43's consequence (what the printed route proves, and what stands)
+_GAP_CONSEQUENCE = ("Prop. 8's conclusion stands: U^Acc_phi = 1 - R_phi (prop8_accuracy_calibration.bartlett), the "
+                    "surrogate risk of Bartlett et al. (2006), who prove calibration for a convex phi with phi'(0) "
+                    "< 0.  Its printed route does not prove it on a population with an atomless part of "
+                    "{eta != delta} (the paper's own eta-continuous setting): it ends on Prop. 6's hypothesis, "
+                    "which is false on the witness.  The case analysis rules out a maximiser outside B; the step "
+                    "to the strict gap needs, in addition, that a supremum over f not in B equal to U_phi* be "
+                    "attained, and given the case analysis that holds only where the gap holds anyway, so the gap "
+                    "must be shown another way.  It is false on the witness and also where a maximiser in B is 0 "
+                    "at an atom of {eta != delta} (its score moved off 0 to the side that flips the atom's label - "
+                    "below 0 where a score of 0 counts as positive, above 0 where it counts as negative - leaves B "
+                    "at a cost in U_phi that goes to 0: reviews 28 and 29, FINDINGS.md), so through Prop. 6 the "
+                    "printed proofs of Prop. 8 and Thms. 1, 2 and 7 reach calibration only where the strict gap is "
+                    "shown otherwise.  Prop. 6 itself, read per P "
+                    "('calibrated on P'), is untouched: its "
+                    "hypothesis fails on the witness.  The corrected statements (the calibration criterion, Thms. "
+                    "1, 2 and 7 (corrected)) argue directly and do not use Prop. 6.")
+
+
 def check_gap_not_attained() -> Outcome:
     """The step 'sup_{f not in B} U_phi = sup U_phi implies an optimal f* not in B' on a continuous population: compute
     a maximiser f* in B and functions f_eps outside B whose U_phi tends to U_phi*, so that the sup over f not in B is
@@ -467,34 +500,8 @@ def check_gap_not_attained() -> Outcome:
                  "Prop. 6); App. A.1: 'This implies that there exists an optimal function f* not in B^{F_beta}'; "
                  "App. A.2: 'which implies that there exits an optimal function f* not in B^Jac'; App. A.4: 'This "
                  "implies that there exists x-bar in X such that f*(x-bar){...} >= 0'"),
-        derived=("sup_{f not in B} U_phi = sup_f U_phi does not give a maximiser outside B: the sup over f not in B "
-                 "need not be attained.  With B = {f | U(f) = U-dagger} (its definition, App. A, l. 981; Prop. 5's "
-                 "product form read for P-a.e. x also contains f* and not f_eps, read 'for all x' it is empty on the "
-                 "witness: E41), take a maximiser f* in B and let f_eps = f* except f_eps = -1 on a set A_eps of "
-                 "{eta > delta} with P(A_eps) = eps (or f_eps = +1 on such a set of {eta < delta}): U(f_eps) < "
-                 "U-dagger, so f_eps is outside B, and U_phi* - "
-                 "U_phi(f_eps) -> 0 as eps -> 0 on the witness.  Where "
-                 "{eta != delta} has subsets of arbitrarily small positive mass (an atomless part, or infinitely many "
-                 "atoms) this makes sup_{f not in B} U_phi = U_phi*, whether or not U_phi is calibrated there; the "
-                 "case analysis rules out a maximiser outside B, which is not the strict gap eq:utility-calibration.  "
-                 "The standard repair is a gap indexed by eps: sup over {f | U(f) <= U-dagger - eps} of U_phi < U_phi* "
-                 "for each eps > 0"),
-        consequence=("Prop. 8's conclusion stands: U^Acc_phi = 1 - R_phi (prop8_accuracy_calibration.bartlett), the "
-                     "surrogate risk of Bartlett et al. (2006), who prove calibration for a convex phi with phi'(0) "
-                     "< 0.  Its printed route does not prove it on a population with an atomless part of "
-                     "{eta != delta} (the paper's own eta-continuous setting): it ends on Prop. 6's hypothesis, "
-                     "which is false on the witness.  The case analysis rules out a maximiser outside B; the step "
-                     "to the strict gap needs, in addition, that a supremum over f not in B equal to U_phi* be "
-                     "attained, and given the case analysis that holds only where the gap holds anyway, so the gap "
-                     "must be shown another way.  It is false on the witness and also where a maximiser in B is 0 "
-                     "at an atom of {eta != delta} (its score moved off 0 to the side that flips the atom's label - "
-                     "below 0 where a score of 0 counts as positive, above 0 where it counts as negative - leaves B "
-                     "at a cost in U_phi that goes to 0: reviews 28 and 29, FINDINGS.md), so through Prop. 6 the "
-                     "printed proofs of Prop. 8 and Thms. 1, 2 and 7 reach calibration only where the strict gap is "
-                     "shown otherwise.  Prop. 6 itself, read per P "
-                     "('calibrated on P'), is untouched: its "
-                     "hypothesis fails on the witness.  The corrected statements (the calibration criterion, Thms. "
-                     "1, 2 and 7 (corrected)) argue directly and do not use Prop. 6."),
+        derived=_GAP_DERIVED,
+        consequence=_GAP_CONSEQUENCE,
         witness=("accuracy (App. A.3's U^Acc), phi(t) = ln(1 + e^-t) (convex, phi'(0) = -1/2 < 0: Prop. 8's "
                  "hypotheses), X ~ U[0, 1], eta(x) = x (pi = 1/2, delta = 1/2): f*(x) = ln(x/(1 - x)) minimises "
                  "eta phi(t) + (1 - eta) phi(-t) pointwise and uniquely (SymPy: phi'' > 0), so it is the maximiser "
