@@ -310,12 +310,15 @@ GENERAL = Statement(
                    "its bound is negative and no $\\rho \\ge 0$ meets it, and at $\\alpha = 0$ it is undefined "
                    "(division "
                    "by zero); the weak form does not use it.  The printed "
-                   "(c), with $U(f^*)$, is not implied: $U(f^*)$ can be $0$ under these hypotheses (Lemma 1's "
+                   "(c), with $U(f^*)$, is not implied where a score of $0$ counts as negative (the paper's "
+                   "$\\mathrm{sgn}(0) = -1$): $U(f^*)$ can then be $0$ under these hypotheses (Lemma 1's "
                    "$U_\\phi \\le U$ needs $\\phi \\ge 1\\{t \\le 0\\}$), and then, where $a_{0,-1} = 0$ ($F_\\beta$, "
-                   "Jaccard), it reads $\\tau \\le 0$.",
+                   "Jaccard), it reads $\\tau \\le 0$; where a score of $0$ counts as positive (Definition 1's "
+                   "$l(-0) = 1$) it held on every instance review 30 tried (FINDINGS.md).",
                    "if rho <= H(1) c/a with H(1) = (a0p - a1p)/(a1n - a0n) (condition (b) corrected), every maximiser "
                    "has the Bayes sign at P-almost every x where it is not 0 and the Bayes labelling of its zero set "
-                   "attains U-dagger; (4)-(6) and (c) are not needed (the printed (c) can fail here; read with "
+                   "attains U-dagger; (4)-(6) and (c) are not needed (the printed (c) can fail here where a score "
+                   "of 0 counts as negative; read with "
                    "U-dagger for U(f*) it is implied by U* <= U-dagger if alpha > 0, unsatisfiable if alpha < 0, "
                    "undefined if alpha = 0)",
                    condition="if rho <= H(1) c/a", condition_tex="If $\\rho \\le H(1)\\,\\dfrac{c}{a}"),

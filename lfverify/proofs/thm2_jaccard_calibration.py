@@ -209,7 +209,10 @@ def check_closing_line() -> Outcome:
             "sup_{f not in B^Jac} U_phi^Jac(f) < sup_f U_phi^Jac(f) (eq:utility-calibration, the hypothesis of Prop. 6)"
         ),
         consequence=(
-            "The printed inequality is weaker (U_phi <= U gives sup U_phi <= sup U) and does not feed Prop. 6.  The "
+            "Where U*_phi <= U-dagger (Lemma 1, under phi >= 1{t <= 0}) the printed inequality is weaker (U_phi <= "
+            "U gives sup U_phi <= sup U); Thm. 2 as printed does not assume that, and then the printed inequality can "
+            "fail where the derived one holds (review 30's witness, FINDINGS.md).  Either way it does not feed Prop. "
+            "6.  The "
             "case analysis, where it is valid, rules out a surrogate maximiser outside B; the step from there to the "
             "U_phi version needs that a supremum over f not in B equal to U*_phi be attained, which given the cases "
             "holds only where the U_phi version holds anyway, so this is a slip in the conclusion line only where the "

@@ -149,7 +149,8 @@ NAMED_UNCHANGED = {
     6: {"Lemma 1": "names the proof's re-defined U_phi, not the lemma's"},
     10: {"Lemma 1": "used in the corrected bound"},
     11: {"Lemma 1": "used"},
-    15: {"Proposition 6": "'does not feed Prop. 6'"},
+    15: {"Proposition 6": "'does not feed Prop. 6'", "Lemma 1": "the condition under which the printed inequality is "
+         "weaker (U*_phi <= U-dagger); Lemma 1's conclusion is not changed"},
     24: {"Proposition 8": "consistent with it"},
     25: {"Table 1": "the sign is false for its metrics; no conclusion changes"},
     26: {"Theorem 1": "names Thm. 1's counterexample as the source"},
