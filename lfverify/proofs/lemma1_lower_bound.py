@@ -315,7 +315,7 @@ def check_positive_denominator() -> Outcome:
                     f"N_hat = {lemma2['n_mid']} (in {{N_hat >= 0}}), U_hat = {lemma2['u_mid']} < {lemma2['u_end']} "
                     f"(exact rationals).  Prop. 5: U = 1 - TP, one atom with eta = 1/2: the printed set is "
                     f"{{f > 0}}, where U = {prop5['u_printed']}, while U-dagger = {prop5['u_dagger']} is attained only "
-                    "by f <= 0",
+                    "by f < 0 (by f <= 0 where a score of 0 counts as negative, the paper's sgn(0) = -1)",
             evidence=f"core library (FiniteSupportPopulation, logistic(), per-sample score coefficients): U = "
                      f"{lib_u:.12g}, U_phi = {lib_u_phi:.12g}; LinearFractionalMetric.admissibility() has "
                      f"denominator_positive = {report.denominator_positive} (its range checks N >= 0, D - N >= 0 "

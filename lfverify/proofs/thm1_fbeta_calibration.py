@@ -520,9 +520,11 @@ def _fig7_caption_erratum(caption_minus_text, caption_true) -> Erratum:
         printed="(U_phi)* / (1 + (U_phi)^2) <= U(f*)",
         derived="the case-2 text (and the chain) need (U_phi)* / (1 + (U_phi)*) <= U(f*)",
         consequence=(
-            "None under Lemma 1's phi >= 1{t <= 0}: then both inequalities are true (each left side is <= U* <= "
-            "U(f*) by Lemma 1; without it they can fail: E13's witness) and the caption's "
-            "extra condition (1+beta^2)tau/(beta^2-tau) <= U* <= 1 is not needed; the caption's exponent is a slip."
+            "None where U* > -1 and Lemma 1's phi >= 1{t <= 0} holds: then both inequalities are true (for U* >= 0 "
+            "each left side is <= U* <= U(f*) by Lemma 1, for -1 < U* < 0 both are negative while U(f*) >= 0; "
+            "without phi >= 1{t <= 0} they can fail: E13's witness; with it but U* < -1 the text's can fail: "
+            "review 31's constant-loss witness, FINDINGS.md).  The caption's extra condition (1+beta^2)tau/(beta^2-"
+            "tau) <= U* <= 1 gives U* > 0, as Thm. 1's hypotheses do; the caption's exponent is a slip."
         ),
         witness=(
             f"U* = 1/2: caption {PRINTED_FIG7_CAPTION_LHS.subs(S, sp.Rational(1, 2))} vs text "
