@@ -354,12 +354,15 @@ RADEMACHER = Statement(
              Named("I_\\mathcal{F}", "$= \\{(x, y) \\mapsto 1\\{y f(x) \\le 0\\} : f \\in \\mathcal{F}\\}$",
                    unique=True)),
     setting="Let $\\hat{\\mathfrak{R}}_S$ be the empirical Rademacher complexity of "
-            "App. C's definition.",
+            "App. C's definition.  At a score of exactly 0, $\\tilde W'_{k,\\phi}$ takes the left derivative "
+            "$\\phi'(0^-)$ (the reading the proof's Step 3 uses, and the owned instances); with the right "
+            "derivative $\\phi'(0^+)$, which lfverify's scores use by default, conclusion 1 is not proved here and "
+            "fails on review 32's witness (FINDINGS.md).",
     conclusions=(
         Conclusion("bound", "Contraction with a kink",
                    "For every sample $S$ of size $n$ (hence also after taking $E_S$) $$<<BOUND>>.$$",
-                   "the Rademacher complexity of the derivative class W'_k o F is at most kappa_k [2 (gamma_+ + "
-                   "gamma_-) R_S(F) + |phi'(0+)| E|sum sigma_i|/n + J R_S(I_F)]"),
+                   "the Rademacher complexity of the derivative class W'_k o F (phi'(0) read as phi'(0-)) is at "
+                   "most kappa_k [2 (gamma_+ + gamma_-) R_S(F) + |phi'(0+)| E|sum sigma_i|/n + J R_S(I_F)]"),
         Conclusion("rates", "Its terms for the linear class",
                    "$E|\\sum_i \\sigma_i|/n \\le n^{-1/2}$, and for the linear class $\\mathcal{F} = \\{x \\mapsto "
                    "\\theta^\\top x\\}$ on $\\mathbb{R}^d$, $\\hat{\\mathfrak{R}}_S(I_\\mathcal{F}) \\le \\sqrt{2 "
@@ -391,6 +394,9 @@ RATE = Statement(
                    unique=True),
              Named("K", "$= \\kappa_0 c_1 + \\kappa_1 c_0$", unique=True),
              Named("L", "$= \\rho_0 c_1 + \\rho_1 c_0 + 4\\rho_0\\rho_1 c_\\Theta c_\\mathcal{X}$", unique=True)),
+    setting="$\\hat V$'s scores take $\\phi'(0^-)$ at a score of exactly 0, as the corrected App. C lemma its "
+            "proof's Step 2 cites does; for lfverify's estimator, which takes $\\phi'(0^+)$ there (e.g. at "
+            "$\\theta = 0$), this proof does not apply (review 32, FINDINGS.md).",
     conclusions=(
         Conclusion("expectation", "The explicit bound",
                    "$$E_S \\sup_\\theta \\|\\hat{\\mathcal{V}}_\\phi(\\theta) - \\mathcal{V}_\\phi(\\theta)\\| \\le "

@@ -382,7 +382,8 @@ def _false_lemma_erratum(w: dict) -> Erratum:
         derived=(
             "false; what the route gives is R_n(W~_k' o F) <= kappa_k [2(gamma_{+1} + gamma_{-1}) R_n(F) +"
             " |phi'(0+)| E|sum sigma_i|/n + |phi'(0-) - phi'(0+)| R_n({1{y theta^T x <= 0}})], kappa_k ="
-            " max(|a_{k,+1}|, |a_{k,-1}|) (constant and jump terms; see corrected_uniform_convergence_bound)"
+            " max(|a_{k,+1}|, |a_{k,-1}|) (constant and jump terms; see corrected_uniform_convergence_bound), with"
+            " phi'(0) read as phi'(0-) at a score of 0 (with phi'(0+) there it fails on review 32's witness)"
         ),
         consequence=(
             "Lemma 4's explicit bound, which applies this lemma in (A') and (B'), is unsupported, and the "

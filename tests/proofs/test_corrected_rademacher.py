@@ -156,3 +156,33 @@ def test_indicator_patterns_against_a_dense_angle_grid():
         vectors = np.array([[1.0 if i in p else 0.0 for i in range(n)] for p in mine])
         rademacher = float(np.mean(np.max(np.abs(SIGNS[n] @ vectors.T), axis=1))) / n
         assert rademacher <= massart_bound(n, len(mine)) + 1e-12
+
+
+def _exact_rademacher(vectors, n) -> Fraction:
+    """R_S of a finite set of score vectors: E_sigma max_v |sum_i sigma_i v_i| / n, over all 2^n sign vectors."""
+    total = sum(max(abs(sum(s * v for s, v in zip(signs, vec))) for vec in vectors)
+                for signs in itertools.product((-1, 1), repeat=n))
+    return Fraction(total, 2 ** n * n)
+
+
+@pytest.mark.claims("Lemma (App. C) (corrected)")
+@pytest.mark.parametrize("side, holds", [("left", True), ("right", False)])
+def test_the_lemma_needs_the_left_derivative_at_a_score_of_zero(side, holds):
+    """Review 32 of issue 40: the corrected lemma reads phi'(0) as phi'(0-) at a score of exactly 0 (its Step 3).
+    Witness: phi = max(0, -t) (convex, two smooth pieces: gamma = 0, phi'(0-) = -1, phi'(0+) = 0, J = 1), accuracy
+    (kappa_0 = 1, W~'_0(xi, +1) = -phi'(xi)), n = 3, every label +1, F = every map of the three points into
+    {0, -1}.  Oracle: exact enumeration of the 8 sign vectors and the 8 functions.  With phi'(0-) the left side is
+    1/2 = the bound; with phi'(0+) it is 3/4 > 1/2 (the companion: the convention is needed)."""
+    n = 3
+    functions = list(itertools.product((Fraction(0), Fraction(-1)), repeat=n))
+
+    def derivative(t):
+        return Fraction(-1) if t < 0 or (t == 0 and side == "left") else Fraction(0)
+
+    lhs = _exact_rademacher([tuple(-derivative(f) for f in vec) for vec in functions], n)
+    indicators = _exact_rademacher([tuple(1 if f <= 0 else 0 for f in vec) for vec in functions], n)
+    bound = corrected_lemma_bound(kappa=1, gamma_plus=0, gamma_minus=0, slope_at_zero=0, jump=1,
+                                  rademacher_class=_exact_rademacher(functions, n),
+                                  sign_sum=_exact_rademacher([(1,) * n], n), rademacher_indicators=indicators)
+    assert (lhs, bound) == ((Fraction(1, 2) if holds else Fraction(3, 4)), Fraction(1, 2))
+    assert (lhs <= bound) is holds
