@@ -279,7 +279,7 @@ JACCARD = Statement(
                    condition="if rho <= U*/U-dagger", condition_tex="if $\\rho \\le \\tau_J$"),
         Conclusion("continuous", "Mass on both sides of delta",
                    "If $\\eta$ has mass on both sides of $\\delta$ in every neighbourhood, calibration needs $\\rho = "
-                   "1$ and $U^* = U^\\dagger$: no loss with a kink at 0 (no $\\tau < 1$) is Jaccard-calibrated there.",
+                   "1$ and $U^* = U^\\dagger$: no loss with a kink at 0 ($\\rho < 1$) is Jaccard-calibrated there.",
                    "with mass on both sides of delta in every neighbourhood, calibration needs rho = 1 and U* = "
                    "U-dagger", condition="with mass on both sides of delta in every neighbourhood",
                    condition_tex="If $\\eta$ has mass on both sides of $\\delta$ in every neighbourhood"),
