@@ -723,7 +723,7 @@ def _mp(x):
     return mp.mpf(x.numerator) / x.denominator if isinstance(x, F) else mp.mpf(x)
 
 
-def _sup_average(vectors, n):
+def sup_average(vectors, n):
     """E_sigma max_{v in vectors} |sum_i sigma_i v_i| / n, by enumeration of the 2^n sign vectors."""
     import itertools
 
@@ -778,10 +778,10 @@ def _rademacher_case(name, source, loss: _TwoPieceLoss, k, values, labels, d=0, 
         indicator = patterns if patterns is not None else sorted(
             {tuple(1 if y * v <= 0 else 0 for v, y in zip(vec, labels)) for vec in values})
         return RademacherCase(
-            name, source, loss.facts(), kappa=max(abs(x) for x in s.values()), lhs=_sup_average(composed, n),
-            rademacher_class=_sup_average([[_mp(v) for v in vec] for vec in values], n),
-            rademacher_indicators=_mp(_sup_average(indicator, n)),
-            sign_sum=_mp(_sup_average([[1] * n], n)), n=n, d=d, patterns=len(indicator))
+            name, source, loss.facts(), kappa=max(abs(x) for x in s.values()), lhs=sup_average(composed, n),
+            rademacher_class=sup_average([[_mp(v) for v in vec] for vec in values], n),
+            rademacher_indicators=_mp(sup_average(indicator, n)),
+            sign_sum=_mp(sup_average([[1] * n], n)), n=n, d=d, patterns=len(indicator))
 
 
 @functools.lru_cache(maxsize=None)

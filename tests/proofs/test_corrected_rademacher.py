@@ -22,6 +22,7 @@ import numpy as np
 import pytest
 from hypothesis import event, given
 from hypothesis import strategies as st
+from statement_instances import sup_average
 
 from lfverify.proofs.corrected_rademacher import (
     corrected_lemma_bound,
@@ -158,13 +159,6 @@ def test_indicator_patterns_against_a_dense_angle_grid():
         assert rademacher <= massart_bound(n, len(mine)) + 1e-12
 
 
-def _exact_rademacher(vectors, n) -> Fraction:
-    """R_S of a finite set of score vectors: E_sigma max_v |sum_i sigma_i v_i| / n, over all 2^n sign vectors."""
-    total = sum(max(abs(sum(s * v for s, v in zip(signs, vec))) for vec in vectors)
-                for signs in itertools.product((-1, 1), repeat=n))
-    return Fraction(total, 2 ** n * n)
-
-
 @pytest.mark.claims("Lemma (App. C) (corrected)")
 @pytest.mark.parametrize("side, holds", [("left", True), ("right", False)])
 def test_the_lemma_needs_the_left_derivative_at_a_score_of_zero(side, holds):
@@ -179,10 +173,10 @@ def test_the_lemma_needs_the_left_derivative_at_a_score_of_zero(side, holds):
     def derivative(t):
         return Fraction(-1) if t < 0 or (t == 0 and side == "left") else Fraction(0)
 
-    lhs = _exact_rademacher([tuple(-derivative(f) for f in vec) for vec in functions], n)
-    indicators = _exact_rademacher([tuple(1 if f <= 0 else 0 for f in vec) for vec in functions], n)
+    lhs = sup_average([tuple(-derivative(f) for f in vec) for vec in functions], n)
+    indicators = sup_average([tuple(1 if f <= 0 else 0 for f in vec) for vec in functions], n)
     bound = corrected_lemma_bound(kappa=1, gamma_plus=0, gamma_minus=0, slope_at_zero=0, jump=1,
-                                  rademacher_class=_exact_rademacher(functions, n),
-                                  sign_sum=_exact_rademacher([(1,) * n], n), rademacher_indicators=indicators)
+                                  rademacher_class=sup_average(functions, n),
+                                  sign_sum=sup_average([(1,) * n], n), rademacher_indicators=indicators)
     assert (lhs, bound) == ((Fraction(1, 2) if holds else Fraction(3, 4)), Fraction(1, 2))
     assert (lhs <= bound) is holds
