@@ -96,7 +96,8 @@ def _kink_erratum(kink: dict) -> Erratum:
             "U* >= (1+beta^2)tau/(beta^2-tau) forces tau <= beta^2/(2+beta^2) < 1, so for a loss with phi'(0-) < 0"
             " phi'(0+)/phi'(0-) =: rho <= tau < 1 (a kink at 0; U_phi is not differentiable there).  Pointwise, f* "
             "minimises A phi(xi) + B phi(-xi), A ="
-            " (1+beta^2+U*) eta, B = U* (1-eta), whose minimiser is xi = 0 exactly when rho <= A/B <= 1/rho; this band"
+            " (1+beta^2+U*) eta, B = U* (1-eta), for which xi = 0 is a minimiser exactly when rho <= A/B <= 1/rho (the"
+            " unique one for a loss strictly convex on each side of 0, as the tau-logistic); this band"
             " contains posteriors eta > U(f*)/(1+beta^2), where f* = 0 predicts -1 (sgn(0) = -1) against Prop. 5"
         ),
         consequence=(

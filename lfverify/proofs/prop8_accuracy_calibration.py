@@ -40,6 +40,7 @@ from lfverify.proofs.stationary_conditions import (
     ETA,
     PHI,
     XI,
+    printed_accuracy_stationary_condition,
     scores_eq3,
     stationary_bracket,
     stationary_eta,
@@ -73,6 +74,10 @@ PRINTED_SURROGATE_INTEGRAND = (1 - PHI(XI)) * ETA - PHI(-XI) * (1 - ETA) + (1 - 
 
 # ------------------------------------------------------------------ shared pieces
 _S = stationary_bracket(ACCURACY)  # G'(0) E[W_1] / p(x-bar) for accuracy: the stationary condition is S = 0
+#: How the errata name S (referee round 34: it was used undefined, and it is minus the paper's displayed left side);
+#: ``_s_definition_holds`` checks the expanded form against ``_S``.
+_S_DEFINITION = ("S = G'(0) E[W_1]/p(x-bar) = -phi'(f*) eta + phi'(-f*)(1 - eta) (minus the left-hand side of the "
+                 "printed eq:supp:accuracy-stationary-condition)")
 _SQUARE = sp.Lambda(sp.Symbol("m"), (1 - sp.Symbol("m")) ** 2)  # square loss: convex, phi'(0) = -2, not monotone
 _HINGE_SLOPE = {sp.Rational(1, 2): -1, sp.Rational(-1, 2): -1, 2: 0, -2: -1}  # hinge phi'(m) at these m
 
@@ -128,6 +133,31 @@ def _population_with(eta_first: float):
 
 
 # ------------------------------------------------------------------ case 1
+def _s_definition_holds(bracket=_S) -> bool:
+    """The errata's :data:`_S_DEFINITION` is the bracket: _S = -phi'(f*) eta + phi'(-f*)(1 - eta), and that is
+    minus the printed left-hand side of eq:supp:accuracy-stationary-condition."""
+    expanded = -DPOS * ETA + DNEG * (1 - ETA)
+    return (sp.expand(bracket - expanded) == 0
+            and sp.expand(bracket + printed_accuracy_stationary_condition(ETA, DPOS, DNEG)) == 0)
+
+
+def _stationary_eta_range_holds(bracket=_S) -> bool:
+    """Case 1's text on where a stationary eta exists: with phi'(f*) = r phi'(-f*) (phi'(-f*) < 0, r <= 1 by
+    convexity) S = 0 solves to eta = 1/(1 + r), in [0, 1] exactly for r in [0, 1] (then >= 1/2), above 1 for
+    -1 < r < 0, below 0 for r < -1, with no solution at r = -1 (referee round 34's witness: r = -10/3, eta = -3/7)."""
+    r = sp.Symbol("r", real=True)
+    slope = sp.Symbol("k", negative=True)  # phi'(-f*)
+    solutions = sp.solve(bracket.subs({DPOS: r * slope, DNEG: slope}), ETA)
+    if len(solutions) != 1:
+        return False
+    eta_of_r = sp.simplify(solutions[0])
+    if sp.simplify(eta_of_r - 1 / (1 + r)) != 0 or sp.solve(bracket.subs({DPOS: -slope, DNEG: slope}), ETA):
+        return False
+    cases = {sp.Rational(-10, 3): sp.Rational(-3, 7), sp.Rational(-1, 3): sp.Rational(3, 2), 0: 1,
+             sp.Rational(1, 2): sp.Rational(2, 3), 1: sp.Rational(1, 2)}
+    return all(eta_of_r.subs(r, k) == v for k, v in cases.items())
+
+
 def check_case1() -> Outcome:
     """Case 1 (f* > 0, eta < 1/2): compare the printed eta with the solution of the derived accuracy stationary
     condition, test the printed premise and conclusion on a loss satisfying the hypotheses (hinge), and re-prove
@@ -141,6 +171,8 @@ def check_case1() -> Outcome:
     decomposition = (DPOS - DNEG) * ETA + (-DNEG) * (1 - 2 * ETA)
     if sp.expand(-_S - decomposition) != 0 or (s_gap * e_eta + t_steep * m_half).is_positive is not True:
         return Outcome("undecided", "case 1: the sign decomposition of the stationary condition failed")
+    if not (_s_definition_holds() and _stationary_eta_range_holds()):
+        return Outcome("undecided", "case 1: S's definition in the errata's text does not expand to the bracket")
     violations = [pt for pt in _case_points(1) if not (-_S.subs({DPOS: pt[0], DNEG: pt[1], ETA: pt[2]}) > 0)]
     if violations:
         return Outcome("undecided", f"case 1: the stationary condition holds at hypothesis points {violations[:3]}")
@@ -167,8 +199,11 @@ def check_case1() -> Outcome:
                  "1/2'; "
                  "'phi'(f*)/phi'(-f*) in (0, 1)'"),
         derived=("convexity (phi' non-decreasing) and phi'(0) < 0 give only phi'(-f*) <= phi'(0) < 0 and phi'(f*) >= "
-                 "phi'(-f*); phi'(f*) may be >= 0 and equal slopes are possible, so the stationary eta (the printed "
-                 "1/(1 + phi'(f*)/phi'(-f*)) is right) is >= 1/2, not > 1/2.  Corrected argument: -S = (phi'(f*) - "
+                 "phi'(-f*); phi'(f*) may be >= 0 and equal slopes are possible.  With r = phi'(f*)/phi'(-f*) <= 1, "
+                 "the stationary condition has a solution eta in [0, 1] only where r >= 0, and then it is the printed "
+                 "1/(1 + r), which is >= 1/2, not > 1/2; where phi'(f*) > 0 (r < 0) the solution lies outside [0, 1] "
+                 "(1/(1 + r) > 1 for -1 < r < 0, < 0 for r < -1) or does not exist (r = -1).  Corrected argument, with "
+                 f"{_S_DEFINITION}: -S = (phi'(f*) - "
                  "phi'(-f*)) eta + (-phi'(-f*))(1 - 2 eta) > 0 for eta in [0, 1/2), so S = 0 is impossible"),
         consequence=("None: the contradiction with eta(x-bar) < 1/2 still follows (S != 0 at every hypothesis point; "
                      f"{_N_POINTS} exact rational points incl. equal slopes, phi'(f*) = 0 and phi'(f*) > 0 checked); "
@@ -236,8 +271,8 @@ def check_case2() -> Outcome:
                  "0; "
                  "convexity gives only phi'(f*) <= phi'(0) < 0 and phi'(-f*) >= phi'(f*) (phi'(-f*) may be 0, where "
                  "the "
-                 "printed ratio is undefined).  Corrected argument: S = (-phi'(f*))(2 eta - 1) + (phi'(-f*) - "
-                 "phi'(f*))(1 - eta) > 0 for eta in (1/2, 1]"),
+                 f"printed ratio is undefined).  Corrected argument, with {_S_DEFINITION}: S = (-phi'(f*))(2 eta - 1) "
+                 "+ (phi'(-f*) - phi'(f*))(1 - eta) > 0 for eta in (1/2, 1]"),
         consequence=("None: with the printed premise 1/(1 - ratio) is negative, so '< 1/2' holds vacuously, and the "
                      "correct 1/(1 + ratio) < 1/2 gives the same contradiction; the decomposition proves it from "
                      "convexity "

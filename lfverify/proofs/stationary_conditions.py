@@ -465,11 +465,11 @@ def _stationary_condition_erratum(*, bracket, difference, eta_derived, eta_print
         consequence=("None: eq:supp:stationary-condition and the case analysis after it carry the factor "
                      "(-a_{0,-1} + a_{1,-1} U_phi^*), i.e. they continue from the correct condition (the printed "
                      "line "
-                     "agrees with it only when a_{1,-1} = 0 or U_phi^* = 1)."),
+                     "agrees with it as an identity in eta and phi' only when a_{1,-1} = 0 or U_phi^* = 1)."),
         witness=f"{_witness_text()}: the derived condition gives eta(x-bar) = {eta_derived}, the printed one "
                 f"{eta_printed}",
         evidence=(f"Maximiser of U_phi (logistic loss) over the score vectors (one score per atom) of a 5-atom "
-                  f"FiniteSupportPopulation, metric "
+                  f"FiniteSupportPopulation (weights {_fmt(_EVIDENCE_WEIGHTS)}), metric "
                   f"{metric.name}: U_phi^* = {ustar:.6g}, central finite differences of "
                   "surrogate_utility_of_scores "
                   "< 1e-8 at each of its 5 atoms (stationary); there the derived left-hand side is < 1e-7 at each "
@@ -572,12 +572,14 @@ def check_general_eta() -> Outcome:
         consequence=("None for Thm. 7: the next display (eq:supp:calibration:contradiction:1) rewrites eta-bar_STA "
                      "with "
                      "(a_{0,+1} + a_{1,+1} U_phi^*), the derived sign, and the case analysis uses that; the printed "
-                     "formula itself is wrong whenever a_{1,+1} U_phi^* != 0 (it is right for Jaccard and accuracy, "
+                     "formula itself is wrong as an identity in phi' whenever a_{1,+1} U_phi^* != 0 (it is right for "
+                     "Jaccard and accuracy, "
                      "where a_{1,+1} = 0)."),
         witness=f"{_witness_text()}: derived eta(x-bar) = {eta_derived}, printed {eta_printed}",
         evidence=(f"Maximiser of U_phi (logistic loss) over the score vectors (one score per atom) of a 5-atom "
                   f"FiniteSupportPopulation "
-                  f"(eta = {_fmt(ev['eta'])}), metric with a_{{0,+1}} = 2, a_{{0,-1}} = -1, a_{{1,+1}} = 1, a_{{1,-1}} "
+                  f"(weights {_fmt(_EVIDENCE_WEIGHTS)}, eta = {_fmt(ev['eta'])}), metric with a_{{0,+1}} = 2, "
+                  "a_{0,-1} = -1, a_{1,+1} = 1, a_{1,-1} "
                   "= 1, "
                   f"b_0 = 1, b_1 = 1: U_phi^* = {ev['ustar']:.6g}, central finite differences of "
                   "surrogate_utility_of_scores < 1e-8 at each of its 5 atoms; the derived eta-bar_STA at each atom's "

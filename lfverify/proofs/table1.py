@@ -296,16 +296,19 @@ def check_gower_legendre_definition1() -> Outcome:
         "erratum",
         f"Gower-Legendre: sign constraints hold only for alpha in {sign} (any scaling: a1p * a1n = {product}), "
         f"range constraints (D > 0, 0 <= U <= 1) for alpha in {rng}; Definition 1 holds only at alpha = 1 "
-        "(accuracy), not for alpha >= 0.",
+        "(accuracy), not for alpha >= 0 (with Table 1's coefficients).",
         errata=(Erratum(
             location="Tab. 1 (tab:generalized-performance-metrics), caption and Gower-Legendre column, "
                      "with Definition 1 (def:metric)",
             printed="Gower-Legendre index with alpha >= 0 as an example of Definition 1, coefficients "
                     "(a_{1,+1}, a_{1,-1}) = (1 - alpha, alpha - 1)",
-            derived=f"a_{{1,+1}} = 1 - alpha and a_{{1,-1}} = alpha - 1 (unique up to a common factor c: "
+            derived=f"a_{{1,+1}} = 1 - alpha and a_{{1,-1}} = alpha - 1 (unique up to a common factor c for "
+                    f"alpha != 0: "
                     f"a_{{1,+1}} a_{{1,-1}} = {product}), so a_{{1,+1}} >= 0 and a_{{1,-1}} >= 0 hold together "
                     f"only for alpha in {any_scaling_ok}; 0 <= U <= 1 with D > 0 holds for alpha in {rng} "
-                    "(alpha = 0: D = alpha = 0 at TP = 0, FP = 1 - pi). Definition 1 holds exactly for alpha = 1.",
+                    "(alpha = 0: D = alpha = 0 at TP = 0, FP = 1 - pi). With these coefficients Definition 1 holds "
+                    "exactly for alpha = 1; at alpha = 0 the index is the constant 1 wherever D > 0, so other "
+                    "coefficients give the same function there (e.g. (TP + 1)/(TP + 1)).",
             consequence="yes for alpha != 1: the results that use the sign constraints (Lemma 1's lower bound "
                         "U_phi <= U, Lemma 2's concavity/convexity of the surrogate scores) do not apply to "
                         "Gower-Legendre with alpha != 1; the rows' coefficients themselves "

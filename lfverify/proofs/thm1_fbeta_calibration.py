@@ -433,10 +433,11 @@ def _fd_stationary_eta_evidence():
 
 
 def _case2_exact_witnesses(eta_r):
-    """Two exact rational witnesses against case 2's printed first bound (App. A.1, thm:f-measure-calibration), each
-    meeting every hypothesis of the step: beta = 2, tau = 1/2, U* = 6/7, r = 1 and beta = 3, tau = 3/4, U* = 21/22,
-    r = 1/tau.  ``eta_r`` is the stationary eta as a function of r.  Returns each witness's (U* lower bound, eta,
-    printed bound) and whether both violate the printed bound with U* admissible.
+    """Two exact rational witnesses against case 2's printed first bound (App. A.1, thm:f-measure-calibration):
+    beta = 2, U* = 6/7 (above the lower bound at tau = 1/2), r = 1 against the printed reason r >= 1 alone (r = 1 is
+    below 1/tau, so not a tau-discrepant loss's ratio at f* < 0), and beta = 3, tau = 3/4, U* = 21/22, r = 1/tau,
+    which meets tau-discrepancy too.  ``eta_r`` is the stationary eta as a function of r.  Returns each witness's (U*
+    lower bound, eta, printed bound) and whether both violate the printed bound with U* admissible.
     """
 
     def exact(expr, **vals):
@@ -459,9 +460,10 @@ def _case2_exact_witnesses(eta_r):
 
 
 def _printed_first_bound_failures() -> int:
-    """How many of 300 admissible rational points (beta in (1, 4], r in [1, 1.1]) violate case 2's printed first bound
+    """How many of 300 rational points (beta in (1, 4], U* >= the lower bound at a drawn tau, r in [1, 1.1]: the
+    printed reason r >= 1 only, r >= 1/tau not imposed) violate case 2's printed first bound
     eta <= U*/((1+beta^2)(1+U*)) (App. A.1, thm:f-measure-calibration)."""
-    # search: fraction of admissible rational points (beta > 1, r >= 1) where the printed bound fails
+    # search: fraction of rational points (beta > 1, U* admissible for some tau, r >= 1) where the printed bound fails
     rng = random.Random(SEED + 2)
     fails = 0
     for _ in range(300):
@@ -492,19 +494,26 @@ def _case2_first_bound_erratum(*, w1, w2, fails, fd) -> Erratum:
         consequence=(
             "The printed inequality is false for beta > 1; even with r >= 1/tau, which tau-discrepancy gives for f*(x)"
             " < 0, it fails for beta > 2 (at the largest admissible tau and U* = 1, the margin U*(beta^2 - r) -"
-            " (1+beta^2)(r - 1) is (beta^2 - 4)(beta^2 + 1)/beta^2).  The case-2 contradiction survives with the"
+            " (1+beta^2)(r - 1) is (beta^2 - 4)(beta^2 + 1)/beta^2).  Where the stationary equation holds at x-bar"
+            " (f*(x-bar) < 0 and phi differentiable at +-f*(x-bar); not at a kink f*(x-bar) = 0, ERRATA E12), the"
+            " case-2 contradiction survives with the"
             " corrected bound: U*/(1+beta^2+2U*) <= U*/(1+beta^2) <= U(f*)/(1+beta^2) < eta(x), using U* <= U(f*)"
             " (Lemma 1)."
         ),
         witness=(
-            f"beta = 2, tau = 1/2 (U* >= {w1_lower}), U* = 6/7, r = 1: eta = {w1_eta} = {_nstr(w1_eta)} > printed "
-            f"bound {w1_printed} = {_nstr(w1_printed)}; beta = 3, tau = 3/4 (U* >= {w2_lower}), U* = 21/22, "
+            f"against the printed reason r >= 1 alone: beta = 2, U* = 6/7 (>= {w1_lower}, the lower bound at tau = "
+            f"1/2), r = 1 (below 1/tau: not a tau-discrepant loss's ratio at f* < 0): eta = {w1_eta} = "
+            f"{_nstr(w1_eta)} > printed "
+            f"bound {w1_printed} = {_nstr(w1_printed)}; meeting tau-discrepancy: beta = 3, tau = 3/4 (U* >= "
+            f"{w2_lower}), U* = 21/22, "
             f"r = 1/tau = 4/3: eta = {w2_eta} = {_nstr(w2_eta)} > {w2_printed} = {_nstr(w2_printed)}; the printed "
-            f"bound fails at {fails} of 300 admissible rational points with beta in (1, 4], r in [1, 1.1]"
+            f"bound fails at {fails} of 300 rational points with beta in (1, 4], U* >= (1+beta^2)tau/(beta^2 - tau) "
+            "for a drawn tau, and r in [1, 1.1] (the printed reason r >= 1 only: r >= 1/tau is not imposed there)"
         ),
         evidence=(
             "The printed second line of the chain is eta = U*/((1+beta^2) r + (r+1) U*) itself; independently, "
-            "with the core library (F_3, logistic loss, atoms eta = (eta_bar, 0.9), scores (-0.1, 3)), the eta_bar "
+            "with the core library (F_3, logistic loss, two atoms of weights (1/2, 1/2), eta = (eta_bar, 0.9), "
+            "scores (-0.1, 3)), the eta_bar "
             f"at which central differences of U_phi(f + gamma e_1) vanish is {eta_fd:.7f}, equal to the derived "
             f"U*/(10 r + (r+1) U*) = {derived_fd:.7f} (U* = U_phi(f) = {s_fd:.7f}, r = {r_fd:.7f}) and above the "
             f"printed bound {printed_fd:.7f}."
@@ -583,7 +592,9 @@ def check_case2() -> Outcome:
         "erratum",
         "Case 2: eta = U*/((1+beta^2) r + (r+1) U*) (matches the printed second line), decreasing in r, so eta <= "
         "U*/(1+beta^2+2U*) (r >= 1; r >= 1/tau when f*(x) < 0); the printed U*/((1+beta^2)(1+U*)) is wrong for "
-        "beta > 1; the contradiction survives with the corrected bound (given U* <= U(f*)).",
+        "beta > 1; where the stationary equation holds at x-bar (f*(x-bar) < 0, phi differentiable at "
+        "+-f*(x-bar); not at a kink f*(x-bar) = 0, ERRATA E12) the contradiction survives with the corrected bound "
+        "(given U* <= U(f*)).",
         errata=(first, caption),
         method="symbolic; exact rational witnesses and 300 rational points; central differences with the core library",
     )

@@ -601,6 +601,26 @@ def test_prop8_checks_reach_their_undecided_and_converse_branches(monkeypatch):
         "accuracy's Eq. (3) scores eta*(1 - phi(xi)) - pi - (1 - eta)*phi(-xi) + 1, 1 differ from App. A.3's U^Acc_phi")
 
 
+def test_prop8_case1_text_on_s_and_the_stationary_eta_is_checked(monkeypatch):
+    """Prop. 8 case 1's erratum text (referee round 34) defines S = -phi'(f*) eta + phi'(-f*)(1 - eta), minus the
+    printed (phi'(f*) + phi'(-f*)) eta - phi'(-f*) (by hand: -(a + b) eta + b = -a eta + b (1 - eta)), and says a
+    stationary eta in [0, 1] exists exactly for r = phi'(f*)/phi'(-f*) in [0, 1]: with phi'(f*) = r k, phi'(-f*) = k,
+    -r k eta + k (1 - eta) = 0 gives eta = 1/(1 + r) (r = -10/3: -3/7, the referee's witness; r = -1: none).
+    Companions: the printed left side itself as S (the sign the text warns about) fails both gates, and case 1 then
+    reports undecided instead of an erratum whose text would be false."""
+    import lfverify.proofs.prop8_accuracy_calibration as prop8
+
+    assert prop8._s_definition_holds() and prop8._stationary_eta_range_holds()
+    printed = prop8.printed_accuracy_stationary_condition(prop8.ETA, prop8.DPOS, prop8.DNEG)
+    assert not prop8._s_definition_holds(printed)
+    halved = prop8._S.subs(prop8.DPOS, prop8.DPOS / 2)  # eta = 1/(1 + r/2): the range claim no longer matches
+    assert not prop8._stationary_eta_range_holds(halved)
+    assert "S = G'(0) E[W_1]/p(x-bar) = -phi'(f*) eta + phi'(-f*)(1 - eta)" in prop8._S_DEFINITION
+    monkeypatch.setattr(prop8, "_s_definition_holds", lambda bracket=None: False)
+    assert _undecided_summary(prop8.check_case1()) == (
+        "case 1: S's definition in the errata's text does not expand to the bracket")
+
+
 def test_prop8_bartlett_check_counts_maximisers_of_the_wrong_sign(monkeypatch):
     """The conclusion's library check with the maximiser's sign planted flipped: every case disagrees.  The
     number of cases is recounted here from the check's documented draw (seed 20200826, 40 eta per loss for the
