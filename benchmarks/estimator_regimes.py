@@ -16,7 +16,10 @@ base cell and keeps the others (a cell that several axes share, such as the base
   1 + Poisson(0.5), column frequencies ~ 1 / (j + 10), density 1 % over d = 1,000 columns - 1 % of 20 columns
   would leave most rows empty - fed as CSR to every method);
 * ``n``: 10^3, 10^4, 10^5, 10^6 at d = 20;
-* ``d``: 10, 50, 200, 500 at n = 20,000 (with ``n``, the check that fit time is linear in n and d).
+* ``d``: 10, 50, 200, 500 at n = 20,000 (with ``n``, the check that fit time is linear in n and d);
+* ``minority``: the smaller class's count m = 20, 30, 50, 100, 200 at d = 10 and prior 0.1 (n = m / prior =
+  200 ... 2,000; issue 42 item 5, the few-minority regime: m < 20 d cross-fits and bags the threshold, m = 200 =
+  20 d is the regime rule's boundary).
 
 The problem generator: a latent linear score s = x_inf . w (w ~ N(0, I), scaled so that the score's robust
 standard deviation, IQR / 1.349, is 2), and the clean label 1[s + b + e > 0] with e standard logistic noise
@@ -112,7 +115,8 @@ FULL = {"base": {"n": 20_000, "d": 20, "prior": 0.1, "flip": 0.05, "features": "
                  "flip": (0.0, 0.05, 0.1, 0.2, 0.3),
                  "features": FEATURES,
                  "n": (1_000, 10_000, 100_000, 1_000_000),
-                 "d": (10, 50, 200, 500)},
+                 "d": (10, 50, 200, 500),
+                 "minority": {"d": 10, "prior": 0.1, "counts": (20, 30, 50, 100, 200)}},
         "sparse_d": 1000, "density": 0.01,
         "test": {"min": 20_000, "min_positives": 200, "max": 200_000}, "calibration_rows": 50_000}
 QUICK = {"base": {"n": 1_000, "d": 10, "prior": 0.1, "flip": 0.05, "features": "gaussian"},
@@ -121,14 +125,16 @@ QUICK = {"base": {"n": 1_000, "d": 10, "prior": 0.1, "flip": 0.05, "features": "
                   "flip": (0.0, 0.05),
                   "features": FEATURES,
                   "n": (500, 2_000),
-                  "d": (5, 40)},
+                  "d": (5, 40),
+                  "minority": {"d": 5, "prior": 0.1, "counts": (10, 100)}},
          "sparse_d": 500, "density": 0.01,
          "test": {"min": 2_000, "min_positives": 40, "max": 4_000}, "calibration_rows": 10_000}
 AXES = tuple(FULL["axes"])
 AXIS_LABELS = {"n_over_d": "n / d (training rows per feature, d fixed)", "prior": "positive prior",
                "flip": "label flip rate (0 = separable)", "features": "feature family",
-               "n": "training rows n (d fixed)", "d": "features d (n fixed)"}
-LOG_AXES = {"n_over_d", "prior", "n", "d"}
+               "n": "training rows n (d fixed)", "d": "features d (n fixed)",
+               "minority": "smaller class's count m (d and prior fixed)"}
+LOG_AXES = {"n_over_d", "prior", "n", "d", "minority"}
 
 
 # ---------------------------------------------------------------------- cells
@@ -145,6 +151,10 @@ def axis_cells(plan: dict, axis: str) -> list[dict]:
     if axis == "n_over_d":
         for r in spec["ratios"]:
             cells.append({**base, "d": spec["d"], "n": int(round(r * spec["d"])), "value": r})
+    elif axis == "minority":
+        for m in spec["counts"]:
+            cells.append({**base, "d": spec["d"], "prior": spec["prior"], "n": int(round(m / spec["prior"])),
+                          "value": m})
     elif axis == "features":
         for f in spec:
             cells.append({**base, "features": f, "d": plan["sparse_d"] if f == "sparse_csr" else base["d"],
@@ -479,6 +489,8 @@ def _fmt_value(axis, cell):
         return f"{axis}={v:,}"
     if axis == "features":
         return f"{v} (d={cell['d']})"
+    if axis == "minority":
+        return f"m={v} (n={cell['n']:,}, d={cell['d']})"
     return f"{axis}={v:g}"
 
 

@@ -69,6 +69,19 @@ def test_quick_run_writes_complete_consistent_results(script, quick_run):
     assert not list(quick_run.parent.glob(".*.tmp"))  # atomic writes leave no temporary file
 
 
+def test_the_minority_axis_draws_exactly_m_positives_at_its_d_and_prior(script):
+    """Oracle: the docstring's minority axis - m = 20, 30, 50, 100, 200 at d = 10, prior 0.1 (n = m / prior) - and a
+    training sample of its first quick cell has exactly m positives (round(prior n))."""
+    cells = script.axis_cells(script.FULL, "minority")
+    assert [(c["value"], c["n"], c["d"], c["prior"]) for c in cells] == [
+        (m, 10 * m, 10, 0.1) for m in (20, 30, 50, 100, 200)]
+    cell = script.axis_cells(script.QUICK, "minority")[0]
+    seq = script.child(script.as_seed_sequence(script.SEED), *script.text_key(script.cell_key(cell)))
+    X, y = script.Problem(cell, script.QUICK, script.child(seq, 0)).sample(script.child(seq, 1, 0, 0), cell["n"],
+                                                                           training=True)
+    assert X.shape == (cell["n"], cell["d"]) and y.sum() == cell["value"] == 10
+
+
 def test_same_seeds_give_the_same_samples(script):
     """The generator is a function of the cell's SeedSequence: the same key gives the same data."""
     cell = script.axis_cells(script.QUICK, "features")[3]  # sparse_csr
