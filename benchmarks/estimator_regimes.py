@@ -18,7 +18,7 @@ base cell and keeps the others (a cell that several axes share, such as the base
 * ``n``: 10^3, 10^4, 10^5, 10^6 at d = 20;
 * ``d``: 10, 50, 200, 500 at n = 20,000 (with ``n``, the check that fit time is linear in n and d);
 * ``minority``: the smaller class's count m = 20, 30, 50, 100, 200 at d = 10 and prior 0.1 (n = m / prior =
-  200 ... 2,000; issue 42 item 5, the few-minority regime: m < 20 d cross-fits and bags the threshold, m = 200 =
+  200 ... 2,000; issue 42 item 5, the few-minority regime: m < 20 d cross-fits the threshold, m = 200 =
   20 d is the regime rule's boundary).
 
 The problem generator: a latent linear score s = x_inf . w (w ~ N(0, I), scaled so that the score's robust

@@ -32,8 +32,7 @@ SVM at C = 100) stays available, but costs seconds on adult and does not change 
 It follows scikit-learn's conventions (``fit`` / ``predict`` / ``decision_function`` / ``score``,
 ``get_params`` / ``set_params``, ``clone``; parameters are validated in ``fit``; ``fit(X, y, sample_weight)`` and
 ``class_weight`` as scikit-learn defines them, with metadata routing's ``set_fit_request``), accepts ``scipy.sparse``
-input
-(CSR, as scikit-learn's linear models), and works in ``GridSearchCV``, ``cross_val_score``,
+input (CSR, as scikit-learn's linear models), and works in ``GridSearchCV``, ``cross_val_score``,
 ``TunedThresholdClassifierCV`` and ``FixedThresholdClassifier`` (through ``decision_function``); ``score`` is the
 chosen metric, not accuracy.
 
@@ -393,7 +392,8 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
     threshold_ : float
         The threshold on the fitted theta^T x + b (0 for ``threshold="zero"``).
     threshold_cv_ : int or None
-        The folds the threshold was chosen on (``threshold_cv`` with "auto" resolved), None for the training sample.
+        The folds the threshold was chosen on (``threshold_cv`` with "auto" resolved and K lowered to the smaller
+        class's count where that is below K), None for the training sample.
     n_features_in_ : int
     metric_ : LinearFractionalMetric
     tau_ : float
@@ -583,7 +583,7 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         if minority < 2:
             raise ValueError(f"threshold_cv needs at least 2 samples of each class (one per held-out fold); the "
                              f"smaller class has {minority}")
-        n_splits = max(2, min(n_folds, minority))
+        n_splits = max(2, min(n_folds, minority))  # one row of the smaller class per held-out fold (threshold_cv_)
         folds = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=int_seed(child(seq, 2)))
         fold_of = np.empty(y_signed.shape[0], dtype=np.min_scalar_type(n_splits - 1))
         # y stands in for X (StratifiedKFold reads only the number of rows of X): no placeholder array of n zeros
@@ -763,7 +763,7 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         self.metric_ = metric
         self.tau_ = tau
         self.threshold_ = float(shift)
-        self.threshold_cv_ = n_folds
+        self.threshold_cv_ = None if n_folds is None else max(2, min(n_folds, minority))  # as _cross_fitted draws
         self.coef_ = theta[:X.shape[1]].reshape(1, -1).copy()
         self.intercept_ = np.array([(theta[-1] if self.fit_intercept else 0.0) - float(shift)])
         self.n_iter_ = iterations

@@ -363,8 +363,8 @@ def test_auto_threshold_cv_counts_the_smaller_class_whichever_label_it_has():
     for y in (np.r_[0, np.ones(11, dtype=int)], np.r_[1, np.zeros(11, dtype=int)]):
         clf = LinearFractionalClassifier(metric="f1", pos_label=1, max_iter=5).fit(X, y)
         assert clf.threshold_cv_ is None
-    y = np.r_[0, 0, np.ones(10, dtype=int)]  # both classes have 2: folds
-    assert LinearFractionalClassifier(metric="f1", max_iter=5).fit(X, y).threshold_cv_ == 5
+    y = np.r_[0, 0, np.ones(10, dtype=int)]  # both classes have 2: folds (5 asked, lowered to the 2 negatives)
+    assert LinearFractionalClassifier(metric="f1", max_iter=5).fit(X, y).threshold_cv_ == 2
 
 
 def test_score_rejects_sample_weights_summing_to_zero(data):
@@ -506,10 +506,11 @@ def _regime_sample(positives, negatives, seed=0):
 
 
 def check_regime_boundaries(cls=LinearFractionalClassifier):
-    """The class docstring's regimes, read off ``threshold_cv_`` ("auto": 5 folds in the regime of few samples):
-    cost-sensitive - the smaller class's count (or weight) m against 20 d; at m = 20 = 20 d not few (None), at 19
-    few (5); with weights, m = 20.0 exactly not few and m = the double below 20 few.  Surrogate utility - n against
-    10 d: n = 10 not few, n = 9 few.  Both signs of the label that is the minority."""
+    """The class docstring's regimes, read off ``threshold_cv_`` ("auto": 5 folds in the regime of few samples,
+    lowered to the smaller class's count of rows): cost-sensitive - the smaller class's count (or weight) m against
+    20 d; at m = 20 = 20 d not few (None), at 19 few (5); with weights, m = 20.0 exactly not few and m = the double
+    below 20 few (2 folds: its 2 rows).  Surrogate utility - n against 10 d: n = 10 not few, n = 9 few (4 folds: 4
+    rows of the smaller class).  Both signs of the label that is the minority."""
     import warnings
 
     def folds(X, y, sample_weight=None, **options):
@@ -522,10 +523,10 @@ def check_regime_boundaries(cls=LinearFractionalClassifier):
             X, y = _regime_sample(m, 40)
             assert folds(X, flip * y) == expected, (flip, m)
         X, y = _regime_sample(2, 40)
-        for total, expected in ((20.0, None), (float(np.nextafter(20.0, 0.0)), 5)):
+        for total, expected in ((20.0, None), (float(np.nextafter(20.0, 0.0)), 2)):
             weights = np.r_[total / 2, total / 2, np.ones(40)]  # halving is exact: the positives weigh `total`
             assert folds(X, flip * y, sample_weight=weights) == expected, (flip, total)
-    for n, expected in ((10, None), (9, 5), (11, None)):
+    for n, expected in ((10, None), (9, 4), (11, None)):
         X, y = _regime_sample(n // 2, n - n // 2)
         assert folds(X, y, objective="surrogate-utility", threshold="refit") == expected, n
 

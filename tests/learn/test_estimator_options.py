@@ -247,8 +247,9 @@ def test_threshold_cv_rules(objective):
     lowered = LinearFractionalClassifier(threshold_cv=minority + 7, **options).fit(X, y)
     at_count = LinearFractionalClassifier(threshold_cv=minority, **options).fit(X, y)
     assert lowered.threshold_ == at_count.threshold_ and lowered.intercept_[0] == at_count.intercept_[0]
+    assert lowered.threshold_cv_ == at_count.threshold_cv_ == minority  # the folds drawn, not the K asked for
     two = LinearFractionalClassifier(threshold_cv=2, **options).fit(X, y)
-    assert two.threshold_ != at_count.threshold_
+    assert two.threshold_ != at_count.threshold_ and two.threshold_cv_ == 2
     if objective == "cost-sensitive":  # n < 10 d is not met for the surrogate utility here (48 >= 30)
         auto = LinearFractionalClassifier(**options).fit(X, y)
         five = LinearFractionalClassifier(threshold_cv=5, **options).fit(X, y)
