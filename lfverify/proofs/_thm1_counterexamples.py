@@ -98,7 +98,8 @@ def _kink_erratum(kink: dict) -> Erratum:
             "minimises A phi(xi) + B phi(-xi), A ="
             " (1+beta^2+U*) eta, B = U* (1-eta), for which xi = 0 is a minimiser exactly when rho <= A/B <= 1/rho (the"
             " unique one for a loss strictly convex on each side of 0, as the tau-logistic); this band"
-            " contains posteriors eta > U(f*)/(1+beta^2), where f* = 0 predicts -1 (sgn(0) = -1) against Prop. 5"
+            " contains posteriors eta > U(f*)/(1+beta^2) where U(f*) < 1 or rho < beta^2 U*/(1+beta^2+U*) (its upper"
+            " end is 1/(1+beta^2) or more), and there f* = 0 predicts -1 (sgn(0) = -1) against Prop. 5"
         ),
         consequence=(
             "Thm. 1 is false as stated: with the paper's own tau-logistic loss the surrogate maximiser f* is unique,"

@@ -572,7 +572,8 @@ def check_general_eta() -> Outcome:
         consequence=("None for Thm. 7: the next display (eq:supp:calibration:contradiction:1) rewrites eta-bar_STA "
                      "with "
                      "(a_{0,+1} + a_{1,+1} U_phi^*), the derived sign, and the case analysis uses that; the printed "
-                     "formula itself is wrong as an identity in phi' whenever a_{1,+1} U_phi^* != 0 (it is right for "
+                     "formula itself is wrong as an identity in phi' whenever a_{1,+1} U_phi^* != 0 and -a_{0,-1} + "
+                     "a_{1,-1} U_phi^* != 0 (where the latter is 0 both give eta = 0; it is right for "
                      "Jaccard and accuracy, "
                      "where a_{1,+1} = 0)."),
         witness=f"{_witness_text()}: derived eta(x-bar) = {eta_derived}, printed {eta_printed}",

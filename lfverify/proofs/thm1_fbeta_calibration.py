@@ -495,7 +495,8 @@ def _case2_first_bound_erratum(*, w1, w2, fails, fd) -> Erratum:
             "The printed inequality is false for beta > 1; even with r >= 1/tau, which tau-discrepancy gives for f*(x)"
             " < 0, it fails for beta > 2 (at the largest admissible tau and U* = 1, the margin U*(beta^2 - r) -"
             " (1+beta^2)(r - 1) is (beta^2 - 4)(beta^2 + 1)/beta^2).  Where the stationary equation holds at x-bar"
-            " (f*(x-bar) < 0 and phi differentiable at +-f*(x-bar); not at a kink f*(x-bar) = 0, ERRATA E12), the"
+            " (x-bar an atom of P, f*(x-bar) < 0 and phi differentiable at +-f*(x-bar); not at a kink f*(x-bar) = 0,"
+            " ERRATA E12), the"
             " case-2 contradiction survives with the"
             " corrected bound: U*/(1+beta^2+2U*) <= U*/(1+beta^2) <= U(f*)/(1+beta^2) < eta(x), using U* <= U(f*)"
             " (Lemma 1)."
@@ -592,9 +593,9 @@ def check_case2() -> Outcome:
         "erratum",
         "Case 2: eta = U*/((1+beta^2) r + (r+1) U*) (matches the printed second line), decreasing in r, so eta <= "
         "U*/(1+beta^2+2U*) (r >= 1; r >= 1/tau when f*(x) < 0); the printed U*/((1+beta^2)(1+U*)) is wrong for "
-        "beta > 1; where the stationary equation holds at x-bar (f*(x-bar) < 0, phi differentiable at "
-        "+-f*(x-bar); not at a kink f*(x-bar) = 0, ERRATA E12) the contradiction survives with the corrected bound "
-        "(given U* <= U(f*)).",
+        "beta > 1; where the stationary equation holds at x-bar (x-bar an atom of P, f*(x-bar) < 0, phi "
+        "differentiable at +-f*(x-bar); not at a kink f*(x-bar) = 0, ERRATA E12) the contradiction survives with "
+        "the corrected bound (given U* <= U(f*)).",
         errata=(first, caption),
         method="symbolic; exact rational witnesses and 300 rational points; central differences with the core library",
     )

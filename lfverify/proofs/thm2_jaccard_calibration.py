@@ -268,8 +268,9 @@ def _kink_erratum(kink: dict) -> Erratum:
         derived=(
             "tau < 1 and phi'(0+) >= tau phi'(0-) give, for a loss with phi'(0-) < 0, phi'(0+)/phi'(0-) =: rho <= tau "
             "< 1 (a kink at 0).  Pointwise,"
-            " f* minimises eta phi(xi) + U* (1 - eta) phi(-xi), whose minimiser is xi = 0 whenever rho <="
-            " eta/(U*(1-eta)) <= 1/rho; as U* >= tau >= rho this band reaches eta/(1-eta) = U*/rho >= 1, i.e. up to"
+            " f* minimises eta phi(xi) + U* (1 - eta) phi(-xi), for which xi = 0 is a minimiser whenever rho <="
+            " eta/(U*(1-eta)) <= 1/rho (the unique one for a loss strictly convex on each side of 0, as the"
+            " tau-logistic); as U* >= tau >= rho this band reaches eta/(1-eta) = U*/rho >= 1, i.e. up to"
             " eta = 1/2 at least, and past the Bayes threshold U-dagger/(1+U-dagger) wherever U*/rho > U-dagger "
             "(strictly"
             " when U* > rho or U-dagger < 1)"

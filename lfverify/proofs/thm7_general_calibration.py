@@ -206,7 +206,8 @@ def check_partial_fraction() -> Outcome:
             f"H = {derived_half}, printed {printed_half}"
         ),
         evidence=(
-            f"Core library, 6-atom population (eta = {EVIDENCE_ETA}): the exact Bayes rule (checked against brute force"
+            f"Core library, 6-atom population (weights {EVIDENCE_WEIGHTS}, eta = {EVIDENCE_ETA}; M1 with b_0 = 1 - pi, "
+            f"b_1 = 1): the exact Bayes rule (checked against brute force"
             f" over all labelings) predicts +1 exactly above eta_OPT(U-dagger), U-dagger = {u_dagger:.12g}, and"
             f" 1/eta_OPT - 1 = {h_lib:.12g} = derived H(U-dagger) = {h_at_u:.12g}, while the printed form gives"
             f" {printed_at_u:.12g}; printed - derived = {gap}"
