@@ -23,7 +23,12 @@ weights, for a learner whose fit takes no ``sample_weight`` (then it differs fro
 100 grid points averaged over folds).
 
 Cost: ``cv`` fits per level plus one, i.e. 2 cv + 1 = 11 fits of the base learner at the defaults (scikit-learn's
-``TunedThresholdClassifierCV`` makes cv + 1 = 6); measured ratios are in docs/estimators.md.
+``TunedThresholdClassifierCV`` makes cv + 1 = 6); measured ratios are in docs/estimators.md.  For a bagging learner
+(a random forest, ``BaggingClassifier``) ``cv="oob"`` takes each level's held-out scores from its out-of-bag
+predictions instead: one fit on the whole sample per level, whose kept fit is the final model (2 fits at the
+defaults).  A row's out-of-bag score averages only the members that did not see it, so it is held out as a fold's
+row is; it is not the whole ensemble's score (fewer members), which is why the threshold it chooses can differ from
+the one folds would choose.
 """
 
 from __future__ import annotations
@@ -92,9 +97,11 @@ class MetricOptimalClassifier(ClassifierMixin, BaseEstimator):
         ``reweight=False``; its scores are ``decision_function`` or ``predict_proba`` (``response_method``).
     metric : str or LinearFractionalMetric, default "f1"
         The metric to maximise (names as :func:`~lfverify.core.resolve_metric` reads them).
-    cv : int >= 2, splitter or iterable of (train, test) index arrays, default 5
+    cv : int >= 2, "oob", splitter or iterable of (train, test) index arrays, default 5
         The folds whose held-out scores choose the level and the threshold: an int is that many shuffled
-        stratified folds (at most the smaller class's count), seeded by ``random_state``; otherwise as
+        stratified folds (at most the smaller class's count), seeded by ``random_state``; "oob": the out-of-bag
+        scores of a bagging learner (``bootstrap=True`` and an ``oob_score`` parameter, which is set to True on the
+        clones; rows no member left out keep no score; scores on the ``predict_proba`` scale); otherwise as
         scikit-learn's ``cv`` (every row should be held out once: a row held out by no split keeps no score).
     max_level_iter : int >= 1, default 2
         Levels at most: the first at equal class weights, each later one at the Bayes level of the previous
@@ -171,9 +178,11 @@ class MetricOptimalClassifier(ClassifierMixin, BaseEstimator):
             raise TypeError(f"estimator {type(self.estimator).__name__}'s fit takes no sample_weight, which the "
                             "Bayes-level weights need: use a learner whose fit accepts sample_weight, or "
                             "reweight=False (the threshold-only mode)")
+        if isinstance(self.cv, str):
+            self._check_out_of_bag()
         for name, value, low in (("cv", self.cv, 2), ("max_level_iter", self.max_level_iter, 1)):
             if name == "cv" and not isinstance(value, (bool, numbers.Integral)):
-                continue  # a splitter or an iterable of splits (scikit-learn's cv), checked by check_cv
+                continue  # "oob", a splitter or an iterable of splits (scikit-learn's cv), checked by check_cv
             if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
                 raise ValueError(f"{name} must be an int >= {low}, a splitter or an iterable of (train, test) "
                                  f"index arrays; got {value!r}" if name == "cv" else
@@ -184,11 +193,37 @@ class MetricOptimalClassifier(ClassifierMixin, BaseEstimator):
         n_folds = int(self.cv) if isinstance(self.cv, numbers.Integral) else None
         return resolve_metric(self.metric), n_folds, int(self.max_level_iter), check_real(self.tol, "tol", low=0.0)
 
+    def _check_out_of_bag(self):
+        """cv="oob" needs a bagging learner (``bootstrap=True``, an ``oob_score`` parameter) and scores on the
+        ``predict_proba`` scale, which the out-of-bag predictions are."""
+        if self.cv != "oob":
+            raise ValueError(f"cv must be an int >= 2, 'oob', a splitter or an iterable of (train, test) index "
+                             f"arrays; got {self.cv!r}")
+        params = self.estimator.get_params(deep=False)
+        if "oob_score" not in params or params.get("bootstrap") is not True:
+            raise ValueError(f"cv='oob' needs a bagging learner with bootstrap=True and an oob_score parameter (a "
+                             f"random forest, BaggingClassifier); estimator {type(self.estimator).__name__} has "
+                             f"bootstrap={params.get('bootstrap', 'absent')!r}, oob_score "
+                             f"{'present' if 'oob_score' in params else 'absent'}: use an int cv instead")
+        if self.response_method == "decision_function":
+            raise ValueError("cv='oob' gives scores on the predict_proba scale (the out-of-bag class "
+                             "probabilities); got response_method='decision_function': use 'auto' or "
+                             "'predict_proba'")
+
+    def _out_of_bag_scores(self, model):
+        """The out-of-bag scores of ``pos_label_`` of a fitted bagging learner and the rows that have one (a row
+        that every member drew has none: scikit-learn leaves its row of ``oob_decision_function_`` at zero for
+        a forest, NaN for bagging)."""
+        oob = np.asarray(model.oob_decision_function_, dtype=np.float64)
+        rows = np.flatnonzero(np.isfinite(oob).all(axis=1) & (oob.sum(axis=1) > 0))
+        return oob[rows, list(model.classes_).index(self.pos_label_)], rows
+
     def _scores_of(self, model, X) -> np.ndarray:
         """The fitted ``model``'s scores of ``pos_label_`` on X (larger = more positive)."""
         method = self.response_method
         if method == "auto":
-            method = "decision_function" if hasattr(model, "decision_function") else "predict_proba"
+            method = ("decision_function" if hasattr(model, "decision_function") and not _out_of_bag(self.cv)
+                      else "predict_proba")
         if not hasattr(model, method):
             raise TypeError(f"estimator {type(model).__name__} has no {method}; choose response_method from the "
                             "methods it has")
@@ -207,6 +242,8 @@ class MetricOptimalClassifier(ClassifierMixin, BaseEstimator):
         model = clone(self.estimator)
         if "random_state" in model.get_params(deep=False) and model.get_params()["random_state"] is None:
             model.set_params(random_state=seed)
+        if _out_of_bag(self.cv):
+            model.set_params(oob_score=True)
         if weights is None:
             return model.fit(X, y, **fit_params)
         return model.fit(X, y, sample_weight=weights, **fit_params)
@@ -256,34 +293,29 @@ class MetricOptimalClassifier(ClassifierMixin, BaseEstimator):
         y_signed = np.where(y == pos_label, 1, -1).astype(np.int8)
         splits, base_seed = self._splits(y_signed, n_folds)
         n = _num_samples(X)
-        held_rows = np.concatenate([held for _, held in splits])  # every held-out row, fold after fold
-        held_labels = y_signed[held_rows]
-        held_weights = None if user is None else user[held_rows]
-        if np.unique(held_labels).size != 2:
-            raise ValueError("cv: the held-out rows hold one class only; the metric's threshold needs both")
         levels = max_level_iter if self.reweight else 1
         class_weights, history, best = FIRST_WEIGHTS, [], None
         for step in range(levels):
             weights = self._level_weights(user, y_signed, class_weights if self.reweight else None, n)
-            pooled = []  # the held-out scores, in the order of held_rows
-            for train, held in splits:
-                model = self._fit_clone(_safe_indexing(X, train), y[train],
-                                        weights=None if weights is None else weights[train],
-                                        fit_params=_rows(routed, train, n), seed=base_seed)
-                pooled.append(self._scores_of(model, _safe_indexing(X, held)))
-            choice = _best_threshold(np.concatenate(pooled), held_labels, metric, reference=0.0,
-                                     weights=held_weights)
+            scores, rows, model = self._held_out_scores(X, y, weights=weights, routed=routed, splits=splits,
+                                                         base_seed=base_seed)
+            if np.unique(y_signed[rows]).size != 2:
+                raise ValueError("cv: the held-out rows hold one class only; the metric's threshold needs both")
+            choice = _best_threshold(scores, y_signed[rows], metric, reference=0.0,
+                                     weights=None if user is None else user[rows])
             history.append(choice.value)
             if best is None or choice.value > best[0].value:
-                best = (choice, class_weights, weights)
+                best = (choice, class_weights, weights, model)
             if step > 0 and abs(history[-1] - history[-2]) <= tol:
                 break
             try:
                 class_weights = bayes_level_weights(metric, choice.value)
             except ValueError:  # delta(v) outside (0, 1) (e.g. v = 0 for F_1): no weighting reaches that level
                 break
-        choice, self.class_weights_, weights = best
-        self.estimator_ = self._fit_clone(X, y, weights=weights, fit_params=routed, seed=base_seed)
+        choice, self.class_weights_, weights, model = best
+        # out of bag, the kept level's fit is already on the whole sample at its weights
+        self.estimator_ = model if model is not None else self._fit_clone(X, y, weights=weights, fit_params=routed,
+                                                                          seed=base_seed)
         self.threshold_ = float(choice.threshold)
         self.level_history_ = tuple(history)
         for name in ("n_features_in_", "feature_names_in_"):
@@ -291,15 +323,35 @@ class MetricOptimalClassifier(ClassifierMixin, BaseEstimator):
                 setattr(self, name, getattr(self.estimator_, name))
         return self
 
+    def _held_out_scores(self, X, y, *, weights, routed, splits, base_seed):
+        """One level's held-out scores, the rows they belong to, and the whole-sample fit where it is one
+        (out of bag; else None): the folds' pooled held-out scores in the order of their held-out rows, or the
+        out-of-bag scores of one fit on every row."""
+        n = y.shape[0]
+        if splits is None:
+            model = self._fit_clone(X, y, weights=weights, fit_params=routed, seed=base_seed)
+            scores, rows = self._out_of_bag_scores(model)
+            return scores, rows, model
+        pooled = []
+        for train, held in splits:
+            model = self._fit_clone(_safe_indexing(X, train), y[train],
+                                    weights=None if weights is None else weights[train],
+                                    fit_params=_rows(routed, train, n), seed=base_seed)
+            pooled.append(self._scores_of(model, _safe_indexing(X, held)))
+        return np.concatenate(pooled), np.concatenate([held for _, held in splits]), None
+
     def _splits(self, y_signed, n_folds):
         """The (train, held-out) index pairs of ``cv`` (``n_folds`` shuffled stratified folds, at most the smaller
-        class's count, or the user's splitter / iterable) and the base learner's seed: (splits, base_seed)."""
+        class's count, or the user's splitter / iterable; None out of bag) and the base learner's seed:
+        (splits, base_seed)."""
         minority = _minority_count(y_signed)
         if minority < 2:
             raise ValueError(f"cv needs at least 2 samples of each class (one per held-out fold); the smaller class "
                              f"has {minority}")
         seq = as_seed_sequence(self.random_state, "random_state")
         base_seed = int_seed(child(seq, 1))
+        if _out_of_bag(self.cv):
+            return None, base_seed
         if n_folds is None:  # a splitter or an iterable of (train, test) index arrays, as scikit-learn's cv
             folds = check_cv(self.cv, y_signed, classifier=True)
         else:
@@ -351,6 +403,11 @@ class MetricOptimalClassifier(ClassifierMixin, BaseEstimator):
         routing; ``sample_weight`` is this estimator's own and reaches the base learner multiplied by the level)."""
         return (MetadataRouter(owner=self).add_self_request(self)
                 .add(estimator=self.estimator, method_mapping=MethodMapping().add(callee="fit", caller="fit")))
+
+
+def _out_of_bag(cv) -> bool:
+    """cv is the string "oob" (an array of splits compares elementwise, hence the type test first)."""
+    return isinstance(cv, str) and cv == "oob"
 
 
 def _rows(params: dict, rows, n: int) -> dict:
