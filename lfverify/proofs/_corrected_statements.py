@@ -225,10 +225,12 @@ FBETA = Statement(
                    "band [eta_lo, eta_hi] except at delta - if rho <= tau_F, iff the band carries no mass except at "
                    "delta", condition="if rho <= tau_F", condition_tex="if $\\rho \\le \\tau_F$"),
         Conclusion("sign_rule", "Sign rule",
-                   "$\\mathrm{sgn} f^*_0$ (for a maximiser $f^*_0$ that is $0$ on the closed band) is Bayes optimal if "
+                   "$\\mathrm{sgn} f^*_0$ (with $\\mathrm{sgn}(0) = -1$, Sec. 2; for a maximiser $f^*_0$ that is $0$ "
+                   "on the closed band) is Bayes optimal if "
                    "and only if $P(\\eta_{hi} < \\eta < \\delta) = P(\\delta < \\eta \\le \\eta_{hi}) = 0$; another "
                    "maximiser's sign can differ on the band's end points when $\\phi$ is linear there.",
-                   "sgn f*_0 (for a maximiser f*_0 that is 0 on the closed band) is Bayes optimal iff P(eta_hi < eta < "
+                   "sgn f*_0 (sgn(0) = -1; for a maximiser f*_0 that is 0 on the closed band) is Bayes optimal iff "
+                   "P(eta_hi < eta < "
                    "delta) = P(delta < eta <= eta_hi) = 0",
                    condition="for a maximiser f*_0 that is 0 on the closed band",
                    condition_tex="for a maximiser $f^*_0$ that is $0$ on the closed band"),
@@ -272,7 +274,8 @@ JACCARD = Statement(
                    "Jaccard-calibration on $P$ holds if and only if $P(\\eta_{hi} < \\eta < \\delta) = P(\\delta < "
                    "\\eta < \\eta_{lo}) = 0$ and $P(\\eta_{lo} \\le \\eta \\le \\eta_{hi},\\ \\eta \\ne \\delta) = "
                    "0$; if $\\rho \\le \\tau_J$, if and only if the band carries no mass except at $\\delta$.  "
-                   "$\\mathrm{sgn} f^*_0$ is Bayes optimal iff $P(\\eta_{hi} < \\eta < \\delta) = P(\\delta < "
+                   "$\\mathrm{sgn} f^*_0$ (with $\\mathrm{sgn}(0) = -1$, Sec. 2) is Bayes optimal iff "
+                   "$P(\\eta_{hi} < \\eta < \\delta) = P(\\delta < "
                    "\\eta \\le \\eta_{hi}) = 0$.",
                    "Jaccard-calibration holds iff no mass in (eta_hi, delta) or (delta, eta_lo) and none in the band "
                    "except at delta - if rho <= U*/U-dagger, iff the band carries no mass except at delta",
@@ -396,7 +399,12 @@ RATE = Statement(
              Named("L", "$= \\rho_0 c_1 + \\rho_1 c_0 + 4\\rho_0\\rho_1 c_\\Theta c_\\mathcal{X}$", unique=True)),
     setting="$\\hat V$'s scores take $\\phi'(0^-)$ at a score of exactly 0, as the corrected App. C lemma its "
             "proof's Step 2 cites does; for lfverify's estimator, which takes $\\phi'(0^+)$ there (e.g. at "
-            "$\\theta = 0$), this proof does not apply (review 32, FINDINGS.md).",
+            "$\\theta = 0$), this proof does not apply (review 32, FINDINGS.md).  $\\mathcal V_\\phi$ reads "
+            "$\\phi'(0)$ the same way ($\\mathcal V_\\phi = E_S \\hat{\\mathcal V}_\\phi$, Lemma 3): with "
+            "$\\phi'(0^+)$ in $\\mathcal V_\\phi$ alone the explicit bound fails (review 37: accuracy, $X = 1$, "
+            "$Y = +1$, the $\\tau$-logistic loss at $\\tau = 1/2$; at $\\theta = 0$, "
+            "$\\|\\hat{\\mathcal V}_\\phi - \\mathcal V_\\phi\\| = J = 1/(4 \\ln 2)$ for every sample, "
+            "above $B_E(n)$ for large $n$, as $B_E(n) \\to 0$).",
     conclusions=(
         Conclusion("expectation", "The explicit bound",
                    "$$E_S \\sup_\\theta \\|\\hat{\\mathcal{V}}_\\phi(\\theta) - \\mathcal{V}_\\phi(\\theta)\\| \\le "

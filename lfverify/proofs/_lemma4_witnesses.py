@@ -60,8 +60,10 @@ def _witness_lower_bound(n_value, c_theta):
         constants = dict(
             c0=max(abs(2 * (1 - phi_(s_ * mp.mpf(11) / 10 * c_theta))) for s_ in (1, -1)),
             c1=max(1 + phi_(-mp.mpf(11) / 10 * c_theta) + half, phi_(-mp.mpf(11) / 10 * c_theta) + half),
-            rho0=2 / ln2,
-            rho1=1 / ln2,
+            # rho_k bound |W~_k'| on |xi| <= c_X c_Theta, as (H2) of Lemma 4 (corrected) reads them (review 37: not
+            # phi's Lipschitz constants over all xi, 2/ln 2 and 1/ln 2); phi' is increasing, |phi'| largest at -c
+            rho0=2 * abs(dphi_(-mp.mpf(11) / 10 * c_theta)),
+            rho1=abs(dphi_(-mp.mpf(11) / 10 * c_theta)),
             gamma=2 * (1 + t**2) / (4 * ln2),
         )
         return total, constants, (w0, w1, g0, g1, v)

@@ -633,7 +633,8 @@ def _expectation_erratum(rows: list, lib_total: float) -> Erratum:
         ),
         witness=(
             "F_1 with pi = 1/2 known, tau-logistic(1/2), d = 1, X = 1, Y = +-1 equiprobable, c_X = 11/10, c_Theta ="
-            f" 1/1000, theta0 = c_Theta/2, c_k and rho_k as in the lemma (gamma doubled for a_0+ = 2): {witness}"
+            f" 1/1000, theta0 = c_Theta/2, c_k and rho_k as in the lemma, on |xi| <= c_X c_Theta (gamma doubled for "
+            f"a_0+ = 2): {witness}"
         ),
         evidence=(
             "exact binomial sums at 50 digits; for n = 2 the four samples evaluated with"

@@ -374,10 +374,10 @@ def check_h_at_one() -> Outcome:
             f" nonzero, is not needed; printed - derived = {gap}"
         ),
         consequence=(
-            "Condition (b) is wrong whenever a0n != 0 and a0p != a1p (where a0p = a1p the derived H(1) is 0, and so is "
-            "the "
-            "printed one unless a1n + a0n = 0, where it is 0/0; it agrees for "
-            "F_beta and Jaccard, a0n = 0): for accuracy it"
+            "Condition (b)'s H(1) is wrong whenever a0n != 0 and a0p != a1p (where a0p = a1p the derived H(1) is 0, "
+            "and so is the printed one unless a1n + a0n = 0, where it is 0/0; it agrees for F_beta and Jaccard, "
+            "a0n = 0), and so is (b) itself except where its factor -a0n + a1n U* is 0 (U* = a0n/a1n, where both "
+            "read tau <= 0): for accuracy it"
             " reads tau <= -1, so the printed theorem excludes accuracy (its bound on tau is negative), whereas the "
             "derived (b) reads"
             " tau <= 1, consistent with Prop. 8; lfverify.core.general_calibration transcribes the printed (b)"

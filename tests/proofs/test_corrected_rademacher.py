@@ -180,3 +180,32 @@ def test_the_lemma_needs_the_left_derivative_at_a_score_of_zero(side, holds):
                                   sign_sum=sup_average([(1,) * n], n), rademacher_indicators=indicators)
     assert (lhs, bound) == ((Fraction(1, 2) if holds else Fraction(3, 4)), Fraction(1, 2))
     assert (lhs <= bound) is holds
+
+
+@pytest.mark.parametrize("population_side, fails", [("right", True), ("left", False)])
+def test_lemma4_needs_the_same_derivative_at_zero_in_v_and_v_hat(population_side, fails):
+    """Review 37 of issue 40: Lemma 4 (corrected)'s V_phi must read phi'(0) as V_hat does (V = E_S V_hat, Lemma 3).
+    Witness: accuracy (W~_1 = b_1 = 1, so V = E[grad W~_0] and V_hat its sample mean), d = 1, X = 1, Y = +1 a.s.,
+    c_X = c_Theta = 1, the tau-logistic loss at tau = 1/2.  Every sample gives V_hat(theta) = -phi'(theta); at
+    theta = 0, V_hat takes phi'(0-) = -1/(2 ln 2) and V, read with phi'(0+) = -tau/(2 ln 2), differs by the jump
+    J = (1 - tau)/(2 ln 2) = 1/(4 ln 2) (by hand, the corrected lemma's own formulas) whatever n.  B_E(2000) is
+    evaluated with constants at least the witness's - c_0 = log2(1 + e) <= 2, rho_0 = sigma(1)/ln 2 <= 1.1,
+    gamma = 5/(16 ln 2) <= 0.46, |phi'(0+)| = 1/(4 ln 2) <= 0.37, c_1 = 1, rho_1 = 0, kappa = (1, 0) - and B_E is
+    non-decreasing in each, so the true B_E(2000) is at most the value here (0.240).  Companion: with the same
+    reading in both the gap is 0 <= B_E."""
+    from lfverify.proofs.lemma4_uniform_convergence import corrected_expectation_bound
+
+    tau = 0.5
+    left, right = -1 / (2 * math.log(2)), -tau / (2 * math.log(2))
+    v_hat_at_zero = -left
+    v_at_zero = -(right if population_side == "right" else left)
+    gap = abs(v_hat_at_zero - v_at_zero)
+    jump = (1 - tau) / (2 * math.log(2))
+    bound = corrected_expectation_bound(2000, 1, 1.0, 1.0, 2.0, 1.0, 1.1, 0.0, 0.46, slope_at_zero=0.37, jump=jump,
+                                        kappa0=1.0, kappa1=0.0)
+    # the displayed B_E(n) written out at m = 1000, d = 1, c_X = c_Theta = 1, kappa = (1, 0), N_m = 1 + 1000 + 1:
+    # 4 gamma c_1 / sqrt(m) + (2 |phi'(0+)| c_1 + 2 rho_0 c_1) / sqrt(m) + 2 J c_1 sqrt(2 log(2 N_m) / m)
+    by_hand = (4 * 0.46 + 2 * 0.37 + 2 * 1.1) / math.sqrt(1000) + 2 * jump * math.sqrt(2 * math.log(2 * 1002) / 1000)
+    assert bound == pytest.approx(by_hand, rel=1e-12) and bound < 0.25
+    assert gap == pytest.approx(jump if fails else 0.0, abs=1e-15)
+    assert (gap > bound) is fails
