@@ -483,6 +483,10 @@ _ETA = Necessity(reason=(
     "loss) has no minimiser, so $U_\\phi$ has no maximiser.  What the proof uses is that every $g_{\\eta(x)}$ "
     "has a minimiser; with a loss that attains its infimum the conclusions held on every searched population "
     "with atoms at 0 or 1 (F_1, F_2, Jaccard, accuracy, M1 and recall; eight piecewise-linear losses; 2-3 atoms)"))
+#: Review 38: on the V-half witnesses rho = -1, so the conditional clause of the calibration conclusion is what fails.
+_V_HALF_CLAUSE = ("$\\rho = -1$ there, so the premise of conclusion 2's clause 'if $\\rho \\le \\tau$ ..., iff the "
+                  "band carries no mass except at $\\delta$' holds trivially, and that clause is what fails; its main "
+                  "'if and only if' and the sign rule held on this witness")
 #: Review 26: these witnesses make c = 0, so the band is the point 0 although rho < 1; the sign claims hold on them.
 _INTERIOR_ONLY = ("$c = 0$ there, so $\\eta_{lo} = \\eta_{hi} = 0$ with $\\rho < 1$; conclusion 2's sign claims held "
                   "on this witness, and no witness against them without this hypothesis is known")
@@ -542,7 +546,7 @@ NECESSITY: dict = {
     FBETA.key: {
         "phi_nonnegative": Necessity(_UNATTAINED, "calibration"),
         "phi_convex": Necessity(_CONCAVE_F1, "calibration"),
-        "phi_nonincreasing": Necessity(_V_HALF_F1, "calibration"),
+        "phi_nonincreasing": Necessity(_V_HALF_F1, "calibration", _V_HALF_CLAUSE),
         "phi_left_slope": _SLOPE_THEOREMS,
         "u_star_at_most_u_dagger": Necessity(_BELOW_F1, "tau_range"),
         "eta_interior": _ETA,
@@ -551,7 +555,7 @@ NECESSITY: dict = {
     JACCARD.key: {
         "phi_nonnegative": Necessity(_UNATTAINED_JAC, "calibration"),
         "phi_convex": Necessity(_CONCAVE_JAC, "calibration"),
-        "phi_nonincreasing": Necessity(_V_HALF_JAC, "calibration"),
+        "phi_nonincreasing": Necessity(_V_HALF_JAC, "calibration", _V_HALF_CLAUSE),
         "phi_left_slope": _SLOPE_THEOREMS,
         "u_star_at_most_u_dagger": Necessity(_BELOW_JAC, "weak_form"),
         "eta_interior": _ETA,

@@ -204,7 +204,10 @@ def check_case1() -> Outcome:
                  "1/(1 + r), which is >= 1/2, not > 1/2; where phi'(f*) > 0 (r < 0) the solution lies outside [0, 1] "
                  "(1/(1 + r) > 1 for -1 < r < 0, < 0 for r < -1) or does not exist (r = -1).  Corrected argument, with "
                  f"{_S_DEFINITION}: -S = (phi'(f*) - "
-                 "phi'(-f*)) eta + (-phi'(-f*))(1 - 2 eta) > 0 for eta in [0, 1/2), so S = 0 is impossible"),
+                 "phi'(-f*)) eta + (-phi'(-f*))(1 - 2 eta) > 0 for eta in [0, 1/2), so S = 0 is impossible where "
+                 "G'(0) exists (x-bar an atom of P, E7; phi differentiable at +-f*(x-bar)); at a kink of phi there "
+                 "the decomposition holds for each choice of one-sided derivatives, so both one-sided derivatives "
+                 "of G at 0 are negative and G(-gamma) > G(0) for small gamma > 0, against maximality"),
         consequence=("None: the contradiction with eta(x-bar) < 1/2 still follows (S != 0 at every hypothesis point; "
                      f"{_N_POINTS} exact rational points incl. equal slopes, phi'(f*) = 0 and phi'(f*) > 0 checked); "
                      "only the justification and the strict '> 1/2' are wrong."),
@@ -272,7 +275,10 @@ def check_case2() -> Outcome:
                  "convexity gives only phi'(f*) <= phi'(0) < 0 and phi'(-f*) >= phi'(f*) (phi'(-f*) may be 0, where "
                  "the "
                  f"printed ratio is undefined).  Corrected argument, with {_S_DEFINITION}: S = (-phi'(f*))(2 eta - 1) "
-                 "+ (phi'(-f*) - phi'(f*))(1 - eta) > 0 for eta in (1/2, 1]"),
+                 "+ (phi'(-f*) - phi'(f*))(1 - eta) > 0 for eta in (1/2, 1], so S = 0 is impossible where G'(0) "
+                 "exists (x-bar an atom of P, E7; phi differentiable at +-f*(x-bar)); at a kink of phi there the "
+                 "decomposition holds for each choice of one-sided derivatives, so both one-sided derivatives of G "
+                 "at 0 are positive and G(gamma) > G(0) for small gamma > 0, against maximality"),
         consequence=("None: with the printed premise 1/(1 - ratio) is negative, so '< 1/2' holds vacuously, and the "
                      "correct 1/(1 + ratio) < 1/2 gives the same contradiction; the decomposition proves it from "
                      "convexity "

@@ -502,7 +502,7 @@ NECESSITY_LOSSES = {
                              ((None, F(1), F(-1), F(9)), (F(1), None, F(0), F(8)))),
     # convex, non-negative, phi'(0-) = -1, U_phi* <= U-dagger, but increasing on (0, oo) (rho = -1); phi(0) = 1/2
     "V half": linear_loss("V half: max(1/2 - t, 1/2 + t)", ((None, F(0), F(-1), F(1, 2)), (F(0), None, F(1), F(1, 2)))),
-    # convex, non-increasing, non-negative, but phi(0) = 1/20 < 1: below 1{t <= 0}
+    # convex, non-increasing, non-negative, but phi(0) = 1/10 < 1: below 1{t <= 0}
     "tenth": linear_loss("kinked-linear(1/2)/10: (1 - t)/10 (t <= 0), max(0, 1 - t/2)/10 (t > 0)",
                          tuple((s, e, m / 10, c / 10) for s, e, m, c in A.kinked_linear(F(1, 2)).pieces)),
     # 1 + kinked-linear(1/2) >= 1 everywhere: U_phi <= 0 for F_beta and Jaccard, so U_phi* = 0
