@@ -55,3 +55,22 @@ def test_the_docs_quote_the_committed_summary_lines():
     quoted = [line[2:] for line in docs if line.startswith("> ") and "significantly below the best peer in" in line]
     assert len(quoted) == 4
     assert all(f"- {line}" in table for line in quoted)
+
+
+def test_the_remedys_verdicts_follow_from_its_records(cells):
+    """benchmarks/results/metric_optimal_minority.json: MetricOptimalClassifier(LogisticRegression()) on the same
+    cells; each row's best peer and verdict recomputed from the peers' committed per-split scores (SciPy's Welch);
+    0 rows below, as the table says.  Companion: the remedy's scores lowered by 0.05 are below in most rows."""
+    remedy = json.loads((RESULTS.parent / "metric_optimal_minority.json").read_text(encoding="utf-8"))
+    assert len(remedy["rows"]) == 5 * len(METRICS)
+    lowered = 0
+    for row in remedy["rows"]:
+        splits = cells[row["cell"]]["splits"][:remedy["splits"]]
+        peers = {p: [s["scores"][p][row["metric"]] for s in splits] for p in PEERS}
+        best = max(PEERS, key=lambda p: statistics.fmean(peers[p]))
+        assert row["best_peer"] == best
+        p = stats.ttest_ind(peers[best], row["remedy"], equal_var=False, alternative="greater").pvalue
+        assert row["p_below"] == pytest.approx(p, rel=1e-9) and not p < 0.05 and row["below"] is False
+        shifted = [v - 0.05 for v in row["remedy"]]
+        lowered += stats.ttest_ind(peers[best], shifted, equal_var=False, alternative="greater").pvalue < 0.05
+    assert lowered >= 15
