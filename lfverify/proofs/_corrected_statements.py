@@ -161,7 +161,8 @@ CRITERION = Statement(
                    condition_tex="If $U_\\phi^* \\le U^\\dagger$"),
         Conclusion("continuous", "(e) mass on both sides of delta",
                    "If every neighbourhood of $\\delta$ has positive probability on both sides of $\\delta$ (e.g. "
-                   "$\\eta(X)$ has a density that is positive at $\\delta$; the paper's $\\eta$-continuity, "
+                   "$\\eta(X)$ has a density that is continuous and positive at $\\delta$; the paper's "
+                   "$\\eta$-continuity, "
                    "$P(\\eta(X) = t) = 0$ for every $t$, does not imply it), $U_\\phi$ is $U$-calibrated on $P$ only "
                    "if "
                    "$\\eta_{lo} = \\eta_{hi} = \\delta$; with $U_\\phi^* \\le U^\\dagger$ this holds if and only if "
@@ -169,7 +170,8 @@ CRITERION = Statement(
                    "($a_{1,-1} = 0$ or $U_\\phi^* = U^\\dagger$): never for $F_\\beta$, for Jaccard only if $\\phi$ is "
                    "differentiable at 0 and $U_\\phi^* = U^\\dagger$, for accuracy exactly when $\\phi$ is "
                    "differentiable at 0 (Bartlett et al.'s condition, Prop. 8).",
-                   "with mass on both sides of delta in every neighbourhood (e.g. a density positive at delta) and "
+                   "with mass on both sides of delta in every neighbourhood (e.g. a density of eta(X) continuous and "
+                   "positive at delta) and "
                    "U* <= U-dagger, only rho = 1, a1p = 0 and (a1n = 0 or U* = U-dagger) can be calibrated",
                    condition="with mass on both sides of delta in every neighbourhood",
                    condition_tex="If every neighbourhood of $\\delta$ has positive probability on both sides of "
@@ -236,9 +238,11 @@ FBETA = Statement(
                    condition_tex="for a maximiser $f^*_0$ that is $0$ on the closed band"),
         Conclusion("continuous", "Mass on both sides of delta: no calibration",
                    "If $\\eta$ has mass on both sides of $\\delta$ in every neighbourhood of $\\delta$ (e.g. a density "
-                   "positive at $\\delta$), $U^{F_\\beta}_\\phi$ is not $F_\\beta$-calibrated on $P$, for every loss "
+                   "of $\\eta(X)$ continuous and positive at $\\delta$), $U^{F_\\beta}_\\phi$ is not "
+                   "$F_\\beta$-calibrated on $P$, for every loss "
                    "meeting the hypotheses, whatever its $\\rho$.",
-                   "with mass on both sides of delta in every neighbourhood (e.g. a density positive at delta), no "
+                   "with mass on both sides of delta in every neighbourhood (e.g. a density of eta(X) continuous and "
+                   "positive at delta), no "
                    "loss meeting the hypotheses is F_beta-calibrated, whatever its rho",
                    condition="with mass on both sides of delta in every neighbourhood",
                    condition_tex="If $\\eta$ has mass on both sides of $\\delta$ in every neighbourhood of $\\delta$"),
@@ -332,13 +336,15 @@ GENERAL = Statement(
                    "calibration holds exactly under the criterion's mass conditions"),
         Conclusion("continuous", "Mass on both sides of delta",
                    "If every neighbourhood of $\\delta$ has positive probability on both sides of $\\delta$ "
-                   "(e.g. a density positive at $\\delta$), calibration needs $\\rho = 1$, $a_{1,+1} = 0$ and "
+                   "(e.g. a density of $\\eta(X)$ continuous and positive at $\\delta$), calibration needs "
+                   "$\\rho = 1$, $a_{1,+1} = 0$ and "
                    "($a_{1,-1} = 0$ or "
                    "$U^* = U^\\dagger$).  For "
                    "accuracy ($a = c = \\alpha = \\gamma = 1$) the corrected (b) reads $\\rho \\le 1$, the band is "
                    "$[\\rho/(1+\\rho), 1/(1+\\rho)] \\ni 1/2 = \\delta$, and calibration on every $P$ holds exactly "
                    "when $\\rho = 1$ ($\\phi$ differentiable at 0): Prop. 8 and Bartlett et al.'s condition.",
-                   "with mass on both sides of delta in every neighbourhood (e.g. a density positive at delta), only "
+                   "with mass on both sides of delta in every neighbourhood (e.g. a density of eta(X) continuous and "
+                   "positive at delta), only "
                    "rho = 1, a1p = 0 and (a1n = 0 or U* = U-dagger) can be calibrated - accuracy with phi "
                    "differentiable at 0 (Prop. 8)",
                    condition="with mass on both sides of delta in every neighbourhood",
@@ -386,6 +392,12 @@ RADEMACHER = Statement(
     ),
 )
 
+#: Lemma 4 (corrected)'s conclusions hold with phi'(0) read as phi'(0-) at a score of 0 in both V_hat and V (reviews
+#: 32, 37 and 40: the setting said it, the conclusions' texts and summaries now carry it).
+_READ_LEFT = "with phi'(0) read as phi'(0-) at a score of 0 in V_hat and V"
+_READ_LEFT_TEX = ("with $\\phi'(0)$ read as $\\phi'(0^-)$ at a score of $0$ in $\\hat{\\mathcal V}_\\phi$ "
+                  "and $\\mathcal V_\\phi$")
+
 RATE = Statement(
     key="corrected_rademacher.rate",
     title="Lemma 4 (its rate, proved without lem:non-smooth-rademacher)",
@@ -408,15 +420,17 @@ RATE = Statement(
     conclusions=(
         Conclusion("expectation", "The explicit bound",
                    "$$E_S \\sup_\\theta \\|\\hat{\\mathcal{V}}_\\phi(\\theta) - \\mathcal{V}_\\phi(\\theta)\\| \\le "
-                   "B_E(n) = <<BE>>.$$",
-                   "E sup_theta ||V_hat - V|| <= B_E(n), an explicit bound in n, d, c_X, c_Theta, c_k, rho_k, "
-                   "kappa_k, gamma, J and |phi'(0+)|"),
+                   "B_E(n) = <<BE>>,$$ " + _READ_LEFT_TEX + ".",
+                   "E sup_theta ||V_hat - V|| <= B_E(n) " + _READ_LEFT + ", an explicit bound in n, d, c_X, "
+                   "c_Theta, c_k, "
+                   "rho_k, kappa_k, gamma, J and |phi'(0+)|", condition=_READ_LEFT, condition_tex=_READ_LEFT_TEX),
         Conclusion("deviation", "With high probability",
                    "With probability at least $1 - \\delta$, $\\sup_\\theta \\|\\hat{\\mathcal{V}}_\\phi - "
                    "\\mathcal{V}_\\phi\\| \\le B_E(n) + \\sqrt{8 c_\\mathcal{X}^2 (\\rho_1 c_0 + \\rho_0 c_1)^2 "
-                   "\\log(2/\\delta)/n}$ (`lemma4_uniform_convergence.corrected_uniform_convergence_bound`).",
+                   "\\log(2/\\delta)/n}$ (`lemma4_uniform_convergence.corrected_uniform_convergence_bound`), "
+                   + _READ_LEFT_TEX + ".",
                    "with probability 1 - delta the deviation adds sqrt(8 c_X^2 (rho_1 c_0 + rho_0 c_1)^2 "
-                   "log(2/delta)/n)"),
+                   "log(2/delta)/n), " + _READ_LEFT, condition=_READ_LEFT, condition_tex=_READ_LEFT_TEX),
         Conclusion("order", "The order, with every parameter",
                    "With $\\log(2 N_m) \\le \\log 4 + d \\log(m + 1)$ (Sauer: $2 N_m \\le 4 (m + 1)^d$): "
                    "$$B_E(n) \\le <<ORDER>> = O\\Big(c_\\mathcal{X} K J\\, "
@@ -429,10 +443,10 @@ RATE = Statement(
                    "Massart's, $O_p(d^{3/2} n^{-1/2})$ - Lemma 4's rate in $n$ (review: the earlier statement said "
                    "$O_p(\\sqrt{d \\log n / n})$, which is the order of "
                    "$\\hat{\\mathfrak{R}}_S(I_\\mathcal{F})$ alone, "
-                   "not of the assembled bound).",
-                   "sup ||V_hat - V|| = O_p(d^{3/2} sqrt(log n / n)) with explicit constants (O_p(d n^-1/2) when phi "
-                   "is "
-                   "differentiable at 0), and O_p(d^{3/2} n^-1/2) with the VC entropy bound: Lemma 4's n^-1/2 rate"),
+                   "not of the assembled bound); all " + _READ_LEFT_TEX + ".",
+                   "sup ||V_hat - V|| = O_p(d^{3/2} sqrt(log n / n)) with explicit constants (O_p(d n^-1/2) when "
+                   "phi is differentiable at 0), and O_p(d^{3/2} n^-1/2) with the VC entropy bound, " + _READ_LEFT
+                   + ": Lemma 4's n^-1/2 rate", condition=_READ_LEFT, condition_tex=_READ_LEFT_TEX),
     ),
 )
 

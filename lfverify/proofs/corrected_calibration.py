@@ -642,7 +642,8 @@ def check_continuous_populations() -> Outcome:
         derived=(f"{CRITERION.summary(('continuous',))}  So {FBETA.summary(('continuous',))}  And "
                  f"{JACCARD.summary(('continuous',))}"),
         consequence=("The counterexamples E12, E16 are not artefacts of finite supports: on a distribution with mass "
-                     "on both sides of delta in every neighbourhood (e.g. a density positive at delta; the paper's "
+                     "on both sides of delta in every neighbourhood (e.g. a density of eta(X) continuous and "
+                     "positive at delta; the paper's "
                      "eta-continuity does not imply it) "
                      "the printed conclusion fails whenever the corrected statements' conditions above are not met; on "
                      "the Gaussian population of the witness sgn f* misses U-dagger for each tau computed, and the "

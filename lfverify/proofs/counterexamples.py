@@ -411,7 +411,7 @@ def _erratum(theorem, label_metric, metric_name, bound_text, witness, fig):
     weights, eta, tau_value = witness
     opt = ex["opt"]
     j = ex["kink"][0]
-    ratio_ab, ratio_ba, _, _ = fig["margins"][j]
+    ratio_ab, ratio_ba, left, right = fig["margins"][j]
     tw, te, _ = (THM1_THEOREM_WITNESS if theorem == "Thm. 1" else THM2_THEOREM_WITNESS)
     common_derived = (
         "the surrogate maximiser also sits at the kink f*(x) = 0 on atoms with eta BELOW the Bayes threshold (the "
@@ -444,8 +444,9 @@ def _erratum(theorem, label_metric, metric_name, bound_text, witness, fig):
         evidence=(
             f"Dinkelbach at {DPS} digits (tau_logistic_surrogate_maximiser); at the eta = {eta[j]} atom the "
             "one-sided derivatives of the atom's convex objective g = A phi(xi) + B phi(-xi) at 0 have opposite "
-            f"signs ((tau A - B)/(A + B) = {_nstr(ratio_ab, 6)} and (tau B - A)/(A + B) = {_nstr(ratio_ba, 6)}, "
-            "both < 0, i.e. g'(0-) < 0 < g'(0+)); utilities exact (brute force over all 2^J classifiers); core "
+            f"signs: g'(0-) = {_nstr(left, 6)} < 0 < g'(0+) = {_nstr(right, 6)} (equivalently (tau A - B)/(A + B) "
+            f"= {_nstr(ratio_ab, 6)} and (tau B - A)/(A + B) = {_nstr(ratio_ba, 6)} are both < 0: they are "
+            "-g'(0+) and g'(0-) over |phi'(0-)| (A + B)); utilities exact (brute force over all 2^J classifiers); core "
             f"library: U_phi(f*) = {lib['value']:.12g}, U_phi(f* + {SHIFT:g}) = {lib['shifted_value']:.12g}, "
             f"U(f* + {SHIFT:g}) = {lib['shifted_utility']:.12g}, U-dagger = {lib['bayes']:.12g}; lfverify.core's "
             "calibration "
