@@ -224,7 +224,8 @@ def _separation_steps(st: Steps, d: _Derived) -> None:
         "D_\\phi(f) "
         "\\le 0$, and $f$ maximises $U_\\phi$ iff $\\sup_f E[\\kappa_{U^*}(\\eta) - g(f(X))] = 0$ is attained at $f$. "
         " The "
-        "problem is separable: $f$ is a maximiser iff $f(x) \\in \\arg\\min g_{U^*,\\eta(x)}$ for almost every $x$ "
+        "problem is separable: $f$ is a maximiser iff $f(x) \\in \\arg\\min g_{U^*,\\eta(x)}$ for $P$-almost every "
+        "$x$ "
         "(Dinkelbach 1967; a measurable selection of the pointwise minimiser exists since $g$ is continuous; the "
         "supremum is attained: maximising sequences have bounded $D_\\phi$, step 3 of the criterion below)",
         f"W_{{1,\\phi}} - b_1 - a_{{1,+1}}\\eta = {_tex(d_rest)} \\ge 0",

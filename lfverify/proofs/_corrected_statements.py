@@ -100,9 +100,11 @@ SIGN_PATTERN = Statement(
     conclusions=(
         Conclusion("separable", "Pointwise problem",
                    "$f$ maximises $U_\\phi$ if and only if $f(x)$ minimises "
-                   "$g_{\\eta(x)}(\\xi) = a\\,\\eta(x)\\,\\phi(\\xi) + c\\,(1 - \\eta(x))\\,\\phi(-\\xi)$ for almost "
-                   "every $x$; so the maximisers are not unique where $g_{\\eta(x)}$ has several minimisers.",
-                   "f maximises U_phi iff f(x) minimises a eta phi(xi) + c (1 - eta) phi(-xi) for almost every x"),
+                   "$g_{\\eta(x)}(\\xi) = a\\,\\eta(x)\\,\\phi(\\xi) + c\\,(1 - \\eta(x))\\,\\phi(-\\xi)$ for "
+                   "$P$-almost every $x$; so the maximisers are not unique where $g_{\\eta(x)}$ has several "
+                   "minimisers.",
+                   "f maximises U_phi iff f(x) minimises a eta phi(xi) + c (1 - eta) phi(-xi) for P-almost every "
+                   "x"),
         Conclusion("signs", "Signs",
                    "Every maximiser $f^*$ has, for $P$-almost every $x$: $f^*(x) > 0$ if $\\eta(x) > \\eta_{hi}$, "
                    "$f^*(x) < 0$ if $\\eta(x) < \\eta_{lo}$, and $f^*(x) = 0$ if $\\eta_{lo} < \\eta(x) < "
@@ -498,7 +500,7 @@ _ETA = Necessity(reason=(
     "has a minimiser; with a loss that attains its infimum the conclusions held on every searched population "
     "with atoms at 0 or 1 (F_1, F_2, Jaccard, accuracy, M1 and recall; eight piecewise-linear losses; 2-3 atoms)"))
 #: Review 38: on the V-half witnesses rho = -1, so the conditional clause of the calibration conclusion is what fails.
-_V_HALF_CLAUSE = ("$\\rho = -1$ there, so the premise of conclusion 2's clause 'if $\\rho \\le \\tau$ ..., iff the "
+_V_HALF_CLAUSE = ("$\\rho = -1$ there, so the premise of conclusion 2's clause 'if $\\rho \\le \\tau_<<T>>$, iff the "
                   "band carries no mass except at $\\delta$' holds trivially, and that clause is what fails; its main "
                   "'if and only if' and the sign rule held on this witness")
 #: Review 26: these witnesses make c = 0, so the band is the point 0 although rho < 1; the sign claims hold on them.
@@ -560,7 +562,7 @@ NECESSITY: dict = {
     FBETA.key: {
         "phi_nonnegative": Necessity(_UNATTAINED, "calibration"),
         "phi_convex": Necessity(_CONCAVE_F1, "calibration"),
-        "phi_nonincreasing": Necessity(_V_HALF_F1, "calibration", _V_HALF_CLAUSE),
+        "phi_nonincreasing": Necessity(_V_HALF_F1, "calibration", _V_HALF_CLAUSE.replace("<<T>>", "F")),
         "phi_left_slope": _SLOPE_THEOREMS,
         "u_star_at_most_u_dagger": Necessity(_BELOW_F1, "tau_range"),
         "eta_interior": _ETA,
@@ -569,7 +571,7 @@ NECESSITY: dict = {
     JACCARD.key: {
         "phi_nonnegative": Necessity(_UNATTAINED_JAC, "calibration"),
         "phi_convex": Necessity(_CONCAVE_JAC, "calibration"),
-        "phi_nonincreasing": Necessity(_V_HALF_JAC, "calibration", _V_HALF_CLAUSE),
+        "phi_nonincreasing": Necessity(_V_HALF_JAC, "calibration", _V_HALF_CLAUSE.replace("<<T>>", "J")),
         "phi_left_slope": _SLOPE_THEOREMS,
         "u_star_at_most_u_dagger": Necessity(_BELOW_JAC, "weak_form"),
         "eta_interior": _ETA,
