@@ -287,15 +287,17 @@ JACCARD = Statement(
                    "except at delta - if rho <= U*/U-dagger, iff the band carries no mass except at delta",
                    condition="if rho <= U*/U-dagger", condition_tex="if $\\rho \\le \\tau_J$"),
         Conclusion("continuous", "Mass on both sides of delta",
-                   "If $\\eta$ has mass on both sides of $\\delta$ in every neighbourhood, calibration needs $\\rho = "
+                   "If $\\eta$ has mass on both sides of $\\delta$ in every neighbourhood (e.g. a density of "
+                   "$\\eta(X)$ continuous and positive at $\\delta$), calibration needs $\\rho = "
                    "1$ and $U^* = U^\\dagger$: no loss with a kink at 0 ($\\rho < 1$) is Jaccard-calibrated there.",
-                   "with mass on both sides of delta in every neighbourhood, calibration needs rho = 1 and U* = "
-                   "U-dagger", condition="with mass on both sides of delta in every neighbourhood",
+                   "with mass on both sides of delta in every neighbourhood (e.g. a density of eta(X) continuous and "
+                   "positive at delta), calibration needs rho = 1 and U* = U-dagger",
+                   condition="with mass on both sides of delta in every neighbourhood",
                    condition_tex="If $\\eta$ has mass on both sides of $\\delta$ in every neighbourhood"),
         Conclusion("tau_range", "The tau range",
                    "The printed $\\tau \\in (0, 1)$ with $U^* \\ge \\tau$; the weak form holds for $\\rho \\le "
-                   "U^*/U^\\dagger$, which is $\\le 1$ with equality only if $U^* = U^\\dagger$.",
-                   "U*/U-dagger <= 1 with equality only if U* = U-dagger"),
+                   "U^*/U^\\dagger$, which is $\\le 1$ with equality if and only if $U^* = U^\\dagger$.",
+                   "U*/U-dagger <= 1 with equality iff U* = U-dagger"),
     ),
 )
 
