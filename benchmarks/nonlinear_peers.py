@@ -82,21 +82,39 @@ def _tuned(base, metric: str, seed: int):
     return TunedThresholdClassifierCV(base, scoring=make_scorer(_score_function(metric)), random_state=seed)
 
 
+def split_and_fitter(name: str, index: int, trial: int, max_train):
+    """The split of (data set ``index``, ``trial``) and a timed fit on its training part (shared with
+    out_of_bag_remedy.py): (seed, X_train, y_train, X_test, y_test, fit), ``fit(model)`` -> (the fitted model, its
+    seconds), with warnings silenced (convergence, fit quality, a forest's rows without out-of-bag scores: the
+    scores say what matters)."""
+    seed = int_seed(child(np.random.SeedSequence(SEED), index, trial))
+    X_train, y_train, X_test, y_test = eight_two_split(name, seed, max_train)
+
+    def fit(model):
+        start = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            model.fit(X_train, y_train)
+        return model, time.perf_counter() - start
+
+    return seed, X_train, y_train, X_test, y_test, fit
+
+
+def welch_verdict(ours, other) -> str:
+    """"below" / "above" where the one-sided Welch test of ``other`` > ``ours`` / ``ours`` > ``other`` rejects at
+    ALPHA, else "tie"."""
+    below, above = one_sided_p_value(other, ours), one_sided_p_value(ours, other)
+    return ("below" if below is not None and below < ALPHA else "above" if above is not None and above < ALPHA
+            else "tie")
+
+
 def run_task(name: str, index: int, trial: int, metrics, max_train) -> dict:
     """Every method of the module docstring on one split: {"dataset", "trial", "n_train", "test": {metric:
     {method: value}}, "seconds": {metric: {method: s}}}."""
     from sklearn.linear_model import LogisticRegression
 
-    seed = int_seed(child(np.random.SeedSequence(SEED), index, trial))
-    X_train, y_train, X_test, y_test = eight_two_split(name, seed, max_train)
+    seed, X_train, y_train, X_test, y_test, fit = split_and_fitter(name, index, trial, max_train)
     test, seconds = {m: {} for m in metrics}, {m: {} for m in metrics}
-
-    def fit(model):
-        start = time.perf_counter()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # convergence and fit-quality warnings: the scores say what matters
-            model.fit(X_train, y_train)
-        return model, time.perf_counter() - start
 
     with threadpool_limits(1):
         plain = {base: fit(_base(base, seed)) for base in BASES}
@@ -128,15 +146,12 @@ def summarize(records, metrics) -> dict:
                 ratios = {m: statistics.median(r["seconds"][metric][m] / r["seconds"][metric][base] for r in mine)
                           for m in (f"{base}+tuned", f"{base}+remedy")}
                 remedy, tuned = values[f"{base}+remedy"], values[f"{base}+tuned"]
-                below = one_sided_p_value(tuned, remedy)
-                above = one_sided_p_value(remedy, tuned)
-                verdict = ("below" if below is not None and below < ALPHA else
-                           "above" if above is not None and above < ALPHA else "tie")
                 rows.append({"dataset": name, "metric": metric, "base": base, "trials": len(mine),
                              "mean": {m: statistics.fmean(v) for m, v in values.items()},
                              "se": {m: (statistics.stdev(v) / len(v) ** 0.5 if len(v) > 1 else None)
                                     for m, v in values.items()},
-                             "verdict": verdict, "p_below": below, "p_above": above, "time_ratio": ratios})
+                             "verdict": welch_verdict(remedy, tuned), "p_below": one_sided_p_value(tuned, remedy),
+                             "p_above": one_sided_p_value(remedy, tuned), "time_ratio": ratios})
     return {"rows": rows, "classes": _model_classes(records, metrics)}
 
 
@@ -154,10 +169,7 @@ def _model_classes(records, metrics) -> list[dict]:
             values = {m: [r["test"][metric][m] for r in mine] for m in (*_TREE_METHODS, "Linear default")}
             tree = max(_TREE_METHODS, key=lambda m: statistics.fmean(values[m]))
             linear = values["Linear default"]
-            above = one_sided_p_value(values[tree], linear)
-            below = one_sided_p_value(linear, values[tree])
-            winner = ("trees" if above is not None and above < ALPHA else
-                      "linear" if below is not None and below < ALPHA else "tie")
+            winner = {"above": "trees", "below": "linear", "tie": "tie"}[welch_verdict(values[tree], linear)]
             out.append({"dataset": name, "metric": metric, "tree_method": tree,
                         "tree_mean": statistics.fmean(values[tree]), "linear_mean": statistics.fmean(linear),
                         "difference": statistics.fmean(values[tree]) - statistics.fmean(linear), "winner": winner})

@@ -26,37 +26,30 @@ import os
 import statistics
 import sys
 import time
-import warnings
 from pathlib import Path
 
-import numpy as np
-from data_splits import eight_two_split  # benchmarks/data_splits.py
-from nonlinear_peers import SEED, _base, _score_function, _tuned  # benchmarks/nonlinear_peers.py
+from nonlinear_peers import (  # benchmarks/nonlinear_peers.py
+    ALPHA,
+    SEED,
+    _base,
+    _score_function,
+    _tuned,
+    split_and_fitter,
+    welch_verdict,
+)
 from threadpoolctl import threadpool_limits
 
-from lfverify.core import child, int_seed
-from lfverify.experiments._statistics import one_sided_p_value
 from lfverify.io import write_text_atomically
 from lfverify.learn import MetricOptimalClassifier, available_datasets
 
 OUT = Path(__file__).with_name("results") / "out_of_bag_remedy"
-ALPHA = 0.05
 METHODS = ("RF", "RF+tuned", "RF+remedy (5 folds)", "RF+remedy (oob)")
 
 
 def run_task(name: str, index: int, trial: int, metrics, max_train) -> dict:
     """The four methods on one split: {"dataset", "trial", "test": {metric: {method: value}}, "seconds": ...}."""
-    seed = int_seed(child(np.random.SeedSequence(SEED), index, trial))
-    X_train, y_train, X_test, y_test = eight_two_split(name, seed, max_train)
+    seed, _, y_train, X_test, y_test, fit = split_and_fitter(name, index, trial, max_train)
     test, seconds = {m: {} for m in metrics}, {m: {} for m in metrics}
-
-    def fit(model):
-        start = time.perf_counter()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # a forest's 'some inputs do not have OOB scores': rows left out
-            model.fit(X_train, y_train)
-        return model, time.perf_counter() - start
-
     with threadpool_limits(1):
         plain = fit(_base("RF", seed))
         for metric in metrics:
@@ -71,12 +64,6 @@ def run_task(name: str, index: int, trial: int, metrics, max_train) -> dict:
     return {"dataset": name, "trial": trial, "n_train": int(y_train.size), "test": test, "seconds": seconds}
 
 
-def _verdict(ours, other) -> str:
-    below, above = one_sided_p_value(other, ours), one_sided_p_value(ours, other)
-    return ("below" if below is not None and below < ALPHA else "above" if above is not None and above < ALPHA
-            else "tie")
-
-
 def summarize(records, metrics) -> list[dict]:
     rows = []
     for name in sorted({r["dataset"] for r in records}):
@@ -87,8 +74,8 @@ def summarize(records, metrics) -> list[dict]:
                      for m in METHODS[1:]}
             rows.append({"dataset": name, "metric": metric, "trials": len(mine),
                          "mean": {m: statistics.fmean(v) for m, v in values.items()},
-                         "vs_tuned": _verdict(values["RF+remedy (oob)"], values["RF+tuned"]),
-                         "vs_folds": _verdict(values["RF+remedy (oob)"], values["RF+remedy (5 folds)"]),
+                         "vs_tuned": welch_verdict(values["RF+remedy (oob)"], values["RF+tuned"]),
+                         "vs_folds": welch_verdict(values["RF+remedy (oob)"], values["RF+remedy (5 folds)"]),
                          "time_ratio": ratio})
     return rows
 
