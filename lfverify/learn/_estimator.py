@@ -555,13 +555,16 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         return minority < _MINORITY_PER_FEATURE * n_features
 
     def _resolved_threshold_cv(self, few_samples: bool, minority: int):
-        """threshold_cv with "auto" resolved (5 folds where ``few_samples`` and each class has >= 2 rows, else
-        None); None for threshold="zero"."""
+        """The folds drawn: threshold_cv with "auto" resolved (5 folds where ``few_samples`` and each class has >= 2
+        rows, else None) and K lowered to the smaller class's row count, at least 2 (one row of it per held-out
+        fold); None for threshold="zero" or the training sample."""
         if self.threshold != "refit":
             return None
         if isinstance(self.threshold_cv, str):  # "auto": where the training scores are optimistic
-            return _AUTO_THRESHOLD_FOLDS if few_samples and minority >= 2 else None
-        return None if self.threshold_cv is None else int(self.threshold_cv)
+            folds = _AUTO_THRESHOLD_FOLDS if few_samples and minority >= 2 else None
+        else:
+            folds = None if self.threshold_cv is None else int(self.threshold_cv)
+        return None if folds is None else max(2, min(folds, minority))
 
     def _cross_fitted(self, X, y_signed, weights, theta0, metric, tau, gtol, settings, seq, n_folds, class_weights):
         """The held-out scores of models fitted on ``threshold_cv`` stratified folds, pooled in the rows' order,
@@ -583,9 +586,9 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         if minority < 2:
             raise ValueError(f"threshold_cv needs at least 2 samples of each class (one per held-out fold); the "
                              f"smaller class has {minority}")
-        n_splits = max(2, min(n_folds, minority))  # one row of the smaller class per held-out fold (threshold_cv_)
-        folds = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=int_seed(child(seq, 2)))
-        fold_of = np.empty(y_signed.shape[0], dtype=np.min_scalar_type(n_splits - 1))
+        # n_folds is already lowered to the smaller class's count (_resolved_threshold_cv)
+        folds = StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=int_seed(child(seq, 2)))
+        fold_of = np.empty(y_signed.shape[0], dtype=np.min_scalar_type(n_folds - 1))
         # y stands in for X (StratifiedKFold reads only the number of rows of X): no placeholder array of n zeros
         for k, (_rows, held) in enumerate(folds.split(y_signed, y_signed)):
             fold_of[held] = k
@@ -597,8 +600,8 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
             starts = (np.array([erm_initial_parameters(X, y_signed, fit_intercept=bool(self.fit_intercept),
                                                        sample_weight=np.where(fold_of == k, 0.0,
                                                                               1.0 if weights is None else weights))
-                                for k in range(n_splits)]) if erm else
-                      np.broadcast_to(np.asarray(theta0, dtype=np.float64), (n_splits, np.size(theta0))))
+                                for k in range(n_folds)]) if erm else
+                      np.broadcast_to(np.asarray(theta0, dtype=np.float64), (n_folds, np.size(theta0))))
             # the K fold fits, as one problem where X is large (one pass over X per evaluation for all; _FoldRisks)
             thetas = list(_fit_folds_at_weights(tau_logistic(tau), X, y_signed, class_weights, C=settings["C"],
                                                 fit_intercept_column=False, max_iter=int(self.max_iter),
@@ -606,7 +609,7 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
                                                 sample_weight=weights, fit_intercept=bool(self.fit_intercept)))
         else:
             thetas = []
-            for k in range(n_splits):
+            for k in range(n_folds):
                 rows = np.flatnonzero(fold_of != k)
                 start = (erm_initial_parameters(X[rows], y_signed[rows], fit_intercept=bool(self.fit_intercept),
                                                 sample_weight=None if weights is None else weights[rows])
@@ -763,7 +766,7 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         self.metric_ = metric
         self.tau_ = tau
         self.threshold_ = float(shift)
-        self.threshold_cv_ = None if n_folds is None else max(2, min(n_folds, minority))  # as _cross_fitted draws
+        self.threshold_cv_ = n_folds
         self.coef_ = theta[:X.shape[1]].reshape(1, -1).copy()
         self.intercept_ = np.array([(theta[-1] if self.fit_intercept else 0.0) - float(shift)])
         self.n_iter_ = iterations
