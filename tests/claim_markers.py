@@ -18,6 +18,7 @@ conftest is not meant to be imported).
 
 from __future__ import annotations
 
+import functools
 import inspect
 import re
 
@@ -55,6 +56,14 @@ def closest_claims_marks(item) -> list:
     return []
 
 
+@functools.cache
+def _marker_label(name) -> str:
+    """resolve_claim_label of a marker's name, once per name: the registry's name index is rebuilt on every call,
+    and thousands of tests name far fewer distinct claims (3 s of each worker's collection before this cache).  An
+    unknown name raises every time (functools.cache keeps no exception)."""
+    return resolve_claim_label(name, what="the claims marker")
+
+
 def marked_claims(item) -> list[str]:
     """The labels of the claims the item's closest ``claims`` markers name (parametrisation, else test, else class,
     else module: the closest level replaces the others), in order.
@@ -66,7 +75,8 @@ def marked_claims(item) -> list[str]:
             raise ValueError(f"{item.nodeid}: @pytest.mark.claims() needs at least one claim name")
         for name in marker.args:
             try:
-                labels.append(resolve_claim_label(name, what="the claims marker"))
+                labels.append(_marker_label(name) if isinstance(name, str)
+                              else resolve_claim_label(name, what="the claims marker"))
             except (TypeError, ValueError) as exc:
                 raise ValueError(f"{item.nodeid}: {exc}") from None
     return list(dict.fromkeys(labels))
