@@ -291,7 +291,7 @@ def run_cells(cells, out, *, executor=None, jobs: int = 1, data_root=None, progr
                 write_text_atomically(timing_path(out, cell), json.dumps(timing, indent=1, sort_keys=True) + "\n")
                 _write_record(record_path(out, cell), record)
                 records[cell] = record
-                bar.advance(cell.dataset)
+                bar.advance(f"{cell.kind}, {cell.dataset}")
     finally:
         bar.close()
     return records
