@@ -34,3 +34,8 @@ class ClaimsCheckedOnDemand(dict):
             if done is not None:
                 done(results[-1])
         return results
+
+
+#: This process's cache, shared by the ``claim_results`` fixture (tests/conftest.py) and the tests that read a
+#: proof's recorded steps (tests/proofs/test_statements.py): each derivation runs once per process.
+CLAIM_RESULTS = ClaimsCheckedOnDemand()

@@ -23,8 +23,11 @@ waiting threads slow a tree ensemble's fit several-fold (FINDINGS.md, "A faster 
 speed.
 """
 
+import functools
 import json
 import os
+import re
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -32,7 +35,7 @@ from threadpoolctl import threadpool_limits
 
 import shared_files  # noqa: F401 (sets LFVERIFY_DATASETS and the network guard before any test module loads)
 from claim_markers import CLAIMS_INDEX, marked_claims, oracle_of, selected, wanted_labels
-from claim_results import ClaimsCheckedOnDemand
+from claim_results import CLAIM_RESULTS
 
 settings.register_profile("dev", max_examples=50, deadline=None)
 settings.register_profile("ci", max_examples=50, deadline=None, derandomize=True, database=None, print_blob=True)
@@ -43,7 +46,7 @@ settings.load_profile(os.environ.get("LFVERIFY_HYPOTHESIS_PROFILE", "dev"))
 @pytest.fixture(scope="session")
 def claim_results():
     """Every derivation's result, each claim checked at most once in this process (tests/claim_results.py)."""
-    return ClaimsCheckedOnDemand()
+    return CLAIM_RESULTS
 
 
 def pytest_addoption(parser):
@@ -88,6 +91,50 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+#: Test files that read one expensive per-process result: the derivations' cache (tests/claim_results.py, 19 s of one
+#: core) and the statements' corpus (tests/proofs/statement_instances.py, about 20 s).  Under ``-n`` they are one unit
+#: of work, run by one worker, so each result is computed once per run instead of once per worker.
+SHARED_RESULT_FILES = ("tests/app/test_report.py", "tests/proofs/test_proofs.py", "tests/proofs/test_statements.py",
+                       "tests/proofs/test_executable_statements.py", "tests/proofs/test_corrected_rademacher.py")
+#: A module- or session-scoped fixture defined in a test file: xdist sets it up once per worker that runs a test of
+#: the file, so such a file is one unit of work too (a spied benchmark trial, a study run, a fitted ensemble).
+_SHARED_FIXTURE = re.compile(r"""@pytest\.fixture\([^)]*scope=["'](?:module|session)["']""")
+
+
+def work_unit(nodeid: str, has_shared_fixture) -> str:
+    """The unit of xdist work a test belongs to: ``"shared results"`` for a test of SHARED_RESULT_FILES, its file
+    for a test of a file where ``has_shared_fixture(path)`` is true, else the test alone."""
+    path = nodeid.split("::", 1)[0]
+    if path in SHARED_RESULT_FILES:
+        return "shared results"
+    return path if has_shared_fixture(path) else nodeid
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """xdist's default distribution (``-n`` without ``--dist``) with the units of :func:`work_unit`.
+
+    xdist's own ``--dist loadgroup`` would group tests by an ``xdist_group`` mark, but with pytest 9.2 and xdist 3.8
+    it groups nothing (pytest-dev/pytest-xdist#1386: the node id it rewrites is no longer the one it schedules by),
+    so the grouping is this scheduler's: xdist's ``loadscope`` (largest units first) with the units of
+    :func:`work_unit`.  Any ``--dist`` given explicitly is left to xdist."""
+    if config.getoption("dist") != "load" or config.getoption("distload"):
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    root = Path(str(config.rootpath))
+
+    @functools.cache
+    def has_shared_fixture(path: str) -> bool:
+        file = root / path
+        return file.is_file() and _SHARED_FIXTURE.search(file.read_text(encoding="utf-8")) is not None
+
+    class SharedWorkScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return work_unit(nodeid, has_shared_fixture)
+
+    return SharedWorkScheduling(config, log)
 
 
 def pytest_report_collectionfinish(config, items):
