@@ -972,23 +972,86 @@ _COUNT_ARGUMENTS = [
 ]
 
 
-@pytest.mark.parametrize("argv, message", _COUNT_ARGUMENTS, ids=lambda v: " ".join(v)[:60] if isinstance(v, list)
-                         else None)
-def test_an_absurd_count_is_refused_before_memory_grows(argv, message, tmp_path):
-    """Every count argument at 10^9 (or a list of 1,000 values), in a real process under a 1 GiB address-space limit
-    and a 60 s timeout: one line naming the argument and its bound, exit 2, no output folder (issue 44's battery: an
-    absurd trial count grew to 2.8 GiB in 45 s and died of MemoryError; 100,000 workers took 2.5 GiB).  Oracle: the
-    process's exit status and stderr; the limit makes growth a failure (MemoryError, or death by the kernel) instead
-    of a slow test."""
+def _limited_to_1_gib():
     import resource
 
-    def limit():
-        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+    resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
 
+
+#: Runs each command line of a JSON list in turn through lfverify's ``main``, in one process, and prints a JSON list of
+#: {status, stderr, stdout}: one process (2 s of imports) for the whole battery instead of one per count.
+_BATTERY_DRIVER = textwrap.dedent("""
+    import contextlib, io, json, sys
+    from lfverify.app import main
+    results = []
+    for argv in json.loads(sys.argv[1]):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                status = main(argv)
+            except SystemExit as exc:
+                status = exc.code
+        results.append({"status": status, "stderr": err.getvalue(), "stdout": out.getvalue()})
+    print(json.dumps(results))
+""")
+
+
+def _small_data_env() -> dict:
+    return {**os.environ, "LFVERIFY_DATASETS": str(Path(__file__).resolve().parents[1] / "data" / "mirror")}
+
+
+@pytest.fixture(scope="module")
+def absurd_count_outcomes(tmp_path_factory):
+    """Every count argument of _COUNT_ARGUMENTS run by ``main`` in one real process under a 1 GiB address-space
+    limit and a 120 s timeout, each with its own ``--out``: (outcome, output folder) per argument, in order."""
+    root = tmp_path_factory.mktemp("absurd")
+    commands = [[*argv, "--out", str(root / f"out{k}")] for k, (argv, _) in enumerate(_COUNT_ARGUMENTS)]
+    done = subprocess.run([sys.executable, "-c", _BATTERY_DRIVER, json.dumps(commands)], capture_output=True,
+                          text=True, timeout=120, preexec_fn=_limited_to_1_gib, env=_small_data_env())
+    assert done.returncode == 0, done.stderr[-3000:]  # a MemoryError or the kernel's kill ends the process here
+    outcomes = json.loads(done.stdout.splitlines()[-1])
+    return [(outcome, root / f"out{k}") for k, outcome in enumerate(outcomes)]
+
+
+@pytest.mark.parametrize("index", range(len(_COUNT_ARGUMENTS)),
+                         ids=[" ".join(argv)[:60] for argv, _ in _COUNT_ARGUMENTS])
+def test_an_absurd_count_is_refused_before_memory_grows(index, absurd_count_outcomes):
+    """Every count argument at 10^9 (or a list of 1,000 values), run in one real process under a 1 GiB address-space
+    limit: one line naming the argument and its bound, exit status 2, no output folder (issue 44's battery: an
+    absurd trial count grew to 2.8 GiB in 45 s and died of MemoryError; 100,000 workers took 2.5 GiB).  Oracle: the
+    status ``main`` returns and its stderr; the limit makes growth a failure (MemoryError, or death by the kernel)
+    instead of a slow test.  The arguments share the process (its imports once); the next test runs one of them as
+    its own ``python -m lfverify`` process."""
+    outcome, out = absurd_count_outcomes[index]
+    message = _COUNT_ARGUMENTS[index][1]
+    assert outcome["status"] == 2, outcome
+    assert message in outcome["stderr"] and outcome["stderr"].count("\n") == 1, outcome
+    assert outcome["stdout"] == "" and not out.exists()
+
+
+def test_the_shared_process_reports_a_command_it_does_not_refuse(tmp_path):
+    """Companion: the driver's outcome of a command that succeeds (``--version``: status 0, the version on stdout) fails
+    the refusal's assertions, and a count below its bound is refused by its own line."""
+    from lfverify import __version__
+
+    commands = [["--version"], ["bench", "--trials", "0", "--out", str(tmp_path / "out")]]
+    done = subprocess.run([sys.executable, "-c", _BATTERY_DRIVER, json.dumps(commands)], capture_output=True,
+                          text=True, timeout=120, preexec_fn=_limited_to_1_gib, env=_small_data_env())
+    version, zero = json.loads(done.stdout.splitlines()[-1])
+    assert version["status"] == 0 and __version__ in version["stdout"] and version["stderr"] == ""
+    assert zero["status"] == 2 and "trials must be an int >= 1; got 0" in zero["stderr"]
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("argv, message", [_COUNT_ARGUMENTS[0], _COUNT_ARGUMENTS[-1]],
+                         ids=["bench --trials", "verify --workers"])
+def test_an_absurd_count_ends_its_own_process_with_one_line(argv, message, tmp_path):
+    """The same refusal as its own ``python -m lfverify`` process under the 1 GiB limit: the process's exit status is
+    2 and its stderr one line (what a user's shell sees), no output folder.  Oracle: the process's status and
+    stderr."""
     out = tmp_path / "out"
-    env = {**os.environ, "LFVERIFY_DATASETS": str(Path(__file__).resolve().parents[1] / "data" / "mirror")}
     done = subprocess.run([sys.executable, "-m", "lfverify", *argv, "--out", str(out)], capture_output=True,
-                          text=True, timeout=60, preexec_fn=limit, env=env)
+                          text=True, timeout=60, preexec_fn=_limited_to_1_gib, env=_small_data_env())
     assert done.returncode == 2, done.stderr[-2000:]
     assert message in done.stderr and done.stderr.count("\n") == 1, done.stderr
     assert not out.exists()
