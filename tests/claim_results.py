@@ -1,9 +1,9 @@
 """The derivations' results, each claim checked at most once per test process (``claim_results`` in conftest.py).
 
 Shared by tests/proofs/test_proofs.py (each claim's recorded status, ERRATA.md and proofs/ in sync) and
-tests/app/test_report.py (the report of a real verification run): in one process the derivations run once.  (Under
-``-n auto`` the two may run in different workers; xdist's ``loadgroup`` would keep them together, but with pytest 9.2
-and pytest-xdist 3.8 it did not group a planted module's tests here.)
+tests/app/test_report.py (the report of a real verification run) and tests/proofs/test_statements.py (the steps the
+corrected proofs record): in one process the derivations run once, and under ``-n`` those files run on one worker
+(tests/conftest.py, ``pytest_xdist_make_scheduler``).
 """
 
 from __future__ import annotations

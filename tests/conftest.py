@@ -17,6 +17,10 @@ handed to lfverify through ``LFVERIFY_DATASETS`` (unless it is set already); wit
 is the tests' own mirror of four small data sets on 127.0.0.1 and the data cache a temporary folder, so the tests,
 and the commands they start, never reach the network nor fill the user's cache.
 
+Scheduling (``-n``): the files that read the derivations' cache or the statements' corpus are one unit of work and
+each file with a module- or session-scoped fixture another, so that under xdist each expensive result is computed
+once per run, not once per worker (``pytest_xdist_make_scheduler``; tests/test_shared_results.py).
+
 Threads: the test process (each xdist worker under ``-n auto``) and every command it starts run their BLAS and
 OpenMP libraries on one thread: several threads per process oversubscribe a small or busy machine, where OpenMP's
 waiting threads slow a tree ensemble's fit several-fold (FINDINGS.md, "A faster suite").  The tests measure no
