@@ -19,7 +19,7 @@ and the commands they start, never reach the network nor fill the user's cache.
 
 Scheduling (``-n``): the files that read the derivations' cache or the statements' corpus are one unit of work and
 each file with a module- or session-scoped fixture another, so that under xdist each expensive result is computed
-once per run, not once per worker (``pytest_xdist_make_scheduler``; tests/test_shared_results.py).
+once per run, not once per worker (``pytest_xdist_make_scheduler``, tests/shared_work.py).
 
 Threads: the test process (each xdist worker under ``-n auto``) and every command it starts run their BLAS and
 OpenMP libraries on one thread: several threads per process oversubscribe a small or busy machine, where OpenMP's
@@ -27,11 +27,8 @@ waiting threads slow a tree ensemble's fit several-fold (FINDINGS.md, "A faster 
 speed.
 """
 
-import functools
 import json
 import os
-import re
-from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -40,6 +37,7 @@ from threadpoolctl import threadpool_limits
 import shared_files  # noqa: F401 (sets LFVERIFY_DATASETS and the network guard before any test module loads)
 from claim_markers import CLAIMS_INDEX, marked_claims, oracle_of, selected, wanted_labels
 from claim_results import CLAIM_RESULTS
+from shared_work import shared_work_scheduler
 
 settings.register_profile("dev", max_examples=50, deadline=None)
 settings.register_profile("ci", max_examples=50, deadline=None, derandomize=True, database=None, print_blob=True)
@@ -97,48 +95,9 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
-#: Test files that read one expensive per-process result: the derivations' cache (tests/claim_results.py, 19 s of one
-#: core) and the statements' corpus (tests/proofs/statement_instances.py, about 20 s).  Under ``-n`` they are one unit
-#: of work, run by one worker, so each result is computed once per run instead of once per worker.
-SHARED_RESULT_FILES = ("tests/app/test_report.py", "tests/proofs/test_proofs.py", "tests/proofs/test_statements.py",
-                       "tests/proofs/test_executable_statements.py", "tests/proofs/test_corrected_rademacher.py")
-#: A module- or session-scoped fixture defined in a test file: xdist sets it up once per worker that runs a test of
-#: the file, so such a file is one unit of work too (a spied benchmark trial, a study run, a fitted ensemble).
-_SHARED_FIXTURE = re.compile(r"""@pytest\.fixture\([^)]*scope=["'](?:module|session)["']""")
-
-
-def work_unit(nodeid: str, has_shared_fixture) -> str:
-    """The unit of xdist work a test belongs to: ``"shared results"`` for a test of SHARED_RESULT_FILES, its file
-    for a test of a file where ``has_shared_fixture(path)`` is true, else the test alone."""
-    path = nodeid.split("::", 1)[0]
-    if path in SHARED_RESULT_FILES:
-        return "shared results"
-    return path if has_shared_fixture(path) else nodeid
-
-
 def pytest_xdist_make_scheduler(config, log):
-    """xdist's default distribution (``-n`` without ``--dist``) with the units of :func:`work_unit`.
-
-    xdist's own ``--dist loadgroup`` would group tests by an ``xdist_group`` mark, but with pytest 9.2 and xdist 3.8
-    it groups nothing (pytest-dev/pytest-xdist#1386: the node id it rewrites is no longer the one it schedules by),
-    so the grouping is this scheduler's: xdist's ``loadscope`` (largest units first) with the units of
-    :func:`work_unit`.  Any ``--dist`` given explicitly is left to xdist."""
-    if config.getoption("dist") != "load" or config.getoption("distload"):
-        return None
-    from xdist.scheduler import LoadScopeScheduling
-
-    root = Path(str(config.rootpath))
-
-    @functools.cache
-    def has_shared_fixture(path: str) -> bool:
-        file = root / path
-        return file.is_file() and _SHARED_FIXTURE.search(file.read_text(encoding="utf-8")) is not None
-
-    class SharedWorkScheduling(LoadScopeScheduling):
-        def _split_scope(self, nodeid: str) -> str:
-            return work_unit(nodeid, has_shared_fixture)
-
-    return SharedWorkScheduling(config, log)
+    """xdist's default distribution with the suite's units of work (tests/shared_work.py)."""
+    return shared_work_scheduler(config, log)
 
 
 def pytest_report_collectionfinish(config, items):

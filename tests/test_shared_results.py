@@ -1,6 +1,6 @@
 """The suite's per-process results run once under ``-n``: the test files that read the derivations' cache
 (tests/claim_results.py) or the statements' corpus (tests/proofs/statement_instances.py) are one unit of xdist work
-(tests/conftest.py, ``pytest_xdist_make_scheduler``), and that list follows the code; so is each test file that
+(tests/shared_work.py, wired in tests/conftest.py), and that list follows the code; so is each test file that
 defines a module- or session-scoped fixture.
 
 Oracles: the files' own text (which of them read a shared result), read here with a regular expression; a real
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-import conftest
+import shared_work
 
 pytestmark = pytest.mark.claims("package:registry")
 
@@ -42,12 +42,12 @@ def listing_problems(listed, root: Path = REPO) -> list[str]:
 
 
 def test_the_listed_files_are_exactly_those_that_read_a_shared_result():
-    assert listing_problems(conftest.SHARED_RESULT_FILES) == []
+    assert listing_problems(shared_work.SHARED_RESULT_FILES) == []
 
 
 def test_a_missing_or_extra_file_in_the_list_is_reported():
     """Companion: the list without one reader, and with a file that reads nothing, and with one that does not exist."""
-    listed = list(conftest.SHARED_RESULT_FILES)
+    listed = list(shared_work.SHARED_RESULT_FILES)
     assert listing_problems(listed[1:]) == [f"{listed[0]}: reads a shared result, not listed"]
     assert listing_problems([*listed, "tests/core/test_metrics.py"]) == [
         "tests/core/test_metrics.py: listed, but it reads no shared result"]
@@ -56,13 +56,14 @@ def test_a_missing_or_extra_file_in_the_list_is_reported():
 
 
 def test_a_listed_files_tests_share_one_unit_a_shared_fixtures_file_is_one_and_every_other_test_its_own():
-    listed = conftest.SHARED_RESULT_FILES[0]
+    listed = shared_work.SHARED_RESULT_FILES[0]
     never = lambda path: False  # noqa: E731
-    assert {conftest.work_unit(f"{f}::test_x[1]", never) for f in conftest.SHARED_RESULT_FILES} == {
-        conftest.work_unit(f"{listed}::test_y", never)}
+    assert {shared_work.work_unit(f"{f}::test_x[1]", never) for f in shared_work.SHARED_RESULT_FILES} == {
+        shared_work.work_unit(f"{listed}::test_y", never)}
     other = "tests/core/test_metrics.py::test_x[tests/proofs/test_proofs.py]"
-    assert conftest.work_unit(other, never) == other
-    assert conftest.work_unit(other, lambda path: path == "tests/core/test_metrics.py") == "tests/core/test_metrics.py"
+    assert shared_work.work_unit(other, never) == other
+    metrics_file = "tests/core/test_metrics.py"
+    assert shared_work.work_unit(other, lambda path: path == metrics_file) == metrics_file
 
 
 class _Config:
@@ -81,7 +82,7 @@ class _Config:
 
 def test_the_hook_schedules_by_work_unit_under_the_default_distribution_only():
     """A file with a module- or session-scoped fixture (read from its text) is one unit, a file without one is not."""
-    scheduler = conftest.pytest_xdist_make_scheduler(_Config("load"), None)
+    scheduler = shared_work.shared_work_scheduler(_Config("load"), None)
     assert scheduler._split_scope("tests/proofs/test_proofs.py::test_a") == "shared results"
     assert 'scope="module"' in (REPO / "tests/experiments/test_protocol_path.py").read_text()
     assert scheduler._split_scope("tests/experiments/test_protocol_path.py::test_a[1]") == (
@@ -89,7 +90,7 @@ def test_the_hook_schedules_by_work_unit_under_the_default_distribution_only():
     assert "scope=" not in (REPO / "tests/core/test_metrics.py").read_text()
     assert scheduler._split_scope("tests/core/test_metrics.py::test_a") == "tests/core/test_metrics.py::test_a"
     for explicit in ("loadfile", "loadscope", "worksteal", "no"):
-        assert conftest.pytest_xdist_make_scheduler(_Config(explicit), None) is None
+        assert shared_work.shared_work_scheduler(_Config(explicit), None) is None
 
 
 def workers_of(verbose_output: str, path: str) -> set[str]:
