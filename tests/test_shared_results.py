@@ -98,6 +98,7 @@ def workers_of(verbose_output: str, path: str) -> set[str]:
     return set(re.findall(rf"^\[(gw\d+)\] .*? {re.escape(path)}::", verbose_output, flags=re.MULTILINE))
 
 
+@pytest.mark.slow  # two pytest workers of their own: 12 s, for the suite's speed only (CI runs -m slow)
 def test_under_two_workers_a_shared_result_files_tests_all_run_on_one():
     """A real ``pytest -n 2`` of a listed file beside an unlisted one: every test of the listed file on one worker
     (xdist's own loadgroup fails exactly this with pytest 9.2, pytest-dev/pytest-xdist#1386), and the unlisted file's
