@@ -13,12 +13,22 @@ replaced text acts.
 from __future__ import annotations
 
 import inspect
+import re
 import textwrap
+
+#: The decorator mutmut 3.8 puts on every function of a module it mutates (tools/mutation): a trampoline, defined in
+#: mutmut's own module, that calls the original or the active mutant.
+_MUTATION_TRAMPOLINE = re.compile(r"^@_mutmut_mutated\(.*\)\n", flags=re.MULTILINE)
 
 
 def planted(func, old: str, new: str):
-    """``func`` with the single occurrence of ``old`` in its source replaced by ``new``."""
-    source = textwrap.dedent(inspect.getsource(func))
+    """``func`` with the single occurrence of ``old`` in its source replaced by ``new``.
+
+    A function wrapped with ``functools.wraps`` is planted from the function it wraps, in that function's module;
+    under mutation testing the trampoline's decorator line is left out, so the variant is the plain function (the
+    trampoline's own globals are mutmut's, where lfverify's names are not)."""
+    func = inspect.unwrap(func)
+    source = _MUTATION_TRAMPOLINE.sub("", textwrap.dedent(inspect.getsource(func)))
     count = source.count(old)
     if count != 1:
         raise AssertionError(f"{func.__qualname__}: {old!r} occurs {count} times in its source; expected once")
