@@ -53,6 +53,7 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures import CancelledError as _CancelledError
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context, resource_tracker
+from multiprocessing import process as mp_process
 
 from lfverify.core import check_real
 from lfverify.parallel._faults import EnvironmentFault, describe_exit
@@ -194,6 +195,8 @@ class ProcessExecutor:
     """Run tasks in ``max_workers`` local processes (default ``os.cpu_count()``).
 
     At most ``2 * max_workers`` tasks are in flight, so a large study does not pickle all its arguments at once.
+    A main script that the spawned workers cannot run again (read from standard input) is refused with a ValueError
+    before any worker starts.
     """
 
     name = "processes"
@@ -205,6 +208,7 @@ class ProcessExecutor:
         arguments = list(argument_tuples)
         if not arguments:
             return
+        _check_spawnable_main()
         relay = StderrRelay() if relay_wanted() else None  # a dying worker's traceback off the terminal
         context = get_context("spawn") if relay is None else relayed_spawn_context(relay)
         pool = ProcessPoolExecutor(max_workers=self.max_workers, mp_context=context,
@@ -272,6 +276,30 @@ class ProcessExecutor:
 
     def describe(self) -> str:
         return f"{self.max_workers} local processes"
+
+
+def _check_spawnable_main() -> None:
+    """Refuse, before any worker starts, a main script that spawned workers cannot run again: multiprocessing's
+    "spawn" re-runs ``__main__`` from its ``__file__`` in each worker (unless it was run as a module, ``-m``), and a
+    script read from standard input (``python - < script.py``: ``__file__`` is "<stdin>") has no such file, so every
+    worker would die at start and the run end as if a worker had been killed from outside.
+
+    Raises
+    ------
+    ValueError
+        Naming the main script and the ways out.
+    """
+    main = sys.modules.get("__main__")
+    if getattr(getattr(main, "__spec__", None), "name", None):
+        return  # python -m: the workers import the module by name
+    path = getattr(main, "__file__", None)
+    if path is None:
+        return  # python -c, an interactive session: nothing is re-run (check_arguments refuses their functions)
+    where = path if os.path.isabs(path) else os.path.join(mp_process.ORIGINAL_DIR or "", path)  # as spawn finds it
+    if not os.path.isfile(where):
+        raise ValueError(f"worker processes cannot start: each runs the main script again from its file, and "
+                         f"{path!r} is not a file (a script read from standard input?); run it from a file, or with "
+                         f"executor='serial' / --serial, or on Dask")
 
 
 def _callables(value, depth: int = 0):

@@ -434,6 +434,31 @@ def _allocate_under_a_limit(_):
     return len(bytearray(2 << 30))  # 2 GB under a 1 GB address space: MemoryError
 
 
+_MAIN_SCRIPT = """
+from lfverify.parallel import ProcessExecutor
+
+if __name__ == "__main__":
+    print(sorted(ProcessExecutor(max_workers=2).map_unordered(len, [("ab",), ("abc",)])))
+"""
+
+
+def test_a_main_script_read_from_standard_input_is_refused_before_any_worker_starts(tmp_path):
+    """``python - < script.py``: spawned workers re-run the main script from its file, and "<stdin>" is none, so every
+    worker would die at start (reported as a worker killed from outside).  Oracle: the process's stderr, its last
+    line the ValueError typed out here, no worker traceback; the same script from a file runs (companion)."""
+    done = subprocess.run([sys.executable, "-"], input=_MAIN_SCRIPT, capture_output=True, text=True, timeout=120,
+                          cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.splitlines()[-1] == (
+        "ValueError: worker processes cannot start: each runs the main script again from its file, and '<stdin>' is "
+        "not a file (a script read from standard input?); run it from a file, or with executor='serial' / --serial, "
+        "or on Dask")
+    assert "spawn_main" not in done.stderr and "BrokenProcessPool" not in done.stderr
+    (tmp_path / "script.py").write_text(_MAIN_SCRIPT)
+    done = subprocess.run([sys.executable, "script.py"], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (0, "[(0, 2), (1, 3)]\n"), done.stderr[-2000:]
+
+
 def test_a_worker_killed_by_sigkill_is_an_environment_fault_naming_it():
     with pytest.raises(EnvironmentFault) as raised:
         list(ProcessExecutor(1).map_unordered(_kill_myself, [(1,)]))
