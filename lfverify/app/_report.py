@@ -24,6 +24,7 @@ Modes: ``quick`` (default; the studies' and the benchmark's quick sizes, a few m
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import time
@@ -479,16 +480,16 @@ def run_verification(mode: str = "quick", *, out, executor="processes", jobs: in
     wanted_studies = set(wanted["simulation"])
     if studies is not None:
         wanted_studies &= set(studies)
-    study_results, rates, figure_paths, rows = _run_studies(sorted(wanted_studies), study_mode or mode, out=out,
-                                                            executor=executor, figures=figures, say=say,
-                                                            progress_mode=progress_mode)
-
-    bench_results, bench_markdown = {}, ""
-    if benchmark:
-        bench_results, bench_markdown, bench_figures = _run_benchmark(
-            mode, out / "benchmark", executor=executor, figures=figures, say=say, data=data,
-            experiments=wanted["benchmark"], data_root=data_root, progress_mode=progress_mode)
-        figure_paths += bench_figures
+    with getattr(executor, "workers_kept", contextlib.nullcontext)():  # one pool of workers for all of them
+        study_results, rates, figure_paths, rows = _run_studies(sorted(wanted_studies), study_mode or mode, out=out,
+                                                                executor=executor, figures=figures, say=say,
+                                                                progress_mode=progress_mode)
+        bench_results, bench_markdown = {}, ""
+        if benchmark:
+            bench_results, bench_markdown, bench_figures = _run_benchmark(
+                mode, out / "benchmark", executor=executor, figures=figures, say=say, data=data,
+                experiments=wanted["benchmark"], data_root=data_root, progress_mode=progress_mode)
+            figure_paths += bench_figures
 
     outcomes = dict(by_label=by_label, checks=checks, study_results=study_results, bench_results=bench_results,
                     selected={"simulation": wanted_studies, "benchmark": wanted["benchmark"] if benchmark else set()})

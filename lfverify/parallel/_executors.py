@@ -203,16 +203,57 @@ class ProcessExecutor:
 
     def __init__(self, max_workers: int | None = None):
         self.max_workers = _check_workers(max_workers, "max_workers") or os.cpu_count() or 1
+        self._kept = None  # inside workers_kept(): None until a map starts the pool, then (pool, relay)
+        self._keeping = False
+
+    @contextlib.contextmanager
+    def workers_kept(self):
+        """Within the block, consecutive :meth:`map_unordered` calls share one pool of workers, started by the first
+        (a spawned worker takes seconds to import lfverify; ``lfverify verify`` runs several studies and the
+        benchmark in a row).  The pool is shut down when the block ends, and stopped at once (as a failed map stops
+        its own) when the block ends with an exception.  Results never depend on it: every task seeds itself."""
+        if self._keeping:  # nested: the outer block owns the pool
+            yield self
+            return
+        self._keeping = True
+        failed = True
+        try:
+            yield self
+            failed = False
+        finally:
+            kept, self._kept, self._keeping = self._kept, None, False
+            if kept is not None:
+                self._release(*kept, stop=failed)
+
+    @staticmethod
+    def _release(pool, relay, *, stop: bool) -> None:
+        try:
+            if stop:  # an error, Ctrl-C, SIGTERM or an abandoned iteration: stop the workers now
+                _stop_pool(pool)
+            else:
+                pool.shutdown(wait=True)
+        finally:
+            if relay is not None:
+                relay.close()
+
+    def _pool(self):
+        """(pool, relay): the kept pool inside workers_kept(), else a new one."""
+        if self._kept is not None:
+            return self._kept
+        relay = StderrRelay() if relay_wanted() else None  # a dying worker's traceback off the terminal
+        context = get_context("spawn") if relay is None else relayed_spawn_context(relay)
+        pool = ProcessPoolExecutor(max_workers=self.max_workers, mp_context=context,
+                                   initializer=_process_worker_initializer, initargs=(os.getpid(),))
+        if self._keeping:
+            self._kept = (pool, relay)
+        return pool, relay
 
     def map_unordered(self, function, argument_tuples):
         arguments = list(argument_tuples)
         if not arguments:
             return
         _check_spawnable_main()
-        relay = StderrRelay() if relay_wanted() else None  # a dying worker's traceback off the terminal
-        context = get_context("spawn") if relay is None else relayed_spawn_context(relay)
-        pool = ProcessPoolExecutor(max_workers=self.max_workers, mp_context=context,
-                                   initializer=_process_worker_initializer, initargs=(os.getpid(),))
+        pool, relay = self._pool()
         finished = False
         try:
             pending = {}
@@ -238,14 +279,12 @@ class ProcessExecutor:
                         pending[pool.submit(function, *nxt[1])] = nxt[0]
             finished = True
         finally:
-            try:
-                if finished:
-                    pool.shutdown(wait=True)
-                else:  # an error, Ctrl-C, SIGTERM or an abandoned iteration: stop the workers now
-                    _stop_pool(pool)
-            finally:
-                if relay is not None:
-                    relay.close()
+            if not finished:  # the pool is stopped, kept or not: a later map starts a new one
+                if self._kept is not None and self._kept[0] is pool:
+                    self._kept = None
+                self._release(pool, relay, stop=True)
+            elif self._kept is None or self._kept[0] is not pool:
+                self._release(pool, relay, stop=False)
 
     def check(self) -> None:
         """Nothing to check (see :meth:`DaskExecutor.check`)."""

@@ -434,6 +434,61 @@ def _allocate_under_a_limit(_):
     return len(bytearray(2 << 30))  # 2 GB under a 1 GB address space: MemoryError
 
 
+# ------------------------------------------------------------------------------------------ kept workers
+def _worker_pid(_):
+    return os.getpid()
+
+
+def _fail_in_worker(_):
+    raise ArithmeticError("a task's own error")
+
+
+def _gone_within(pids, seconds=10.0) -> bool:
+    """Every process of ``pids`` has ended (or is a zombie) within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        alive = [pid for pid in pids if Path(f"/proc/{pid}").exists()
+                 and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"]
+        if not alive:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _pids(executor, tasks=4) -> set:
+    return {pid for _, pid in executor.map_unordered(_worker_pid, [(k,) for k in range(tasks)])}
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc (Linux)")
+def test_maps_inside_workers_kept_share_one_pool_which_ends_with_the_block():
+    """Oracle: the workers' process ids.  Two maps in the block run on the same workers, and those are gone when the
+    block ends; the same two maps outside the block run on two pools (the companion: the pid check can fail)."""
+    executor = ProcessExecutor(2)
+    with executor.workers_kept():
+        first, second = _pids(executor), _pids(executor)
+        assert first == second and os.getpid() not in first
+    assert _gone_within(first)
+    assert _pids(executor).isdisjoint(_pids(executor))
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc (Linux)")
+def test_a_failed_map_or_block_stops_the_kept_workers():
+    """A task's error inside the block stops the pool (the next map starts new workers), and an exception that ends
+    the block stops the pool it kept.  Oracle: the workers' process ids."""
+    executor = ProcessExecutor(2)
+    with executor.workers_kept():
+        before = _pids(executor)
+        with pytest.raises(ArithmeticError, match="a task's own error"):
+            list(executor.map_unordered(_fail_in_worker, [(1,)]))
+        assert _gone_within(before)
+        after = _pids(executor)
+        assert after.isdisjoint(before)
+    with pytest.raises(KeyError), executor.workers_kept():
+        kept = _pids(executor)
+        raise KeyError("the caller's own error")
+    assert _gone_within(kept)
+
+
 _MAIN_SCRIPT = """
 from lfverify.parallel import ProcessExecutor
 
