@@ -7,6 +7,7 @@ Loaded by :mod:`lfverify.app` when the command is ``simulate``: :func:`add_argum
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 
 from lfverify.app._executor_options import add_executor_arguments, executor_from_args
@@ -138,15 +139,16 @@ def run(args) -> int:
         seed = "default" if args.seed is None else args.seed
         claim_output_folder(out, command="simulate all", settings=f"mode {args.mode}, seed {seed}",
                             fingerprint=settings_fingerprint({"mode": args.mode, "seed": args.seed}))
-    for name in names:
-        target = out / name if args.name == "all" else out
-        line = f"{name} ({args.mode}, {executor.describe()}) -> {target}"
-        progress = True if args.progress else "off" if args.quiet else "auto"
-        result = run_engine(studies[name], mode=args.mode, out=target, executor=executor, seed=args.seed,
-                            progress=progress, figures=not args.no_figures,
-                            announce=lambda line=line: args.quiet or print(line, file=sys.stderr, flush=True))
-        print(f"{name}: {result.computed} tasks computed, {result.skipped} found done; {target / 'summary.json'}")
-        recorded = args.mode if args.seed is None else f"{args.mode}, seed {args.seed}"  # no record: measured only
-        for line in _verdict_lines(result.summary, None if user is not None else recorded, name):
-            print(line)
+    with getattr(executor, "workers_kept", contextlib.nullcontext)():  # "all": one pool of workers for every study
+        for name in names:
+            target = out / name if args.name == "all" else out
+            line = f"{name} ({args.mode}, {executor.describe()}) -> {target}"
+            progress = True if args.progress else "off" if args.quiet else "auto"
+            result = run_engine(studies[name], mode=args.mode, out=target, executor=executor, seed=args.seed,
+                                progress=progress, figures=not args.no_figures,
+                                announce=lambda line=line: args.quiet or print(line, file=sys.stderr, flush=True))
+            print(f"{name}: {result.computed} tasks computed, {result.skipped} found done; {target / 'summary.json'}")
+            recorded = args.mode if args.seed is None else f"{args.mode}, seed {args.seed}"  # none: measured only
+            for line in _verdict_lines(result.summary, None if user is not None else recorded, name):
+                print(line)
     return 0
