@@ -265,7 +265,7 @@ def run_benchmark(options: BenchOptions, *, executor=None) -> Path:
     records, timings, compute = {}, {}, 0.0
     # Every experiment's trials in one run of the executor: one pool of workers started once (a spawned worker
     # imports lfverify in 2-3 s) and no worker idle at the end of each experiment while the other finishes its last
-    # trial (lfverify verify --quick: 62 s with a run per experiment, FINDINGS.md "A faster suite").
+    # trial (FINDINGS.md, "A faster suite, round 2").
     found = run_cells([c for cells in all_cells.values() for c in cells], out, executor=executor,
                       data_root=options.data_root, progress=options.progress, description="benchmark",
                       show_fit_warnings=options.show_fit_warnings)

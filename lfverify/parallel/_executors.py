@@ -255,28 +255,31 @@ class ProcessExecutor:
         _check_spawnable_main()
         pool, relay = self._pool()
         finished = False
+        workers = dict(getattr(pool, "_processes", None) or {})  # a kept pool's workers, if any, from the start
         try:
             pending = {}
             queue = iter(enumerate(arguments))
-            with _sigint_held():  # the first submissions start the workers
-                for index, args in queue:
-                    pending[pool.submit(function, *args)] = index
-                    if len(pending) >= 2 * self.max_workers:
-                        break
-            workers = dict(getattr(pool, "_processes", None) or {})
-            while pending:
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            # a worker that died from outside (while this map runs, or while a kept pool was idle) breaks the pool:
+            # not a bug, the EnvironmentFault says which worker and how
+            try:
+                with _sigint_held():  # the first submissions start the workers
+                    for index, args in queue:
+                        pending[pool.submit(function, *args)] = index
+                        if len(pending) >= 2 * self.max_workers:
+                            break
                 workers.update(getattr(pool, "_processes", None) or {})
-                for future in done:
-                    index = pending.pop(future)
-                    try:
+                while pending:
+                    done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                    workers.update(getattr(pool, "_processes", None) or {})
+                    for future in done:
+                        index = pending.pop(future)
                         result = future.result()
-                    except BrokenProcessPool as exc:  # a worker died from outside: not a bug, say which
-                        raise EnvironmentFault(_broken_pool(workers.values(), relay)) from exc
-                    yield index, result
-                    nxt = next(queue, None)
-                    if nxt is not None:
-                        pending[pool.submit(function, *nxt[1])] = nxt[0]
+                        yield index, result
+                        nxt = next(queue, None)
+                        if nxt is not None:
+                            pending[pool.submit(function, *nxt[1])] = nxt[0]
+            except BrokenProcessPool as exc:
+                raise EnvironmentFault(_broken_pool(workers.values(), relay)) from exc
             finished = True
         finally:
             if not finished:  # the pool is stopped, kept or not: a later map starts a new one
@@ -375,6 +378,8 @@ def _broken_pool(processes, relay=None) -> str:
                 time.sleep(0.005)
             if process.exitcode not in (None, 0):
                 dead.append(process)
+    # a broken pool terminates (SIGTERM) the workers still running: name the one that died first, of something else
+    dead.sort(key=lambda process: process.exitcode == -signal.SIGTERM)
     said = relay.wait_for_error(1.0) if relay is not None and any(p.exitcode > 0 for p in dead) else None
     if dead and said is not None and said.split(":")[0] == "MemoryError":
         how = f"worker process {dead[0].pid} ran out of memory (MemoryError; {describe_exit(dead[0].exitcode)})"

@@ -26,6 +26,7 @@ import subprocess
 import sys
 import threading
 import time
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest
@@ -455,37 +456,72 @@ def _gone_within(pids, seconds=10.0) -> bool:
     return False
 
 
-def _pids(executor, tasks=4) -> set:
+def _run(executor, tasks=4) -> set:
+    """Run a few tasks; the process ids that ran them."""
     return {pid for _, pid in executor.map_unordered(_worker_pid, [(k,) for k in range(tasks)])}
+
+
+def _workers(before) -> set:
+    """The process ids of this process's live multiprocessing children that ``before`` (ids) did not hold."""
+    import multiprocessing
+
+    return {child.pid for child in multiprocessing.active_children()} - before
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc (Linux)")
 def test_maps_inside_workers_kept_share_one_pool_which_ends_with_the_block():
-    """Oracle: the workers' process ids.  Two maps in the block run on the same workers, and those are gone when the
-    block ends; the same two maps outside the block run on two pools (the companion: the pid check can fail)."""
+    """Oracle: this process's children.  After two maps in the block the same two workers live, and they are gone when
+    the block ends; outside the block each map's workers are gone when it ends (the companion: the check can fail)."""
+    before = _workers(set())
     executor = ProcessExecutor(2)
     with executor.workers_kept():
-        first, second = _pids(executor), _pids(executor)
-        assert first == second and os.getpid() not in first
+        ran = _run(executor)
+        first = _workers(before)
+        ran |= _run(executor)
+        assert _workers(before) == first and len(first) == 2 and ran <= first
     assert _gone_within(first)
-    assert _pids(executor).isdisjoint(_pids(executor))
+    _run(executor)
+    assert _workers(before) == set()
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc (Linux)")
 def test_a_failed_map_or_block_stops_the_kept_workers():
     """A task's error inside the block stops the pool (the next map starts new workers), and an exception that ends
-    the block stops the pool it kept.  Oracle: the workers' process ids."""
+    the block stops the pool it kept.  Oracle: this process's children."""
+    before = _workers(set())
     executor = ProcessExecutor(2)
     with executor.workers_kept():
-        before = _pids(executor)
+        _run(executor)
+        first = _workers(before)
         with pytest.raises(ArithmeticError, match="a task's own error"):
             list(executor.map_unordered(_fail_in_worker, [(1,)]))
-        assert _gone_within(before)
-        after = _pids(executor)
-        assert after.isdisjoint(before)
+        assert _gone_within(first)
+        _run(executor)
+        assert _workers(before).isdisjoint(first) and len(_workers(before)) == 2
     with pytest.raises(KeyError), executor.workers_kept():
-        kept = _pids(executor)
+        _run(executor)
+        kept = _workers(before)
         raise KeyError("the caller's own error")
+    assert _gone_within(kept)
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc (Linux)")
+def test_a_kept_worker_killed_while_idle_is_an_environment_fault_of_the_next_map():
+    """SIGKILL to an idle worker of a kept pool (what the out-of-memory killer does between two studies): the next map
+    ends with the EnvironmentFault naming that worker and the signal, as a worker killed during a map does, not with
+    the pool's own BrokenProcessPool nor the other worker, which the broken pool terminates (SIGTERM).  Oracle: the
+    fault's text, typed out; the pool is gone afterwards."""
+    before = _workers(set())
+    executor = ProcessExecutor(2)
+    with executor.workers_kept():
+        _run(executor)
+        kept = _workers(before)
+        victim = min(kept)
+        os.kill(victim, signal.SIGKILL)
+        assert _gone_within({victim})
+        with pytest.raises(EnvironmentFault, match=rf"^worker process {victim} was killed by SIGKILL ") as raised:
+            list(executor.map_unordered(_worker_pid, [(1,)]))
+        assert not isinstance(raised.value, BrokenProcessPool) and classify(raised.value)[0] == 2
     assert _gone_within(kept)
 
 
