@@ -7,8 +7,8 @@ table cells and the convergence measure; the protocol's own determinism (same se
 number of worker processes).
 
 Private: the benchmark's internals - lfverify.experiments._protocol (configuration, splits, convergence runs), _runner
-(cells, records, timings; patched to plant a failing cell), _statistics (tests and bold marks; one_sided_p_value
-patched), _markdown (the tables), _curve_claims and _benchmark.make_bench_executor,
+(cells, records, timings, its data-set cache; patched to plant a failing cell), _statistics (tests and bold marks;
+one_sided_p_value patched), _markdown (the tables), _curve_claims and _benchmark.make_bench_executor,
 lfverify.app._bench_command.options_from_args and _cli.build_parser - tested piece by piece, and lfverify.paper._tables
 for its row helper.
 """
@@ -718,6 +718,27 @@ def _cells(trials=2, **extra):
                 "seed": 0, **extra}
     key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in settings.items()))
     return [Cell("table", "heart", "default", t, key) for t in range(trials)]
+
+
+def test_the_data_root_reaches_the_trial_whatever_lfverify_datasets_says(tmp_path, monkeypatch):
+    """``data_root`` is where a trial reads its data set, not $LFVERIFY_DATASETS (issue 45: an argument accepted but
+    not passed on; the fresh mutation run's survivor ``load_dataset(name)`` in the runner).  Oracle: the record read
+    from the root equals the one read with the environment naming the same folder; the environment alone, naming a
+    file instead of a folder, is refused by the loader (the companion: what the trial meets if the root is dropped)."""
+    import lfverify.experiments._runner as runner
+
+    runner._dataset.cache_clear()  # a data set loaded by an earlier test would hide where this one reads it
+    cells = _cells(trials=1)
+    monkeypatch.setenv("LFVERIFY_DATASETS", str(SMALL_DATA_ROOT))
+    expected = run_cells(cells, tmp_path / "env", jobs=1, progress=False)[cells[0]]["results"]
+    runner._dataset.cache_clear()
+    not_a_folder = tmp_path / "not-a-folder"
+    not_a_folder.write_text("")
+    monkeypatch.setenv("LFVERIFY_DATASETS", str(not_a_folder))
+    found = run_cells(cells, tmp_path / "root", jobs=1, data_root=SMALL_DATA_ROOT, progress=False)
+    assert found[cells[0]]["results"] == expected
+    with pytest.raises(FileNotFoundError, match="not-a-folder"):
+        run_cells(cells, tmp_path / "none", jobs=1, progress=False)
 
 
 def test_same_numbers_whatever_the_number_of_workers(tmp_path):
