@@ -95,6 +95,7 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip)
 
 
+@pytest.hookimpl(optionalhook=True)  # xdist's hook: the suite also runs without xdist (-p no:xdist)
 def pytest_xdist_make_scheduler(config, log):
     """xdist's default distribution with the suite's units of work (tests/shared_work.py)."""
     return shared_work_scheduler(config, log)

@@ -38,7 +38,7 @@ def shared_work_scheduler(config, log):
     xdist's own ``--dist loadgroup`` would group tests by an ``xdist_group`` mark, but with pytest 9.2 and xdist 3.8
     it groups nothing (pytest-dev/pytest-xdist#1386: the node id it rewrites is no longer the one it schedules by),
     so the grouping is this scheduler's: xdist's ``loadscope`` (largest units first) with the units of
-    :func:`work_unit`.  Any ``--dist`` given explicitly is left to xdist."""
+    :func:`work_unit`.  Any other ``--dist`` (loadfile, loadscope, worksteal, ...) is left to xdist."""
     if config.getoption("dist") != "load" or config.getoption("distload"):
         return None
     from xdist.scheduler import LoadScopeScheduling

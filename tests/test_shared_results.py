@@ -117,3 +117,12 @@ def test_workers_of_reads_a_split_run():
              "[gw1] [100%] PASSED tests/proofs/test_corrected_rademacher.py::test_b[x] \n")
     assert workers_of(lines, "tests/proofs/test_corrected_rademacher.py") == {"gw0", "gw1"}
     assert workers_of(lines, "tests/core/test_metrics.py") == set()
+
+
+def test_the_suite_still_runs_without_xdist():
+    """The scheduler hook is xdist's, declared optional: ``-p no:xdist`` (pytest alone) collects the suite instead of
+    stopping at an unknown hook.  Oracle: the exit status and the count pytest prints."""
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:xdist", "-p", "no:cacheprovider", "--collect-only",
+                           "-q", "tests/test_shared_results.py"], cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert re.search(r"^\d+ tests? collected", done.stdout, flags=re.MULTILINE), done.stdout[-1000:]
