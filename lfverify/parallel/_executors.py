@@ -208,7 +208,7 @@ class ProcessExecutor:
 
     @contextlib.contextmanager
     def workers_kept(self):
-        """Within the block, consecutive :meth:`map_unordered` calls share one pool of workers, started by the first
+        """Within the block, consecutive ``map_unordered`` calls share one pool of workers, started by the first
         (a spawned worker takes seconds to import lfverify; ``lfverify verify`` runs several studies and the
         benchmark in a row).  The pool is shut down when the block ends, and stopped at once (as a failed map stops
         its own) when the block ends with an exception.  Results never depend on it: every task seeds itself."""
