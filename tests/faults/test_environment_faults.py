@@ -444,51 +444,47 @@ def _fail_in_worker(_):
     raise ArithmeticError("a task's own error")
 
 
-def _gone_within(pids, seconds=10.0) -> bool:
-    """Every process of ``pids`` has ended (or is a zombie) within ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        alive = [pid for pid in pids if Path(f"/proc/{pid}").exists()
-                 and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"]
-        if not alive:
-            return True
-        time.sleep(0.05)
-    return False
-
-
 def _run(executor, tasks=4) -> set:
     """Run a few tasks; the process ids that ran them."""
     return {pid for _, pid in executor.map_unordered(_worker_pid, [(k,) for k in range(tasks)])}
 
 
-def _workers(before) -> set:
-    """The process ids of this process's live multiprocessing children that ``before`` (ids) did not hold."""
+def _workers(before) -> dict:
+    """pid -> start time of this process's live multiprocessing children that ``before`` did not hold (the start time
+    tells a reused pid apart: fault_battery.survivors)."""
     import multiprocessing
 
-    return {child.pid for child in multiprocessing.active_children()} - before
+    table = battery.processes()
+    return {child.pid: table[child.pid][1] for child in multiprocessing.active_children()
+            if child.pid not in before and child.pid in table}
+
+
+def _gone_within(workers, seconds=10.0) -> bool:
+    """Every process of ``workers`` (pid -> start time) has ended within ``seconds``."""
+    return battery.survivors(workers, seconds) == []
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc (Linux)")
 def test_maps_inside_workers_kept_share_one_pool_which_ends_with_the_block():
     """Oracle: this process's children.  After two maps in the block the same two workers live, and they are gone when
     the block ends; outside the block each map's workers are gone when it ends (the companion: the check can fail)."""
-    before = _workers(set())
+    before = _workers({})
     executor = ProcessExecutor(2)
     with executor.workers_kept():
         ran = _run(executor)
         first = _workers(before)
         ran |= _run(executor)
-        assert _workers(before) == first and len(first) == 2 and ran <= first
+        assert _workers(before) == first and len(first) == 2 and ran <= first.keys()
     assert _gone_within(first)
     _run(executor)
-    assert _workers(before) == set()
+    assert _workers(before) == {}
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc (Linux)")
 def test_a_failed_map_or_block_stops_the_kept_workers():
     """A task's error inside the block stops the pool (the next map starts new workers), and an exception that ends
     the block stops the pool it kept.  Oracle: this process's children."""
-    before = _workers(set())
+    before = _workers({})
     executor = ProcessExecutor(2)
     with executor.workers_kept():
         _run(executor)
@@ -497,7 +493,7 @@ def test_a_failed_map_or_block_stops_the_kept_workers():
             list(executor.map_unordered(_fail_in_worker, [(1,)]))
         assert _gone_within(first)
         _run(executor)
-        assert _workers(before).isdisjoint(first) and len(_workers(before)) == 2
+        assert _workers(before).keys().isdisjoint(first) and len(_workers(before)) == 2
     with pytest.raises(KeyError), executor.workers_kept():
         _run(executor)
         kept = _workers(before)
@@ -511,14 +507,14 @@ def test_a_kept_worker_killed_while_idle_is_an_environment_fault_of_the_next_map
     ends with the EnvironmentFault naming that worker and the signal, as a worker killed during a map does, not with
     the pool's own BrokenProcessPool nor the other worker, which the broken pool terminates (SIGTERM).  Oracle: the
     fault's text, typed out; the pool is gone afterwards."""
-    before = _workers(set())
+    before = _workers({})
     executor = ProcessExecutor(2)
     with executor.workers_kept():
         _run(executor)
         kept = _workers(before)
         victim = min(kept)
         os.kill(victim, signal.SIGKILL)
-        assert _gone_within({victim})
+        assert _gone_within({victim: kept[victim]})
         with pytest.raises(EnvironmentFault, match=rf"^worker process {victim} was killed by SIGKILL ") as raised:
             list(executor.map_unordered(_worker_pid, [(1,)]))
         assert not isinstance(raised.value, BrokenProcessPool) and classify(raised.value)[0] == 2

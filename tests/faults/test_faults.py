@@ -41,7 +41,7 @@ from lfverify.io import MARKER, claim_output_folder, content_hash, settings_fing
 from lfverify.learn import maximize_surrogate_utility
 from lfverify.parallel import DaskExecutor
 from lfverify.simulations import STUDIES
-from shared_files import SMALL_DATA_ROOT, needs_data
+from shared_files import SMALL_DATA_ROOT, TEST_MIRROR, needs_data
 
 pytestmark = pytest.mark.claims("package:command-line", "package:files")
 
@@ -997,7 +997,7 @@ _BATTERY_DRIVER = textwrap.dedent("""
 
 
 def _small_data_env() -> dict:
-    return {**os.environ, "LFVERIFY_DATASETS": str(Path(__file__).resolve().parents[1] / "data" / "mirror")}
+    return {**os.environ, "LFVERIFY_DATASETS": str(TEST_MIRROR)}
 
 
 @pytest.fixture(scope="module")
