@@ -282,12 +282,11 @@ class ProcessExecutor:
                 raise EnvironmentFault(_broken_pool(workers.values(), relay)) from exc
             finished = True
         finally:
-            if not finished:  # the pool is stopped, kept or not: a later map starts a new one
-                if self._kept is not None and self._kept[0] is pool:
-                    self._kept = None
-                self._release(pool, relay, stop=True)
-            elif self._kept is None or self._kept[0] is not pool:
-                self._release(pool, relay, stop=False)
+            kept = self._kept is not None and self._kept[0] is pool
+            if not finished and kept:
+                self._kept = None  # the pool is stopped, kept or not: a later map in the block starts a new one
+            if not finished or not kept:
+                self._release(pool, relay, stop=not finished)
 
     def check(self) -> None:
         """Nothing to check (see :meth:`DaskExecutor.check`)."""
