@@ -46,6 +46,7 @@ def _expected_failed_checks(estimator) -> dict[str, str]:
         failures["check_class_weight_classifiers"] = (
             "the check expects 87 % of class 0 predicted under class_weight {0: 1000, 1: 1e-4}; this estimator "
             "maximises the (weighted) metric on the out-of-bag scores, not accuracy")
+        failures["check_classifiers_train"] = _THRESHOLD_NOT_HALF
     else:  # (the depth-3 tree's few distinct scores happen to put the threshold where 1/2 is)
         failures = {}
         failures["check_class_weight_classifiers"] = (
@@ -107,13 +108,14 @@ def test_levels_weights_and_threshold_follow_the_definition(data):
             refit = LogisticRegression().fit(X[rows], y[rows], sample_weight=weights)
             held_scores.append(refit.decision_function(X[held]))
             held_labels.append(ys[held])
-            # the level's class weights: equal at the first level, Prop. 5's for F_1 at the previous level's value
-            ratio = weights[ys[rows] == -1][0] / weights[ys[rows] == 1][0]
+            # the level's class weights: equal at the first level (the base learner's own unweighted fit),
+            # Prop. 5's for F_1 at the previous level's value
             if level == 0:
-                assert ratio == pytest.approx(1.0, abs=1e-12)
-            else:
-                delta = model.level_history_[level - 1] / 2.0
-                assert ratio == pytest.approx(delta / (1.0 - delta), rel=1e-12)
+                assert weights is None
+                continue
+            ratio = weights[ys[rows] == -1][0] / weights[ys[rows] == 1][0]
+            delta = model.level_history_[level - 1] / 2.0
+            assert ratio == pytest.approx(delta / (1.0 - delta), rel=1e-12)
             # scaled so that the whole sample's weights sum to n (the unweighted total)
             whole = np.where(ys == 1, 1.0, ratio)
             np.testing.assert_allclose(weights, whole[rows] * (y.size / whole.sum()), rtol=1e-12)
@@ -130,8 +132,8 @@ def test_levels_weights_and_threshold_follow_the_definition(data):
     # the final fit is on every row, at the kept level's weights
     final_rows, final_weights = fits[-1]
     assert final_rows.size == y.size
-    assert final_weights.sum() == pytest.approx(y.size, rel=1e-12)
     kept = int(np.argmax(model.level_history_))
+    assert final_weights is None if kept == 0 else final_weights.sum() == pytest.approx(y.size, rel=1e-12)
     assert model.class_weights_ == ((0.5, 0.5) if kept == 0 else (1 - model.level_history_[kept - 1] / 2,
                                                                    model.level_history_[kept - 1] / 2))
 
@@ -147,6 +149,25 @@ def test_a_wrong_level_would_be_caught(data):
     delta = model.level_history_[0] / 2.0
     assert ratio != pytest.approx(1.0, abs=1e-3)
     assert ratio == pytest.approx(delta / (1 - delta), rel=1e-12)
+
+
+@pytest.mark.parametrize("user", [False, True], ids=["no-user-weights", "user-weights"])
+def test_the_first_level_is_the_base_learners_own_fit(data, user):
+    """At equal class weights the base learner sees exactly the user's weights of its rows (None without them),
+    not a rescaled copy; the second level sees them times Prop. 5's class weights.  Companion: the second level's
+    weights differ from the user's, so a first level given the second's weights would fail the first assertion."""
+    X, y = data
+    weights = np.random.default_rng(4).uniform(0.5, 2.0, y.size) if user else None
+    _Spy.fits = []
+    MetricOptimalClassifier(_Spy(), metric="f1", cv=4, max_level_iter=2, tol=0.0,
+                            random_state=5).fit(X, y, sample_weight=weights)
+    position = {v: i for i, v in enumerate(X[:, 0])}
+    for fold, (rows_key, seen) in enumerate(_Spy.fits[:8]):
+        rows = np.array([position[v] for v in rows_key])
+        if fold < 4:
+            assert seen is None if not user else np.array_equal(seen, weights[rows])
+        else:
+            assert seen is not None and not np.allclose(seen, 1.0 if not user else weights[rows], rtol=1e-3)
 
 
 def test_same_seed_same_model_and_pickle_round_trip(data):
@@ -287,7 +308,7 @@ def test_out_of_bag_levels_fit_once_per_level_and_keep_that_fit(data):
                                         random_state=2).fit(X, y)
     assert len(_ForestSpy.fits) == len(model.level_history_) == 2
     first, second = _ForestSpy.fits
-    np.testing.assert_allclose(first, np.ones(y.size), rtol=1e-12)
+    assert first is None  # equal class weights, no user weights: the forest's own unweighted fit
     ratio = second[y == 0][0] / second[y == 1][0]
     delta = model.level_history_[0] / 2.0
     assert ratio == pytest.approx(delta / (1 - delta), rel=1e-12)
