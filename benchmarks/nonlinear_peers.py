@@ -220,6 +220,30 @@ def markdown(summary: dict, settings: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def run_resumable(task, tasks, extra, *, work: Path, key: str, workers: int, task_timeout: float) -> list[dict]:
+    """Run ``task(name, index, trial, *extra)`` for each (name, index, trial) of ``tasks`` in ``workers`` processes
+    (shared with out_of_bag_remedy.py), each finished record written atomically to ``work`` under ``key`` and read
+    back from there by a later run with the same key; every record, read back or new."""
+    work.mkdir(parents=True, exist_ok=True)
+    records, todo = [], []
+    for name, index, trial in tasks:
+        path = work / f"{key}-{name}-{trial}.json"
+        if path.exists():
+            records.append(json.loads(path.read_text(encoding="utf-8")))
+        else:
+            todo.append((name, index, trial, path))
+    start = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = {pool.submit(task, n, i, t, *extra): (n, t, p) for n, i, t, p in todo}
+        for done, future in enumerate(as_completed(futures, timeout=task_timeout * max(1, len(todo))), 1):
+            name, trial, path = futures[future]
+            record = future.result()
+            write_text_atomically(path, json.dumps(record))
+            records.append(record)
+            print(f"[{done}/{len(todo)}] {name} trial {trial} ({time.perf_counter() - start:.0f} s)", flush=True)
+    return records
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--datasets", nargs="+", default=None, help="default: every staged data set")
@@ -238,24 +262,10 @@ def main(argv=None) -> int:
     if unknown:
         parser.error(f"--datasets: not staged here: {unknown}; staged: {every}")
     key = settings_fingerprint({"seed": SEED, "metrics": args.metrics, "max_train": args.max_train, "v": 1})[:12]
-    args.work.mkdir(parents=True, exist_ok=True)
-    tasks = [(n, every.index(n), t) for n in names for t in range(args.trials)]
-    records, todo = [], []
-    for name, index, trial in tasks:
-        path = args.work / f"{key}-{name}-{trial}.json"
-        if path.exists():
-            records.append(json.loads(path.read_text(encoding="utf-8")))
-        else:
-            todo.append((name, index, trial, path))
     start = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        futures = {pool.submit(run_task, n, i, t, args.metrics, args.max_train): (n, t, p) for n, i, t, p in todo}
-        for done, future in enumerate(as_completed(futures, timeout=args.task_timeout * max(1, len(todo))), 1):
-            name, trial, path = futures[future]
-            record = future.result()
-            write_text_atomically(path, json.dumps(record))
-            records.append(record)
-            print(f"[{done}/{len(todo)}] {name} trial {trial} ({time.perf_counter() - start:.0f} s)", flush=True)
+    records = run_resumable(run_task, [(n, every.index(n), t) for n in names for t in range(args.trials)],
+                            (args.metrics, args.max_train), work=args.work, key=key, workers=args.workers,
+                            task_timeout=args.task_timeout)
     settings = {"argv": " ".join(argv if argv is not None else sys.argv[1:]), "trials": args.trials,
                 "metrics": args.metrics, "max_train": args.max_train, "workers": args.workers,
                 "seconds": time.perf_counter() - start, "seed": SEED}

@@ -7,11 +7,11 @@ script's own ``one_sided_p_value``; the docs' quoted summary lines must be lines
 
 import json
 import statistics
-import warnings
 from pathlib import Path
 
 import pytest
-from scipy import stats
+
+from benchmark_scripts import welch_verdict
 
 pytestmark = pytest.mark.claims("package:benchmark-machinery")
 
@@ -24,19 +24,6 @@ def committed():
     return json.loads(RESULTS.with_suffix(".json").read_text(encoding="utf-8"))
 
 
-def _p(a, b):
-    """One-sided Welch p of mean(a) > mean(b); both samples constant: decided by the sign of the difference (the
-    project's documented convention where SciPy gives NaN)."""
-    if statistics.variance(a) + statistics.variance(b) == 0:
-        return 0.0 if statistics.fmean(a) > statistics.fmean(b) else 1.0
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # nearly identical samples (mushrooms): SciPy's precision note
-        return stats.ttest_ind(a, b, equal_var=False, alternative="greater").pvalue
-
-
-def _verdict(remedy, tuned, alpha=0.05):
-    below, above = _p(tuned, remedy), _p(remedy, tuned)
-    return "below" if below < alpha else "above" if above < alpha else "tie"
 
 
 def test_each_cells_verdict_is_the_welch_test_of_its_records(committed):
@@ -48,7 +35,7 @@ def test_each_cells_verdict_is_the_welch_test_of_its_records(committed):
         remedy = [r["test"][row["metric"]][row["base"] + "+remedy"] for r in mine]
         tuned = [r["test"][row["metric"]][row["base"] + "+tuned"] for r in mine]
         assert row["mean"][row["base"] + "+remedy"] == pytest.approx(statistics.fmean(remedy), abs=1e-12)
-        assert row["verdict"] == _verdict(remedy, tuned), (row["dataset"], row["metric"], row["base"])
+        assert row["verdict"] == welch_verdict(remedy, tuned), (row["dataset"], row["metric"], row["base"])
 
 
 def test_a_shifted_remedy_would_be_called_below(committed):
@@ -59,7 +46,7 @@ def test_a_shifted_remedy_would_be_called_below(committed):
         mine = [r for r in records if r["dataset"] == row["dataset"]]
         remedy = [r["test"][row["metric"]][row["base"] + "+remedy"] - 0.05 for r in mine]
         tuned = [r["test"][row["metric"]][row["base"] + "+tuned"] for r in mine]
-        verdicts.append(_verdict(remedy, tuned))
+        verdicts.append(welch_verdict(remedy, tuned))
     assert verdicts.count("below") >= 10
 
 

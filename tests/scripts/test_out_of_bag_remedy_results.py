@@ -1,5 +1,5 @@
-"""The committed out-of-bag benchmark (benchmarks/out_of_bag_remedy.py, issue 42's cost goal) and what
-docs/estimators.md quotes from it.
+"""The committed cheap-remedy benchmark (benchmarks/out_of_bag_remedy.py, issue 42's cost goal: the random forest's
+out-of-bag levels and gradient boosting's two folds) and what docs/estimators.md quotes from it.
 
 Oracle: scipy.stats.ttest_ind (Welch, one-sided) recomputed from the committed records, independent of the
 script's own ``one_sided_p_value``; the time ratios recomputed as medians of the records' per-trial ratios; the
@@ -8,39 +8,30 @@ docs' quoted summary lines must be lines of the committed table.
 
 import json
 import statistics
-import warnings
 from pathlib import Path
 
 import pytest
-from scipy import stats
 
-from benchmark_scripts import load_benchmark_script
+from benchmark_scripts import load_benchmark_script, welch_verdict
 from shared_files import needs_data
 
 pytestmark = pytest.mark.claims("package:benchmark-machinery")
 
 ROOT = Path(__file__).resolve().parents[2]
-RESULTS = ROOT / "benchmarks" / "results" / "out_of_bag_remedy"
-OOB, TUNED, FOLDS = "RF+remedy (oob)", "RF+tuned", "RF+remedy (5 folds)"
+RESULTS = ROOT / "benchmarks" / "results"
+#: Per base learner: its committed tables and its cheap settings (as the script's BASES, typed out here so that a
+#: renamed method or a lost table fails).
+CHEAP = {"RF": ("out_of_bag_remedy", ("RF+remedy (oob)",)),
+         "HGB": ("two_fold_remedy", ("HGB+remedy (2 folds)", "HGB+remedy (2 folds, 1 level)"))}
 
 
-@pytest.fixture(scope="module")
-def committed():
-    return json.loads(RESULTS.with_suffix(".json").read_text(encoding="utf-8"))
+@pytest.fixture(scope="module", params=tuple(CHEAP))
+def committed(request):
+    base = request.param
+    table = RESULTS / CHEAP[base][0]
+    return base, json.loads(table.with_suffix(".json").read_text(encoding="utf-8"))
 
 
-def _p(a, b):
-    """One-sided Welch p of mean(a) > mean(b); both samples constant: the sign of the difference decides."""
-    if statistics.variance(a) + statistics.variance(b) == 0:
-        return 0.0 if statistics.fmean(a) > statistics.fmean(b) else 1.0
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # nearly identical samples: SciPy's precision note
-        return stats.ttest_ind(a, b, equal_var=False, alternative="greater").pvalue
-
-
-def _verdict(ours, other, alpha=0.05):
-    below, above = _p(other, ours), _p(ours, other)
-    return "below" if below < alpha else "above" if above < alpha else "tie"
 
 
 def _values(records, row, method, shift=0.0):
@@ -48,47 +39,56 @@ def _values(records, row, method, shift=0.0):
 
 
 def test_each_cells_verdicts_and_cost_follow_from_its_records(committed):
-    records = committed["records"]
-    assert len(committed["rows"]) == 17 * len(committed["settings"]["metrics"])
-    for row in committed["rows"]:
+    base, table = committed
+    records = table["records"]
+    assert table["settings"]["base"] == base
+    assert len(table["rows"]) == 17 * len(table["settings"]["metrics"])
+    for row in table["rows"]:
         mine = [r for r in records if r["dataset"] == row["dataset"]]
-        assert len(mine) == row["trials"] == committed["settings"]["trials"]
-        oob = _values(records, row, OOB)
-        assert row["mean"][OOB] == pytest.approx(statistics.fmean(oob), abs=1e-12)
-        assert row["vs_tuned"] == _verdict(oob, _values(records, row, TUNED)), row["dataset"]
-        assert row["vs_folds"] == _verdict(oob, _values(records, row, FOLDS)), row["dataset"]
-        ratio = statistics.median(r["seconds"][row["metric"]][OOB] / r["seconds"][row["metric"]]["RF"] for r in mine)
-        assert row["time_ratio"][OOB] == pytest.approx(ratio, rel=1e-12)
+        assert len(mine) == row["trials"] == table["settings"]["trials"]
+        assert sorted(row["verdicts"]) == sorted(CHEAP[base][1])
+        for cheap in CHEAP[base][1]:
+            values = _values(records, row, cheap)
+            assert row["mean"][cheap] == pytest.approx(statistics.fmean(values), abs=1e-12)
+            verdicts = row["verdicts"][cheap]
+            assert verdicts["vs_tuned"] == welch_verdict(values, _values(records, row, f"{base}+tuned")), row["dataset"]
+            assert verdicts["vs_folds"] == welch_verdict(values, _values(records, row, f"{base}+remedy (5 folds)"))
+            ratio = statistics.median(r["seconds"][row["metric"]][cheap] / r["seconds"][row["metric"]][base]
+                                      for r in mine)
+            assert row["time_ratio"][cheap] == pytest.approx(ratio, rel=1e-12)
 
 
-def test_a_shifted_out_of_bag_remedy_would_be_called_below(committed):
-    """Companion: the same records with the out-of-bag remedy's scores lowered by 0.05 give "below" in most
-    cells."""
-    records = committed["records"]
-    verdicts = [_verdict(_values(records, row, OOB, -0.05), _values(records, row, TUNED))
-                for row in committed["rows"][:20]]
+def test_a_shifted_cheap_remedy_would_be_called_below(committed):
+    """Companion: the same records with the cheap setting's scores lowered by 0.05 give "below" in most cells."""
+    base, table = committed
+    records = table["records"]
+    verdicts = [welch_verdict(_values(records, row, CHEAP[base][1][0], -0.05), _values(records, row, f"{base}+tuned"))
+                for row in table["rows"][:20]]
     assert verdicts.count("below") >= 10
 
 
 def test_the_docs_quote_the_committed_summary_lines():
-    table = RESULTS.with_suffix(".md").read_text(encoding="utf-8").splitlines()
     docs = (ROOT / "docs" / "estimators.md").read_text(encoding="utf-8").splitlines()
-    quoted = [line[2:] for line in docs if line.startswith("> Out-of-bag remedy")
-              or line.startswith("> Fit time over the plain forest's")]
-    assert len(quoted) == 2
-    assert all(line in table for line in quoted)
+    for base, (name, cheap) in CHEAP.items():
+        table = (RESULTS / name).with_suffix(".md").read_text(encoding="utf-8").splitlines()
+        quoted = [line[2:] for line in docs if line.startswith("> ") and line[2:] in table]
+        leads = (*(f"{m} against" for m in cheap), "Fit time over the plain")
+        assert sum(any(line.startswith(lead) for lead in leads) for line in quoted) == len(cheap) + 1, base
 
 
 @needs_data
 @pytest.mark.slow  # 11 s of forest fits: CI's `-m slow` run (.ci/run)
-def test_the_script_runs_end_to_end_and_refuses_bad_settings(tmp_path, monkeypatch):
-    """Two trials on 120 training rows of one data set: both metrics' rows, every method's score in [0, 1]; and one
-    trial (no Welch test possible) is refused before any fit."""
+@pytest.mark.parametrize("base", tuple(CHEAP))
+def test_the_script_runs_end_to_end_and_refuses_bad_settings(tmp_path, monkeypatch, base):
+    """Two trials on 120 training rows of one data set: both metrics' rows with a verdict per cheap setting, every
+    method's score in [0, 1]; and one trial (no Welch test possible) is refused before any fit."""
     module = load_benchmark_script("out_of_bag_remedy")
-    monkeypatch.setattr(module, "OUT", tmp_path / "oob")
-    assert module.main(["--trials", "2", "--max-train", "120", "--datasets", "diabetes"]) == 0
-    written = json.loads((tmp_path / "oob.json").read_text(encoding="utf-8"))
+    monkeypatch.setattr(module, "RESULTS", tmp_path)
+    assert module.main(["--base", base, "--trials", "2", "--max-train", "120", "--datasets", "diabetes",
+                        "--work", str(tmp_path / "work")]) == 0
+    written = json.loads((tmp_path / CHEAP[base][0]).with_suffix(".json").read_text(encoding="utf-8"))
     assert [(r["dataset"], r["metric"]) for r in written["rows"]] == [("diabetes", "f1"), ("diabetes", "jaccard")]
+    assert all(sorted(r["verdicts"]) == sorted(CHEAP[base][1]) for r in written["rows"])
     assert all(0.0 <= v <= 1.0 for r in written["records"] for m in r["test"].values() for v in m.values())
     with pytest.raises(SystemExit) as refused:
         module.main(["--trials", "1"])
