@@ -170,7 +170,8 @@ def main(argv=None) -> int:
     if splits < 2 or args.workers < 1:
         parser.error(f"--splits must be >= 2 (a Welch test needs two), --workers >= 1; got {splits}, {args.workers}")
     the_cells = cells(plan(args.quick), args.axes)
-    key = settings_fingerprint({"seed": regimes.SEED, "quick": args.quick, "base_n": BASE_N, "v": 1})[:12]
+    key = settings_fingerprint({"seed": regimes.SEED, "quick": args.quick, "base_n": BASE_N, "methods": METHODS,
+                               "features": FEATURES, "v": 1})[:12]
     records = run_resumable(run_split, [(c["key"], i, k) for i, c in enumerate(the_cells) for k in range(splits)],
                             (args.quick,), work=args.work, key=key, workers=args.workers,
                             task_timeout=args.task_timeout)

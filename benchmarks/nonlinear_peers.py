@@ -222,8 +222,8 @@ def markdown(summary: dict, settings: dict) -> str:
 
 def run_resumable(task, tasks, extra, *, work: Path, key: str, workers: int, task_timeout: float) -> list[dict]:
     """Run ``task(name, index, trial, *extra)`` for each (name, index, trial) of ``tasks`` in ``workers`` processes
-    (shared with out_of_bag_remedy.py), each finished record written atomically to ``work`` under ``key`` and read
-    back from there by a later run with the same key; every record, read back or new."""
+    (shared with out_of_bag_remedy.py and ensemble_regimes.py), each finished record written atomically to ``work``
+    under ``key`` and read back from there by a later run with the same key; every record, read back or new."""
     work.mkdir(parents=True, exist_ok=True)
     records, todo = [], []
     for name, index, trial in tasks:

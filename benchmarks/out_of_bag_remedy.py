@@ -86,7 +86,9 @@ def run_task(name: str, index: int, trial: int, metrics, max_train, base: str = 
                 models[method] = fit(MetricOptimalClassifier(_base(base, seed), metric, random_state=seed,
                                                              **options))
             for method, params in BASES[base]["variants"].items():
-                models[method] = variants.setdefault(method, fit(_base(base, seed).set_params(**params)))
+                if method not in variants:
+                    variants[method] = fit(_base(base, seed).set_params(**params))
+                models[method] = variants[method]
             for method, (model, s) in models.items():
                 test[metric][method] = float(_score_function(metric)(y_test, model.predict(X_test)))
                 seconds[metric][method] = s
