@@ -16,7 +16,9 @@ wins (``nonlinear_peers.py`` does that on the staged data sets).
 
 Methods, for HGB = ``HistGradientBoostingClassifier(random_state=seed)``: HGB plain (fitted once, scored on every
 metric), ``TunedThresholdClassifierCV(HGB, scoring=<metric>)``, ``MetricOptimalClassifier(HGB, metric)`` (5 folds,
-2 levels) and ``MetricOptimalClassifier(HGB, metric, cv=2)``.  Metrics F_1 and Jaccard of the test sample
+2 levels), ``MetricOptimalClassifier(HGB, metric, cv=2)`` and ``MetricOptimalClassifier(HGB, metric,
+max_level_iter=1)`` (5 folds, one level at equal class weights: the exact threshold without reweighting, which tells
+the reweighting's part from the threshold's).  Metrics F_1 and Jaccard of the test sample
 (``estimator_regimes.metric_score``).  Per cell and metric: each method's mean; the one-sided Welch test
 (``one_sided_p_value``) of each remedy against the tuned peer at alpha = 0.05 either way (a 5 % false-alarm rate
 per cell and direction when the two are equal); the median over splits of each method's fit time over the plain
@@ -53,7 +55,7 @@ OUT = Path(__file__).with_name("results") / "ensemble_regimes"
 BASE_N = 5_000
 AXES = ("prior", "flip", "features", "minority")
 METRICS = ("f1", "jaccard")
-METHODS = ("HGB", "HGB+tuned", "HGB+remedy (5 folds)", "HGB+remedy (2 folds)")
+METHODS = ("HGB", "HGB+tuned", "HGB+remedy (5 folds)", "HGB+remedy (2 folds)", "HGB+remedy (5 folds, 1 level)")
 REMEDIES = METHODS[2:]
 
 
@@ -111,7 +113,10 @@ def run_split(key: str, index: int, split: int, quick: bool) -> dict:
                       "HGB+remedy (5 folds)": fit(MetricOptimalClassifier(
                           HistGradientBoostingClassifier(random_state=seed), metric, random_state=seed)),
                       "HGB+remedy (2 folds)": fit(MetricOptimalClassifier(
-                          HistGradientBoostingClassifier(random_state=seed), metric, cv=2, random_state=seed))}
+                          HistGradientBoostingClassifier(random_state=seed), metric, cv=2, random_state=seed)),
+                      "HGB+remedy (5 folds, 1 level)": fit(MetricOptimalClassifier(
+                          HistGradientBoostingClassifier(random_state=seed), metric, max_level_iter=1,
+                          random_state=seed))}
             for method, (model, s) in models.items():
                 test[metric][method] = regimes.metric_score(metric, y_test, model.predict(X_test))
                 seconds[metric][method] = s

@@ -38,6 +38,7 @@ address and what to try.
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import contextlib
 import ctypes
@@ -321,9 +322,11 @@ class ProcessExecutor:
 
 def _check_spawnable_main() -> None:
     """Refuse, before any worker starts, a main script that spawned workers cannot run again: multiprocessing's
-    "spawn" re-runs ``__main__`` from its ``__file__`` in each worker (unless it was run as a module, ``-m``), and a
-    script read from standard input (``python - < script.py``: ``__file__`` is "<stdin>") has no such file, so every
-    worker would die at start and the run end as if a worker had been killed from outside.
+    "spawn" re-runs ``__main__`` in each worker (from its ``__file__``, or by name after ``-m`` unless it is a
+    package's ``__main__``).  A script read from standard input (``python - < script.py``: ``__file__`` is
+    "<stdin>") has no such file, and a script that starts the workers outside ``if __name__ == "__main__":`` would
+    start them again in every worker (:func:`_check_main_guard`); either way every worker would die at start and the
+    run end as if a worker had been killed from outside.
 
     Raises
     ------
@@ -331,9 +334,12 @@ def _check_spawnable_main() -> None:
         Naming the main script and the ways out.
     """
     main = sys.modules.get("__main__")
-    if getattr(getattr(main, "__spec__", None), "name", None):
-        return  # python -m: the workers import the module by name
+    name = getattr(getattr(main, "__spec__", None), "name", None)
     path = getattr(main, "__file__", None)
+    if name is not None:  # python -m: the workers import the module by name, a package's __main__ not at all
+        if name != "__main__" and not name.endswith(".__main__") and path is not None:
+            _check_main_guard(main, path)
+        return
     if path is None:
         return  # python -c, an interactive session: nothing is re-run (check_arguments refuses their functions)
     where = path if os.path.isabs(path) else os.path.join(mp_process.ORIGINAL_DIR or "", path)  # as spawn finds it
@@ -341,6 +347,42 @@ def _check_spawnable_main() -> None:
         raise ValueError(f"worker processes cannot start: each runs the main script again from its file, and "
                          f"{path!r} is not a file (a script read from standard input?); run it from a file, or with "
                          f"executor='serial' / --serial, or on Dask")
+    _check_main_guard(main, where, shown=path)
+
+
+def _check_main_guard(main, path: str, shown: str | None = None) -> None:
+    """Refuse a main script whose top-level code starts the workers outside ``if __name__ == "__main__":``: each
+    spawned worker runs the script again (as ``__mp_main__``), reaches the same call and would start workers of its
+    own, which multiprocessing refuses in a worker that is still starting, so every worker dies.  Read from the
+    script's syntax tree at the line of its top-level frame on the current stack (nothing is refused where that
+    frame or the file's text cannot be found); ``shown``: the path as the user gave it, for the message."""
+    frame, line = sys._getframe(), None
+    while frame is not None:
+        if frame.f_code.co_name == "<module>" and frame.f_globals is vars(main):
+            line = frame.f_lineno  # the outermost such frame: the script's own top level
+        frame = frame.f_back
+    if line is None:
+        return
+    try:
+        with open(path, encoding="utf-8") as handle:
+            tree = ast.parse(handle.read(), filename=path)
+    except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
+        return
+    for node in ast.walk(tree):  # (a guard inside a top-level try or with block counts too)
+        if isinstance(node, ast.If) and _is_main_test(node.test) and node.lineno <= line <= node.end_lineno:
+            return
+    raise ValueError(f"worker processes cannot start: each runs the main script {shown or path!r} again, and its "
+                     f"line {line} starts them outside `if __name__ == \"__main__\":`, so every worker would start "
+                     f"workers of its own and die; put the script's top-level calls under that guard, or use "
+                     f"executor='serial' / --serial")
+
+
+def _is_main_test(test) -> bool:
+    """``__name__ == "__main__"`` (either order)."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return False
+    sides = {ast.dump(test.left), ast.dump(test.comparators[0])}
+    return sides == {ast.dump(ast.Name("__name__", ast.Load())), ast.dump(ast.Constant("__main__"))}
 
 
 def _callables(value, depth: int = 0):

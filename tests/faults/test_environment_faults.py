@@ -546,6 +546,27 @@ def test_a_main_script_read_from_standard_input_is_refused_before_any_worker_sta
     assert (done.returncode, done.stdout) == (0, "[(0, 2), (1, 3)]\n"), done.stderr[-2000:]
 
 
+@pytest.mark.parametrize("how", ["path", "module"])
+def test_a_main_script_that_starts_workers_outside_its_main_guard_is_refused(tmp_path, how):
+    """Spawned workers run the main script again (``python script.py``, and ``python -m script`` unless the module is
+    a package's __main__), so a top-level call outside ``if __name__ == "__main__":`` would start workers in every
+    worker, which multiprocessing refuses there: each worker would die and the run read as a worker killed from
+    outside.  Oracle: the ValueError typed out here, naming the line, and no worker's traceback; the guarded script
+    runs (companion: test_a_main_script_read_from_standard_input_is_refused_before_any_worker_starts)."""
+    unguarded = "\n".join(line.strip() for line in _MAIN_SCRIPT.splitlines() if not line.startswith("if "))
+    (tmp_path / "script.py").write_text(unguarded)
+    line = unguarded.splitlines().index(next(x for x in unguarded.splitlines() if x.startswith("print("))) + 1
+    command = [sys.executable, "script.py"] if how == "path" else [sys.executable, "-m", "script"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 1
+    where = str(tmp_path / "script.py")  # (Python >= 3.9 makes the main script's __file__ absolute)
+    assert done.stderr.splitlines()[-1] == (
+        f"ValueError: worker processes cannot start: each runs the main script {where!r} again, and its line {line} "
+        "starts them outside `if __name__ == \"__main__\":`, so every worker would start workers of its own and die; "
+        "put the script's top-level calls under that guard, or use executor='serial' / --serial")
+    assert "spawn_main" not in done.stderr and "bootstrapping" not in done.stderr
+
+
 def test_a_worker_killed_by_sigkill_is_an_environment_fault_naming_it():
     with pytest.raises(EnvironmentFault) as raised:
         list(ProcessExecutor(1).map_unordered(_kill_myself, [(1,)]))
