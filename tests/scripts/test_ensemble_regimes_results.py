@@ -18,7 +18,7 @@ pytestmark = pytest.mark.claims("package:benchmark-machinery")
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "benchmarks" / "results" / "ensemble_regimes"
-REMEDIES = ("HGB+remedy (5 folds)", "HGB+remedy (2 folds)")  # typed out: a renamed method fails
+REMEDIES = ("HGB+remedy (5 folds)", "HGB+remedy (2 folds)", "HGB+remedy (5 folds, 1 level)")  # typed out
 
 
 @pytest.fixture(scope="module")
