@@ -38,16 +38,13 @@ import json
 import os
 import statistics
 import sys
-import time
-import warnings
 from pathlib import Path
 
 import estimator_regimes as regimes  # benchmarks/estimator_regimes.py
-import numpy as np
-from nonlinear_peers import _tuned, run_resumable, welch_verdict  # benchmarks/nonlinear_peers.py
+from nonlinear_peers import _tuned, run_resumable, timed_fitter, welch_verdict  # benchmarks/nonlinear_peers.py
 from threadpoolctl import threadpool_limits
 
-from lfverify.core._seeding import child, int_seed, text_key
+from lfverify.core._seeding import child
 from lfverify.io import settings_fingerprint, write_text_atomically
 from lfverify.learn import MetricOptimalClassifier
 
@@ -88,21 +85,10 @@ def run_split(key: str, index: int, split: int, quick: bool) -> dict:
 
     the_plan = plan(quick)
     cell = next(c for c in cells(the_plan, AXES) if c["key"] == key)
-    cell_seq = child(np.random.SeedSequence(regimes.SEED), *text_key(key))
+    cell_seq = regimes.cell_seed_sequence(cell)
     problem = regimes.Problem(cell, the_plan, child(cell_seq, 0))
-    seq = child(cell_seq, 1, split)
-    X_train, y_train = problem.sample(child(seq, 0), cell["n"], training=True)
-    X_test, y_test = problem.sample(child(seq, 1), regimes.test_size(the_plan, cell["n"], cell["prior"]),
-                                    training=False)
-    X_train, X_test = regimes.scale(X_train, X_test)
-    seed = int_seed(child(seq, 2))
-
-    def fit(model):
-        start = time.perf_counter()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            model.fit(X_train, y_train)
-        return model, time.perf_counter() - start
+    X_train, y_train, X_test, y_test, seed = regimes.split_data(problem, cell, the_plan, cell_seq, split)
+    fit = timed_fitter(X_train, y_train)
 
     test, seconds = {m: {} for m in METRICS}, {m: {} for m in METRICS}
     with threadpool_limits(1):

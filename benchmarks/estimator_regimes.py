@@ -346,12 +346,23 @@ def scale(X_train, X_test):
     return scaler.transform(X_train), scaler.transform(X_test)
 
 
-def run_split(problem: Problem, cell: dict, plan: dict, cell_seq, k: int) -> tuple[dict, tuple]:
+def cell_seed_sequence(cell: dict):
+    """The cell's SeedSequence, ``child(root, *text_key(cell key))`` (the module docstring's seeding rule)."""
+    return child(as_seed_sequence(SEED), *text_key(cell_key(cell)))
+
+
+def split_data(problem: Problem, cell: dict, plan: dict, cell_seq, k: int) -> tuple:
+    """Split k of a cell, drawn by the module docstring's seeding rule and scaled as every method sees it:
+    (X_train, y_train, X_test, y_test, random_state)."""
     split_seq = child(cell_seq, 1, k)
-    seed = int_seed(child(split_seq, 2))
     X, y = problem.sample(child(split_seq, 0), cell["n"], training=True)
     X_test, y_test = problem.sample(child(split_seq, 1), test_size(plan, cell["n"], cell["prior"]), training=False)
     X, X_test = scale(X, X_test)
+    return X, y, X_test, y_test, int_seed(child(split_seq, 2))
+
+
+def run_split(problem: Problem, cell: dict, plan: dict, cell_seq, k: int) -> tuple[dict, tuple]:
+    X, y, X_test, y_test, seed = split_data(problem, cell, plan, cell_seq, k)
     record = {"split": k, "seed_key": [1, k], "random_state": seed, "n_train": int(y.size),
               "positives_train": int(y.sum()), "n_test": int(y_test.size), "positives_test": int(y_test.sum()),
               "seconds": {}, "scores": {}, "errors": {}, "warnings": {}}
@@ -379,7 +390,7 @@ def run_cell(cell: dict, plan: dict, splits: int) -> dict:
     from sklearn.linear_model import LogisticRegression
 
     key = cell_key(cell)
-    cell_seq = child(as_seed_sequence(SEED), *text_key(key))
+    cell_seq = cell_seed_sequence(cell)
     start = time.perf_counter()
     problem = Problem(cell, plan, child(cell_seq, 0))
     records, first = [], None

@@ -25,10 +25,9 @@ import warnings
 from pathlib import Path
 
 import estimator_regimes as regimes  # benchmarks/estimator_regimes.py
-import numpy as np
 from threadpoolctl import threadpool_limits
 
-from lfverify.core._seeding import child, int_seed, text_key
+from lfverify.core._seeding import child
 from lfverify.experiments._statistics import one_sided_p_value
 from lfverify.io import write_text_atomically
 from lfverify.learn import MetricOptimalClassifier
@@ -42,16 +41,11 @@ def remedy_scores(cell: dict, splits: int) -> dict:
     from sklearn.linear_model import LogisticRegression
 
     plan = regimes.FULL
-    cell_seq = child(np.random.SeedSequence(regimes.SEED), *text_key(regimes.cell_key(cell)))
+    cell_seq = regimes.cell_seed_sequence(cell)
     problem = regimes.Problem(cell, plan, child(cell_seq, 0))
     scores = {m: [] for m in regimes.METRICS}
     for k in range(splits):
-        split = child(cell_seq, 1, k)
-        X_train, y_train = problem.sample(child(split, 0), cell["n"], training=True)
-        X_test, y_test = problem.sample(child(split, 1), regimes.test_size(plan, cell["n"], cell["prior"]),
-                                        training=False)
-        X_train, X_test = regimes.scale(X_train, X_test)
-        seed = int_seed(child(split, 2))
+        X_train, y_train, X_test, y_test, seed = regimes.split_data(problem, cell, plan, cell_seq, k)
         for metric in regimes.METRICS:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # convergence warnings of tiny folds: the scores say what matters

@@ -89,7 +89,12 @@ def split_and_fitter(name: str, index: int, trial: int, max_train):
     scores say what matters)."""
     seed = int_seed(child(np.random.SeedSequence(SEED), index, trial))
     X_train, y_train, X_test, y_test = eight_two_split(name, seed, max_train)
+    return seed, X_train, y_train, X_test, y_test, timed_fitter(X_train, y_train)
 
+
+def timed_fitter(X_train, y_train):
+    """``fit(model)`` -> (the model fitted on X_train, y_train, its seconds), with warnings silenced (shared with
+    ensemble_regimes.py)."""
     def fit(model):
         start = time.perf_counter()
         with warnings.catch_warnings():
@@ -97,7 +102,7 @@ def split_and_fitter(name: str, index: int, trial: int, max_train):
             model.fit(X_train, y_train)
         return model, time.perf_counter() - start
 
-    return seed, X_train, y_train, X_test, y_test, fit
+    return fit
 
 
 def welch_verdict(ours, other) -> str:
