@@ -24,7 +24,6 @@ Modes: ``quick`` (default; the studies' and the benchmark's quick sizes, a few m
 
 from __future__ import annotations
 
-import contextlib
 import json
 import sys
 import time
@@ -66,7 +65,7 @@ from lfverify.learn import (
     load_dataset,
 )
 from lfverify.paper import CORRECTED_CLAIMS, PAPER_CLAIMS, PaperClaim, corrected_claim_of, printed_result, resolve_claim
-from lfverify.parallel import make_executor
+from lfverify.parallel import keeping_workers, make_executor
 from lfverify.proofs import all_claims, claim_summary, errata_markdown, run_claims, with_statement_texts
 from lfverify.simulations import run_study
 
@@ -480,7 +479,7 @@ def run_verification(mode: str = "quick", *, out, executor="processes", jobs: in
     wanted_studies = set(wanted["simulation"])
     if studies is not None:
         wanted_studies &= set(studies)
-    with getattr(executor, "workers_kept", contextlib.nullcontext)():  # one pool of workers for all of them
+    with keeping_workers(executor):  # one pool of workers for all of them
         study_results, rates, figure_paths, rows = _run_studies(sorted(wanted_studies), study_mode or mode, out=out,
                                                                 executor=executor, figures=figures, say=say,
                                                                 progress_mode=progress_mode)

@@ -7,7 +7,6 @@ Loaded by :mod:`lfverify.app` when the command is ``simulate``: :func:`add_argum
 from __future__ import annotations
 
 import argparse
-import contextlib
 import sys
 
 from lfverify.app._executor_options import add_executor_arguments, executor_from_args
@@ -17,6 +16,7 @@ from lfverify.io import (
     claim_output_folder,
     settings_fingerprint,
 )
+from lfverify.parallel import keeping_workers
 from lfverify.simulations import STUDIES, STUDY_NAMES, Study
 from lfverify.simulations import run as run_engine
 
@@ -139,7 +139,7 @@ def run(args) -> int:
         seed = "default" if args.seed is None else args.seed
         claim_output_folder(out, command="simulate all", settings=f"mode {args.mode}, seed {seed}",
                             fingerprint=settings_fingerprint({"mode": args.mode, "seed": args.seed}))
-    with getattr(executor, "workers_kept", contextlib.nullcontext)():  # "all": one pool of workers for every study
+    with keeping_workers(executor):  # "all": one pool of workers for every study
         for name in names:
             target = out / name if args.name == "all" else out
             line = f"{name} ({args.mode}, {executor.describe()}) -> {target}"

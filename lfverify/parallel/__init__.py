@@ -12,6 +12,7 @@ from lfverify.parallel._executors import (
     DaskExecutor,
     ProcessExecutor,
     SerialExecutor,
+    keeping_workers,
     make_executor,
     max_local_workers,
     start_resource_tracker,
@@ -22,4 +23,4 @@ from lfverify.parallel._worker_stderr import quiet_worker_tracebacks
 
 __all__ = ["make_executor", "SerialExecutor", "ProcessExecutor", "DaskExecutor", "EXECUTORS", "DASK_CONNECT_TIMEOUT",
            "EnvironmentFault", "describe_exit", "start_resource_tracker", "WORKERS_PER_CPU", "max_local_workers",
-           "usable_cpus", "quiet_worker_tracebacks"]
+           "usable_cpus", "quiet_worker_tracebacks", "keeping_workers"]

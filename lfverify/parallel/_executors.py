@@ -320,6 +320,13 @@ class ProcessExecutor:
         return f"{self.max_workers} local processes"
 
 
+def keeping_workers(executor):
+    """The block in which ``executor``'s consecutive runs share one pool of workers: its ``workers_kept()`` where it
+    has one (:class:`ProcessExecutor`), else a block that does nothing (an executor needs only ``map_unordered``)."""
+    keep = getattr(executor, "workers_kept", None)
+    return keep() if keep is not None else contextlib.nullcontext()
+
+
 def _check_spawnable_main() -> None:
     """Refuse, before any worker starts, a main script that spawned workers cannot run again: multiprocessing's
     "spawn" re-runs ``__main__`` in each worker (from its ``__file__``, or by name after ``-m`` unless it is a

@@ -54,7 +54,14 @@ from lfverify.io import (
     read_sealed,
     write_text_atomically,
 )
-from lfverify.parallel import DaskExecutor, EnvironmentFault, ProcessExecutor, describe_exit, quiet_worker_tracebacks
+from lfverify.parallel import (
+    DaskExecutor,
+    EnvironmentFault,
+    ProcessExecutor,
+    describe_exit,
+    keeping_workers,
+    quiet_worker_tracebacks,
+)
 from lfverify.parallel._worker_stderr import StderrRelay
 
 pytestmark = pytest.mark.claims("package:command-line", "package:files", "package:parallel")
@@ -466,11 +473,12 @@ def _gone_within(workers, seconds=10.0) -> bool:
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc (Linux)")
 def test_maps_inside_workers_kept_share_one_pool_which_ends_with_the_block():
-    """Oracle: this process's children.  After two maps in the block the same two workers live, and they are gone when
-    the block ends; outside the block each map's workers are gone when it ends (the companion: the check can fail)."""
+    """Oracle: this process's children.  After two maps in the block (entered through ``keeping_workers``, as the
+    commands do) the same two workers live, and they are gone when the block ends; outside the block each map's
+    workers are gone when it ends (the companion: the check can fail)."""
     before = _workers({})
     executor = ProcessExecutor(2)
-    with executor.workers_kept():
+    with keeping_workers(executor):
         ran = _run(executor)
         first = _workers(before)
         ran |= _run(executor)
@@ -478,6 +486,16 @@ def test_maps_inside_workers_kept_share_one_pool_which_ends_with_the_block():
     assert _gone_within(first)
     _run(executor)
     assert _workers(before) == {}
+
+
+def test_keeping_workers_is_a_block_that_does_nothing_for_an_executor_without_a_kept_pool():
+    """A user's executor needs only ``map_unordered``: the block runs and its maps run as without it."""
+    class OnlyMaps:
+        def map_unordered(self, function, argument_tuples):
+            return ((i, function(*a)) for i, a in enumerate(argument_tuples))
+
+    with keeping_workers(OnlyMaps()) as block:
+        assert block is None and sorted(OnlyMaps().map_unordered(len, [("ab",)])) == [(0, 2)]
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc (Linux)")
