@@ -105,7 +105,9 @@ def serve_mirror(root: Path) -> http.server.ThreadingHTTPServer:
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), MirrorHandler)
     httpd.root, httpd.fault, httpd.requests = root, None, []
     httpd.daemon_threads = True
-    threading.Thread(target=httpd.serve_forever, daemon=True, name="lfverify-test-mirror").start()
+    # a short poll: shutdown() waits up to one poll interval (0.5 s by default, paid at every test's teardown)
+    threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True,
+                     name="lfverify-test-mirror").start()
     return httpd
 
 
