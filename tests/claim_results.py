@@ -8,6 +8,8 @@ corrected proofs record): in one process the derivations run once, and under ``-
 
 from __future__ import annotations
 
+import functools
+
 from lfverify.proofs import all_claims, run_claims
 
 
@@ -19,7 +21,12 @@ class ClaimsCheckedOnDemand(dict):
     test happened to set the fixture up.
     """
 
-    claims = all_claims()
+    @functools.cached_property
+    def claims(self) -> list:
+        """Every claim, built on first use: all_claims imports every proof module (SymPy among them, 1.7 s), which
+        a test process that checks no derivation - a pytest started by a test, a worker without proofs tests -
+        need not pay at start-up."""
+        return all_claims()
 
     def __missing__(self, key):
         (claim,) = [c for c in self.claims if c.key == key]
