@@ -131,7 +131,8 @@ def _entry(metric) -> MetricEntry:
 
 def default_tau(metric) -> float:
     """The default discrepancy tau of the loss for a metric (Sec. 6 for F_1 and Jaccard; for F_beta,
-    0.99 beta^2 / (2 + beta^2), inside Thm. 1's range; 1 for accuracy, the plain logistic loss).
+    0.99 beta^2 / (2 + beta^2) rounded to 6 decimals, inside Thm. 1's range; 1 for accuracy, the plain logistic
+    loss).
 
     Raises
     ------

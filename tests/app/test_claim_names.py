@@ -113,6 +113,8 @@ def test_normal_form():
     assert normalize_claim_name("Fig. 3 (and Figs. 9-10)") == "figure 3 and figure 9 10"
     assert normalize_claim_name("lem:uniform-convergence") == "lemma uniform convergence"
     assert normalize_claim_name("md") == "md" and normalize_claim_name("proofs") == "proofs"
+    # the suffix and the prefix are dropped from a name of two words too, each side of the boundary
+    assert normalize_claim_name("theorem.md") == "theorem" and normalize_claim_name("proofs/lemma") == "lemma"
 
 
 def test_an_unknown_name_is_refused_with_the_close_matches():

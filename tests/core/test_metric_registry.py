@@ -27,6 +27,7 @@ from lfverify.core import (
     accuracy,
     default_tau,
     f_beta,
+    gower_legendre,
     jaccard,
     metric_title,
     metrics_table_rows,
@@ -65,6 +66,22 @@ def test_the_papers_taus_and_the_defaults():
         paper_tau("accuracy")
     assert (metric_title("f1"), metric_title("jaccard"), metric_title("unknown")) == (
         "F1-measure", "Jaccard index", "unknown")
+
+
+def test_the_default_tau_of_f_beta_is_rounded_to_six_decimals_and_other_families_have_none():
+    """Oracle: the docstring's 0.99 beta^2 / (2 + beta^2) rounded to 6 decimals (beta = 1.5: 0.99 * 2.25 / 4.25 =
+    0.52411764..., so 0.524118, where 7 decimals would give 0.5241176), and its Raises section's message, typed out
+    (a metric outside the F_beta, Jaccard and accuracy families, registered or not)."""
+    assert default_tau(f_beta(1.5)) == 0.524118
+    with pytest.raises(ValueError) as refused:
+        default_tau(gower_legendre(0.5))
+    assert str(refused.value) == ("tau: no default for the metric 'Gower-Legendre_0.5' (family 'gower_legendre'); "
+                                  "pass tau explicitly (Thm. 7 gives the admissible range)")
+    # ... and a metric of the user's own, which the registry does not hold: the same message, naming it
+    with pytest.raises(ValueError) as refused:
+        default_tau(replace(f_beta(1.0), name="mine", family="custom"))
+    assert str(refused.value) == ("tau: no default for the metric 'mine' (family 'custom'); pass tau explicitly "
+                                  "(Thm. 7 gives the admissible range)")
 
 
 def test_sec_6s_tau_is_written_once():
