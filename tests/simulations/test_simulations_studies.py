@@ -40,7 +40,7 @@ from lfverify.core import (
     surrogate_utility_of_eta,
     tau_logistic,
 )
-from lfverify.simulations import STUDIES, draw_replications, replication_stream, run_study
+from lfverify.simulations import STUDIES, draw_replications, replication_sample, replication_stream, run_study
 from lfverify.simulations._maximisers import empirical_maximiser, population_maximiser
 
 #: The default: the studies' building blocks, records, summaries and runners are the engine's; the tests whose
@@ -176,6 +176,20 @@ def test_replication_streams_follow_the_documented_key_and_labels_are_int64():
         X_r, y_r = population.sample(40, seed=stream(77, f"population=bounded-logistic,n=40,replication={r}"))
         np.testing.assert_array_equal(X[k], X_r)
         np.testing.assert_array_equal(y[k], y_r)
+    # a population given as a function (n, rng) -> (X, y) gets the same stream, not the study's seed: each
+    # replication its own draw (a function handed the int seed would draw one sample for every replication)
+    seen = []
+
+    def drawn_by_function(n, rng):
+        seen.append(rng)
+        return rng.normal(size=(n, 1)), np.where(rng.random(n) < 0.5, 1, -1)
+
+    for r in (2, 3):
+        X_f, y_f = replication_sample(drawn_by_function, "mine", 30, r, study_seed=77)
+        reference = stream(77, f"population=mine,n=30,replication={r}")
+        np.testing.assert_array_equal(X_f, reference.normal(size=(30, 1)))
+        np.testing.assert_array_equal(y_f, np.where(reference.random(30) < 0.5, 1, -1))
+    assert all(isinstance(rng, np.random.Generator) for rng in seen)
 
 
 def test_uniform_convergence_summary_and_figures(uniform):
