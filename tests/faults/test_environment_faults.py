@@ -381,6 +381,9 @@ def test_every_ending_has_its_status_and_line():
                                           f"{KEPT}"),
         (Interrupted(), 143, f"interrupted (SIGTERM); the workers were stopped and {KEPT}"),
         (KeyboardInterrupt(), 130, f"interrupted (Ctrl-C); the workers were stopped and {KEPT}"),
+        # a signal without a name of its own: its number, and the shell's status 128 + N
+        (Interrupted(signal.SIGUSR1), 128 + int(signal.SIGUSR1),
+         f"interrupted (signal {int(signal.SIGUSR1)}); the workers were stopped and {KEPT}"),
         (ValueError("--out: x"), 2, "error: --out: x"),
         (KeyError("k"), 3, "internal error: KeyError: 'k' (a bug; run again with --debug for the traceback and "
                            "please report it)"),
@@ -393,7 +396,9 @@ def test_describe_exit_names_the_signal_and_the_oom_killer():
     assert describe_exit(-9) == "was killed by SIGKILL (what the kernel's out-of-memory killer sends; see `dmesg`)"
     assert describe_exit(-15) == "was killed by SIGTERM"
     assert describe_exit(3) == "exited with status 3"
+    assert describe_exit(0) == "exited with status 0"  # 0 is an exit, not a signal
     assert describe_exit(None) == "ended abruptly"
+    assert describe_exit(-99) == "was killed by signal 99"  # a number no signal of this system has
 
 
 @pytest.mark.skipif(os.name != "posix", reason="needs POSIX signals")

@@ -198,3 +198,14 @@ def test_data_list_names_a_damaged_file_and_fetch_says_it_downloads_it_again(ser
     assert capsys.readouterr().out.startswith(f"downloaded again 1 damaged files (their sha256 was not the pinned "
                                               f"one): {NAME}/fourclass_scale\n")
     assert learn.dataset_status(NAME) == ("checked", [], [])
+
+
+def test_the_cache_is_the_variables_folder_or_the_users_cache_folder_for_lfverify(monkeypatch, tmp_path):
+    """Oracle: platformdirs (the library pooch's ``os_cache`` asks) for the user cache folder of an application
+    named "lfverify"; ``$LFVERIFY_DATA_CACHE``, with ``~`` expanded, wins over it."""
+    import platformdirs
+
+    monkeypatch.delenv(learn.DATA_CACHE_ENV_VARIABLE, raising=False)
+    assert learn.data_cache() == Path(platformdirs.user_cache_dir("lfverify"))
+    monkeypatch.setenv(learn.DATA_CACHE_ENV_VARIABLE, "~/my-cache")
+    assert learn.data_cache() == Path.home() / "my-cache"

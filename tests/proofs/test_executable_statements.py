@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import functools
 from collections import Counter, defaultdict
+from fractions import Fraction as F
+from types import SimpleNamespace
 
 import pytest
 import statement_instances as instances
@@ -75,6 +77,22 @@ def test_every_conclusion_and_hypothesis_has_a_predicate():
             assert (statement.key, c.key) in CONCLUSION_PREDICATES, (statement.key, c.key)
         for h in statement.hypotheses:
             assert h.key in HYPOTHESIS_PREDICATES, (statement.key, h.key)
+
+
+@pytest.mark.parametrize("kind, prior, c1, d1, expected", [
+    ("finite", F(1, 4), F(-1), F(2), False),  # b1(1/4) = -1 + 2/4 = -1/2: the finite case's own prior decides
+    ("finite", F(3, 4), F(-1), F(2), True),  # b1(3/4) = 1/2
+    ("continuous", None, F(1, 2), F(0), True),  # no prior of its own: b1 = 1/2 + 0 pi > 0 at every pi in (0, 1)
+    ("continuous", None, F(0), F(1, 3), True),  # b1 = pi / 3 > 0 on (0, 1)
+    ("rate", None, F(0), F(0), False),  # b1 = 0
+])
+def test_b1_positive_reads_the_finite_cases_prior_and_else_every_prior(kind, prior, c1, d1, expected):
+    """Oracle: Definition 1's b_1 = c_1 + d_1 pi, evaluated by hand at the case's prior; a case without one (its
+    coefficients non-negative, as Definition 1 has them) needs b_1 > 0 at every pi in (0, 1), i.e. c_1 > 0 or
+    d_1 > 0."""
+    metric = SimpleNamespace(c1=c1, d1=d1, b1=lambda pi: c1 + d1 * pi)
+    case = SimpleNamespace(kind=kind, prior=prior, metric=metric)
+    assert HYPOTHESIS_PREDICATES["b1_positive"](case) is expected
 
 
 def test_no_corrected_conclusion_contradicts_an_owned_instance():

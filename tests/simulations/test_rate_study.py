@@ -120,6 +120,21 @@ def test_a_statistic_that_fails_is_named_with_its_replication_and_finished_recor
         run(_study(nan_statistic), out=tmp_path / "nan", executor="serial", progress=False, figures=False)
 
 
+def _named(name):
+    def statistic(rep, target):
+        return {name: 0.5}
+    return statistic
+
+
+@pytest.mark.parametrize("name", ["population", "n", "replication", "two words", ""])
+def test_a_quantity_named_like_a_key_column_or_not_a_word_is_refused(tmp_path, name):
+    """Oracle: the documented rule, typed out - a quantity's name is a word and none of the records' key columns
+    (each of the three refused on its own: a record with a quantity called "replication" would overwrite its key)."""
+    with pytest.raises(StatisticError, match=r"a quantity's name must be a word \(\[A-Za-z0-9_\.\+-\], not "
+                                             rf"population, n or replication\); got {name!r}$"):
+        run(_study(_named(name)), out=tmp_path, executor="serial", progress=False, figures=False)
+
+
 @pytest.mark.parametrize("kw, message", [
     (dict(sample_sizes=(10, 20)), "at least 3 distinct positive sizes"),
     (dict(sample_sizes=(10, 20, 20, 10)), "at least 3 distinct positive sizes"),
@@ -176,6 +191,24 @@ def test_assert_rate_passes_a_correct_rate_and_fails_a_wrong_one(tmp_path):
                      target={"bounded": 0.0}, sample_sizes=(100, 400, 1600, 6400), replications=20)
     with pytest.raises(RateAssertionError, match=r"'bad'.*bounded/error: slope -0\.2\d+.*excludes -0\.5"):
         assert_rate(measure_rate(bad, out=tmp_path / "b", executor="serial", progress=False, figures=False))
+
+
+def test_assert_rate_returns_the_fits_of_the_records_and_its_tolerance_is_inclusive(tmp_path):
+    """Oracle: fit_rate on the records as written (the public fit) for the returned fits; the tolerance at exactly
+    the interval's half-width passes (the documented "at most"), one ulp below it fails; the message names the
+    interval's level as given (90%)."""
+    result = measure_rate(_study(sample_sizes=(100, 400, 1600), replications=6), out=tmp_path, executor="serial",
+                          progress=False, figures=False)
+    rows = read_records(result.out)
+    oracle = fit_rate([r["n"] for r in rows], [r["error"] for r in rows], expected=-0.5, tolerance=10.0, level=0.9)
+    fits = assert_rate(result, tolerance=10.0, level=0.9)
+    assert list(fits) == ["bounded/error"]
+    assert (fits["bounded/error"].slope, fits["bounded/error"].ci_low, fits["bounded/error"].ci_high) == (
+        oracle.slope, oracle.ci_low, oracle.ci_high)
+    half = (oracle.ci_high - oracle.ci_low) / 2
+    assert set(assert_rate(result, tolerance=half, level=0.9)) == {"bounded/error"}
+    with pytest.raises(RateAssertionError, match=r"bounded/error: slope -?\d\.\d{4}, 90% CI \[.*exceeds the tolerance"):
+        assert_rate(result, tolerance=np.nextafter(half, 0.0), level=0.9)
 
 
 def fast_rate(rep, target):
@@ -318,7 +351,8 @@ def test_no_bias_is_confirmed_for_a_centred_deviation_and_refuted_for_a_constant
     standard error 0.1 / sqrt(400 n)), is refuted at every n."""
     unbiased = measure_rate(_bias_study(centred, None), out=tmp_path / "u", executor="serial", progress=False)
     record = unbiased.rates["none/error"]
-    assert unbiased.holds and record["verdict"].endswith("covers 0: confirmed")
+    assert unbiased.holds and record["verdict"] == ("no bias: every n's 98.75% interval (Bonferroni over 4 sizes, "
+                                                    "family level 95%) covers 0: confirmed")
     assert [row["level"] for row in record["table"]] == [1 - 0.05 / 4] * 4
     assert all(row["replications"] == 400 for row in record["table"])
     biased = measure_rate(_bias_study(biased_one_over_n, None), out=tmp_path / "b", executor="serial",

@@ -555,3 +555,30 @@ def test_the_strategies_are_public_and_build_admissible_metrics():
         assert metric.admissibility().admissible
 
     admissible()
+
+
+def test_a_wrong_zero_division_value_fails_with_its_counts_and_labels():
+    """Oracle: scikit-learn's f1_score returns its ``zero_division`` at 0/0 (no positive label, no positive
+    prediction); claimed as returning 1.0 while it returns 0.0, the check names itself, the counts and both label
+    arrays, and the two values."""
+    subject = Subject(check_metric, f1_score, metric="f1", zero_division=1.0, seed=0)
+    failure = _failure(subject, "zero_division")
+    assert failure.check == "zero_division" and (failure.observed, failure.expected) == (0.0, 1.0)
+    tp, fp, fn_, tn = failure.witness["counts (TP, FP, FN, TN)"]
+    assert tp == fp == fn_ == 0 and tn > 0
+    assert set(failure.witness) == {"counts (TP, FP, FN, TN)", "y_true", "y_pred", "metric"}
+    assert (np.asarray(failure.witness["y_true"]) != 1).all() and (np.asarray(failure.witness["y_pred"]) != 1).all()
+
+
+def test_an_order_dependent_metric_fails_permutation_invariance_with_both_values():
+    """Oracle: F_1 of the first half of the samples only depends on their order; the check names itself, the value
+    in sorted order as expected and the permuted order's value as observed, which differ."""
+    def first_half_f1(y_true, y_pred):
+        half = len(y_true) // 2
+        return float(f1_score(np.asarray(y_true)[:half], np.asarray(y_pred)[:half], zero_division=0.0))
+
+    subject = Subject(check_metric, first_half_f1, metric="f1", zero_division=0.0, seed=0)
+    failure = _failure(subject, "permutation_invariance")
+    assert failure.check == "permutation_invariance"
+    assert failure.expected == failure.witness["sorted order gave"] and failure.observed != failure.expected
+    assert failure.observed == first_half_f1(failure.witness["y_true"], failure.witness["y_pred"])
