@@ -236,10 +236,13 @@ def _kill_group(pid: int) -> None:
 
 def status_of(code: int | None) -> str:
     """pytest's exit status -> mutmut's words: 0 survived; 1 a test failed, 2 collection failed (the mutated module
-    does not import), 3 internal error -> killed; 5 no tests; a signal -> segfault; over the limit -> timeout."""
+    does not import), 3 internal error, 4 a node id not found -> killed; 5 no tests; a signal -> segfault; over the
+    limit -> timeout.  4 counts as killed because the same node ids were found by the clean run that every module's
+    mutants follow: a test file that no longer collects under the mutant leaves its node ids unmatched (pytest then
+    stops with a usage error, exit 4, instead of 2)."""
     if code is None:
         return "timeout"
-    if code in (1, 2, 3):
+    if code in (1, 2, 3, 4):
         return "killed"
     if code < 0:
         return "segfault"

@@ -6,6 +6,8 @@ hand-made mutants.
 """
 
 import re
+import subprocess
+import sys
 import time
 import tomllib
 from pathlib import Path
@@ -37,13 +39,13 @@ def test_modules_are_found_in_the_tree_and_files_without_a_function_are_excluded
 
 
 def test_the_committed_mutmut_configuration_mutates_the_package_against_the_default_suite():
-    """What mutmut reads: the package, no only_mutate (measure.py sets it), the suite less seven deselected tests
-    (six functions and tests/test_architecture.py, each given its reason in pyproject.toml) that exist, and every
+    """What mutmut reads: the package, no only_mutate (measure.py sets it), the suite less eight deselected tests
+    (seven functions and tests/test_architecture.py, each given its reason in pyproject.toml) that exist, and every
     also_copy entry present (tools/ among them: a docs test names tools/mutation/README.md)."""
     config = tomllib.loads((measure.REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mutmut"]
     assert config["source_paths"] == ["lfverify"] and "only_mutate" not in config
     selection = config["pytest_add_cli_args_test_selection"]
-    assert selection[0] == "tests" and selection[1::2] == ["--deselect"] * 7
+    assert selection[0] == "tests" and selection[1::2] == ["--deselect"] * 8
     for node in selection[2::2]:
         path, _, name = node.partition("::")
         text = (measure.REPO / path).read_text(encoding="utf-8")
@@ -86,9 +88,22 @@ def test_node_ids_are_read_one_a_line_whatever_their_parameters_hold():
 
 
 def test_pytest_exit_statuses_read_as_mutmuts_words():
-    codes = (0, 1, 2, 3, 5, None, -9, import_hook.NOT_APPLIED, 4)
+    codes = (0, 1, 2, 3, 4, 5, None, -9, import_hook.NOT_APPLIED, 6)
     assert [measure.status_of(c) for c in codes] == [
-        "survived", "killed", "killed", "killed", "no tests", "timeout", "segfault", "not applied", "suspicious"]
+        "survived", "killed", "killed", "killed", "killed", "no tests", "timeout", "segfault", "not applied",
+        "suspicious"]
+
+
+def test_node_ids_of_a_file_that_no_longer_collects_end_pytest_with_status_4(tmp_path):
+    """Why 4 reads as killed: pytest given node ids of a file whose import fails (as under a mutant that breaks
+    the module at import) stops with a usage error, 4, not 2; the same node ids of the intact file pass (0)."""
+    test = tmp_path / "test_one.py"
+    test.write_text("def test_a():\n    pass\n")
+    run = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:lfverify",
+           f"{test}::test_a"]
+    assert subprocess.run(run, cwd=tmp_path, capture_output=True, timeout=120).returncode == 0
+    test.write_text("raise TypeError('broken at import')\ndef test_a():\n    pass\n")
+    assert subprocess.run(run, cwd=tmp_path, capture_output=True, timeout=120).returncode == 4
 
 
 def test_a_stratum_records_counts_and_what_a_test_writer_needs_of_the_undetected():
