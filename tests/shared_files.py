@@ -25,6 +25,7 @@ import atexit
 import http.server
 import os
 import shutil
+import sys
 import tempfile
 import threading
 import time
@@ -99,12 +100,26 @@ class MirrorHandler(http.server.BaseHTTPRequestHandler):
         self.wfile.write(body)
 
 
+class _MirrorServer(http.server.ThreadingHTTPServer):
+    """The mirror's server: closing it waits for its request threads, so that none outlives the test that made it
+    (a "slow" answer finishes 1.5 s after its request, when the client has long given up, and its broken pipe used
+    to be reported on whichever later test's stderr was being captured); a client gone away is the planted fault,
+    not an error to print."""
+
+    daemon_threads = False
+    block_on_close = True
+
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
+
 def serve_mirror(root: Path) -> http.server.ThreadingHTTPServer:
     """A server of ``root`` (:class:`MirrorHandler`) on a free port of 127.0.0.1, in a daemon thread; its address
-    is ``f"http://127.0.0.1:{server.server_address[1]}/"``.  The caller shuts it down."""
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), MirrorHandler)
+    is ``f"http://127.0.0.1:{server.server_address[1]}/"``.  The caller shuts it down (server_close waits for its
+    request threads)."""
+    httpd = _MirrorServer(("127.0.0.1", 0), MirrorHandler)
     httpd.root, httpd.fault, httpd.requests = root, None, []
-    httpd.daemon_threads = True
     # a short poll: shutdown() waits up to one poll interval (0.5 s by default, paid at every test's teardown)
     threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True,
                      name="lfverify-test-mirror").start()
