@@ -656,6 +656,21 @@ def test_a_worker_that_cannot_map_a_library_is_said_to_have_run_out_of_memory():
         f"worker process 4242 exited with status 1 after KeyError: 1 {tail}")
 
 
+def test_the_relay_waits_for_an_error_no_longer_than_asked_and_closes_twice(monkeypatch):
+    """Oracle: the docstrings - wait_for_error returns None after about ``timeout`` seconds when no traceback comes
+    and the workers' pipe is still open (not at once, not never); close() of a relay whose end is already closed
+    does not raise (a second close, as in a cleanup after an error)."""
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    relay = StderrRelay()
+    try:
+        started = time.monotonic()
+        assert relay.wait_for_error(0.2) is None
+        assert 0.2 <= time.monotonic() - started < 5.0  # a lower bound only, and a generous upper one: no timing claim
+    finally:
+        relay.close()
+    relay.close()  # its write end is closed already: OSError (EBADF) suppressed
+
+
 def test_the_worker_stderr_relay_copies_what_is_not_a_traceback(monkeypatch):
     """The relay's filter on a real pipe: a warning passes, a traceback (with multiprocessing's header and a chained
     exception) is held back and its last line kept."""

@@ -177,8 +177,21 @@ def test_data_list_and_unknown_names(server, tmp_path, capsys):
     assert lines[0].startswith(f"Data sets are read from {tmp_path / 'cache'} (the user cache;")
     rows = {line.split()[0]: line.split() for line in lines[2:-1]}
     assert rows[NAME][3] == "checked" and rows["heart"][3] == "missing" and rows["cod-rna"][1] == "-"
+    assert lines[-1] == ("state: checked = every file present with its pinned sha256; damaged = a file with another "
+                         "sha256 (`lfverify data fetch` downloads it again in the cache); missing / partly = no file / "
+                         "some files there")
     assert cli.main(["data", "fetch", "fourclas"]) == 2
     assert "NAME must be one of the data sets" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("timeout", ["0", "-1", "nan", "soon"])
+def test_a_timeout_that_is_not_a_positive_number_is_refused_before_any_download(server, capsys, timeout):
+    """Oracle: the documented usage error, typed out: one line, exit 2, nothing asked of the mirror."""
+    with pytest.raises(SystemExit) as ended:
+        cli.main(["data", "fetch", NAME, "--timeout", timeout])
+    assert ended.value.code == 2
+    assert f"argument --timeout: expected a positive number of seconds; got {timeout!r}" in capsys.readouterr().err
+    assert server.requests == []
 
 
 def test_data_list_names_a_damaged_file_and_fetch_says_it_downloads_it_again(server, tmp_path, capsys):

@@ -8,7 +8,7 @@ records that its check fails without it, every discharge that its check evaluate
 statement changes.
 
 Private: lfverify.proofs._statements (the statement types and the ledger), _corrected_statements (FBETA, summary_block)
-and _drops (rerun, weakened), the ledger's parts, which no face exports.
+and _drops (rerun, weakened, weaker), the ledger's parts, which no face exports.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import sympy as sp
@@ -27,7 +28,7 @@ from lfverify.proofs import corrected_calibration as calibration
 from lfverify.proofs import corrected_rademacher as rademacher
 from lfverify.proofs._corrected_statements import FBETA
 from lfverify.proofs._corrected_statements import summary_block as _summary_block
-from lfverify.proofs._drops import rerun, weakened
+from lfverify.proofs._drops import rerun, weakened, weaker
 from lfverify.proofs._statements import (
     Conclusion,
     Hypothesis,
@@ -361,3 +362,21 @@ def test_a_link_to_a_missing_anchor_is_found():
     planted = type("M", (), {"__doc__": "`x <../proofs/theorem-1.html#statement-nowhere>`__"})
     assert _statement_links(planted) == {"statement-nowhere": "theorem-1"}
     assert '<a id="statement-nowhere"></a>' not in (ROOT / "proofs" / "theorem-1.md").read_text()
+
+
+def test_the_ledger_reads_a_step_without_optional_fields_and_names_an_unknown_citation():
+    """Oracle: ledger_problems' docstring - a step has ``uses``, ``cites`` and ``discharges`` (each may be absent:
+    nothing), and a cited key that is not among ``cited`` is named, typed out."""
+    statement = next(iter(STATEMENTS.values()))
+    step = SimpleNamespace(cites=("no-such-result",))  # no uses, discharges, without or proves
+    problems = ledger_problems(statement, [step], cited={})
+    assert "step 1 cites 'no-such-result', which is not a known result" in problems
+    assert all(isinstance(p, str) for p in problems)
+
+
+def test_a_weakened_symbol_keeps_its_name_and_is_merely_real():
+    """Oracle: weaker's docstring - the symbol's name with the given assumptions, none given: merely real."""
+    positive = sp.Symbol("b_1", positive=True)
+    loose = weaker(positive)
+    assert loose.name == "b_1" and loose.is_real is True and loose.is_positive is None
+    assert weaker(positive, integer=True).is_integer is True and weaker(positive, integer=True).is_positive is None
