@@ -64,8 +64,10 @@ def _blas_cores():
 def _recording_kernels_here():
     """None if this process runs the recording kernels; else the environment that pins them in a child process;
     a skip reason (str) where this CPU or BLAS cannot run them."""
-    from numpy._core._multiarray_umath import __cpu_features__
-
+    try:  # numpy's own table of the SIMD features it found (numpy.show_runtime prints it)
+        from numpy._core._multiarray_umath import __cpu_features__
+    except ImportError:
+        return "this numpy does not say which SIMD loops it runs"
     if not __cpu_features__.get(RECORDING_NUMPY_SIMD):
         return f"this CPU lacks numpy's {RECORDING_NUMPY_SIMD} loops the records were written with"
     apis = {info.get("internal_api") for info in threadpool_info() if info.get("user_api") == "blas"}
