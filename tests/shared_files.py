@@ -73,6 +73,8 @@ class MirrorHandler(http.server.BaseHTTPRequestHandler):
     "corrupt": the last byte flipped, "slow": 1.5 s before the answer, "partial": half the body, then the connection
     closed); ``server.requests`` lists the paths asked for."""
 
+    timeout = 10  # seconds a connection may sit idle: the server's close, which waits for its threads, is bounded
+
     def log_message(self, *args):  # quiet
         pass
 
@@ -103,14 +105,14 @@ class MirrorHandler(http.server.BaseHTTPRequestHandler):
 class _MirrorServer(http.server.ThreadingHTTPServer):
     """The mirror's server: closing it waits for its request threads, so that none outlives the test that made it
     (a "slow" answer finishes 1.5 s after its request, when the client has long given up, and its broken pipe used
-    to be reported on whichever later test's stderr was being captured); a client gone away is the planted fault,
-    not an error to print."""
+    to be reported on whichever later test's stderr was being captured); a client gone away or silent is the planted
+    fault, not an error to print."""
 
     daemon_threads = False
     block_on_close = True
 
     def handle_error(self, request, client_address):
-        if not isinstance(sys.exc_info()[1], ConnectionError):
+        if not isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
             super().handle_error(request, client_address)
 
 
