@@ -526,3 +526,37 @@ def test_clip_cuts_at_a_word_boundary_and_marks_the_cut(text, width, clipped):
     """Terminal and REPORT.md key figures are cut between words, never inside a word or a number (issue 44: the
     terminal table cut 'same_sampl').  Oracle: the cuts typed out by hand."""
     assert report.clip(text, width) == clipped and len(clipped) <= width
+
+
+def test_report_markdown_rows_rates_corrected_table_and_clipping():
+    """Oracle: REPORT.md's lines typed out by hand - a rate row with its verdict; the corrected statements' section
+    after a blank line; a key figure of exactly 161 characters clipped at 160 (cut at a word, "..."), one of 160
+    kept whole.  Found by the fresh-seed mutation run (each a surviving mutant of lfverify/app/_report_output.py)."""
+    from lfverify.paper import CORRECTED_CLAIMS
+
+    def claim_report(claim, figure):
+        return report.ClaimReport(claim, [report.EvidenceResult("self-check", "planted", "as recorded", figure, 1.0)])
+
+    long_figure = "word " * 32  # 160 characters
+    tiny = report.VerificationReport(
+        "quick", [claim_report(PAPER_CLAIMS[0], long_figure[:-1] + "ab")], 2.0, "# Errata\n\nnone\n",
+        [{"study": "toy", "setting": "n=100", "slope": -0.5, "ci": [-0.6, -0.4], "verdict": "ok"}], "", [],
+        corrected=[claim_report(CORRECTED_CLAIMS[0], long_figure)])
+    lines = report.report_markdown(tiny).splitlines()
+    assert "| toy | n=100 | -0.500 | [-0.600, -0.400] | ok |" in lines
+    i = lines.index("## Corrected statements")
+    assert lines[i - 1] == "" and lines[i + 1] == ""
+    first = next(line for line in lines if line.startswith("| Definition 1 |"))
+    assert "word ab" not in first and first.endswith("word word... | 1.0 |")  # 161 characters: clipped
+    corrected = next(line for line in lines if line.startswith("| Theorem 1 (corrected) |"))
+    assert corrected.endswith(f"| {long_figure} | 1.0 |")  # 160 characters: whole
+
+
+def test_the_terminal_summary_starts_with_its_header_line():
+    """Oracle: the header typed out for a report whose longest claim name is "Definition 1" (12 characters)."""
+    import io
+
+    stream = io.StringIO()
+    report.print_summary(_tiny_report(), "out", stream=stream)
+    assert stream.getvalue().splitlines()[0] == ("claim         verdict                              seconds  "
+                                                 "key figure")

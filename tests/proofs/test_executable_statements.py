@@ -10,7 +10,8 @@ corrected statement and the project's own evidence, and fails this test; a concl
 never counted as agreement.
 
 Private: lfverify.proofs._executable, the statements as code (predicates, evaluators, scope, _canonical_utility and
-_band), tested against the oracles here.
+_band, the closed forms), tested against the oracles here; lfverify.proofs._executable_evaluation's Undecidable and
+_Undefined, the undefined value a closed form may meet.
 """
 
 from __future__ import annotations
@@ -365,3 +366,22 @@ def test_review_5s_unattained_jaccard_witness_has_the_facts_it_is_written_with()
     assert instances.well_posed(metric, loss, pop, case.u_star) != ""
     assert (A.utility(metric, pop, (1,)), A.utility(metric, pop, (-1,))) == (case.u_dagger, 0)
     assert not case.attained and case.calibrated
+
+
+def test_the_statements_closed_forms_by_hand_and_undecidable_where_undefined():
+    """Oracle: the closed forms worked by hand for F_1 (a0p, a0n, a1p, a1n) = (2, 0, 1, 1): at U = 1/2 Prop. 5's
+    delta = gamma / (alpha + gamma) = (1/2) / (3/2 + 1/2) = 1/4, and the kink band at rho = 1/3 with a = 5/2,
+    c = 1/2 is (rho c / (rho c + a), c / (c + rho a)) = (1/16, 3/8); an undefined value makes them undecidable,
+    never an arithmetic error.  (lfverify.proofs._executable exports these forms; no other test called them: the
+    fresh-seed mutation run's "no tests" mutants.)"""
+    from lfverify.proofs._executable import Metric, bayes_threshold, kink_band
+    from lfverify.proofs._executable_evaluation import Undecidable, _Undefined
+
+    f1 = Metric.from_tuple("F_1", (2, 0, 1, 1, 0, 0, 0, 1))
+    assert bayes_threshold(f1, F(1, 2)) == F(1, 4)
+    assert tuple(kink_band(f1, F(1, 3), F(1, 2))) == (F(1, 16), F(3, 8))
+    undefined = _Undefined("a zero denominator")
+    for call in (lambda: bayes_threshold(f1, undefined), lambda: kink_band(f1, undefined, F(1, 2)),
+                 lambda: kink_band(f1, F(1, 3), undefined)):
+        with pytest.raises(Undecidable, match="a zero denominator"):
+            call()
