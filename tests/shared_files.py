@@ -118,8 +118,7 @@ class _MirrorServer(http.server.ThreadingHTTPServer):
 
 def serve_mirror(root: Path) -> http.server.ThreadingHTTPServer:
     """A server of ``root`` (:class:`MirrorHandler`) on a free port of 127.0.0.1, in a daemon thread; its address
-    is ``f"http://127.0.0.1:{server.server_address[1]}/"``.  The caller shuts it down (server_close waits for its
-    request threads)."""
+    is ``f"http://127.0.0.1:{server.server_address[1]}/"``.  The caller stops it with :func:`stop_mirror`."""
     httpd = _MirrorServer(("127.0.0.1", 0), MirrorHandler)
     httpd.root, httpd.fault, httpd.requests = root, None, []
     # a short poll: shutdown() waits up to one poll interval (0.5 s by default, paid at every test's teardown)
@@ -128,7 +127,8 @@ def serve_mirror(root: Path) -> http.server.ThreadingHTTPServer:
     return httpd
 
 
-def _stop(httpd: http.server.ThreadingHTTPServer) -> None:
+def stop_mirror(httpd: http.server.ThreadingHTTPServer) -> None:
+    """Stop a server of :func:`serve_mirror`: its loop, then its socket and request threads (waited for)."""
     httpd.shutdown()
     httpd.server_close()
 
@@ -140,7 +140,7 @@ TEST_CACHE = Path(tempfile.mkdtemp(prefix="lfverify-test-cache-"))
 atexit.register(shutil.rmtree, TEST_CACHE, ignore_errors=True)
 os.environ["LFVERIFY_DATA_CACHE"] = str(TEST_CACHE)
 SESSION_MIRROR = serve_mirror(TEST_MIRROR)
-atexit.register(_stop, SESSION_MIRROR)
+atexit.register(stop_mirror, SESSION_MIRROR)
 os.environ["LFVERIFY_DATA_URL"] = f"http://127.0.0.1:{SESSION_MIRROR.server_address[1]}/"
 needs_tex = pytest.mark.skipif(PAPER_TEX is None, reason="the paper's LaTeX source (shared/paper) is not available")
 needs_data = pytest.mark.skipif(DATA_ROOT is None, reason="the staged data sets (shared/datasets) are not available")

@@ -201,13 +201,17 @@ def test_a_regressed_corrected_statement_fails_the_run(monkeypatch, tmp_path):
 
 
 # ---------------------------------------------------------------------- hand-computed report pieces
-def _tiny_report(*, figures=(), regressed=True):
-    """A report of one claim with one piece of evidence, built by hand (no derivation runs)."""
-    claim = PAPER_CLAIMS[0]
-    evidence = report.EvidenceResult("self-check", "planted", "REGRESSED" if regressed else "as recorded",
-                                     "planted figure", 1.23456)
-    return report.VerificationReport("quick", [report.ClaimReport(claim, [evidence])], 2.0, "# Errata\n\nnone\n",
-                                     [], "", list(figures))
+def _tiny_report(*, figures=(), regressed=True, figure="planted figure", rates=(), corrected=()):
+    """A report of one claim with one piece of evidence, built by hand (no derivation runs); ``corrected``: the
+    corrected claims to add, each with one piece of evidence of ``figure``."""
+    def claim_report(claim, seconds):
+        evidence = report.EvidenceResult("self-check", "planted", "REGRESSED" if regressed else "as recorded",
+                                         figure, seconds)
+        return report.ClaimReport(claim, [evidence])
+
+    return report.VerificationReport("quick", [claim_report(PAPER_CLAIMS[0], 1.23456)], 2.0, "# Errata\n\nnone\n",
+                                     list(rates), "", list(figures),
+                                     corrected=[claim_report(c, 1.0) for c in corrected])
 
 
 def test_rates_rows_are_keyed_by_study_and_setting():
@@ -534,21 +538,18 @@ def test_report_markdown_rows_rates_corrected_table_and_clipping():
     kept whole.  Found by the fresh-seed mutation run (each a surviving mutant of lfverify/app/_report_output.py)."""
     from lfverify.paper import CORRECTED_CLAIMS
 
-    def claim_report(claim, figure):
-        return report.ClaimReport(claim, [report.EvidenceResult("self-check", "planted", "as recorded", figure, 1.0)])
-
+    rates = [{"study": "toy", "setting": "n=100", "slope": -0.5, "ci": [-0.6, -0.4], "verdict": "ok"}]
     long_figure = "word " * 32  # 160 characters
-    tiny = report.VerificationReport(
-        "quick", [claim_report(PAPER_CLAIMS[0], long_figure[:-1] + "ab")], 2.0, "# Errata\n\nnone\n",
-        [{"study": "toy", "setting": "n=100", "slope": -0.5, "ci": [-0.6, -0.4], "verdict": "ok"}], "", [],
-        corrected=[claim_report(CORRECTED_CLAIMS[0], long_figure)])
-    lines = report.report_markdown(tiny).splitlines()
+    lines = report.report_markdown(_tiny_report(regressed=False, figure=long_figure[:-1] + "ab", rates=rates,
+                                                corrected=[CORRECTED_CLAIMS[0]])).splitlines()
     assert "| toy | n=100 | -0.500 | [-0.600, -0.400] | ok |" in lines
     i = lines.index("## Corrected statements")
     assert lines[i - 1] == "" and lines[i + 1] == ""
     first = next(line for line in lines if line.startswith("| Definition 1 |"))
-    assert "word ab" not in first and first.endswith("word word... | 1.0 |")  # 161 characters: clipped
-    corrected = next(line for line in lines if line.startswith("| Theorem 1 (corrected) |"))
+    assert "word ab" not in first and first.endswith("word word... | 1.2 |")  # 161 characters: clipped
+    whole = report.report_markdown(_tiny_report(regressed=False, figure=long_figure,
+                                                corrected=[CORRECTED_CLAIMS[0]])).splitlines()
+    corrected = next(line for line in whole if line.startswith("| Theorem 1 (corrected) |"))
     assert corrected.endswith(f"| {long_figure} | 1.0 |")  # 160 characters: whole
 
 

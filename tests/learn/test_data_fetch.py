@@ -19,7 +19,7 @@ import pytest
 
 from lfverify import app as cli
 from lfverify import learn
-from shared_files import DATA_ROOT, MIRROR_DATASETS, TEST_MIRROR, needs_data, serve_mirror
+from shared_files import DATA_ROOT, MIRROR_DATASETS, TEST_MIRROR, needs_data, serve_mirror, stop_mirror
 
 pytestmark = pytest.mark.claims("package:data-sets")
 
@@ -36,8 +36,7 @@ def server(tmp_path, monkeypatch):
     monkeypatch.setenv(learn.DATA_URL_ENV_VARIABLE, f"http://127.0.0.1:{httpd.server_address[1]}/")
     monkeypatch.setenv(learn.DATA_CACHE_ENV_VARIABLE, str(tmp_path / "cache"))
     yield httpd
-    httpd.shutdown()
-    httpd.server_close()
+    stop_mirror(httpd)
 
 
 def _cache_listing(tmp_path) -> list[str]:

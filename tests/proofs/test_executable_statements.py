@@ -10,8 +10,7 @@ corrected statement and the project's own evidence, and fails this test; a concl
 never counted as agreement.
 
 Private: lfverify.proofs._executable, the statements as code (predicates, evaluators, scope, _canonical_utility and
-_band, the closed forms), tested against the oracles here; lfverify.proofs._executable_evaluation's Undecidable and
-_Undefined, the undefined value a closed form may meet.
+_band, the closed forms and the undefined value they may meet), tested against the oracles here.
 """
 
 from __future__ import annotations
@@ -374,8 +373,7 @@ def test_the_statements_closed_forms_by_hand_and_undecidable_where_undefined():
     c = 1/2 is (rho c / (rho c + a), c / (c + rho a)) = (1/16, 3/8); an undefined value makes them undecidable,
     never an arithmetic error.  (lfverify.proofs._executable exports these forms; no other test called them: the
     fresh-seed mutation run's "no tests" mutants.)"""
-    from lfverify.proofs._executable import Metric, bayes_threshold, kink_band
-    from lfverify.proofs._executable_evaluation import Undecidable, _Undefined
+    from lfverify.proofs._executable import Metric, Undecidable, _Undefined, bayes_threshold, kink_band
 
     f1 = Metric.from_tuple("F_1", (2, 0, 1, 1, 0, 0, 0, 1))
     assert bayes_threshold(f1, F(1, 2)) == F(1, 4)

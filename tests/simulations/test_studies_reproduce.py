@@ -58,7 +58,12 @@ NO_MAXIMISER, ACROSS_KERNELS_RTOL = ("uniform-convergence", "unbiasedness"), 1e-
 
 
 def _blas_cores():
-    return {info.get("architecture") for info in threadpool_info() if info.get("user_api") == "blas"}
+    """The kernel sets (threadpoolctl's "architecture") of the BLAS libraries this process has loaded."""
+    return {info.get("architecture") for info in _blas()}
+
+
+def _blas() -> list[dict]:
+    return [info for info in threadpool_info() if info.get("user_api") == "blas"]
 
 
 def _recording_kernels_here():
@@ -70,7 +75,7 @@ def _recording_kernels_here():
         return "this numpy does not say which SIMD loops it runs"
     if not __cpu_features__.get(RECORDING_NUMPY_SIMD):
         return f"this CPU lacks numpy's {RECORDING_NUMPY_SIMD} loops the records were written with"
-    apis = {info.get("internal_api") for info in threadpool_info() if info.get("user_api") == "blas"}
+    apis = {info.get("internal_api") for info in _blas()}
     if apis != {"openblas"}:
         return f"the records were written with OpenBLAS; this process's BLAS is {sorted(map(str, apis))}"
     if _blas_cores() == {RECORDING_BLAS_CORE}:
