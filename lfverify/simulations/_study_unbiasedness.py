@@ -32,6 +32,7 @@ from scipy import stats
 from lfverify.core import (
     BoundedLogisticPopulation,
     FiniteSupportPopulation,
+    check_real,
     interval_expectation,
     surrogate_scores,
     tau_logistic,
@@ -212,7 +213,14 @@ def bias_checks(moments, targets, *, level: float = FAMILY_LEVEL):
     -------
     (checks, per_entry_level, quantile): checks[key] has ``mean``, ``standard_error``, ``z`` = (mean - target) / se,
     ``covers`` (|z| <= quantile, per entry) and ``count``.  Counts are >= 10^3, so the quantile is normal.
+
+    Raises
+    ------
+    ValueError
+        If ``level`` is not strictly between 0 and 1.
     """
+    # checked here, in the caller's terms: the per-entry level below is what mean_interval would check
+    level = check_real(level, "level", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
     entries = sum(np.asarray(m[1]).size for m in moments.values())
     per_entry = 1.0 - (1.0 - level) / entries
     q = float(stats.norm.ppf(0.5 + per_entry / 2))

@@ -468,6 +468,48 @@ def test_loglog_rate_figure_draws_what_the_fit_describes(saved, tmp_path):
     assert ax.get_position().bounds != pytest.approx((0.125, 0.11, 0.775, 0.77), rel=0, abs=1e-6)  # tight layout
 
 
+_DEVIATION_SERIES = [  # a bias falling like 5 / n from above (A) and from below (B), each with its power-law fit
+    {"label": label, "fit": {"intercept": math.log(5.0), "slope": -1.0, "ci_low": -1.2, "ci_high": -0.8, "level": 0.95},
+     "table": [{"n": 10, "mean": sign * 0.5, "ci_low": sign * 0.5 - 0.2, "ci_high": sign * 0.5 + 0.1, "level": 0.95,
+                "standard_error": 0.1},
+               {"n": 100, "mean": sign * 0.05, "ci_low": sign * 0.05 - 0.02, "ci_high": sign * 0.05 + 0.01,
+                "level": 0.95, "standard_error": 0.01}]}
+    for label, sign in (("A", 1.0), ("B", -1.0))]
+
+
+def test_mean_deviation_figure_draws_each_series_and_its_fit_in_one_colour_with_the_sign_of_the_means(saved,
+                                                                                                        tmp_path):
+    """One 6.4 x 4.6 inch panel, n on a log axis: the line 0 (black), and per series (colour C0, C1) the means with
+    their interval as bars (marker o, size 4) and the fitted c n^p on 50 geometric points, drawn with the sign of
+    the means (fit_power_law's rule): + 5 / n for A, - 5 / n for B, from 0.5 at n = 10 to 0.05 at n = 100 in
+    absolute value.  Oracle: the data above and the lines worked by hand.
+
+    Kills `lfverify.simulations._rate_figures.x_mean_deviation_figure__mutmut_62` (the bars' colour dropped) and
+    `..._mutmut_120` (the fit drawn with + for a negative series)."""
+    path = tmp_path / "bias.png"
+    assert sim_figures.mean_deviation_figure(path, _DEVIATION_SERIES, title="Lemma 3: bias") == path
+    [call] = saved
+    [ax] = call.fig.axes
+    assert _size(call.fig) == pytest.approx([6.4, 4.6], rel=1e-12)
+    assert (ax.get_xscale(), ax.get_yscale(), ax.get_xlabel(), ax.get_ylabel()) == (
+        "log", "linear", "n", "mean of estimate - target")
+    assert _legend(ax) == (["0 (no bias)", "A: mean, 95% CI", "  fit c n^p: p = -1.000 [-1.200, -0.800] (95% CI)",
+                            "B: mean, 95% CI", "  fit c n^p: p = -1.000 [-1.200, -0.800] (95% CI)"], {7.0})
+    zero, *fits = ax.get_lines()[:1] + [line for line in ax.get_lines()[1:] if len(line.get_xdata()) == 50]
+    assert (list(zero.get_ydata()), to_hex(zero.get_color())) == ([0.0, 0.0], "#000000")
+    assert len(ax.containers) == len(fits) == 2
+    for container, fit, sign, color in zip(ax.containers, fits, (1.0, -1.0), (BLUE, ORANGE)):
+        data = container.lines[0]
+        np.testing.assert_array_equal(data.get_xdata(), [10.0, 100.0])
+        np.testing.assert_allclose(data.get_ydata(), [sign * 0.5, sign * 0.05], rtol=1e-15, atol=0)
+        assert (data.get_marker(), data.get_markersize(), to_hex(data.get_color())) == ("o", 4, color)
+        assert {to_hex(c) for c in container.lines[2][0].get_colors()} == {color}  # the bars
+        x, y = np.asarray(fit.get_xdata()), np.asarray(fit.get_ydata())
+        np.testing.assert_allclose(x[[0, -1]], [10.0, 100.0], rtol=1e-15, atol=0)
+        np.testing.assert_allclose(y[[0, -1]], [sign * 0.5, sign * 0.05], rtol=1e-14, atol=0)
+        assert (fit.get_linewidth(), to_hex(fit.get_color())) == (1, color)
+
+
 def test_loglog_rate_points_of_arithmetic_means_fail_the_geometric_mean_check(saved, tmp_path, monkeypatch):
     """Companion: the former figure plotted the arithmetic mean error (with its t interval) under a fit of the mean
     log error; with the points computed that way (geometric_mean_interval replaced by mean_interval) the check of

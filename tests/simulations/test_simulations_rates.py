@@ -121,6 +121,30 @@ def test_fit_rate_of_means_rejects_bad_input():
         fit_rate_of_means([1, 2, 3], [1.0, 1.0, 1.0], [1.0, 1.0, 1.0], tolerance=0.0)
 
 
+def test_merge_moments_names_the_three_lengths_it_was_given():
+    """Oracle: the message typed out, with the lengths of counts, means and m2s in that order.
+
+    Kills `lfverify.simulations._intervals.x_merge_moments__mutmut_8` (the message dropped)."""
+    with pytest.raises(ValueError) as raised:
+        merge_moments([2, 3], [np.zeros(2)], [np.zeros(2), np.zeros(2)])
+    assert str(raised.value) == ("merge_moments needs equally long, non-empty counts, means and m2s; got lengths "
+                                 "2, 1, 2")
+
+
+def test_merge_moments_returns_float64_whatever_the_float_type_of_a_later_block():
+    """The package's results are float64 (issue 45 item 1): a later block's mean in long double or float32 is read
+    as float64, so the merged mean is float64 and equals the merge of the same numbers given as float64 (the
+    values below are exact in every one of the three types).  Oracle: the pooled mean (0 x 2 + 1 x 3) / 5 = 0.6 and
+    M2 = 0 + 0 + 1^2 x 2 x 3 / 5 = 1.2, by hand.
+
+    Kills `lfverify.simulations._intervals.x_merge_moments__mutmut_38` (the later means kept in their own type)."""
+    for dtype in (np.longdouble, np.float32):
+        count, mean, m2 = merge_moments([2, 3], [np.zeros(2), np.ones(2, dtype=dtype)], [np.zeros(2), np.zeros(2)])
+        assert count == 5 and mean.dtype == np.float64 and m2.dtype == np.float64, dtype
+        np.testing.assert_allclose(mean, [0.6, 0.6], rtol=1e-15, atol=0)
+        np.testing.assert_allclose(m2, [1.2, 1.2], rtol=1e-15, atol=0)
+
+
 def test_merge_moments_equals_the_pooled_sample():
     rng = np.random.default_rng(0)
     blocks = [rng.normal(3.0, 2.0, size=(k, 4)) for k in (5, 17, 1, 40)]
@@ -379,6 +403,16 @@ def test_fit_rate_lack_of_fit_is_the_classical_f_test_worked_exactly():
     assert fit.lack_of_fit_p == pytest.approx(0.20097622619892212559, rel=1e-12, abs=0)
     half = 2.7764451051977943578 * 0.10301575072754255123  # t_{0.975, 4} (mpmath) x se
     assert (fit.ci_low, fit.ci_high) == (pytest.approx(0.8 - half, rel=1e-13), pytest.approx(0.8 + half, rel=1e-13))
+
+
+@pytest.mark.parametrize("level", [0.0, 1.0, 1.5])
+def test_rate_fit_band_refuses_a_level_outside_0_1_by_name(level):
+    """Oracle: the message typed out, naming the argument ``level`` and the value received.
+
+    Kills `lfverify.simulations._rates.x_rate_fit_band__mutmut_15` (the argument misnamed in the message)."""
+    with pytest.raises(ValueError) as raised:
+        rate_fit_band(_N, _ERRORS, [10.0], level=level)
+    assert str(raised.value) == f"level must lie in (0.0, 1.0); got {level}"
 
 
 @pytest.mark.parametrize("log_n, low, high", [

@@ -344,6 +344,10 @@ def test_consistency_smoke(consistency):
     out, summary = consistency
     rows = engine.read_records(out)
     for metric_name, s in summary["settings"].items():
+        # the setting names its metric, tau and population (typed out: the study's F_1 at tau 0.33, Jaccard at 0.75);
+        # asserted here, in the first test of the module fixture, which mutmut credits with the study's calls
+        assert (s["metric"], s["tau"], s["population"]) == (
+            metric_name, {"F1": 0.33, "Jaccard": 0.75}[metric_name], "bounded-logistic")
         assert s["theta_star_certificates"]["gradient_direction_norm"] < 1e-10
         assert summary["verdicts"][f"{metric_name}/theta_star_certified"] is True
         star = np.array(s["theta_star"])
@@ -536,6 +540,31 @@ def test_consistency_sample_records_name_their_columns(consistency):
     assert all(r["tau"] == {"F1": 0.33, "Jaccard": 0.75}[r["metric"]] for r in rows)
     assert sorted((r["metric"], r["n"], r["replication"]) for r in rows) == sorted(
         (m, n, i) for m in ("F1", "Jaccard") for n in (200, 800, 3200) for i in range(6))
+
+
+def test_empirical_maximiser_says_that_no_start_reached_the_domain_and_why():
+    """F_1's numerator sums over the positives of S_0 only: with none there, N_hat = 0 for every theta, so no start
+    reaches Alg. 1's domain N_hat > 0.  Oracle: the message typed out, with phase one's message for each start.
+
+    Kills `lfverify.simulations._maximisers.x_empirical_maximiser__mutmut_40` (the message dropped)."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 2))
+    y = np.r_[-np.ones(20), np.ones(20)].astype(int)  # S_0 = the first 20 points: all negative
+    why = "phase 1 failed: grad N_hat = 0 while N_hat <= 0 (the numerator cannot be made positive)"
+    with pytest.raises(ValueError) as raised:
+        empirical_maximiser(X, y, f1(), tau_logistic(0.33), starts=[[0.0, 0.0], [1.0, 1.0]])
+    assert str(raised.value) == f"no start reached N_hat > 0: {[why, why]}"
+
+
+@pytest.mark.parametrize("level", [0.0, 1.0, 1.5])
+def test_bias_checks_refuses_a_family_level_outside_0_1_in_the_callers_terms(level):
+    """Oracle: the message typed out names the level given, not the per-entry level derived from it (1.5 over 2
+    entries would be 1.25).  (The intervals' standard errors, all bias_checks reads of them, do not depend on the
+    level; the level only sets the quantile.)"""
+    key = ("bounded-logistic", "F1", "split", 4)
+    with pytest.raises(ValueError) as raised:
+        ub.bias_checks({key: (10, np.zeros(2), np.ones(2))}, {key: np.zeros(2)}, level=level)
+    assert str(raised.value) == f"level must lie in (0.0, 1.0); got {level}"
 
 
 def test_empirical_maximiser_keeps_the_best_start():
