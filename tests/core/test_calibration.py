@@ -638,3 +638,33 @@ def test_companion_a_strict_dinkelbach_test_fails(monkeypatch):
 
     with pytest.raises(AssertionError):
         check_dinkelbach_stops_at_equality(strict)
+
+
+@pytest.mark.claims("package:numerics")
+def test_dinkelbach_raises_after_exactly_max_iterations():
+    """Oracle: the docstring: RuntimeError when the rule has not stopped the iteration after ``max_iterations``.
+    Thm. 1's witness (the docstring's example) stops at iteration k (read from the run): max_iterations = k returns
+    that result, k - 1 raises.
+
+    Kills `lfverify.core._pointwise_optimum.x_pointwise_surrogate_optimum__mutmut_31` (one iteration more)."""
+    def run(**kwargs):
+        return pointwise_surrogate_optimum(f1(), tau_logistic(0.05), FiniteEta([0.95, 0.6, 0.05], [0.3, 0.2, 0.5]),
+                                           bayes_utility=27 / 31, start=0.1, **kwargs)
+
+    k = run().iterations
+    assert k >= 3
+    assert run(max_iterations=k).iterations == k
+    with pytest.raises(RuntimeError, match="^Dinkelbach's iteration did not converge$"):
+        run(max_iterations=k - 1)
+
+
+@pytest.mark.parametrize("beta", [0.0, -1.0])
+def test_fbeta_calibration_refuses_a_beta_that_is_not_positive(beta):
+    """F_beta needs beta > 0 (Thm. 1): beta = 0 is refused like a negative one (message typed out).
+
+    Kills `lfverify.core._calibration_conditions.x_fbeta_calibration__mutmut_9` (beta = 0 let through)."""
+    from lfverify.core import fbeta_calibration
+
+    with pytest.raises(ValueError) as raised:
+        fbeta_calibration(beta, tau_logistic(0.33), surrogate_optimum=0.5)
+    assert str(raised.value) == f"beta must lie in (0.0, inf); got {beta}"

@@ -195,6 +195,11 @@ def test_custom_grids_bound_the_choices_and_bad_grids_are_rejected():
         B.WeightedERMClassifier(cost_grid=(0.5, 1.0)).fit(X, y)
     with pytest.raises(ValueError, match="regularization_grid must be a non-empty sequence"):
         B.PlugInClassifier(regularization_grid=()).fit(X, y)
+    # the message names the argument, the expectation and the value (typed out; kills
+    # `lfverify.learn._baselines.xǁWeightedERMClassifierǁfit__mutmut_16`, the name in capitals)
+    with pytest.raises(ValueError) as raised:
+        B.WeightedERMClassifier(regularization_grid=[-1.0]).fit(X, y)
+    assert str(raised.value) == "regularization_grid must be a non-empty sequence of numbers in (0.0, inf); got [-1.0]"
 
 
 def test_tuned_threshold_uses_sklearn_scorers_and_agrees_with_its_predict():

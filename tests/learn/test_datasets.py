@@ -252,6 +252,23 @@ def test_a_loaded_set_that_does_not_match_the_manifest_is_an_error(monkeypatch):
         D.load_dataset("heart")
 
 
+@pytest.mark.parametrize("staged_prior, matches", [(0.4444, True), (0.44449, True), (0.4445, False), (0.4434, False),
+                                                   (1.4444, False)])
+def test_a_prior_that_does_not_round_to_the_manifests_is_an_error(monkeypatch, staged_prior, matches):
+    """heart has 120 positives of 270 (prior 0.44444...): MANIFEST.md's 4-digit prior must be within 5e-5 of it
+    (0.4445 is 5.6e-5 away, 0.44449 4.6e-5), the counts being right.  Oracle: the arithmetic by hand.
+
+    Kills `lfverify.learn._datasets.x_load_dataset__mutmut_84` (the tolerance 1.00005)."""
+    planted = dataclasses.replace(D.DATASET_SPECS["heart"], staged_prior=staged_prior)
+    monkeypatch.setattr(D, "_spec", lambda name: planted)
+    if matches:
+        assert D.load_dataset("heart").prior == 120 / 270
+    else:
+        with pytest.raises(ValueError, match=re.escape(f"120 positives (prior {staged_prior}); got d = 13, n = 270, "
+                                                       "120 positives (prior 0.4444)")):
+            D.load_dataset("heart")
+
+
 # ---------------------------------------------------------------------- the data root
 def test_explicit_root_must_be_a_folder(tmp_path):
     with pytest.raises(FileNotFoundError, match="root must be a folder.*nowhere"):
@@ -459,6 +476,32 @@ def test_sniff_format_tolerates_undecodable_bytes(tmp_path):
     path = tmp_path / "data.txt"
     path.write_bytes(b"# caf\xe9 \xff\n1,2,0\n3,4,1\n")
     assert D._sniff_format(path) == "csv"
+
+
+def test_a_file_without_a_suffix_whose_first_line_is_relation_is_read_as_arff(tmp_path):
+    """Oracle: an ARFF file named without its suffix (a comment, then '@relation', any case) is sniffed as ARFF and
+    loaded: 3 rows, labels yes -> +1, the feature 0.5, 1.5, 0.7 scaled to [0, 1] by hand (0, 1, 0.2).
+
+    Kills `lfverify.learn._datasets.x__sniff_format__mutmut_36` ('@relation' compared in capitals)."""
+    for relation in ("@relation", "@RELATION"):
+        path = tmp_path / f"toy{relation[1]}"
+        path.write_text(f"% comment\n{relation} toy\n@attribute a numeric\n@attribute class {{yes,no}}\n@data\n"
+                        "0.5,yes\n1.5,no\n0.7,yes\n", encoding="utf-8")
+        assert D._sniff_format(path) == "arff"
+        data = D.load_file(path, positive_label="yes")
+        np.testing.assert_allclose(data.X.ravel(), [0.0, 1.0, 0.2], rtol=0, atol=1e-15)
+        assert data.y.tolist() == [1, -1, 1] and data.source == f"{path} (arff)"
+
+
+def test_a_one_row_file_is_refused_for_its_single_class_named(tmp_path):
+    """Oracle: the message typed out; one row has one class, named by its label.
+
+    Kills `lfverify.learn._datasets.x__finish__mutmut_19` (the class read from a second row)."""
+    path = tmp_path / "one.txt"
+    path.write_text("+1 1:0.5\n", encoding="utf-8")
+    with pytest.raises(ValueError) as raised:
+        D.load_file(path)
+    assert str(raised.value) == f"{path}: labels must contain both classes; got only +1"
 
 
 @pytest.mark.parametrize("file_format", ["svmlight", "csv", "arff"])

@@ -601,3 +601,30 @@ def test_threshold_cv_refits_an_erm_start_on_each_fold_without_its_held_out_rows
         rows = np.setdiff1d(np.arange(X.shape[0]), held)
         np.testing.assert_allclose(start, erm_initial_parameters(X[rows], signed[rows]), rtol=1e-12, atol=1e-12)
         assert np.abs(start - whole).max() > 1e-3
+
+
+def test_an_overflowing_weighted_risk_says_so_and_what_to_do():
+    """The exponential loss at the margin -1000 is exp(1000) = inf: the risk refuses with its message (typed out).
+
+    Kills `lfverify.learn._cost_sensitive.xǁWeightedSurrogateRiskǁ_value_and_gradient__mutmut_62` (the message
+    dropped)."""
+    from lfverify.core import exponential
+
+    risk = WeightedSurrogateRisk(exponential(), np.array([[1.0], [1.0]]), np.array([1, -1]), (1.0, 1.0))
+    assert np.isfinite(risk.value_and_gradient(np.array([1.0]))[0])
+    with pytest.raises(ValueError) as raised:
+        risk.value_and_gradient(np.array([1000.0]))
+    assert str(raised.value) == ("theta: the weighted surrogate risk overflows (a margin is too large for the loss); "
+                                 "use a smaller theta or a larger penalty")
+
+
+@pytest.mark.parametrize("C", [0.0, -1.0])
+def test_fit_at_weights_refuses_a_penalty_weight_c_that_is_not_positive(C):
+    """C is the inverse of the penalty's weight: C = 0 is an infinite penalty, refused like a negative C (message
+    typed out).
+
+    Kills `lfverify.learn._cost_sensitive.x_fit_at_weights__mutmut_57` (C = 0 let through)."""
+    X, y = np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([1, -1])
+    with pytest.raises(ValueError) as raised:
+        fit_at_weights(tau_logistic(1.0), X, y, (1.0, 1.0), C=C)
+    assert str(raised.value) == f"C must lie in (0.0, inf); got {C}"

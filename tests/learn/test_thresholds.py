@@ -66,6 +66,19 @@ def test_hand_computed_f1_example():
     assert choice.value == pytest.approx(float(max(values)), rel=1e-15, abs=0)
 
 
+@pytest.mark.parametrize("reference, error, message", [
+    ("x", TypeError, "reference must be a real number; got 'x'"),
+    (float("nan"), ValueError, "reference must be a finite real number in (-inf, inf); got nan"),
+])
+def test_best_threshold_names_a_bad_reference(reference, error, message):
+    """Oracle: the messages typed out, naming the argument.
+
+    Kills `lfverify.learn._thresholds.x_best_threshold__mutmut_28` (the argument's name dropped)."""
+    with pytest.raises(error) as raised:
+        best_threshold(np.array([0.1, 0.9]), np.array([-1, 1]), f1(), reference=reference)
+    assert str(raised.value) == message
+
+
 def test_ties_among_maximisers_go_to_the_threshold_nearest_the_reference():
     """Scores 3, 2, 1 with labels +, -, +: accuracy is 1/3, 2/3, 1/3, 2/3 for the top 0, 1, 2, 3 positive, so
     'top 1' (threshold 2.5) and 'top 3' (threshold 1 - 2 = -1) tie; the one nearer ``reference`` wins."""

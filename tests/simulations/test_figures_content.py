@@ -197,6 +197,22 @@ def test_save_figure_closes_the_figure_when_saving_fails(tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_save_figure_closes_its_own_figure_when_saving_fails_not_the_current_one(tmp_path, monkeypatch):
+    """When another figure is pyplot's current one, a failed save closes the figure given and leaves the other open.
+    Oracle: a planted error and pyplot's figure numbers.
+
+    Kills `lfverify.io._figures.x_save_figure__mutmut_17` (close(None): pyplot's current figure)."""
+    plt, fig, _, _ = _small_figure(tight=False)
+    other = plt.figure()  # now the current figure
+    monkeypatch.setattr(fig, "savefig", lambda *a, **k: (_ for _ in ()).throw(RuntimeError("planted")))
+    try:
+        with pytest.raises(RuntimeError, match="^planted$"):
+            plotting.save_figure(fig, tmp_path / "figure.png")
+        assert not plt.fignum_exists(fig.number) and plt.fignum_exists(other.number)
+    finally:
+        plt.close(other)
+
+
 # ---------------------------------------------------------------------------------------------- benchmark figures
 def _check_band(ax, index, label, xs, means, ses, color):
     """The index-th method of a panel: line through the hand means (marker o, size 2.5, width 1.2) and the
