@@ -658,6 +658,7 @@ def test_dinkelbach_raises_after_exactly_max_iterations():
         run(max_iterations=k - 1)
 
 
+@pytest.mark.claims("Theorem 1")
 @pytest.mark.parametrize("beta", [0.0, -1.0])
 def test_fbeta_calibration_refuses_a_beta_that_is_not_positive(beta):
     """F_beta needs beta > 0 (Thm. 1): beta = 0 is refused like a negative one (message typed out).
