@@ -669,3 +669,27 @@ def test_fbeta_calibration_refuses_a_beta_that_is_not_positive(beta):
     with pytest.raises(ValueError) as raised:
         fbeta_calibration(beta, tau_logistic(0.33), surrogate_optimum=0.5)
     assert str(raised.value) == f"beta must lie in (0.0, inf); got {beta}"
+
+
+@pytest.mark.claims("package:numerics")
+def test_gaussian_eta_mass_is_the_probability_of_eta_in_the_closed_interval():
+    """P(low <= eta <= high) for z = logit(eta) | Y ~ N(m_Y, s^2): oracle, the mixture density of z integrated by
+    SciPy's quad between logit(low) and logit(high) (absolute error below 1e-12, its estimate).
+
+    Kills `lfverify.core._pointwise_optimum.xǁGaussianEtaǁmass__lfv_dist_4` (the lower end's tail mirrored)."""
+    from scipy import integrate, stats
+    from scipy.special import logit
+
+    from lfverify.core import GaussianEta, GaussianPopulation
+
+    pop = GaussianPopulation([1.0, 0.5], [-0.5, -0.25], [[1.0, 0.3], [0.3, 1.0]], 0.3)
+    dist = GaussianEta(pop)
+
+    def density(z):
+        return (pop.prior * stats.norm.pdf(z, dist.means[1], dist.std)
+                + (1 - pop.prior) * stats.norm.pdf(z, dist.means[0], dist.std))
+
+    for low, high in ((0.2, 0.6), (0.05, 0.3), (0.5, 0.95)):
+        expected, error = integrate.quad(density, logit(low), logit(high), epsabs=1e-14, epsrel=1e-13)
+        assert error < 1e-12
+        assert dist.mass(low, high) == pytest.approx(expected, rel=0, abs=1e-12)

@@ -156,3 +156,18 @@ def test_score_coefficients_reproduce_eq6_for_both_labels(metric, prior):
             w0, w1, _, _ = _eq6_case_by_case(metric, loss, xi, y, prior)
             assert coef.offset0[cls] + coef.slope0[cls] * phi == pytest.approx(w0, rel=1e-15, abs=1e-15)
             assert coef.offset1[cls] + coef.slope1[cls] * phi == pytest.approx(w1, rel=1e-15, abs=1e-15)
+
+
+def test_gradient_direction_rescales_each_overflowing_row_alone():
+    """Row 0: N = D = 2^600, grad N = (2^500, 1), grad D = (2^500, 0): both products of the first entry overflow
+    (inf - inf), the exact V = (0, 2^600) is a double.  Row 1: N = 1/2, D = 1, grad N = (1, 0), grad D = (0, 1):
+    V = (1, -1/2).  Oracle: V by hand.  A row is rescaled by its own power of two: one scale for the whole batch
+    (2^601) would underflow row 1's products (2^-1202) to 0.
+
+    Kills `lfverify.core._scores.x_gradient_direction__lfv_dropkw_1` (the rows' test without axis=1)."""
+    big = 2.0**600
+    num, den = np.array([big, 0.5]), np.array([big, 1.0])
+    gnum, gden = np.array([[2.0**500, 1.0], [1.0, 0.0]]), np.array([[2.0**500, 0.0], [0.0, 1.0]])
+    with np.errstate(over="ignore", invalid="ignore"):
+        assert np.isnan(den[0] * gnum[0, 0] - num[0] * gden[0, 0])  # the direct formula fails on row 0
+    np.testing.assert_array_equal(gradient_direction(num, den, gnum, gden), [[0.0, big], [1.0, -0.5]])

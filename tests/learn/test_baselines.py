@@ -383,7 +383,12 @@ def test_each_nonlinear_peer_is_the_documented_ensemble_and_wrapper(name):
                 "random-forest": RandomForestClassifier}[base_name]
     assert type(base) is expected
     if expected is RandomForestClassifier:
-        assert (base.n_estimators, base.min_samples_leaf) == (100, 5)
+        assert (base.n_estimators, base.min_samples_leaf, base.n_jobs) == (100, 5, 1)
+    # the seed reaches the ensemble and the wrapper's folds: one int for both, which another seed changes (kills
+    # `lfverify.learn._baselines.x__tree_ensemble__lfv_dropkw_1`, gradient boosting left unseeded)
+    assert isinstance(base.random_state, int) and (wrapper_class is None or model.random_state == base.random_state)
+    other = B.make_nonlinear_peer(name, "jaccard", seed=8)
+    assert (other if wrapper_class is None else other.estimator).random_state not in (None, base.random_state)
     if wrapper == "remedy":
         assert model.metric.name == "Jaccard"
     # the same seed, the same predictions - checked on a smaller ensemble (10 trees or iterations: the documented
@@ -398,3 +403,4 @@ def test_each_nonlinear_peer_is_the_documented_ensemble_and_wrapper(name):
 def test_an_unknown_nonlinear_peer_is_refused_by_name():
     with pytest.raises(ValueError, match="name must be one of the nonlinear peers"):
         B.make_nonlinear_peer("xgboost", "f1", seed=0)
+
