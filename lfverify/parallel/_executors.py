@@ -263,6 +263,10 @@ class ProcessExecutor:
             # a worker that died from outside (while this map runs, or while a kept pool was idle) breaks the pool:
             # not a bug, the EnvironmentFault says which worker and how
             try:
+                if any(process.exitcode is not None for process in workers.values()):
+                    # a kept worker died while the pool was idle: the pool's own thread may not have noticed yet, and
+                    # a task taken by a live worker could then finish first (a race, seen under load); say so now
+                    raise BrokenProcessPool("a worker of the kept pool died while the pool was idle")
                 with _sigint_held():  # the first submissions start the workers
                     for index, args in queue:
                         pending[pool.submit(function, *args)] = index

@@ -9,9 +9,9 @@ here.  Every wait is bounded: a read that would block forever on a FIFO is run i
 ``benchmarks/fault_battery.py`` counts the same faults; the Dask cluster cases here are ``-m slow``.
 
 Private: lfverify.app._cli (its _terminate), _failures (the failure classifier), lfverify.parallel._executors
-(_broken_pool, _check_scheduler patched) and _worker_stderr.StderrRelay, lfverify.experiments._runner and _reproduction,
-lfverify.learn._datasets's readers and lfverify.proofs._render.GENERATED: the points where an environment fault enters,
-driven directly.
+(_broken_pool, _check_scheduler patched; a ProcessExecutor's kept pool, _kept) and _worker_stderr.StderrRelay,
+lfverify.experiments._runner and _reproduction, lfverify.learn._datasets's readers and lfverify.proofs._render.GENERATED
+: the points where an environment fault enters, driven directly.
 """
 
 from __future__ import annotations
@@ -541,6 +541,25 @@ def test_a_kept_worker_killed_while_idle_is_an_environment_fault_of_the_next_map
         with pytest.raises(EnvironmentFault, match=rf"^worker process {victim} was killed by SIGKILL ") as raised:
             list(executor.map_unordered(_worker_pid, [(1,)]))
         assert not isinstance(raised.value, BrokenProcessPool) and classify(raised.value)[0] == 2
+    assert _gone_within(kept)
+
+
+def test_a_dead_kept_worker_is_found_before_any_task_is_submitted(monkeypatch):
+    """The check behind the test above, without its race: once a kept worker is gone, the next map refuses before it
+    submits anything, whether or not the pool's own thread has noticed (under mutmut's stats run it had not, and the
+    task ran to the end on the other worker).  Oracle: the fault's text; the pool's submit, patched, is never
+    called."""
+    before = _workers({})
+    executor = ProcessExecutor(2)
+    with executor.workers_kept():
+        _run(executor)
+        kept = _workers(before)
+        victim = min(kept)
+        os.kill(victim, signal.SIGKILL)
+        assert _gone_within({victim: kept[victim]})
+        monkeypatch.setattr(executor._kept[0], "submit", lambda *a, **k: pytest.fail("a task reached a broken pool"))
+        with pytest.raises(EnvironmentFault, match=rf"^worker process {victim} was killed by SIGKILL "):
+            list(executor.map_unordered(_worker_pid, [(1,)]))
     assert _gone_within(kept)
 
 
