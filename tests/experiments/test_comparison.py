@@ -89,6 +89,12 @@ def test_compare_table_bolds_by_the_rule_and_prints_the_ratio():
     text = markdown_compare_table(values, ratios, "f1", methods=["A", "B", "LogReg"])
     row = next(line for line in text.splitlines() if line.startswith("| d (4)"))
     assert row == "| d (4) | **0.800 (41)** 3.1x | 0.600 (41) 46x | **0.800 (41)** 1x |"
+    # the header names the methods; a method without trials on a data set is "-" there (typed out; kills
+    # `lfverify.experiments._comparison.x_markdown_compare_table__mutmut_14` and `..._mutmut_40`)
+    values["e"] = {"A": [0.5, 0.6]}
+    lines = markdown_compare_table(values, ratios, "f1", methods=["A", "B", "LogReg"]).splitlines()
+    assert lines[4:6] == ["| dataset | A | B | LogReg |", "|---|---|---|---|"]
+    assert lines[7] == "| e (2) | **0.550 (500)** | - | - |"
     assert format_ratio(0.5312) == "0.53x" and format_ratio(9.96) == "10x" and format_ratio(123.4) == "123x"
 
 
@@ -123,6 +129,12 @@ def test_compare_targets_row_counts_the_timed_data_sets():
     text = comparison.markdown_compare_targets({"f1": {"Cost-sensitive": t}})
     row = "| Cost-sensitive | f1 | 2 / 4 | c, d | 2 | 1 / 2 (0) | 1 / 3 | b, c |"
     assert text.endswith("|---|---|---|---|---|---|---|---|\n" + row + "\n")
+    # no data set below the peer, none slower: "-" in both columns (kills
+    # `lfverify.experiments._comparison.x_markdown_compare_targets__mutmut_18`)
+    t.update(not_below_peer=["a", "b", "c", "d"], below_peer=[], time_not_above_peer=["a", "b", "c"],
+             time_above_peer=[])
+    text = comparison.markdown_compare_targets({"f1": {"Cost-sensitive": t}})
+    assert text.endswith("\n| Cost-sensitive | f1 | 4 / 4 | - | 2 | 1 / 2 (0) | 3 / 3 | - |\n")
 
 
 def test_reused_baselines_are_charged_their_whole_fit_for_the_second_metric(monkeypatch):

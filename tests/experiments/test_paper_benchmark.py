@@ -919,3 +919,28 @@ def test_fit_quality_warnings_are_counted_once_per_run_and_shown_with_debug(monk
     run_cells(cells, tmp_path / "debug", jobs=1, data_root=SMALL_DATA_ROOT, progress=False, show_fit_warnings=True)
     assert sorted(str(w.message) for w in recwarn if w.category is FitQualityWarning) == [
         "planted fit 1", "planted fit 1", "planted fit 2", "planted fit 2"]
+
+
+@pytest.mark.parametrize("best, other, message", [
+    ([], [1.0, 2.0], "best must be a non-empty 1-D sequence of trial values; got shape (0,)"),
+    ([1.0, 2.0], [[1.0]], "other must be a non-empty 1-D sequence of trial values; got shape (1, 1)"),
+    ([1.0, float("nan")], [1.0, 2.0], "best must contain only finite values; got nan"),
+    ([1.0, 2.0], [float("inf"), 2.0], "other must contain only finite values; got inf"),
+])
+def test_one_sided_p_value_names_the_sample_it_refuses(best, other, message):
+    """Oracle: the messages typed out, naming ``best`` or ``other``.
+
+    Kills `lfverify.experiments._statistics.x_one_sided_p_value__mutmut_9` (best named in capitals)."""
+    with pytest.raises(ValueError) as raised:
+        one_sided_p_value(best, other)
+    assert str(raised.value) == message
+
+
+def test_bold_methods_names_the_methods_when_no_contender_is_one_of_them():
+    """Oracle: the message typed out, listing the methods sorted.
+
+    Kills `lfverify.experiments._statistics.x_bold_methods__mutmut_21` and `..._mutmut_22` (the message dropped, the
+    methods not listed)."""
+    with pytest.raises(ValueError) as raised:
+        bold_methods({"b": [0.5, 0.6], "a": [0.4, 0.5]}, contenders=["z"])
+    assert str(raised.value) == "contenders must include at least one of the methods ['a', 'b']"

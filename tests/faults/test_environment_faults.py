@@ -10,8 +10,8 @@ here.  Every wait is bounded: a read that would block forever on a FIFO is run i
 
 Private: lfverify.app._cli (its _terminate), _failures (the failure classifier), lfverify.parallel._executors
 (_broken_pool, _check_scheduler patched; a ProcessExecutor's kept pool, _kept) and _worker_stderr.StderrRelay,
-lfverify.experiments._runner and _reproduction, lfverify.learn._datasets's readers and lfverify.proofs._render.GENERATED
-: the points where an environment fault enters, driven directly.
+lfverify.experiments._runner and _reproduction, lfverify.learn._datasets's readers and
+lfverify.proofs._render.GENERATED: the points where an environment fault enters, driven directly.
 """
 
 from __future__ import annotations
@@ -561,6 +561,34 @@ def test_a_dead_kept_worker_is_found_before_any_task_is_submitted(monkeypatch):
         with pytest.raises(EnvironmentFault, match=rf"^worker process {victim} was killed by SIGKILL "):
             list(executor.map_unordered(_worker_pid, [(1,)]))
     assert _gone_within(kept)
+
+
+def test_a_function_of_an_interactive_session_is_refused_before_any_task_runs(monkeypatch):
+    """Where __main__ has no file (standard input, a notebook), a function defined there - found among the task's
+    arguments, inside a list inside a dict - cannot be imported by a spawned worker: check_arguments refuses it by
+    name; a library function passes.  Oracle: the message typed out.
+
+    Kills `lfverify.parallel._executors.x__callables__mutmut_7` (no test reached _callables in-process: the
+    command-line tests that do run in temporary folders, outside mutmut's selection)."""
+    import types
+
+    from lfverify.parallel import ProcessExecutor
+
+    def user_function(x):
+        return x
+
+    main = types.ModuleType("__main__")  # no __file__
+    user_function.__module__, user_function.__qualname__ = "__main__", "user_function"
+    main.user_function = user_function  # so that pickle finds it by name, as in a real session
+    monkeypatch.setitem(sys.modules, "__main__", main)
+    executor = ProcessExecutor(1)
+    with pytest.raises(TypeError) as raised:
+        executor.check_arguments((1, {"options": [user_function]}))
+    assert str(raised.value) == (
+        "'user_function' is defined in an interactive session (__main__ without a file), which worker processes "
+        "cannot import; define it at the top level of a module file (or of the script you run), or run with "
+        "executor='serial' / --serial, or on Dask, which sends functions by value")
+    assert executor.check_arguments((1, {"options": [len, os.path.join]})) is None
 
 
 _MAIN_SCRIPT = """

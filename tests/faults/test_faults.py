@@ -345,6 +345,37 @@ def test_a_service_that_is_not_a_scheduler_is_named_within_the_timeout(reply, ex
     assert str(error.value).startswith(f"--dask {address}: ") and expected in str(error.value)
 
 
+def test_a_dask_peer_that_is_not_the_scheduler_is_named_with_its_identity(monkeypatch):
+    """Something that speaks Dask's protocol but whose identity is not a scheduler's (a worker, say): the line names
+    the address and the identity.  The connection is made to a silent listener; Dask's connect is replaced by a comm
+    that answers a worker's identity.  Oracle: the line typed out.
+
+    Kills `lfverify.parallel._executors.x__check_scheduler__mutmut_119` (the address left out of the advice)."""
+    import distributed.comm
+
+    class WorkerComm:
+        async def write(self, message):
+            assert message == {"op": "identity", "reply": True}
+
+        async def read(self):
+            return {"type": "Worker", "id": "w-1"}
+
+        def abort(self):
+            pass
+
+    async def connect(address, timeout):
+        return WorkerComm()
+
+    monkeypatch.setattr(distributed.comm, "connect", connect)
+    with battery.listener(None) as address:
+        with pytest.raises(ValueError) as error:
+            DaskExecutor(address, connect_timeout=1).check()
+    identity = repr(str({"type": "Worker", "id": "w-1"}))
+    assert str(error.value) == (f"--dask {address}: what answers there is not a Dask scheduler (its identity: "
+                                f"{identity}); check the address (`dask scheduler` listens on tcp://HOST:8786), or "
+                                "run locally with --dask-local N or --workers N")
+
+
 def test_refused_and_malformed_addresses_are_named_at_once():
     with socket.create_server(("127.0.0.1", 0)) as probe:
         port = probe.getsockname()[1]  # closed below: nothing listens there any more
