@@ -376,6 +376,29 @@ def test_a_dask_peer_that_is_not_the_scheduler_is_named_with_its_identity(monkey
                                 "run locally with --dask-local N or --workers N")
 
 
+def test_a_client_that_cannot_connect_after_the_check_is_named_with_the_timeout(monkeypatch):
+    """The scheduler answered the check, then Dask's Client could not connect (it went away, a slow network): the
+    line names the address, the client's error and the --dask-timeout to raise.  The check is passed by hand and
+    the Client replaced by one that raises.  Oracle: the line typed out.
+
+    Kills `lfverify.parallel._executors.xǁDaskExecutorǁmap_unordered__lfv_args_2` (the problem and the timeout
+    swapped)."""
+    import distributed
+
+    def refuse(address, timeout):
+        raise OSError(f"cannot reach {address} within {timeout} s")
+
+    monkeypatch.setattr(distributed, "Client", refuse)
+    executor = DaskExecutor("tcp://127.0.0.1:8786", connect_timeout=2)
+    monkeypatch.setattr(executor, "check", lambda: None)
+    with pytest.raises(ValueError) as error:
+        list(executor.map_unordered(len, [("ab",)]))
+    assert str(error.value) == (
+        "--dask tcp://127.0.0.1:8786: the client could not connect (cannot reach tcp://127.0.0.1:8786 within 2.0 s); "
+        "check the address (`dask scheduler` listens on tcp://HOST:8786), raise --dask-timeout (now 2 s) on a slow "
+        "network, or run locally with --dask-local N or --workers N")
+
+
 def test_refused_and_malformed_addresses_are_named_at_once():
     with socket.create_server(("127.0.0.1", 0)) as probe:
         port = probe.getsockname()[1]  # closed below: nothing listens there any more
