@@ -188,7 +188,9 @@ def test_the_committed_table_is_generated_from_the_committed_results(name):
 
 def test_the_carried_figures_are_those_measured_on_the_old_layout():
     """benchmarks/results/mutation.md at 690d787: 69 modules, package 99.88 % [99.33 %, 100.00 %] over 6237 of
-    48302 mutants; e.g. atomic_write.py 8 / 13, 100.00 % [46.58 %, 100.00 %]; populations.py 99.86 % (exact)."""
+    48302 mutants; e.g. atomic_write.py 8 / 13, 100.00 % [46.58 %, 100.00 %]; populations.py 99.86 % (exact).  Since
+    2026-12-07 the package's lower end is 99.32 %: one equivalence record (``fbeta_calibration``'s ``beta`` check
+    made inclusive) was wrong - the message for a negative beta then says [0.0, inf) - and a test now kills it."""
     data = json.loads(measure.OUT.read_text(encoding="utf-8"))
     carried = {e["provenance"]["measured_as"]: e for e in data["modules"].values()
                if e["provenance"].get("tool") == "benchmarks/mutation_testing.py"}
@@ -196,7 +198,7 @@ def test_the_carried_figures_are_those_measured_on_the_old_layout():
     assert all(len(e["provenance"]["commit"]) == 40 for e in carried.values())
     package = report.combine([s for e in carried.values() for s in e["summary"]["strata"].values()], 0.98)
     assert (package["tried"], package["available"]) == (6237, 48302)
-    assert report.rate_text(package) == "99.88 % [99.33 %, 100.00 %]"
+    assert report.rate_text(package) == "99.88 % [99.32 %, 100.00 %]"
     atomic = carried["lfverify/atomic_write.py"]
     assert atomic["source"] == "lfverify/io/_atomic.py" and atomic["provenance"]["commit"].startswith("e6df4b3")
     assert report.rate_text(atomic["summary"]) == "100.00 % [46.58 %, 100.00 %]"
