@@ -65,6 +65,11 @@ def _check_fit_warning_summary(summary) -> None:
             assert line.endswith("; 1 timing file with an unreadable count skipped"), (position, bad, line)
     alone = summary([{"fit_quality_warnings": math.nan}])
     assert alone.startswith("0 fits ended") and "1 timing file" in alone
+    # two and three unreadable counts: "files" (kills `lfverify.experiments._runner.x_fit_warning_summary__mutmut_41`,
+    # the plural from three on)
+    for k in (2, 3):
+        line = summary(good + [{"fit_quality_warnings": math.nan}] * k)
+        assert line.endswith(f"; {k} timing files with an unreadable count skipped"), (k, line)
 
 
 def test_fit_warning_summary_with_a_missing_or_non_finite_count_anywhere():

@@ -865,6 +865,11 @@ def test_bench_command_writes_the_report(tmp_path):
     assert "U-BFGS reaches its final surrogate utility" in text
     summary = json.loads((out / "summary.json").read_text())
     assert set(summary["table"]["f1"]["heart"]) == {"U-BFGS", "ERM"}
+    # the options that shaped the results, with the output folder as a string and no execution option (kills
+    # `lfverify.experiments._benchmark.x_run_benchmark__mutmut_126`, the folder under another key)
+    options = summary["options"]
+    assert (options["out"], options["trials"], options["datasets"]) == (str(out), 2, ["heart"])
+    assert not {"progress", "jobs", "executor", "dask_address"} & set(options)
     for name in ("convergence_f1.png", "tau_sensitivity_jaccard.png"):
         assert (out / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 

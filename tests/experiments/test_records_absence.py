@@ -93,6 +93,16 @@ def test_companion_record_check_fails_on_a_comparison_that_skips_what_is_missing
         check_record_problem(mutant(runner._record_problem, old, new))
 
 
+def test_a_record_of_another_cell_is_named_with_both_cells():
+    """Oracle: the problem typed out, naming the record's trial and cell and the one asked for.
+
+    Kills `lfverify.experiments._runner.x__record_problem__mutmut_13` (the record's trial read under another key)."""
+    cell = _cell()
+    record = {**_record(cell), "trial": 3, "dataset": "german.numer"}
+    assert runner._record_problem(record, cell) == ("holds trial 3 of table/german.numer/default, not trial 0 of "
+                                                    "table/heart/default")
+
+
 def _write(tmp_path, cell, record):
     path = runner.record_path(tmp_path, cell)
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,121 @@
+"""The testing kit's machinery as a user meets it: its fixtures, its refusals, the failures it raises when an
+implementation returns the wrong thing, the witness text and the input contract's diagnoses.
+
+Oracles: the documented objects (the oracles module and its populations), and messages, ids and clipped texts typed
+out by hand.
+
+Private: lfverify.testing._framework (_show, as_real, as_vector: what the checks call on a user's return value),
+_parametrize._changed_parameters (the ids of parametrize_with_theory_checks) and _input_contract (snapshot, changed),
+the kit's internals under test.
+"""
+
+import importlib
+
+import numpy as np
+import pytest
+from sklearn.linear_model import LogisticRegression
+
+from lfverify.testing import Subject, TheoryCheckFailure
+from lfverify.testing._framework import _show, as_real, as_vector
+from lfverify.testing._input_contract import changed, snapshot
+from lfverify.testing._parametrize import _changed_parameters
+
+pytestmark = pytest.mark.claims("package:testing-kit")
+
+
+def test_the_plugins_fixtures_are_the_documented_oracles(lfverify_oracles, lfverify_finite_population,
+                                                          lfverify_gaussian_population,
+                                                          lfverify_classifier_populations):
+    """Kills `lfverify.testing.plugin.x__oracles__mutmut_1` to `_3` (the module's name lost): no in-process test
+    requested the fixtures (the kit's ten-line user file runs in a temporary folder)."""
+    oracles = importlib.import_module("lfverify.testing.oracles")
+    assert lfverify_oracles is oracles
+    assert lfverify_finite_population is oracles.REFERENCE_FINITE_POPULATION
+    assert lfverify_gaussian_population is oracles.REFERENCE_GAUSSIAN_POPULATION
+    assert lfverify_classifier_populations == {"finite": oracles.CLASSIFIER_FINITE_POPULATION,
+                                               "gaussian": oracles.CLASSIFIER_GAUSSIAN_POPULATION}
+
+
+def test_a_subject_of_an_unknown_kind_is_refused_by_name():
+    """Kills `lfverify.testing._framework.xǁSubjectǁ__init____mutmut_11` ('and' for 'or': a KeyError)."""
+    with pytest.raises(TypeError) as raised:
+        Subject("check_no_such_thing", object())
+    assert str(raised.value).startswith("check must be one of the checks of lfverify.testing (check_")
+    assert str(raised.value).endswith(" or its name; got 'check_no_such_thing'")
+
+
+@pytest.mark.parametrize("value, detail", [
+    ("one", "the implementation must return one real number"),
+    ([1.0, 2.0], "the implementation must return one real number"),
+    (float("nan"), "the implementation returned a non-finite value"),
+])
+def test_as_real_fails_naming_the_check_the_claim_and_what_came_back(value, detail):
+    """Kills `lfverify.testing._framework.x_as_real__mutmut_12` (the claim dropped)."""
+    with pytest.raises(TheoryCheckFailure) as raised:
+        as_real(value, check="my_check", claim="U_hat is unbiased", witness={"n": 4}, expected=0.5)
+    failure = raised.value
+    assert (failure.check, failure.claim, failure.witness) == ("my_check", "U_hat is unbiased", {"n": 4})
+    assert str(failure).startswith("my_check: U_hat is unbiased\n") and detail in str(failure)
+
+
+@pytest.mark.parametrize("value, detail", [
+    ([1.0, 2.0, 3.0], "the implementation must return an array of shape (2,); got shape (3,)"),
+    (object(), "the implementation must return an array of shape (2,); got shape None"),
+    ([1.0, float("inf")], "the implementation returned a non-finite value"),
+])
+def test_as_vector_fails_naming_the_check_the_claim_and_what_came_back(value, detail):
+    """Kills `lfverify.testing._framework.x_as_vector__mutmut_15`, `_35` (the claim dropped) and `_40` (the
+    detail's text)."""
+    with pytest.raises(TheoryCheckFailure) as raised:
+        as_vector(value, 2, check="my_check", claim="V_hat is unbiased", witness={"n": 4}, expected=[0.0, 0.0])
+    failure = raised.value
+    assert (failure.check, failure.claim) == ("my_check", "V_hat is unbiased")
+    assert str(failure).startswith("my_check: V_hat is unbiased\n") and detail in str(failure)
+
+
+def test_a_witness_is_shown_whole_up_to_400_characters_then_clipped_to_400():
+    """repr of 398 letters is 400 characters (the quotes): shown whole; of 399, 401: clipped to 397 + '...'.
+
+    Kills `lfverify.testing._framework.x__show__mutmut_1` (the limit 401)."""
+    assert _show("a" * 398) == repr("a" * 398)
+    clipped = _show("a" * 399)
+    assert len(clipped) == 400 and clipped == "'" + "a" * 396 + "..."
+
+
+_DEFAULT_BASE = LogisticRegression()
+
+
+class _Wrapper:
+    """A scikit-learn style meta-estimator whose default base learner is an instance."""
+
+    def __init__(self, estimator=_DEFAULT_BASE, C=1.0):
+        self.estimator, self.C = estimator, C
+
+    def get_params(self, deep=False):
+        return {"estimator": self.estimator, "C": self.C}
+
+
+def test_parametrize_ids_show_a_base_learner_that_is_not_the_default_object():
+    """An estimator parameter counts as changed unless it is the default object itself (estimators are not
+    compared by repr): a fresh LogisticRegression() is shown, the default instance is not.
+
+    Kills `lfverify.testing._parametrize.x__changed_parameters__mutmut_24` (estimators compared by repr)."""
+    assert _changed_parameters(_Wrapper(LogisticRegression())) == "[estimator=LogisticRegression]"
+    shown = _changed_parameters(_Wrapper(LogisticRegression(C=2.0), C=3.0))
+    assert shown == "[C=3.0,estimator=LogisticRegression[C=2.0]]"
+    assert _changed_parameters(_Wrapper()) == ""
+
+
+def test_the_contract_says_how_a_callers_argument_was_changed():
+    """Oracle: the diagnoses typed out: an array replaced by another dtype, an object modified in place.
+
+    Kills `lfverify.testing._input_contract.x_changed__mutmut_44` (the shape shown for the dtype) and `_67` (the
+    message's text)."""
+    before = np.zeros(3)
+    copy = snapshot(before)
+    assert changed(before, copy) is None
+    assert changed(before.astype(np.float32), copy) == "dtype/shape changed from float64(3,) to float32(3,)"
+    options = {"metric": "f1"}
+    copy = snapshot(options)
+    options["metric"] = "jaccard"
+    assert changed(options, copy) == "the argument was modified in place"
