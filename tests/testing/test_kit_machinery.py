@@ -4,8 +4,9 @@ implementation returns the wrong thing, the witness text and the input contract'
 Oracles: the documented objects (the oracles module and its populations), and messages, ids and clipped texts typed
 out by hand.
 
-Private: lfverify.testing._framework (_show, as_real, as_vector: what the checks call on a user's return value),
-_parametrize._changed_parameters (the ids of parametrize_with_theory_checks) and _input_contract (snapshot, changed),
+Private: lfverify.testing._framework (_show, call_user, as_real, as_vector: how the checks call a user's code and read
+its return value), _parametrize._changed_parameters (the ids of parametrize_with_theory_checks) and _input_contract
+(snapshot, changed, feature_variants, label_variants),
 the kit's internals under test.
 """
 
@@ -16,8 +17,8 @@ import pytest
 from sklearn.linear_model import LogisticRegression
 
 from lfverify.testing import Subject, TheoryCheckFailure
-from lfverify.testing._framework import _show, as_real, as_vector
-from lfverify.testing._input_contract import changed, snapshot
+from lfverify.testing._framework import _show, as_real, as_vector, call_user
+from lfverify.testing._input_contract import changed, feature_variants, label_variants, snapshot
 from lfverify.testing._parametrize import _changed_parameters
 
 pytestmark = pytest.mark.claims("package:testing-kit")
@@ -119,3 +120,26 @@ def test_the_contract_says_how_a_callers_argument_was_changed():
     copy = snapshot(options)
     options["metric"] = "jaccard"
     assert changed(options, copy) == "the argument was modified in place"
+
+
+def test_a_users_code_runs_with_floating_point_errors_ignored_whatever_the_callers_setting():
+    """Under the caller's np.errstate(all="raise"), a user's 1 / 0 still returns inf inside the kit (the check judges
+    the value, not a FloatingPointError).
+
+    Kills `lfverify.testing._framework.x_call_user__lfv_dropkw_1` (np.errstate() without all="ignore")."""
+    with np.errstate(all="raise"):
+        value = call_user(lambda x: np.float64(1.0) / x, (np.float64(0.0),), check="c", claim="k", witness={})
+    assert value == np.inf
+
+
+def test_the_read_only_variants_of_the_contract_are_read_only():
+    """Kills `lfverify.testing._input_contract.x__readonly__lfv_dropkw_1` (setflags() without write=False)."""
+    X, y = np.arange(6.0).reshape(3, 2), np.array([1, -1, 1])
+    features = {label: value for label, value, _ in feature_variants(X)}
+    labels = {label: value for label, value, _ in label_variants(y)}
+    for variant in (features["read-only X"], labels["read-only labels"]):
+        assert not variant.flags.writeable
+        with pytest.raises(ValueError, match="read-only"):
+            variant[0] = 0
+    np.testing.assert_array_equal(features["read-only X"], X)
+    np.testing.assert_array_equal(labels["read-only labels"], y)
