@@ -263,7 +263,7 @@ class ProcessExecutor:
             # a worker that died from outside (while this map runs, or while a kept pool was idle) breaks the pool:
             # not a bug, the EnvironmentFault says which worker and how
             try:
-                if any(process.exitcode is not None for process in workers.values()):
+                if getattr(pool, "_broken", False) or any(p.exitcode is not None for p in workers.values()):
                     # a kept worker died while the pool was idle: the pool's own thread may not have noticed yet, and
                     # a task taken by a live worker could then finish first (a race, seen under load); say so now
                     raise BrokenProcessPool("a worker of the kept pool died while the pool was idle")
