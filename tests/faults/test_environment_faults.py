@@ -481,6 +481,16 @@ def _pool_workers(executor, before) -> dict:
     return kept
 
 
+def _exit_seen(executor, pid, seconds=10.0) -> bool:
+    """Whether the kept pool's worker ``pid`` reports its exit code within ``seconds`` (its death is then observable
+    to the next map; right after the kill it may not be yet)."""
+    process = executor._kept[0]._processes.get(pid)
+    deadline = time.monotonic() + seconds
+    while process is not None and process.exitcode is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return process is None or process.exitcode is not None
+
+
 def _gone_within(workers, seconds=10.0) -> bool:
     """Every process of ``workers`` (pid -> start time) has ended within ``seconds``."""
     return battery.survivors(workers, seconds) == []
@@ -548,6 +558,7 @@ def test_a_kept_worker_killed_while_idle_is_an_environment_fault_of_the_next_map
         victim = min(kept)
         os.kill(victim, signal.SIGKILL)
         assert _gone_within({victim: kept[victim]})
+        assert _exit_seen(executor, victim)
         with pytest.raises(EnvironmentFault, match=rf"^worker process {victim} was killed by SIGKILL ") as raised:
             list(executor.map_unordered(_worker_pid, [(1,)]))
         assert not isinstance(raised.value, BrokenProcessPool) and classify(raised.value)[0] == 2
@@ -567,6 +578,7 @@ def test_a_dead_kept_worker_is_found_before_any_task_is_submitted(monkeypatch):
         victim = min(kept)
         os.kill(victim, signal.SIGKILL)
         assert _gone_within({victim: kept[victim]})
+        assert _exit_seen(executor, victim)
         monkeypatch.setattr(executor._kept[0], "submit", lambda *a, **k: pytest.fail("a task reached a broken pool"))
         with pytest.raises(EnvironmentFault, match=rf"^worker process {victim} was killed by SIGKILL "):
             list(executor.map_unordered(_worker_pid, [(1,)]))
