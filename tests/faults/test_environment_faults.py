@@ -16,6 +16,7 @@ lfverify.proofs._render.GENERATED: the points where an environment fault enters,
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -491,6 +492,23 @@ def _exit_seen(executor, pid, seconds=10.0) -> bool:
     return process is None or process.exitcode is not None
 
 
+@contextlib.contextmanager
+def _kept_pool_with_a_killed_worker():
+    """(executor, victim) inside a ProcessExecutor(2)'s workers_kept() block, after one map, with the pool's worker
+    ``victim`` killed by SIGKILL, gone, and its exit readable; every kept worker is gone after the block."""
+    before = _workers({})
+    executor = ProcessExecutor(2)
+    with executor.workers_kept():
+        _run(executor)
+        kept = _pool_workers(executor, before)
+        victim = min(kept)
+        os.kill(victim, signal.SIGKILL)
+        assert _gone_within({victim: kept[victim]})
+        assert _exit_seen(executor, victim)
+        yield executor, victim
+    assert _gone_within(kept)
+
+
 def _gone_within(workers, seconds=10.0) -> bool:
     """Every process of ``workers`` (pid -> start time) has ended within ``seconds``."""
     return battery.survivors(workers, seconds) == []
@@ -550,19 +568,10 @@ def test_a_kept_worker_killed_while_idle_is_an_environment_fault_of_the_next_map
     ends with the EnvironmentFault naming that worker and the signal, as a worker killed during a map does, not with
     the pool's own BrokenProcessPool nor the other worker, which the broken pool terminates (SIGTERM).  Oracle: the
     fault's text, typed out; the pool is gone afterwards."""
-    before = _workers({})
-    executor = ProcessExecutor(2)
-    with executor.workers_kept():
-        _run(executor)
-        kept = _pool_workers(executor, before)
-        victim = min(kept)
-        os.kill(victim, signal.SIGKILL)
-        assert _gone_within({victim: kept[victim]})
-        assert _exit_seen(executor, victim)
+    with _kept_pool_with_a_killed_worker() as (executor, victim):
         with pytest.raises(EnvironmentFault, match=rf"^worker process {victim} was killed by SIGKILL ") as raised:
             list(executor.map_unordered(_worker_pid, [(1,)]))
         assert not isinstance(raised.value, BrokenProcessPool) and classify(raised.value)[0] == 2
-    assert _gone_within(kept)
 
 
 def test_a_dead_kept_worker_is_found_before_any_task_is_submitted(monkeypatch):
@@ -570,19 +579,10 @@ def test_a_dead_kept_worker_is_found_before_any_task_is_submitted(monkeypatch):
     submits anything, whether or not the pool's own thread has noticed (under mutmut's stats run it had not, and the
     task ran to the end on the other worker).  Oracle: the fault's text; the pool's submit, patched, is never
     called."""
-    before = _workers({})
-    executor = ProcessExecutor(2)
-    with executor.workers_kept():
-        _run(executor)
-        kept = _pool_workers(executor, before)
-        victim = min(kept)
-        os.kill(victim, signal.SIGKILL)
-        assert _gone_within({victim: kept[victim]})
-        assert _exit_seen(executor, victim)
+    with _kept_pool_with_a_killed_worker() as (executor, victim):
         monkeypatch.setattr(executor._kept[0], "submit", lambda *a, **k: pytest.fail("a task reached a broken pool"))
         with pytest.raises(EnvironmentFault, match=rf"^worker process {victim} was killed by SIGKILL "):
             list(executor.map_unordered(_worker_pid, [(1,)]))
-    assert _gone_within(kept)
 
 
 def test_a_function_of_an_interactive_session_is_refused_before_any_task_runs(monkeypatch):
