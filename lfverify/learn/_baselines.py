@@ -200,6 +200,10 @@ def _two_stage_selection(metric, grid: _ValidatedGrid):
 class _LinearBaseline(ClassifierMixin, BaseEstimator):
     """Shared validation, prediction (sgn(0) = -1) and metric scoring of the baselines."""
 
+    def __sklearn_is_fitted__(self):
+        # fitted means coefficients: a fit that fails on an argument checked after the data has set classes_
+        return hasattr(self, "coef_")
+
     def _validate_training_data(self, X, y):
         X = check_features(X, "X", min_samples=2)
         y = check_labels(y, "y", n_samples=X.shape[0]).astype(np.int64)
@@ -209,7 +213,7 @@ class _LinearBaseline(ClassifierMixin, BaseEstimator):
         return X, y
 
     def _validate_features(self, X):
-        check_is_fitted(self, "classes_")
+        check_is_fitted(self)
         X = check_features(X, "X")
         if X.shape[1] != self.n_features_in_:
             raise ValueError(f"X must have {self.n_features_in_} features, as in fit; got {X.shape[1]}")
@@ -242,7 +246,7 @@ class _MetricIndependentFit(_LinearBaseline):
         with the same ``random_state`` (tested) at the cost of the validation scores only; the benchmark fits
         each of these baselines once per trial and uses it for F_1 and for Jaccard.
         """
-        check_is_fitted(self, "coef_")
+        check_is_fitted(self)
         other = copy.copy(self)
         other.metric = metric
         other.metric_ = resolve_metric(metric)

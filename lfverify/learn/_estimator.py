@@ -455,6 +455,10 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         tags.input_tags.sparse = True
         return tags
 
+    def __sklearn_is_fitted__(self):
+        # fitted means a direction and an intercept: a fit that fails after validating X has set n_features_in_
+        return hasattr(self, "coef_") and hasattr(self, "intercept_")
+
     # ------------------------------------------------------------------ fitting
     def _validated_options(self):
         """The checked options: (metric, tau, gtol, objective-specific settings with their defaults filled in).

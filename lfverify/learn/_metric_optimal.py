@@ -166,6 +166,11 @@ class MetricOptimalClassifier(ClassifierMixin, BaseEstimator):
             tags.input_tags.allow_nan = base.input_tags.allow_nan
         return tags
 
+    def __sklearn_is_fitted__(self):
+        # fitted means a fitted base and its threshold: a fit that fails on the classes or in the base's fits has
+        # set classes_, pos_label_ and metric_ already
+        return hasattr(self, "estimator_") and hasattr(self, "threshold_")
+
     # ------------------------------------------------------------------ validation
     def _validated(self):
         """The checked settings: (metric, cv, max_level_iter, tol)."""

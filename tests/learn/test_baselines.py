@@ -307,6 +307,24 @@ def test_for_metric_needs_a_fitted_classifier():
         B.make_baseline("w-erm", "f1", seed=0).for_metric("jaccard")
 
 
+@pytest.mark.parametrize("name, bad", [("erm", {"regularization": -1.0}), ("w-erm", {"cost_grid": [2.0]}),
+                                       ("plug-in", {"threshold_grid": [2.0]})])
+def test_for_metric_refuses_a_classifier_whose_fit_failed_after_validating_the_data(name, bad):
+    # A fit that fails on an argument checked after the data (X and y are valid) has already set metric_,
+    # classes_ and n_features_in_, so the instance looks fitted to check_is_fitted(self) (any attribute ending
+    # in "_"); it has no coefficients.  Oracle: what it must do - refuse as unfitted, as predict does - instead
+    # of returning a copy without coef_ (ERM) or failing inside the selection (the grids).
+    X, y = _problem(n=60)
+    model = B.make_baseline(name, "f1", seed=0).set_params(**bad)
+    with pytest.raises(ValueError):
+        model.fit(X, y)
+    assert hasattr(model, "classes_") and not hasattr(model, "coef_")  # the state the test is about
+    with pytest.raises(NotFittedError):
+        model.for_metric("jaccard")
+    with pytest.raises(NotFittedError):
+        model.predict(X)
+
+
 def test_erm_for_metric_is_the_same_svm_scored_by_the_other_metric():
     # Oracle: a refit for the other metric with the same seed (ERM's hinge fit never looks at the metric).
     from sklearn.metrics import fbeta_score

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from sklearn.base import clone
 from sklearn.datasets import make_classification
-from sklearn.exceptions import ConvergenceWarning
+from sklearn.exceptions import ConvergenceWarning, NotFittedError
 from sklearn.metrics import accuracy_score, f1_score, fbeta_score, jaccard_score
 from sklearn.model_selection import GridSearchCV, cross_val_score
 from sklearn.svm import LinearSVC
@@ -312,6 +312,20 @@ def test_bad_input_gives_a_clear_error(data, params, X, y, error, match):
         yd[5] = 1
     with pytest.raises(error, match=match):
         LinearFractionalClassifier(**params).fit(Xd, yd)
+
+
+@pytest.mark.parametrize("params", [{"class_weight": {5: 1.0}}, {"init": np.zeros(9)}])
+def test_a_failed_fit_leaves_an_unfitted_classifier(data, params):
+    # Both fail after X is validated (n_features_in_ is set); the oracle is what scikit-learn asks of an estimator
+    # that is not fitted: NotFittedError from every prediction method, not an AttributeError.
+    X, y = data
+    clf = LinearFractionalClassifier(**params)
+    with pytest.raises(ValueError):
+        clf.fit(X, y)
+    assert hasattr(clf, "n_features_in_") and not hasattr(clf, "coef_")  # the state the test is about
+    for method in ("predict", "decision_function"):
+        with pytest.raises(NotFittedError):
+            getattr(clf, method)(X)
 
 
 def test_score_rejects_unknown_labels_and_bad_weights(data):

@@ -17,6 +17,7 @@ import sklearn
 from sklearn.base import clone
 from sklearn.datasets import make_classification
 from sklearn.ensemble import BaggingClassifier, HistGradientBoostingClassifier, RandomForestClassifier
+from sklearn.exceptions import NotFittedError
 from sklearn.linear_model import LinearRegression, LogisticRegression
 from sklearn.model_selection import KFold
 from sklearn.neighbors import KNeighborsClassifier
@@ -225,6 +226,28 @@ def test_one_class_gives_the_linear_estimators_error(data):
     X, _ = data
     with pytest.raises(ValueError, match="Only binary classification is supported"):
         MetricOptimalClassifier(LogisticRegression()).fit(X, np.zeros(X.shape[0]))
+
+
+class _FailsToFit(LogisticRegression):
+    """A base learner whose every fit raises (a user's learner refusing its data), for the state a failed fit leaves."""
+
+    def fit(self, X, y, sample_weight=None):
+        raise ValueError("this learner cannot fit")
+
+
+@pytest.mark.parametrize("estimator, options", [(LogisticRegression(), {"class_weight": {5: 1.0}}),
+                                                (_FailsToFit(), {})])
+def test_a_failed_fit_leaves_an_unfitted_classifier(data, estimator, options):
+    # Both fail after the labels are read (classes_, pos_label_ and metric_ are set); the oracle is what scikit-learn
+    # asks of an estimator that is not fitted: NotFittedError from every prediction method, not an AttributeError.
+    X, y = data
+    model = MetricOptimalClassifier(estimator, **options)
+    with pytest.raises(ValueError):
+        model.fit(X, y)
+    assert hasattr(model, "classes_") and not hasattr(model, "threshold_")  # the state the test is about
+    for method in ("predict", "decision_function", "predict_proba"):
+        with pytest.raises(NotFittedError):
+            getattr(model, method)(X)
 
 
 @pytest.mark.parametrize("options, match", [({"cv": 1}, "cv must be an int >= 2"),
