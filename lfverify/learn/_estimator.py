@@ -455,8 +455,7 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
         tags.input_tags.sparse = True
         return tags
 
-    def __sklearn_is_fitted__(self):
-        # fitted means a direction and an intercept: a fit that fails after validating X has set n_features_in_
+    def __sklearn_is_fitted__(self):  # a fit that fails after validating X has set n_features_in_ already
         return hasattr(self, "coef_") and hasattr(self, "intercept_")
 
     # ------------------------------------------------------------------ fitting
@@ -765,12 +764,8 @@ class LinearFractionalClassifier(ClassifierMixin, BaseEstimator):
             shift = self._refitted_threshold(X, y_signed, weights, theta=theta, result=result, theta0=theta0,
                                              metric=metric, tau=tau, gtol=gtol, settings=settings, seq=seq,
                                              n_folds=n_folds)
-        self.classes_ = classes
-        self.pos_label_ = pos_label
-        self.metric_ = metric
-        self.tau_ = tau
-        self.threshold_ = float(shift)
-        self.threshold_cv_ = n_folds
+        self.classes_, self.pos_label_, self.metric_, self.tau_ = classes, pos_label, metric, tau
+        self.threshold_, self.threshold_cv_ = float(shift), n_folds
         self.coef_ = theta[:X.shape[1]].reshape(1, -1).copy()
         self.intercept_ = np.array([(theta[-1] if self.fit_intercept else 0.0) - float(shift)])
         self.n_iter_ = iterations

@@ -1,0 +1,186 @@
+"""README's "Which estimator should I use?" advice, generated from the committed benchmark results (issue 42).
+
+Every number and every verdict of the advice is read from a committed results file, so a re-run that changes a
+result changes the advice (``tests/scripts/test_which_estimator.py`` keeps README's block equal to this script's
+output):
+
+* the model class and the two wrappers of a tree ensemble: ``benchmarks/results/nonlinear_peers.json``
+  (``benchmarks/nonlinear_peers.py``); the forest's out-of-bag remedy: ``benchmarks/results/out_of_bag_remedy.json``;
+* the linear default against ``TunedThresholdClassifierCV(LogisticRegression())``: the ``compare`` experiment's
+  runs in :data:`LINEAR_RUNS`, a later run replacing an earlier one on the data sets it measured (the few-samples
+  rule's nine data sets were re-measured after it changed the default there);
+* U-BFGS against the same peer: :data:`PAPER_RUN`, the one run that has the paper's methods.
+
+"Below" / "above" is the one-sided Welch test at 5 % that produced each file's verdicts (read, not recomputed:
+the results' own tests recompute them from the records).
+
+Usage::
+
+    python benchmarks/which_estimator.py           # print the block
+    python benchmarks/which_estimator.py --write   # rewrite README.md's block between its two markers
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+from pathlib import Path
+
+from lfverify.experiments._comparison import compare_targets
+from lfverify.io import write_text_atomically
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "benchmarks" / "results"
+#: the compare runs of the linear default and its peer, oldest first (a later run replaces an earlier one per data set)
+LINEAR_RUNS = ("paper/compare-0.3", "paper/compare-few-samples")
+#: the compare run with the paper's U-GD / U-BFGS
+PAPER_RUN = "paper/compare"
+DEFAULT, PEER, TIME_BASE = "Cost-sensitive", "Tuned-threshold", "LogReg"
+METRICS = ("f1", "jaccard")
+BEGIN, END = "<!-- measured: which-estimator -->\n", "<!-- end measured -->"
+_BLOCK = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END), re.S)
+
+
+def _read(name: str, root: Path) -> dict:
+    return json.loads((root / "benchmarks" / "results" / name).read_text(encoding="utf-8"))
+
+
+def _span(values, unit: str = "") -> str:
+    """"lo-hi" of ``values`` with the tables' rounding (a single value once)."""
+    fmt = (lambda v: f"{v:.2g}{unit}" if v < 10 else f"{v:.0f}{unit}") if unit else (lambda v: f"{v:.2f}")
+    lo, hi = fmt(min(values)), fmt(max(values))
+    return lo if lo == hi else f"{lo.rstrip(unit)}-{hi}" if unit else f"{lo}-{hi}"
+
+
+def _below(what: str, datasets, total: int) -> str:
+    """"not significantly <what> on any of the <total> data sets", or which ones it is significantly <what> on."""
+    if not datasets:
+        return f"not significantly {what} on any of the {total}"
+    return f"significantly {what} on {len(datasets)} of {total} ({', '.join(datasets)})"
+
+
+def linear_summary(root: Path = ROOT) -> dict:
+    """The default against its peer per (metric, data set), the latest run measuring each, and the time ratios."""
+    verdicts, default_times, peer_times, trials = {}, {}, {}, set()
+    for run in LINEAR_RUNS:
+        summary = _read(f"{run}/summary.json", root)
+        trials.add(summary["options"]["trials"])
+        compare = summary["compare"]
+        for metric in METRICS:
+            target = compare["targets"][metric][DEFAULT]
+            for dataset in target["datasets"]:
+                verdicts[metric, dataset] = "below" if dataset in target["below_peer"] else "not below"
+                ratios = compare["fit_time_ratio"][metric][dataset]
+                default_times[metric, dataset] = ratios[DEFAULT] / ratios[TIME_BASE]
+                peer_times[metric, dataset] = ratios[PEER] / ratios[TIME_BASE]
+    datasets = {d for _, d in verdicts}
+    return {"datasets": len(datasets), "trials": sorted(trials),
+            "below": sorted({d for (m, d), v in verdicts.items() if v == "below"}),
+            "default_times": list(default_times.values()), "peer_times": list(peer_times.values())}
+
+
+def paper_method_below(root: Path = ROOT, method: str = "U-BFGS") -> dict:
+    """metric -> the data sets where ``method`` is significantly below the peer, and how many were measured."""
+    compare = _read(f"{PAPER_RUN}/summary.json", root)["compare"]
+    out = {}
+    for metric in METRICS:
+        target = compare_targets(compare["values"][metric], {}, remedies=(method,))[method]
+        out[metric] = (target["below_peer"], len(target["datasets"]))
+    return out
+
+
+def tree_summary(root: Path = ROOT) -> dict:
+    """The model class (best tree-ensemble method against the linear default), the remedy against the tuned peer of
+    the same base, and the wrappers' and the forest's out-of-bag remedy's fit times over the plain base fit."""
+    peers, oob = _read("nonlinear_peers.json", root), _read("out_of_bag_remedy.json", root)
+    classes = peers["classes"]
+    trees_win = [c for c in classes if c["winner"] == "trees"]
+    wrappers = {}
+    for row in peers["rows"]:
+        for method, ratio in row["time_ratio"].items():
+            wrappers.setdefault(method, []).append(ratio)
+    oob_rows = [r["verdicts"]["RF+remedy (oob)"]["vs_tuned"] for r in oob["rows"]]
+    return {"trials": peers["settings"]["trials"], "cells": len(classes),
+            "datasets": len({c["dataset"] for c in classes}),
+            "trees_above": trees_win, "linear_above": [c for c in classes if c["winner"] == "linear"],
+            "remedy_verdicts": [r["verdict"] for r in peers["rows"]],
+            "wrapper_times": {m: statistics.median(v) for m, v in wrappers.items()},
+            "oob_time": statistics.median(r["time_ratio"]["RF+remedy (oob)"] for r in oob["rows"]),
+            "oob_verdicts": oob_rows, "oob_trials": oob["settings"]["trials"]}
+
+
+def advice(root: Path = ROOT) -> str:
+    """The block's body: two bullets, every number and verdict read from the committed results."""
+    trees, linear, paper = tree_summary(root), linear_summary(root), paper_method_below(root)
+    won = sorted({c["dataset"] for c in trees["trees_above"]},
+                 key=lambda d: -max(c["difference"] for c in trees["trees_above"] if c["dataset"] == d))
+    gains = [c["difference"] for c in trees["trees_above"]]
+    remedy = trees["remedy_verdicts"]
+    wrapper = ("no measured difference" if remedy.count("below") + remedy.count("above") == 0 else
+               f"remedy below in {remedy.count('below')}, above in {remedy.count('above')} of {len(remedy)} cells")
+    oob = trees["oob_verdicts"]
+    oob_word = ("as good" if oob.count("below") == 0 else f"below the tuned peer in {oob.count('below')} of {len(oob)}")
+    below = {m: v for m, v in paper.items()}
+    bfgs = ", ".join(f"{'F_1' if m == 'f1' else 'Jaccard'} {len(b)} of {n}" for m, (b, n) in below.items())
+    times = trees["wrapper_times"]
+    wrap_span = _span([times[m] for m in times if m.endswith(("+tuned", "+remedy"))], "x")
+    trees_below = sorted({c["dataset"] for c in trees["linear_above"]})
+    lines = [
+        f"Measured on the {linear['datasets']} staged data sets, F_1 and Jaccard "
+        "([tables and commands](docs/estimators.md)):",
+        "",
+        f"* **Model class first.**  A tree ensemble with the metric's threshold was significantly above the linear "
+        f"default by {_span(gains)} on {len(won)} data sets ({', '.join(won[:3])}, ...), "
+        f"{_below('below it', trees_below, trees['datasets'])} ({trees['trials']} trials): "
+        "`MetricOptimalClassifier(HistGradientBoostingClassifier(), metric=\"f1\")` (the paper's remedy) or "
+        f"`TunedThresholdClassifierCV`: {wrapper}, each {wrap_span} the ensemble's fit (a forest's `cv=\"oob\"`: "
+        f"{trees['oob_time']:.2g}x, {oob_word}).",
+        "* **Linear: the default** `LinearFractionalClassifier()` is "
+        + _below("below `TunedThresholdClassifierCV(LogisticRegression())`", linear["below"], linear["datasets"])
+        + f" ({'/'.join(map(str, linear['trials']))} trials), at {_span(linear['default_times'], 'x')} a "
+        f"LogisticRegression fit (peer: {_span(linear['peer_times'], 'x')}).  Avoid U-BFGS (below that peer: "
+        f"{bfgs}).",
+    ]
+    return "\n".join(_wrap(line) for line in lines) + "\n"
+
+
+def _wrap(paragraph: str, width: int = 120) -> str:
+    """A bullet or paragraph wrapped at ``width`` columns, continuation lines indented under a bullet's text."""
+    indent = "  " if paragraph.startswith("* ") else ""
+    words, lines, line = paragraph.split(" "), [], ""
+    for word in words:
+        candidate = f"{line} {word}" if line else word
+        if len(candidate) > width and line.strip():
+            lines.append(line)
+            line = indent + word
+        else:
+            line = candidate
+    return "\n".join([*lines, line])
+
+
+def readme_with_advice(text: str, body: str) -> str:
+    """``text`` (README.md) with its one measured block's body replaced by ``body``."""
+    blocks = _BLOCK.findall(text)
+    if len(blocks) != 1:
+        raise ValueError(f"README.md must hold exactly one {BEGIN.strip()} ... {END} block; found {len(blocks)}")
+    return _BLOCK.sub(lambda _: BEGIN + body + END, text)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--write", action="store_true", help="rewrite README.md's block instead of printing it")
+    args = parser.parse_args(argv)
+    body = advice()
+    if not args.write:
+        sys.stdout.write(body)
+        return 0
+    readme = ROOT / "README.md"
+    write_text_atomically(readme, readme_with_advice(readme.read_text(encoding="utf-8"), body))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,102 @@
+"""README's "Which estimator should I use?" block (benchmarks/which_estimator.py, issue 42): generated from the
+committed benchmark results, never typed by hand.
+
+Oracles: the committed results themselves - README's block must be what the script makes of them (a re-run that
+changes a result without regenerating the block fails here); the U-BFGS counts recomputed from the compare run's
+per-trial values with SciPy's Welch test (tests/benchmark_scripts.py), independent of lfverify's
+``one_sided_p_value``; the tree ensembles' gains read from the committed cells by hand.  Companions: a results
+folder with one verdict changed gives other advice, and README's check then reports its block as stale.
+"""
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from benchmark_scripts import load_benchmark_script, welch_verdict
+
+pytestmark = pytest.mark.claims("package:benchmark-machinery")
+
+ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+SOURCES = ("nonlinear_peers.json", "out_of_bag_remedy.json", "paper/compare/summary.json",
+           "paper/compare-0.3/summary.json", "paper/compare-few-samples/summary.json")
+
+
+@pytest.fixture(scope="module")
+def script():
+    return load_benchmark_script("which_estimator")
+
+
+def _copy_results(tmp_path: Path) -> Path:
+    for name in SOURCES:
+        target = tmp_path / "benchmarks" / "results" / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(ROOT / "benchmarks" / "results" / name, target)
+    return tmp_path
+
+
+def test_readme_block_is_the_generated_advice(script):
+    body = script.advice()
+    assert script.readme_with_advice(README, body) == README
+    block = README.split(script.BEGIN, 1)[1].split(script.END, 1)[0]
+    assert block == body and "**Model class first.**" in block and "**Linear: the default**" in block
+
+
+def test_the_u_bfgs_counts_are_the_welch_tests_of_the_compare_runs_values(script):
+    # Oracle: SciPy's Welch test on the committed per-trial values, U-BFGS against the tuned peer.
+    compare = json.loads((ROOT / "benchmarks/results/paper/compare/summary.json").read_text())["compare"]
+    expected = []
+    for metric, name in (("f1", "F_1"), ("jaccard", "Jaccard")):
+        rows = compare["values"][metric]
+        below = sum(welch_verdict(row["U-BFGS"], row["Tuned-threshold"]) == "below" for row in rows.values())
+        expected.append(f"{name} {below} of {len(rows)}")
+    assert f"(below that peer: {', '.join(expected)})" in re.sub(r"\s+", " ", script.advice())
+
+
+def test_the_tree_gains_are_the_committed_cells_where_trees_won(script):
+    cells = json.loads((ROOT / "benchmarks/results/nonlinear_peers.json").read_text())["classes"]
+    won = [c for c in cells if c["winner"] == "trees"]
+    text = re.sub(r"\s+", " ", script.advice())
+    low, high = min(c["difference"] for c in won), max(c["difference"] for c in won)
+    assert f"by {low:.2f}-{high:.2f} on {len({c['dataset'] for c in won})} data sets" in text
+    assert "not significantly below it on any of the 17" in text  # no cell has the linear default above
+
+
+def test_a_changed_verdict_changes_the_advice_and_readme_is_then_stale(script, tmp_path):
+    """Companion: one cell where the linear default beats the trees, and one data set where the default falls
+    below its peer, each show up in the advice by name; README's committed block then differs from it."""
+    root = _copy_results(tmp_path)
+    peers = root / "benchmarks/results/nonlinear_peers.json"
+    data = json.loads(peers.read_text())
+    cell = next(c for c in data["classes"] if c["dataset"] == "adult")
+    cell["winner"] = "linear"
+    peers.write_text(json.dumps(data))
+    few = root / "benchmarks/results/paper/compare-few-samples/summary.json"
+    data = json.loads(few.read_text())
+    data["compare"]["targets"]["f1"]["Cost-sensitive"]["below_peer"].append("sonar")
+    few.write_text(json.dumps(data))
+    changed = re.sub(r"\s+", " ", script.advice(root))
+    assert "significantly below it on 1 of 17 (adult)" in changed
+    assert "significantly below `TunedThresholdClassifierCV(LogisticRegression())` on 1 of 17 (sonar)" in changed
+    assert script.readme_with_advice(README, script.advice(root)) != README
+
+
+def test_a_later_run_replaces_an_earlier_one_on_the_data_sets_it_measured(script, tmp_path):
+    """The few-samples run's data sets are read from it, the others from the earlier run: a data set below its
+    peer only in the earlier run is not reported once the later run re-measured it."""
+    root = _copy_results(tmp_path)
+    old = root / "benchmarks/results/paper/compare-0.3/summary.json"
+    data = json.loads(old.read_text())
+    data["compare"]["targets"]["f1"]["Cost-sensitive"]["below_peer"] += ["sonar", "adult"]
+    old.write_text(json.dumps(data))
+    text = re.sub(r"\s+", " ", script.advice(root))
+    assert "on 1 of 17 (adult)" in text  # sonar was re-measured by the later run, adult was not
+
+
+def test_the_readme_needs_exactly_one_block(script):
+    for text in ("no block", README + script.BEGIN + script.END):
+        with pytest.raises(ValueError, match="exactly one"):
+            script.readme_with_advice(text, "x\n")
