@@ -285,15 +285,121 @@ def run_operator_mutants(copy: Path, mutants: list, max_children: int, say=print
     return results
 
 
+# ---------------------------------------------------------------------- mutmut's survivors, judged again
+#: a fresh judgement's wall limit (a whole derivation re-run by the one test mutmut credits with it: ~1 min)
+FRESH_LIMIT = 900.0
+
+
+def fresh_pytest(copy: Path, tests: list[str], mutant: str | None, limit: float = FRESH_LIMIT) -> int | None:
+    """One fresh ``pytest -x`` on ``tests`` in the copy's ``mutants/`` (mutmut's trampolined package), with
+    ``MUTANT_UNDER_TEST`` = ``mutant`` (None: the original code): its exit status, None past ``limit`` seconds."""
+    env = {**environment(str(copy / "mutants")), "MUTANT_UNDER_TEST": mutant or ""}
+    proc = subprocess.Popen([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests],
+                            cwd=copy / "mutants", env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    _LIVE.add(proc.pid)
+    try:
+        return proc.wait(timeout=limit)
+    except subprocess.TimeoutExpired:
+        return None
+    finally:
+        _kill_group(proc.pid)
+        proc.wait()
+        _LIVE.discard(proc.pid)
+
+
+def judge_again(copy: Path, undetected: dict[str, list[str]], max_children: int, say=print) -> list[str]:
+    """The mutmut mutants of ``undetected`` (name -> the tests mutmut credits to its function) that a fresh process
+    detects: a test fails (pytest's status 1 or 2) under the mutant, where the same tests pass on the original code.
+
+    mutmut 3.8 forks each mutant's run from its main process, which has run the whole suite for its stats: a result
+    computed once per process there (a derivation cached by the tests, a table built at import) is not computed again
+    under the mutant, whatever the tests.  A fresh process computes it.  A fresh run over its limit, or one whose
+    clean run fails, leaves mutmut's verdict standing."""
+    groups: dict[tuple, list[str]] = {}
+    for name, tests in undetected.items():
+        if tests:
+            groups.setdefault(tuple(tests), []).append(name)
+
+    def one(job):
+        tests, names = job
+        if fresh_pytest(copy, list(tests), None) != 0:
+            say(f"  [fresh] the clean run of {len(tests)} tests failed; {len(names)} verdicts left as mutmut's")
+            return []
+        return [n for n in names if fresh_pytest(copy, list(tests), n) in (1, 2)]
+
+    with ThreadPoolExecutor(max_children) as pool:
+        try:
+            killed = sorted(n for found in pool.map(one, groups.items()) for n in found)
+        except BaseException:  # Ctrl-C: no child outlives the tool
+            pool.shutdown(cancel_futures=True, wait=False)
+            for pid in list(_LIVE):
+                _kill_group(pid)
+            raise
+    say(f"  [fresh] {len(killed)} of {sum(map(len, groups.values()))} undetected mutmut mutants detected in a fresh "
+        "process")
+    return killed
+
+
+def detected_afresh(stratum: dict, killed: list[str]) -> dict:
+    """A results-file stratum with the mutants ``killed`` (undetected in it) counted as killed, and named in its
+    ``fresh_kills``."""
+    out = {**stratum, "counts": dict(stratum["counts"]), "undetected": dict(stratum["undetected"]),
+           "diffs": dict(stratum["diffs"]), "tests_of": dict(stratum.get("tests_of", {}))}
+    for name in killed:
+        status = out["undetected"].pop(name)
+        out["counts"][status] -= 1
+        if not out["counts"][status]:
+            del out["counts"][status]
+        out["counts"]["killed"] = out["counts"].get("killed", 0) + 1
+        out["diffs"].pop(name, None)
+        out["tests_of"].pop(name, None)
+    out["counts"] = dict(sorted(out["counts"].items()))
+    out["fresh_kills"] = sorted(set(stratum.get("fresh_kills", [])) | set(killed))
+    return out
+
+
+#: what the provenance says of the second judgement
+FRESH_TEXT = "; each mutmut mutant it left undetected judged again on the same tests in a fresh pytest process"
+
+
+def rejudge(args, modules: dict[str, str], say=print) -> dict:
+    """``--rejudge``: the last run's modules of the results file ``args.out``, their mutmut survivors judged again in
+    the run's copy (``args.workdir``), which must still hold that run's mutants and stats and the sources of the
+    commit the rows name."""
+    data = json.loads(args.out.read_text(encoding="utf-8"))
+    copy, entries = args.workdir / "copy", {}
+    for source in data["last_run"]["modules"]:
+        entry = data["modules"][source]
+        commit = entry["provenance"]["commit"]
+        committed = subprocess.run(["git", "show", f"{commit}:{source}"], cwd=REPO, check=True, capture_output=True,
+                                   text=True).stdout
+        if (copy / source).read_text(encoding="utf-8") != committed:
+            raise RuntimeError(f"{copy / source} is not {source} at {commit[:7]}: not the copy of that run")
+        stratum = entry["strata"][report.MUTMUT]
+        names = [n for n, status in stratum["undetected"].items() if status == "survived"]
+        undetected = {n: node_ids(mutmut(copy, "tests-for-mutant", n)) for n in names}
+        killed = judge_again(copy, undetected, args.max_children, say=say)
+        provenance = {**entry["provenance"]}
+        if not provenance["tests"].endswith(FRESH_TEXT):
+            provenance["tests"] += FRESH_TEXT
+        entries[source] = {**entry, "provenance": provenance,
+                           "strata": {**entry["strata"], report.MUTMUT: detected_afresh(stratum, killed)}}
+        say(f"{source}: {len(killed)} of {len(names)} survivors detected afresh")
+    return entries
+
+
 # ---------------------------------------------------------------------- a run
 def record(available: int, tried: dict[str, dict]) -> dict:
     """A stratum of the results file from its tried mutants' ``{"status", "diff", "tests"}``."""
     counts = Counter(result["status"] for result in tried.values())
     undetected = {n: r for n, r in sorted(tried.items()) if r["status"] not in report.DETECTED}
+    fresh = sorted(n for n, r in tried.items() if r.get("fresh"))
     return {"available": available, "tried": report.compact_names(tried), "counts": dict(sorted(counts.items())),
             "undetected": {n: r["status"] for n, r in undetected.items()},
             "diffs": {n: r["diff"] for n, r in undetected.items()},
-            "tests_of": {n: test_files(r["tests"]) for n, r in undetected.items()}}
+            "tests_of": {n: test_files(r["tests"]) for n, r in undetected.items()},
+            **({"fresh_kills": fresh} if fresh else {})}
 
 
 def measure(args, modules: dict[str, str], chosen: list[str], say=print) -> tuple[dict, dict]:
@@ -338,6 +444,9 @@ def measure(args, modules: dict[str, str], chosen: list[str], say=print) -> tupl
         diff = mutmut(copy, "show", name).partition("\n")[2].strip() if undetected else ""
         tests = node_ids(mutmut(copy, "tests-for-mutant", name)) if undetected else []
         results[name] = {"status": status, "diff": diff, "tests": tests}
+    for name in judge_again(copy, {n: r["tests"] for n, r in results.items() if r["status"] == "survived"},
+                            args.max_children, say=say):
+        results[name] = {"status": "killed", "diff": "", "tests": [], "fresh": True}
     t1 = time.perf_counter()
     say(f"operators: {len(ours)} mutants")
     for name, result in run_operator_mutants(copy, ours, args.max_children, say=say).items():
@@ -353,7 +462,7 @@ def measure(args, modules: dict[str, str], chosen: list[str], say=print) -> tupl
                   "tests": ("the files " + ", ".join(args.tests) if args.tests else "the default suite (tests/)")
                   + "".join(f" less {node}" for node in args.deselect or ())
                   + ", narrowed per function by mutmut's stats; each operator mutant in a fresh pytest process, on "
-                    "the same tests"}
+                    "the same tests" + FRESH_TEXT}
     fresh = {source: {"source": source, "module": modules[source], "provenance": provenance,
                       "strata": {kind: record(len(population[source][kind]),
                                               {(i if isinstance(i, str) else i.name):
@@ -399,6 +508,8 @@ def main(argv=None) -> int:
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--plan", action="store_true", help="print populations and samples, run nothing")
     parser.add_argument("--report-only", action="store_true", help="rebuild the table from the results file")
+    parser.add_argument("--rejudge", action="store_true", help="judge the last run's mutmut survivors again in fresh "
+                        "processes, in that run's copy (--workdir), and rebuild the table")
     args = parser.parse_args(argv)
     if args.operator_sample is None:
         args.operator_sample = args.sample
@@ -408,7 +519,10 @@ def main(argv=None) -> int:
     except ValueError as exc:
         parser.error(str(exc))
     previous = json.loads(args.out.read_text(encoding="utf-8")) if args.out.exists() else {"modules": {}}
-    fresh, run = ({}, previous.get("last_run")) if args.report_only else measure(args, modules, chosen)
+    if args.rejudge:
+        fresh, run = rejudge(args, modules), previous.get("last_run")
+    else:
+        fresh, run = ({}, previous.get("last_run")) if args.report_only else measure(args, modules, chosen)
     if args.plan:
         return 0
     data = report.build({**previous["modules"], **fresh}, discovered=list(modules), excluded=excluded,

@@ -267,6 +267,12 @@ def markdown(data: dict, source: str = "tools/mutation/results/mutation.json") -
         text = f"commit {p['commit'][:7]} ({p['source']}), {p['date'][:10]}, {_method_text(p)}"
         by_method.setdefault(text, []).append(f"`{entry['source']}`")
     lines += [f"* {', '.join(sources)}: {text}" for text, sources in by_method.items()]
+    afresh = {e["source"]: len(st.get("fresh_kills", ())) for e in data["modules"].values()
+              for st in [e["strata"].get(MUTMUT, {})] if st.get("fresh_kills")}
+    if afresh:
+        lines += ["", f"Detected only when judged again in a fresh process ({sum(afresh.values())} mutmut mutants; "
+                      "mutmut's forked run read a result its parent process had cached, or a table built at import): "
+                      + ", ".join(f"`{src}` {n}" for src, n in afresh.items()) + "."]
     run = data.get("last_run")
     if run:
         lines += ["", f"Last run: {run['date'][:16]} UTC, {run['tried']} mutants of {', '.join(run['modules'])}, "

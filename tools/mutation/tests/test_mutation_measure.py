@@ -155,6 +155,71 @@ def test_a_run_over_its_limit_is_a_timeout_and_takes_its_children_with_it(copy):
         raise AssertionError(f"the test's child {pid} outlived the run")
 
 
+# ---------------------------------------------------------------------- mutmut's survivors judged again, afresh
+#: a hand-made stand-in for mutmut's trampolined module: ``cached`` computes once per process (as the tests' derivation
+#: cache does) and the mutant named in MUTANT_UNDER_TEST changes what it computes; ``same`` has an equivalent mutant
+TRAMPOLINED = """import os
+
+_CACHE = {}
+
+
+def cached():
+    if "v" not in _CACHE:
+        _CACHE["v"] = 3 if os.environ.get("MUTANT_UNDER_TEST") == "lfverify.m.x_cached__mutmut_1" else 2
+    return _CACHE["v"]
+
+
+def same():
+    return abs(2) if os.environ.get("MUTANT_UNDER_TEST") == "lfverify.m.x_same__mutmut_1" else 2
+"""
+
+
+@pytest.fixture
+def trampolined(tmp_path):
+    (tmp_path / "mutants" / "lfverify").mkdir(parents=True)
+    (tmp_path / "mutants" / "lfverify" / "__init__.py").write_text("")
+    (tmp_path / "mutants" / "lfverify" / "m.py").write_text(TRAMPOLINED)
+    (tmp_path / "mutants" / "tests").mkdir()
+    (tmp_path / "mutants" / "tests" / "test_m.py").write_text(
+        "from lfverify.m import cached, same\n\n\ndef test_cached():\n    assert cached() == 2\n\n\n"
+        "def test_same():\n    assert same() == 2\n")
+    (tmp_path / "mutants" / "tests" / "test_red.py").write_text("def test_red():\n    assert False\n")
+    return tmp_path
+
+
+def test_a_survivor_of_a_cached_result_is_detected_afresh_and_an_equivalent_one_is_not(trampolined):
+    """Oracle: the stand-in's mutants by construction - the cached one changes the value a fresh process computes
+    (mutmut's forked run read the parent's cache), the other returns the same value."""
+    undetected = {"lfverify.m.x_cached__mutmut_1": ["tests/test_m.py::test_cached"],
+                  "lfverify.m.x_same__mutmut_1": ["tests/test_m.py::test_same"],
+                  "lfverify.m.x_other__mutmut_1": []}  # no tests: nothing to run
+    assert measure.judge_again(trampolined, undetected, 2, say=lambda _: None) == ["lfverify.m.x_cached__mutmut_1"]
+    assert not measure._LIVE
+
+
+def test_a_failing_clean_run_leaves_mutmuts_verdicts(trampolined):
+    """Companion: where the same tests fail on the original code, a failure under the mutant is no evidence."""
+    undetected = {"lfverify.m.x_cached__mutmut_1": ["tests/test_m.py::test_cached", "tests/test_red.py::test_red"]}
+    said = []
+    assert measure.judge_again(trampolined, undetected, 1, say=said.append) == []
+    assert "clean run of 2 tests failed" in said[0]
+
+
+def test_mutants_detected_afresh_move_from_undetected_to_killed():
+    stratum = {"available": 9, "tried": {"m.x_f__mutmut": [1, 2, 3]}, "counts": {"killed": 1, "survived": 2},
+               "undetected": {"m.x_f__mutmut_2": "survived", "m.x_f__mutmut_3": "survived"},
+               "diffs": {"m.x_f__mutmut_2": "d2", "m.x_f__mutmut_3": "d3"},
+               "tests_of": {"m.x_f__mutmut_2": {"t.py": 1}, "m.x_f__mutmut_3": {"t.py": 1}}}
+    assert measure.detected_afresh(stratum, ["m.x_f__mutmut_2"]) == {
+        **stratum, "counts": {"killed": 2, "survived": 1}, "undetected": {"m.x_f__mutmut_3": "survived"},
+        "diffs": {"m.x_f__mutmut_3": "d3"}, "tests_of": {"m.x_f__mutmut_3": {"t.py": 1}},
+        "fresh_kills": ["m.x_f__mutmut_2"]}
+    both = measure.detected_afresh(stratum, ["m.x_f__mutmut_2", "m.x_f__mutmut_3"])
+    assert both["counts"] == {"killed": 3} and both["undetected"] == {} and stratum["counts"]["survived"] == 2
+    tried = {"m.x_f__mutmut_1": {"status": "killed", "diff": "", "tests": [], "fresh": True}}
+    assert measure.record(3, tried)["fresh_kills"] == ["m.x_f__mutmut_1"]
+
+
 def test_the_finder_loads_only_its_module_and_from_the_given_source(tmp_path):
     (tmp_path / "tiny_hooked.py").write_text("VALUE = 1\n")
     finder = import_hook.MutatedModuleFinder("tiny_hooked", "VALUE = 2\n")

@@ -172,6 +172,17 @@ def test_the_table_names_each_rows_commit_and_its_old_path_and_lists_what_was_no
     same = report.build({"lfverify/core/_scores.py": _entry("lfverify/core/_scores.py", "b" * 40)},
                         discovered=["lfverify/core/_scores.py"], excluded={}, last_run=None, equivalents={})
     assert "| `lfverify/core/_scores.py` | bbbbbbb | " in report.markdown(same)
+    assert "fresh process" not in text  # no mutant of this run was detected only afresh
+
+
+def test_the_table_counts_the_mutants_detected_only_afresh():
+    entry = _entry("lfverify/core/_scores.py", "a" * 40)
+    entry["strata"]["mutmut"] = measure.detected_afresh(entry["strata"]["mutmut"], [f"{PREFIX}.x_a__mutmut_2"])
+    data = report.build({"lfverify/core/_scores.py": entry}, discovered=["lfverify/core/_scores.py"], excluded={},
+                        last_run=None, equivalents={})
+    text = report.markdown(data)
+    assert "| `lfverify/core/_scores.py` | aaaaaaa | 6 / 10 | 4 | 0 | 2 |" in text
+    assert "in a fresh process (1 mutmut mutants;" in text and "`lfverify/core/_scores.py` 1." in text
 
 
 @pytest.mark.parametrize("name", ["mutation.json", "mutation_heldout.json"])
