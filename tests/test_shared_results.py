@@ -126,3 +126,22 @@ def test_the_suite_still_runs_without_xdist():
                            "-q", "tests/test_shared_results.py"], cwd=REPO, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert re.search(r"^\d+ tests? collected", done.stdout, flags=re.MULTILINE), done.stdout[-1000:]
+
+
+@pytest.mark.parametrize("mutant, kept", [(None, True), ("lfverify.m.x_f__mutmut_1", True), ("stats", False)])
+def test_the_derivations_cache_keeps_a_result_except_in_mutmuts_stats_run(monkeypatch, mutant, kept):
+    """Oracle: a counting stand-in for run_claims.  Outside mutmut's stats run a claim is checked once per process;
+    in it (MUTANT_UNDER_TEST=stats) every read checks it again, so that mutmut credits the derivation to every test
+    that reads it (tools/mutation/README.md)."""
+    import claim_results
+
+    calls = []
+    monkeypatch.setattr(claim_results, "run_claims", lambda claims: calls.append(claims[0].key) or ["result"])
+    if mutant is None:
+        monkeypatch.delenv("MUTANT_UNDER_TEST", raising=False)
+    else:
+        monkeypatch.setenv("MUTANT_UNDER_TEST", mutant)
+    cache = claim_results.ClaimsCheckedOnDemand()
+    cache.__dict__["claims"] = [type("Claim", (), {"key": "k"})()]  # the cached_property, filled by hand
+    assert cache["k"] == "result" and cache["k"] == "result"
+    assert calls == (["k"] if kept else ["k", "k"]) and ("k" in cache) is kept

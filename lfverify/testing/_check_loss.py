@@ -38,7 +38,7 @@ from lfverify.testing._framework import (
     register_kind,
     run_all,
 )
-from lfverify.testing._input_contract import run_contract
+from lfverify.testing._input_contract import read_only_copy, run_contract
 
 __all__ = ["check_surrogate_loss", "loss_checks", "DECLARED_PROPERTIES"]
 
@@ -286,19 +286,13 @@ def _input_contract(loss, *, seed):
                                          detail="a scalar call disagrees with the array call")
         variants = [("m", "float32 margins", m.astype(np.float32), "float32"),
                     ("m", "int64 margins", np.array([-3, -1, 0, 1, 2, 4]), "exact"),
-                    ("m", "read-only margins", _readonly(m), "exact"),
+                    ("m", "read-only margins", read_only_copy(m), "exact"),
                     ("m", "non-contiguous margins", np.repeat(m, 2)[::2], "exact"),
                     ("m", "2-D margins", m.reshape(2, 4), "exact")]
         for argument, label, value, kind in variants:
             expected = call(np.asarray(value, dtype=np.float64).copy())
             run_contract(call, {"m": np.asarray(value, dtype=np.float64).copy()}, [(argument, label, value, kind)],
                          compare=compare, check=check, witness={"method": name, **kwargs}, reference=expected)
-
-
-def _readonly(arr):
-    out = arr.copy()
-    out.setflags(write=False)
-    return out
 
 
 _CHECKS = (

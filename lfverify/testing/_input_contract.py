@@ -20,8 +20,8 @@ from scipy import sparse
 
 from lfverify.testing._framework import TheoryCheckFailure, call_user
 
-__all__ = ["snapshot", "changed", "feature_variants", "label_variants", "vector_variants", "run_contract",
-           "TOLERANCES"]
+__all__ = ["snapshot", "read_only_copy", "changed", "feature_variants", "label_variants", "vector_variants",
+           "run_contract", "TOLERANCES"]
 
 #: Relative tolerance of each kind of variant against the float64 dense result (module docstring).
 TOLERANCES = {"exact": 1e-9, "float32": 1e-4}
@@ -59,7 +59,8 @@ def changed(value, copy) -> str | None:
     return None if repr(value) == copy[1] else "the argument was modified in place"
 
 
-def _readonly(arr: np.ndarray) -> np.ndarray:
+def read_only_copy(arr: np.ndarray) -> np.ndarray:
+    """A copy of ``arr`` that refuses writes (the contract's read-only variants)."""
     out = np.array(arr, copy=True)
     out.setflags(write=False)
     return out
@@ -104,7 +105,7 @@ def _messy_csr(X: np.ndarray):
 def feature_variants(X: np.ndarray, *, csr: bool = True):
     """(label, array, tolerance kind) for a float64 feature matrix of small integers or dyadic values."""
     variants = [("float32 X", X.astype(np.float32), "float32"),
-                ("read-only X", _readonly(X), "exact"),
+                ("read-only X", read_only_copy(X), "exact"),
                 ("Fortran-ordered X", np.asfortranarray(X), "exact"),
                 ("non-contiguous X", _strided(X), "exact")]
     if np.array_equal(X, np.round(X)):
@@ -121,14 +122,14 @@ def label_variants(y: np.ndarray):
             ("float64 labels", y.astype(np.float64), "exact"),
             ("{0, 1} labels", positive.astype(np.int64), "exact"),
             ("boolean labels", positive.copy(), "exact"),
-            ("read-only labels", _readonly(y), "exact"),
+            ("read-only labels", read_only_copy(y), "exact"),
             ("non-contiguous labels", _strided(y), "exact")]
 
 
 def vector_variants(v: np.ndarray, name: str):
     """(label, array, tolerance kind) for a float64 vector of dyadic values (theta, margins)."""
     return [(f"float32 {name}", v.astype(np.float32), "float32"),
-            (f"read-only {name}", _readonly(v), "exact"),
+            (f"read-only {name}", read_only_copy(v), "exact"),
             (f"non-contiguous {name}", _strided(v), "exact")]
 
 

@@ -338,6 +338,26 @@ def test_data_that_cannot_be_had_mark_the_benchmark_not_run_never_regressed(monk
     assert data.regressed and not data.not_run
 
 
+@pytest.mark.parametrize("mode", ["quick", "full"])
+def test_the_data_step_reads_every_data_set_from_the_folder_it_is_given(monkeypatch, tmp_path, mode):
+    """``lfverify verify --data-root``: the data step lists, fetches and loads from that folder only (a spy records
+    the root each call receives; oracle: the argument given)."""
+    seen = []
+
+    def spy(name):
+        def call(*args, root=None, **kwargs):
+            seen.append((name, root))
+            return ["heart"] if name == "available_datasets" else []
+        return call
+
+    for name in ("available_datasets", "fetchable_datasets", "ensure_datasets", "load_dataset"):
+        monkeypatch.setattr(report, name, spy(name))
+    data = report._benchmark_data(mode, lambda text: None, data_root=tmp_path)
+    assert data.outcome == "as recorded" and data.figure.startswith("1 data sets load")
+    assert {root for _, root in seen} == {tmp_path}
+    assert [name for name, _ in seen][-2:] == ["available_datasets", "load_dataset"]
+
+
 def test_verify_without_its_data_reports_not_run_counted_alike_everywhere_and_exits_2(monkeypatch, tmp_path,
                                                                                         capsys):
     """``lfverify verify --only 'Table 2'`` when the data cannot be downloaded: the claim is "not run: <cause>" (not

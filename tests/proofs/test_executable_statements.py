@@ -283,6 +283,22 @@ def test_every_checkable_printed_claim_is_executable():
     assert labels - set(PRINTED_STATEMENTS_AS_CODE) - set(NOT_EXECUTABLE) == set()
 
 
+@pytest.mark.claims("thm:f-measure-calibration")
+@pytest.mark.parametrize("beta2, rho, u_star, holds", [
+    # the printed hypothesis at tau = rho: U* >= (1 + beta^2) rho / (beta^2 - rho), by hand
+    (F(1), F(1, 10), F(1, 2), True),      # bound 2/9
+    (F(1), F(1, 10), F(1, 5), False),     # 1/5 < 2/9
+    (F(1, 4), F(1, 10), F(9, 10), True),  # F_0.5: bound 5/6
+    (F(1, 4), F(1, 10), F(4, 5), False),  # 4/5 < 5/6
+    (F(1, 4), F(1, 2), F(1), False),      # tau = rho >= beta^2: the printed bound is not defined
+])
+def test_the_printed_tau_hypothesis_of_theorem_1_is_its_bound_at_tau_rho(beta2, rho, u_star, holds):
+    (predicate,) = [p for name, p in PRINTED_STATEMENTS_AS_CODE["thm:f-measure-calibration"].hypotheses
+                    if name.startswith("tau-discrepant")]
+    case = SimpleNamespace(metric=SimpleNamespace(beta2=beta2), loss=SimpleNamespace(rho=rho), u_star=u_star)
+    assert predicate(case) is holds
+
+
 @pytest.mark.parametrize("label", [pytest.param(label, id=label, marks=pytest.mark.claims(label))
                                    for label in sorted(PRINTED_STATEMENTS_AS_CODE)])
 def test_the_printed_claims_verdict_is_what_the_owned_instances_show(label):

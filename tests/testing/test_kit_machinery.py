@@ -133,7 +133,8 @@ def test_a_users_code_runs_with_floating_point_errors_ignored_whatever_the_calle
 
 
 def test_the_read_only_variants_of_the_contract_are_read_only():
-    """Kills `lfverify.testing._input_contract.x__readonly__lfv_dropkw_1` (setflags() without write=False)."""
+    """Kills `lfverify.testing._input_contract.x__readonly__lfv_dropkw_1` (setflags() without write=False; the function
+    is `read_only_copy` now, shared with the loss check)."""
     X, y = np.arange(6.0).reshape(3, 2), np.array([1, -1, 1])
     features = {label: value for label, value, _ in feature_variants(X)}
     labels = {label: value for label, value, _ in label_variants(y)}
@@ -143,3 +144,23 @@ def test_the_read_only_variants_of_the_contract_are_read_only():
             variant[0] = 0
     np.testing.assert_array_equal(features["read-only X"], X)
     np.testing.assert_array_equal(labels["read-only labels"], y)
+
+
+@pytest.mark.parametrize("metric, by_hand", [
+    # F_1 = 2 TP / (TP + FP + pi); Jaccard = TP / (FP + pi)
+    ("f1", lambda tp, fp, prior: 2 * tp / (tp + fp + prior)),
+    ("jaccard", lambda tp, fp, prior: tp / (fp + prior)),
+])
+def test_the_oracles_utility_of_a_finite_population_is_its_metric_of_tp_and_fp_by_hand(metric, by_hand):
+    """Oracle: TP and FP summed by hand over the atoms predicted positive (weights 0.2, 0.3, 0.5; eta 0.9, 0.4, 0.1;
+    prior 0.35), for a linear rule (x > 0 on atoms 1 and 2) and an arbitrary classifier (atom 3 only)."""
+    from lfverify.core import FiniteSupportPopulation
+    from lfverify.testing import oracles
+
+    population = FiniteSupportPopulation(atoms=[[1.0], [2.0], [-1.0]], weights=[0.2, 0.3, 0.5], eta=[0.9, 0.4, 0.1])
+    prior = 0.2 * 0.9 + 0.3 * 0.4 + 0.5 * 0.1
+    linear = by_hand(0.2 * 0.9 + 0.3 * 0.4, 0.2 * 0.1 + 0.3 * 0.6, prior)
+    assert oracles.population_utility(population, metric, [1.0]) == pytest.approx(linear, rel=1e-15)
+    third = by_hand(0.5 * 0.1, 0.5 * 0.9, prior)
+    assert oracles.population_utility_of_classifier(population, metric, lambda X: X[:, 0] < 0) == pytest.approx(
+        third, rel=1e-15)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib.metadata
 import math
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -25,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from scipy import stats
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import f1_score, fbeta_score, jaccard_score
@@ -78,6 +80,7 @@ def _failure(subject: Subject, name: str) -> TheoryCheckFailure:
         _run(subject, name)
     failure = info.value
     assert isinstance(failure, AssertionError)
+    assert failure.check == name and str(failure).startswith(f"{name}: {failure.claim}\n")  # names the check run
     return failure
 
 
@@ -172,6 +175,16 @@ def test_biased_gradient_directions_fail_the_monte_carlo_check(factory):
     assert "paired z" in failure.detail and "Bonferroni" in failure.detail and "Lemma 3" in str(failure)
     assert failure.witness["n"] == 2 and failure.witness["replications"] == 1000
     assert not np.allclose(failure.observed, failure.expected)
+    # the reported p-values are the Bonferroni-corrected two-sided normal tails of the reported z over the k
+    # components the message names (oracle: SciPy's norm.sf on the printed z, which are rounded to 2 decimals):
+    # the failing component's p is below the check's level, 1e-4
+    z = np.array([float(v) for v in re.findall(r"[-+]?\d*\.?\d+(?:e[-+]?\d+)?|[-+]?inf",
+                                               failure.detail.split("paired z = [")[1].split("]")[0])])
+    p = np.array([float(v) for v in re.findall(r"\d*\.?\d+(?:e[-+]?\d+)?",
+                                               failure.detail.split("Bonferroni-corrected p = [")[1].split("]")[0])])
+    k = int(re.search(r"over (\d+) components", failure.detail).group(1))
+    assert z.shape == p.shape and p.min() < 1e-4
+    np.testing.assert_allclose(p, np.minimum(1.0, 2 * k * stats.norm.sf(np.abs(z))), rtol=0.01, atol=1e-3)
 
 
 def test_the_symmetrised_double_sum_is_the_mean_of_eq7_over_every_split():
@@ -228,6 +241,34 @@ def test_nonconvex_loss_claiming_convexity_fails_with_a_witness():
     with pytest.raises(AssertionError, match="convexity") as info:
         check_surrogate_loss(loss)
     assert "witness" in str(info.value)
+
+
+class _LogisticUnderDeclaringItsLipschitzConstant(type(LOSS)):
+    """lfverify's logistic loss log2(1 + e^-m) (sup |phi'| = 1 / ln 2) declaring lipschitz = 1/2."""
+
+    lipschitz = 0.5
+
+
+def test_a_loss_under_declaring_its_lipschitz_constant_fails_with_the_margin_that_exceeds_it():
+    # Oracle: |phi'(m)| = 1 / (ln 2 (1 + e^m)) of log2(1 + e^-m) exceeds 1/2 below m = ln(2 / ln 2 - 1); the check
+    # must name the constant it was given and a margin where the derivative is above it.
+    failure = _failure(Subject(check_surrogate_loss, _LogisticUnderDeclaringItsLipschitzConstant()),
+                       "lipschitz_constant")
+    margin = failure.witness["margin"]
+    assert failure.expected == "<= 0.5" and margin < math.log(2 / math.log(2) - 1)
+    assert failure.observed == pytest.approx(1 / (math.log(2) * (1 + math.exp(margin))), rel=1e-12)
+
+
+def test_the_best_threshold_classifier_fits_its_logistic_regression_with_its_c():
+    # Oracle: scikit-learn's LogisticRegression(C) on the same data (C changes the coefficients).
+    rng = np.random.default_rng(np.random.SeedSequence(5))
+    X = rng.normal(size=(80, 3))
+    y = np.where(X[:, 0] + rng.normal(size=80) > 0.5, 1, 0)
+    for C in (0.01, 1.0):
+        model = implementations.BestThresholdClassifier("f1", C=C).fit(X, y)
+        np.testing.assert_array_equal(model.model_.coef_, LogisticRegression(C=C).fit(X, y).coef_)
+    assert not np.allclose(implementations.BestThresholdClassifier("f1", C=0.01).fit(X, y).model_.coef_,
+                           LogisticRegression().fit(X, y).coef_)
 
 
 def test_logistic_regression_thresholded_at_one_half_is_not_f1_consistent():
