@@ -6,17 +6,30 @@ out by hand.
 
 Private: lfverify.testing._framework (_show, call_user, as_real, as_vector: how the checks call a user's code and read
 its return value), _parametrize._changed_parameters (the ids of parametrize_with_theory_checks) and _input_contract
-(snapshot, changed, feature_variants, label_variants),
-the kit's internals under test.
+(snapshot, changed, feature_variants, label_variants), and the listing function of lfverify.testing._check_metric,
+lfverify.testing._check_loss, lfverify.testing._check_classifier and lfverify.testing._check_estimators (the options a
+Subject runs with), the kit's internals under test.
 """
 
 import importlib
+import inspect
 
 import numpy as np
 import pytest
 from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import f1_score
 
-from lfverify.testing import Subject, TheoryCheckFailure
+import lfverify.testing
+from lfverify.core import logistic
+from lfverify.testing import (
+    Subject,
+    TheoryCheckFailure,
+    _check_classifier,
+    _check_estimators,
+    _check_loss,
+    _check_metric,
+    implementations,
+)
 from lfverify.testing._framework import _show, as_real, as_vector, call_user
 from lfverify.testing._input_contract import changed, feature_variants, label_variants, snapshot
 from lfverify.testing._parametrize import _changed_parameters
@@ -164,3 +177,18 @@ def test_the_oracles_utility_of_a_finite_population_is_its_metric_of_tp_and_fp_b
     third = by_hand(0.5 * 0.1, 0.5 * 0.9, prior)
     assert oracles.population_utility_of_classifier(population, metric, lambda X: X[:, 0] < 0) == pytest.approx(
         third, rel=1e-15)
+
+
+@pytest.mark.parametrize("public, listing, subject, options", [
+    ("check_metric", _check_metric.metric_checks, lambda: f1_score, {"metric": "f1"}),
+    ("check_surrogate_loss", _check_loss.loss_checks, logistic, {}),
+    ("check_metric_classifier", _check_classifier.classifier_checks, LogisticRegression, {"metric": "f1"}),
+    ("check_gradient_direction_estimator", _check_estimators.estimator_checks("gradient_direction"),
+     lambda: implementations.gradient_direction("f1", logistic()), {"metric": "f1", "loss": logistic()}),
+], ids=lambda v: v if isinstance(v, str) else "")
+def test_a_subject_without_a_seed_gets_the_public_functions_default_seed(public, listing, subject, options):
+    """Oracle: the default of ``seed`` in the public function's signature (documented: 0), which a Subject given no
+    seed (parametrize_with_theory_checks, a plugin fixture) must run with too."""
+    normalised, _ = listing(subject(), options)
+    default = inspect.signature(getattr(lfverify.testing, public)).parameters["seed"].default
+    assert default == 0 and normalised["seed"] == default

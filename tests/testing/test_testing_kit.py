@@ -14,6 +14,7 @@ _check_classifier's regret helpers and constants, the kit's parts, tested agains
 
 from __future__ import annotations
 
+import importlib
 import importlib.metadata
 import math
 import os
@@ -81,6 +82,10 @@ def _failure(subject: Subject, name: str) -> TheoryCheckFailure:
     failure = info.value
     assert isinstance(failure, AssertionError)
     assert failure.check == name and str(failure).startswith(f"{name}: {failure.claim}\n")  # names the check run
+    population = failure.witness.get("population")
+    if isinstance(population, str):  # a population is named by its import path (then how it is used), which the
+        module, _, attribute = population.split(",")[0].rpartition(".")  # user can look up
+        assert hasattr(importlib.import_module(module), attribute), population
     return failure
 
 
@@ -276,6 +281,7 @@ def test_logistic_regression_thresholded_at_one_half_is_not_f1_consistent():
     subject = Subject(check_metric_classifier, implementations.threshold_at_one_half_classifier(), metric="f1")
     failure = _failure(subject, "consistency_finite")
     assert "Prop. 5" in str(failure) and failure.expected > failure.observed + 0.02
+    assert failure.witness["seed"] == 0  # check_metric_classifier's default seed
     _run(subject, "label_invariance")
 
 
@@ -327,11 +333,13 @@ def test_a_row_order_dependent_classifier_fails_sample_order_invariance():
     failure = _failure(Subject(check_metric_classifier, _ThresholdAtFirstRow(), metric="f1"),
                        "sample_order_invariance")
     assert "permut" in failure.detail and abs(failure.observed - failure.expected) > 0.02
+    assert failure.witness == {"n": 4000, "population": "lfverify.testing.oracles.CLASSIFIER_GAUSSIAN_POPULATION"}
 
 
 def test_a_label_encoding_dependent_classifier_fails_label_invariance():
     failure = _failure(Subject(check_metric_classifier, _ThresholdAtLabelMean(), metric="f1"), "label_invariance")
     assert failure.witness["variant"] == "labels {-1, +1}" and "differ" in failure.detail
+    assert failure.claim.startswith("the metric is defined by the positive class, not by its encoding")
 
 
 def test_the_classifier_checks_share_a_fit_only_on_identical_inputs():
