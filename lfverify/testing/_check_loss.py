@@ -130,7 +130,7 @@ def _one_sided_derivatives(loss, *, seed):
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise TheoryCheckFailure(check, claim, witness={"margin": float(m[i]), "declared kinks": tuple(kinks.tolist())},
-                                 observed=f"phi'(m+) = {right[i]!r}", expected=f"phi'(m-) = {left[i]!r}",
+                                 observed=f"phi'(m+) = {float(right[i])!r}", expected=f"phi'(m-) = {float(left[i])!r}",
                                  detail="the two one-sided derivatives differ at a point that is not a declared kink")
 
 
@@ -161,8 +161,8 @@ def _convexity(loss, *, seed):
             i = int(np.argmax(excess))
             raise TheoryCheckFailure(check, claim, witness={"a": float(a[i]), "b": float(b[i]), "lambda": lam,
                                                     "phi(a)": float(fa[i]), "phi(b)": float(fb[i])},
-                                     observed=f"phi(c) = {fc[i]!r} at c = {c[i]!r}", expected="<= the chord "
-                                                                            f"{w[i] * fa[i] + (1 - w[i]) * fb[i]!r}",
+                                     observed=f"phi(c) = {float(fc[i])!r} at c = {float(c[i])!r}",
+                                     expected=f"<= the chord {float(w[i] * fa[i] + (1 - w[i]) * fb[i])!r}",
                                      detail="the loss lies above its chord: not convex")
     for side in ("right", "left"):
         g = _values(loss, m, check=check, claim=claim, name="derivative", side=side)
@@ -177,8 +177,9 @@ def _convexity(loss, *, seed):
                 raise TheoryCheckFailure(check, claim,
                                          witness={"a": float(first[i]), "b": float(second[i]), "side": side,
                                                         f"phi'(a, {side})": float(g1[i])},
-                                         observed=f"phi(b) = {f2[i]!r}", expected=f">= phi(a) + phi'(a) (b - a) = "
-                                         f"{f1[i] + g1[i] * (second[i] - first[i])!r}",
+                                         observed=f"phi(b) = {float(f2[i])!r}",
+                                         expected=f">= phi(a) + phi'(a) (b - a) = "
+                                         f"{float(f1[i] + g1[i] * (second[i] - first[i]))!r}",
                                          detail="a one-sided derivative is not a subgradient: not convex")
 
 
@@ -193,7 +194,7 @@ def _monotonicity(loss, *, seed):
     if (rise > 0).any():
         i = int(np.argmax(rise))
         raise TheoryCheckFailure(check, claim, witness={"a": float(m[i]), "b": float(m[i + 1])},
-                                 observed=f"phi(b) = {f[i + 1]!r}", expected=f"<= phi(a) = {f[i]!r}",
+                                 observed=f"phi(b) = {float(f[i + 1])!r}", expected=f"<= phi(a) = {float(f[i])!r}",
                                  detail="the loss increases")
     for side in ("right", "left"):
         g = _values(loss, m, check=check, claim=claim, name="derivative", side=side)

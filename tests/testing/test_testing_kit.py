@@ -82,6 +82,7 @@ def _failure(subject: Subject, name: str) -> TheoryCheckFailure:
     failure = info.value
     assert isinstance(failure, AssertionError)
     assert failure.check == name and str(failure).startswith(f"{name}: {failure.claim}\n")  # names the check run
+    assert "np.float64(" not in f"{failure.observed} {failure.expected}"  # numbers as a reader writes them
     population = failure.witness.get("population")
     if isinstance(population, str):  # a population is named by its import path (then how it is used), which the
         module, _, attribute = population.split(",")[0].rpartition(".")  # user can look up
@@ -262,6 +263,60 @@ def test_a_loss_under_declaring_its_lipschitz_constant_fails_with_the_margin_tha
     margin = failure.witness["margin"]
     assert failure.expected == "<= 0.5" and margin < math.log(2 / math.log(2) - 1)
     assert failure.observed == pytest.approx(1 / (math.log(2) * (1 + math.exp(margin))), rel=1e-12)
+
+
+class _TinyLoss:
+    """A user's loss of the protocol: value(m), derivative(m, side), and the properties it declares."""
+
+    is_convex = is_nonincreasing = dominates_zero_one = False
+    kinks = ()
+
+    def __init__(self, value, derivative, **declared):
+        self._value, self._derivative = value, derivative
+        for name, declaration in declared.items():
+            setattr(self, name, declaration)
+
+    def value(self, m):
+        return self._value(np.asarray(m, dtype=np.float64))
+
+    def derivative(self, m, side="right"):
+        return self._derivative(np.asarray(m, dtype=np.float64), side)
+
+
+def _hinge_value(m):
+    return np.maximum(0.0, 1.0 - m)
+
+
+def _hinge_derivative(m, side):
+    return np.where((m < 1) | ((m == 1) & (side == "left")), -1.0, 0.0)
+
+
+@pytest.mark.parametrize("loss, check, detail", [
+    # Oracles, by construction: the hinge loss's kink at m = 1 (a grid point) left undeclared; a loss declared
+    # non-increasing whose derivative turns positive beyond m = 5 (its values still fall); exp(-m) / 2, which is 1/2
+    # at m = 0, declared to dominate the 0-1 loss
+    (_TinyLoss(_hinge_value, _hinge_derivative), "one_sided_derivatives",
+     "the two one-sided derivatives differ at a point that is not a declared kink"),
+    (_TinyLoss(lambda m: np.exp(-m), lambda m, side: np.where(m > 5, 1.0, -np.exp(-m)), is_nonincreasing=True),
+     "monotonicity", "a positive derivative"),
+    (_TinyLoss(lambda m: np.exp(-m) / 2, lambda m, side: -np.exp(-m) / 2, dominates_zero_one=True),
+     "zero_one_domination", "the loss falls below the 0-1 loss"),
+], ids=["undeclared-kink", "rising-derivative", "below-zero-one"])
+def test_a_loss_breaking_what_it_declares_fails_with_the_number_that_breaks_it(loss, check, detail):
+    failure = _failure(Subject(check_surrogate_loss, loss), check)
+    assert failure.detail == detail
+    if check == "one_sided_derivatives":
+        assert failure.witness["margin"] == 1.0 and failure.expected == "phi'(m-) = -1.0"
+    elif check == "monotonicity":
+        assert failure.witness["margin"] > 5 and failure.observed == 1.0
+    else:
+        assert failure.witness["margin"] == 0.0 and failure.observed == 0.5 and failure.expected == ">= 1"
+
+
+def test_a_loss_with_a_non_finite_value_fails_naming_the_margin_and_the_value():
+    loss = _TinyLoss(lambda m: np.where(m > 10, np.nan, np.exp(-m)), lambda m, side: -np.exp(-m))
+    failure = _failure(Subject(check_surrogate_loss, loss), "one_sided_derivatives")
+    assert failure.witness["margin"] > 10 and math.isnan(failure.observed) and failure.expected == "a finite value"
 
 
 def test_the_best_threshold_classifier_fits_its_logistic_regression_with_its_c():
