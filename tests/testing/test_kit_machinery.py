@@ -192,3 +192,16 @@ def test_a_subject_without_a_seed_gets_the_public_functions_default_seed(public,
     normalised, _ = listing(subject(), options)
     default = inspect.signature(getattr(lfverify.testing, public)).parameters["seed"].default
     assert default == 0 and normalised["seed"] == default
+
+
+@pytest.mark.parametrize("name", ["surrogate_utility_double_sum", "gradient_direction_double_sum"])
+def test_the_double_sum_oracles_refuse_a_bad_sample_naming_x_or_y(name):
+    """Oracle: the messages of lfverify's argument checks, typed out (the oracle names the argument the user gave)."""
+    from lfverify.core import logistic, resolve_metric
+    from lfverify.testing import oracles
+
+    oracle, metric = getattr(oracles, name), resolve_metric("f1")
+    with pytest.raises(ValueError, match=r"^X must have at least 2 rows \(samples\); got 1$"):
+        oracle(metric, logistic(), np.ones((1, 2)), np.array([1]), np.zeros(2))
+    with pytest.raises(ValueError, match=r"^y must have 3 entries \(one per row of X\); got 2$"):
+        oracle(metric, logistic(), np.ones((3, 2)), np.array([1, 1]), np.zeros(2))

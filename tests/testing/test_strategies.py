@@ -9,7 +9,9 @@ values against it, so the validation refuses no argument the docstring allows.
 from __future__ import annotations
 
 import math
+import re
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -28,7 +30,7 @@ pytestmark = pytest.mark.claims("package:testing-kit")
     (lambda: S.datasets(bound=-1.0), r"bound=-1.0 must be finite and > 0"),
     (lambda: S.datasets(min_n=2.5), r"min_n must be an int; got 2.5 of type float"),
     (lambda: S.datasets(max_n=True), r"max_n must be an int; got True of type bool"),
-    (lambda: S.dyadic_datasets(min_n=0), r"min_n=0 must be at least 2"),
+    (lambda: S.dyadic_datasets(min_n=0), r"min_n=0 must be at least 2 \(one sample of each class\)"),
     (lambda: S.parameters(0), r"d=0 must be at least 1"),
     (lambda: S.parameters(2, bound=0.0), r"bound=0.0 must be finite and > 0"),
     (lambda: S.dyadic_parameters(-1), r"d=-1 must be at least 1"),
@@ -37,13 +39,14 @@ pytestmark = pytest.mark.claims("package:testing-kit")
     (lambda: S.finite_populations(min_atoms=4, max_atoms=2), r"max_atoms=2 must be at least min_atoms=4"),
     (lambda: S.finite_populations(eta_denominators=()), r"eta_denominators must not be empty"),
     (lambda: S.finite_populations(eta_denominators=(2, 0)), r"each of eta_denominators=0 must be at least 1"),
-    (lambda: S.finite_populations(eta_denominators=4), r"eta_denominators must be a sequence of ints >= 1"),
+    (lambda: S.finite_populations(eta_denominators=4), r"eta_denominators must be a sequence of ints >= 1; got 4"),
     (lambda: S.dyadic_scores(0), r"J=0 must be at least 1"),
     (lambda: S.float_scores(3, bound=math.nan), r"bound=nan must be finite and > 0"),
 ])
 def test_a_bad_argument_is_refused_at_the_call_naming_it(make, message):
-    with pytest.raises(InvalidArgument, match=message):
+    with pytest.raises(InvalidArgument) as refused:
         make()
+    assert re.fullmatch(message, str(refused.value)), str(refused.value)  # the whole message, nothing appended
 
 
 @settings(max_examples=25, deadline=None)
@@ -58,3 +61,13 @@ def test_arguments_at_the_edge_of_their_ranges_are_accepted_and_honoured(data):
     assert case.n_atoms == 1 and case.atoms.shape == (1, 1) and 0 < case.prior < 1
     assert data.draw(S.parameter_batches(3, max_k=1)).shape == (1, 3)
     assert data.draw(S.parameters(1, bound=2)).shape == (1,) and data.draw(S.dyadic_scores(1)).shape == (1,)
+
+
+def test_dyadic_parameters_reach_both_ends_of_their_range():
+    """Oracle: the docstring's range, entries k/8 for k in -24..24: hypothesis finds -3 and 3 (find() raises
+    NoSuchExample when no draw satisfies the condition)."""
+    from hypothesis import find
+
+    assert find(S.dyadic_parameters(1), lambda t: t[0] == -3.0)[0] == -3.0
+    assert find(S.dyadic_parameters(1), lambda t: t[0] == 3.0)[0] == 3.0
+    assert find(S.dyadic_parameters(2), lambda t: t[0] != t[1] and (t * 8 == np.round(t * 8)).all()).shape == (2,)
