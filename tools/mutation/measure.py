@@ -366,11 +366,15 @@ FRESH_TEXT = "; each mutmut mutant it left undetected judged again on the same t
 def rejudge(args, modules: dict[str, str], say=print) -> dict:
     """``--rejudge``: the last run's modules of the results file ``args.out``, their mutmut survivors judged again in
     the run's copy (``args.workdir``), which must still hold that run's mutants and stats and the sources of the
-    commit the rows name."""
+    commit the rows name.  Each module's new row is written to the results file as soon as it is judged, and a row
+    already judged afresh is skipped, so an interrupted run resumes."""
     data = json.loads(args.out.read_text(encoding="utf-8"))
     copy, entries = args.workdir / "copy", {}
     for source in data["last_run"]["modules"]:
         entry = data["modules"][source]
+        if entry["provenance"]["tests"].endswith(FRESH_TEXT):
+            say(f"{source}: judged afresh already")
+            continue
         commit = entry["provenance"]["commit"]
         committed = subprocess.run(["git", "show", f"{commit}:{source}"], cwd=REPO, check=True, capture_output=True,
                                    text=True).stdout
@@ -386,6 +390,8 @@ def rejudge(args, modules: dict[str, str], say=print) -> dict:
         entries[source] = {**entry, "provenance": provenance,
                            "strata": {**entry["strata"], report.MUTMUT: detected_afresh(stratum, killed)}}
         say(f"{source}: {len(killed)} of {len(names)} survivors detected afresh")
+        data["modules"][source] = entries[source]
+        write_atomically(args.out, json.dumps(data, indent=1, ensure_ascii=False) + "\n")  # the checkpoint
     return entries
 
 

@@ -5,6 +5,7 @@ Oracles: trees, configurations and outputs written by hand; tiny packages whose 
 hand-made mutants.
 """
 
+import json
 import re
 import subprocess
 import sys
@@ -261,3 +262,38 @@ def test_the_copy_is_head_with_the_overrides_and_mutants_folder_ready(tmp_path):
     tracked = subprocess.run(["git", "ls-tree", "-r", "--name-only", "HEAD", "lfverify"], cwd=measure.REPO,
                              capture_output=True, text=True).stdout.split()
     assert tracked and all((tmp_path / "copy" / t).is_file() for t in tracked)
+
+
+def test_rejudge_writes_each_module_as_it_goes_and_resumes_after_an_interruption(tmp_path, monkeypatch):
+    """Oracle: a results file written by hand for one real module at HEAD, whose copy holds HEAD's source; mutmut's
+    and the fresh runs' answers are stand-ins.  A second call finds the module judged and runs nothing."""
+    import argparse
+
+    source = "lfverify/io/_atomic.py"
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=measure.REPO, capture_output=True, text=True,
+                            check=True).stdout.strip()
+    text = subprocess.run(["git", "show", f"{commit}:{source}"], cwd=measure.REPO, capture_output=True, text=True,
+                          check=True).stdout
+    (tmp_path / "copy" / "lfverify" / "io").mkdir(parents=True)
+    (tmp_path / "copy" / source).write_text(text, encoding="utf-8")
+    names = ["lfverify.io._atomic.x_f__mutmut_1", "lfverify.io._atomic.x_f__mutmut_2"]
+    stratum = {"available": 5, "tried": {"lfverify.io._atomic.x_f__mutmut": [1, 2]}, "counts": {"survived": 2},
+               "undetected": {n: "survived" for n in names}, "diffs": {n: "d" for n in names},
+               "tests_of": {n: {"tests/t.py": 1} for n in names}}
+    out = tmp_path / "results.json"
+    out.write_text(json.dumps({"last_run": {"modules": [source]}, "modules": {source: {
+        "source": source, "provenance": {"commit": commit, "tests": "the suite"}, "strata": {"mutmut": stratum}}}}))
+    monkeypatch.setattr(measure, "mutmut", lambda copy, *args, **kwargs: "tests/t.py::test_a\n")
+    monkeypatch.setattr(measure, "judge_again", lambda copy, undetected, children, say: [names[0]])
+    args = argparse.Namespace(out=out, workdir=tmp_path, max_children=1)
+    entries = measure.rejudge(args, {}, say=lambda _: None)
+    written = json.loads(out.read_text())["modules"][source]
+    assert written == entries[source] and written["provenance"]["tests"] == "the suite" + measure.FRESH_TEXT
+    assert written["strata"]["mutmut"]["counts"] == {"killed": 1, "survived": 1}
+
+    def never(*args, **kwargs):
+        raise AssertionError("a module judged afresh was judged again")
+
+    monkeypatch.setattr(measure, "judge_again", never)
+    said = []
+    assert measure.rejudge(args, {}, say=said.append) == {} and said == [f"{source}: judged afresh already"]
