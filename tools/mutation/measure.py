@@ -499,7 +499,13 @@ def _sample(text: str) -> int | None:
     return int(text)
 
 
+def _stop(signum, frame):
+    """SIGTERM: leave as Ctrl-C does, through the runs' clean-up, which kills every pytest process group started."""
+    raise SystemExit(128 + signum)
+
+
 def main(argv=None) -> int:
+    signal.signal(signal.SIGTERM, _stop)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--module", action="append", help="source path or dotted name; repeatable; default: all")
     parser.add_argument("--sample", type=_sample, default=100, help="mutmut mutants per module, or 'all' (%(default)s)")

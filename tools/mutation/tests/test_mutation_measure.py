@@ -297,3 +297,30 @@ def test_rejudge_writes_each_module_as_it_goes_and_resumes_after_an_interruption
     monkeypatch.setattr(measure, "judge_again", never)
     said = []
     assert measure.rejudge(args, {}, say=said.append) == {} and said == [f"{source}: judged afresh already"]
+
+
+def test_sigterm_during_a_fresh_judgement_leaves_no_pytest_behind(trampolined):
+    """A terminated tool (the default signal of kill) kills the pytest processes it started, as on Ctrl-C.  Oracle:
+    /proc after the tool's exit; the test run sleeps for a minute unless killed."""
+    (trampolined / "mutants" / "tests" / "test_slow.py").write_text(
+        "import pathlib, os, time\n\n\ndef test_slow():\n    pathlib.Path('pid').write_text(str(os.getpid()))\n"
+        "    time.sleep(60)\n")
+    script = (f"import sys; sys.path.insert(0, {str(measure.HERE)!r}); import measure, signal, pathlib; "
+              "signal.signal(signal.SIGTERM, measure._stop); "
+              f"measure.judge_again(pathlib.Path({str(trampolined)!r}), "
+              "{'m.x_f__mutmut_1': ['tests/test_slow.py::test_slow']}, 1, say=print)")
+    tool = subprocess.Popen([sys.executable, "-c", script])
+    pid_file = trampolined / "mutants" / "pid"
+    for _ in range(300):
+        if pid_file.exists() and pid_file.read_text():
+            break
+        time.sleep(0.05)
+    pid = int(pid_file.read_text())
+    tool.terminate()
+    assert tool.wait(timeout=30) == 128 + 15
+    for _ in range(100):
+        if not Path(f"/proc/{pid}").exists() or Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] == "Z":
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError(f"the fresh pytest {pid} outlived the terminated tool")
