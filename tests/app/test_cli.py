@@ -199,3 +199,32 @@ def test_simulate_run_passes_its_options_to_the_engine(monkeypatch, tmp_path, ca
     capsys.readouterr()
     runs[0]["announce"]()
     assert capsys.readouterr().err == f"{STUDY_NAMES[0]} (smoke, fake executor) -> {out / STUDY_NAMES[0]}\n"
+
+
+@pytest.mark.parametrize("argv, named", [(["verify", "--quick"], "lfverify verify"), ([], "lfverify")])
+def test_ctrl_c_before_the_command_runs_is_one_line_naming_the_command(monkeypatch, capsys, argv, named):
+    """A Ctrl-C while the command's modules load (before it runs): status 130 and one line naming the command the
+    user typed.  Oracle: lfverify.app._failures' documented line for Ctrl-C (SIGINT), typed out."""
+    import lfverify.app._cli as entry
+
+    def interrupted(argv, say):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(entry, "_run", interrupted)
+    assert entry.main(argv) == 130
+    assert capsys.readouterr().err == (f"{named}: interrupted (Ctrl-C); the workers were stopped and every finished "
+                                       "record is kept: run the same command again to resume\n")
+
+
+@pytest.mark.parametrize("closed, other", [("stdout", "stderr"), ("stderr", "stdout")])
+def test_a_closed_standard_stream_is_named_on_the_other_one_before_any_work(monkeypatch, capsys, closed, other):
+    """``lfverify ... >&-``: Python starts with sys.stdout None; nothing runs, status 2, one line on the other stream.
+    In process here (the real-process test runs in a temporary folder, outside mutation testing's selection)."""
+    import lfverify.app._cli as entry
+
+    monkeypatch.setattr(entry, "_main", lambda argv, say: pytest.fail("a command ran"))
+    monkeypatch.setattr(sys, closed, None)
+    assert entry.main(["metrics"]) == 2
+    name = {"stdout": "standard output", "stderr": "standard error"}[closed]
+    assert getattr(capsys.readouterr(), other[3:]) == (f"lfverify: error: {name} is closed; nothing was run: redirect "
+                                                       "it to a file or /dev/null instead\n")

@@ -100,6 +100,11 @@ def test_benchmark_convergence_and_sample_complexity_verdicts():
                                                             "100": [0, 0.1]}}}}}
     assert report.benchmark_verdict("sample-complexity", sizes) == (
         True, "U-GD or U-BFGS significantly above Plug-in at some n <= 40 in 1 of 1 (data set, metric) pairs")
+    two = {"sample-complexity": {"f1": {**sizes["sample-complexity"]["f1"], "b": {  # b: Plug-in ahead everywhere
+        "U-GD": {"20": [0.5, 0.6, 0.55], "40": [0.1, 0.2], "100": [0, 0.1]},
+        "Plug-in": {"20": [0.9, 0.8, 0.85], "40": [0.9, 0.8], "100": [1, 1]}}}}}
+    assert report.benchmark_verdict("sample-complexity", two) == (  # a win in 1 of 2 pairs is not "most"
+        False, "U-GD or U-BFGS significantly above Plug-in at some n <= 40 in 1 of 2 (data set, metric) pairs")
     sizes["sample-complexity"]["f1"]["a"]["Plug-in"]["20"] = [0.95, 0.9, 0.92]  # Plug-in ahead at n = 20 too
     assert report.benchmark_verdict("sample-complexity", sizes)[0] is False
     assert report.benchmark_verdict("tau", {})[0] is False
