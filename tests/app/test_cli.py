@@ -2,8 +2,9 @@
 
 Private: lfverify.app._self_checks, _executor_options and _simulate_command, imported to patch the checks, the executor
 factory and the engine where the commands look them up; _simulate_command._verdict_lines and _report.STUDY_ROW_NOTES,
-the study verdict text the command prints, checked against each other; and lfverify.io._atomic._new_file_mode, the file
-mode the atomic writes must give.
+the study verdict text the command prints, checked against each other; lfverify.io._atomic._new_file_mode, the file
+mode the atomic writes must give; and lfverify.app._cli, whose _run and _main are replaced to reach an interrupt before
+the command runs and a closed standard stream in process.
 """
 
 import json
