@@ -180,6 +180,11 @@ def trampolined(tmp_path):
     (tmp_path / "mutants" / "lfverify").mkdir(parents=True)
     (tmp_path / "mutants" / "lfverify" / "__init__.py").write_text("")
     (tmp_path / "mutants" / "lfverify" / "m.py").write_text(TRAMPOLINED)
+    # an installed lfverify registers lfverify.testing.plugin with pytest (pytest11), which the fresh pytest imports
+    # from mutants/ as it would the real package's; a non-editable install finds it nowhere else
+    (tmp_path / "mutants" / "lfverify" / "testing").mkdir()
+    (tmp_path / "mutants" / "lfverify" / "testing" / "__init__.py").write_text("")
+    (tmp_path / "mutants" / "lfverify" / "testing" / "plugin.py").write_text("")
     (tmp_path / "mutants" / "tests").mkdir()
     (tmp_path / "mutants" / "tests" / "test_m.py").write_text(
         "from lfverify.m import cached, same\n\n\ndef test_cached():\n    assert cached() == 2\n\n\n"
