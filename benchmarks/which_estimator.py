@@ -123,8 +123,7 @@ def advice(root: Path = ROOT) -> str:
                f"remedy below in {remedy.count('below')}, above in {remedy.count('above')} of {len(remedy)} cells")
     oob = trees["oob_verdicts"]
     oob_word = ("as good" if oob.count("below") == 0 else f"below the tuned peer in {oob.count('below')} of {len(oob)}")
-    below = {m: v for m, v in paper.items()}
-    bfgs = ", ".join(f"{'F_1' if m == 'f1' else 'Jaccard'} {len(b)} of {n}" for m, (b, n) in below.items())
+    bfgs = ", ".join(f"{'F_1' if m == 'f1' else 'Jaccard'} {len(b)} of {n}" for m, (b, n) in paper.items())
     times = trees["wrapper_times"]
     wrap_span = _span([times[m] for m in times if m.endswith(("+tuned", "+remedy"))], "x")
     trees_below = sorted({c["dataset"] for c in trees["linear_above"]})
