@@ -209,22 +209,43 @@ def run_pytest(copy: Path, module: str, source: str, tests: list[str], limit: fl
         json.dump({"module": module, "source": source}, spec)
     env = {**environment(f"{copy}{os.pathsep}{HERE}"), import_hook.ENV: spec.name}
     start = time.perf_counter()
-    # -p no:lfverify: an installed lfverify registers its testing kit as a pytest11 plugin, which would import the
-    # package under test at start-up (before the hook) - and fail outright on a planted package without the kit
-    proc = subprocess.Popen([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "no:lfverify",
-                             "-p", "import_hook", *tests], cwd=copy, env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, start_new_session=True)  # its group: pytest's children too
+    try:
+        # -p no:lfverify: an installed lfverify registers its testing kit as a pytest11 plugin, which would import the
+        # package under test at start-up (before the hook) - and fail outright on a planted package without the kit
+        code = _pytest_in_own_group(["-p", "no:lfverify", "-p", "import_hook", *tests], cwd=copy, env=env, limit=limit)
+    finally:
+        os.unlink(spec.name)
+    return code, time.perf_counter() - start
+
+
+def _pytest_in_own_group(arguments: list[str], *, cwd: Path, env: dict, limit: float) -> int | None:
+    """``pytest -x -q ARGUMENTS`` in its own process group (pytest's children too): its exit status, None past
+    ``limit`` seconds; the whole group is killed either way."""
+    proc = subprocess.Popen([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *arguments],
+                            cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
     _LIVE.add(proc.pid)
     try:
-        code = proc.wait(timeout=limit)
+        return proc.wait(timeout=limit)
     except subprocess.TimeoutExpired:
-        code = None
+        return None
     finally:
         _kill_group(proc.pid)
         proc.wait()
         _LIVE.discard(proc.pid)
-        os.unlink(spec.name)
-    return code, time.perf_counter() - start
+
+
+def _map_killing_children(function, jobs, max_children: int) -> list:
+    """``function`` over ``jobs`` in ``max_children`` threads; on any exception (Ctrl-C, SIGTERM's SystemExit) every
+    pytest process group still running is killed before it propagates: no child outlives the tool."""
+    with ThreadPoolExecutor(max_children) as pool:
+        try:
+            return list(pool.map(function, jobs))
+        except BaseException:
+            pool.shutdown(cancel_futures=True, wait=False)
+            for pid in list(_LIVE):
+                _kill_group(pid)
+            raise
 
 
 def _kill_group(pid: int) -> None:
@@ -274,14 +295,7 @@ def run_operator_mutants(copy: Path, mutants: list, max_children: int, say=print
         code, _ = run_pytest(copy, m.module, mutated, tests, limit)
         return m.name, {"status": status_of(code), "tests": tests}
 
-    with ThreadPoolExecutor(max_children) as pool:
-        try:
-            results.update(pool.map(one, jobs))
-        except BaseException:  # Ctrl-C: no child outlives the tool
-            pool.shutdown(cancel_futures=True, wait=False)
-            for pid in list(_LIVE):
-                _kill_group(pid)
-            raise
+    results.update(_map_killing_children(one, jobs, max_children))
     return results
 
 
@@ -294,18 +308,7 @@ def fresh_pytest(copy: Path, tests: list[str], mutant: str | None, limit: float 
     """One fresh ``pytest -x`` on ``tests`` in the copy's ``mutants/`` (mutmut's trampolined package), with
     ``MUTANT_UNDER_TEST`` = ``mutant`` (None: the original code): its exit status, None past ``limit`` seconds."""
     env = {**environment(str(copy / "mutants")), "MUTANT_UNDER_TEST": mutant or ""}
-    proc = subprocess.Popen([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *tests],
-                            cwd=copy / "mutants", env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
-    _LIVE.add(proc.pid)
-    try:
-        return proc.wait(timeout=limit)
-    except subprocess.TimeoutExpired:
-        return None
-    finally:
-        _kill_group(proc.pid)
-        proc.wait()
-        _LIVE.discard(proc.pid)
+    return _pytest_in_own_group(list(tests), cwd=copy / "mutants", env=env, limit=limit)
 
 
 def judge_again(copy: Path, undetected: dict[str, list[str]], max_children: int, say=print) -> list[str]:
@@ -328,14 +331,7 @@ def judge_again(copy: Path, undetected: dict[str, list[str]], max_children: int,
             return []
         return [n for n in names if fresh_pytest(copy, list(tests), n) in (1, 2)]
 
-    with ThreadPoolExecutor(max_children) as pool:
-        try:
-            killed = sorted(n for found in pool.map(one, groups.items()) for n in found)
-        except BaseException:  # Ctrl-C: no child outlives the tool
-            pool.shutdown(cancel_futures=True, wait=False)
-            for pid in list(_LIVE):
-                _kill_group(pid)
-            raise
+    killed = sorted(n for found in _map_killing_children(one, groups.items(), max_children) for n in found)
     say(f"  [fresh] {len(killed)} of {sum(map(len, groups.values()))} undetected mutmut mutants detected in a fresh "
         "process")
     return killed
@@ -384,9 +380,7 @@ def rejudge(args, modules: dict[str, str], say=print) -> dict:
         names = [n for n, status in stratum["undetected"].items() if status == "survived"]
         undetected = {n: node_ids(mutmut(copy, "tests-for-mutant", n)) for n in names}
         killed = judge_again(copy, undetected, args.max_children, say=say)
-        provenance = {**entry["provenance"]}
-        if not provenance["tests"].endswith(FRESH_TEXT):
-            provenance["tests"] += FRESH_TEXT
+        provenance = {**entry["provenance"], "tests": entry["provenance"]["tests"] + FRESH_TEXT}
         entries[source] = {**entry, "provenance": provenance,
                            "strata": {**entry["strata"], report.MUTMUT: detected_afresh(stratum, killed)}}
         say(f"{source}: {len(killed)} of {len(names)} survivors detected afresh")

@@ -148,12 +148,16 @@ def test_a_run_over_its_limit_is_a_timeout_and_takes_its_children_with_it(copy):
     assert code is None and seconds < 30 and time.monotonic() - start < 30
     assert not measure._LIVE
     pid = int((copy / "child.pid").read_text())  # the test's own child, in pytest's process group
+    assert _gone_within_5_s(pid), f"the test's child {pid} outlived the run"
+
+
+def _gone_within_5_s(pid: int) -> bool:
+    """Whether process ``pid`` has ended (gone, or a zombie awaiting its parent) within 5 s (read from /proc)."""
     for _ in range(100):
         if not Path(f"/proc/{pid}").exists() or Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] == "Z":
-            break
+            return True
         time.sleep(0.05)
-    else:
-        raise AssertionError(f"the test's child {pid} outlived the run")
+    return False
 
 
 # ---------------------------------------------------------------------- mutmut's survivors judged again, afresh
@@ -323,9 +327,4 @@ def test_sigterm_during_a_fresh_judgement_leaves_no_pytest_behind(trampolined):
     pid = int(pid_file.read_text())
     tool.terminate()
     assert tool.wait(timeout=30) == 128 + 15
-    for _ in range(100):
-        if not Path(f"/proc/{pid}").exists() or Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] == "Z":
-            break
-        time.sleep(0.05)
-    else:
-        raise AssertionError(f"the fresh pytest {pid} outlived the terminated tool")
+    assert _gone_within_5_s(pid), f"the fresh pytest {pid} outlived the terminated tool"
