@@ -27,6 +27,7 @@ import json
 import re
 import statistics
 import sys
+import textwrap
 from pathlib import Path
 
 from lfverify.experiments._comparison import compare_targets
@@ -148,16 +149,8 @@ def advice(root: Path = ROOT) -> str:
 
 def _wrap(paragraph: str, width: int = 120) -> str:
     """A bullet or paragraph wrapped at ``width`` columns, continuation lines indented under a bullet's text."""
-    indent = "  " if paragraph.startswith("* ") else ""
-    words, lines, line = paragraph.split(" "), [], ""
-    for word in words:
-        candidate = f"{line} {word}" if line else word
-        if len(candidate) > width and line.strip():
-            lines.append(line)
-            line = indent + word
-        else:
-            line = candidate
-    return "\n".join([*lines, line])
+    return textwrap.fill(paragraph, width, subsequent_indent="  " if paragraph.startswith("* ") else "",
+                         break_long_words=False, break_on_hyphens=False)
 
 
 def readme_with_advice(text: str, body: str) -> str:
