@@ -24,6 +24,7 @@ from statsmodels.stats.proportion import proportion_confint
 
 HERE = Path(__file__).resolve().parent
 EQUIVALENTS_FILE = HERE / "equivalent_mutants.json"
+KILLED_LATER_FILE = HERE / "killed_later.json"
 MODULE_TARGET, PACKAGE_TARGET = 0.97, 0.98
 LEVEL = 0.95
 DETECTED = ("killed", "timeout", "segfault")
@@ -84,6 +85,13 @@ def load_equivalents(path: Path = EQUIVALENTS_FILE) -> dict[str, dict[str, str]]
     return mapping
 
 
+def load_killed_later(path: Path = KILLED_LATER_FILE) -> dict[str, dict]:
+    """Survivor name -> {"mutation", "test", "confirmed"} (later.py), for the records ``later.py --confirm`` found
+    killed (pytest's status 1 under the mutant); the others do not count."""
+    records = json.loads(path.read_text(encoding="utf-8"))["KILLED_LATER"]
+    return {name: r for name, r in records.items() if (r.get("confirmed") or {}).get("status") == 1}
+
+
 def stratum_of(name: str) -> str:
     return operators.operator_of(name) or MUTMUT
 
@@ -101,13 +109,16 @@ def expand_names(grouped: dict[str, list[int]]) -> set[str]:
     return {f"{head}_{index}" for head, indices in grouped.items() for index in indices}
 
 
-def summarize(stratum: dict, equivalents: dict, *, module: str, kind: str) -> dict:
+def summarize(stratum: dict, equivalents: dict, *, module: str, kind: str, later: dict | None = None) -> dict:
     """Counts of one stratum of one module with the equivalence records applied.
 
     ``stratum`` holds ``available``, ``tried`` (compact names, or None: all), ``counts`` (status -> number),
     ``undetected`` (name -> status of each tried mutant not detected), ``diffs`` (name -> diff of each of them) and
     optionally ``tests_of`` (name -> {test file: number of tests}).  A record counts only if its mutated line is
-    the mutant's; a record of a tried mutant that was detected, or whose line differs, is listed as stale."""
+    the mutant's; a record of a tried mutant that was detected, or whose line differs, is listed as stale.  A
+    survivor that ``later`` (confirmed records of later.py) says a later test kills still counts as survived (the
+    run's verdict), and is counted in ``killed_later``."""
+    later = {} if later is None else later
     counts, undetected, diffs = stratum["counts"], stratum["undetected"], stratum["diffs"]
     if set(counts) - set(DETECTED + UNDETECTED):
         raise ValueError(f"counts: unknown statuses {sorted(set(counts) - set(DETECTED + UNDETECTED))}")
@@ -127,7 +138,9 @@ def summarize(stratum: dict, equivalents: dict, *, module: str, kind: str) -> di
             continue
         if entry is not None:
             stale.append({"name": name, "listed_mutation": entry["mutation"], "actual_mutation": record["mutation"]})
-        surviving.append(record)
+        killer = later.get(name, {})
+        surviving.append({**record, "killed_later_by": killer.get("test")
+                          if killer.get("mutation") == record["mutation"] else None})
     for name, entry in sorted(equivalents.items()):
         own = name[len(module) + 1:].startswith(("x_", "x" + operators.CLASS_SEPARATOR))  # not a submodule's
         mine = name.startswith(module + ".") and own and stratum_of(name) == kind
@@ -136,12 +149,14 @@ def summarize(stratum: dict, equivalents: dict, *, module: str, kind: str) -> di
     return {"available": stratum["available"], "tried": tried_total,
             "detected": sum(counts.get(s, 0) for s in DETECTED), "equivalent": len(equivalent),
             "survived": len(surviving), "counts": dict(sorted(counts.items())), "equivalent_mutants": equivalent,
+            "killed_later": sum(m["killed_later_by"] is not None for m in surviving),
             "surviving_mutants": surviving, "stale_equivalents": stale}
 
 
 def combine(summaries, target: float | None) -> dict:
     summaries = list(summaries)
     result = {k: sum(s[k] for s in summaries) for k in ("available", "tried", "detected", "equivalent", "survived")}
+    result["killed_later"] = sum(s.get("killed_later", 0) for s in summaries)
     result.update(estimate(summaries))
     result["target"] = target
     result["meets_target"] = None if result["rate"] is None or target is None else result["rate"] >= target
@@ -149,13 +164,14 @@ def combine(summaries, target: float | None) -> dict:
 
 
 def build(modules: dict[str, dict], *, discovered: list[str], excluded: dict[str, str], last_run: dict | None,
-          equivalents: dict | None = None) -> dict:
+          equivalents: dict | None = None, later: dict | None = None) -> dict:
     """The results file: every module's summary recomputed (so an edit of the equivalence records takes effect on
     ``--report-only``), the package's and each stratum's totals."""
     equivalents = load_equivalents() if equivalents is None else equivalents
+    later = load_killed_later() if later is None else later
     modules = dict(sorted(modules.items()))
     for entry in modules.values():
-        strata = {kind: summarize(s, equivalents, module=entry["module"], kind=kind)
+        strata = {kind: summarize(s, equivalents, module=entry["module"], kind=kind, later=later)
                   for kind, s in entry["strata"].items()}
         entry["summary"] = {"strata": strata, **combine(strata.values(), MODULE_TARGET)}
     summaries = [m["summary"]["strata"] for m in modules.values()]
@@ -168,6 +184,8 @@ def build(modules: dict[str, dict], *, discovered: list[str], excluded: dict[str
                         "several strata); none when every stratum was tried in full (the rate is exact)",
             "equivalent": "undetected mutants recorded in tools/mutation/equivalent_mutants.json with a matching "
                           "mutated line",
+            "killed_later": "survivors (counted as survived) that a test written after the run kills, as "
+                            "tools/mutation/later.py --confirm found on the commit it records",
             "targets": f">= {MODULE_TARGET * 100:.0f} % per module, >= {PACKAGE_TARGET * 100:.0f} % over the "
                        "package (point estimate)",
         },
@@ -196,6 +214,11 @@ def rate_text(s: dict) -> str:
     if s["exact"]:
         return f"{percent(s['rate'])} (exact)"
     return f"{percent(s['rate'])} [{percent(s['low'])}, {percent(s['high'], up=True)}]"
+
+
+def _survived_text(summary: dict) -> str:
+    later = summary.get("killed_later", 0)
+    return f"{summary['survived']} ({later})" if later else str(summary["survived"])
 
 
 def _tried_text(summary: dict) -> str:
@@ -237,22 +260,24 @@ def markdown(data: dict, source: str = "tools/mutation/results/mutation.json") -
         "Non-equivalent kill rate = detected / (tried - equivalent), detected = killed + timeout + segfault, "
         "weighted by available / tried where a stratum was sampled; 95 % Clopper-Pearson interval in brackets "
         f"(exact: every mutant tried).  Targets: >= {MODULE_TARGET * 100:.0f} % per module, >= "
-        f"{PACKAGE_TARGET * 100:.0f} % over the package, on the point estimate.  {len(data['modules'])} of "
+        f"{PACKAGE_TARGET * 100:.0f} % over the package, on the point estimate.  *Killed later*: survivors (still "
+        "counted as survived) that a test written after the run kills, confirmed by tools/mutation/later.py.  "
+        f"{len(data['modules'])} of "
         f"{len(data['discovered'])} modules measured.  *Measured at*: the commit of the copy each row was measured "
         "on, and the module's path there when it has moved since (the figures carried over from the layout before "
         "the subpackages).",
         "",
-        "| module | measured at | tried / available | detected | equivalent | survived | kill rate [95 % CI] "
-        "| target |",
+        "| module | measured at | tried / available | detected | equivalent | survived (killed later) "
+        "| kill rate [95 % CI] | target |",
         "|---|---|---:|---:|---:|---:|---|---|",
     ]
     target = {None: "-", True: "met", False: "**not met**"}
     for entry in data["modules"].values():
         s = entry["summary"]
         lines.append(f"| `{entry['source']}` | {_measured_text(entry)} | {_tried_text(s)} | {s['detected']} | "
-                     f"{s['equivalent']} | {s['survived']} | {rate_text(s)} | {target[s['meets_target']]} |")
+                     f"{s['equivalent']} | {_survived_text(s)} | {rate_text(s)} | {target[s['meets_target']]} |")
     lines.append(f"| **package** | | {o['tried']} / {o['available']} | {o['detected']} | {o['equivalent']} | "
-                 f"{o['survived']} | **{rate_text(o)}** | {target[o['meets_target']]} |")
+                 f"{_survived_text(o)} | **{rate_text(o)}** | {target[o['meets_target']]} |")
     lines += ["", "By source of mutants (strata summed over the measured modules):", "",
               "| mutants | tried / available | detected | equivalent | survived | kill rate [95 % CI] |",
               "|---|---:|---:|---:|---:|---|"]
@@ -286,6 +311,7 @@ def markdown(data: dict, source: str = "tools/mutation/results/mutation.json") -
             survivors = True
             lines += [f"### `{entry['source']}`", ""]
             lines += [f"* `{m['name']}` ({m['status']}): `{m['mutation']}`; tests run: {_tests_text(m['tests'])}"
+                      + (f"; killed later by `{m['killed_later_by']}`" if m.get("killed_later_by") else "")
                       for m in found] + [""]
     if not survivors:
         lines += ["none", ""]

@@ -112,7 +112,29 @@ def test_summary_without_equivalence_records():
     s = report.summarize(_stratum(), {}, module=PREFIX, kind="mutmut")
     assert (s["available"], s["tried"], s["detected"], s["equivalent"], s["survived"]) == (10, 6, 3, 0, 3)
     assert s["surviving_mutants"][0] == {"name": f"{PREFIX}.x_a__mutmut_2", "status": "survived",
-                                         "mutation": "return x / sign", "tests": {"tests/core/test_scores.py": 3}}
+                                         "mutation": "return x / sign", "tests": {"tests/core/test_scores.py": 3},
+                                         "killed_later_by": None}
+    assert s["killed_later"] == 0
+
+
+def test_a_survivor_killed_later_stays_survived_and_is_counted_only_at_its_mutation():
+    test = "tests/core/test_scores.py::test_sign"
+    s = report.summarize(_stratum(), {}, module=PREFIX, kind="mutmut",
+                         later={f"{PREFIX}.x_a__mutmut_2": {"mutation": "return x / sign", "test": test}})
+    assert (s["detected"], s["survived"], s["killed_later"]) == (3, 3, 1)
+    assert s["surviving_mutants"][0]["killed_later_by"] == test
+    other = report.summarize(_stratum(), {}, module=PREFIX, kind="mutmut",
+                             later={f"{PREFIX}.x_a__mutmut_2": {"mutation": "return x * sign", "test": test}})
+    assert other["killed_later"] == 0 and other["surviving_mutants"][0]["killed_later_by"] is None
+
+
+def test_only_confirmed_kills_are_loaded(tmp_path):
+    records = {"a": {"mutation": "m", "test": "t", "confirmed": {"commit": "c", "status": 1}},
+               "b": {"mutation": "m", "test": "t", "confirmed": {"commit": "c", "status": 0, "why": "pytest status 0"}},
+               "c": {"mutation": "m", "test": "t", "confirmed": None}}
+    path = tmp_path / "killed_later.json"
+    path.write_text(json.dumps({"KILLED_LATER": records}), encoding="utf-8")
+    assert list(report.load_killed_later(path)) == ["a"]
 
 
 def test_a_record_counts_only_when_its_line_matches_and_its_mutant_went_undetected():

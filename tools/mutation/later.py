@@ -1,0 +1,171 @@
+"""Survivors of a measured run killed by a test written afterwards: the records, and their confirmation.
+
+    python tools/mutation/later.py --add NAME TEST [--add NAME TEST ...]     # record (mutation from the results)
+    python tools/mutation/later.py --confirm                                  # each record's test, run on its mutant
+
+A measured row keeps its run's verdicts (a test written for a survivor after seeing it would make the figure
+optimistic).  What became of a survivor is recorded beside the equivalence records, in killed_later.json: its
+mutated line and the test that kills it.  ``--confirm`` checks every record where it matters, on the code of today:
+in a ``git archive HEAD`` copy, the record's test passes on the clean source and fails (pytest's status 1) with the
+mutant's diff applied to its module (the diff of the results file, matched by its lines, whatever their
+indentation).  It writes the commit and the status of each record; the table (report.py) shows a survivor as
+*killed later* only when the confirmation at the recorded mutation says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+import measure
+import report
+
+RECORDS_FILE = report.KILLED_LATER_FILE
+#: one record's test run, clean or mutated: a single test file's test, imports included (seconds)
+LIMIT = 600.0
+
+
+def apply_diff(source: str, diff: str) -> str:
+    """``source`` with the hunks of the unified ``diff`` applied.
+
+    mutmut's diffs show the function dedented (a method starts at column 0), so each hunk's old lines are looked up
+    at any indentation and the new lines get the indentation found; a hunk found nowhere or at more than one place
+    is a ValueError (the source changed since the run)."""
+    lines = source.splitlines(keepends=True)
+    for old, new in _hunks(diff):
+        found = [(start, indent) for start in range(len(lines) - len(old) + 1)
+                 for indent in [_indent_at(lines, start, old)] if indent is not None]
+        if len(found) != 1:
+            raise ValueError(f"the diff's hunk starting {old[0].strip()!r} is found {len(found)} times in the source "
+                             "(need exactly once)")
+        start, indent = found[0]
+        lines[start:start + len(old)] = [(indent + text if text.strip() else text) + "\n" for text in new]
+    return "".join(lines)
+
+
+def _hunks(diff: str) -> list[tuple[list[str], list[str]]]:
+    """Each hunk's (old lines, new lines), context included, without their newline."""
+    hunks: list[tuple[list[str], list[str]]] = []
+    for line in diff.splitlines():
+        if line.startswith(("---", "+++")):
+            continue
+        if line.startswith("@@"):
+            hunks.append(([], []))
+        elif hunks:
+            mark, text = line[:1], line[1:]
+            if mark in (" ", "-", ""):
+                hunks[-1][0].append(text)
+            if mark in (" ", "+", ""):
+                hunks[-1][1].append(text)
+    if not hunks or not any(old != new for old, new in hunks):
+        raise ValueError("the diff changes nothing")
+    return hunks
+
+
+def _indent_at(lines: list[str], start: int, old: list[str]) -> str | None:
+    """The indentation at which ``old`` matches ``lines`` from ``start``, or None."""
+    first = lines[start].rstrip("\n")
+    if not old[0].strip() or not first.endswith(old[0]) or first[:len(first) - len(old[0])].strip():
+        return None
+    indent = first[:len(first) - len(old[0])]
+    for text, line in zip(old, lines[start:start + len(old)]):
+        line = line.rstrip("\n")
+        if (line != indent + text) if text.strip() else line.strip():
+            return None
+    return indent
+
+
+def load(path: Path = RECORDS_FILE) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def add(pairs: list[tuple[str, str]], results: Path, path: Path = RECORDS_FILE) -> None:
+    """Record that test ``TEST`` kills survivor ``NAME`` of the results file ``results`` (unconfirmed)."""
+    data, diffs = load(path), _diffs(results)
+    for name, test in pairs:
+        if name not in diffs:
+            raise SystemExit(f"{name}: not an undetected mutant of {results}")
+        if not (measure.REPO / test.split("::")[0]).is_file():
+            raise SystemExit(f"{test}: no such test file")
+        data["KILLED_LATER"][name] = {"mutation": report.mutated_line(diffs[name]), "test": test, "confirmed": None}
+    data["KILLED_LATER"] = dict(sorted(data["KILLED_LATER"].items()))
+    measure.write_atomically(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def _diffs(results: Path) -> dict[str, str]:
+    data = json.loads(results.read_text(encoding="utf-8"))
+    return {name: diff for entry in data["modules"].values() for stratum in entry["strata"].values()
+            for name, diff in stratum["diffs"].items()}
+
+
+def confirm(results: Path, workdir: Path, max_children: int, path: Path = RECORDS_FILE, say=print) -> int:
+    """Run every record's test on its mutant, in ``max_children`` copies of ``git archive HEAD`` (one mutant at a
+    time in each: a mutated module would reach another record's test in the same copy); write each record's
+    confirmation.  Returns the number of records not confirmed."""
+    data, diffs = load(path), _diffs(results)
+    records = data["KILLED_LATER"]
+    copies = [workdir / f"later-{i}" for i in range(max(1, min(max_children, len(records))))]
+    commit = {measure.make_copy(copy, {}) for copy in copies}.pop()
+    tests = sorted({r["test"] for r in records.values()})
+    clean = measure._pytest_in_own_group(tests, cwd=copies[0], env=measure.environment(str(copies[0])), limit=LIMIT)
+    if clean != 0:
+        raise SystemExit(f"the records' {len(tests)} tests do not pass on the clean copy (pytest status {clean})")
+
+    def one(copy: Path, name: str, record: dict) -> dict:
+        stem = Path(*name.split(".")[:-1])
+        relative = next(p for p in (stem.with_suffix(".py"), stem / "__init__.py") if (copy / p).exists())
+        if name not in diffs or report.mutated_line(diffs[name]) != record["mutation"]:
+            return {"commit": commit, "status": None, "why": "not in the results file with this mutation"}
+        try:
+            mutated = apply_diff((copy / relative).read_text(encoding="utf-8"), diffs[name])
+        except ValueError as exc:
+            return {"commit": commit, "status": None, "why": f"not applied: {exc}"}
+        target = copy / relative
+        original = target.read_text(encoding="utf-8")
+        target.write_text(mutated, encoding="utf-8")
+        try:
+            status = measure._pytest_in_own_group([record["test"]], cwd=copy, env=measure.environment(str(copy)),
+                                                  limit=LIMIT)
+        finally:
+            target.write_text(original, encoding="utf-8")
+        return {"commit": commit, "status": status, **({} if status == 1 else {"why": f"pytest status {status}"})}
+
+    def share(i: int) -> list:
+        mine = sorted(records.items())[i::len(copies)]
+        found = []
+        for name, record in mine:
+            found.append((name, one(copies[i], name, record)))
+            say(f"{name}: {'killed' if found[-1][1]['status'] == 1 else found[-1][1]['why']}")
+        return found
+
+    outcomes = dict(pair for found in measure._map_killing_children(share, range(len(copies)), len(copies))
+                    for pair in found)
+    for name, outcome in outcomes.items():
+        records[name]["confirmed"] = outcome
+    data["confirmed_at"] = {"commit": commit, "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+    measure.write_atomically(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    return sum(o["status"] != 1 for o in outcomes.values())
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--add", nargs=2, action="append", metavar=("NAME", "TEST"), default=[])
+    parser.add_argument("--confirm", action="store_true")
+    parser.add_argument("--results", type=Path, default=measure.HERE / "results" / "mutation_heldout.json")
+    parser.add_argument("--workdir", type=Path, default=measure.DEFAULT_WORKDIR)
+    parser.add_argument("--max-children", type=int, default=2)
+    args = parser.parse_args(argv)
+    if args.add:
+        add([tuple(pair) for pair in args.add], args.results)
+    if args.confirm:
+        missed = confirm(args.results, args.workdir, args.max_children)
+        print(f"{missed} record(s) not confirmed" if missed else "every record confirmed")
+        return 1 if missed else 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
