@@ -154,7 +154,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--add", nargs=2, action="append", metavar=("NAME", "TEST"), default=[])
     parser.add_argument("--confirm", action="store_true")
-    parser.add_argument("--results", type=Path, default=measure.HERE / "results" / "mutation_heldout.json")
+    parser.add_argument("--results", type=Path, default=measure.HELDOUT)
     parser.add_argument("--workdir", type=Path, default=measure.DEFAULT_WORKDIR)
     parser.add_argument("--max-children", type=int, default=2)
     args = parser.parse_args(argv)

@@ -44,6 +44,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 PACKAGE = "lfverify"
 OUT = HERE / "results" / "mutation.json"
+HELDOUT = HERE / "results" / "mutation_heldout.json"  # the fresh-seed measurement (seed 2021)
 DEFAULT_WORKDIR = Path(tempfile.gettempdir()) / "lfverify-mutation"
 #: an operator mutant's wall limit: this times the seconds of a clean run of its module's tests, plus the constant
 CLEAN_MULTIPLIER, CLEAN_CONSTANT = 5.0, 30.0
@@ -514,6 +515,8 @@ def main(argv=None) -> int:
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--plan", action="store_true", help="print populations and samples, run nothing")
     parser.add_argument("--report-only", action="store_true", help="rebuild the table from the results file")
+    parser.add_argument("--docs", type=Path, help="also rewrite the generated part of this page (docs/testing.md) "
+                        "from the committed results files")
     parser.add_argument("--rejudge", action="store_true", help="judge the last run's mutmut survivors again in fresh "
                         "processes, in that run's copy (--workdir), and rebuild the table")
     args = parser.parse_args(argv)
@@ -538,6 +541,10 @@ def main(argv=None) -> int:
     shown = args.out.resolve().relative_to(REPO) if args.out.resolve().is_relative_to(REPO) else args.out
     write_atomically(args.out.with_suffix(".md"), report.markdown(data, shown.as_posix()))
     print(f"results: {args.out} and {args.out.with_suffix('.md')}; package {report.rate_text(data['overall'])}")
+    if args.docs:
+        fresh, carried = (json.loads(OUT.with_name(n).read_text(encoding="utf-8")) for n in (HELDOUT.name, OUT.name))
+        text = report.replace_docs_block(args.docs.read_text(encoding="utf-8"), report.docs_block(fresh, carried))
+        write_atomically(args.docs, text)
     return 0
 
 

@@ -219,6 +219,21 @@ def test_the_committed_table_is_generated_from_the_committed_results(name):
         encoding="utf-8")
 
 
+def test_the_docs_figures_are_generated_from_the_committed_results():
+    """docs/testing.md's generated part is the one ``measure.py --docs`` writes from the two committed results
+    files; a page without its markers, or with two, is refused."""
+    fresh, carried = (json.loads(p.read_text(encoding="utf-8")) for p in (measure.HELDOUT, measure.OUT))
+    page = (measure.REPO / "docs" / "testing.md").read_text(encoding="utf-8")
+    assert report.replace_docs_block(page, report.docs_block(fresh, carried)) == page
+    block = report.docs_block(fresh, carried)
+    assert f"{len(fresh['modules'])} of {len(fresh['discovered'])} modules" in block
+    assert block.count("\n| `lfverify/") == len(fresh["modules"])
+    with pytest.raises(ValueError, match="need exactly one"):
+        report.replace_docs_block("no markers", block)
+    with pytest.raises(ValueError, match="need exactly one"):
+        report.replace_docs_block(page + report.DOCS_START, block)
+
+
 def test_the_carried_figures_are_those_measured_on_the_old_layout():
     """benchmarks/results/mutation.md at 690d787: 69 modules, package 99.88 % [99.33 %, 100.00 %] over 6237 of
     48302 mutants; e.g. atomic_write.py 8 / 13, 100.00 % [46.58 %, 100.00 %]; populations.py 99.86 % (exact).  Since
