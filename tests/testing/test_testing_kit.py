@@ -244,6 +244,47 @@ def test_dropped_offset_surrogate_utility_fails(check):
     assert "Eq. (6)" in str(failure)
 
 
+def test_expectation_monte_carlo_reports_its_replications_and_a_declined_sample_counts_with_fns_own_split():
+    """Two U_hat of Eq. (6)'s double sum with the halves swapped (split=callable), biased by +1 on two-class samples
+    so that expectation_monte_carlo fails: one computes single-class samples, the other declines them.
+
+    Oracles: the values the first function returned (recorded here; NumPy's mean and standard deviation): the
+    failure's observed value is their mean and its standard errors are std / sqrt(R), printed to 3 decimals; and
+    the documented contract (docs/testing-kit.md) that a declined single-class sample counts as the oracle's value -
+    the double sum of fn's own split, i.e. exactly what the first function returned - so both fail with the same
+    observed mean."""
+    def swapped(n):
+        return np.arange(n // 2, n), np.arange(n // 2)
+
+    returned = []
+
+    def make(declines):
+        def fn(X, y, theta):
+            value = oracles.surrogate_utility_double_sum("f1", LOSS, X, y, theta=theta, split=swapped(len(y)))
+            if np.all(y == y[0]):
+                if declines:
+                    raise ValueError("a single class")
+                return value
+            return value + 1.0
+        return fn
+
+    computing = make(False)
+
+    def record(X, y, theta):
+        returned.append(computing(X, y, theta))
+        return returned[-1]
+
+    computes, declines = (_failure(Subject(check_surrogate_utility_estimator, fn, metric="f1", loss=LOSS,
+                                           split=swapped), "expectation_monte_carlo") for fn in (record, make(True)))
+    values = np.array(returned).reshape(-1, 2)  # R replications x the check's two theta
+    assert values.shape[0] == computes.witness["replications"] == 1500
+    np.testing.assert_allclose(computes.observed, values.mean(axis=0), rtol=1e-12)
+    se = re.search(r"standard errors \[([^\]]*)\]", computes.detail).group(1).split()
+    assert [float(v) for v in se] == np.round(values.std(axis=0, ddof=1) / math.sqrt(1500), 3).tolist()
+    assert computes.witness["declined single-class samples"] == 0 < declines.witness["declined single-class samples"]
+    np.testing.assert_array_equal(declines.observed, computes.observed)
+
+
 def test_nonconvex_loss_claiming_convexity_fails_with_a_witness():
     loss = implementations.nonconvex_loss_claiming_convexity()
     with pytest.raises(AssertionError, match="convexity") as info:
@@ -321,6 +362,23 @@ def test_a_loss_with_a_non_finite_value_fails_naming_the_margin_and_the_value():
     assert failure.witness["margin"] > 10 and math.isnan(failure.observed) and failure.expected == "a finite value"
 
 
+def test_a_loss_subject_without_a_seed_is_checked_at_check_surrogate_losss_default_seed():
+    """Oracle: check_surrogate_loss's signature, seed=0 - a Subject that leaves the seed out must check the same
+    40 random margins as seed=0 (and they are not those of seed=1: the seed does choose them)."""
+    margins = {}
+    for key, options in (("left out", {}), (0, {"seed": 0}), (1, {"seed": 1})):
+        seen = []
+
+        def value(m, seen=seen):
+            seen.append(np.array(m, dtype=np.float64))
+            return np.exp(-m)
+
+        _run(Subject(check_surrogate_loss, _TinyLoss(value, lambda m, side: -np.exp(-m)), **options),
+             "one_sided_derivatives")
+        margins[key] = np.concatenate(seen)
+    assert np.array_equal(margins["left out"], margins[0]) and not np.array_equal(margins[0], margins[1])
+
+
 class _RecordsItsSeed(ClassifierMixin, BaseEstimator):
     """Predicts the positive class on x >= 1 (column 0), and records the random_state each fit was given (a
     randomised estimator's parameter)."""
@@ -345,6 +403,16 @@ def test_the_kit_seeds_every_fit_of_an_estimator_with_a_random_state():
     _RecordsItsSeed.seen.clear()
     _run(Subject(check_metric_classifier, _RecordsItsSeed(), metric="f1"), "label_invariance")
     assert _RecordsItsSeed.seen and all(isinstance(s, int) for s in _RecordsItsSeed.seen), _RecordsItsSeed.seen
+
+
+def test_the_input_contract_fits_with_the_seed_of_every_version():
+    # Oracle: a literal recorded on the clean code (5b70ad3), recipe int_seed(child(child(SeedSequence(0), 7), 1)):
+    # the input contract's seed child 7, its fits child 1 (its sample child 0).  The kit's seeds stay where they are,
+    # so that a verdict at a seed is the same in every version (the committed results name the seeds they used);
+    # the reference fit and the variant fits all get this one random_state
+    _RecordsItsSeed.seen.clear()
+    _run(Subject(check_metric_classifier, _RecordsItsSeed(), metric="f1", seed=0), "input_contract")
+    assert len(_RecordsItsSeed.seen) >= 2 and set(_RecordsItsSeed.seen) == {611923083}, _RecordsItsSeed.seen
 
 
 def test_the_best_threshold_classifier_may_predict_no_positive():
@@ -564,6 +632,21 @@ def test_a_classifier_that_keeps_the_input_contract_passes_it():
     _run(Subject(check_metric_classifier, _ThresholdAtOne(), metric="f1"), "input_contract")
 
 
+class _PredictRaises(_ThresholdAtOne):
+    """Wrong: fits, then predict raises."""
+
+    def predict(self, X):
+        raise ValueError("my predict bug")
+
+
+def test_a_classifier_whose_predict_raises_fails_sample_order_invariance_with_its_witness():
+    """Oracle: the kit's documented contract (docs/testing-kit.md) - a user's function that raises is a failed check
+    with the witness (here the sample size and population of the check), not a crash of the kit."""
+    failure = _failure(Subject(check_metric_classifier, _PredictRaises(), metric="f1"), "sample_order_invariance")
+    assert failure.observed == "predict raised ValueError: my predict bug"
+    assert failure.witness == {"n": 4000, "population": "lfverify.testing.oracles.CLASSIFIER_GAUSSIAN_POPULATION"}
+
+
 @pytest.mark.parametrize("wrong, variant, words", [
     (_SortsTheCallersIndices(), "fit on float32 CSR X", "array was modified in place"),
     (_Float32PredictsNegative(), "predict of the float64 fit on float32 X", "of the predictions agree"),
@@ -725,3 +808,8 @@ def test_an_order_dependent_metric_fails_permutation_invariance_with_both_values
     assert failure.check == "permutation_invariance"
     assert failure.expected == failure.witness["sorted order gave"] and failure.observed != failure.expected
     assert failure.observed == first_half_f1(failure.witness["y_true"], failure.witness["y_pred"])
+    # the same seed checks the same samples in every version (the committed results name the seeds they used):
+    # literals recorded on the clean code (5b70ad3) - the counts and the first 8 permuted labels of the witness
+    assert failure.witness["counts (TP, FP, FN, TN)"] == (40, 61, 35, 60)
+    assert failure.witness["y_true"][:8].tolist() == [1, -1, -1, -1, -1, 1, -1, 1]
+    assert failure.witness["y_pred"][:8].tolist() == [1, 1, 1, -1, 1, 1, 1, 1]
