@@ -1,10 +1,10 @@
 """The command line: --version, verify (exit status follows the verdicts), metrics, and error reporting.
 
 Private: lfverify.app._self_checks, _executor_options and _simulate_command, imported to patch the checks, the executor
-factory and the engine where the commands look them up; _simulate_command._verdict_lines and _report.STUDY_ROW_NOTES,
-the study verdict text the command prints, checked against each other; lfverify.io._atomic._new_file_mode, the file
-mode the atomic writes must give; and lfverify.app._cli, whose _run and _main are replaced to reach an interrupt before
-the command runs and a closed standard stream in process.
+factory and the engine where the commands look them up (and _self_checks to read the optimiser checks' problem);
+_simulate_command._verdict_lines and _report.STUDY_ROW_NOTES, the study verdict text the command prints, checked against
+each other; lfverify.io._atomic._new_file_mode, the file mode the atomic writes must give; and lfverify.app._cli, whose
+_run and _main are replaced to reach an interrupt before the command runs and a closed standard stream in process.
 """
 
 import json
@@ -34,6 +34,28 @@ def test_verify_runs_every_check_as_expected(capsys):
     assert all(r["as_expected"] for r in results)
     # the documented counterexample is reported as violated, not hidden
     assert {r["verdict"] for r in results} == {"verified", "violated"}
+
+
+def test_the_optimizer_checks_use_the_documented_sample_and_a_converged_reference():
+    """The problem of the Alg. 1 and Alg. 2 self-checks is the same sample on every machine, so that ``lfverify
+    verify`` prints the same figures: 300 rows x = (z1, z2, 1) with z ~ N(0, I_2), then 300 uniforms u, and
+    y = +1 where u < sigmoid(1.5 z1 - z2 - 0.5), else -1, all from ``numpy.random.default_rng(SEED)``.  Oracle: that
+    recipe, drawn here with NumPy.  And the Alg. 1 check's Nelder-Mead reference is converged far below the check's
+    1e-9 threshold (run to xatol 1e-10, fatol 1e-14: the reported relative gap is below 1e-12; at SciPy's default
+    tolerances it stops about 2e-11 short of the maximum)."""
+    import re
+
+    import numpy as np
+
+    rng = np.random.default_rng(verification.SEED)
+    X = np.c_[rng.normal(size=(300, 2)), np.ones(300)]
+    y = np.where(rng.random(300) < 1 / (1 + np.exp(-(1.5 * X[:, 0] - X[:, 1] - 0.5))), 1, -1)
+    _, X_check, y_check = verification._optimizer_problem()
+    np.testing.assert_array_equal(X_check, X)
+    np.testing.assert_array_equal(y_check, y)
+    ok, detail = verification._check_algorithm1()
+    assert ok
+    assert float(re.fullmatch(r".*rel\. gap (\S+)", detail).group(1)) < 1e-12, detail
 
 
 def test_verify_exits_nonzero_when_a_check_regresses(monkeypatch, capsys):
