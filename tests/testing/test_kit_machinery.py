@@ -205,3 +205,19 @@ def test_the_double_sum_oracles_refuse_a_bad_sample_naming_x_or_y(name):
         oracle(metric, logistic(), np.ones((1, 2)), np.array([1]), np.zeros(2))
     with pytest.raises(ValueError, match=r"^y must have 3 entries \(one per row of X\); got 2$"):
         oracle(metric, logistic(), np.ones((3, 2)), np.array([1, 1]), np.zeros(2))
+
+
+@pytest.mark.parametrize("factory", [implementations.same_sample_gradient_direction,
+                                     implementations.plug_in_prior_gradient_direction,
+                                     implementations.wrong_sign_gradient_direction], ids=lambda f: f.__name__)
+def test_a_named_wrong_v_hat_returns_a_float64_vector_for_an_object_dtype_x(factory):
+    """Oracle: the documented interface ``fn(X, y, theta) -> (d,)`` of a float64 vector, and the kit's input contract
+    (the value depends on X's values, not on its dtype): an object-dtype X of Python ints gives the float64 vector of
+    the float64 X.  Kills `lfverify.testing.implementations.x__scores__mutmut_3` (X kept at its own dtype: an object
+    X made the returned vector an object array)."""
+    X = np.array([[1, -2], [0, 3], [2, 1], [-1, 0]])
+    y, theta = np.array([1, -1, 1, -1]), np.array([0.5, -0.25])
+    fn = factory("f1", logistic())
+    from_objects = fn(X.astype(object), y, theta)
+    assert from_objects.dtype == np.float64 and from_objects.shape == (2,)
+    np.testing.assert_array_equal(from_objects, fn(X.astype(np.float64), y, theta))
