@@ -74,27 +74,34 @@ def one_sided_p_value(best, other, *, test: str = "welch") -> float | None:
     if test == "welch":
         if a.size < 2 or b.size < 2:
             return None
-        if a.var(ddof=1) + b.var(ddof=1) == 0.0:
-            return 0.0 if a.mean() - b.mean() > 0 else 1.0
+        with np.errstate(over="ignore", invalid="ignore"):
+            gap, spread = a.mean() - b.mean(), a.var(ddof=1) + b.var(ddof=1)
         constant, run = (a, b), lambda: stats.ttest_ind(a, b, equal_var=False, alternative="greater")
     elif test == "paired":
         if a.size != b.size:
             raise ValueError(f"a paired test needs as many trials of both methods; got {a.size} and {b.size}")
-        d = a - b
-        if d.size < 2:
+        if a.size < 2:
             return None
-        if d.var(ddof=1) == 0.0:
-            return 0.0 if d.mean() > 0 else 1.0
+        with np.errstate(over="ignore", invalid="ignore"):
+            d = a - b
+            gap, spread = d.mean(), d.var(ddof=1)
         constant, run = (d,), lambda: stats.ttest_rel(a, b, alternative="greater")
     else:
         raise ValueError(f"test must be 'welch' or 'paired'; got {test!r}")
+    if not (np.isfinite(gap) and np.isfinite(spread)):
+        raise ValueError("best and other are too large for a t-test: their difference or variance overflows")
+    if spread == 0.0:
+        return 0.0 if gap > 0 else 1.0
     with warnings.catch_warnings():
         if any(np.ptp(sample) == 0 for sample in constant):
             # SciPy warns of "precision loss" for a sample of identical values (e.g. every trial at accuracy
             # 1.0); their variance is exactly 0, so the warning is a false alarm there, and only there.
             warnings.filterwarnings("ignore", message="Precision loss occurred in moment calculation",
                                     category=RuntimeWarning)
-        return float(run().pvalue)
+        p_value = float(run().pvalue)
+    # SciPy's NaN where the variance is not 0: a spread below what SciPy's t statistic resolves (differences of
+    # 2**-537, whose variance is the subnormal 5e-324 here and 0 there), decided as a zero variance is
+    return (0.0 if gap > 0 else 1.0) if math.isnan(p_value) else p_value
 
 
 def rejects(p_value: float | None, alpha: float) -> bool:

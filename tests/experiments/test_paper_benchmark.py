@@ -13,9 +13,11 @@ lfverify.app._bench_command.options_from_args and _cli.build_parser - tested pie
 for its row helper.
 """
 
+import functools
 import json
 import math
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -268,6 +270,26 @@ def test_zero_variance_truth_table(test):
     if test == "paired":
         assert one_sided_p_value([1.0, 2.0, 3.0], [1.5, 2.5, 3.5], test=test) == 1.0
         assert one_sided_p_value([1.0, 2.0, 3.0], [0.5, 1.5, 2.5], test=test) == 0.0
+
+
+@pytest.mark.parametrize("test", ["welch", "paired"])
+def test_a_spread_below_scipys_resolution_is_decided_as_zero_variance_never_as_nan(test):
+    """Differences of +-2**-537 (their variance 2**-1074 is subnormal: not 0 here, 0 in SciPy's t statistic, whose
+    p-value is then NaN, checked below): the module docstring's zero-variance rule decides them, as it does an
+    exact zero variance - mean difference 0 -> 1 (not significant), positive -> 0 (significant).  Values whose
+    differences overflow cannot be tested: a ValueError naming both, never a NaN.  Found by the fresh-seed mutation
+    table's survivor `lfverify.experiments._statistics.x_one_sided_p_value__lfv_dropkw_3`."""
+    tiny = 2.0 ** -537
+    best, other = [tiny, -tiny, 0.0, 0.0], [0.0] * 4
+    scipy_test = stats.ttest_rel if test == "paired" else functools.partial(stats.ttest_ind, equal_var=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        assert np.isnan(scipy_test(best, other, alternative="greater").pvalue)  # what SciPy gives
+    assert one_sided_p_value(best, other, test=test) == 1.0
+    assert one_sided_p_value([1.0 + x for x in best], [1.0 - 2.0 ** -40] * 4, test=test) < 1e-6  # companion
+    assert one_sided_p_value([tiny, 2 * tiny, tiny, tiny], [0.0] * 4, test=test) == 0.0
+    with pytest.raises(ValueError, match="best and other are too large for a t-test"):
+        one_sided_p_value([1e308, -1e308], [-1e308, 1e308], test=test)
 
 
 def test_bold_rule_without_a_test_truth_table():

@@ -82,8 +82,9 @@ def load(path: Path = RECORDS_FILE) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def add(pairs: list[tuple[str, str]], results: Path, path: Path = RECORDS_FILE) -> None:
-    """Record that test ``TEST`` kills survivor ``NAME`` of the results file ``results`` (unconfirmed)."""
+def add(pairs: list[tuple[str, str]], results: Path, path: Path = RECORDS_FILE, today: dict | None = None) -> None:
+    """Record that test ``TEST`` kills survivor ``NAME`` of the results file ``results`` (unconfirmed).  Where the
+    code has moved since the run, ``today`` maps NAME to (module path, a diff making the same mutated line there)."""
     data, diffs = load(path), _diffs(results)
     for name, test in pairs:
         if name not in diffs:
@@ -91,6 +92,11 @@ def add(pairs: list[tuple[str, str]], results: Path, path: Path = RECORDS_FILE) 
         if not (measure.REPO / test.split("::")[0]).is_file():
             raise SystemExit(f"{test}: no such test file")
         data["KILLED_LATER"][name] = {"mutation": report.mutated_line(diffs[name]), "test": test, "confirmed": None}
+        if name in (today or {}):
+            module, diff = today[name]
+            if report.mutated_line(diff) != data["KILLED_LATER"][name]["mutation"]:
+                raise SystemExit(f"{name}: the diff for today's code makes another mutated line")
+            data["KILLED_LATER"][name].update(module_today=module, diff_today=diff)
     data["KILLED_LATER"] = dict(sorted(data["KILLED_LATER"].items()))
     measure.write_atomically(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
@@ -116,11 +122,15 @@ def confirm(results: Path, workdir: Path, max_children: int, path: Path = RECORD
 
     def one(copy: Path, name: str, record: dict) -> dict:
         stem = Path(*name.split(".")[:-1])
-        relative = next(p for p in (stem.with_suffix(".py"), stem / "__init__.py") if (copy / p).exists())
+        relative = Path(record["module_today"]) if record.get("module_today") else \
+            next(p for p in (stem.with_suffix(".py"), stem / "__init__.py") if (copy / p).exists())
         if name not in diffs or report.mutated_line(diffs[name]) != record["mutation"]:
             return {"commit": commit, "status": None, "why": "not in the results file with this mutation"}
+        diff = record.get("diff_today") or diffs[name]  # the same mutated line where the code has moved since
+        if report.mutated_line(diff) != record["mutation"]:
+            return {"commit": commit, "status": None, "why": "diff_today makes another mutation"}
         try:
-            mutated = apply_diff((copy / relative).read_text(encoding="utf-8"), diffs[name])
+            mutated = apply_diff((copy / relative).read_text(encoding="utf-8"), diff)
         except ValueError as exc:
             return {"commit": commit, "status": None, "why": f"not applied: {exc}"}
         target = copy / relative
@@ -153,13 +163,17 @@ def confirm(results: Path, workdir: Path, max_children: int, path: Path = RECORD
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--add", nargs=2, action="append", metavar=("NAME", "TEST"), default=[])
+    parser.add_argument("--today", nargs=3, action="append", metavar=("NAME", "MODULE", "DIFF_FILE"), default=[],
+                        help="with --add: where the code has moved since the run, the module and a diff (file) "
+                        "making the same mutated line there")
     parser.add_argument("--confirm", action="store_true")
     parser.add_argument("--results", type=Path, default=measure.HELDOUT)
     parser.add_argument("--workdir", type=Path, default=measure.DEFAULT_WORKDIR)
     parser.add_argument("--max-children", type=int, default=2)
     args = parser.parse_args(argv)
     if args.add:
-        add([tuple(pair) for pair in args.add], args.results)
+        today = {name: (module, Path(diff).read_text(encoding="utf-8")) for name, module, diff in args.today}
+        add([tuple(pair) for pair in args.add], args.results, today=today)
     if args.confirm:
         missed = confirm(args.results, args.workdir, args.max_children)
         print(f"{missed} record(s) not confirmed" if missed else "every record confirmed")

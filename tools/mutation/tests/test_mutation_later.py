@@ -5,6 +5,7 @@ Oracles: sources and diffs written by hand; a tiny package whose tests fail exac
 """
 
 import json
+import shutil
 
 import later
 import measure
@@ -68,6 +69,7 @@ DIFFS = {"lfverify.m.x_value__mutmut_1": "--- m.py\n+++ m.py\n@@ -1,2 +1,2 @@\n 
 def tiny(tmp_path, monkeypatch):
     """A results file, a records file and a stand-in for ``git archive HEAD`` that writes a tiny package."""
     def make_copy(target, overrides):
+        shutil.rmtree(target, ignore_errors=True)
         (target / "lfverify" / "testing").mkdir(parents=True)
         (target / "lfverify" / "__init__.py").write_text("")
         (target / "lfverify" / "m.py").write_text(MODULE)
@@ -114,3 +116,31 @@ def test_a_record_whose_mutation_is_not_the_results_files_is_not_confirmed(tiny)
     assert later.confirm(results, work, 1, path=records, say=lambda _: None) == 2
     outcome = json.loads(records.read_text())["KILLED_LATER"]["lfverify.m.x_value__mutmut_1"]["confirmed"]
     assert outcome == {"commit": "c0ffee", "status": None, "why": "not in the results file with this mutation"}
+
+
+def test_a_record_of_code_moved_since_the_run_is_confirmed_with_its_diff_of_today(tiny):
+    """Oracle: the tiny module's ``value`` renamed ``lookup`` since the run - the results file's diff no longer
+    applies, a diff of today's code making the same mutated line does, and ``test_value`` fails on it; a diff of
+    today that makes another line is refused (the companion)."""
+    results, records, work = tiny
+    data = json.loads(records.read_text())
+    record = data["KILLED_LATER"]["lfverify.m.x_value__mutmut_1"]
+    today = DIFFS["lfverify.m.x_value__mutmut_1"].replace("def value(key)", "def lookup(key)")
+    record.update(module_today="lfverify/m.py", diff_today=today)
+    del data["KILLED_LATER"]["lfverify.m.x_other__mutmut_1"]
+    records.write_text(json.dumps(data))
+    moved = MODULE.replace("def value(key)", "def lookup(key)") + "\n\nvalue = lookup\n"
+    real_make_copy = measure.make_copy
+
+    def make_copy(target, overrides):
+        commit = real_make_copy(target, overrides)
+        (target / "lfverify" / "m.py").write_text(moved)
+        return commit
+
+    measure.make_copy = make_copy  # restored by the fixture's monkeypatch
+    assert later.confirm(results, work, 1, path=records, say=lambda _: None) == 0
+    record["diff_today"] = today.replace("3.0}", "4.0}")
+    records.write_text(json.dumps(data))
+    assert later.confirm(results, work, 1, path=records, say=lambda _: None) == 1
+    outcome = json.loads(records.read_text())["KILLED_LATER"]["lfverify.m.x_value__mutmut_1"]["confirmed"]
+    assert outcome["why"] == "diff_today makes another mutation"
