@@ -64,6 +64,12 @@ def one_sided_p_value(best, other, *, test: str = "welch") -> float | None:
         Trial values of the two methods (for ``test="paired"`` of equal length, trial by trial).
     test : {"welch", "paired"}, keyword-only
         See the module docstring.
+
+    Raises
+    ------
+    ValueError
+        A sample that is empty, not 1-D or not finite; for ``"paired"``, samples of unequal lengths; values whose
+        mean difference or variance overflows (no t-test decides them).
     """
     import warnings  # here rather than at the top: the module's imports are being reorganised elsewhere
 
