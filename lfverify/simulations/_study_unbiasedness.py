@@ -217,12 +217,16 @@ def bias_checks(moments, targets, *, level: float = FAMILY_LEVEL):
     Raises
     ------
     ValueError
-        If ``level`` is not strictly between 0 and 1.
+        If ``level`` is not strictly between 0 and 1, or is so close to 1 that the per-entry level
+        1 - (1 - level) / entries has an infinite normal quantile (no entry could be found biased).
     """
     # checked here, in the caller's terms: the per-entry level below is what mean_interval would check
     level = check_real(level, "level", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
     entries = sum(np.asarray(m[1]).size for m in moments.values())
     per_entry = 1.0 - (1.0 - level) / entries
+    if not 0.5 + per_entry / 2 < 1.0:  # the two-sided quantile below would be infinite
+        raise ValueError(f"level is too close to 1 for {entries} entries: the per-entry level 1 - (1 - level) / "
+                         f"{entries} = {per_entry!r} has an infinite normal quantile at level = {level!r}")
     q = float(stats.norm.ppf(0.5 + per_entry / 2))
     out = {}
     for key, (count, mean, m2) in moments.items():

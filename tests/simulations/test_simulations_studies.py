@@ -567,6 +567,22 @@ def test_bias_checks_refuses_a_family_level_outside_0_1_in_the_callers_terms(lev
     assert str(raised.value) == f"level must lie in (0.0, 1.0); got {level}"
 
 
+def test_bias_checks_refuses_a_family_level_whose_per_entry_quantile_is_infinite_in_the_callers_terms():
+    """Oracle: binary arithmetic by hand.  level = 1 - 2^-53 (the largest double below 1) lies in (0, 1), but over 2
+    entries the per-entry level 1 - 2^-54 rounds to 1 (a tie, to even), whose normal quantile is infinite: the
+    check could find no entry biased.  The message names the level given and the count of entries (mean_interval
+    would refuse "level 1.0", a value the caller never gave).  At 1 - 2^-50 over one entry the quantile's argument
+    1/2 + (1 - 2^-50)/2 = 1 - 2^-51 is a double below 1: accepted, with a finite quantile."""
+    key = ("bounded-logistic", "F1", "split", 4)
+    with pytest.raises(ValueError) as raised:
+        ub.bias_checks({key: (10, np.zeros(2), np.ones(2))}, {key: np.zeros(2)}, level=1.0 - 2.0 ** -53)
+    assert str(raised.value) == ("level is too close to 1 for 2 entries: the per-entry level 1 - (1 - level) / 2 = "
+                                 "1.0 has an infinite normal quantile at level = 0.9999999999999999")
+    checks, per_entry, q = ub.bias_checks({key: (10, np.zeros(1), np.ones(1))}, {key: np.zeros(1)},
+                                          level=1.0 - 2.0 ** -50)
+    assert per_entry == 1.0 - 2.0 ** -50 and math.isfinite(q) and bool(checks[key]["covers"][0])
+
+
 def test_empirical_maximiser_keeps_the_best_start():
     """Oracle: with no phase-2 iteration (max_iter=0) and starts already in Algorithm 1's domain N_hat > 0 (checked
     on the core estimator), each start is its own result, so the maximiser must return the start of largest
