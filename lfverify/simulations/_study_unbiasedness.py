@@ -218,11 +218,17 @@ def bias_checks(moments, targets, *, level: float = FAMILY_LEVEL):
     ------
     ValueError
         If ``level`` is not strictly between 0 and 1, or is so close to 1 that the per-entry level
-        1 - (1 - level) / entries has an infinite normal quantile (no entry could be found biased).
+        1 - (1 - level) / entries has an infinite normal quantile (no entry could be found biased); if ``moments``
+        holds no entry, or a key of ``moments`` has no target.
     """
     # checked here, in the caller's terms: the per-entry level below is what mean_interval would check
     level = check_real(level, "level", low=0.0, high=1.0, low_inclusive=False, high_inclusive=False)
     entries = sum(np.asarray(m[1]).size for m in moments.values())
+    if not entries:
+        raise ValueError(f"moments must hold at least one mean to check; got {len(moments)} keys and no entries")
+    missing = [key for key in moments if key not in targets]
+    if missing:
+        raise ValueError(f"targets must have a value for every key of moments; got none for {missing[0]!r}")
     per_entry = 1.0 - (1.0 - level) / entries
     if not 0.5 + per_entry / 2 < 1.0:  # the two-sided quantile below would be infinite
         raise ValueError(f"level is too close to 1 for {entries} entries: the per-entry level 1 - (1 - level) / "

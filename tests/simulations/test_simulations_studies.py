@@ -583,6 +583,23 @@ def test_bias_checks_refuses_a_family_level_whose_per_entry_quantile_is_infinite
     assert per_entry == 1.0 - 2.0 ** -50 and math.isfinite(q) and bool(checks[key]["covers"][0])
 
 
+def test_bias_checks_refuses_no_entries_and_a_key_without_its_target_by_name():
+    """Oracle: the messages typed out.  No moments at all, or keys whose means are empty, leave nothing to check
+    (the Bonferroni count would divide by 0); a key of ``moments`` absent from ``targets`` is a difference, named,
+    not a KeyError.  Companion: one key with its target is checked."""
+    key, other = ("bounded-logistic", "F1", "split", 4), ("bounded-logistic", "F1", "split", 8)
+    for moments in ({}, {key: (10, np.zeros(0), np.zeros(0))}):
+        with pytest.raises(ValueError) as raised:
+            ub.bias_checks(moments, {key: np.zeros(0)})
+        assert str(raised.value) == f"moments must hold at least one mean to check; got {len(moments)} keys and no " \
+                                    "entries"
+    with pytest.raises(ValueError) as raised:
+        ub.bias_checks({key: (10, np.zeros(1), np.ones(1)), other: (10, np.zeros(1), np.ones(1))}, {key: np.zeros(1)})
+    assert str(raised.value) == f"targets must have a value for every key of moments; got none for {other!r}"
+    checks, _, _ = ub.bias_checks({key: (10, np.zeros(1), np.ones(1))}, {key: np.zeros(1)})
+    assert list(checks) == [key]
+
+
 def test_empirical_maximiser_keeps_the_best_start():
     """Oracle: with no phase-2 iteration (max_iter=0) and starts already in Algorithm 1's domain N_hat > 0 (checked
     on the core estimator), each start is its own result, so the maximiser must return the start of largest

@@ -31,51 +31,49 @@ LIMIT = 600.0
 def apply_diff(source: str, diff: str) -> str:
     """``source`` with the hunks of the unified ``diff`` applied.
 
-    mutmut's diffs show the function dedented (a method starts at column 0), so each hunk's old lines are looked up
-    at any indentation and the new lines get the indentation found; a hunk found nowhere or at more than one place
-    is a ValueError (the source changed since the run)."""
+    mutmut's diffs show the function dedented (a method starts at column 0) and keep a docstring's inner lines as
+    they are, so each hunk's old lines are looked up by their text without indentation, the context lines are kept
+    as the source has them, and an added line gets the indentation by which the source's first removed line differs
+    from the diff's; a hunk found nowhere or at more than one place is a ValueError (the source changed since)."""
     lines = source.splitlines(keepends=True)
-    for old, new in _hunks(diff):
-        found = [(start, indent) for start in range(len(lines) - len(old) + 1)
-                 for indent in [_indent_at(lines, start, old)] if indent is not None]
+    for hunk in _hunks(diff):
+        old = [text for mark, text in hunk if mark != "+"]
+        found = [start for start in range(len(lines) - len(old) + 1)
+                 if all(line.strip() == text.strip() for line, text in zip(lines[start:start + len(old)], old))]
         if len(found) != 1:
             raise ValueError(f"the diff's hunk starting {old[0].strip()!r} is found {len(found)} times in the source "
                              "(need exactly once)")
-        start, indent = found[0]
-        lines[start:start + len(old)] = [(indent + text if text.strip() else text) + "\n" for text in new]
+        start, out, i, shift = found[0], [], found[0], None
+        for mark, text in hunk:
+            if mark == "+":
+                out.append(" " * (shift or 0) + text + "\n")
+                continue
+            if mark == "-" and shift is None:
+                shift = _width(lines[i]) - _width(text)
+            if mark == " ":
+                out.append(lines[i])
+            i += 1
+        lines[start:i] = out
     return "".join(lines)
 
 
-def _hunks(diff: str) -> list[tuple[list[str], list[str]]]:
-    """Each hunk's (old lines, new lines), context included, without their newline."""
-    hunks: list[tuple[list[str], list[str]]] = []
+def _width(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _hunks(diff: str) -> list[list[tuple[str, str]]]:
+    """Each hunk's lines as (mark, text): " " context, "-" removed, "+" added."""
+    hunks: list[list[tuple[str, str]]] = []
     for line in diff.splitlines():
         if line.startswith(("---", "+++")):
             continue
         if line.startswith("@@"):
-            hunks.append(([], []))
+            hunks.append([])
         elif hunks:
-            mark, text = line[:1], line[1:]
-            if mark in (" ", "-", ""):
-                hunks[-1][0].append(text)
-            if mark in (" ", "+", ""):
-                hunks[-1][1].append(text)
-    if not hunks or not any(old != new for old, new in hunks):
+            hunks[-1].append((line[:1] or " ", line[1:]))
+    if not any(mark in "+-" for hunk in hunks for mark, _ in hunk):
         raise ValueError("the diff changes nothing")
     return hunks
-
-
-def _indent_at(lines: list[str], start: int, old: list[str]) -> str | None:
-    """The indentation at which ``old`` matches ``lines`` from ``start``, or None."""
-    first = lines[start].rstrip("\n")
-    if not old[0].strip() or not first.endswith(old[0]) or first[:len(first) - len(old[0])].strip():
-        return None
-    indent = first[:len(first) - len(old[0])]
-    for text, line in zip(old, lines[start:start + len(old)]):
-        line = line.rstrip("\n")
-        if (line != indent + text) if text.strip() else line.strip():
-            return None
-    return indent
 
 
 def load(path: Path = RECORDS_FILE) -> dict:
