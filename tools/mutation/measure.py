@@ -360,6 +360,14 @@ def detected_afresh(stratum: dict, killed: list[str]) -> dict:
 FRESH_TEXT = "; each mutmut mutant it left undetected judged again on the same tests in a fresh pytest process"
 
 
+def _check_copy_is(copy: Path, source: str, commit: str) -> None:
+    """The copy's ``source`` must be that file at ``commit``: a row names the commit it was measured on."""
+    committed = subprocess.run(["git", "show", f"{commit}:{source}"], cwd=REPO, check=True, capture_output=True,
+                               text=True).stdout
+    if (copy / source).read_text(encoding="utf-8") != committed:
+        raise RuntimeError(f"{copy / source} is not {source} at {commit[:7]}: not the copy of that run")
+
+
 def rejudge(args, modules: dict[str, str], say=print) -> dict:
     """``--rejudge``: the last run's modules of the results file ``args.out``, their mutmut survivors judged again in
     the run's copy (``args.workdir``), which must still hold that run's mutants and stats and the sources of the
@@ -372,11 +380,7 @@ def rejudge(args, modules: dict[str, str], say=print) -> dict:
         if entry["provenance"]["tests"].endswith(FRESH_TEXT):
             say(f"{source}: judged afresh already")
             continue
-        commit = entry["provenance"]["commit"]
-        committed = subprocess.run(["git", "show", f"{commit}:{source}"], cwd=REPO, check=True, capture_output=True,
-                                   text=True).stdout
-        if (copy / source).read_text(encoding="utf-8") != committed:
-            raise RuntimeError(f"{copy / source} is not {source} at {commit[:7]}: not the copy of that run")
+        _check_copy_is(copy, source, entry["provenance"]["commit"])
         stratum = entry["strata"][report.MUTMUT]
         names = [n for n, status in stratum["undetected"].items() if status == "survived"]
         undetected = {n: node_ids(mutmut(copy, "tests-for-mutant", n)) for n in names}
@@ -413,7 +417,12 @@ def measure(args, modules: dict[str, str], chosen: list[str], say=print) -> tupl
             "tool"]["mutmut"]["pytest_add_cli_args_test_selection"]
         overrides["pytest_add_cli_args_test_selection"] = selection + [
             a for node in args.deselect or () for a in ("--deselect", node)]
-    commit = make_copy(copy, overrides)
+    if args.reuse_copy:  # the copy of a run stopped during its fresh judgement: its mutmut verdicts stand
+        commit = args.reuse_copy
+        for source in chosen:
+            _check_copy_is(copy, source, commit)
+    else:
+        commit = make_copy(copy, overrides)
     population, drawn = {}, {}
     for source in chosen:
         module, text = modules[source], (copy / source).read_text(encoding="utf-8")
@@ -433,7 +442,7 @@ def measure(args, modules: dict[str, str], chosen: list[str], say=print) -> tupl
     names = [n for d in drawn.values() for n in d[report.MUTMUT]]
     ours = [m for d in drawn.values() for k, ms in d.items() if k != report.MUTMUT for m in ms]
     t0 = time.perf_counter()
-    if names:
+    if names and not args.reuse_copy:
         say(f"mutmut run: {len(names)} mutants (log: {copy / 'mutmut.log'})")
         mutmut(copy, "run", "--max-children", str(args.max_children), *names, log=copy / "mutmut.log")
     statuses = parse_results(mutmut(copy, "results", "--all", "true")) if names else {}
@@ -445,8 +454,8 @@ def measure(args, modules: dict[str, str], chosen: list[str], say=print) -> tupl
         diff = mutmut(copy, "show", name).partition("\n")[2].strip() if undetected else ""
         tests = node_ids(mutmut(copy, "tests-for-mutant", name)) if undetected else []
         results[name] = {"status": status, "diff": diff, "tests": tests}
-    for name in judge_again(copy, {n: r["tests"] for n, r in results.items() if r["status"] == "survived"},
-                            args.max_children, say=say):
+    survivors = {n: r["tests"] for n, r in results.items() if r["status"] == "survived"}
+    for name in judge_again(copy, survivors, args.max_children, say=say) if not args.reuse_copy else ():
         results[name] = {"status": "killed", "diff": "", "tests": [], "fresh": True}
     t1 = time.perf_counter()
     say(f"operators: {len(ours)} mutants")
@@ -463,7 +472,7 @@ def measure(args, modules: dict[str, str], chosen: list[str], say=print) -> tupl
                   "tests": ("the files " + ", ".join(args.tests) if args.tests else "the default suite (tests/)")
                   + "".join(f" less {node}" for node in args.deselect or ())
                   + ", narrowed per function by mutmut's stats; each operator mutant in a fresh pytest process, on "
-                    "the same tests" + FRESH_TEXT}
+                    "the same tests" + ("" if args.reuse_copy else FRESH_TEXT)}
     fresh = {source: {"source": source, "module": modules[source], "provenance": provenance,
                       "strata": {kind: record(len(population[source][kind]),
                                               {(i if isinstance(i, str) else i.name):
@@ -517,6 +526,9 @@ def main(argv=None) -> int:
     parser.add_argument("--report-only", action="store_true", help="rebuild the table from the results file")
     parser.add_argument("--docs", type=Path, help="also rewrite the generated part of this page (docs/testing.md) "
                         "from the committed results files")
+    parser.add_argument("--reuse-copy", metavar="COMMIT", help="finish a run stopped during its fresh judgement, "
+                        "from its copy (--workdir) of COMMIT: mutmut's verdicts as they stand, the operator mutants "
+                        "run now; --rejudge judges the survivors afresh after")
     parser.add_argument("--rejudge", action="store_true", help="judge the last run's mutmut survivors again in fresh "
                         "processes, in that run's copy (--workdir), and rebuild the table")
     args = parser.parse_args(argv)

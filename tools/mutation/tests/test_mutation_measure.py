@@ -328,3 +328,19 @@ def test_sigterm_during_a_fresh_judgement_leaves_no_pytest_behind(trampolined):
     tool.terminate()
     assert tool.wait(timeout=30) == 128 + 15
     assert _gone_within_5_s(pid), f"the fresh pytest {pid} outlived the terminated tool"
+
+
+def test_a_reused_copy_must_hold_the_named_commits_sources(tmp_path):
+    """``--reuse-copy COMMIT`` and ``--rejudge`` read verdicts from a copy: its file must be the commit's (oracle:
+    ``git show``), an edited one is refused by name."""
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=measure.REPO, capture_output=True, text=True,
+                            check=True).stdout.strip()
+    source = "lfverify/io/_atomic.py"
+    text = subprocess.run(["git", "show", f"{commit}:{source}"], cwd=measure.REPO, capture_output=True, text=True,
+                          check=True).stdout
+    (tmp_path / "lfverify" / "io").mkdir(parents=True)
+    (tmp_path / source).write_text(text, encoding="utf-8")
+    measure._check_copy_is(tmp_path, source, commit)
+    (tmp_path / source).write_text(text + "\n# edited\n", encoding="utf-8")
+    with pytest.raises(RuntimeError, match=f"is not {source} at {commit[:7]}: not the copy of that run"):
+        measure._check_copy_is(tmp_path, source, commit)
