@@ -427,7 +427,7 @@ def measure(args, modules: dict[str, str], chosen: list[str], say=print) -> tupl
     for source in chosen:
         module, text = modules[source], (copy / source).read_text(encoding="utf-8")
         strata = {report.MUTMUT: mutmut_population(copy, source)}
-        for m in operators.generate_mutants(text, module, source):
+        for m in () if args.mutmut_only else operators.generate_mutants(text, module, source):
             strata.setdefault(m.operator, []).append(m)
         population[source] = strata
         drawn[source] = {}
@@ -472,7 +472,8 @@ def measure(args, modules: dict[str, str], chosen: list[str], say=print) -> tupl
                   "tests": ("the files " + ", ".join(args.tests) if args.tests else "the default suite (tests/)")
                   + "".join(f" less {node}" for node in args.deselect or ())
                   + ", narrowed per function by mutmut's stats; each operator mutant in a fresh pytest process, on "
-                    "the same tests" + ("" if args.reuse_copy else FRESH_TEXT)}
+                    "the same tests" + ("" if args.reuse_copy else FRESH_TEXT)
+                  + ("; mutmut's mutants only (--mutmut-only)" if args.mutmut_only else "")}
     fresh = {source: {"source": source, "module": modules[source], "provenance": provenance,
                       "strata": {kind: record(len(population[source][kind]),
                                               {(i if isinstance(i, str) else i.name):
@@ -526,6 +527,8 @@ def main(argv=None) -> int:
     parser.add_argument("--report-only", action="store_true", help="rebuild the table from the results file")
     parser.add_argument("--docs", type=Path, help="also rewrite the generated part of this page (docs/testing.md) "
                         "from the committed results files")
+    parser.add_argument("--mutmut-only", action="store_true", help="no custom operators: rows with mutmut's "
+                        "stratum only (a re-measure of it; the table says so)")
     parser.add_argument("--reuse-copy", metavar="COMMIT", help="finish a run stopped during its fresh judgement, "
                         "from its copy (--workdir) of COMMIT: mutmut's verdicts as they stand, the operator mutants "
                         "run now; --rejudge judges the survivors afresh after")
