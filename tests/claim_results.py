@@ -1,5 +1,5 @@
 """The derivations' results, each claim checked at most once per test process (``claim_results`` in conftest.py;
-every time it is read in mutmut's stats run, below).
+every time it is read in mutmut's main process, below).
 
 Shared by tests/proofs/test_proofs.py (each claim's recorded status, ERRATA.md and proofs/ in sync) and
 tests/app/test_report.py (the report of a real verification run) and tests/proofs/test_statements.py (the steps the
@@ -33,10 +33,7 @@ class ClaimsCheckedOnDemand(dict):
     def __missing__(self, key):
         (claim,) = [c for c in self.claims if c.key == key]
         (result,) = run_claims([claim])
-        if os.environ.get("MUTANT_UNDER_TEST") != "stats":
-            # mutmut's stats run (tools/mutation/README.md) credits a function to the tests that call it: kept, the
-            # result would credit a derivation to its first reader only (tests/app/test_report.py, which sorts
-            # first), and a mutant that only the ERRATA.md or proofs/ comparison sees would never meet that test
+        if _kept_here():
             self[key] = result
         return result
 
@@ -48,6 +45,18 @@ class ClaimsCheckedOnDemand(dict):
             if done is not None:
                 done(results[-1])
         return results
+
+
+def _kept_here() -> bool:
+    """Whether this process keeps a derivation's result: always, except in mutmut's main process
+    (tools/mutation/README.md), which names its phase in ``MUTANT_UNDER_TEST`` ("stats", "" for its clean run,
+    "fail", ...) and forks every mutant's run from itself.  Kept in its stats run, a result would credit the
+    derivation to its first reader only (tests/app/test_report.py, which sorts first), so a mutant that only the
+    ERRATA.md or proofs/ comparison sees would never meet that test; kept in its clean run, every forked mutant's
+    run would read the clean derivation instead of computing it under the mutant.  A mutant's own run (its name in
+    the variable) and a plain pytest run (no variable) keep it."""
+    phase = os.environ.get("MUTANT_UNDER_TEST")
+    return phase is None or "__mutmut_" in phase or "__lfv_" in phase
 
 
 #: This process's cache, shared by the ``claim_results`` fixture (tests/conftest.py) and the tests that read a
