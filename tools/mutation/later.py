@@ -120,8 +120,11 @@ def confirm(results: Path, workdir: Path, max_children: int, path: Path = RECORD
 
     def one(copy: Path, name: str, record: dict) -> dict:
         stem = Path(*name.split(".")[:-1])
-        relative = Path(record["module_today"]) if record.get("module_today") else \
-            next(p for p in (stem.with_suffix(".py"), stem / "__init__.py") if (copy / p).exists())
+        candidates = [Path(record["module_today"])] if record.get("module_today") else \
+            [stem.with_suffix(".py"), stem / "__init__.py"]
+        relative = next((p for p in candidates if (copy / p).is_file()), None)
+        if relative is None:
+            return {"commit": commit, "status": None, "why": f"not applied: no module {candidates[0]} today"}
         if name not in diffs or report.mutated_line(diffs[name]) != record["mutation"]:
             return {"commit": commit, "status": None, "why": "not in the results file with this mutation"}
         diff = record.get("diff_today") or diffs[name]  # the same mutated line where the code has moved since

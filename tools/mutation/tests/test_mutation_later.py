@@ -118,6 +118,19 @@ def test_a_record_whose_mutation_is_not_the_results_files_is_not_confirmed(tiny)
     assert outcome == {"commit": "c0ffee", "status": None, "why": "not in the results file with this mutation"}
 
 
+def test_a_record_of_a_module_gone_since_is_not_confirmed_and_stops_nothing(tiny):
+    """A module deleted (or renamed) since the run, without a diff of today: that record says so, the others run."""
+    results, records, work = tiny
+    data = json.loads(records.read_text())
+    data["KILLED_LATER"]["lfverify.m.x_value__mutmut_1"]["module_today"] = "lfverify/gone.py"
+    records.write_text(json.dumps(data))
+    assert later.confirm(results, work, 1, path=records, say=lambda _: None) == 2
+    confirmed = json.loads(records.read_text())["KILLED_LATER"]
+    why = confirmed["lfverify.m.x_value__mutmut_1"]["confirmed"]["why"]
+    assert why == "not applied: no module lfverify/gone.py today"
+    assert confirmed["lfverify.m.x_other__mutmut_1"]["confirmed"]["status"] == 0  # ran: its test does not fail
+
+
 def test_a_record_of_code_moved_since_the_run_is_confirmed_with_its_diff_of_today(tiny):
     """Oracle: the tiny module's ``value`` renamed ``lookup`` since the run - the results file's diff no longer
     applies, a diff of today's code making the same mutated line does, and ``test_value`` fails on it; a diff of
