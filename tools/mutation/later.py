@@ -80,6 +80,10 @@ def load(path: Path = RECORDS_FILE) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+def _save(data: dict, path: Path) -> None:
+    measure.write_atomically(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
 def add(pairs: list[tuple[str, str]], results: Path, path: Path = RECORDS_FILE, today: dict | None = None) -> None:
     """Record that test ``TEST`` kills survivor ``NAME`` of the results file ``results`` (unconfirmed).  Where the
     code has moved since the run, ``today`` maps NAME to (module path, a diff making the same mutated line there)."""
@@ -96,7 +100,7 @@ def add(pairs: list[tuple[str, str]], results: Path, path: Path = RECORDS_FILE, 
                 raise SystemExit(f"{name}: the diff for today's code makes another mutated line")
             data["KILLED_LATER"][name].update(module_today=module, diff_today=diff)
     data["KILLED_LATER"] = dict(sorted(data["KILLED_LATER"].items()))
-    measure.write_atomically(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    _save(data, path)
 
 
 def _diffs(results: Path) -> dict[str, str]:
@@ -132,12 +136,12 @@ def confirm(results: Path, workdir: Path, max_children: int, path: Path = RECORD
         diff = record.get("diff_today") or diffs[name]  # the same mutated line where the code has moved since
         if report.mutated_line(diff) != record["mutation"]:
             return {"commit": commit, "status": None, "why": "diff_today makes another mutation"}
-        try:
-            mutated = apply_diff((copy / relative).read_text(encoding="utf-8"), diff)
-        except ValueError as exc:
-            return {"commit": commit, "status": None, "why": f"not applied: {exc}"}
         target = copy / relative
         original = target.read_text(encoding="utf-8")
+        try:
+            mutated = apply_diff(original, diff)
+        except ValueError as exc:
+            return {"commit": commit, "status": None, "why": f"not applied: {exc}"}
         target.write_text(mutated, encoding="utf-8")
         try:
             status = measure._pytest_in_own_group([record["test"]], cwd=copy, env=measure.environment(str(copy)),
@@ -159,7 +163,7 @@ def confirm(results: Path, workdir: Path, max_children: int, path: Path = RECORD
     for name, outcome in outcomes.items():
         records[name]["confirmed"] = outcome
     data["confirmed_at"] = {"commit": commit, "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
-    measure.write_atomically(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    _save(data, path)
     return sum(o["status"] != 1 for o in outcomes.values())
 
 

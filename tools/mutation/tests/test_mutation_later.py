@@ -108,24 +108,27 @@ def test_confirmation_records_which_later_test_fails_on_its_mutant(tiny):
     assert not measure._LIVE
 
 
-def test_a_record_whose_mutation_is_not_the_results_files_is_not_confirmed(tiny):
+def _confirm_with_value_record(tiny, **changes):
+    """Confirm after setting ``changes`` in the record of ``x_value__mutmut_1``: (records not confirmed, records)."""
     results, records, work = tiny
     data = json.loads(records.read_text())
-    data["KILLED_LATER"]["lfverify.m.x_value__mutmut_1"]["mutation"] = "return 5"
+    data["KILLED_LATER"]["lfverify.m.x_value__mutmut_1"].update(changes)
     records.write_text(json.dumps(data))
-    assert later.confirm(results, work, 1, path=records, say=lambda _: None) == 2
-    outcome = json.loads(records.read_text())["KILLED_LATER"]["lfverify.m.x_value__mutmut_1"]["confirmed"]
+    missed = later.confirm(results, work, 1, path=records, say=lambda _: None)
+    return missed, json.loads(records.read_text())["KILLED_LATER"]
+
+
+def test_a_record_whose_mutation_is_not_the_results_files_is_not_confirmed(tiny):
+    missed, confirmed = _confirm_with_value_record(tiny, mutation="return 5")
+    assert missed == 2
+    outcome = confirmed["lfverify.m.x_value__mutmut_1"]["confirmed"]
     assert outcome == {"commit": "c0ffee", "status": None, "why": "not in the results file with this mutation"}
 
 
 def test_a_record_of_a_module_gone_since_is_not_confirmed_and_stops_nothing(tiny):
     """A module deleted (or renamed) since the run, without a diff of today: that record says so, the others run."""
-    results, records, work = tiny
-    data = json.loads(records.read_text())
-    data["KILLED_LATER"]["lfverify.m.x_value__mutmut_1"]["module_today"] = "lfverify/gone.py"
-    records.write_text(json.dumps(data))
-    assert later.confirm(results, work, 1, path=records, say=lambda _: None) == 2
-    confirmed = json.loads(records.read_text())["KILLED_LATER"]
+    missed, confirmed = _confirm_with_value_record(tiny, module_today="lfverify/gone.py")
+    assert missed == 2
     why = confirmed["lfverify.m.x_value__mutmut_1"]["confirmed"]["why"]
     assert why == "not applied: no module lfverify/gone.py today"
     assert confirmed["lfverify.m.x_other__mutmut_1"]["confirmed"]["status"] == 0  # ran: its test does not fail
