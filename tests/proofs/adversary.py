@@ -231,12 +231,45 @@ def surrogate_utility(metric: Metric, loss: Loss, pop: Population, scores):
     """U_phi of Eq. (3)-(4): E[W_{0,phi}] / E[W_{1,phi}] with one score per atom; exact (Fraction) for a
     piecewise-linear loss at rational scores, mpmath otherwise."""
     exact = loss.kind == "linear" and all(isinstance(x, (F, int)) for x in scores)
-    conv = (lambda x: x) if exact else _num
-    num, den = conv(metric.b0(pop.prior)), conv(metric.b1(pop.prior))
-    for w, e, x in zip(pop.weights, pop.eta, scores):
-        n, d = _eq3_terms(metric, loss, w, e, x if exact else _num(x), conv)
-        num, den = num + n, den + d
-    return num / den
+    return _searched_utility(metric, loss, pop, "exact" if exact else "mp")(scores)
+
+
+def _searched_utility(metric: Metric, loss: Loss, pop: Population, arithmetic: str):
+    """U_phi as a function of the scores, in ``arithmetic``: "exact" (Fractions), "mp" (mpmath at the working
+    precision) or "float" (double precision with phi's float formula: the coarse phase of the search).
+
+    Each atom's terms of E[W_0,phi] and E[W_1,phi] (Eq. (3)) are kept per (atom, score): the coordinate searches
+    below change one score at a time, so an evaluation computes one atom's terms instead of all of them.  The terms
+    are the same numbers and are summed in the same order whether or not they were kept, so every value is the one an
+    evaluation from scratch gives, exactly (FINDINGS.md, "A faster suite, round 3")."""
+    if arithmetic == "float":
+        f = float
+        a0p, a0n, a1p, a1n = (f(x) for x in (metric.a0p, metric.a0n, metric.a1p, metric.a1n))
+        start = f(metric.b0(pop.prior)), f(metric.b1(pop.prior))
+
+        def terms(w, e, x):
+            w, e = f(w), f(e)
+            pp, pm = loss.fformula(x), loss.fformula(-x)
+            return w * (a0p * (1 - pp) * e + a0n * pm * (1 - e)), w * (a1p * (1 + pp) * e + a1n * pm * (1 - e))
+    else:
+        conv = (lambda x: x) if arithmetic == "exact" else _num
+        start = conv(metric.b0(pop.prior)), conv(metric.b1(pop.prior))
+
+        def terms(w, e, x):
+            return _eq3_terms(metric, loss, w, e, conv(x), conv)
+
+    kept: dict = {}
+
+    def value(scores):
+        num, den = start
+        for j, (w, e, x) in enumerate(zip(pop.weights, pop.eta, scores)):
+            if (j, x) not in kept:
+                kept[(j, x)] = terms(w, e, x)
+            n, d = kept[(j, x)]
+            num, den = num + n, den + d
+        return num / den
+
+    return value
 
 
 def _eq3_terms(metric, loss, w, e, x, conv=lambda x: x):
@@ -302,11 +335,12 @@ def _maximise_linear(metric, loss, pop) -> Maximiser:
     inner = values[1:-1]
     grid = sorted(set(inner + [F(0)] + [values[0] * 4, values[-1] * 4] + [(a + b) / 2 for a, b in
                                                                            zip(values, values[1:])]))
+    utility = _searched_utility(metric, loss, pop, "exact")  # the grid and arg are rational
     for j in range(len(pop.eta)):
         def at(x, j=j):
             s = list(arg)
             s[j] = x
-            return surrogate_utility(metric, loss, pop, s)
+            return utility(s)
 
         hits = [x for x in grid if at(x) == best]
         # the set is an interval whose ends are breakpoints (or unbounded); midpoints detect whole pieces
@@ -331,17 +365,6 @@ def _golden(f, lo, hi, iterations, sqrt5):
             d = a + invphi * (b - a)
             fd = f(d)
     return (a + b) / 2
-
-
-def _float_utility(metric, loss, pop, scores):
-    num, den = float(metric.b0(pop.prior)), float(metric.b1(pop.prior))
-    a0p, a0n, a1p, a1n = (float(x) for x in (metric.a0p, metric.a0n, metric.a1p, metric.a1n))
-    for w, e, x in zip(pop.weights, pop.eta, scores):
-        w, e = float(w), float(e)
-        pp, pm = loss.fformula(x), loss.fformula(-x)
-        num += w * (a0p * (1 - pp) * e + a0n * pm * (1 - e))
-        den += w * (a1p * (1 + pp) * e + a1n * pm * (1 - e))
-    return num / den
 
 
 def _coordinate_ascent(value_of, scores, width, iterations, sweeps, tolerance, sqrt5, zero):
@@ -369,11 +392,12 @@ def _coordinate_ascent(value_of, scores, width, iterations, sweeps, tolerance, s
 
 def _maximise_mp(metric, loss, pop) -> Maximiser:
     # coarse: double precision, wide brackets; fine: DPS digits around the coarse maximiser
-    scores, _ = _coordinate_ascent(lambda s: _float_utility(metric, loss, pop, s), [0.0] * len(pop.eta), 40.0, 70,
+    scores, _ = _coordinate_ascent(_searched_utility(metric, loss, pop, "float"), [0.0] * len(pop.eta), 40.0, 70,
                                    400, 1e-15, math.sqrt(5), 0.0)
     with mp.workdps(DPS):
         scores = [mp.mpf(x) for x in scores]
-        scores, value = _coordinate_ascent(lambda s: surrogate_utility(metric, loss, pop, s), scores,
+        utility = _searched_utility(metric, loss, pop, "mp")  # kept terms: this precision only
+        scores, value = _coordinate_ascent(utility, scores,
                                            mp.mpf(10) ** -5, 95, 200, mp.mpf(10) ** -(DPS - 6), mp.sqrt(5),
                                            mp.mpf(0))
         can_pos, can_neg, can_zero = [], [], []
@@ -381,7 +405,7 @@ def _maximise_mp(metric, loss, pop) -> Maximiser:
             def at(x, j=j):
                 s = list(scores)
                 s[j] = x
-                return surrogate_utility(metric, loss, pop, s)
+                return utility(s)
 
             x = scores[j]
             zero = value - at(mp.mpf(0)) < ZERO

@@ -173,8 +173,12 @@ def _level_value(metric: Metric, loss: TauLogistic, law: LogOdds, u: float) -> f
     a, c = f(metric.a0p) + u * f(metric.a1p), u * f(metric.a1n) - f(metric.a0n)
     z_lo, z_hi = _zero_interval(metric, loss, law, u)
 
+    kept: dict = {}  # the minimiser at z, found once: each integrand reads it twice, both quadratures share nodes
+
     def xi(z):
-        return _pointwise_minimiser(loss, a * expit(z), c * expit(-z))
+        if z not in kept:
+            kept[z] = _pointwise_minimiser(loss, a * expit(z), c * expit(-z))
+        return kept[z]
 
     points = sorted(p for p in {z_lo, z_hi, *law.breaks} if law.low < p < law.high)
     edges = [law.low, *points, law.high]
