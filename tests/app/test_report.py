@@ -26,7 +26,8 @@ def test_report_covers_every_claim_and_writes_both_files(tmp_path, monkeypatch, 
     Every claim has its row, and the failing claims link to their corrected statements (one test: the run takes
     tens of seconds)."""
     monkeypatch.setattr(report, "run_claims", claim_results.run_claims)
-    result = report.run_verification("quick", out=tmp_path, studies=[], benchmark=False, figures=False)
+    result = report.run_verification("quick", out=tmp_path, studies=[], benchmark=False, figures=False,
+                                     executor="serial")  # in this process: the shared results are read
     out = tmp_path
     assert [c.claim.label for c in result.claims] == [c.label for c in PAPER_CLAIMS]
     assert not result.regressed
@@ -41,6 +42,29 @@ def test_report_covers_every_claim_and_writes_both_files(tmp_path, monkeypatch, 
     kinds = {e["kind"]: e["outcome"] for e in thm1["evidence"]}
     assert kinds["derivation"] == "as recorded" and kinds["property-test"] == "not run (pytest)"
     _check_failing_claims_link_to_corrected_statements_that_hold(result, out)
+
+
+def test_derivations_on_workers_are_paired_with_their_claims_in_order(claim_results):
+    """Oracle: the same claims checked in this process (the shared results).  A spawned worker runs three quick
+    derivations (their outcomes cross a process boundary), and an executor that finishes its tasks in reverse order
+    shows each outcome paired with its own claim and the results in the claims' order; a run without an executor is
+    in this process."""
+    from lfverify.parallel import ProcessExecutor, SerialExecutor
+    from lfverify.proofs import all_claims
+
+    class Reversed(SerialExecutor):
+        def map_unordered(self, function, argument_tuples):
+            yield from reversed(list(super().map_unordered(function, argument_tuples)))
+
+    claims = all_claims()[:3]
+    expected = [claim_results[c.key].outcome for c in claims]
+    assert len({o.summary for o in expected}) == 3  # distinct outcomes: a wrong pairing shows
+    said = []
+    for executor in (ProcessExecutor(max_workers=1), Reversed(), None):
+        results, by_label, _ = report._run_derivations(said.append, claims, "off", executor=executor)
+        assert [r.claim for r in results] == claims and [r.outcome for r in results] == expected
+        assert sum(len(v) for v in by_label.values()) == 3
+    assert said == ["derivations: 3 claims"] * 3
 
 
 def test_a_failing_self_check_is_a_regression(monkeypatch, tmp_path):
@@ -517,7 +541,7 @@ def test_only_runs_the_evidence_of_the_named_claim_and_its_corrected_statement(m
     calibration study and property tests, no self-check and no benchmark; spies record what runs."""
     seen = {}
 
-    def derivations(say, claims=None, progress_mode=None):
+    def derivations(say, claims=None, progress_mode=None, *, executor=None):
         seen["derivations"] = sorted({c.label for c in claims})
         return [], {}, 0.0
 
