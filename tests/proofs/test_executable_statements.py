@@ -10,7 +10,9 @@ corrected statement and the project's own evidence, and fails this test; a concl
 never counted as agreement.
 
 Private: lfverify.proofs._executable, the statements as code (predicates, evaluators, scope, _canonical_utility and
-_band, the closed forms and the undefined value they may meet), tested against the oracles here.
+_band, the closed forms and the undefined value they may meet, PrintedStatement for planted printed claims), and
+lfverify.proofs._executable_printed's _thm7_printed_conditions (Thm. 7's printed conditions), tested against the
+oracles here.
 """
 
 from __future__ import annotations
@@ -399,3 +401,93 @@ def test_the_statements_closed_forms_by_hand_and_undecidable_where_undefined():
                  lambda: kink_band(f1, F(1, 3), undefined)):
         with pytest.raises(Undecidable, match="a zero denominator"):
             call()
+
+
+# ---------------------------------------------------------------------------------------------- printed predicates
+def _utility_by_definition(case, labels):
+    """U of a labelling from Eq. (1) with Table 1's coefficients, in exact arithmetic: TP = sum of w eta and FP = sum
+    of w (1 - eta) over the atoms labelled +1, b_k = c_k + d_k pi (None where the denominator is 0)."""
+    m = case.metric
+    tp = sum((w * e for w, e, s in zip(case.weights, case.eta, labels) if s > 0), F(0))
+    fp = sum((w * (1 - e) for w, e, s in zip(case.weights, case.eta, labels) if s > 0), F(0))
+    den = m.a1p * tp + m.a1n * fp + m.c1 + m.d1 * case.prior
+    return None if den == 0 else (m.a0p * tp + m.a0n * fp + m.c0 + m.d0 * case.prior) / den
+
+
+def _thm7_printed_by_hand(case) -> bool:
+    """Thm. 7 as printed (the paper's App. D, transcribed here in exact arithmetic): (1)-(6) on the coefficients with
+    U(f*) the utility of the labelling sgn f*_0 (0 read as -1), and some tau in (0, 1) with (a) rho <= tau
+    (tau-discrepancy), (b) tau <= B and (c) tau <= C, each of B and C defined only where its denominators are not 0.
+    Such a tau exists iff max(rho, 0) < 1 and rho <= min(B, C), with min(B, C) > 0 when rho = 0."""
+    m = case.metric
+    a0p, a0n, a1p, a1n = m.a0p, m.a0n, m.a1p, m.a1n
+    uf = _utility_by_definition(case, case.canonical_labelling)
+    six = (a0p - a0n > 0, a1p - a1n <= 0, a0n != 0 or a1n != 0, a1n + a0n != 0, a0p * a1n + a0n * a1p > 0,
+           a1n <= 0 or uf > -a0n / a1n)
+    rho, u = case.loss.rho, case.u_star
+    if not all(six) or rho is None or not rho < 1:
+        return False
+    denominators = (a1n + a0n, a0p + a1p * u, a1p * uf - a0p, -a0n + a1n * u)
+    if any(d == 0 for d in denominators):
+        return False
+    b = (a0p - a1p) / (a1n + a0n) * (-a0n + a1n * u) / (a0p + a1p * u)
+    c = (a0n - a1n * uf) / (a1p * uf - a0p) * (a0p + a1p * u) / (-a0n + a1n * u)
+    return min(b, c) > 0 if rho == 0 else rho <= min(b, c)
+
+
+def _exact_finite_cases() -> list:
+    """The owned finite instances whose U_phi*, rho and U(f*) are exact rationals (the by-hand predicates' domain)."""
+    return [c for c in _cases() if c.kind == "finite" and isinstance(c.u_star, F) and isinstance(c.loss.rho, F)
+            and _utility_by_definition(c, c.canonical_labelling) is not None]
+
+
+@pytest.mark.claims("Theorem 7")
+def test_the_printed_conditions_of_theorem_7_agree_with_the_paper_on_every_exact_instance():
+    """Oracle: Thm. 7's printed conditions transcribed from the paper in exact arithmetic (above), and U(f*) from
+    Eq. (1), against lfverify's predicate and its U(sgn f*_0), on each owned finite instance with exact facts; both
+    outcomes occur (a predicate that is always False would meet an oracle that is)."""
+    from lfverify.proofs._executable import _canonical_utility
+    from lfverify.proofs._executable_printed import _thm7_printed_conditions
+
+    cases = _exact_finite_cases()
+    assert len(cases) > 200
+    for case in cases:
+        assert _canonical_utility(case) == _utility_by_definition(case, case.canonical_labelling), case.name
+    decided = Counter(_thm7_printed_by_hand(case) for case in cases)
+    assert decided[True] >= 5 and decided[False] >= 5, decided
+    wrong = [case.name for case in cases if _thm7_printed_conditions(case) != _thm7_printed_by_hand(case)]
+    assert wrong == []
+
+
+@pytest.mark.claims("Lemma (App. C)")
+def test_the_printed_app_c_lemma_speaks_only_where_its_multipliers_are_one():
+    """The printed lemma's multipliers have kappa = 1 (the paper's App. C): on every owned Rademacher instance its
+    conclusion is "vacuous" exactly where kappa != 1 and decided ("holds" or "fails") where kappa = 1; both kinds of
+    instance exist."""
+    printed = PRINTED_STATEMENTS_AS_CODE["lem:non-smooth-rademacher"]
+    kinds = Counter()
+    for case in (c for c in _cases() if c.kind == "rademacher" and printed.hypotheses[0][1](c)):
+        _, result = evaluate_printed(printed, case)
+        one = case.kappa == 1
+        kinds[one] += 1
+        assert (result.status == "vacuous") is (not one), (case.name, case.kappa, result)
+    assert kinds[True] and kinds[False], kinds
+
+
+@pytest.mark.claims("package:registry")
+def test_an_undecidable_printed_hypothesis_or_conclusion_says_why():
+    """A printed hypothesis or conclusion that cannot be decided (lfverify.proofs._executable's Undecidable) is an
+    "undecidable" evaluation carrying the reason, at either stage (planted statements on a stand-in instance)."""
+    from lfverify.proofs._executable import PrintedStatement, Undecidable
+
+    def tie(case):
+        raise Undecidable("planted: a tie at the search's precision")
+
+    case = SimpleNamespace(kind="finite")
+    at_hypothesis = PrintedStatement("planted", ("finite",), (("tied", tie),), lambda c: None)
+    at_conclusion = PrintedStatement("planted", ("finite",), (("true", lambda c: True),), tie)
+    for printed, holds in ((at_hypothesis, None), (at_conclusion, True)):
+        found, result = evaluate_printed(printed, case)
+        assert found is holds and (result.status, result.detail) == (
+            "undecidable", "planted: a tie at the search's precision")
+    assert evaluate_printed(at_conclusion, SimpleNamespace(kind="continuous")) == (None, None)

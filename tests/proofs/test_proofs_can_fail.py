@@ -1053,3 +1053,22 @@ def test_nonnegativity_loss_class_erratum_needs_its_witnesses(monkeypatch, plant
     outcome = nonnegativity.check_loss_class()
     assert (outcome.status, outcome.errata) == ("undecided", ())
     assert outcome.summary.startswith("witnesses not confirmed")
+
+
+def test_the_rademacher_lemmas_score_step_fails_with_one_score_planted_wrong(monkeypatch):
+    """Step 1 of the corrected lem:non-smooth-rademacher holds only if each of the four per-sample scores
+    W~'_k(xi, y) is s phi'(y xi) with s one of +-a_{k,+1}, +-a_{k,-1}: W~_1(xi, -1) planted with twice its value (the
+    factor 2 a_{1,-1}, by hand, is none of them) leaves that step alone unconfirmed, though the other three scores
+    still pass (a check that needs only one of the four would confirm it)."""
+    import lfverify.proofs.corrected_rademacher as corrected_rademacher
+
+    true_w_tilde = corrected_rademacher.printed_w_tilde
+
+    def planted(*, k, y, **parts):
+        return true_w_tilde(k=k, y=y, **parts) * (2 if (k, y) == (1, -1) else 1)
+
+    monkeypatch.setattr(corrected_rademacher, "printed_w_tilde", planted)
+    summary = _undecided_summary(corrected_rademacher.check_lemma())
+    # one step in the list (its text holds quotes, so Python writes it in double quotes)
+    assert summary.startswith('steps not confirmed: ["The per-sample scores of Eq. (6) have ') and \
+        summary.endswith('"]') and summary.count('", ') == 0, summary

@@ -7,8 +7,8 @@ records that its check fails without it, every discharge that its check evaluate
 (``python tests/proofs/test_statements.py``) to rewrite the generated blocks of README.md and FINDINGS.md after a
 statement changes.
 
-Private: lfverify.proofs._statements (the statement types and the ledger), _corrected_statements (FBETA, summary_block)
-and _drops (rerun, weakened, weaker), the ledger's parts, which no face exports.
+Private: lfverify.proofs._statements (the statement types and the ledger), _corrected_statements (FBETA, summary_block
+and its line wrapping, _wrap) and _drops (rerun, weakened, weaker), the ledger's parts, which no face exports.
 """
 
 from __future__ import annotations
@@ -380,3 +380,27 @@ def test_a_weakened_symbol_keeps_its_name_and_is_merely_real():
     loose = weaker(positive)
     assert loose.name == "b_1" and loose.is_real is True and loose.is_positive is None
     assert weaker(positive, integer=True).is_integer is True and weaker(positive, integer=True).is_positive is None
+
+
+def test_a_generated_bullet_never_breaks_a_word_longer_than_its_line():
+    """A generated README bullet wraps at spaces only: a word longer than the line (a URL, a long formula) stays whole
+    on a line of its own, where breaking it would leave a dead link (two words of 130 and 5 characters)."""
+    from lfverify.proofs._corrected_statements import _wrap
+
+    link = "https://example.org/" + "x" * 110
+    assert _wrap(f"see {link} there", "* ", "  ") == f"* see\n  {link}\n  there\n"
+
+
+def test_a_generated_errata_count_reads_its_file_as_utf_8_whatever_the_locale(tmp_path, monkeypatch):
+    """The errata count reads ERRATA.md as UTF-8 under an ASCII locale too (a minimal container's LC_ALL=C without
+    Python's UTF-8 mode): a planted two-entry file with non-ASCII characters is counted while every read that names
+    no encoding is made to decode as ASCII, as that locale would (in this process: no interpreter to start)."""
+    (tmp_path / "ERRATA.md").write_text("# Errata\n\n### E1. Lemma 1 \u2264 Lemma 2\n\n### E2. \u03b7 = 1/2\n",
+                                        encoding="utf-8")
+    read_text = Path.read_text
+
+    def as_an_ascii_locale_reads(self, encoding=None, errors=None):
+        return read_text(self, encoding=encoding or "ascii", errors=errors)
+
+    monkeypatch.setattr(Path, "read_text", as_an_ascii_locale_reads)
+    assert _summary_block("errata-count", "ERRATA.md", root=tmp_path).startswith("* **2 errata** in the printed")
