@@ -414,11 +414,12 @@ def _utility_by_definition(case, labels):
     return None if den == 0 else (m.a0p * tp + m.a0n * fp + m.c0 + m.d0 * case.prior) / den
 
 
-def _thm7_printed_by_hand(case) -> bool:
+def _thm7_printed_by_hand(case, c: bool = True) -> bool:
     """Thm. 7 as printed (the paper's App. D, transcribed here in exact arithmetic): (1)-(6) on the coefficients with
     U(f*) the utility of the labelling sgn f*_0 (0 read as -1), and some tau in (0, 1) with (a) rho <= tau
     (tau-discrepancy), (b) tau <= B and (c) tau <= C, each of B and C defined only where its denominators are not 0.
-    Such a tau exists iff max(rho, 0) < 1 and rho <= min(B, C), with min(B, C) > 0 when rho = 0."""
+    Such a tau exists iff max(rho, 0) < 1 and rho <= min(B, C), with min(B, C) > 0 when rho = 0.  ``c=False``
+    leaves (c) out (what decides where only it can)."""
     m = case.metric
     a0p, a0n, a1p, a1n = m.a0p, m.a0n, m.a1p, m.a1n
     uf = _utility_by_definition(case, case.canonical_labelling)
@@ -431,8 +432,8 @@ def _thm7_printed_by_hand(case) -> bool:
     if any(d == 0 for d in denominators):
         return False
     b = (a0p - a1p) / (a1n + a0n) * (-a0n + a1n * u) / (a0p + a1p * u)
-    c = (a0n - a1n * uf) / (a1p * uf - a0p) * (a0p + a1p * u) / (-a0n + a1n * u)
-    return min(b, c) > 0 if rho == 0 else rho <= min(b, c)
+    bound = min(b, (a0n - a1n * uf) / (a1p * uf - a0p) * (a0p + a1p * u) / (-a0n + a1n * u)) if c else b
+    return bound > 0 if rho == 0 else rho <= bound
 
 
 def _exact_finite_cases() -> list:
@@ -491,3 +492,31 @@ def test_an_undecidable_printed_hypothesis_or_conclusion_says_why():
         assert found is holds and (result.status, result.detail) == (
             "undecidable", "planted: a tie at the search's precision")
     assert evaluate_printed(at_conclusion, SimpleNamespace(kind="continuous")) == (None, None)
+
+
+@pytest.mark.claims("Theorem 7")
+def test_the_printed_conditions_of_theorem_7_follow_the_paper_on_a_grid_of_given_facts():
+    """The same oracle on facts given by hand rather than found: F_1, F_2 and Jaccard on two atoms of weight 1/2 with
+    eta in {1/5, 1/2, 9/10}, every labelling with a positive atom as sgn f*_0, U_phi* in {1/5, 1/2, 4/5} and rho in
+    {0, 1/10, 1/3, 2/3} (the predicate is arithmetic on the facts it is given, true or not).  The grid reaches
+    facts where (c) alone decides, both ways, which the owned instances do not."""
+    import itertools
+
+    from lfverify.proofs._executable import Metric
+    from lfverify.proofs._executable_printed import _thm7_printed_conditions
+
+    metrics = [Metric.from_tuple("F_1", (2, 0, 1, 1, 0, 0, 0, 1)), Metric.from_tuple("F_2", (5, 0, 1, 1, 0, 0, 0, 4)),
+               Metric.from_tuple("Jaccard", (1, 0, 0, 1, 0, 0, 0, 1))]
+    etas = [F(1, 5), F(1, 2), F(9, 10)]
+    by_c, agree = Counter(), 0
+    for metric, e1, e2, labels, u, rho in itertools.product(metrics, etas, etas, [(1, 1), (1, -1), (-1, 1)],
+                                                            [F(1, 5), F(1, 2), F(4, 5)], [F(0), F(1, 10), F(1, 3),
+                                                                                           F(2, 3)]):
+        case = SimpleNamespace(metric=metric, weights=(F(1, 2), F(1, 2)), eta=(e1, e2), prior=(e1 + e2) / 2,
+                               canonical_labelling=labels, u_star=u, loss=SimpleNamespace(rho=rho))
+        expected = _thm7_printed_by_hand(case)
+        assert _thm7_printed_conditions(case) is expected, (metric.name, e1, e2, labels, u, rho)
+        agree += 1
+        if _thm7_printed_by_hand(case, c=False):
+            by_c[expected] += 1  # (1)-(6), (a), (b) hold: (c) decides
+    assert agree == 3 * 9 * 3 * 3 * 4 and by_c[True] >= 3 and by_c[False] >= 3, by_c

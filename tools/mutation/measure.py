@@ -314,7 +314,8 @@ def fresh_pytest(copy: Path, tests: list[str], mutant: str | None, limit: float 
 
 def judge_again(copy: Path, undetected: dict[str, list[str]], max_children: int, say=print) -> list[str]:
     """The mutmut mutants of ``undetected`` (name -> the tests mutmut credits to its function) that a fresh process
-    detects: a test fails (pytest's status 1 or 2) under the mutant, where the same tests pass on the original code.
+    detects: pytest's status under the mutant is one :func:`status_of` calls killed (1-4: a test fails, or the mutated
+    module does not import, at collection or in a conftest), where the same tests pass on the original code.
 
     mutmut 3.8 forks each mutant's run from its main process, which has run the whole suite for its stats: a result
     computed once per process there (a derivation cached by the tests, a table built at import) is not computed again
@@ -330,7 +331,7 @@ def judge_again(copy: Path, undetected: dict[str, list[str]], max_children: int,
         if fresh_pytest(copy, list(tests), None) != 0:
             say(f"  [fresh] the clean run of {len(tests)} tests failed; {len(names)} verdicts left as mutmut's")
             return []
-        return [n for n in names if fresh_pytest(copy, list(tests), n) in (1, 2)]
+        return [n for n in names if status_of(fresh_pytest(copy, list(tests), n)) == "killed"]
 
     killed = sorted(n for found in _map_killing_children(one, groups.items(), max_children) for n in found)
     say(f"  [fresh] {len(killed)} of {sum(map(len, groups.values()))} undetected mutmut mutants detected in a fresh "

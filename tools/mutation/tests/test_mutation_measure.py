@@ -176,6 +176,15 @@ def cached():
 
 def same():
     return abs(2) if os.environ.get("MUTANT_UNDER_TEST") == "lfverify.m.x_same__mutmut_1" else 2
+
+
+def table():
+    if os.environ.get("MUTANT_UNDER_TEST") == "lfverify.m.x_table__mutmut_1":
+        raise TypeError("table() missing 1 required positional argument")
+    return (1, 2)
+
+
+TABLE = table()  # built at import: its mutant breaks the import, in the tests' conftest
 """
 
 
@@ -194,16 +203,21 @@ def trampolined(tmp_path):
         "from lfverify.m import cached, same\n\n\ndef test_cached():\n    assert cached() == 2\n\n\n"
         "def test_same():\n    assert same() == 2\n")
     (tmp_path / "mutants" / "tests" / "test_red.py").write_text("def test_red():\n    assert False\n")
+    (tmp_path / "mutants" / "tests" / "conftest.py").write_text("import lfverify.m  # noqa: F401\n")
     return tmp_path
 
 
 def test_a_survivor_of_a_cached_result_is_detected_afresh_and_an_equivalent_one_is_not(trampolined):
     """Oracle: the stand-in's mutants by construction - the cached one changes the value a fresh process computes
-    (mutmut's forked run read the parent's cache), the other returns the same value."""
+    (mutmut's forked run read the parent's cache), the table's breaks the module's import in the tests' conftest
+    (pytest's status 4; the forked run had imported it before the mutant was chosen), the other returns the same
+    value."""
     undetected = {"lfverify.m.x_cached__mutmut_1": ["tests/test_m.py::test_cached"],
                   "lfverify.m.x_same__mutmut_1": ["tests/test_m.py::test_same"],
+                  "lfverify.m.x_table__mutmut_1": ["tests/test_m.py::test_same"],
                   "lfverify.m.x_other__mutmut_1": []}  # no tests: nothing to run
-    assert measure.judge_again(trampolined, undetected, 2, say=lambda _: None) == ["lfverify.m.x_cached__mutmut_1"]
+    assert measure.judge_again(trampolined, undetected, 2, say=lambda _: None) == [
+        "lfverify.m.x_cached__mutmut_1", "lfverify.m.x_table__mutmut_1"]
     assert not measure._LIVE
 
 
