@@ -122,7 +122,7 @@ def _rate_deviation(case) -> Evaluation:
     from lfverify.proofs import lemma4_uniform_convergence as L4
 
     p = case.parameters
-    delta = p.get("delta", 0.05)
+    delta = p["delta"]  # every rate instance carries its delta (RateCase.parameters)
     shown = math.sqrt(8 * p["c_X"] ** 2 * (p["rho1"] * p["c0"] + p["rho0"] * p["c1"]) ** 2 * math.log(2 / delta)
                       / p["n"])
     code = L4.mcdiarmid_deviation(p["n"], delta, p["c_X"], p["c0"], p["c1"], p["rho0"], p["rho1"])

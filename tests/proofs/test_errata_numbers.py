@@ -135,6 +135,40 @@ def test_a_number_listed_twice_is_refused(monkeypatch, tmp_path):
         _errata._number_table()
 
 
+@pytest.mark.parametrize("row, why", [
+    ("7\ta\tx", "three cells"),               # the affects column missing: a digit first, the count wrong
+    ("seven\ta\tx\t", "a number not in digits"),  # four cells, the first not a number
+])
+def test_a_malformed_row_of_the_table_is_refused_with_its_line(monkeypatch, tmp_path, row, why):
+    """A row of the numbers table with other than four cells, or whose first is not a number, is refused by line with
+    the expected form (either fault alone suffices)."""
+    class _Files:
+        def joinpath(self, name):
+            return tmp_path / name
+
+    (tmp_path / _errata.NUMBERS_FILE).write_text(f"number\tclaim\tlocation\taffects\n1\ta\tx\t\n{row}\n",
+                                                 encoding="utf-8")
+    monkeypatch.setattr(_errata.resources, "files", lambda package: _Files())
+    with pytest.raises(ValueError, match=r"line 3: expected 'number<TAB>claim key<TAB>location<TAB>affects'; got "):
+        _errata._number_table()
+
+
+def test_the_table_is_read_as_utf_8_whatever_the_locale(monkeypatch, tmp_path):
+    """A location with non-ASCII characters is read as written under an ASCII locale too: every read that names no
+    encoding is made to decode as ASCII here, as LC_ALL=C without Python's UTF-8 mode would."""
+    class _Files:
+        def joinpath(self, name):
+            return tmp_path / name
+
+    (tmp_path / _errata.NUMBERS_FILE).write_text("number\tclaim\tlocation\taffects\n1\ta\tApp. A.4, \u00a7 2\t\n",
+                                                 encoding="utf-8")
+    monkeypatch.setattr(_errata.resources, "files", lambda package: _Files())
+    read_text = Path.read_text
+    monkeypatch.setattr(Path, "read_text", lambda self, encoding=None, errors=None: read_text(
+        self, encoding=encoding or "ascii", errors=errors))
+    assert _errata._number_table() == {("a", "App. A.4, \u00a7 2"): 1}
+
+
 # ------------------------------------------------------------------ which claims an erratum's consequence changes
 #: Referee round 14 found summaries that left out errata whose "Changes a conclusion" line changes another claim
 #: (E12, E36, E37 -> Theorem 7; E31 -> Lemma 4; E29 -> Theorem 1).  Every claim a consequence line names, other than

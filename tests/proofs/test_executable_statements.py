@@ -11,12 +11,14 @@ never counted as agreement.
 
 Private: lfverify.proofs._executable, the statements as code (predicates, evaluators, scope, _canonical_utility and
 _band, the closed forms and the undefined value they may meet, PrintedStatement for planted printed claims), and
-lfverify.proofs._executable_printed's _thm7_printed_conditions (Thm. 7's printed conditions), tested against the
+lfverify.proofs._executable_printed's _thm7_printed_conditions (Thm. 7's printed conditions) and
+_executable_rademacher's rate display check (_rate_expectation, with _rate_function planted off), tested against the
 oracles here.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections import Counter, defaultdict
 from fractions import Fraction as F
@@ -401,6 +403,10 @@ def test_the_statements_closed_forms_by_hand_and_undecidable_where_undefined():
                  lambda: kink_band(f1, F(1, 3), undefined)):
         with pytest.raises(Undecidable, match="a zero denominator"):
             call()
+    # an undefined coefficient is undecidable before any guard reads the other arguments (rho = 2 is out of range)
+    broken = dataclasses.replace(f1, a1p=_Undefined("a coefficient divided by zero"))
+    with pytest.raises(Undecidable, match="a coefficient divided by zero"):
+        kink_band(broken, F(2), F(1, 2))
 
 
 # ---------------------------------------------------------------------------------------------- printed predicates
@@ -507,6 +513,7 @@ def test_the_printed_conditions_of_theorem_7_follow_the_paper_on_a_grid_of_given
 
     metrics = [Metric.from_tuple("F_1", (2, 0, 1, 1, 0, 0, 0, 1)), Metric.from_tuple("F_2", (5, 0, 1, 1, 0, 0, 0, 4)),
                Metric.from_tuple("Jaccard", (1, 0, 0, 1, 0, 0, 0, 1))]
+    assert [(m.name, m.a0p, m.a1n, m.d1) for m in metrics] == [("F_1", 2, 1, 1), ("F_2", 5, 1, 4), ("Jaccard", 1, 1, 1)]
     etas = [F(1, 5), F(1, 2), F(9, 10)]
     by_c, agree = Counter(), 0
     for metric, e1, e2, labels, u, rho in itertools.product(metrics, etas, etas, [(1, 1), (1, -1), (-1, 1)],
@@ -520,3 +527,33 @@ def test_the_printed_conditions_of_theorem_7_follow_the_paper_on_a_grid_of_given
         if _thm7_printed_by_hand(case, c=False):
             by_c[expected] += 1  # (1)-(6), (a), (b) hold: (c) decides
     assert agree == 3 * 9 * 3 * 3 * 4 and by_c[True] >= 3 and by_c[False] >= 3, by_c
+
+
+# ---------------------------------------------------------------------------------------------- Lemma 4's rate
+def _rate_case():
+    """An owned Rademacher-rate instance without an exact lower bound (only the display check decides there)."""
+    return next(c for c in instances.rate_cases() if c.parameters.get("lower") is None)
+
+
+@pytest.mark.claims("Lemma 4 (corrected)")
+@pytest.mark.parametrize("relative, status", [(F(1, 2 * 10**10), "holds"), (F(2, 10**10), "fails")])
+def test_the_rates_display_check_holds_within_its_tolerance_and_fails_past_it(monkeypatch, relative, status):
+    """The displayed B_E(n) must equal the function to a relative 1e-10 (30 digits): the function planted off by
+    half that tolerance still holds, by twice it fails (the boundary from both sides).  On the unplanted instance the
+    detail states B_E's value, which lemma4's public bound gives independently of the display."""
+    import mpmath as mp
+
+    import lfverify.proofs._executable_rademacher as rademacher
+    from lfverify.proofs import lemma4_uniform_convergence as L4
+
+    case = _rate_case()
+    p = case.parameters
+    bound = L4.corrected_expectation_bound(p["n"], p["d"], p["c_X"], p["c_Theta"], p["c0"], p["c1"], p["rho0"],
+                                           p["rho1"], p["gamma"], slope_at_zero=p["slope_at_zero"], jump=p["jump"],
+                                           kappa0=p["kappa0"], kappa1=p["kappa1"])
+    assert rademacher._rate_expectation(case) == rademacher.Evaluation(
+        "holds", f"B_E = {mp.nstr(mp.mpf(bound), 8)} (display = function)")
+    function = rademacher._rate_function
+    monkeypatch.setattr(rademacher, "_rate_function",
+                        lambda c: mp.mpf(function(c)) * (1 + mp.mpf(relative.numerator) / relative.denominator))
+    assert rademacher._rate_expectation(case).status == status

@@ -404,3 +404,15 @@ def test_a_generated_errata_count_reads_its_file_as_utf_8_whatever_the_locale(tm
 
     monkeypatch.setattr(Path, "read_text", as_an_ascii_locale_reads)
     assert _summary_block("errata-count", "ERRATA.md", root=tmp_path).startswith("* **2 errata** in the printed")
+
+
+def test_an_unconfirmed_derivation_keeps_its_steps():
+    """A derivation with a step whose check failed is "undecided" naming that step, and its outcome keeps every step
+    (the report and proofs/ show what was derived and where it stopped)."""
+    st = Steps()
+    st.add("a step that holds", "x = x", check="planted")
+    st.add("a step that fails", "x = y", check="planted", holds=False)
+    outcome = st.outcome("the summary", method="symbolic")
+    assert (outcome.status, outcome.summary) == ("undecided", "steps not confirmed: ['a step that fails']")
+    assert outcome.steps == st.as_tuple() and [s.text for s in outcome.steps] == ["a step that holds",
+                                                                                  "a step that fails"]
