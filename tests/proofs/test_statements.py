@@ -416,3 +416,10 @@ def test_an_unconfirmed_derivation_keeps_its_steps():
     assert (outcome.status, outcome.summary) == ("undecided", "steps not confirmed: ['a step that fails']")
     assert outcome.steps == st.as_tuple() and [s.text for s in outcome.steps] == ["a step that holds",
                                                                                   "a step that fails"]
+    # every step holds but the ledger does not match Toy (h1, h2): h2 is never used; the steps are kept there too
+    st = Steps()
+    st.add("a step that uses h1", uses=("h1",), without={"h1": lambda: False})
+    outcome = st.outcome("the summary", method="symbolic", ledger=(_toy("h1", "h2"), {}))
+    assert (outcome.status, outcome.summary) == ("undecided", "the hypothesis ledger does not match the statement: "
+                                                 "[\"hypothesis 'h2' (h2) is never used: Toy holds without it\"]")
+    assert outcome.steps == st.as_tuple() and len(outcome.steps) == 1
