@@ -29,6 +29,7 @@ speed.
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -49,6 +50,16 @@ settings.load_profile(os.environ.get("LFVERIFY_HYPOTHESIS_PROFILE", "dev"))
 def claim_results():
     """Every derivation's result, each claim checked at most once in this process (tests/claim_results.py)."""
     return CLAIM_RESULTS
+
+
+@pytest.fixture
+def ascii_locale(monkeypatch):
+    """Every ``Path.read_text`` that names no encoding decodes as ASCII, as under LC_ALL=C without Python's UTF-8
+    mode (a minimal container): a read that relies on the locale fails on a non-ASCII file, one that names UTF-8
+    does not."""
+    read_text = Path.read_text
+    monkeypatch.setattr(Path, "read_text", lambda self, encoding=None, errors=None: read_text(
+        self, encoding=encoding or "ascii", errors=errors))
 
 
 def pytest_addoption(parser):

@@ -123,14 +123,18 @@ def test_a_new_erratum_gets_the_next_free_number_and_is_listed_as_unnumbered():
     assert _errata.unnumbered([(top + 1, "new.claim", "somewhere")]) == [f"{top + 1}\tnew.claim\tsomewhere\t"]
 
 
-def test_a_number_listed_twice_is_refused(monkeypatch, tmp_path):
+def _plant_table(monkeypatch, tmp_path, rows: str) -> None:
+    """The numbers table read from ``tmp_path``: its header, then ``rows`` (the package's resources patched)."""
     class _Files:
         def joinpath(self, name):
             return tmp_path / name
 
-    (tmp_path / _errata.NUMBERS_FILE).write_text("number\tclaim\tlocation\taffects\n1\ta\tx\t\n1\tb\ty\t\n",
-                                                 encoding="utf-8")
+    (tmp_path / _errata.NUMBERS_FILE).write_text(f"number\tclaim\tlocation\taffects\n{rows}", encoding="utf-8")
     monkeypatch.setattr(_errata.resources, "files", lambda package: _Files())
+
+
+def test_a_number_listed_twice_is_refused(monkeypatch, tmp_path):
+    _plant_table(monkeypatch, tmp_path, "1\ta\tx\t\n1\tb\ty\t\n")
     with pytest.raises(ValueError, match="line 3: number 1 or erratum .* listed twice"):
         _errata._number_table()
 
@@ -142,30 +146,15 @@ def test_a_number_listed_twice_is_refused(monkeypatch, tmp_path):
 def test_a_malformed_row_of_the_table_is_refused_with_its_line(monkeypatch, tmp_path, row, why):
     """A row of the numbers table with other than four cells, or whose first is not a number, is refused by line with
     the expected form (either fault alone suffices)."""
-    class _Files:
-        def joinpath(self, name):
-            return tmp_path / name
-
-    (tmp_path / _errata.NUMBERS_FILE).write_text(f"number\tclaim\tlocation\taffects\n1\ta\tx\t\n{row}\n",
-                                                 encoding="utf-8")
-    monkeypatch.setattr(_errata.resources, "files", lambda package: _Files())
+    _plant_table(monkeypatch, tmp_path, f"1\ta\tx\t\n{row}\n")
     with pytest.raises(ValueError, match=r"line 3: expected 'number<TAB>claim key<TAB>location<TAB>affects'; got "):
         _errata._number_table()
 
 
-def test_the_table_is_read_as_utf_8_whatever_the_locale(monkeypatch, tmp_path):
+def test_the_table_is_read_as_utf_8_whatever_the_locale(monkeypatch, tmp_path, ascii_locale):
     """A location with non-ASCII characters is read as written under an ASCII locale too: every read that names no
-    encoding is made to decode as ASCII here, as LC_ALL=C without Python's UTF-8 mode would."""
-    class _Files:
-        def joinpath(self, name):
-            return tmp_path / name
-
-    (tmp_path / _errata.NUMBERS_FILE).write_text("number\tclaim\tlocation\taffects\n1\ta\tApp. A.4, \u00a7 2\t\n",
-                                                 encoding="utf-8")
-    monkeypatch.setattr(_errata.resources, "files", lambda package: _Files())
-    read_text = Path.read_text
-    monkeypatch.setattr(Path, "read_text", lambda self, encoding=None, errors=None: read_text(
-        self, encoding=encoding or "ascii", errors=errors))
+    encoding decodes as ASCII here (the ascii_locale fixture), as LC_ALL=C without Python's UTF-8 mode would."""
+    _plant_table(monkeypatch, tmp_path, "1\ta\tApp. A.4, \u00a7 2\t\n")
     assert _errata._number_table() == {("a", "App. A.4, \u00a7 2"): 1}
 
 

@@ -391,18 +391,12 @@ def test_a_generated_bullet_never_breaks_a_word_longer_than_its_line():
     assert _wrap(f"see {link} there", "* ", "  ") == f"* see\n  {link}\n  there\n"
 
 
-def test_a_generated_errata_count_reads_its_file_as_utf_8_whatever_the_locale(tmp_path, monkeypatch):
+def test_a_generated_errata_count_reads_its_file_as_utf_8_whatever_the_locale(tmp_path, ascii_locale):
     """The errata count reads ERRATA.md as UTF-8 under an ASCII locale too (a minimal container's LC_ALL=C without
     Python's UTF-8 mode): a planted two-entry file with non-ASCII characters is counted while every read that names
-    no encoding is made to decode as ASCII, as that locale would (in this process: no interpreter to start)."""
+    no encoding decodes as ASCII (the ascii_locale fixture)."""
     (tmp_path / "ERRATA.md").write_text("# Errata\n\n### E1. Lemma 1 \u2264 Lemma 2\n\n### E2. \u03b7 = 1/2\n",
                                         encoding="utf-8")
-    read_text = Path.read_text
-
-    def as_an_ascii_locale_reads(self, encoding=None, errors=None):
-        return read_text(self, encoding=encoding or "ascii", errors=errors)
-
-    monkeypatch.setattr(Path, "read_text", as_an_ascii_locale_reads)
     assert _summary_block("errata-count", "ERRATA.md", root=tmp_path).startswith("* **2 errata** in the printed")
 
 
