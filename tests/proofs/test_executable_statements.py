@@ -13,7 +13,7 @@ Private: lfverify.proofs._executable, the statements as code (predicates, evalua
 _band, the closed forms and the undefined value they may meet, PrintedStatement for planted printed claims), and
 lfverify.proofs._executable_printed's _thm7_printed_conditions (Thm. 7's printed conditions) and
 _executable_rademacher's rate display check (_rate_expectation, with _rate_function planted off), tested against the
-oracles here.
+oracles here; _executable's compare (the tie rule every predicate orders mpmath values with), at its documented width.
 """
 
 from __future__ import annotations
@@ -557,3 +557,53 @@ def test_the_rates_display_check_holds_within_its_tolerance_and_fails_past_it(mo
     monkeypatch.setattr(rademacher, "_rate_function",
                         lambda c: mp.mpf(function(c)) * (1 + mp.mpf(relative.numerator) / relative.denominator))
     assert rademacher._rate_expectation(case).status == status
+
+
+def test_compare_orders_mpmath_values_from_the_documented_tie_width_on():
+    """The tie rule of every predicate's comparisons (lfverify.proofs._executable.compare): two mpmath values closer
+    than 1e-25 * max(1, |x|, |y|) are undecidable, farther ones are ordered, and an mpf equal to itself is 0 (a band of
+    width 0).  Oracle: the documented width, at 50 digits, from both sides and at both scales of the max: near 1/2 the
+    width is 1e-25 (a gap of 1.5e-25 is ordered, 0.5e-25 is not); near 4 it is 4e-25 (3e-25 is not ordered, 5e-25
+    is)."""
+    import mpmath as mp
+
+    from lfverify.proofs._executable import Undecidable, compare
+
+    with mp.workdps(50):
+        tie = mp.mpf(10) ** -25
+        for x, ordered, tied in ((mp.mpf(1) / 2, 1.5, 0.5), (mp.mpf(4), 5, 3), (-mp.mpf(4), 5, 3)):
+            assert (compare(x, x + ordered * tie), compare(x + ordered * tie, x)) == (-1, 1)
+            for a, b in ((x, x + tied * tie), (x + tied * tie, x)):
+                with pytest.raises(Undecidable, match="agree to the working precision"):
+                    compare(a, b)
+            assert compare(x, x) == 0
+
+
+@pytest.mark.parametrize(("statement", "bound_name"), [("corrected_calibration.fbeta", "tau_F"),
+                                                       ("corrected_calibration.jaccard", "U*/U-dagger"),
+                                                       ("corrected_calibration.general", "H(1) c/a")])
+def test_a_failing_weak_form_names_rho_and_the_bound_it_is_within(monkeypatch, statement, bound_name):
+    """The weak-form conclusions, on the first owned instance where one holds with rho <= its bound, with the
+    maximisers' truth (_weak_form_truth) planted false: the conclusion fails, and its detail shows rho and the
+    statement's bound as numbers with rho <= bound (oracle: the detail's own two numbers, read back)."""
+    import re
+
+    import lfverify.proofs._executable as executable
+
+    key = (statement, "condition_b" if statement.endswith("general") else "weak_form")
+    predicate = CONCLUSION_PREDICATES[key]
+    case = next(c for c in _cases() if in_scope(STATEMENTS[statement], c) and _status_of(predicate, c) == "holds")
+    monkeypatch.setattr(executable, "_weak_form_truth", lambda case, r: False)
+    planted = predicate(case)
+    assert planted.status == "fails"
+    shown = re.fullmatch(rf"rho = (\S+) <= {re.escape(bound_name)} = (\S+), but a maximiser's sign or the Bayes "
+                         r"labelling of its zero set fails", planted.detail)
+    assert shown is not None, planted.detail
+    assert F(shown[1]) <= F(shown[2])  # exact rationals print as p/q, mpmath values as decimals
+
+
+def _status_of(predicate, case) -> str:
+    try:
+        return predicate(case).status
+    except Exception:  # an undecidable or undefined instance is not the one this test needs
+        return "undecidable"

@@ -891,6 +891,18 @@ def test_lemma2_numerator_hessian_check_reports_a_planted_concave_loss(monkeypat
     assert witness.startswith(prefix) and 1.0 <= float(witness[len(prefix):]) <= 3.0
 
 
+def test_lemma2_numerator_hessian_check_names_a_planted_symbolic_mismatch(monkeypatch):
+    """Lemma 2's symbolic step with SymPy's Hessian planted doubled: H - (1/m) sum w_i'' x_i x_i^T is then H itself,
+    which is not zero, so the check is undecided and its summary names the mismatch and the residual matrix."""
+    import lfverify.proofs.lemma2_quasi_concavity as lemma2
+
+    hessian = lemma2.sp.hessian
+    monkeypatch.setattr(lemma2.sp, "hessian", lambda *args: 2 * hessian(*args))
+    outcome = lemma2.check_numerator_hessian()
+    assert outcome.status == "undecided" and outcome.errata == ()
+    assert outcome.summary.startswith("Hessian mismatch Matrix([[") and "phi" in outcome.summary
+
+
 def test_nonnegativity_supremum_check_reaches_its_verified_and_undecided_branches(monkeypatch):
     """App. A's f_check.  (i) derive_h0 planted as finding the supremum attained (for both metrics): the printed
     f_check exists, so the claim is verified and each metric's line says "sup attained" (before, the lines said
@@ -1072,3 +1084,54 @@ def test_the_rademacher_lemmas_score_step_fails_with_one_score_planted_wrong(mon
     # one step in the list (its text holds quotes, so Python writes it in double quotes)
     assert summary.startswith('steps not confirmed: ["The per-sample scores of Eq. (6) have ') and \
         summary.endswith('"]') and summary.count('", ') == 0, summary
+
+
+@pytest.mark.parametrize("check", ["check_thm1_zero_counted_positive", "check_thm2_zero_counted_positive"])
+def test_zero_counted_positive_needs_the_library_to_agree_whatever_its_theorem_witness_says(monkeypatch, check):
+    """The f* + 0 counterexamples need every sub-result at once: the core library's U(sgn f*) planted 1e-9 above the
+    exact U(sgn f*) (a 1e-12 tolerance) makes the check undecided, although the 'theorem' witness, checked later in
+    the same conjunction, still reproduces (its figures are exact rationals, untouched by the plant)."""
+    import lfverify.proofs.counterexamples as counterexamples
+
+    class Planted(counterexamples.FiniteSupportPopulation):
+        def utility_of_scores(self, metric, scores, **options):
+            return super().utility_of_scores(metric, scores, **options) + 1e-9
+
+    monkeypatch.setattr(counterexamples, "FiniteSupportPopulation", Planted)
+    outcome = getattr(counterexamples, check)()
+    theorem = "Thm. 1" if "thm1" in check else "Thm. 2"
+    assert outcome.status == "undecided"
+    assert outcome.summary.startswith(f"{theorem}: the f* + 0 counterexample did not reproduce (hypotheses True, "
+                                      "Thm. 7 True")
+
+
+def test_nonnegativity_conclusion_needs_the_denominator_positive_at_q_zero(monkeypatch):
+    """App. A's direct U_phi* > 0 argument needs E[W_1,phi] > 0 at f = c > 0 for q = 0, q = 1 and every q between.
+    The F_beta denominator planted as W_1,phi = q (positive at q = 1 and at q = s / (1 + s), s > 0, zero at q = 0
+    only, by hand): the check is undecided and names den_ok False; the numerator and the library are untouched."""
+    import lfverify.proofs.nonnegativity as nonnegativity
+
+    w0_phi, _, e_h0 = nonnegativity.METRICS["F_beta"]
+    monkeypatch.setitem(nonnegativity.METRICS, "F_beta", (w0_phi, lambda phi_c, phi_mc, q: q, e_h0))
+    outcome = nonnegativity.check_fbeta_conclusion()
+    assert outcome.status == "undecided"
+    assert outcome.summary.startswith("F_beta: decreasing True, num_ok True, den_ok False, smallest ")
+
+
+def test_table1_representations_refuse_a_general_solution_that_is_not_a_multiple(monkeypatch):
+    """Tab. 1's "every representation" step: SymPy's solution of N' D - N D' = 0 planted with 1 added to its last
+    component (b1'), so it is no longer c times the derived row (b1' - c b1 = 1 for every c): the step refuses it by
+    name instead of returning the common factor.  The derived row itself still gives c."""
+    import lfverify.proofs.table1 as table1
+
+    coeffs = table1.derive_coefficients(table1.PRINTED_DEFINITION["Gower-Legendre"])
+    assert table1.all_representations(coeffs) == table1.sp.Symbol("c", real=True, nonzero=True)
+    linsolve = table1.sp.linsolve
+
+    def planted(equations, unknowns):
+        (solution,) = linsolve(equations, unknowns)
+        return table1.sp.FiniteSet(tuple(solution[:-1]) + (solution[-1] + 1,))
+
+    monkeypatch.setattr(table1.sp, "linsolve", planted)
+    with pytest.raises(ValueError, match=r"^the general representation is not a multiple of the derived one$"):
+        table1.all_representations(coeffs)
