@@ -9,7 +9,9 @@ output):
 * the linear default against ``TunedThresholdClassifierCV(LogisticRegression())``: the ``compare`` experiment's
   runs in :data:`LINEAR_RUNS`, a later run replacing an earlier one on the data sets it measured (the few-samples
   rule's nine data sets were re-measured after it changed the default there);
-* U-BFGS against the same peer: :data:`PAPER_RUN`, the one run that has the paper's methods.
+* U-BFGS against the same peer: :data:`PAPER_RUN`, the one run that has the paper's methods;
+* the model class per regime cell of a simulated linear-logistic truth: ``benchmarks/results/regime_model_class.json``
+  (``benchmarks/regime_model_class.py``, on the splits of ``ensemble_regimes.py``'s sweep).
 
 "Below" / "above" is the one-sided Welch test at 5 % that produced each file's verdicts (read, not recomputed:
 the results' own tests recompute them from the records).
@@ -113,9 +115,33 @@ def tree_summary(root: Path = ROOT) -> dict:
             "oob_verdicts": oob_rows, "oob_trials": oob["settings"]["trials"]}
 
 
+def regime_summary(root: Path = ROOT) -> dict:
+    """The model class per regime cell: the cells each class won, the axes and their values, the splits, and the
+    winner's margin over the loser per cell (means, F_1 and Jaccard)."""
+    data = _read("regime_model_class.json", root)
+    rows, axes = data["rows"], {}
+    for row in rows:
+        axes.setdefault(row["axis"], []).append(row["value"])
+    margins = [abs(row["mean"]["linear default"] - row["mean"][row["best_tree"]])
+               for row in rows if row["winner"] != "no difference"]
+    return {"cells": len(rows), "splits": data["settings"]["splits"], "axes": axes,
+            "won": {w: [r for r in rows if r["winner"] == w] for w in ("linear", "tree ensemble", "no difference")},
+            "margins": margins}
+
+
+def _regime_line(regimes: dict) -> str:
+    """The bullet on the model class by regime (a linear truth; the axes are in the linked table)."""
+    won = regimes["won"]
+    return (f"* **By regime, linear truth** ([{regimes['cells']} simulated cells]"
+            f"(benchmarks/results/regime_model_class.md)): the linear default above the ensemble in "
+            f"{len(won['linear'])}, below in {len(won['tree ensemble'])}"
+            + (f", by {_span(regimes['margins'])}." if regimes["margins"] else "."))
+
+
 def advice(root: Path = ROOT) -> str:
-    """The block's body: two bullets, every number and verdict read from the committed results."""
+    """The block's body: three bullets, every number and verdict read from the committed results."""
     trees, linear, paper = tree_summary(root), linear_summary(root), paper_method_below(root)
+    regimes = regime_summary(root)
     won = sorted({c["dataset"] for c in trees["trees_above"]},
                  key=lambda d: -max(c["difference"] for c in trees["trees_above"] if c["dataset"] == d))
     gains = [c["difference"] for c in trees["trees_above"]]
@@ -129,7 +155,7 @@ def advice(root: Path = ROOT) -> str:
     wrap_span = _span([times[m] for m in times if m.endswith(("+tuned", "+remedy"))], "x")
     trees_below = sorted({c["dataset"] for c in trees["linear_above"]})
     lines = [
-        f"Measured on the {linear['datasets']} staged data sets, F_1 and Jaccard "
+        f"Measured on the {linear['datasets']} staged data sets (and simulated cells), F_1 and Jaccard "
         "([tables and commands](docs/estimators.md)):",
         "",
         f"* **Model class first.**  A tree ensemble with the metric's threshold was significantly above the linear "
@@ -138,6 +164,7 @@ def advice(root: Path = ROOT) -> str:
         "`MetricOptimalClassifier(HistGradientBoostingClassifier(), metric=\"f1\")` (the paper's remedy) or "
         f"`TunedThresholdClassifierCV`: {wrapper}, each {wrap_span} the ensemble's fit (a forest's `cv=\"oob\"`: "
         f"{trees['oob_time']:.2g}x, {oob_word}).",
+        _regime_line(regimes),
         "* **Linear: the default** `LinearFractionalClassifier()` is "
         + _below("below `TunedThresholdClassifierCV(LogisticRegression())`", linear["below"], linear["datasets"])
         + f" ({'/'.join(map(str, linear['trials']))} trials), at {_span(linear['default_times'], 'x')} a "

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.claims("package:benchmark-machinery")
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 SOURCES = ("nonlinear_peers.json", "out_of_bag_remedy.json", "paper/compare/summary.json",
-           "paper/compare-0.3/summary.json", "paper/compare-few-samples/summary.json")
+           "paper/compare-0.3/summary.json", "paper/compare-few-samples/summary.json", "regime_model_class.json")
 
 
 @pytest.fixture(scope="module")
@@ -43,6 +43,24 @@ def test_readme_block_is_the_generated_advice(script):
     assert script.readme_with_advice(README, body) == README
     block = README.split(script.BEGIN, 1)[1].split(script.END, 1)[0]
     assert block == body and "**Model class first.**" in block and "**Linear: the default**" in block
+    assert "**By regime, linear truth**" in block
+
+
+def test_the_regime_counts_are_the_committed_cells_winners(script, tmp_path):
+    """Oracle: the committed rows' winners counted here; companion: one cell's winner changed to the tree ensemble
+    changes both counts in the advice."""
+    rows = json.loads((ROOT / "benchmarks/results/regime_model_class.json").read_text())["rows"]
+    linear, trees = (sum(r["winner"] == w for r in rows) for w in ("linear", "tree ensemble"))
+    text = re.sub(r"\s+", " ", script.advice())
+    assert f"[{len(rows)} simulated cells]" in text and f"above the ensemble in {linear}, below in {trees}" in text
+    root = _copy_results(tmp_path)
+    path = root / "benchmarks/results/regime_model_class.json"
+    data = json.loads(path.read_text())
+    changed = next(r for r in data["rows"] if r["winner"] == "linear")
+    changed["winner"] = "tree ensemble"
+    path.write_text(json.dumps(data))
+    text = re.sub(r"\s+", " ", script.advice(root))
+    assert f"above the ensemble in {linear - 1}, below in {trees + 1}" in text
 
 
 def test_the_u_bfgs_counts_are_the_welch_tests_of_the_compare_runs_values(script):
