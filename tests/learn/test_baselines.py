@@ -20,7 +20,7 @@ from sklearn.model_selection import GridSearchCV, cross_val_score
 from sklearn.svm import LinearSVC
 
 import lfverify.learn._baselines as B
-from lfverify.core import accuracy, f1, jaccard
+from lfverify.core import accuracy, f1, f_beta, jaccard
 
 # liblinear's hinge dual converges slowly at lambda = 1e-5 on overlapping classes (C = 1 / (lambda n) is large);
 # the summary warning is tested on its own in test_unconverged_fits_give_one_summary_warning.
@@ -205,8 +205,6 @@ def test_custom_grids_bound_the_choices_and_bad_grids_are_rejected():
 def test_tuned_threshold_uses_sklearn_scorers_and_agrees_with_its_predict():
     from sklearn.metrics import fbeta_score
 
-    from lfverify.core import f_beta
-
     assert B._scorer_for(f1())._score_func is f1_score
     assert B._scorer_for(jaccard())._score_func is jaccard_score
     assert B._scorer_for(f_beta(2.0))._score_func is fbeta_score
@@ -217,6 +215,20 @@ def test_tuned_threshold_uses_sklearn_scorers_and_agrees_with_its_predict():
     np.testing.assert_array_equal(model.predict(X), model.tuned_.predict(X))  # no exact ties on continuous data
     np.testing.assert_allclose(model.decision_function(X), model.tuned_.predict_proba(X)[:, 1] - model.threshold_,
                                rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("metric", [f1(), jaccard(), f_beta(2.0), f_beta(0.5)], ids=lambda m: m.name)
+def test_a_fold_without_positives_scores_zero_as_the_metric_does(metric):
+    """A validation fold with no positive label, scored for a model that predicts none: 0/0, which the tuned peer's
+    scikit-learn scorer must score 0.0, the value lfverify's own metric gives it (oracle: the metric's score with its
+    documented 0/0 convention, and the literal 0.0); a scorer at zero_division=1.0 would rank such a fold best."""
+    from sklearn.dummy import DummyClassifier
+
+    X, y = np.zeros((6, 1)), np.full(6, -1)
+    model = DummyClassifier(strategy="constant", constant=-1).fit(X, np.array([-1, 1, -1, 1, -1, -1]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # scikit-learn's and lfverify's UndefinedMetricWarning for the 0/0
+        assert B._scorer_for(metric)(model, X, y) == metric.score(y, model.predict(X)) == 0.0
 
 
 @pytest.mark.parametrize("name", B.BASELINES)

@@ -559,6 +559,56 @@ def test_the_rates_display_check_holds_within_its_tolerance_and_fails_past_it(mo
     assert rademacher._rate_expectation(case).status == status
 
 
+def test_the_rate_checks_failure_details_name_both_values(monkeypatch):
+    """Lemma 4's rate checks, planted to fail, say which values disagreed, each to 12 significant digits (oracle:
+    mpmath's nstr of the planted and the public values): (i) the display of B_E(n) against the function planted
+    twice the value; (ii) an exact lower bound planted at twice B_E; (iii) the linear class's displayed bound
+    planted as the constant 1/7000 (0.000142857142857 to 12 digits), below R_S(I_F)."""
+    import dataclasses
+
+    import mpmath as mp
+    import sympy as sp
+
+    import lfverify.proofs._executable_rademacher as rademacher
+    from lfverify.proofs import corrected_rademacher as R
+    from lfverify.proofs import lemma4_uniform_convergence as L4
+
+    case = _rate_case()
+    p = case.parameters
+    bound = L4.corrected_expectation_bound(p["n"], p["d"], p["c_X"], p["c_Theta"], p["c0"], p["c1"], p["rho0"],
+                                           p["rho1"], p["gamma"], slope_at_zero=p["slope_at_zero"], jump=p["jump"],
+                                           kappa0=p["kappa0"], kappa1=p["kappa1"])
+    lower = dataclasses.replace(case, parameters={**p, "lower": 2 * mp.mpf(bound)})
+    assert rademacher._rate_expectation(lower) == rademacher.Evaluation(
+        "fails", f"the exact lower bound {mp.nstr(mp.mpf(2 * bound), 12)} > B_E = {mp.nstr(mp.mpf(bound), 12)}")
+    function = rademacher._rate_function
+    monkeypatch.setattr(rademacher, "_rate_function", lambda c: 2 * mp.mpf(function(c)))
+    with mp.workdps(30):
+        assert rademacher._rate_expectation(case) == rademacher.Evaluation(
+            "fails", f"the displayed B_E(n) = {mp.nstr(mp.mpf(bound), 12)}, the function "
+                     f"{mp.nstr(2 * mp.mpf(bound), 12)}")
+    monkeypatch.undo()
+    linear = next(c for c in instances.rademacher_cases() if c.d and c.rademacher_indicators > mp.mpf(1) / 7000)
+    monkeypatch.setattr(R, "indicator_bound_expression", lambda n, d: sp.Rational(1, 7000))
+    outcome = rademacher._rademacher_rates(linear)
+    assert outcome.status == "fails" and outcome.detail.endswith(", the displayed bound 0.000142857142857")
+
+
+@pytest.mark.parametrize("relative, status", [(F(1, 2 * 10**12), "holds"), (F(2, 10**12), "fails")])
+def test_the_deviation_display_check_holds_within_its_tolerance_and_fails_past_it(monkeypatch, relative, status):
+    """The displayed deviation term must equal lemma4's mcdiarmid_deviation to a relative 1e-12: the function planted
+    off by half that tolerance still holds, by twice it fails (the boundary from both sides)."""
+    import lfverify.proofs._executable_rademacher as rademacher
+    from lfverify.proofs import lemma4_uniform_convergence as L4
+
+    case = _rate_case()
+    assert rademacher._rate_deviation(case).status == "holds"
+    deviation = L4.mcdiarmid_deviation
+    monkeypatch.setattr(L4, "mcdiarmid_deviation",
+                        lambda *args, **kw: deviation(*args, **kw) * (1 + relative.numerator / relative.denominator))
+    assert rademacher._rate_deviation(case).status == status
+
+
 def test_compare_orders_mpmath_values_from_the_documented_tie_width_on():
     """The tie rule of every predicate's comparisons (lfverify.proofs._executable.compare): two mpmath values closer
     than 1e-25 * max(1, |x|, |y|) are undecidable, farther ones are ordered, and an mpf equal to itself is 0 (a band of
