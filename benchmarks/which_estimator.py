@@ -116,24 +116,20 @@ def tree_summary(root: Path = ROOT) -> dict:
 
 
 def regime_summary(root: Path = ROOT) -> dict:
-    """The model class per regime cell: the cells each class won, the axes and their values, the splits, and the
-    winner's margin over the loser per cell (means, F_1 and Jaccard)."""
-    data = _read("regime_model_class.json", root)
-    rows, axes = data["rows"], {}
-    for row in rows:
-        axes.setdefault(row["axis"], []).append(row["value"])
+    """The model class per regime cell: the cells each class won and the winner's margin over the loser per cell
+    (means, F_1 and Jaccard)."""
+    rows = _read("regime_model_class.json", root)["rows"]
     margins = [abs(row["mean"]["linear default"] - row["mean"][row["best_tree"]])
                for row in rows if row["winner"] != "no difference"]
-    return {"cells": len(rows), "splits": data["settings"]["splits"], "axes": axes,
-            "won": {w: [r for r in rows if r["winner"] == w] for w in ("linear", "tree ensemble", "no difference")},
-            "margins": margins}
+    return {"cells": len(rows), "margins": margins,
+            "won": {w: [r for r in rows if r["winner"] == w] for w in ("linear", "tree ensemble", "no difference")}}
 
 
 def _regime_line(regimes: dict) -> str:
     """The bullet on the model class by regime (a linear truth; the axes are in the linked table)."""
     won = regimes["won"]
-    return (f"* **By regime, linear truth** ([{regimes['cells']} simulated cells]"
-            f"(benchmarks/results/regime_model_class.md)): the linear default above the ensemble in "
+    return (f"* **By regime, linear truth** ([{regimes['cells']} cells](benchmarks/results/regime_model_class.md)): "
+            "the linear default significantly above the ensemble in "
             f"{len(won['linear'])}, below in {len(won['tree ensemble'])}"
             + (f", by {_span(regimes['margins'])}." if regimes["margins"] else "."))
 
@@ -155,7 +151,7 @@ def advice(root: Path = ROOT) -> str:
     wrap_span = _span([times[m] for m in times if m.endswith(("+tuned", "+remedy"))], "x")
     trees_below = sorted({c["dataset"] for c in trees["linear_above"]})
     lines = [
-        f"Measured on the {linear['datasets']} staged data sets (and simulated cells), F_1 and Jaccard "
+        f"Measured on the {linear['datasets']} staged data sets and simulated cells, F_1 and Jaccard "
         "([tables and commands](docs/estimators.md)):",
         "",
         f"* **Model class first.**  A tree ensemble with the metric's threshold was significantly above the linear "

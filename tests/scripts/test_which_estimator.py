@@ -52,7 +52,7 @@ def test_the_regime_counts_are_the_committed_cells_winners(script, tmp_path):
     rows = json.loads((ROOT / "benchmarks/results/regime_model_class.json").read_text())["rows"]
     linear, trees = (sum(r["winner"] == w for r in rows) for w in ("linear", "tree ensemble"))
     text = re.sub(r"\s+", " ", script.advice())
-    assert f"[{len(rows)} simulated cells]" in text and f"above the ensemble in {linear}, below in {trees}" in text
+    assert f"[{len(rows)} cells]" in text and f"significantly above the ensemble in {linear}, below in {trees}" in text
     root = _copy_results(tmp_path)
     path = root / "benchmarks/results/regime_model_class.json"
     data = json.loads(path.read_text())
