@@ -103,6 +103,19 @@ def test_a_record_made_on_other_data_stops_the_comparison(tmp_path):
         module.run_split(first["dataset"], 0, first["trial"], False, str(records))
 
 
+def test_a_records_file_without_splits_is_refused_before_any_fit(tmp_path):
+    module = load_benchmark_script("regime_model_class")
+    records = _one_cell(tmp_path)
+    data = json.loads(records.read_text(encoding="utf-8"))
+    data["records"] = []
+    records.write_text(json.dumps(data), encoding="utf-8")
+    for path in (records, tmp_path / "missing.json"):
+        with pytest.raises(SystemExit) as refused:
+            module.main(["--records", str(path), "--out", str(tmp_path / "out"), "--work", str(tmp_path / "work")])
+        assert refused.value.code == 2
+    assert not (tmp_path / "out.json").exists()
+
+
 def test_the_docs_quote_the_committed_summary_line():
     table = (RESULTS / "regime_model_class.md").read_text(encoding="utf-8").splitlines()
     docs = (ROOT / "docs" / "estimators.md").read_text(encoding="utf-8").splitlines()
