@@ -535,6 +535,16 @@ def _rate_case():
     return next(c for c in instances.rate_cases() if c.parameters.get("lower") is None)
 
 
+def _public_expectation_bound(case) -> float:
+    """B_E(n) at the instance's parameters from lemma4's public bound (independent of the display)."""
+    from lfverify.proofs import lemma4_uniform_convergence as L4
+
+    p = case.parameters
+    return L4.corrected_expectation_bound(p["n"], p["d"], p["c_X"], p["c_Theta"], p["c0"], p["c1"], p["rho0"],
+                                          p["rho1"], p["gamma"], slope_at_zero=p["slope_at_zero"], jump=p["jump"],
+                                          kappa0=p["kappa0"], kappa1=p["kappa1"])
+
+
 @pytest.mark.claims("Lemma 4 (corrected)")
 @pytest.mark.parametrize("relative, status", [(F(1, 2 * 10**10), "holds"), (F(2, 10**10), "fails")])
 def test_the_rates_display_check_holds_within_its_tolerance_and_fails_past_it(monkeypatch, relative, status):
@@ -544,13 +554,9 @@ def test_the_rates_display_check_holds_within_its_tolerance_and_fails_past_it(mo
     import mpmath as mp
 
     import lfverify.proofs._executable_rademacher as rademacher
-    from lfverify.proofs import lemma4_uniform_convergence as L4
 
     case = _rate_case()
-    p = case.parameters
-    bound = L4.corrected_expectation_bound(p["n"], p["d"], p["c_X"], p["c_Theta"], p["c0"], p["c1"], p["rho0"],
-                                           p["rho1"], p["gamma"], slope_at_zero=p["slope_at_zero"], jump=p["jump"],
-                                           kappa0=p["kappa0"], kappa1=p["kappa1"])
+    bound = _public_expectation_bound(case)
     assert rademacher._rate_expectation(case) == rademacher.Evaluation(
         "holds", f"B_E = {mp.nstr(mp.mpf(bound), 8)} (display = function)")
     function = rademacher._rate_function
@@ -564,21 +570,15 @@ def test_the_rate_checks_failure_details_name_both_values(monkeypatch):
     mpmath's nstr of the planted and the public values): (i) the display of B_E(n) against the function planted
     twice the value; (ii) an exact lower bound planted at twice B_E; (iii) the linear class's displayed bound
     planted as the constant 1/7000 (0.000142857142857 to 12 digits), below R_S(I_F)."""
-    import dataclasses
-
     import mpmath as mp
     import sympy as sp
 
     import lfverify.proofs._executable_rademacher as rademacher
     from lfverify.proofs import corrected_rademacher as R
-    from lfverify.proofs import lemma4_uniform_convergence as L4
 
     case = _rate_case()
-    p = case.parameters
-    bound = L4.corrected_expectation_bound(p["n"], p["d"], p["c_X"], p["c_Theta"], p["c0"], p["c1"], p["rho0"],
-                                           p["rho1"], p["gamma"], slope_at_zero=p["slope_at_zero"], jump=p["jump"],
-                                           kappa0=p["kappa0"], kappa1=p["kappa1"])
-    lower = dataclasses.replace(case, parameters={**p, "lower": 2 * mp.mpf(bound)})
+    bound = _public_expectation_bound(case)
+    lower = dataclasses.replace(case, parameters={**case.parameters, "lower": 2 * mp.mpf(bound)})
     assert rademacher._rate_expectation(lower) == rademacher.Evaluation(
         "fails", f"the exact lower bound {mp.nstr(mp.mpf(2 * bound), 12)} > B_E = {mp.nstr(mp.mpf(bound), 12)}")
     function = rademacher._rate_function
