@@ -38,6 +38,18 @@ def _copy_results(tmp_path: Path) -> Path:
     return tmp_path
 
 
+def _edit(path: Path, change) -> None:
+    """Apply ``change`` to the JSON results file at ``path`` in place."""
+    data = json.loads(path.read_text())
+    change(data)
+    path.write_text(json.dumps(data))
+
+
+def _flat(text: str) -> str:
+    """``text`` with every run of whitespace (the advice's line wrapping) made one space."""
+    return re.sub(r"\s+", " ", text)
+
+
 def test_readme_block_is_the_generated_advice(script):
     body = script.advice()
     assert script.readme_with_advice(README, body) == README
@@ -51,15 +63,12 @@ def test_the_regime_counts_are_the_committed_cells_winners(script, tmp_path):
     changes both counts in the advice."""
     rows = json.loads((ROOT / "benchmarks/results/regime_model_class.json").read_text())["rows"]
     linear, trees = (sum(r["winner"] == w for r in rows) for w in ("linear", "tree ensemble"))
-    text = re.sub(r"\s+", " ", script.advice())
+    text = _flat(script.advice())
     assert f"[{len(rows)} cells]" in text and f"significantly above the ensemble in {linear}, below in {trees}" in text
     root = _copy_results(tmp_path)
-    path = root / "benchmarks/results/regime_model_class.json"
-    data = json.loads(path.read_text())
-    changed = next(r for r in data["rows"] if r["winner"] == "linear")
-    changed["winner"] = "tree ensemble"
-    path.write_text(json.dumps(data))
-    text = re.sub(r"\s+", " ", script.advice(root))
+    _edit(root / "benchmarks/results/regime_model_class.json",
+          lambda data: next(r for r in data["rows"] if r["winner"] == "linear").update(winner="tree ensemble"))
+    text = _flat(script.advice(root))
     assert f"above the ensemble in {linear - 1}, below in {trees + 1}" in text
 
 
@@ -71,13 +80,13 @@ def test_the_u_bfgs_counts_are_the_welch_tests_of_the_compare_runs_values(script
         rows = compare["values"][metric]
         below = sum(welch_verdict(row["U-BFGS"], row["Tuned-threshold"]) == "below" for row in rows.values())
         expected.append(f"{name} {below} of {len(rows)}")
-    assert f"(below that peer: {', '.join(expected)})" in re.sub(r"\s+", " ", script.advice())
+    assert f"(below that peer: {', '.join(expected)})" in _flat(script.advice())
 
 
 def test_the_tree_gains_are_the_committed_cells_where_trees_won(script):
     cells = json.loads((ROOT / "benchmarks/results/nonlinear_peers.json").read_text())["classes"]
     won = [c for c in cells if c["winner"] == "trees"]
-    text = re.sub(r"\s+", " ", script.advice())
+    text = _flat(script.advice())
     low, high = min(c["difference"] for c in won), max(c["difference"] for c in won)
     assert f"by {low:.2f}-{high:.2f} on {len({c['dataset'] for c in won})} data sets" in text
     assert "not significantly below it on any of the 17" in text  # no cell has the linear default above
@@ -87,16 +96,11 @@ def test_a_changed_verdict_changes_the_advice_and_readme_is_then_stale(script, t
     """Companion: one cell where the linear default beats the trees, and one data set where the default falls
     below its peer, each show up in the advice by name; README's committed block then differs from it."""
     root = _copy_results(tmp_path)
-    peers = root / "benchmarks/results/nonlinear_peers.json"
-    data = json.loads(peers.read_text())
-    cell = next(c for c in data["classes"] if c["dataset"] == "adult")
-    cell["winner"] = "linear"
-    peers.write_text(json.dumps(data))
-    few = root / "benchmarks/results/paper/compare-few-samples/summary.json"
-    data = json.loads(few.read_text())
-    data["compare"]["targets"]["f1"]["Cost-sensitive"]["below_peer"].append("sonar")
-    few.write_text(json.dumps(data))
-    changed = re.sub(r"\s+", " ", script.advice(root))
+    _edit(root / "benchmarks/results/nonlinear_peers.json",
+          lambda data: next(c for c in data["classes"] if c["dataset"] == "adult").update(winner="linear"))
+    _edit(root / "benchmarks/results/paper/compare-few-samples/summary.json",
+          lambda data: data["compare"]["targets"]["f1"]["Cost-sensitive"]["below_peer"].append("sonar"))
+    changed = _flat(script.advice(root))
     assert "significantly below it on 1 of 17 (adult)" in changed
     assert "significantly below `TunedThresholdClassifierCV(LogisticRegression())` on 1 of 17 (sonar)" in changed
     assert script.readme_with_advice(README, script.advice(root)) != README
@@ -106,11 +110,9 @@ def test_a_later_run_replaces_an_earlier_one_on_the_data_sets_it_measured(script
     """The few-samples run's data sets are read from it, the others from the earlier run: a data set below its
     peer only in the earlier run is not reported once the later run re-measured it."""
     root = _copy_results(tmp_path)
-    old = root / "benchmarks/results/paper/compare-0.3/summary.json"
-    data = json.loads(old.read_text())
-    data["compare"]["targets"]["f1"]["Cost-sensitive"]["below_peer"] += ["sonar", "adult"]
-    old.write_text(json.dumps(data))
-    text = re.sub(r"\s+", " ", script.advice(root))
+    _edit(root / "benchmarks/results/paper/compare-0.3/summary.json",
+          lambda data: data["compare"]["targets"]["f1"]["Cost-sensitive"]["below_peer"].extend(["sonar", "adult"]))
+    text = _flat(script.advice(root))
     assert "on 1 of 17 (adult)" in text  # sonar was re-measured by the later run, adult was not
 
 
