@@ -28,6 +28,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import statistics
@@ -49,13 +50,19 @@ TREES = ("HGB+tuned", "HGB+remedy (5 folds)")
 LINEAR = "linear default"
 
 
+@functools.lru_cache(maxsize=1)
+def _committed(records_path: str) -> dict:
+    """(cell key, split) -> the committed record of ``records_path``, read once per worker process."""
+    return {(r["dataset"], r["trial"]): r
+            for r in json.loads(Path(records_path).read_text(encoding="utf-8"))["records"]}
+
+
 def run_split(key: str, index: int, split: int, quick: bool, records_path: str) -> dict:
     """The linear default on split ``split`` of cell ``key``, after the plain HGB refit matches that split's record
     in ``records_path``: {"dataset", "trial", "test": {metric: value}, "seconds": {metric: s}, "hgb_seconds": s}."""
     from sklearn.ensemble import HistGradientBoostingClassifier
 
-    committed = next(r for r in json.loads(Path(records_path).read_text(encoding="utf-8"))["records"]
-                     if (r["dataset"], r["trial"]) == (key, split))
+    committed = _committed(records_path)[(key, split)]
 
     the_plan = ensemble.plan(quick)
     cell = next(c for c in ensemble.cells(the_plan, ensemble.AXES) if c["key"] == key)
