@@ -39,6 +39,11 @@ def _trees(records, row):
     return {m: [r["test"][row["metric"]][m] for r in mine] for m in TREES}
 
 
+def _best(trees: dict) -> str:
+    """The tree rule with the higher mean."""
+    return max(TREES, key=lambda m: statistics.fmean(trees[m]))
+
+
 def test_each_cells_winner_follows_from_both_files_records(committed):
     ours, theirs = committed
     assert ours["settings"]["splits"] >= 5 and not ours["settings"]["quick"]
@@ -46,7 +51,7 @@ def test_each_cells_winner_follows_from_both_files_records(committed):
     for row in ours["rows"]:
         linear, trees = _linear(ours["records"], row), _trees(theirs["records"], row)
         assert len(linear) == len(trees["HGB+tuned"]) == row["splits"] == ours["settings"]["splits"]
-        best = max(TREES, key=lambda m: statistics.fmean(trees[m]))
+        best = _best(trees)
         assert row["best_tree"] == best
         assert row["mean"]["linear default"] == pytest.approx(statistics.fmean(linear), abs=1e-12)
         assert row["winner"] == WINNER[welch_verdict(linear, trees[best])], row["cell"]
@@ -60,8 +65,7 @@ def test_a_lowered_linear_default_would_lose_its_cells(committed):
     for row in ours["rows"]:
         lowered = [max(0.0, v - 0.5) for v in _linear(ours["records"], row)]
         trees = _trees(theirs["records"], row)
-        best = max(TREES, key=lambda m: statistics.fmean(trees[m]))
-        verdicts.append(WINNER[welch_verdict(lowered, trees[best])])
+        verdicts.append(WINNER[welch_verdict(lowered, trees[_best(trees)])])
     assert verdicts.count("tree ensemble") >= len(verdicts) // 2
 
 
