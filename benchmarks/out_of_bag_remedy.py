@@ -38,6 +38,7 @@ from pathlib import Path
 from nonlinear_peers import (  # benchmarks/nonlinear_peers.py
     ALPHA,
     SEED,
+    SEEDING_ORDER,
     _base,
     _score_function,
     _tuned,
@@ -167,7 +168,7 @@ def main(argv=None) -> int:
     key = settings_fingerprint({"seed": SEED, "base": args.base, "cheap": BASES[args.base]["cheap"],
                                "variants": BASES[args.base]["variants"],
                                "metrics": args.metrics, "max_train": args.max_train, "v": 1})[:12]
-    records = run_resumable(run_task, [(n, every.index(n), t) for n in names for t in range(args.trials)],
+    records = run_resumable(run_task, [(n, SEEDING_ORDER.index(n), t) for n in names for t in range(args.trials)],
                             (args.metrics, args.max_train, args.base), work=args.work, key=key,
                             workers=args.workers, task_timeout=args.task_timeout)
     records.sort(key=lambda r: (r["dataset"], r["trial"]))
