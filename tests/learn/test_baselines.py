@@ -202,12 +202,27 @@ def test_custom_grids_bound_the_choices_and_bad_grids_are_rejected():
     assert str(raised.value) == "regularization_grid must be a non-empty sequence of numbers in (0.0, inf); got [-1.0]"
 
 
-def test_tuned_threshold_uses_sklearn_scorers_and_agrees_with_its_predict():
+def test_tuned_threshold_scores_as_sklearns_functions_bit_for_bit_and_agrees_with_its_predict():
+    """The tuned peers' scorer (an exact twin of scikit-learn's functions, kept for speed) against the functions
+    themselves - oracle: ``f1_score`` / ``fbeta_score`` / ``jaccard_score`` at ``zero_division=0.0``, equal as
+    floats (==) - on random label vectors of many sizes and priors, {-1, +1} and {0, 1} labels, with folds that
+    have no positive label or prediction; then the peer's threshold and predictions."""
     from sklearn.metrics import fbeta_score
 
-    assert B._scorer_for(f1())._score_func is f1_score
-    assert B._scorer_for(jaccard())._score_func is jaccard_score
-    assert B._scorer_for(f_beta(2.0))._score_func is fbeta_score
+    rng = np.random.default_rng(31)
+    cases = [(f1(), lambda t, p: f1_score(t, p, zero_division=0.0)),
+             (jaccard(), lambda t, p: jaccard_score(t, p, zero_division=0.0)),
+             *((f_beta(b), lambda t, p, b=b: fbeta_score(t, p, beta=b, zero_division=0.0)) for b in (0.5, 2.0, 3.0))]
+    for metric, oracle in cases:
+        score = B._scorer_for(metric)._score_func
+        for n, prior, negative in [(1, 0.5, -1), (7, 0.0, -1), (7, 1.0, 0), *((int(rng.integers(2, 400)),
+                                                                                 float(rng.random()), -1 + (i % 2))
+                                                                                for i in range(60))]:
+            truth = np.where(rng.random(n) < prior, 1, negative)
+            predicted = np.where(rng.random(n) < rng.random(), 1, negative)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # scikit-learn's note on a single label present
+                assert score(truth, predicted) == oracle(truth, predicted), (metric.name, n, prior)
     assert isinstance(B._scorer_for(accuracy())._score_func, B._MetricScore)
     X, y = _problem(n=300, seed=9)
     model = B.TunedThresholdBaseline("f1", random_state=4).fit(X, y)
@@ -366,28 +381,31 @@ def test_logistic_regression_baseline_is_scikit_learns_defaults():
     assert ours.score(X, y) == pytest.approx(f1().score(y, ours.predict(X)), abs=0)
 
 
-@pytest.mark.parametrize("random_state, options", [
-    (8, {}),
+@pytest.mark.parametrize("random_state, options, metric", [
+    (8, {}, "f1"),
     # random_state 4: its SeedSequence word (3166742020) exceeds 2^31 - 1, so the documented modulus matters
-    (4, {"C": 0.05, "cv": 3, "thresholds": 17, "max_iter": 300})])
-def test_tuned_threshold_is_the_scikit_learn_peer_built_by_hand(random_state, options):
+    (4, {"C": 0.05, "cv": 3, "thresholds": 17, "max_iter": 300}, "f1"),
+    (8, {}, "jaccard"), (8, {}, "f2")])
+def test_tuned_threshold_is_the_scikit_learn_peer_built_by_hand(random_state, options, metric):
     """Oracle: the peer a user would write, built here from scikit-learn's own classes - a LogisticRegression with
     scikit-learn's default C unless C is given, TunedThresholdClassifierCV over stratified shuffled folds with
-    the F1 scorer - seeded with the int seed documented for scikit-learn (SeedSequence child 1 of the random
-    state, reduced modulo 2^31 - 1); coefficients and threshold must be identical, at the defaults and with every
-    option changed.
+    scikit-learn's own scorer of the metric (F_1, Jaccard, F_2) - seeded with the int seed documented for
+    scikit-learn (SeedSequence child 1 of the random state, reduced modulo 2^31 - 1); coefficients and threshold
+    must be identical, at the defaults and with every option changed.
 
     Kills: baselines.xǁTunedThresholdBaselineǁ__init____mutmut_3 (default C = 2.0) and x__generators__mutmut_16
     (modulo 2^31 + 1)."""
-    from sklearn.metrics import make_scorer
+    from sklearn.metrics import fbeta_score, make_scorer
     from sklearn.model_selection import StratifiedKFold, TunedThresholdClassifierCV
 
     X, y = _problem(n=240, seed=21)
-    model = B.TunedThresholdBaseline("f1", random_state=random_state, **options).fit(X, y)
+    model = B.TunedThresholdBaseline(metric, random_state=random_state, **options).fit(X, y)
+    scorer = {"f1": make_scorer(f1_score), "jaccard": make_scorer(jaccard_score),
+              "f2": make_scorer(fbeta_score, beta=2.0)}[metric]
     seed = int(np.random.SeedSequence(random_state, spawn_key=(1,)).generate_state(1)[0] % (2**31 - 1))
     peer = TunedThresholdClassifierCV(
         LogisticRegression(C=options.get("C", LogisticRegression().C), max_iter=options.get("max_iter", 1000)),
-        scoring=make_scorer(f1_score), response_method="predict_proba", thresholds=options.get("thresholds", 100),
+        scoring=scorer, response_method="predict_proba", thresholds=options.get("thresholds", 100),
         cv=StratifiedKFold(options.get("cv", 5), shuffle=True, random_state=seed), random_state=seed).fit(X, y)
     np.testing.assert_array_equal(model.coef_, peer.estimator_.coef_[0])
     assert model.intercept_ == peer.estimator_.intercept_[0]
