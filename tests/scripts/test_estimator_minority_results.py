@@ -57,12 +57,14 @@ def test_the_docs_quote_the_committed_summary_lines():
     assert all(f"- {line}" in table for line in quoted)
 
 
-def test_the_remedys_verdicts_follow_from_its_records(cells):
-    """benchmarks/results/metric_optimal_minority.json: MetricOptimalClassifier(LogisticRegression()) on the same
-    cells; each row's best peer and verdict recomputed from the peers' committed per-split scores (SciPy's Welch);
-    0 rows below, as the table says.  Companion: the remedy's scores lowered by 0.05 are below in most rows."""
-    remedy = json.loads((RESULTS.parent / "metric_optimal_minority.json").read_text(encoding="utf-8"))
-    assert len(remedy["rows"]) == 5 * len(METRICS)
+@pytest.mark.parametrize("name, levels", [("metric_optimal_minority", 2), ("metric_optimal_minority_1_level", 1)])
+def test_the_remedys_verdicts_follow_from_its_records(cells, name, levels):
+    """benchmarks/results/metric_optimal_minority{,_1_level}.json: MetricOptimalClassifier(LogisticRegression()) at
+    two levels (its default) and at one on the same cells; each row's best peer and verdict recomputed from the
+    peers' committed per-split scores (SciPy's Welch); 0 rows below, as the tables say.  Companion: the remedy's
+    scores lowered by 0.05 are below in most rows."""
+    remedy = json.loads((RESULTS.parent / f"{name}.json").read_text(encoding="utf-8"))
+    assert len(remedy["rows"]) == 5 * len(METRICS) and remedy.get("max_level_iter", 2) == levels
     lowered = 0
     for row in remedy["rows"]:
         splits = cells[row["cell"]]["splits"][:remedy["splits"]]
@@ -74,3 +76,29 @@ def test_the_remedys_verdicts_follow_from_its_records(cells):
         shifted = [v - 0.05 for v in row["remedy"]]
         lowered += stats.ttest_ind(peers[best], shifted, equal_var=False, alternative="greater").pvalue < 0.05
     assert lowered >= 15
+
+
+def test_one_level_against_two_follows_from_both_files_records():
+    """The one-level table's line against the two-level remedy: SciPy's one-sided Welch tests either way recomputed
+    from both committed files' per-split scores (the same splits).  Companion: one level lowered by 0.05 would be
+    below in most cells, so the committed "0 cells below" could not survive a real loss."""
+    one, two = (json.loads((RESULTS.parent / f"{name}.json").read_text(encoding="utf-8"))["rows"]
+                for name in ("metric_optimal_minority_1_level", "metric_optimal_minority"))
+    assert [(r["cell"], r["metric"]) for r in one] == [(r["cell"], r["metric"]) for r in two]
+
+    def count(shift):
+        below = above = 0
+        for a, b in zip(one, two):
+            mine = [v + shift for v in a["remedy"]]
+            below += stats.ttest_ind(b["remedy"], mine, equal_var=False, alternative="greater").pvalue < 0.05
+            above += stats.ttest_ind(mine, b["remedy"], equal_var=False, alternative="greater").pvalue < 0.05
+        return below, above
+
+    below, above = count(0.0)
+    line = f"cells below, {above} above (of {len(one)}, every metric)"
+    table = (RESULTS.parent / "metric_optimal_minority_1_level.md").read_text(encoding="utf-8")
+    assert f"one-sided Welch at 0.05: {below} {line}" in table
+    docs = (ROOT / "docs" / "estimators.md").read_text(encoding="utf-8").splitlines()
+    quoted = [d.strip()[2:] for d in docs if "> - Against the two-level remedy" in d]
+    assert len(quoted) == 1 and quoted[0] in table.splitlines()
+    assert count(-0.05)[0] >= len(one) // 2
