@@ -4,8 +4,10 @@ Every number and every verdict of the advice is read from a committed results fi
 result changes the advice (``tests/scripts/test_which_estimator.py`` keeps README's block equal to this script's
 output):
 
-* the model class and the two wrappers of a tree ensemble: ``benchmarks/results/nonlinear_peers.json``
-  (``benchmarks/nonlinear_peers.py``); the forest's out-of-bag remedy: ``benchmarks/results/out_of_bag_remedy.json``;
+* the model class of a tree ensemble: ``benchmarks/results/nonlinear_peers.json`` (``benchmarks/nonlinear_peers.py``);
+  the one-level remedy against the tuned peer: ``benchmarks/results/remedy_levels.json`` (the staged data sets) and
+  ``benchmarks/results/ensemble_regimes.json`` (the regime sweep, with the default two levels); the forest's
+  out-of-bag remedy: ``benchmarks/results/out_of_bag_remedy.json``;
 * the linear default against ``TunedThresholdClassifierCV(LogisticRegression())``: the ``compare`` experiment's
   runs in :data:`LINEAR_RUNS`, a later run replacing an earlier one on the data sets it measured (the few-samples
   rule's nine data sets were re-measured after it changed the default there);
@@ -42,6 +44,8 @@ LINEAR_RUNS = ("paper/compare-0.3", "paper/compare-few-samples")
 #: the compare run with the paper's U-GD / U-BFGS
 PAPER_RUN = "paper/compare"
 DEFAULT, PEER, TIME_BASE = "Cost-sensitive", "Tuned-threshold", "LogReg"
+#: the regime sweep's one-level and default (two-level) remedy columns (ensemble_regimes.py)
+SWEEP_ONE_LEVEL, SWEEP_TWO_LEVELS = "HGB+remedy (5 folds, 1 level)", "HGB+remedy (5 folds)"
 METRICS = ("f1", "jaccard")
 BEGIN, END = "<!-- measured: which-estimator -->\n", "<!-- end measured -->"
 _BLOCK = re.compile(re.escape(BEGIN) + r".*?" + re.escape(END), re.S)
@@ -96,21 +100,25 @@ def paper_method_below(root: Path = ROOT, method: str = "U-BFGS") -> dict:
 
 
 def tree_summary(root: Path = ROOT) -> dict:
-    """The model class (best tree-ensemble method against the linear default), the remedy against the tuned peer of
-    the same base, and the wrappers' and the forest's out-of-bag remedy's fit times over the plain base fit."""
+    """The model class (best tree-ensemble method against the linear default); the one-level remedy against the tuned
+    peer of the same base on the staged data sets and the regime sweep (and the default two levels there); the
+    one-level remedy's, the tuned peer's and the forest's out-of-bag remedy's fit times over the plain base fit."""
     peers, oob = _read("nonlinear_peers.json", root), _read("out_of_bag_remedy.json", root)
     classes = peers["classes"]
     trees_win = [c for c in classes if c["winner"] == "trees"]
-    wrappers = {}
-    for row in peers["rows"]:
-        for method, ratio in row["time_ratio"].items():
-            wrappers.setdefault(method, []).append(ratio)
     oob_rows = [r["verdicts"]["RF+remedy (oob)"]["vs_tuned"] for r in oob["rows"]]
-    return {"trials": peers["settings"]["trials"], "cells": len(classes),
+    levels, sweep = _read("remedy_levels.json", root), _read("ensemble_regimes.json", root)
+    one_level = {base: statistics.median(r["time_ratio"]["remedy (1 level)"] for r in levels["rows"]
+                                         if r["base"] == base) for base in ("HGB", "RF")}
+    tuned = {base: statistics.median(r["time_ratio"]["tuned"] for r in levels["rows"] if r["base"] == base)
+             for base in ("HGB", "RF")}
+    return {"one_level_verdicts": {"staged": [r["vs_tuned"] for r in levels["rows"]],
+                                   "regime": [r["vs_tuned"][SWEEP_ONE_LEVEL] for r in sweep["rows"]]},
+            "two_level_regime_verdicts": [r["vs_tuned"][SWEEP_TWO_LEVELS] for r in sweep["rows"]],
+            "one_level_times": one_level, "tuned_times": tuned,
+            "trials": peers["settings"]["trials"], "cells": len(classes),
             "datasets": len({c["dataset"] for c in classes}),
             "trees_above": trees_win, "linear_above": [c for c in classes if c["winner"] == "linear"],
-            "remedy_verdicts": [r["verdict"] for r in peers["rows"]],
-            "wrapper_times": {m: statistics.median(v) for m, v in wrappers.items()},
             "oob_time": statistics.median(r["time_ratio"]["RF+remedy (oob)"] for r in oob["rows"]),
             "oob_verdicts": oob_rows, "oob_trials": oob["settings"]["trials"]}
 
@@ -141,14 +149,15 @@ def advice(root: Path = ROOT) -> str:
     won = sorted({c["dataset"] for c in trees["trees_above"]},
                  key=lambda d: -max(c["difference"] for c in trees["trees_above"] if c["dataset"] == d))
     gains = [c["difference"] for c in trees["trees_above"]]
-    remedy = trees["remedy_verdicts"]
-    wrapper = ("no measured difference" if remedy.count("below") + remedy.count("above") == 0 else
-               f"remedy below in {remedy.count('below')}, above in {remedy.count('above')} of {len(remedy)} cells")
+    one = trees["one_level_verdicts"]
+    cells = f"{len(one['staged'])} staged, {len(one['regime'])} regime cells"
+    one_below = (f"never significantly below `TunedThresholdClassifierCV` ({cells}" if one["staged"].count("below")
+                 + one["regime"].count("below") == 0 else f"significantly below `TunedThresholdClassifierCV` in "
+                 f"{one['staged'].count('below')} and {one['regime'].count('below')} of {cells}")
+    two = trees["two_level_regime_verdicts"]
     oob = trees["oob_verdicts"]
-    oob_word = ("as good" if oob.count("below") == 0 else f"below the tuned peer in {oob.count('below')} of {len(oob)}")
+    oob_word = "" if oob.count("below") == 0 else f", below the tuned peer in {oob.count('below')} of {len(oob)}"
     bfgs = ", ".join(f"{'F_1' if m == 'f1' else 'Jaccard'} {len(b)} of {n}" for m, (b, n) in paper.items())
-    times = trees["wrapper_times"]
-    wrap_span = _span([times[m] for m in times if m.endswith(("+tuned", "+remedy"))], "x")
     trees_below = sorted({c["dataset"] for c in trees["linear_above"]})
     lines = [
         f"Measured on the {linear['datasets']} staged data sets and simulated cells, F_1 and Jaccard "
@@ -157,9 +166,11 @@ def advice(root: Path = ROOT) -> str:
         f"* **Model class first.**  A tree ensemble with the metric's threshold was significantly above the linear "
         f"default by {_span(gains)} on {len(won)} data sets ({', '.join(won[:3])}, ...), "
         f"{_below('below it', trees_below, trees['datasets'])} ({trees['trials']} trials): "
-        "`MetricOptimalClassifier(HistGradientBoostingClassifier(), metric=\"f1\")` (the paper's remedy) or "
-        f"`TunedThresholdClassifierCV`: {wrapper}, each {wrap_span} the ensemble's fit (a forest's `cv=\"oob\"`: "
-        f"{trees['oob_time']:.2g}x, {oob_word}).",
+        "`MetricOptimalClassifier(HistGradientBoostingClassifier(), metric=\"f1\", max_level_iter=1)`, "
+        f"{one_below}; the default two levels: {two.count('below')} below), at "
+        f"{_span(list(trees['one_level_times'].values()), 'x')} the ensemble's fit (tuned: "
+        f"{_span(list(trees['tuned_times'].values()), 'x')}; a forest's `cv=\"oob\"`: {trees['oob_time']:.2g}x"
+        f"{oob_word}).",
         _regime_line(regimes),
         "* **Linear: the default** `LinearFractionalClassifier()` is "
         + _below("below `TunedThresholdClassifierCV(LogisticRegression())`", linear["below"], linear["datasets"])

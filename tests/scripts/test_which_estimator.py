@@ -22,7 +22,8 @@ pytestmark = pytest.mark.claims("package:benchmark-machinery")
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 SOURCES = ("nonlinear_peers.json", "out_of_bag_remedy.json", "paper/compare/summary.json",
-           "paper/compare-0.3/summary.json", "paper/compare-few-samples/summary.json", "regime_model_class.json")
+           "paper/compare-0.3/summary.json", "paper/compare-few-samples/summary.json", "regime_model_class.json",
+           "remedy_levels.json", "ensemble_regimes.json")
 
 
 @pytest.fixture(scope="module")
@@ -70,6 +71,24 @@ def test_the_regime_counts_are_the_committed_cells_winners(script, tmp_path):
           lambda data: next(r for r in data["rows"] if r["winner"] == "linear").update(winner="tree ensemble"))
     text = _flat(script.advice(root))
     assert f"above the ensemble in {linear - 1}, below in {trees + 1}" in text
+
+
+def test_the_one_level_remedy_counts_are_the_committed_verdicts(script, tmp_path):
+    """Oracle: the one-level remedy's verdicts against the tuned peer counted here from both committed files (the
+    staged data sets' rows, the regime sweep's column), and the default two levels' regime count; companion: one
+    staged row changed to "below" turns "never significantly below" into the counts."""
+    staged = json.loads((ROOT / "benchmarks/results/remedy_levels.json").read_text())["rows"]
+    sweep = json.loads((ROOT / "benchmarks/results/ensemble_regimes.json").read_text())["rows"]
+    one = [r["vs_tuned"] for r in staged] + [r["vs_tuned"]["HGB+remedy (5 folds, 1 level)"] for r in sweep]
+    two = sum(r["vs_tuned"]["HGB+remedy (5 folds)"] == "below" for r in sweep)
+    text = _flat(script.advice())
+    assert one.count("below") == 0  # the committed state the advice's wording below depends on
+    assert (f"never significantly below `TunedThresholdClassifierCV` ({len(staged)} staged, {len(sweep)} regime cells; "
+            f"the default two levels: {two} below)") in text
+    root = _copy_results(tmp_path)
+    _edit(root / "benchmarks/results/remedy_levels.json", lambda data: data["rows"][0].update(vs_tuned="below"))
+    assert (f"significantly below `TunedThresholdClassifierCV` in 1 and 0 of {len(staged)} staged, {len(sweep)} "
+            "regime cells") in _flat(script.advice(root))
 
 
 def test_the_u_bfgs_counts_are_the_welch_tests_of_the_compare_runs_values(script):
