@@ -234,11 +234,16 @@ def _run_derivations(progress, claims=None, progress_mode=None, *, executor=None
     if claims:
         progress(f"derivations: {len(claims)} claims")
     found = {}
+    # Submitted last-registered first: the corrected statements come last in the registry and are the dearest
+    # (2.4, 2.2, 1.3 and 0.9 s of the 15 s in all, measured 2026-12-07), so in registry order they ended the phase
+    # on one worker while the other idled; started first, the cheap claims fill in behind them.
+    order = list(reversed(range(len(claims))))
     with Progress(len(claims), "derivations", "claim", mode=progress_mode, every=1) as bar:
         for index, (outcome, seconds) in (executor or make_executor("serial")).map_unordered(
-                _derivation, [(claim.key,) for claim in claims]):
-            found[index] = ClaimResult(claims[index], outcome, seconds)
-            bar.advance(claims[index].title)
+                _derivation, [(claims[i].key,) for i in order]):
+            claim = claims[order[index]]
+            found[order[index]] = ClaimResult(claim, outcome, seconds)
+            bar.advance(claim.title)
     results = [found[index] for index in range(len(claims))]
     by_label: dict[str, list] = {}
     for r in results:
