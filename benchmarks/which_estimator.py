@@ -13,7 +13,9 @@ output):
   rule's nine data sets were re-measured after it changed the default there);
 * U-BFGS against the same peer: :data:`PAPER_RUN`, the one run that has the paper's methods;
 * the model class per regime cell of a simulated linear-logistic truth: ``benchmarks/results/regime_model_class.json``
-  (``benchmarks/regime_model_class.py``, on the splits of ``ensemble_regimes.py``'s sweep).
+  (``benchmarks/regime_model_class.py``, on the splits of ``ensemble_regimes.py``'s sweep), and per level of a truth
+  moving from linear to quadratic log-odds: ``benchmarks/results/nonlinear_truth.json``
+  (``benchmarks/nonlinear_truth.py``).
 
 "Below" / "above" is the one-sided Welch test at 5 % that produced each file's verdicts (read, not recomputed:
 the results' own tests recompute them from the records).
@@ -133,13 +135,35 @@ def regime_summary(root: Path = ROOT) -> dict:
             "won": {w: [r for r in rows if r["winner"] == w] for w in ("linear", "tree ensemble", "no difference")}}
 
 
-def _regime_line(regimes: dict) -> str:
-    """The bullet on the model class by regime (a linear truth; the axes are in the linked table)."""
+def truth_summary(root: Path = ROOT) -> dict:
+    """The model class per nonlinearity level of the part-quadratic truth (F_1 and Jaccard rows): the levels at which
+    each class won both metrics' rows, and the levels with any other verdict."""
+    rows = _read("nonlinear_truth.json", root)["rows"]
+    by_level = {}
+    for row in rows:
+        by_level.setdefault(row["value"], set()).add(row["winner"])
+    return {"levels": sorted(by_level),
+            "won": {w: [v for v, winners in sorted(by_level.items()) if winners == {w}]
+                    for w in ("linear", "tree ensemble")},
+            "split": [v for v, winners in sorted(by_level.items()) if len(winners) > 1 or winners == {"no difference"}]}
+
+
+def _levels(values) -> str:
+    return ", ".join(f"{v:g}" for v in values) or "none"
+
+
+def _regime_line(regimes: dict, truth: dict) -> str:
+    """The bullet on the model class by regime: a linear truth (the axes are in the linked table) and a truth moving
+    from linear (0) to purely quadratic (1)."""
     won = regimes["won"]
     return (f"* **By regime, linear truth** ([{regimes['cells']} cells](benchmarks/results/regime_model_class.md)): "
             "the linear default significantly above the ensemble in "
             f"{len(won['linear'])}, below in {len(won['tree ensemble'])}"
-            + (f", by {_span(regimes['margins'])}." if regimes["margins"] else "."))
+            + (f", by {_span(regimes['margins'])}" if regimes["margins"] else "")
+            + "; log-odds from linear (0) to quadratic (1) ([table](benchmarks/results/nonlinear_truth.md)): "
+            f"linear above at {_levels(truth['won']['linear'])}, the ensemble at "
+            f"{_levels(truth['won']['tree ensemble'])}"
+            + (f", neither or mixed at {_levels(truth['split'])}." if truth["split"] else "."))
 
 
 def advice(root: Path = ROOT) -> str:
@@ -171,7 +195,7 @@ def advice(root: Path = ROOT) -> str:
         f"{_span(list(trees['one_level_times'].values()), 'x')} the ensemble's fit (tuned: "
         f"{_span(list(trees['tuned_times'].values()), 'x')}; a forest's `cv=\"oob\"`: {trees['oob_time']:.2g}x"
         f"{oob_word}).",
-        _regime_line(regimes),
+        _regime_line(regimes, truth_summary(root)),
         "* **Linear: the default** `LinearFractionalClassifier()` is "
         + _below("below `TunedThresholdClassifierCV(LogisticRegression())`", linear["below"], linear["datasets"])
         + f" ({'/'.join(map(str, linear['trials']))} trials), at {_span(linear['default_times'], 'x')} a "

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 SOURCES = ("nonlinear_peers.json", "out_of_bag_remedy.json", "paper/compare/summary.json",
            "paper/compare-0.3/summary.json", "paper/compare-few-samples/summary.json", "regime_model_class.json",
-           "remedy_levels.json", "ensemble_regimes.json")
+           "remedy_levels.json", "ensemble_regimes.json", "nonlinear_truth.json")
 
 
 @pytest.fixture(scope="module")
@@ -89,6 +89,23 @@ def test_the_one_level_remedy_counts_are_the_committed_verdicts(script, tmp_path
     _edit(root / "benchmarks/results/remedy_levels.json", lambda data: data["rows"][0].update(vs_tuned="below"))
     assert (f"significantly below `TunedThresholdClassifierCV` in 1 and 0 of {len(staged)} staged, {len(sweep)} "
             "regime cells") in _flat(script.advice(root))
+
+
+def test_the_truth_levels_are_the_committed_rows_winners(script, tmp_path):
+    """Oracle: the nonlinear-truth rows' winners grouped by level here (a level is a class's when both metrics'
+    rows say so); companion: one row of the first linear level changed to the tree ensemble moves that level to
+    "neither or mixed"."""
+    rows = json.loads((ROOT / "benchmarks/results/nonlinear_truth.json").read_text())["rows"]
+    levels = sorted({r["value"] for r in rows})
+    linear = [v for v in levels if {r["winner"] for r in rows if r["value"] == v} == {"linear"}]
+    trees = [v for v in levels if {r["winner"] for r in rows if r["value"] == v} == {"tree ensemble"}]
+    text = _flat(script.advice())
+    assert (f"linear above at {', '.join(f'{v:g}' for v in linear)}, the ensemble at "
+            f"{', '.join(f'{v:g}' for v in trees)}") in text
+    root = _copy_results(tmp_path)
+    _edit(root / "benchmarks/results/nonlinear_truth.json",
+          lambda data: next(r for r in data["rows"] if r["value"] == linear[0]).update(winner="tree ensemble"))
+    assert f"neither or mixed at {linear[0]:g}." in _flat(script.advice(root))
 
 
 def test_the_u_bfgs_counts_are_the_welch_tests_of_the_compare_runs_values(script):
