@@ -519,7 +519,7 @@ class TunedThresholdBaseline(_LinearBaseline):
     The decision threshold on P(y = +1 | x) is tuned by stratified ``cv``-fold cross-validation over
     ``thresholds`` candidates (scikit-learn's defaults: 5 folds, 100 thresholds), scoring with the value of
     scikit-learn's ``f1_score`` / ``fbeta_score`` / ``jaccard_score`` where the metric is one of those (the same
-    floats, computed without their input checks: :class:`_CountScore`), then the model is refit
+    floats, computed without their input checks: ``_CountScore``), then the model is refit
     on all the training data.  ``cv`` is lowered to the minority-class count (at least 2) on tiny samples.
 
     Attributes
