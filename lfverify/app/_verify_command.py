@@ -21,7 +21,7 @@ def add_arguments(parser) -> None:
     """The options of ``lfverify verify``."""
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--quick", dest="mode", action="store_const", const="quick",
-                      help="the quick version of every check (default; a few minutes on 2 cores)")
+                      help="the quick version of every check (default; about a minute on 2 idle cores)")
     size.add_argument("--full", dest="mode", action="store_const", const="full",
                       help="the full simulations and the 50-trial benchmark (hours; use --dask for large sweeps)")
     parser.set_defaults(mode="quick")
