@@ -91,3 +91,20 @@ def test_optional_unused_dict_of_and_the_table_check():
                                                                                           "c": [1]}
     with pytest.raises(ValueError, match=r"^a must lie in \[0\.0, inf\); got -1\.0$"):
         c.check_parameters({"a": -1, "b": "not a bool", "c": "s"}, table)
+
+
+def test_options_keep_strings_only_and_their_expectation_and_none_names_itself():
+    """``options``: strings only by default (a non-string equal to an option is refused), every value with
+    ``strings_only=False``; a given expectation is the message, else "one of (...)"; ``NONE`` says "None".  Found by
+    the seed-2027 mutation sample (``options`` passing ``strings_only=None``, the expectation ignored, NONE's
+    "none" / None: each survived)."""
+    with pytest.raises(ValueError, match=r"^k must be one of \(1, 2\); got 1$"):
+        c.options((1, 2)).check(1, "k")
+    assert c.options((1, 2), strings_only=False).check(1, "k") == 1
+    assert c.options(("a", "b")).check("a", "k") == "a"
+    with pytest.raises(ValueError, match=r"^k must be 'a' or 'b'; got 'c'$"):
+        c.options(("a", "b"), expectation="'a' or 'b'").check("c", "k")
+    with pytest.raises(ValueError, match=r"^k must be None; got 0$"):
+        c.NONE.check(0, "k")
+    assert c.NONE.check(None, "k") is None
+
