@@ -109,6 +109,9 @@ def _check(metric, loss):
         raise TypeError(f"loss must be the tau-logistic loss of Fig. 2 (base 2); got {loss!r}")
 
 
+_MAX_HALVINGS = 1100
+
+
 def _root(big, small, tau):
     """g > 0 solving big * tau * sigmoid(-tau g) = small * sigmoid(g) (elementwise; 0 < small < tau big).
 
@@ -117,7 +120,10 @@ def _root(big, small, tau):
     """
     lo = np.zeros_like(big)
     hi = (np.log(big * tau / small) + 50.0) / tau
-    for _ in range(200):
+    # Enough halvings for any finite bracket: from the largest double down to 4 eps takes log2(1.8e308 / 8.9e-16)
+    # < 1075 of them.  (A cap of 200 stopped short for tau below about 1e-45, and returned 1.6e41 for the root 36.7
+    # at tau = 1e-100.)  The loop ends at the stop below long before this for any ordinary tau.
+    for _ in range(_MAX_HALVINGS):
         mid = 0.5 * (lo + hi)
         below = big * tau * expit(-tau * mid) > small * expit(mid)
         lo = np.where(below, mid, lo)

@@ -6,7 +6,8 @@ Oracles, each the rule as its docstring states it:
   max(hi, 1).  On an input whose starting bracket is [0, 1] exactly (checked), every bracket is dyadic and exact,
   so after k halvings its width is 2^-k and the rule stops at k = 50, where the width *equals* 4 eps = 2^-50.  The
   expected result is the midpoint of the 50th bracket of a bisection written out here with the same predicate
-  (left side > right side moves lo); the 51st midpoint differs from it.
+  (left side > right side moves lo); the 51st midpoint differs from it.  At tau = 1e-100 (a bracket about 5e101
+  wide) the same written-out bisection needs 383 halvings, and the result must be its midpoint, at full precision.
 * ``gaussian_expectation`` (lfverify/core/_quadrature.py) treats a row with std == 0 as the point mass at the mean,
   E = func(mean), and any positive std as a Gaussian.  With func(xi) = (xi / s)^2 at s = the smallest subnormal
   std, a Gaussian row integrates round(z)^2 (xi = s z rounds to a multiple of s), whose expectation is
@@ -15,8 +16,8 @@ Oracles, each the rule as its docstring states it:
   or one with a repeated threshold, is a ValueError naming ``grid``, the expectation and the offending pair; the
   same grid increasing (thresholds of either sign) finds the optimum of the uniform-score family, 0.75 at t = 0.5.
 
-Companions plant ``<`` for ``<=`` in the bisection stop, a near-zero rule (std <= tiny) for std == 0, and a
-variant without the grid check, and see each check fail.
+Companions plant ``<`` for ``<=`` in the bisection stop, a cap of 200 halvings, a near-zero rule (std <= tiny) for
+std == 0, and a variant without the grid check, and see each check fail.
 
 Private: lfverify.core._pointwise_optimum._root (the per-eta root the corrected statements' pointwise maximiser
 solves), lfverify.core._quadrature.gaussian_expectation's module (for the planted variant) and
@@ -74,6 +75,37 @@ def test_companion_a_strict_bisection_stop_fails(monkeypatch):
     planting(monkeypatch, pointwise_module, "_root", "hi - lo <= 4 *", "hi - lo < 4 *")
     with pytest.raises(AssertionError):
         check_root_stops_at_equality()
+
+
+def check_root_reaches_full_precision_at_a_tiny_tau(root=None) -> None:
+    """At tau = 1e-100 the starting bracket is about 5e101 wide: the stop needs 383 halvings.  Oracle: the same
+    bisection written out here, run to the documented stop; and the predicate must flip within 8 eps of the result
+    (full precision, as the docstring says)."""
+    root = root or pointwise_module._root
+    big, small, tau = 1.0, 0.5e-100, 1e-100
+
+    def below(x):
+        return big * tau * expit(-tau * x) > small * expit(x)
+
+    lo, hi = 0.0, (np.log(big * tau / small) + 50.0) / tau
+    while hi - lo > 4 * np.finfo(float).eps * max(hi, 1.0):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (mid, hi) if below(mid) else (lo, mid)
+    got = float(root(np.array([big]), np.array([small]), tau)[0])
+    assert got == 0.5 * (lo + hi)
+    assert below(got * (1 - 8 * np.finfo(float).eps)) and not below(got * (1 + 8 * np.finfo(float).eps))
+
+
+def test_the_bisection_reaches_full_precision_at_a_tiny_tau():
+    check_root_reaches_full_precision_at_a_tiny_tau()
+
+
+def test_companion_a_cap_of_200_halvings_stops_short(monkeypatch):
+    """The cap the seed-2027 mutation sample found untested (its 200 -> 201 survived): 200 halvings leave the root
+    1.6e41 instead of 36.7."""
+    monkeypatch.setattr(pointwise_module, "_MAX_HALVINGS", 200)
+    with pytest.raises(AssertionError):
+        check_root_reaches_full_precision_at_a_tiny_tau()
 
 
 # ------------------------------------------------------------------ std == 0 against the smallest subnormal
