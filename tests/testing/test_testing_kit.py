@@ -705,6 +705,21 @@ def test_parametrize_with_theory_checks_generates_readable_ids_and_strict_xfails
         parametrize_with_theory_checks([f1_score])
 
 
+def test_parametrize_refuses_no_subjects_and_a_blank_reason_with_full_messages():
+    """The documented refusals, messages typed out: no subject at all, and an expected failure whose reason is blank
+    (a string of spaces) or not a string.  Found by the seed-2027 mutation sample (the message's case changed, and
+    ``or not reason.strip()`` as ``and``: each survived)."""
+    with pytest.raises(ValueError) as refused:
+        parametrize_with_theory_checks([])
+    assert str(refused.value) == "objects must hold at least one lfverify.testing.Subject; got none"
+    subjects = [Subject(check_metric, f1_score, metric="f1")]
+    for reason in ("   ", None):
+        with pytest.raises(TypeError) as refused:
+            parametrize_with_theory_checks(subjects, expected_failed_checks={"zero_division": reason})
+        assert str(refused.value) == ("expected_failed_checks must map check names or ids (str) to reasons "
+                                      f"(non-empty str); got 'zero_division': {reason!r}")
+
+
 def test_subjects_of_one_class_get_distinct_readable_ids_that_expected_failed_checks_accepts():
     """Two TunedThresholdClassifierCV and two LogisticRegression subjects (issue 44: pytest made them
     ``...-consistency_gaussian0`` / ``1``, which expected_failed_checks could not name).  Oracle: the ids typed out -
