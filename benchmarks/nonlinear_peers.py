@@ -34,6 +34,7 @@ its name); the tables go to ``benchmarks/results/nonlinear_peers.{json,md}``.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import statistics
@@ -226,6 +227,14 @@ def markdown(summary: dict, settings: dict) -> str:
                      f"{m['LogReg+tuned']:.3f} | {r['time_ratio'][b + '+tuned']:.1f} | "
                      f"{r['time_ratio'][b + '+remedy']:.1f} |")
     return "\n".join(lines) + "\n"
+
+
+@functools.lru_cache(maxsize=1)
+def committed_by_split(records_path: str) -> dict:
+    """(record's "dataset", its "trial") -> the record, of the results file ``records_path`` (shared with
+    remedy_levels.py and regime_model_class.py, which refit on a committed run's splits), read once per process."""
+    return {(r["dataset"], r["trial"]): r
+            for r in json.loads(Path(records_path).read_text(encoding="utf-8"))["records"]}
 
 
 def run_resumable(task, tasks, extra, *, work: Path, key: str, workers: int, task_timeout: float) -> list[dict]:

@@ -28,7 +28,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import os
 import statistics
@@ -37,7 +36,12 @@ from pathlib import Path
 
 import ensemble_regimes as ensemble  # benchmarks/ensemble_regimes.py
 import estimator_regimes as regimes  # benchmarks/estimator_regimes.py
-from nonlinear_peers import run_resumable, timed_fitter, welch_verdict  # benchmarks/nonlinear_peers.py
+from nonlinear_peers import (  # benchmarks/nonlinear_peers.py
+    committed_by_split,
+    run_resumable,
+    timed_fitter,
+    welch_verdict,
+)
 from threadpoolctl import threadpool_limits
 
 from lfverify.core._seeding import child
@@ -50,19 +54,12 @@ TREES = ("HGB+tuned", "HGB+remedy (5 folds)")
 LINEAR = "linear default"
 
 
-@functools.lru_cache(maxsize=1)
-def _committed(records_path: str) -> dict:
-    """(cell key, split) -> the committed record of ``records_path``, read once per worker process."""
-    return {(r["dataset"], r["trial"]): r
-            for r in json.loads(Path(records_path).read_text(encoding="utf-8"))["records"]}
-
-
 def run_split(key: str, index: int, split: int, quick: bool, records_path: str) -> dict:
     """The linear default on split ``split`` of cell ``key``, after the plain HGB refit matches that split's record
     in ``records_path``: {"dataset", "trial", "test": {metric: value}, "seconds": {metric: s}, "hgb_seconds": s}."""
     from sklearn.ensemble import HistGradientBoostingClassifier
 
-    committed = _committed(records_path)[(key, split)]
+    committed = committed_by_split(records_path)[(key, split)]
 
     the_plan = ensemble.plan(quick)
     cell = next(c for c in ensemble.cells(the_plan, ensemble.AXES) if c["key"] == key)

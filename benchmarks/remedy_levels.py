@@ -26,7 +26,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import os
 import statistics
@@ -44,18 +43,11 @@ OUT = Path(__file__).with_name("results") / "remedy_levels"
 ONE = "remedy (1 level)"
 
 
-@functools.lru_cache(maxsize=1)
-def _committed(records_path: str) -> dict:
-    """(data set, trial) -> the committed record of ``records_path``, read once per worker process."""
-    return {(r["dataset"], r["trial"]): r
-            for r in json.loads(Path(records_path).read_text(encoding="utf-8"))["records"]}
-
-
 def run_split(name: str, index: int, trial: int, metrics, max_train, records_path: str) -> dict:
     """The one-level remedy around each base on one split, after the plain bases refitted here match the split's
     record: {"dataset", "trial", "test": {metric: {base: value}}, "seconds": {metric: {base: s}},
     "base_seconds": {base: s}}."""
-    committed = _committed(records_path)[(name, trial)]
+    committed = peers.committed_by_split(records_path)[(name, trial)]
     seed, X_train, y_train, X_test, y_test, fit = peers.split_and_fitter(name, index, trial, max_train)
     test, seconds = {m: {} for m in metrics}, {m: {} for m in metrics}
     with threadpool_limits(1):
