@@ -78,6 +78,17 @@ def cells(the_plan: dict, axes) -> list[dict]:
     return out
 
 
+def scored(models_for, X_test, y_test) -> tuple[dict, dict]:
+    """({metric: {method: test value}}, {metric: {method: fit seconds}}) over METRICS, where ``models_for(metric)``
+    gives {method: (fitted model, seconds)} (shared with nonlinear_truth.py)."""
+    test, seconds = {m: {} for m in METRICS}, {m: {} for m in METRICS}
+    for metric in METRICS:
+        for method, (model, s) in models_for(metric).items():
+            test[metric][method] = regimes.metric_score(metric, y_test, model.predict(X_test))
+            seconds[metric][method] = s
+    return test, seconds
+
+
 def run_split(key: str, index: int, split: int, quick: bool) -> dict:
     """Every method on split ``split`` of the cell with key ``key``: {"dataset": key, "trial": split, "test":
     {metric: {method: value}}, "seconds": {metric: {method: s}}} (the field names of nonlinear_peers' records)."""
@@ -90,22 +101,19 @@ def run_split(key: str, index: int, split: int, quick: bool) -> dict:
     X_train, y_train, X_test, y_test, seed = regimes.split_data(problem, cell, the_plan, cell_seq, split)
     fit = timed_fitter(X_train, y_train)
 
-    test, seconds = {m: {} for m in METRICS}, {m: {} for m in METRICS}
+    def models_for(metric):
+        return {"HGB": plain,
+                "HGB+tuned": fit(_tuned(HistGradientBoostingClassifier(random_state=seed), metric, seed)),
+                "HGB+remedy (5 folds)": fit(MetricOptimalClassifier(
+                    HistGradientBoostingClassifier(random_state=seed), metric, random_state=seed)),
+                "HGB+remedy (2 folds)": fit(MetricOptimalClassifier(
+                    HistGradientBoostingClassifier(random_state=seed), metric, cv=2, random_state=seed)),
+                "HGB+remedy (5 folds, 1 level)": fit(MetricOptimalClassifier(
+                    HistGradientBoostingClassifier(random_state=seed), metric, max_level_iter=1, random_state=seed))}
+
     with threadpool_limits(1):
         plain = fit(HistGradientBoostingClassifier(random_state=seed))
-        for metric in METRICS:
-            models = {"HGB": plain,
-                      "HGB+tuned": fit(_tuned(HistGradientBoostingClassifier(random_state=seed), metric, seed)),
-                      "HGB+remedy (5 folds)": fit(MetricOptimalClassifier(
-                          HistGradientBoostingClassifier(random_state=seed), metric, random_state=seed)),
-                      "HGB+remedy (2 folds)": fit(MetricOptimalClassifier(
-                          HistGradientBoostingClassifier(random_state=seed), metric, cv=2, random_state=seed)),
-                      "HGB+remedy (5 folds, 1 level)": fit(MetricOptimalClassifier(
-                          HistGradientBoostingClassifier(random_state=seed), metric, max_level_iter=1,
-                          random_state=seed))}
-            for method, (model, s) in models.items():
-                test[metric][method] = regimes.metric_score(metric, y_test, model.predict(X_test))
-                seconds[metric][method] = s
+        test, seconds = scored(models_for, X_test, y_test)
     return {"dataset": key, "trial": split, "n_train": int(y_train.size), "test": test, "seconds": seconds}
 
 

@@ -54,7 +54,7 @@ from lfverify.learn import LinearFractionalClassifier, MetricOptimalClassifier
 OUT = Path(__file__).with_name("results") / "nonlinear_truth"
 LEVELS = (0.0, 0.25, 0.5, 0.75, 1.0)
 QUICK_LEVELS = (0.0, 1.0)
-METRICS = ("f1", "jaccard")
+METRICS = ensemble.METRICS
 LINEAR = "linear default"
 TREES = ("HGB+tuned", "HGB+remedy (1 level)", "HGB+remedy (2 levels)")
 REMEDIES = TREES[1:]
@@ -80,14 +80,9 @@ class NonlinearProblem(regimes.Problem):
         return X, self.scale * g
 
 
-def plan(quick: bool) -> dict:
-    """``ensemble_regimes.py``'s plan (the regimes script's small one with ``quick``)."""
-    return ensemble.plan(quick)
-
-
 def cells(quick: bool) -> list[dict]:
     """One cell per nonlinearity level, around the plan's base cell."""
-    base = plan(quick)["base"]
+    base = ensemble.plan(quick)["base"]
     out = []
     for level in QUICK_LEVELS if quick else LEVELS:
         cell = {**base, "nonlinearity": level, "value": level, "axis": "nonlinearity"}
@@ -100,28 +95,24 @@ def run_split(key: str, index: int, split: int, quick: bool) -> dict:
     {metric: {method: value}}, "seconds": {metric: {method: s}}} (the field names of nonlinear_peers' records)."""
     from sklearn.ensemble import HistGradientBoostingClassifier
 
-    the_plan = plan(quick)
+    the_plan = ensemble.plan(quick)
     cell = next(c for c in cells(quick) if c["key"] == key)
     cell_seq = child(regimes.as_seed_sequence(regimes.SEED), *regimes.text_key(key))  # the regimes' rule, this key
     problem = NonlinearProblem(cell, the_plan, child(cell_seq, 0))
     X_train, y_train, X_test, y_test, seed = regimes.split_data(problem, cell, the_plan, cell_seq, split)
     fit = timed_fitter(X_train, y_train)
-    test, seconds = {m: {} for m in METRICS}, {m: {} for m in METRICS}
+    def models_for(metric):
+        return {LINEAR: fit(LinearFractionalClassifier(metric=metric, random_state=seed)),
+                "HGB": plain,
+                "HGB+tuned": fit(_tuned(HistGradientBoostingClassifier(random_state=seed), metric, seed)),
+                "HGB+remedy (1 level)": fit(MetricOptimalClassifier(
+                    HistGradientBoostingClassifier(random_state=seed), metric, max_level_iter=1, random_state=seed)),
+                "HGB+remedy (2 levels)": fit(MetricOptimalClassifier(
+                    HistGradientBoostingClassifier(random_state=seed), metric, max_level_iter=2, random_state=seed))}
+
     with threadpool_limits(1):
         plain = fit(HistGradientBoostingClassifier(random_state=seed))
-        for metric in METRICS:
-            models = {LINEAR: fit(LinearFractionalClassifier(metric=metric, random_state=seed)),
-                      "HGB": plain,
-                      "HGB+tuned": fit(_tuned(HistGradientBoostingClassifier(random_state=seed), metric, seed)),
-                      "HGB+remedy (1 level)": fit(MetricOptimalClassifier(
-                          HistGradientBoostingClassifier(random_state=seed), metric, max_level_iter=1,
-                          random_state=seed)),
-                      "HGB+remedy (2 levels)": fit(MetricOptimalClassifier(
-                          HistGradientBoostingClassifier(random_state=seed), metric, max_level_iter=2,
-                          random_state=seed))}
-            for method, (model, s) in models.items():
-                test[metric][method] = regimes.metric_score(metric, y_test, model.predict(X_test))
-                seconds[metric][method] = s
+        test, seconds = ensemble.scored(models_for, X_test, y_test)
     return {"dataset": key, "trial": split, "n_train": int(y_train.size), "test": test, "seconds": seconds}
 
 
@@ -193,7 +184,7 @@ def main(argv=None) -> int:
     records = run_resumable(run_split, [(c["key"], i, k) for i, c in enumerate(the_cells) for k in range(splits)],
                             (args.quick,), work=args.work, key=key, workers=args.workers,
                             task_timeout=args.task_timeout)
-    base = plan(args.quick)["base"]
+    base = ensemble.plan(args.quick)["base"]
     settings = {"argv": " ".join(argv if argv is not None else sys.argv[1:]), "splits": splits, "quick": args.quick,
                 **{k: base[k] for k in ("n", "d", "prior", "flip")},
                 "fit_seconds": sum(sum(m.values()) for r in records for m in r["seconds"].values())}

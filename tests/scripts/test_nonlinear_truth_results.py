@@ -65,7 +65,7 @@ def _parts(module, level, rows=200_000, centred=True):
     """The two parts of the latent score (linear, quadratic) of a nonlinearity-``level`` problem on ``rows`` Gaussian
     rows, the problem's own scale removed."""
     cell = module.cells(quick=True)[0] | {"nonlinearity": level}
-    problem = module.NonlinearProblem(cell, module.plan(quick=True), np.random.SeedSequence(7))
+    problem = module.NonlinearProblem(cell, module.ensemble.plan(quick=True), np.random.SeedSequence(7))
     X = np.random.default_rng(8).standard_normal((rows, problem.d))
     linear = X @ (problem.w / np.linalg.norm(problem.w))
     quadratic = ((X * X - (1.0 if centred else 0.0)) / math.sqrt(2.0)) @ problem.v
