@@ -27,6 +27,7 @@ import warnings
 from pathlib import Path
 
 import estimator_regimes as regimes  # benchmarks/estimator_regimes.py
+from nonlinear_peers import welch_verdict  # benchmarks/nonlinear_peers.py
 from threadpoolctl import threadpool_limits
 
 from lfverify.core._seeding import child
@@ -60,15 +61,15 @@ def remedy_scores(cell: dict, splits: int, max_level_iter: int = 2) -> dict:
 
 
 def _against_default(rows, max_level_iter) -> list[str]:
-    """With levels other than the default two: the summary line of the one-sided Welch tests (either way, at ALPHA)
-    of this run's remedy against the committed two-level run's on the same splits."""
+    """With levels other than the default two: the summary line of the one-sided Welch tests (either way, at alpha =
+    0.05: ``nonlinear_peers.welch_verdict``) of this run's remedy against the committed two-level run's on the same
+    splits."""
     if max_level_iter == 2 or not OUT.with_suffix(".json").exists():
         return []
     default = {(r["cell"], r["metric"]): r["remedy"]
                for r in json.loads(OUT.with_suffix(".json").read_text(encoding="utf-8"))["rows"]}
-    pairs = [(r["remedy"], default[(r["cell"], r["metric"])][:len(r["remedy"])]) for r in rows]
-    below = sum((p := one_sided_p_value(two, ours)) is not None and p < regimes.ALPHA for ours, two in pairs)
-    above = sum((p := one_sided_p_value(ours, two)) is not None and p < regimes.ALPHA for ours, two in pairs)
+    verdicts = [welch_verdict(r["remedy"], default[(r["cell"], r["metric"])][:len(r["remedy"])]) for r in rows]
+    below, above = verdicts.count("below"), verdicts.count("above")
     return [f"- Against the two-level remedy (`{OUT.name}.md`, the same splits), one-sided Welch at {regimes.ALPHA}: "
             f"{below} cells below, {above} above (of {len(rows)}, every metric)"]
 
