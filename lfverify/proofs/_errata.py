@@ -70,12 +70,18 @@ def errata_numbers(results) -> dict[tuple[str, int], int]:
 
     An erratum not yet in ``NUMBERS_FILE`` gets the next free number, provisionally (in the order of
     ``results``); ``unnumbered`` lists the rows to append so that it keeps it (a test requires none missing
-    for the committed ERRATA.md).
+    for the committed ERRATA.md).  The numbers are distinct: a claim whose outcome lists two errata at one location
+    (which the table cannot tell apart) is a ValueError.
     """
     table = _number_table()
-    numbers, following = {}, max(table.values(), default=0) + 1
+    numbers, following, seen = {}, max(table.values(), default=0) + 1, set()
     for r in results:
         for i, e in enumerate(r.outcome.errata):
+            if (r.claim.key, e.location) in seen:
+                raise ValueError(f"results: claim {r.claim.key!r} lists two errata at location {e.location!r}; an "
+                                 "erratum's permanent number is keyed by (claim, location), so each location may "
+                                 "hold one erratum")
+            seen.add((r.claim.key, e.location))
             number = table.get((r.claim.key, e.location))
             if number is None:
                 number, following = following, following + 1

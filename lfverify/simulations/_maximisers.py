@@ -35,7 +35,7 @@ class PopulationMaximiser(NamedTuple):
     gradient_norm: float  #: ||grad U_phi(theta*)||
     gradient_direction_norm: float  #: ||V_phi(theta*)||
     hessian_eigenvalues: np.ndarray  #: of the central-difference Hessian of U_phi at theta*
-    start_spread: float  #: max distance between the maximisers reached from the starts
+    start_spread: float  #: the largest distance from theta* to a maximiser reached from a start
 
 
 def _hessian(population, metric, loss, theta):

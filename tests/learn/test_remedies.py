@@ -171,6 +171,29 @@ def test_cost_sensitive_path_equal_weights_then_the_bayes_level_of_each_fit(data
     assert len(once.utility_history) == 1 and once.weights == (0.5, 0.5) and not once.converged
 
 
+@pytest.mark.parametrize("start", ["zeros", "given"])
+def test_cost_sensitive_first_inner_fit_starts_at_theta0(data, monkeypatch, start):
+    """theta0 is the first inner fit's start (zeros when None), passed on as given and not modified in the
+    caller's array (oracle: a spy on the minimiser's start).  Companion: the two starts differ, so a fit that
+    ignored theta0 would start at zeros in the "given" case and fail."""
+    X, y = data
+    Z = _with_ones(X)
+    starts, original = [], cost_sensitive._minimize
+
+    def minimize_spy(risk, theta, max_iter, gtol):
+        starts.append(np.array(theta))
+        return original(risk, theta, max_iter, gtol)
+
+    monkeypatch.setattr(cost_sensitive, "_minimize", minimize_spy)
+    theta0 = None if start == "zeros" else np.linspace(-0.3, 0.4, Z.shape[1])
+    kept = None if theta0 is None else theta0.copy()
+    fit_cost_sensitive(f1(), tau_logistic(1.0), Z, y, max_level_iter=1, theta0=theta0)
+    expected = np.zeros(Z.shape[1]) if theta0 is None else kept
+    assert len(starts) == 1 and np.array_equal(starts[0], expected)
+    assert theta0 is None or np.array_equal(theta0, kept)
+    assert not np.array_equal(np.zeros(Z.shape[1]), np.linspace(-0.3, 0.4, Z.shape[1]))
+
+
 # ---------------------------------------------------------------------- the estimator's threshold
 @pytest.mark.parametrize("options", [{}, {"objective": "surrogate-utility"}, {"metric": "jaccard", "C": 0.2},
                                      {"objective": "surrogate-utility", "metric": "f2", "method": "gd"}])

@@ -123,6 +123,20 @@ def test_a_new_erratum_gets_the_next_free_number_and_is_listed_as_unnumbered():
     assert _errata.unnumbered([(top + 1, "new.claim", "somewhere")]) == [f"{top + 1}\tnew.claim\tsomewhere\t"]
 
 
+def test_numbers_are_distinct_and_one_location_holding_two_errata_of_a_claim_is_refused():
+    """ERRATA.md lists errata in the order of their numbers, so the numbers must be distinct: two claims' errata at
+    one location (table or new) get two numbers; one claim's two errata at one location, which the (claim, location)
+    key cannot tell apart, are a ValueError naming the claim and the location (companion: the same two errata at two
+    locations are numbered)."""
+    (key, location), _ = next(iter(_errata._number_table().items()))
+    numbers = _errata.errata_numbers([_Result(key, [location, "new place"]), _Result("other.claim", [location]),
+                                      _Result("new.claim", ["new place", "another place"])])
+    assert len(numbers) == 5 and len(set(numbers.values())) == 5
+    for twice in ([location, location], ["new place", "new place"]):
+        with pytest.raises(ValueError, match=re.escape(f"claim {key!r} lists two errata at location {twice[0]!r}")):
+            _errata.errata_numbers([_Result(key, twice)])
+
+
 def _plant_table(monkeypatch, tmp_path, rows: str) -> None:
     """The numbers table read from ``tmp_path``: its header, then ``rows`` (the package's resources patched)."""
     class _Files:

@@ -12,6 +12,7 @@ is run on the scripted population and replaced by a planted variant in the compa
 
 from __future__ import annotations
 
+import math
 from types import SimpleNamespace
 
 import numpy as np
@@ -61,3 +62,29 @@ def test_companion_a_strict_newton_test_fails(monkeypatch):
              "> float(ev.value[0]) - 1e-15")
     with pytest.raises(AssertionError):
         check_newton_acceptance()
+
+
+class FlatPopulation:
+    """U_phi with gradient 0 everywhere (BFGS stays at each start) and the largest value at the origin."""
+
+    def surrogate_utility(self, metric, loss, theta):
+        return -np.sum(np.atleast_2d(theta) ** 2, axis=1)
+
+    def evaluate(self, metric, loss, theta):
+        theta = np.atleast_2d(np.asarray(theta, dtype=np.float64))
+        return SimpleNamespace(value=self.surrogate_utility(metric, loss, theta), gradient=np.zeros_like(theta),
+                               gradient_direction=np.zeros_like(theta))
+
+    def utility(self, metric, theta):
+        return 0.0
+
+
+def test_start_spread_is_the_largest_distance_from_theta_star_to_a_start_maximiser():
+    """start_spread is max_s ||theta_s - theta*|| over the maximisers theta_s reached from the starts (oracle:
+    math.dist over the starts, which BFGS leaves unchanged on a flat population; theta* is the origin, the start
+    of the largest U_phi).  The starts are at distances 5 and 1, so a norm over all of them at once (sqrt(26))
+    or the smallest distance (0) fails."""
+    starts = np.array([[3.0, 4.0], [0.0, 0.0], [-1.0, 0.0]])
+    result = maximisers.population_maximiser(FlatPopulation(), None, None, starts=starts, newton_steps=0)
+    assert np.array_equal(result.theta, [0.0, 0.0])
+    assert result.start_spread == max(math.dist(s, (0.0, 0.0)) for s in starts) == 5.0
