@@ -177,8 +177,9 @@ def ratio_and_direction(numerator, denominator, numerator_gradient, denominator_
                         direction: bool = True) -> RatioDirection:
     """U = N / D, V = D grad N - N grad D and grad U = V / D^2 (Sec. 3.3, Lemma 3).
 
-    Shapes: N, D of shape (K,); gradients of shape (K, d).  Where V or D^2 leaves the range of doubles, grad U is
-    computed as (grad N - U grad D) / D instead, so it is correct wherever it is itself representable.  With
+    Shapes: N, D of shape (K,); gradients of shape (K, d).  Where V or D^2 leaves the range of doubles (V's
+    products D grad N and N grad D below the normal range included), grad U is computed as (grad N - U grad D) / D
+    instead, so it is correct wherever it is itself representable.  With
     ``direction=False`` V is not computed (the field is None) and cannot overflow.
 
     Raises
@@ -217,7 +218,12 @@ def ratio_and_direction(numerator, denominator, numerator_gradient, denominator_
     with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
         value = num / den
         square = den * den
-        direct = (square > np.finfo(np.float64).tiny) & np.isfinite(square)
+        tiny = np.finfo(np.float64).tiny
+        # V / D^2 is also wrong where a nonzero product D grad N or N grad D fell below the normal range: V lost
+        # its digits (D = 1e-100, grad N = 1e-300: V underflows to 0, grad U is 1e-200)
+        lost = (((np.abs(den)[:, None] * np.abs(gnum) < tiny) & (gnum != 0))
+                | ((np.abs(num)[:, None] * np.abs(gden) < tiny) & (gden != 0) & (num != 0)[:, None])).any(axis=1)
+        direct = (square > tiny) & np.isfinite(square) & ~lost
         gradient = np.empty_like(gnum)
         if direct.all() and v is not None:
             gradient[...] = v / square[:, None]

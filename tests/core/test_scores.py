@@ -74,6 +74,32 @@ def test_ratio_and_direction_equals_exact_rational_algebra_and_converts_to_float
     np.testing.assert_array_equal(direct, r.gradient_direction)
 
 
+SQRT_TINY = 2.0**-511  # its square is exactly the smallest normal double, the rule's boundary D^2 > tiny
+
+
+@pytest.mark.parametrize("direction", [True, False])
+@pytest.mark.parametrize("den", [np.nextafter(SQRT_TINY, 0.0), SQRT_TINY, np.nextafter(SQRT_TINY, 1.0), 1e-100, 0.5],
+                         ids=["below", "at", "above", "1e-100", "0.5"])
+def test_gradient_is_exact_where_a_product_of_v_underflows(den, direction):
+    """grad U = (grad N D - N grad D) / D^2 with D from one double below the boundary D^2 = tiny to 0.5, and
+    gradients so small that D grad N and N grad D fall below the normal range (V underflows: 0 or subnormal) while
+    grad U is an ordinary double.  Oracle: exact rational arithmetic, rounded once (the quotient rule without D^2
+    is a few operations: 4 ulp).  Before the fix, D = 1e-100 and grad N = 1e-300 gave grad U = 0 instead of 1e-200
+    (the seed-2027 mutation run's `>=` for `>` at D^2 = tiny led here); the rule's side of the boundary is decided
+    by D^2 == tiny exactly at D = 2^-511."""
+    assert SQRT_TINY * SQRT_TINY == np.finfo(np.float64).tiny
+    num = np.array([0.0, 0.25, -3.0])
+    gnum = np.array([[1e-300, 0.0], [1e-300, 2e-300], [0.0, 1e-250]])
+    gden = np.array([[0.0, 0.0], [-1e-300, 0.0], [1e-250, 3e-300]])
+    dens = np.full(3, den)
+    r = ratio_and_direction(num, dens, gnum, gden, what="U", direction=direction)
+    _, _, exact = _exact_ratio_algebra([Fraction(x) for x in num], [Fraction(x) for x in dens],
+                                       [[Fraction(x) for x in row] for row in gnum],
+                                       [[Fraction(x) for x in row] for row in gden])
+    np.testing.assert_allclose(r.gradient, [[float(x) for x in row] for row in exact], rtol=4 * 2.0**-52, atol=0)
+    assert r.gradient[0, 0] != 0  # the entry that used to underflow to 0
+
+
 @pytest.mark.parametrize("which", ["numerator", "denominator", "numerator_gradient", "denominator_gradient"])
 def test_gradient_direction_converts_every_argument_to_float64(which):
     """V = D grad N - N grad D with one argument given as Python Fractions: still a float64 array."""
