@@ -209,8 +209,8 @@ def test_the_table_counts_the_mutants_detected_only_afresh():
 
 @pytest.mark.parametrize("name", ["mutation.json", "mutation_heldout.json", "seed2027_sample.json"])
 def test_the_committed_table_is_generated_from_the_committed_results(name):
-    """Each committed results file (the carried table, the fresh-seed measurement run in batches of modules, and a
-    sample of six modules at a new seed) and its table."""
+    """Each committed results file (the carried table, the fresh-seed measurement run in batches of modules, and the
+    modules measured so far at a new seed, 2027) and its table."""
     path = measure.OUT.with_name(name)
     data = json.loads(path.read_text(encoding="utf-8"))
     modules, excluded = measure.discover(measure.REPO)
