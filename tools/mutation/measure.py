@@ -48,6 +48,13 @@ HELDOUT = HERE / "results" / "mutation_heldout.json"  # the fresh-seed measureme
 DEFAULT_WORKDIR = Path(tempfile.gettempdir()) / "lfverify-mutation"
 #: an operator mutant's wall limit: this times the seconds of a clean run of its module's tests, plus the constant
 CLEAN_MULTIPLIER, CLEAN_CONSTANT = 5.0, 30.0
+#: mutmut's own limit, set in the copy's [tool.mutmut]: it stops a mutant's forked run (SIGXCPU) after (the stats'
+#: seconds of its tests + constant) x multiplier wall seconds.  mutmut's default (15 x, + 1 s) let a run that hung in
+#: a Dask cluster wait 20 minutes; a run stopped early by this limit is judged again afresh (verify_stops)
+MUTMUT_TIMEOUT = {"timeout_multiplier": 5.0, "timeout_constant": 10.0}
+#: mutmut's verdicts of a run that did not finish: a stop past the limit or a signal may be the environment's (a
+#: cluster that hangs in the forked child, a worker killed from outside), not the mutant's, so each is judged again
+STOPPED = ("timeout", "segfault")
 
 
 # ---------------------------------------------------------------------- modules
@@ -339,6 +346,34 @@ def judge_again(copy: Path, undetected: dict[str, list[str]], max_children: int,
     return killed
 
 
+def verify_stops(copy: Path, stopped: dict[str, list[str]], max_children: int, say=print) -> dict[str, str]:
+    """The mutmut mutants of ``stopped`` (name -> the tests mutmut ran; each a :data:`STOPPED` verdict) judged again:
+    name -> :func:`status_of` a fresh ``pytest -x`` of the same tests under the mutant, limited to
+    :data:`CLEAN_MULTIPLIER` x the seconds of a clean fresh run of those tests + :data:`CLEAN_CONSTANT` (the
+    operator mutants' rule).  So a timeout the fresh process reproduces stays a timeout, a crash that becomes a
+    failing test is killed, and a run that passes is a survivor: mutmut's stop was the environment's.  A mutant
+    whose clean run fails or passes :data:`FRESH_LIMIT`, or that has no tests, is left out: its verdict stands."""
+    groups: dict[tuple, list[str]] = {}
+    for name, tests in stopped.items():
+        if tests:
+            groups.setdefault(tuple(tests), []).append(name)
+
+    def one(job):
+        tests, names = job
+        start = time.perf_counter()
+        if fresh_pytest(copy, list(tests), None) != 0:
+            say(f"  [stops] the clean run of {len(tests)} tests failed; {len(names)} verdicts left as mutmut's")
+            return {}
+        limit = CLEAN_MULTIPLIER * (time.perf_counter() - start) + CLEAN_CONSTANT
+        return {n: status_of(fresh_pytest(copy, list(tests), n, limit)) for n in names}
+
+    found = {n: s for judged in _map_killing_children(one, groups.items(), max_children) for n, s in judged.items()}
+    moved = sum(s not in report.DETECTED for s in found.values())
+    say(f"  [stops] {len(stopped)} mutmut runs stopped (timeout or signal): {len(found)} judged again in a fresh "
+        f"process, {moved} of them passed there (the stop was not the mutant's)")
+    return dict(sorted(found.items()))
+
+
 def detected_afresh(stratum: dict, killed: list[str]) -> dict:
     """A results-file stratum with the mutants ``killed`` (undetected in it) counted as killed, and named in its
     ``fresh_kills``."""
@@ -357,6 +392,10 @@ def detected_afresh(stratum: dict, killed: list[str]) -> dict:
     return out
 
 
+#: what the provenance says of mutmut's limit and of the stopped runs' second judgement
+STOPS_TEXT = (f"; mutmut's wall limit (seconds of the tests + {MUTMUT_TIMEOUT['timeout_constant']:g}) x "
+              f"{MUTMUT_TIMEOUT['timeout_multiplier']:g}, each run it stopped (timeout, signal) judged again in a "
+              "fresh pytest process")
 #: what the provenance says of the second judgement
 FRESH_TEXT = "; each mutmut mutant it left undetected judged again on the same tests in a fresh pytest process"
 
@@ -401,23 +440,31 @@ def record(available: int, tried: dict[str, dict]) -> dict:
     counts = Counter(result["status"] for result in tried.values())
     undetected = {n: r for n, r in sorted(tried.items()) if r["status"] not in report.DETECTED}
     fresh = sorted(n for n, r in tried.items() if r.get("fresh"))
+    restated = {n: {"mutmut": r["mutmut"], "fresh": r["status"]} for n, r in sorted(tried.items()) if "mutmut" in r}
     return {"available": available, "tried": report.compact_names(tried), "counts": dict(sorted(counts.items())),
             "undetected": {n: r["status"] for n, r in undetected.items()},
             "diffs": {n: r["diff"] for n, r in undetected.items()},
             "tests_of": {n: test_files(r["tests"]) for n, r in undetected.items()},
-            **({"fresh_kills": fresh} if fresh else {})}
+            **({"fresh_kills": fresh} if fresh else {}), **({"stops_judged_again": restated} if restated else {})}
+
+
+def copy_settings(chosen: list[str], tests: list[str] | None, deselect: list[str] | None) -> dict:
+    """The copy's ``[tool.mutmut]`` overrides: the ``chosen`` modules, :data:`MUTMUT_TIMEOUT`, and the test
+    selection when ``--tests`` or ``--deselect`` change it."""
+    overrides = {"only_mutate": chosen, **MUTMUT_TIMEOUT}
+    if tests or deselect:
+        selection = tests or tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))[
+            "tool"]["mutmut"]["pytest_add_cli_args_test_selection"]
+        overrides["pytest_add_cli_args_test_selection"] = selection + [
+            a for node in deselect or () for a in ("--deselect", node)]
+    return overrides
 
 
 def measure(args, modules: dict[str, str], chosen: list[str], say=print) -> tuple[dict, dict]:
     """Measure the ``chosen`` modules; (fresh module entries, last_run)."""
     started = time.perf_counter()
     copy = args.workdir / "copy"
-    overrides = {"only_mutate": chosen}
-    if args.tests or args.deselect:
-        selection = args.tests or tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))[
-            "tool"]["mutmut"]["pytest_add_cli_args_test_selection"]
-        overrides["pytest_add_cli_args_test_selection"] = selection + [
-            a for node in args.deselect or () for a in ("--deselect", node)]
+    overrides = copy_settings(chosen, args.tests, args.deselect)
     if args.reuse_copy:  # the copy of a run stopped during its fresh judgement: its mutmut verdicts stand
         commit = args.reuse_copy
         for source in chosen:
@@ -448,14 +495,18 @@ def measure(args, modules: dict[str, str], chosen: list[str], say=print) -> tupl
         mutmut(copy, "run", "--max-children", str(args.max_children), *names, log=copy / "mutmut.log")
     statuses = parse_results(mutmut(copy, "results", "--all", "true")) if names else {}
     check_population(statuses, {modules[s]: population[s][report.MUTMUT] for s in chosen} if names else {})
+    stopped = {n: node_ids(mutmut(copy, "tests-for-mutant", n)) for n in names if statuses[n] in STOPPED}
+    restated = verify_stops(copy, stopped, args.max_children, say=say) if stopped else {}
     results = {}
     for name in names:
-        status = statuses[name]
+        status = restated.get(name, statuses[name])
         undetected = status not in report.DETECTED
         diff = mutmut(copy, "show", name).partition("\n")[2].strip() if undetected else ""
         tests = node_ids(mutmut(copy, "tests-for-mutant", name)) if undetected else []
-        results[name] = {"status": status, "diff": diff, "tests": tests}
-    survivors = {n: r["tests"] for n, r in results.items() if r["status"] == "survived"}
+        results[name] = {"status": status, "diff": diff, "tests": tests,
+                         **({"mutmut": statuses[name]} if name in restated else {})}
+    # a survivor of verify_stops ran in a fresh process already
+    survivors = {n: r["tests"] for n, r in results.items() if r["status"] == "survived" and n not in restated}
     for name in judge_again(copy, survivors, args.max_children, say=say) if not args.reuse_copy else ():
         results[name] = {"status": "killed", "diff": "", "tests": [], "fresh": True}
     t1 = time.perf_counter()
@@ -473,7 +524,7 @@ def measure(args, modules: dict[str, str], chosen: list[str], say=print) -> tupl
                   "tests": ("the files " + ", ".join(args.tests) if args.tests else "the default suite (tests/)")
                   + "".join(f" less {node}" for node in args.deselect or ())
                   + ", narrowed per function by mutmut's stats; each operator mutant in a fresh pytest process, on "
-                    "the same tests" + ("" if args.reuse_copy else FRESH_TEXT)
+                    "the same tests" + ("" if args.reuse_copy else STOPS_TEXT + FRESH_TEXT)
                   + ("; mutmut's mutants only (--mutmut-only)" if args.mutmut_only else "")}
     fresh = {source: {"source": source, "module": modules[source], "provenance": provenance,
                       "strata": {kind: record(len(population[source][kind]),

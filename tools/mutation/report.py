@@ -335,6 +335,13 @@ def markdown(data: dict, source: str = "tools/mutation/results/mutation.json") -
         lines += ["", f"Detected only when judged again in a fresh process ({sum(afresh.values())} mutmut mutants; "
                       "mutmut's forked run read a result its parent process had cached, or a table built at import): "
                       + ", ".join(f"`{src}` {n}" for src, n in afresh.items()) + "."]
+    restated = {e["source"]: st["stops_judged_again"] for e in data["modules"].values()
+                for st in [e["strata"].get(MUTMUT, {})] if st.get("stops_judged_again")}
+    if restated:
+        lines += ["", "mutmut runs stopped (timeout, signal) and judged again in a fresh process (mutmut's verdict -> "
+                      "the fresh one; a stop that passes there was the environment's, not the mutant's): "
+                      + "; ".join(f"`{name}` {v['mutmut']} -> {v['fresh']}" for found in restated.values()
+                                  for name, v in found.items()) + "."]
     run = data.get("last_run")
     if run:
         lines += ["", f"Last run: {run['date'][:16]} UTC, {run['tried']} mutants of {', '.join(run['modules'])}, "

@@ -178,6 +178,13 @@ def same():
     return abs(2) if os.environ.get("MUTANT_UNDER_TEST") == "lfverify.m.x_same__mutmut_1" else 2
 
 
+def slow():
+    if os.environ.get("MUTANT_UNDER_TEST") == "lfverify.m.x_slow__mutmut_1":  # a mutant that really hangs
+        import time
+        time.sleep(600)
+    return 2
+
+
 def table():
     if os.environ.get("MUTANT_UNDER_TEST") == "lfverify.m.x_table__mutmut_1":
         raise TypeError("table() missing 1 required positional argument")
@@ -200,8 +207,8 @@ def trampolined(tmp_path):
     (tmp_path / "mutants" / "lfverify" / "testing" / "plugin.py").write_text("")
     (tmp_path / "mutants" / "tests").mkdir()
     (tmp_path / "mutants" / "tests" / "test_m.py").write_text(
-        "from lfverify.m import cached, same\n\n\ndef test_cached():\n    assert cached() == 2\n\n\n"
-        "def test_same():\n    assert same() == 2\n")
+        "from lfverify.m import cached, same, slow\n\n\ndef test_cached():\n    assert cached() == 2\n\n\n"
+        "def test_same():\n    assert same() == 2\n\n\ndef test_slow():\n    assert slow() == 2\n")
     (tmp_path / "mutants" / "tests" / "test_red.py").write_text("def test_red():\n    assert False\n")
     (tmp_path / "mutants" / "tests" / "conftest.py").write_text("import lfverify.m  # noqa: F401\n")
     return tmp_path
@@ -227,6 +234,50 @@ def test_a_failing_clean_run_leaves_mutmuts_verdicts(trampolined):
     said = []
     assert measure.judge_again(trampolined, undetected, 1, say=said.append) == []
     assert "clean run of 2 tests failed" in said[0]
+
+
+def test_runs_mutmut_stopped_are_judged_again_each_by_what_a_fresh_process_does(trampolined, monkeypatch):
+    """Oracle: the stand-in's mutants by construction, each recorded by mutmut as stopped (timeout or a signal): one
+    really hangs (a timeout again, under the fresh limit: 5 x the clean run's seconds + the constant, here 3 s), one
+    changes the value (killed), one is inert (survived: mutmut's stop was the environment's, as a run that hung in a
+    Dask cluster was).  A stop whose clean run fails, or without tests, keeps mutmut's verdict (absent)."""
+    monkeypatch.setattr(measure, "CLEAN_CONSTANT", 3.0)
+    stopped = {"lfverify.m.x_slow__mutmut_1": ["tests/test_m.py::test_slow"],
+               "lfverify.m.x_cached__mutmut_1": ["tests/test_m.py::test_cached"],
+               "lfverify.m.x_same__mutmut_1": ["tests/test_m.py::test_same"],
+               "lfverify.m.x_table__mutmut_1": ["tests/test_m.py::test_same", "tests/test_red.py::test_red"],
+               "lfverify.m.x_other__mutmut_1": []}
+    said = []
+    start = time.monotonic()
+    assert measure.verify_stops(trampolined, stopped, 2, say=said.append) == {
+        "lfverify.m.x_cached__mutmut_1": "killed", "lfverify.m.x_same__mutmut_1": "survived",
+        "lfverify.m.x_slow__mutmut_1": "timeout"}
+    assert time.monotonic() - start < 120 and not measure._LIVE  # the hanging run was stopped, not waited for
+    assert any("clean run of 2 tests failed" in line for line in said) and "1 of them passed there" in said[-1]
+
+
+def test_a_stratum_keeps_what_mutmut_said_of_a_stop_judged_again():
+    """A verdict replaced by verify_stops is recorded beside mutmut's, and a survivor's diff and tests are kept as
+    any survivor's are (the table lists it)."""
+    tried = {"m.x_f__mutmut_1": {"status": "survived", "diff": "d1", "tests": ["t.py::a"], "mutmut": "timeout"},
+             "m.x_f__mutmut_2": {"status": "timeout", "diff": "", "tests": [], "mutmut": "segfault"},
+             "m.x_f__mutmut_3": {"status": "timeout", "diff": "", "tests": []}}
+    stratum = measure.record(5, tried)
+    assert stratum["stops_judged_again"] == {"m.x_f__mutmut_1": {"mutmut": "timeout", "fresh": "survived"},
+                                             "m.x_f__mutmut_2": {"mutmut": "segfault", "fresh": "timeout"}}
+    assert stratum["counts"] == {"survived": 1, "timeout": 2} and stratum["diffs"] == {"m.x_f__mutmut_1": "d1"}
+    assert "stops_judged_again" not in measure.record(5, {"m.x_f__mutmut_3": tried["m.x_f__mutmut_3"]})
+
+
+def test_the_copy_gets_mutmuts_shorter_wall_limit():
+    """mutmut's default limit, (seconds + 1) x 15, waited 20 minutes on a hung run; the copy's is set lower."""
+    for tests, deselect in ((None, None), (["tests/a.py"], ["tests/a.py::b"])):
+        settings = measure.copy_settings(["lfverify/m.py"], tests, deselect)
+        text = measure.configure((measure.REPO / "pyproject.toml").read_text(encoding="utf-8"), settings)
+        config = tomllib.loads(text)["tool"]["mutmut"]
+        assert config["timeout_multiplier"] == 5.0 and config["timeout_constant"] == 10.0
+        assert config["only_mutate"] == ["lfverify/m.py"]
+    assert config["pytest_add_cli_args_test_selection"] == ["tests/a.py", "--deselect", "tests/a.py::b"]
 
 
 def test_mutants_detected_afresh_move_from_undetected_to_killed():
