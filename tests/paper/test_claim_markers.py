@@ -25,7 +25,9 @@ from lfverify.paper import Evidence, PaperClaim
 pytestmark = pytest.mark.claims("package:registry")
 
 REPO = Path(__file__).resolve().parents[2]
-TEST_FILES = sorted([*REPO.glob("tests/**/test_*.py"), *REPO.glob("tools/mutation/tests/test_*.py")])
+#: the mutation tool's tests: outside pyproject's testpaths (CI runs them in their own step), their markers checked here
+TOOL_TESTS = "tools/mutation/tests"
+TEST_FILES = sorted([*REPO.glob("tests/**/test_*.py"), *REPO.glob(f"{TOOL_TESTS}/test_*.py")])
 
 
 def _pytest(*args, cwd=REPO) -> subprocess.CompletedProcess:
@@ -34,16 +36,19 @@ def _pytest(*args, cwd=REPO) -> subprocess.CompletedProcess:
 
 
 def _whole_suite_index(config, tmp_path) -> dict:
-    """{node id: claim labels} of every test of the suite: this session's when it collected every test file, else a
-    collection-only run of the whole suite."""
+    """{node id: claim labels} of every test of the suite and of the mutation tool: this session's when it collected
+    every test file under tests/ (README's command) and a collection-only run of the tool's tests beside one file of
+    tests/ (which loads tests/conftest.py, the markers' plugin), else a collection-only run of both folders."""
     index = config.stash.get(CLAIMS_INDEX, {})
     files = {nodeid.split("::", 1)[0] for nodeid in index}
-    if files >= {str(p.relative_to(REPO)) for p in TEST_FILES}:
-        return index
+    suite = {str(p.relative_to(REPO)) for p in TEST_FILES if not str(p.relative_to(REPO)).startswith(TOOL_TESTS)}
+    paths = [Path(__file__).relative_to(REPO).as_posix(), TOOL_TESTS] if files >= suite else ["tests", TOOL_TESTS]
     path = tmp_path / "index.json"
-    run = _pytest("--collect-only", "-q", "--claims-index", str(path))
+    run = _pytest("--collect-only", "-q", "--claims-index", str(path), *paths)
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
-    return json.loads(path.read_text())
+    collected = {**(index if files >= suite else {}), **json.loads(path.read_text())}
+    assert any(nodeid.startswith(TOOL_TESTS) for nodeid in collected), "the mutation tool's tests were not collected"
+    return collected
 
 
 def test_every_test_names_a_claim_and_every_claim_has_a_test(request, tmp_path):
