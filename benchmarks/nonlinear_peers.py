@@ -28,7 +28,8 @@ Usage::
     python benchmarks/nonlinear_peers.py --trials 5 --metrics f1 jaccard --max-train 10000   # what was run here
 
 Each finished (data set, trial) is written atomically to ``--work`` (resumed from there; the settings are part of
-its name); the tables go to ``benchmarks/results/nonlinear_peers.{json,md}``.
+its name); the tables go to ``--out`` + ``.json`` / ``.md`` (default ``benchmarks/results/nonlinear_peers``, the
+committed tables: a trial run elsewhere names another ``--out``).
 """
 
 from __future__ import annotations
@@ -270,6 +271,8 @@ def main(argv=None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--task-timeout", type=float, default=3600.0, help="seconds allowed per (data set, trial)")
     parser.add_argument("--work", type=Path, default=Path(__file__).with_name(".work") / "nonlinear_peers")
+    parser.add_argument("--out", type=Path, default=OUT, help="the tables' path without suffix: OUT.json and OUT.md "
+                        f"(default {OUT.relative_to(OUT.parents[2])}, the committed tables)")
     args = parser.parse_args(argv)
     if args.trials < 2 or args.workers < 1 or (args.max_train is not None and args.max_train < 10):
         parser.error("--trials must be >= 2, --workers >= 1, --max-train >= 10")
@@ -289,10 +292,10 @@ def main(argv=None) -> int:
     # the fits' own time (a resumed run's wall time would leave out the tasks read back)
     settings["fit_seconds"] = sum(sum(m.values()) for r in records for m in r["seconds"].values())
     summary = summarize(sorted(records, key=lambda r: (r["dataset"], r["trial"])), args.metrics)
-    OUT.parent.mkdir(exist_ok=True)
-    write_text_atomically(OUT.with_suffix(".json"), json.dumps({"settings": settings, **summary,
-                                                                "records": records}, indent=1))
-    write_text_atomically(OUT.with_suffix(".md"), markdown(summary, settings))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    write_text_atomically(args.out.with_suffix(".json"), json.dumps({"settings": settings, **summary,
+                                                                     "records": records}, indent=1))
+    write_text_atomically(args.out.with_suffix(".md"), markdown(summary, settings))
     print(markdown(summary, settings).split("\n\n")[2])
     return 0
 

@@ -50,6 +50,31 @@ def test_a_shifted_remedy_would_be_called_below(committed):
     assert verdicts.count("below") >= 10
 
 
+def test_out_names_where_the_tables_go_and_the_committed_ones_stay_as_they_are(committed, tmp_path, monkeypatch):
+    """Oracle: the committed records of two data sets' first two trials, given back as the run's records (no fit, no
+    data read):
+    the tables go to --out, each cell's verdict is the Welch test of those records, and the committed files keep
+    their bytes."""
+    from benchmark_scripts import load_benchmark_script
+
+    module = load_benchmark_script("nonlinear_peers")
+    names = sorted({r["dataset"] for r in committed["records"]})[:2]
+    chosen = [r for r in committed["records"] if r["dataset"] in names and r["trial"] < 2]
+    monkeypatch.setattr(module, "run_resumable", lambda *args, **kwargs: chosen)
+    # the data sets are not read (no fit), so the run needs none staged (README's command without ../shared)
+    monkeypatch.setattr(module, "available_datasets", lambda: sorted({r["dataset"] for r in committed["records"]}))
+    before = {suffix: RESULTS.with_suffix(suffix).read_bytes() for suffix in (".json", ".md")}
+    out = tmp_path / "trial" / "peers"
+    assert module.main(["--datasets", *names, "--trials", "2", "--metrics", "f1", "jaccard", "--out", str(out)]) == 0
+    written = json.loads(out.with_suffix(".json").read_text(encoding="utf-8"))
+    assert len(written["rows"]) == 2 * 2 * 2 and out.with_suffix(".md").exists()
+    for row in written["rows"]:
+        mine = [r for r in chosen if r["dataset"] == row["dataset"]]
+        assert row["verdict"] == welch_verdict([r["test"][row["metric"]][row["base"] + "+remedy"] for r in mine],
+                                               [r["test"][row["metric"]][row["base"] + "+tuned"] for r in mine])
+    assert {suffix: RESULTS.with_suffix(suffix).read_bytes() for suffix in (".json", ".md")} == before
+
+
 def test_the_docs_quote_the_committed_summary_lines():
     table = RESULTS.with_suffix(".md").read_text(encoding="utf-8").splitlines()
     docs = (ROOT / "docs" / "estimators.md").read_text(encoding="utf-8").splitlines()
