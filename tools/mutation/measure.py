@@ -256,6 +256,27 @@ def _map_killing_children(function, jobs, max_children: int) -> list:
             raise
 
 
+def kill_leftovers(copy: Path, say=print) -> list[int]:
+    """Kill every process still working in ``copy`` (its working folder inside it, read from ``/proc``) once mutmut
+    has exited: the orphans of a forked run mutmut stopped (a Dask cluster's workers outlive the run that started
+    them); their pids.  Nothing to do where there is no ``/proc``."""
+    root, killed = copy.resolve(), []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            where = Path(os.readlink(entry / "cwd"))
+        except OSError:  # gone meanwhile, or not ours to read
+            continue
+        if int(entry.name) != os.getpid() and where.is_relative_to(root):
+            try:
+                os.kill(int(entry.name), signal.SIGKILL)
+                killed.append(int(entry.name))
+            except ProcessLookupError:
+                pass
+    if killed:
+        say(f"  killed {len(killed)} processes left running in {copy} after mutmut exited: {sorted(killed)}")
+    return sorted(killed)
+
+
 def _kill_group(pid: int) -> None:
     try:
         os.killpg(pid, signal.SIGKILL)
@@ -492,7 +513,10 @@ def measure(args, modules: dict[str, str], chosen: list[str], say=print) -> tupl
     t0 = time.perf_counter()
     if names and not args.reuse_copy:
         say(f"mutmut run: {len(names)} mutants (log: {copy / 'mutmut.log'})")
-        mutmut(copy, "run", "--max-children", str(args.max_children), *names, log=copy / "mutmut.log")
+        try:
+            mutmut(copy, "run", "--max-children", str(args.max_children), *names, log=copy / "mutmut.log")
+        finally:
+            kill_leftovers(copy, say=say)
     statuses = parse_results(mutmut(copy, "results", "--all", "true")) if names else {}
     check_population(statuses, {modules[s]: population[s][report.MUTMUT] for s in chosen} if names else {})
     stopped = {n: node_ids(mutmut(copy, "tests-for-mutant", n)) for n in names if statuses[n] in STOPPED}

@@ -151,6 +151,25 @@ def test_a_run_over_its_limit_is_a_timeout_and_takes_its_children_with_it(copy):
     assert _gone_within_5_s(pid), f"the test's child {pid} outlived the run"
 
 
+def test_processes_left_working_in_the_copy_are_killed_and_others_are_not(tmp_path):
+    """Oracle: two detached sleepers (their own sessions, as a Dask cluster's workers are), one working in the copy and
+    one beside it; only the first is killed."""
+    copy, beside = tmp_path / "copy" / "mutants", tmp_path / "beside"
+    copy.mkdir(parents=True)
+    beside.mkdir()
+    inside, outside = (subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"], cwd=where,
+                                        start_new_session=True) for where in (copy, beside))
+    try:
+        said = []
+        assert measure.kill_leftovers(tmp_path / "copy", say=said.append) == [inside.pid]
+        assert inside.wait(timeout=10) == -9 and outside.poll() is None and str(inside.pid) in said[0]
+        assert measure.kill_leftovers(tmp_path / "copy", say=said.append) == [] and len(said) == 1
+    finally:
+        for proc in (inside, outside):
+            proc.kill()
+            proc.wait()
+
+
 def _gone_within_5_s(pid: int) -> bool:
     """Whether process ``pid`` has ended (gone, or a zombie awaiting its parent) within 5 s (read from /proc)."""
     for _ in range(100):
