@@ -10,9 +10,9 @@ corrected proofs record): in one process the derivations run once, and under ``-
 from __future__ import annotations
 
 import functools
-import os
 
 from lfverify.proofs import all_claims, run_claims
+from mutmut_runs import in_mutmut_main_process
 
 
 class ClaimsCheckedOnDemand(dict):
@@ -55,8 +55,7 @@ def _kept_here() -> bool:
     ERRATA.md or proofs/ comparison sees would never meet that test; kept in its clean run, every forked mutant's
     run would read the clean derivation instead of computing it under the mutant.  A mutant's own run (its name in
     the variable) and a plain pytest run (no variable) keep it."""
-    phase = os.environ.get("MUTANT_UNDER_TEST")
-    return phase is None or "__mutmut_" in phase or "__lfv_" in phase
+    return not in_mutmut_main_process()
 
 
 #: This process's cache, shared by the ``claim_results`` fixture (tests/conftest.py) and the tests that read a

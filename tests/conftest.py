@@ -35,6 +35,7 @@ import pytest
 from hypothesis import settings
 from threadpoolctl import threadpool_limits
 
+import mutmut_runs
 import shared_files  # noqa: F401 (sets LFVERIFY_DATASETS and the network guard before any test module loads)
 from claim_markers import CLAIMS_INDEX, marked_claims, oracle_of, selected, wanted_labels
 from claim_results import CLAIM_RESULTS
@@ -44,6 +45,13 @@ settings.register_profile("dev", max_examples=50, deadline=None)
 settings.register_profile("ci", max_examples=50, deadline=None, derandomize=True, database=None, print_blob=True)
 settings.register_profile("thorough", max_examples=1000, deadline=None)
 settings.load_profile(os.environ.get("LFVERIFY_HYPOTHESIS_PROFILE", "dev"))
+
+
+@pytest.fixture(autouse=True)
+def _no_dask_cluster_in_a_forked_mutant_run(monkeypatch):
+    """In a run mutmut forks for a mutant, a test that starts a Dask LocalCluster is skipped instead of waiting
+    forever (tests/mutmut_runs.py); everywhere else this does nothing."""
+    mutmut_runs.guard_clusters(monkeypatch)
 
 
 @pytest.fixture(scope="session")

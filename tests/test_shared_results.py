@@ -149,3 +149,32 @@ def test_the_derivations_cache_keeps_a_result_except_in_mutmuts_main_process(mon
     cache.__dict__["claims"] = [type("Claim", (), {"key": "k"})()]  # the cached_property, filled by hand
     assert cache["k"] == "result" and cache["k"] == "result"
     assert calls == (["k"] if kept else ["k", "k"]) and ("k" in cache) is kept
+
+
+@pytest.mark.parametrize("environ, main, forked", [
+    ({}, False, False), ({"MUTANT_UNDER_TEST": "stats"}, True, False), ({"MUTANT_UNDER_TEST": ""}, True, False),
+    ({"MUTANT_UNDER_TEST": "fail"}, True, False), ({"MUTANT_UNDER_TEST": "lfverify.m.x_f__mutmut_1"}, False, True),
+    ({"MUTANT_UNDER_TEST": "lfverify.m.x_f__mutmut_1", "LFVERIFY_FRESH_MUTANT_RUN": "1"}, False, False),
+    ({"MUTANT_UNDER_TEST": "lfverify.m.x_f__lfv_args_1"}, False, False)])
+def test_the_mutation_runs_are_told_apart(environ, main, forked):
+    """Oracle: mutmut 3.8's phase names (tools/mutation/README.md) and the tool's own variable for a fresh process."""
+    import mutmut_runs
+
+    assert mutmut_runs.in_mutmut_main_process(environ) is main
+    assert mutmut_runs.in_forked_mutant_run(environ) is forked
+
+
+def test_a_dask_cluster_skips_its_test_only_in_a_forked_mutant_run(monkeypatch):
+    """mutmut's forked run inherits Dask's state without its event loop's thread, and a LocalCluster started there
+    waited until mutmut's wall limit (2026-12-08: 20 minutes and more per mutant); there it skips the test (a
+    fresh judgement runs it).  Companion: in a fresh process of the tool the class is left as it is."""
+    import distributed
+
+    import mutmut_runs
+
+    original = distributed.LocalCluster.__init__
+    fresh = {"MUTANT_UNDER_TEST": "lfverify.m.x_f__mutmut_1", mutmut_runs.FRESH: "1"}
+    assert not mutmut_runs.guard_clusters(monkeypatch, fresh) and distributed.LocalCluster.__init__ is original
+    assert mutmut_runs.guard_clusters(monkeypatch, {"MUTANT_UNDER_TEST": "lfverify.m.x_f__mutmut_1"})
+    with pytest.raises(pytest.skip.Exception, match="fresh judgement runs this test"):
+        distributed.LocalCluster(n_workers=0, processes=False)

@@ -329,6 +329,8 @@ def run_operator_mutants(copy: Path, mutants: list, max_children: int, say=print
 
 
 # ---------------------------------------------------------------------- mutmut's survivors, judged again
+#: the variable that tells the suite a mutmut mutant's run is a fresh process of this tool (tests/mutmut_runs.py)
+FRESH_RUN = "LFVERIFY_FRESH_MUTANT_RUN"
 #: a fresh judgement's wall limit (a whole derivation re-run by the one test mutmut credits with it: ~1 min)
 FRESH_LIMIT = 900.0
 
@@ -336,7 +338,8 @@ FRESH_LIMIT = 900.0
 def fresh_pytest(copy: Path, tests: list[str], mutant: str | None, limit: float = FRESH_LIMIT) -> int | None:
     """One fresh ``pytest -x`` on ``tests`` in the copy's ``mutants/`` (mutmut's trampolined package), with
     ``MUTANT_UNDER_TEST`` = ``mutant`` (None: the original code): its exit status, None past ``limit`` seconds."""
-    env = {**environment(str(copy / "mutants")), "MUTANT_UNDER_TEST": mutant or ""}
+    # FRESH (tests/mutmut_runs.py): a fresh process, where a test may start a Dask cluster (not so in mutmut's fork)
+    env = {**environment(str(copy / "mutants")), "MUTANT_UNDER_TEST": mutant or "", FRESH_RUN: "1"}
     return _pytest_in_own_group(list(tests), cwd=copy / "mutants", env=env, limit=limit)
 
 

@@ -247,6 +247,15 @@ def test_a_survivor_of_a_cached_result_is_detected_afresh_and_an_equivalent_one_
     assert not measure._LIVE
 
 
+def test_a_fresh_judgement_tells_the_suite_it_is_fresh(monkeypatch, tmp_path):
+    """The suite skips a Dask cluster's test only in mutmut's forked run, told apart from a fresh process of this
+    tool by LFVERIFY_FRESH_MUTANT_RUN (tests/mutmut_runs.py), which every fresh judgement sets."""
+    seen = {}
+    monkeypatch.setattr(measure, "_pytest_in_own_group", lambda arguments, *, cwd, env, limit: seen.update(env) or 0)
+    assert measure.fresh_pytest(tmp_path, ["t.py::a"], "lfverify.m.x_f__mutmut_1") == 0
+    assert seen["LFVERIFY_FRESH_MUTANT_RUN"] == "1" and seen["MUTANT_UNDER_TEST"] == "lfverify.m.x_f__mutmut_1"
+
+
 def test_a_failing_clean_run_leaves_mutmuts_verdicts(trampolined):
     """Companion: where the same tests fail on the original code, a failure under the mutant is no evidence."""
     undetected = {"lfverify.m.x_cached__mutmut_1": ["tests/test_m.py::test_cached", "tests/test_red.py::test_red"]}
