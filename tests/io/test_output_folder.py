@@ -65,3 +65,18 @@ def test_what_counts_as_results_in_a_folder(tmp_path, layout, holds):
         (out / name).parent.mkdir(parents=True, exist_ok=True)
         (out / name).write_text(text)
     assert _holds_results(out) is holds
+
+
+@pytest.mark.parametrize("study", [7, ["consistency"], {"name": "x"}, True])
+def test_a_manifest_whose_study_is_not_a_name_is_not_lfverifys(tmp_path, study):
+    """An unmarked folder is taken as a study's only when its run.json names the study by a non-empty str (found by
+    the seed-2027 mutation run: `and` read as `or` took any truthy value for a name).  Companion: the same folder with
+    the study named by the str "7" is claimed by `simulate 7`."""
+    folder = tmp_path / "run"
+    folder.mkdir()
+    fingerprint = settings_fingerprint({"a": 1})
+    (folder / "run.json").write_text(json.dumps({"study": study, "fingerprint": fingerprint}))
+    with pytest.raises(ValueError, match="was not written by lfverify"):
+        claim_output_folder(folder, command=f"simulate {study}", fingerprint=fingerprint)
+    (folder / "run.json").write_text(json.dumps({"study": "7", "fingerprint": fingerprint}))
+    assert claim_output_folder(folder, command="simulate 7", fingerprint=fingerprint) == folder

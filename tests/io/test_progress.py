@@ -41,6 +41,33 @@ def test_lines_every_tenth_of_what_is_left_and_at_the_last_unit_resumed_units_un
     assert _lines(stream) == [f"benchmark: {k} of 45 trials done" for k in (8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 45)]
 
 
+def test_a_tenth_is_a_tenth_where_other_divisors_round_to_it_too():
+    """200 units: a line every 20 and no other (the 40 units above give every 4 for any divisor from 9 to 13; here
+    an eleventh, 19, would print at 19, 38, ...: found by the seed-2027 mutation run)."""
+    stream = io.StringIO()
+    with Progress(200, "consistency", "task", mode="lines", stream=stream) as bar:
+        for _ in range(200):
+            bar.advance()
+    assert _lines(stream) == [f"consistency: {k} of 200 tasks done" for k in range(20, 201, 20)]
+
+
+@pytest.mark.parametrize("setting, mode", [("auto", "lines"), (None, "off")])
+def test_a_closed_stream_is_not_a_terminal(setting, mode):
+    """Oracle: the module docstring (a bar only on a terminal); a closed stream's isatty raises ValueError, which
+    means "not a terminal" (found by the seed-2027 mutation run).  Companion: a stream that says it is a terminal
+    gets the bar."""
+    from lfverify.io import progress_mode
+
+    closed = io.StringIO()
+    closed.close()
+    with pytest.raises(ValueError):
+        closed.isatty()
+    assert progress_mode(setting, stream=closed) == mode
+    terminal = io.StringIO()
+    terminal.isatty = lambda: True
+    assert progress_mode(setting, stream=terminal) == "bar"
+
+
 def test_off_prints_nothing_and_every_is_the_callers():
     stream = io.StringIO()
     with Progress(5, "x", "claims", mode="off", stream=stream) as bar:
