@@ -257,16 +257,20 @@ def _map_killing_children(function, jobs, max_children: int) -> list:
 
 
 def kill_leftovers(copy: Path, say=print) -> list[int]:
-    """Kill every process still working in ``copy`` (its working folder inside it, read from ``/proc``) once mutmut
-    has exited: the orphans of a forked run mutmut stopped (a Dask cluster's workers outlive the run that started
-    them); their pids.  Nothing to do where there is no ``/proc``."""
+    """Kill every process of a mutant's run still working in ``copy`` once mutmut has exited (read from ``/proc``:
+    its working folder inside the copy and ``MUTANT_UNDER_TEST`` in its environment, which mutmut sets for a
+    mutant's run and its children inherit; a shell someone opened in the copy has neither the variable nor is
+    killed): the orphans of a forked run mutmut stopped, such as a Dask cluster's workers; their pids.  Nothing to
+    do where there is no ``/proc``."""
     root, killed = copy.resolve(), []
     for entry in Path("/proc").glob("[0-9]*"):
         try:
             where = Path(os.readlink(entry / "cwd"))
+            mutant_run = where.is_relative_to(root) and b"\0MUTANT_UNDER_TEST=" in b"\0" + (
+                entry / "environ").read_bytes()
         except OSError:  # gone meanwhile, or not ours to read
             continue
-        if int(entry.name) != os.getpid() and where.is_relative_to(root):
+        if int(entry.name) != os.getpid() and mutant_run:
             try:
                 os.kill(int(entry.name), signal.SIGKILL)
                 killed.append(int(entry.name))
@@ -394,7 +398,7 @@ def verify_stops(copy: Path, stopped: dict[str, list[str]], max_children: int, s
     found = {n: s for judged in _map_killing_children(one, groups.items(), max_children) for n, s in judged.items()}
     moved = sum(s not in report.DETECTED for s in found.values())
     say(f"  [stops] {len(stopped)} mutmut runs stopped (timeout or signal): {len(found)} judged again in a fresh "
-        f"process, {moved} of them passed there (the stop was not the mutant's)")
+        f"process, {moved} of them not detected there (the stop was not the mutant's)")
     return dict(sorted(found.items()))
 
 

@@ -152,20 +152,27 @@ def test_a_run_over_its_limit_is_a_timeout_and_takes_its_children_with_it(copy):
 
 
 def test_processes_left_working_in_the_copy_are_killed_and_others_are_not(tmp_path):
-    """Oracle: two detached sleepers (their own sessions, as a Dask cluster's workers are), one working in the copy and
-    one beside it; only the first is killed."""
+    """Oracle: three detached sleepers (their own sessions, as a Dask cluster's workers are): a mutant run's working
+    in the copy, the same beside it, and one in the copy without MUTANT_UNDER_TEST (a shell someone opened there);
+    only the first is killed."""
+    import os
+
     copy, beside = tmp_path / "copy" / "mutants", tmp_path / "beside"
     copy.mkdir(parents=True)
     beside.mkdir()
-    inside, outside = (subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"], cwd=where,
-                                        start_new_session=True) for where in (copy, beside))
+    mutant = {**os.environ, "MUTANT_UNDER_TEST": "lfverify.m.x_f__mutmut_1"}
+    plain = {k: v for k, v in os.environ.items() if k != "MUTANT_UNDER_TEST"}
+    inside, outside, shell = (subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"], cwd=where,
+                                               env=env, start_new_session=True)
+                              for where, env in ((copy, mutant), (beside, mutant), (copy, plain)))
     try:
         said = []
         assert measure.kill_leftovers(tmp_path / "copy", say=said.append) == [inside.pid]
-        assert inside.wait(timeout=10) == -9 and outside.poll() is None and str(inside.pid) in said[0]
+        assert inside.wait(timeout=10) == -9 and outside.poll() is None and shell.poll() is None
+        assert str(inside.pid) in said[0]
         assert measure.kill_leftovers(tmp_path / "copy", say=said.append) == [] and len(said) == 1
     finally:
-        for proc in (inside, outside):
+        for proc in (inside, outside, shell):
             proc.kill()
             proc.wait()
 
@@ -281,7 +288,7 @@ def test_runs_mutmut_stopped_are_judged_again_each_by_what_a_fresh_process_does(
         "lfverify.m.x_cached__mutmut_1": "killed", "lfverify.m.x_same__mutmut_1": "survived",
         "lfverify.m.x_slow__mutmut_1": "timeout"}
     assert time.monotonic() - start < 120 and not measure._LIVE  # the hanging run was stopped, not waited for
-    assert any("clean run of 2 tests failed" in line for line in said) and "1 of them passed there" in said[-1]
+    assert any("clean run of 2 tests failed" in line for line in said) and "1 of them not detected there" in said[-1]
 
 
 def test_a_stratum_keeps_what_mutmut_said_of_a_stop_judged_again():
