@@ -347,6 +347,28 @@ def fresh_pytest(copy: Path, tests: list[str], mutant: str | None, limit: float 
     return _pytest_in_own_group(list(tests), cwd=copy / "mutants", env=env, limit=limit)
 
 
+def _fresh_statuses(copy: Path, mutants: dict[str, list[str]], max_children: int, *, limit_of, tag: str,
+                    say=print) -> dict[str, str]:
+    """name -> :func:`status_of` a fresh ``pytest -x`` under each mutant of ``mutants`` (name -> its tests), the
+    mutants with the same tests sharing one clean fresh run first, which must pass (else their verdicts are left out,
+    as are those of mutants without tests); each mutant's run is limited to ``limit_of(the clean run's seconds)``."""
+    groups: dict[tuple, list[str]] = {}
+    for name, tests in mutants.items():
+        if tests:
+            groups.setdefault(tuple(tests), []).append(name)
+
+    def one(job):
+        tests, names = job
+        start = time.perf_counter()
+        if fresh_pytest(copy, list(tests), None) != 0:
+            say(f"  [{tag}] the clean run of {len(tests)} tests failed; {len(names)} verdicts left as mutmut's")
+            return {}
+        limit = limit_of(time.perf_counter() - start)
+        return {n: status_of(fresh_pytest(copy, list(tests), n, limit)) for n in names}
+
+    return {n: st for judged in _map_killing_children(one, groups.items(), max_children) for n, st in judged.items()}
+
+
 def judge_again(copy: Path, undetected: dict[str, list[str]], max_children: int, say=print) -> list[str]:
     """The mutmut mutants of ``undetected`` (name -> the tests mutmut credits to its function) that a fresh process
     detects: pytest's status under the mutant is one :func:`status_of` calls killed (1-4: a test fails, or the mutated
@@ -354,23 +376,12 @@ def judge_again(copy: Path, undetected: dict[str, list[str]], max_children: int,
 
     mutmut 3.8 forks each mutant's run from its main process, which has run the whole suite for its stats: a result
     computed once per process there (a derivation cached by the tests, a table built at import) is not computed again
-    under the mutant, whatever the tests.  A fresh process computes it.  A fresh run over its limit, or one whose
-    clean run fails, leaves mutmut's verdict standing."""
-    groups: dict[tuple, list[str]] = {}
-    for name, tests in undetected.items():
-        if tests:
-            groups.setdefault(tuple(tests), []).append(name)
-
-    def one(job):
-        tests, names = job
-        if fresh_pytest(copy, list(tests), None) != 0:
-            say(f"  [fresh] the clean run of {len(tests)} tests failed; {len(names)} verdicts left as mutmut's")
-            return []
-        return [n for n in names if status_of(fresh_pytest(copy, list(tests), n)) == "killed"]
-
-    killed = sorted(n for found in _map_killing_children(one, groups.items(), max_children) for n in found)
-    say(f"  [fresh] {len(killed)} of {sum(map(len, groups.values()))} undetected mutmut mutants detected in a fresh "
-        "process")
+    under the mutant, whatever the tests.  A fresh process computes it.  A fresh run over its limit
+    (:data:`FRESH_LIMIT`), or one whose clean run fails, leaves mutmut's verdict standing."""
+    found = _fresh_statuses(copy, undetected, max_children, limit_of=lambda _: FRESH_LIMIT, tag="fresh", say=say)
+    killed = sorted(n for n, status in found.items() if status == "killed")
+    say(f"  [fresh] {len(killed)} of {sum(1 for tests in undetected.values() if tests)} undetected mutmut mutants "
+        "detected in a fresh process")
     return killed
 
 
@@ -381,22 +392,9 @@ def verify_stops(copy: Path, stopped: dict[str, list[str]], max_children: int, s
     operator mutants' rule).  So a timeout the fresh process reproduces stays a timeout, a crash that becomes a
     failing test is killed, and a run that passes is a survivor: mutmut's stop was the environment's.  A mutant
     whose clean run fails or passes :data:`FRESH_LIMIT`, or that has no tests, is left out: its verdict stands."""
-    groups: dict[tuple, list[str]] = {}
-    for name, tests in stopped.items():
-        if tests:
-            groups.setdefault(tuple(tests), []).append(name)
-
-    def one(job):
-        tests, names = job
-        start = time.perf_counter()
-        if fresh_pytest(copy, list(tests), None) != 0:
-            say(f"  [stops] the clean run of {len(tests)} tests failed; {len(names)} verdicts left as mutmut's")
-            return {}
-        limit = CLEAN_MULTIPLIER * (time.perf_counter() - start) + CLEAN_CONSTANT
-        return {n: status_of(fresh_pytest(copy, list(tests), n, limit)) for n in names}
-
-    found = {n: s for judged in _map_killing_children(one, groups.items(), max_children) for n, s in judged.items()}
-    moved = sum(s not in report.DETECTED for s in found.values())
+    found = _fresh_statuses(copy, stopped, max_children, tag="stops", say=say,
+                            limit_of=lambda seconds: CLEAN_MULTIPLIER * seconds + CLEAN_CONSTANT)
+    moved = sum(status not in report.DETECTED for status in found.values())
     say(f"  [stops] {len(stopped)} mutmut runs stopped (timeout or signal): {len(found)} judged again in a fresh "
         f"process, {moved} of them not detected there (the stop was not the mutant's)")
     return dict(sorted(found.items()))
